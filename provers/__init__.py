@@ -1,0 +1,41 @@
+"""Formal statements and proving: IR, frontends, normal form, alignment, relations, backends.
+
+Public entry points::
+
+    st = provers.parse(text, language="lean4")        # or "isabelle"; raises provers.ParseError
+    v = provers.check_equivalence(a, b, relation="sae", timeout=5.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provers.errors import InputTooLargeError, ParseError
+from provers.ir import Statement
+
+LANGUAGES = ("lean4", "isabelle")
+
+__all__ = ["LANGUAGES", "InputTooLargeError", "ParseError", "Statement", "check_equivalence", "parse"]
+
+
+def parse(text: str, language: str = "lean4") -> Statement:
+    """Parse one theorem statement into the IR; raise ``ParseError`` for anything else."""
+    if language == "lean4":
+        from provers.lean4.parser import parse_lean
+
+        return parse_lean(text)
+    if language == "isabelle":
+        from provers.isabelle.parser import parse_isabelle
+
+        return parse_isabelle(text)
+    raise ValueError(f"unknown language {language!r}; expected one of {LANGUAGES}")
+
+
+def check_equivalence(a: Any, b: Any, relation: str = "sae", timeout: float = 5.0, **kwargs: Any):
+    """Decide whether two statements (``Statement`` or text) are equivalent under ``relation``.
+
+    Returns a ``provers.verdict.Verdict``: ``equivalent`` / ``inequivalent`` / ``inconclusive``.
+    """
+    from provers.equivalence import check_equivalence as _check
+
+    return _check(a, b, relation=relation, timeout=timeout, **kwargs)

@@ -1,0 +1,72 @@
+"""The IR's invariants: sorts are checked, numerals are exact, alpha-renaming is invisible."""
+
+from fractions import Fraction
+
+import pytest
+
+from provers.ir import (
+    INT,
+    NAT,
+    REAL,
+    App,
+    Hypothesis,
+    IRError,
+    Num,
+    Quant,
+    Statement,
+    Var,
+    VarBinder,
+    app,
+    canonical,
+    cast,
+    free_vars,
+    num,
+    substitute,
+)
+
+
+def test_sorts_are_checked():
+    x, n = Var("x", REAL), Var("n", NAT)
+    with pytest.raises(IRError):
+        app("add", x, n)
+    assert app("add", x, cast(n, REAL)).sort == REAL
+    with pytest.raises(IRError):
+        app("ediv", n, n)  # Int division only: Nat uses div
+    with pytest.raises(IRError):
+        cast(x, NAT)
+
+
+def test_numerals_are_exact():
+    assert num("0.5", REAL).value == Fraction(1, 2)
+    assert num("4/2", REAL).value == 2 and isinstance(num("4/2", REAL).value, int)
+    with pytest.raises(IRError):
+        Num(-1, NAT)
+    assert cast(num(3, NAT), INT) == Num(3, INT)
+
+
+def test_canonical_form_ignores_bound_names():
+    a = Quant("forall", (Var("x", REAL),), app("lt", Var("x", REAL), Var("c", REAL)))
+    b = Quant("forall", (Var("y", REAL),), app("lt", Var("y", REAL), Var("c", REAL)))
+    c = Quant("forall", (Var("y", REAL),), app("lt", Var("y", REAL), Var("d", REAL)))
+    assert canonical(a) == canonical(b)
+    assert canonical(a) != canonical(c)
+    assert canonical(a, "_v") == canonical(c, "_v")
+
+
+def test_substitution_avoids_capture():
+    x, y = Var("x", REAL), Var("y", REAL)
+    t = Quant("forall", (x,), app("eq", x, y))
+    out = substitute(t, {y: x})
+    assert isinstance(out, Quant) and out.vars[0] != x
+    assert free_vars(out) == {x}
+
+
+def test_statement_key_invariant_under_renaming():
+    def mk(v: str, h: str) -> Statement:
+        n = Var(v, NAT)
+        return Statement((VarBinder(n), Hypothesis(h, app("lt", num(0, NAT), n))),
+                         app("eq", app("sub", n, n), num(0, NAT)))
+
+    assert mk("n", "h").canonical_key() == mk("m", "h0").canonical_key()
+    assert isinstance(mk("n", "h").as_formula(), Quant)
+    assert isinstance(mk("n", "h").as_formula().body, App)
