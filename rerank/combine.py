@@ -87,7 +87,9 @@ def symbolic_scores(classes: Sequence[Sequence[int]], k: int | None = None) -> n
     return sizes / k if k else sizes
 
 
-def normalize_scores(scores: ArrayLike, method: str = "sum", temperature: float = 1.0) -> np.ndarray:
+def normalize_scores(
+    scores: ArrayLike, method: str = "sum", temperature: float = 1.0
+) -> np.ndarray:
     """Normalize scores over the k candidates so they sum to 1.
 
     ``sum``: ``max(s, 0) / sum(max(s, 0))`` (uniform when that sum is 0);

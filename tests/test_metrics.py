@@ -51,7 +51,11 @@ def test_pass_at_k_large_n_is_stable():
     assert v == pytest.approx(_pass_at_k_comb(2000, 7, 100), rel=1e-9)
 
 
-@given(st.integers(1, 30).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n))))
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n))
+    )
+)
 @settings(max_examples=200, deadline=None)
 def test_pass_at_k_matches_binomial_formula(args):
     n, c, k = args
@@ -60,8 +64,13 @@ def test_pass_at_k_matches_binomial_formula(args):
 
 @pytest.mark.parametrize(
     "args,err",
-    [((0, 0, 1), ValueError), ((5, 6, 1), ValueError), ((5, 2, 6), ValueError), ((5, 2, 0), ValueError),
-     ((5.0, 2, 1), TypeError)],
+    [
+        ((0, 0, 1), ValueError),
+        ((5, 6, 1), ValueError),
+        ((5, 2, 6), ValueError),
+        ((5, 2, 0), ValueError),
+        ((5.0, 2, 1), TypeError),
+    ],
 )
 def test_pass_at_k_rejects_bad_arguments(args, err):
     with pytest.raises(err):
@@ -192,7 +201,9 @@ def test_labeling_cost_is_linear_in_the_curve():
     b = [0.0, 0.0, 1.0, 1.0]
     mean = [0.5, 0.5, 1.0, 1.0]
     for f in ("design", "expected_checks"):
-        assert labeling_cost(mean, f) == pytest.approx((labeling_cost(a, f) + labeling_cost(b, f)) / 2)
+        assert labeling_cost(mean, f) == pytest.approx(
+            (labeling_cost(a, f) + labeling_cost(b, f)) / 2
+        )
 
 
 def test_labeling_cost_validation_and_efficiency():
