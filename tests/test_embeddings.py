@@ -1,0 +1,207 @@
+"""Embeddings with the packaged model, caches, cosine helpers and the vector index."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from embeddings import (
+    Embedder,
+    VectorIndex,
+    cosine_matrix,
+    cosine_similarity,
+    l2_normalize,
+    near_duplicates,
+    semantic_scores,
+)
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    """One packaged-model embedder shared by the module (loading takes a few seconds)."""
+    return Embedder()
+
+
+def test_import_is_lazy():
+    code = (
+        "import sys, embeddings; "
+        "print(any(m in sys.modules for m in ('torch', 'sentence_transformers', 'faiss')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    assert "not loaded" in repr(Embedder())
+
+
+# ----------------------------------------------------------------------------- real model
+
+
+def test_similar_sentences_are_closer_than_unrelated(embedder):
+    informal = "The sum of two even integers is even."
+    close = "If a and b are even integers, then a + b is even."
+    far = "The train leaves the station at noon on Sundays."
+    v = embedder.encode([informal, close, far])
+    assert v.shape == (3, 384) and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert cosine_similarity(v[0], v[1]) > cosine_similarity(v[0], v[2]) + 0.3
+
+
+def test_semantic_scores_rank_faithful_back_translations_first(embedder):
+    informal = "Find the number of positive divisors of 36."
+    back = [
+        "The number 36 has exactly 9 positive divisors.",
+        "For every real x, x squared is nonnegative.",
+        None,
+        "   ",
+    ]
+    s = semantic_scores(informal, back, embedder)
+    assert s.shape == (4,)
+    assert s[0] > s[1]
+    assert s[2] == 0.0 and s[3] == 0.0  # no back-translation: no evidence
+    assert -1.0 <= s.min() and s.max() <= 1.0
+    assert semantic_scores(informal, [None], embedder).tolist() == [0.0]
+
+
+def test_memory_cache_and_duplicate_texts(embedder):
+    e = Embedder(model_instance=embedder.model)
+    a = e.encode(["alpha beta", "gamma delta", "alpha beta"])
+    assert e.n_encoded == 2  # the duplicate is encoded once
+    np.testing.assert_array_equal(a[0], a[2])
+    b = e.encode(["gamma delta", "alpha beta"])
+    assert e.n_encoded == 2  # all from the cache
+    np.testing.assert_array_equal(b[1], a[0])
+    single = e.encode("gamma delta")
+    assert single.shape == (384,)
+    e.clear_cache()
+    e.encode(["gamma delta"])
+    assert e.n_encoded == 3
+
+
+def test_disk_cache_persists_across_embedders(embedder, tmp_path):
+    path = tmp_path / "cache" / "emb.sqlite"
+    e1 = Embedder(model_instance=embedder.model, cache_path=path)
+    v1 = e1.encode(["one statement", "another statement"])
+    e1.close()
+    e2 = Embedder(model_instance=embedder.model, cache_path=path)
+    v2 = e2.encode(["another statement", "one statement"])
+    assert e2.n_encoded == 0
+    np.testing.assert_array_equal(v2[::-1], v1)
+    # a different model name is a different cache key
+    e3 = Embedder("other-model", model_instance=embedder.model, cache_path=path)
+    e3.encode(["one statement"])
+    assert e3.n_encoded == 1
+
+
+def test_missing_model_is_not_downloaded():
+    e = Embedder("some-org/no-such-model-for-tests")
+    with pytest.raises(OSError, match="downloads are disabled"):
+        e.encode(["x"])
+
+
+def test_bad_arguments(embedder):
+    with pytest.raises(ValueError):
+        Embedder(batch_size=0)
+    with pytest.raises(TypeError):
+        embedder.encode(["ok", 3])
+    assert embedder.encode([]).shape == (0, 384)
+
+
+# ----------------------------------------------------------------------------- cosine helpers
+
+
+def test_cosine_helpers_hand_values():
+    assert cosine_similarity([1, 0], [0, 1]) == pytest.approx(0.0)
+    assert cosine_similarity([1, 1], [2, 2]) == pytest.approx(1.0)
+    assert cosine_similarity([1, 0], [-3, 0]) == pytest.approx(-1.0)
+    assert cosine_similarity([0, 0], [1, 0]) == 0.0  # zero vector: no direction
+    np.testing.assert_allclose(
+        cosine_similarity(np.array([[1, 0], [0, 2]]), np.array([1, 1])),
+        [1 / np.sqrt(2)] * 2,
+    )
+    m = cosine_matrix(np.array([[1, 0], [0, 1]]), np.array([[1, 0], [1, 1], [0, -1]]))
+    np.testing.assert_allclose(m, [[1, 1 / np.sqrt(2), 0], [0, 1 / np.sqrt(2), -1]])
+    np.testing.assert_allclose(np.linalg.norm(l2_normalize(np.array([[3, 4]])), axis=1), 1)
+    with pytest.raises(ValueError, match="dimension"):
+        cosine_matrix(np.ones((2, 3)), np.ones((2, 4)))
+
+
+# ----------------------------------------------------------------------------- index
+
+
+def test_index_search_hand_case():
+    idx = VectorIndex(backend="numpy")
+    idx.add(np.array([[1, 0], [0, 1], [1, 1]], dtype=np.float32))
+    scores, ids = idx.search(np.array([1.0, 0.1]), k=2)
+    assert ids.tolist() == [[0, 2]]
+    assert scores[0, 0] == pytest.approx(1 / np.sqrt(1.01), abs=1e-6)
+    assert len(idx) == 3 and idx.dim == 2
+    with pytest.raises(ValueError, match="dimension"):
+        idx.add(np.ones((1, 3)))
+    with pytest.raises(ValueError, match="empty"):
+        VectorIndex().search(np.ones(2))
+
+
+def test_numpy_and_faiss_backends_agree():
+    rng = np.random.default_rng(0)
+    data = rng.standard_normal((300, 16)).astype(np.float32)
+    queries = rng.standard_normal((5, 16)).astype(np.float32)
+    results = {}
+    for backend in ("numpy", "faiss"):
+        idx = VectorIndex(backend=backend)
+        idx.add(data[:200])
+        idx.add(data[200:])  # incremental adds
+        results[backend] = idx.search(queries, k=7)
+    np.testing.assert_array_equal(results["numpy"][1], results["faiss"][1])
+    np.testing.assert_allclose(results["numpy"][0], results["faiss"][0], atol=1e-5)
+    auto = VectorIndex(backend="auto", faiss_threshold=100)
+    auto.add(data[:50])
+    assert auto.active_backend == "numpy"
+    auto.add(data[50:])
+    assert auto.active_backend == "faiss"
+
+
+def _vectors_with_duplicates() -> np.ndarray:
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((6, 32))
+    near = base[[1, 1, 4]] + 1e-3 * rng.standard_normal((3, 32))
+    # rows: 0..5 distinct, 6 and 7 near 1, 8 near 4
+    return np.vstack([base, near])
+
+
+@pytest.mark.parametrize("backend", ["numpy", "faiss"])
+def test_near_duplicates_groups_and_drops(backend):
+    x = _vectors_with_duplicates()
+    nd = near_duplicates(x, threshold=0.99, backend=backend)
+    assert nd.groups == [[1, 6, 7], [4, 8]]
+    assert nd.drop == [6, 7, 8]
+    assert nd.keep == [0, 1, 2, 3, 4, 5]
+    assert all(i < j and s >= 0.99 for i, j, s in nd.pairs)
+
+
+def test_near_duplicates_is_transitive():
+    # a~b and b~c above the threshold, a~c below it: one group
+    t = np.radians([0.0, 10.0, 20.0])
+    x = np.stack([np.cos(t), np.sin(t)], axis=1)
+    nd = near_duplicates(x, threshold=np.cos(np.radians(12.0)))
+    assert nd.groups == [[0, 1, 2]]
+    assert nd.drop == [1, 2]
+
+
+def test_near_duplicates_on_texts(embedder):
+    texts = [
+        "Find all real x such that x^2 = 4.",
+        "Prove that there are infinitely many primes.",
+        "Find all real x such that x^2 = 4.",
+        "Find every real number x with x^2 = 4.",
+    ]
+    nd = near_duplicates(texts, threshold=0.999, encoder=embedder)
+    assert nd.groups == [[0, 2]] and nd.drop == [2]
+    loose = near_duplicates(texts, threshold=0.8, encoder=embedder)
+    assert 1 in loose.keep and [0, 2, 3] in loose.groups
+    with pytest.raises(ValueError, match="encoder"):
+        near_duplicates(texts)
+    with pytest.raises(ValueError, match="threshold"):
+        near_duplicates(texts, threshold=2.0, encoder=embedder)
+    assert near_duplicates([], encoder=embedder).groups == []
