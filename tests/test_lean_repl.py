@@ -1,0 +1,408 @@
+"""REPL / Kimina client: protocol handling against a scripted stand-in, and a real Lean if set."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from provers.lean4.repl import (
+    KiminaClient,
+    LeanConfig,
+    LeanConfigError,
+    LeanHeaderError,
+    LeanImportError,
+    LeanRepl,
+    LeanReplPool,
+    LeanResult,
+    ReplCrashError,
+    ReplProtocolError,
+    connect,
+)
+from provers.lean4.security import UnsafeLeanError
+
+FAKE = Path(__file__).parent / "fixtures" / "fake_repl.py"
+PROOF = "by decide"
+
+
+@pytest.fixture
+def log_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    log = tmp_path / "commands.jsonl"
+    monkeypatch.setenv("FAKE_REPL_LOG", str(log))
+    monkeypatch.setenv("FAKE_REPL_STATE", str(tmp_path / "crashed-once"))
+    return log
+
+
+def read_log(log: Path) -> list[dict]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def fake_config(header: str = "import Mathlib", **kw: object) -> LeanConfig:
+    return LeanConfig(command=(sys.executable, str(FAKE)), header=header, **kw)  # type: ignore[arg-type]
+
+
+def stmt(marker: str, proof: str = PROOF) -> str:
+    return f"theorem t (x : ℕ) : {marker} x = x := {proof}"
+
+
+# ---------------------------------------------------------------- results and errors
+
+def test_ok_result_and_header_imported_once(log_path: Path) -> None:
+    with LeanRepl(fake_config()) as repl:
+        r1 = repl.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF])
+        r2 = repl.check(stmt("OK2"), timeout=5, allowed_proofs=[PROOF])
+    assert r1.ok and r2.ok and not r1.messages
+    log = read_log(log_path)
+    assert [e["cmd"] for e in log] == ["import Mathlib", stmt("OK"), stmt("OK2")]
+    header_env = None
+    assert log[0]["env"] is header_env
+    assert log[1]["env"] == log[2]["env"] == 1  # the header's env, reused
+
+
+def test_error_message_maps_to_not_ok(log_path: Path) -> None:
+    with LeanRepl(fake_config()) as repl:
+        r = repl.check(stmt("ERROR"), timeout=5, allowed_proofs=[PROOF])
+    assert not r.ok and not r.timed_out
+    assert r.errors[0].data.startswith("unsolved goals")
+    assert r.errors[0].pos is not None and r.errors[0].pos.column == 8
+    assert r.reason == "Lean error: unsolved goals"
+
+
+def test_sorry_is_never_accepted(log_path: Path) -> None:
+    with LeanRepl(fake_config()) as repl:
+        r = repl.check(stmt("OK", "by sorry"), timeout=5)
+    assert not r.ok and r.has_sorry and r.sorries[0].goal == "⊢ True"
+    assert not r.errors  # only a warning: still refused
+    assert r.reason == "proof uses sorry"
+
+
+def test_sorry_warning_alone_is_not_accepted() -> None:
+    r = LeanResult.from_reply({"env": 3, "messages": [
+        {"severity": "warning", "pos": {"line": 1, "column": 0}, "data": "declaration uses 'sorry'"}]})
+    assert not r.ok
+
+
+def test_repl_level_error_reply() -> None:
+    r = LeanResult.from_reply({"message": "Unknown environment."})
+    assert not r.ok and r.error == "REPL error: Unknown environment."
+
+
+@pytest.mark.parametrize("reply", [
+    [1, 2], {"env": "x"}, {"env": 1, "messages": "oops"},
+    {"env": 1, "messages": [{"severity": "fatal", "data": "x"}]},
+    {"env": 1, "messages": [{"severity": "error", "data": "x", "pos": {"line": "1"}}]},
+    {"foo": 1},
+])
+def test_malformed_reply_shapes(reply: object) -> None:
+    with pytest.raises(ReplProtocolError):
+        LeanResult.from_reply(reply)
+
+
+def test_malformed_reply_from_process_raises_and_restarts(log_path: Path) -> None:
+    with LeanRepl(fake_config()) as repl:
+        with pytest.raises(ReplProtocolError, match="malformed reply"):
+            repl.check(stmt("MALFORMED"), timeout=5, allowed_proofs=[PROOF])
+        with pytest.raises(ReplProtocolError, match="not a list"):
+            repl.check(stmt("BADSHAPE"), timeout=5, allowed_proofs=[PROOF])
+        assert repl.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF]).ok
+        assert repl.starts == 3  # never reuses a process that spoke garbage
+
+
+# ---------------------------------------------------------------- timeouts, crashes, retry
+
+def test_timeout_kills_restarts_and_reimports(log_path: Path) -> None:
+    with LeanRepl(fake_config()) as repl:
+        assert repl.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF]).ok
+        first_pid = repl.pid
+        r = repl.check(stmt("HANG"), timeout=0.5, allowed_proofs=[PROOF])
+        assert r.timed_out and not r.ok and r.reason.startswith("timeout")
+        assert not repl.alive  # the hung process was killed
+        assert repl.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF]).ok
+        assert repl.pid != first_pid
+    log = read_log(log_path)
+    pids = {e["pid"] for e in log}
+    assert len(pids) == 2
+    for pid in pids:  # every process imported the header before anything else
+        assert [e for e in log if e["pid"] == pid][0]["cmd"] == "import Mathlib"
+
+
+def test_crash_is_retried_once(log_path: Path) -> None:
+    with LeanRepl(fake_config()) as repl:
+        r = repl.check(stmt("CRASH_ONCE"), timeout=5, allowed_proofs=[PROOF])
+        assert r.ok
+        assert repl.starts == 2
+    cmds = [e["cmd"] for e in read_log(log_path)]
+    assert cmds == ["import Mathlib", stmt("CRASH_ONCE"), "import Mathlib", stmt("CRASH_ONCE")]
+
+
+def test_second_crash_raises(log_path: Path) -> None:
+    with LeanRepl(fake_config()) as repl:
+        with pytest.raises(ReplCrashError, match="crashed twice"):
+            repl.check(stmt("CRASH"), timeout=5, allowed_proofs=[PROOF])
+        assert repl.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF]).ok
+    assert sum(e["cmd"] == stmt("CRASH") for e in read_log(log_path)) == 2
+
+
+def test_header_failure_is_clear(log_path: Path) -> None:
+    with LeanRepl(fake_config(header="import Nope HEADER_FAIL")) as repl:
+        with pytest.raises(LeanHeaderError, match="unknown module prefix"):
+            repl.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF])
+
+
+def test_memory_cap_is_applied(log_path: Path) -> None:
+    with LeanRepl(fake_config(memory_limit_mb=512)) as repl:
+        r = repl.check(stmt("RLIMIT"), timeout=5, allowed_proofs=[PROOF])
+        assert r.messages[0].data == f"RLIMIT_AS={512 * 1024 * 1024}"
+        with pytest.raises(ReplCrashError):  # allocation beyond the cap kills the command
+            repl.check(stmt("ALLOC 1024"), timeout=10, allowed_proofs=[PROOF])
+    with LeanRepl(fake_config(memory_limit_mb=None)) as repl:
+        r = repl.check(stmt("RLIMIT"), timeout=5, allowed_proofs=[PROOF])
+        assert r.messages[0].data != f"RLIMIT_AS={512 * 1024 * 1024}"
+
+
+def test_max_commands_recycles_process(log_path: Path) -> None:
+    with LeanRepl(fake_config(max_commands=2)) as repl:
+        for i in range(5):
+            assert repl.check(stmt(f"OK{i}"), timeout=5, allowed_proofs=[PROOF]).ok
+        assert repl.starts == 3
+
+
+def test_empty_header_sends_no_env(log_path: Path) -> None:
+    with LeanRepl(fake_config(header="")) as repl:
+        assert repl.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF]).ok
+    assert read_log(log_path) == [{"pid": read_log(log_path)[0]["pid"], "cmd": stmt("OK"),
+                                   "env": None}]
+
+
+# ---------------------------------------------------------------- pool
+
+def test_pool_runs_commands_concurrently_on_distinct_workers(log_path: Path) -> None:
+    results: list[LeanResult] = []
+    barrier = threading.Barrier(4)
+
+    def work(i: int) -> None:
+        barrier.wait()
+        results.append(pool.check(stmt(f"SLOW{i}"), timeout=10, allowed_proofs=[PROOF]))
+
+    with LeanReplPool(fake_config(), size=2) as pool:
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert all(w.starts == 1 for w in pool.workers)
+    assert len(results) == 4 and all(r.ok for r in results)
+    log = read_log(log_path)
+    assert len({e["pid"] for e in log}) == 2
+    assert sum(e["cmd"] == "import Mathlib" for e in log) == 2
+
+
+def test_pool_checkout_timeout(log_path: Path) -> None:
+    with LeanReplPool(fake_config(), size=1) as pool:
+        with pool.checkout():
+            with pytest.raises(Exception, match="no free Lean REPL"):
+                with pool.checkout(timeout=0.05):
+                    pass
+
+
+# ---------------------------------------------------------------- security: nothing unsafe is sent
+
+SMUGGLED = [
+    "theorem t : True := by sorry\n#eval IO.Process.run {cmd := \"touch\", args := #[\"/tmp/x\"]}",
+    "theorem t : True\nrun_cmd pure ()\n:= by sorry",
+    "/-- doc -/-/ #eval 1 -/\ntheorem t : True := by sorry",
+    "theorem t : True := by sorry\nrun_cmd pure ()",
+    "theorem t : True := by\n  run_tac pure ()",
+    "open Lean in\n#eval 1",
+]
+
+
+@pytest.mark.parametrize("text", SMUGGLED)
+def test_smuggled_commands_never_reach_the_process(log_path: Path, text: str) -> None:
+    with LeanReplPool(fake_config(), size=1) as pool:
+        assert pool.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF]).ok
+        with pytest.raises(UnsafeLeanError):
+            pool.check(text, timeout=5)
+        with pytest.raises(UnsafeLeanError):
+            pool.workers[0].check(text, timeout=5)
+    received = [e["cmd"] for e in read_log(log_path)]
+    assert received == ["import Mathlib", stmt("OK")]
+
+
+def test_candidate_imports_must_come_from_the_header(log_path: Path) -> None:
+    with LeanRepl(fake_config(header="import Mathlib\nopen Real")) as repl:
+        r = repl.check("import Mathlib.Data.Real.Basic\nimport Aesop\nopen Nat\n" + stmt("OK"),
+                       timeout=5, allowed_proofs=[PROOF])
+        assert r.ok
+        with pytest.raises(LeanImportError, match="Evil"):
+            repl.check("import Evil\n" + stmt("OK"), timeout=5, allowed_proofs=[PROOF])
+    sent = read_log(log_path)[-1]["cmd"]
+    assert sent == "open Nat\n" + stmt("OK")  # imports stripped, opens kept
+
+
+# ---------------------------------------------------------------- configuration
+
+def test_config_errors_name_the_variable(tmp_path: Path) -> None:
+    with pytest.raises(LeanConfigError, match="no Lean configured"):
+        LeanConfig.from_env(environ={})
+    with pytest.raises(LeanConfigError, match="LEAN_PROJECT=.*no such directory"):
+        LeanConfig.from_env(environ={"LEAN_PROJECT": str(tmp_path / "missing")})
+    with pytest.raises(LeanConfigError, match="not a Lean project"):
+        LeanConfig.from_env(environ={"LEAN_PROJECT": str(tmp_path)})
+    with pytest.raises(LeanConfigError, match="LEAN_REPL.*not on PATH"):
+        LeanConfig.from_env(environ={"LEAN_REPL": "no-such-repl-binary --x"})
+    with pytest.raises(LeanConfigError, match="not an executable"):
+        LeanConfig.from_env(environ={"LEAN_REPL": str(tmp_path / "bin" / "repl")})
+    with pytest.raises(LeanConfigError, match="KIMINA_URL.*not an http"):
+        LeanConfig.from_env(environ={"KIMINA_URL": "localhost:8000"})
+    with pytest.raises(LeanConfigError, match="LEAN_REPL_MEMORY_MB"):
+        LeanConfig.from_env(environ={"KIMINA_URL": "http://h", "LEAN_REPL_MEMORY_MB": "lots"})
+
+
+def test_config_from_env_and_arguments(tmp_path: Path) -> None:
+    (tmp_path / "lakefile.toml").write_text("name = \"x\"\n")
+    cfg = LeanConfig.from_env(environ={"LEAN_PROJECT": str(tmp_path),
+                                       "LEAN_REPL": f"{sys.executable} {FAKE}",
+                                       "LEAN_REPL_MEMORY_MB": "0"})
+    assert cfg.command == (sys.executable, str(FAKE)) and cfg.project == tmp_path.resolve()
+    assert cfg.memory_limit_mb is None
+    cfg2 = LeanConfig.from_env(repl=f"{sys.executable} {FAKE}", environ={"KIMINA_URL": "http://k:1"})
+    assert cfg2.kimina_url == "http://k:1" and cfg2.memory_limit_mb == 16 * 1024
+    assert isinstance(connect(cfg2), LeanReplPool)
+    assert isinstance(connect(cfg2, prefer="kimina"), KiminaClient)
+
+
+def test_unstartable_command_is_a_config_error(tmp_path: Path) -> None:
+    repl = LeanRepl(LeanConfig(command=(str(tmp_path / "nope"),)))
+    with pytest.raises(LeanConfigError, match="cannot start REPL"):
+        repl.check(stmt("OK"), timeout=1, allowed_proofs=[PROOF])
+
+
+# ---------------------------------------------------------------- Kimina transport
+
+class _KiminaHandler(BaseHTTPRequestHandler):
+    received: list[dict] = []
+
+    def log_message(self, *args: object) -> None:  # keep test output quiet
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).received.append({"path": self.path, "body": body,
+                                    "auth": self.headers.get("Authorization")})
+        code = body["snippet"]["code"]
+        sid = body["snippet"]["id"]
+        if self.path != "/api/check":
+            out, status = {"detail": "Not Found"}, 404
+        elif "HANG" in code:
+            out, status = {"id": sid, "time": 1.0,
+                           "error": "Lean REPL command timed out in 1 seconds"}, 200
+        elif "GARBAGE" in code:
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"<html>")
+            return
+        elif "ERROR" in code:
+            out, status = {"id": sid, "time": 0.1, "response": {"env": 0, "messages": [
+                {"severity": "error", "pos": {"line": 5, "column": 2}, "data": "linarith failed"}]}}, 200
+        elif "sorry" in code:
+            out, status = {"results": [{"id": sid, "time": 0.1, "response": {"env": 0, "sorries": [
+                {"pos": {"line": 5, "column": 1}, "endPos": {"line": 5, "column": 6},
+                 "goal": "⊢ True"}]}}]}, 200
+        else:
+            out, status = {"id": sid, "time": 0.1, "response": {"env": 0}}, 200
+        data = json.dumps(out).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def kimina_server() -> object:
+    _KiminaHandler.received = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _KiminaHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_kimina_transport(kimina_server: str) -> None:
+    with KiminaClient(kimina_server, header="import Mathlib", api_key="k3y") as client:
+        ok = client.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF])
+        err = client.check(stmt("ERROR"), timeout=5, allowed_proofs=[PROOF])
+        sor = client.check(stmt("OK", "by sorry"), timeout=5)
+        hang = client.check(stmt("HANG"), timeout=1, allowed_proofs=[PROOF])
+        with pytest.raises(ReplProtocolError, match="not JSON"):
+            client.check(stmt("GARBAGE"), timeout=5, allowed_proofs=[PROOF])
+        with pytest.raises(UnsafeLeanError):
+            client.check("theorem t : True := by sorry\n#eval 1", timeout=5)
+    assert ok.ok and ok.env == 0
+    assert not err.ok and err.errors[0].data == "linarith failed"
+    assert not sor.ok and sor.has_sorry
+    assert hang.timed_out and not hang.ok
+    req = _KiminaHandler.received[0]
+    assert req["path"] == "/api/check" and req["auth"] == "Bearer k3y"
+    assert req["body"]["snippet"]["code"] == "import Mathlib\n\n" + stmt("OK")
+    assert req["body"]["timeout"] == 5
+    assert all("#eval" not in r["body"]["snippet"]["code"] for r in _KiminaHandler.received)
+    assert len(_KiminaHandler.received) == 5
+
+
+def test_kimina_http_error_and_unreachable(kimina_server: str) -> None:
+    with KiminaClient(kimina_server, path="/wrong") as client:
+        with pytest.raises(ReplProtocolError, match="HTTP 404"):
+            client.check(stmt("OK"), timeout=5, allowed_proofs=[PROOF])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()  # nothing listens there now
+    with KiminaClient(f"http://127.0.0.1:{port}") as client:
+        with pytest.raises(LeanConfigError, match="cannot reach Kimina"):
+            client.check(stmt("OK"), timeout=2, allowed_proofs=[PROOF])
+
+
+# ---------------------------------------------------------------- real Lean (optional)
+
+def _real_config() -> LeanConfig | None:
+    if not (os.environ.get("LEAN_PROJECT") or os.environ.get("LEAN_REPL")):
+        return None
+    return LeanConfig.from_env(header=os.environ.get("LEAN_HEADER", ""))
+
+
+requires_lean = pytest.mark.skipif(
+    not (os.environ.get("LEAN_PROJECT") or os.environ.get("LEAN_REPL")),
+    reason="no real Lean REPL: set LEAN_PROJECT (Lean project with the REPL built) or LEAN_REPL")
+
+
+@pytest.mark.lean
+@requires_lean
+def test_real_repl_core_obligations() -> None:
+    cfg = _real_config()
+    assert cfg is not None
+    with LeanRepl(cfg) as repl:
+        good = repl.check("theorem t (n : ℕ) : n + 0 = n := by simp", timeout=60,
+                          allowed_proofs=["by simp"])
+        bad = repl.check("theorem t : 2 + 2 = 5 := by decide", timeout=60,
+                         allowed_proofs=["by decide"])
+        sor = repl.check("theorem t : 2 + 2 = 4 := by sorry", timeout=60)
+        hang = repl.check("theorem t : 2 ^ 2 ^ 2 ^ 2 ^ 2 ^ 2 = 0 := by decide", timeout=2,
+                          allowed_proofs=["by decide"])
+        again = repl.check("theorem t (a b : ℕ) : a + b = b + a := by omega", timeout=60,
+                           allowed_proofs=["by omega"])
+    assert good.ok, good.reason
+    assert not bad.ok and bad.errors
+    assert not sor.ok and sor.has_sorry
+    assert not hang.ok
+    assert again.ok, again.reason
