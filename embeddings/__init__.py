@@ -1,7 +1,10 @@
 """Back-translation (informalizers), sentence embeddings, similarity and a vector index.
 
-Importing this package is cheap: torch, sentence-transformers and faiss load on first use.
+Importing this package is cheap: torch, sentence-transformers and faiss load on first use,
+and ``RuleInformalizer`` (which reads the IR of ``provers``) is imported on first access.
 """
+
+from typing import Any
 
 from .embed import DEFAULT_MODEL, Embedder, default_model_path
 from .index import NearDuplicates, VectorIndex, near_duplicates
@@ -21,6 +24,7 @@ __all__ = [
     "Informalizer",
     "NearDuplicates",
     "OpenAIInformalizer",
+    "RuleInformalizer",
     "VectorIndex",
     "cosine_matrix",
     "cosine_similarity",
@@ -29,3 +33,11 @@ __all__ = [
     "near_duplicates",
     "semantic_scores",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RuleInformalizer":
+        from .rule_informalizer import RuleInformalizer
+
+        return RuleInformalizer
+    raise AttributeError(f"module 'embeddings' has no attribute {name!r}")

@@ -205,3 +205,103 @@ def test_near_duplicates_on_texts(embedder):
     with pytest.raises(ValueError, match="threshold"):
         near_duplicates(texts, threshold=2.0, encoder=embedder)
     assert near_duplicates([], encoder=embedder).groups == []
+
+
+# ----------------------------------------------------------------------------- rule informalizer
+
+
+def _example_statement(h0: str = "h0", h1: str = "h1"):
+    from fractions import Fraction
+
+    from provers.ir import REAL, Hypothesis, Statement, Var, VarBinder, app, num
+
+    x, y = Var("x", REAL), Var("y", REAL)
+    return Statement(
+        (
+            VarBinder(x),
+            VarBinder(y),
+            Hypothesis(h0, app("ne", x, num(0, REAL))),
+            Hypothesis(h1, app("eq", app("mul", num(2, REAL), x), y)),
+        ),
+        app("eq", app("div", x, y), num(Fraction(1, 2), REAL)),
+    )
+
+
+def test_rule_informalizer_reads_the_example():
+    from embeddings import RuleInformalizer
+
+    text = RuleInformalizer().informalize([_example_statement()])[0]
+    assert text == "For all real numbers x and y, if x ≠ 0 and 2x = y, then x / y = 1/2."
+    # hypothesis names are not part of the meaning
+    assert RuleInformalizer().describe(_example_statement("a", "b")) == text
+
+
+def test_rule_informalizer_terms():
+    from embeddings.rule_informalizer import describe_term
+    from provers import ir
+    from provers.ir import NAT, REAL, Var, app, num
+
+    n, p, i = Var("n", NAT), Var("p", NAT), Var("i", NAT)
+    x, y = Var("x", REAL), Var("y", REAL)
+    primes = ir.Quant(
+        "forall",
+        (n,),
+        ir.Quant("exists", (p,), app("and", app("ge", p, n), app("prime", p))),
+    )
+    assert describe_term(primes) == (
+        "for every natural number n, there exists a natural number p such that p ≥ n and p is prime"
+    )
+    assert describe_term(app("not", app("dvd", num(3, NAT), app("add", n, num(1, NAT))))) == (
+        "3 does not divide n + 1"
+    )
+    evens = app("filter", ir.Lam((i,), app("even", i)), app("Icc", num(1, NAT), num(100, NAT)))
+    assert describe_term(app("eq", app("card", evens), num(50, NAT))) == (
+        "(the number of elements of {i ∈ {1, …, 100} | i is even}) = 50"
+    )
+    assert describe_term(app("sub", x, app("sub", y, x))) == "x - (y - x)"
+    assert describe_term(app("pow", app("neg", x), num(2, NAT))) == "(-x)^2"
+    assert describe_term(app("neg", app("pow", x, num(2, NAT)))) == "-x^2"
+    assert describe_term(app("div", n, num(2, NAT))) == "⌊n / 2⌋"  # Nat division floors
+    assert describe_term(ir.cast(app("fact", n), REAL)) == "n!"
+    disj = app("implies", app("lt", x, y), app("or", app("eq", x, y), app("gt", x, num(-1, REAL))))
+    assert describe_term(disj) == "if x < y, then x = y or x > -1"
+    square = ir.SetBuilder(x, app("eq", app("pow", x, num(2, NAT)), num(4, REAL)))
+    assert describe_term(square) == "the set of real numbers x such that x^2 = 4"
+    total = ir.BigOp("sum", i, app("range", n), i)
+    assert describe_term(total) == "the sum of i over i in {0, …, n - 1}"
+    odd = ir.Uninterpreted("orderOf", (Var("g", ir.OpaqueSort("G")),), NAT)
+    assert describe_term(app("eq", odd, num(2, NAT))) == "orderOf(g) = 2"
+
+
+def test_rule_informalizer_parses_texts_and_reports_failures():
+    from embeddings import InformalizationError, RuleInformalizer
+    from provers.errors import ParseError
+
+    known = {"thm": _example_statement()}
+
+    def parser(text):
+        if text not in known:
+            raise ParseError("not a statement")
+        return known[text]
+
+    strict = RuleInformalizer(parser=parser)
+    assert strict.informalize(["thm"])[0].startswith("For all real numbers x and y")
+    with pytest.raises(InformalizationError, match="cannot read"):
+        strict.informalize(["thm", "hello world"])
+    lenient = RuleInformalizer(parser=parser, on_error="empty")
+    out = lenient.informalize(["hello world", "thm"])
+    assert out[0] == "" and out[1].endswith("= 1/2.")
+    with pytest.raises(TypeError):
+        strict.describe(42)
+
+
+def test_rule_reading_is_close_to_the_informal_statement(embedder):
+    from embeddings import RuleInformalizer
+
+    reading = RuleInformalizer().describe(_example_statement())
+    s = semantic_scores(
+        "Let x and y be real numbers with x nonzero and 2x = y. Show that x/y = 1/2.",
+        [reading, "Every group of prime order is cyclic."],
+        embedder,
+    )
+    assert s[0] > s[1]

@@ -1,0 +1,462 @@
+"""Deterministic, offline back-translation: read a parsed statement (the IR) as English.
+
+    For all real numbers x and y, if x ≠ 0 and 2x = y, then x / y = 1/2.
+
+Logic is written in words (for all, there exists, if ... then, and, or, not), arithmetic
+in compact math notation, which is also how informal competition statements read.  The
+text is a faithful reading of the IR, not a paraphrase: it never guesses at intent, so two
+statements with the same meaning (up to variable names) read alike.  Only the public API
+of ``provers.ir`` is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from provers import ir
+
+from .informalize import InformalizationError, Informalizer
+
+__all__ = ["RuleInformalizer", "describe_statement", "describe_term"]
+
+# ----------------------------------------------------------------------------- sorts
+
+_SORT_NAMES = {
+    ir.NAT: ("natural number", "natural numbers"),
+    ir.INT: ("integer", "integers"),
+    ir.RAT: ("rational number", "rational numbers"),
+    ir.REAL: ("real number", "real numbers"),
+    ir.COMPLEX: ("complex number", "complex numbers"),
+    ir.BOOL: ("proposition", "propositions"),
+}
+
+
+def _sort_noun(sort: ir.Sort, plural: bool) -> str:
+    """English noun phrase for values of ``sort``."""
+    if sort in _SORT_NAMES:
+        return _SORT_NAMES[sort][1 if plural else 0]
+    if isinstance(sort, ir.FunSort):
+        head = "functions" if plural else "function"
+        if len(sort.args) == 1:
+            dom = _sort_noun(sort.args[0], True)
+        else:
+            dom = " × ".join(_sort_noun(a, True) for a in sort.args)
+        return f"{head} from {dom} to {_sort_noun(sort.result, True)}"
+    if isinstance(sort, ir.SetSort):
+        return f"{'sets' if plural else 'set'} of {_sort_noun(sort.elem, True)}"
+    if isinstance(sort, ir.ListSort):
+        return f"{'lists' if plural else 'list'} of {_sort_noun(sort.elem, True)}"
+    if isinstance(sort, ir.OpaqueSort):
+        return f"{'elements' if plural else 'element'} of {sort.name}"
+    return f"objects of sort {sort}"  # pragma: no cover - no other sorts exist
+
+
+def _join(items: Sequence[str], word: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _binder_phrase(variables: Sequence[ir.Var], quantifier: str) -> str:
+    """``for all real numbers x and y and every natural number n`` (grouped by sort)."""
+    groups: dict[ir.Sort, list[str]] = {}
+    for v in variables:
+        groups.setdefault(v.sort, []).append(v.name)
+    parts = []
+    for sort, names in groups.items():
+        many = len(names) > 1
+        if quantifier == "forall":
+            det = "all" if many else "every"
+        elif quantifier == "exists":
+            det = "" if many else _article(_sort_noun(sort, False))
+        else:  # exists1
+            det = "exactly one"
+        noun = _sort_noun(sort, many)
+        parts.append(f"{det} {noun} {_join(names)}".strip())
+    return " and ".join(parts)
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1] in "aeiou" else "a"
+
+
+# ----------------------------------------------------------------------------- terms
+
+_REL = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
+_SET_INFIX = {"mem": "∈", "subset": "⊆", "union": "∪", "inter": "∩", "setdiff": "\\"}
+_FUNC_NAMES = {
+    "exp": "exp",
+    "log": "log",
+    "ln": "ln",
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
+    "arcsin": "arcsin",
+    "arccos": "arccos",
+    "arctan": "arctan",
+    "sinh": "sinh",
+    "cosh": "cosh",
+    "tanh": "tanh",
+    "gcd": "gcd",
+    "lcm": "lcm",
+    "min": "min",
+    "max": "max",
+    "sign": "sign",
+    "round": "round",
+    "re": "Re",
+    "im": "Im",
+    "conj": "conj",
+    "frac": "frac",
+    "to_nat": "toNat",
+}
+
+# precedence levels of the math notation
+_P_REL, _P_SET, _P_ADD, _P_MUL, _P_NEG, _P_POW, _P_POST, _P_ATOM = 50, 55, 65, 70, 72, 75, 80, 100
+
+
+class _Reader:
+    """Renders IR terms; one instance per statement."""
+
+    def prop(self, t: ir.Term, nested: bool = False) -> str:
+        """A Bool term as an English clause (parenthesized when ``nested`` and compound)."""
+        text, compound = self._prop(t)
+        return f"({text})" if nested and compound else text
+
+    def _prop(self, t: ir.Term) -> tuple[str, bool]:
+        if isinstance(t, ir.Quant):
+            return self._quant(t), True
+        if isinstance(t, ir.App):
+            op, a = t.op, t.args
+            if op == "true":
+                return "true", False
+            if op == "false":
+                return "false", False
+            if op == "and":
+                return _join([self.prop(x, nested=True) for x in a]), True
+            if op == "or":
+                return _join([self.prop(x, nested=True) for x in a], "or"), True
+            if op == "implies":
+                # the consequent runs to the end of the clause: no parentheses needed
+                return f"if {self._antecedent(a[0])}, then {self.prop(a[1])}", True
+            if op == "iff":
+                return f"{self.prop(a[0], True)} if and only if {self.prop(a[1], True)}", True
+            if op == "not":
+                return self._negation(a[0]), True
+            if op in _REL and a[0].sort == ir.BOOL:
+                word = "if and only if" if op == "eq" else "is not equivalent to"
+                return f"{self.prop(a[0], True)} {word} {self.prop(a[1], True)}", True
+            if op in _REL:
+                return self.rel(t), False
+            if op == "dvd":
+                return f"{self.expr(a[0], _P_REL + 1)} divides {self.expr(a[1], _P_REL + 1)}", False
+            if op in ("prime", "even", "odd"):
+                return f"{self.expr(a[0], _P_REL + 1)} is {op}", False
+            if op == "finite":
+                return f"{self.expr(a[0], _P_REL + 1)} is finite", False
+            if op in ("mem", "subset"):
+                return self.expr(t), False
+        return self.expr(t), False
+
+    def _antecedent(self, p: ir.Term) -> str:
+        """Parenthesize an antecedent only when "if ..., then" would be ambiguous."""
+        if isinstance(p, ir.Quant) or (isinstance(p, ir.App) and p.op in ("implies", "iff")):
+            return f"({self.prop(p)})"
+        return self.prop(p)
+
+    def premise(self, p: ir.Term) -> str:
+        """One hypothesis in a list joined by "and"."""
+        if isinstance(p, ir.App) and p.op == "or":
+            return f"({self.prop(p)})"
+        return self._antecedent(p)
+
+    def _negation(self, p: ir.Term) -> str:
+        if isinstance(p, ir.App):
+            if p.op == "eq" and p.args[0].sort != ir.BOOL:
+                return self.expr(ir.App("ne", p.args, ir.BOOL))
+            if p.op in ("prime", "even", "odd", "finite"):
+                return f"{self.expr(p.args[0], _P_REL + 1)} is not {p.op}"
+            if p.op == "dvd":
+                a, b = p.args
+                return f"{self.expr(a, _P_REL + 1)} does not divide {self.expr(b, _P_REL + 1)}"
+            if p.op == "mem":
+                return f"{self.expr(p.args[0], _P_SET + 1)} ∉ {self.expr(p.args[1], _P_SET + 1)}"
+        return f"it is not the case that {self.prop(p, True)}"
+
+    def _quant(self, q: ir.Quant) -> str:
+        body = q.body
+        if q.kind == "forall":
+            # "for every x in S, P" for the bounded form ∀ x, x ∈ S → P
+            if (
+                len(q.vars) == 1
+                and isinstance(body, ir.App)
+                and body.op == "implies"
+                and isinstance(body.args[0], ir.App)
+                and body.args[0].op == "mem"
+                and body.args[0].args[0] == q.vars[0]
+            ):
+                dom = self.expr(body.args[0].args[1], _P_SET + 1)
+                return f"for every {q.vars[0].name} in {dom}, {self.prop(body.args[1])}"
+            # a quantifier's scope runs to the end of the clause: no parentheses needed
+            return f"for {_binder_phrase(q.vars, 'forall')}, {self.prop(body)}"
+        verb = "exist" if q.kind == "exists" and len(q.vars) > 1 else "exists"
+        if q.kind == "exists1":
+            return f"there is {_binder_phrase(q.vars, 'exists1')} such that {self.prop(body)}"
+        return f"there {verb} {_binder_phrase(q.vars, 'exists')} such that {self.prop(body)}"
+
+    def rel(self, t: ir.App) -> str:
+        left, right = t.args
+        return f"{self.expr(left, _P_REL + 1)} {_REL[t.op]} {self.expr(right, _P_REL + 1)}"
+
+    # -- values ------------------------------------------------------------------------
+
+    def expr(self, t: ir.Term, ctx: int = 0) -> str:
+        """Math notation for a value; parenthesized when its precedence is below ``ctx``."""
+        text, prec = self._expr(t)
+        return f"({text})" if prec < ctx else text
+
+    def _expr(self, t: ir.Term) -> tuple[str, int]:
+        if isinstance(t, ir.Var):
+            return t.name, _P_ATOM
+        if isinstance(t, ir.Num):
+            return _numeral(t.value)
+        if isinstance(t, ir.Uninterpreted):
+            if not t.args:
+                return t.symbol, _P_ATOM
+            return f"{t.symbol}({', '.join(self.expr(a) for a in t.args)})", _P_ATOM
+        if isinstance(t, ir.Quant) or (isinstance(t, ir.App) and t.sort == ir.BOOL):
+            return self._bool_in_expr(t)
+        if isinstance(t, ir.Lam):
+            names = ", ".join(v.name for v in t.vars)
+            return f"the function {names} ↦ {self.expr(t.body)}", 0
+        if isinstance(t, ir.BigOp):
+            word = "sum" if t.kind == "sum" else "product"
+            dom = self.domain(t.domain)
+            body = self.expr(t.body, _P_ADD)
+            return f"the {word} of {body} over {t.var.name} in {dom}", 0
+        if isinstance(t, ir.SetBuilder):
+            noun = _sort_noun(t.var.sort, True)
+            return f"the set of {noun} {t.var.name} such that {self.prop(t.body, True)}", 0
+        if isinstance(t, ir.App):
+            return self._app(t)
+        return str(t), _P_ATOM  # pragma: no cover - all term classes handled
+
+    def _bool_in_expr(self, t: ir.Term) -> tuple[str, int]:
+        if isinstance(t, ir.App) and t.op in _REL and t.args[0].sort != ir.BOOL:
+            return self.rel(t), _P_REL
+        if isinstance(t, ir.App) and t.op in ("mem", "subset"):
+            a, b = t.args
+            sym = _SET_INFIX[t.op]
+            return f"{self.expr(a, _P_SET + 1)} {sym} {self.expr(b, _P_SET + 1)}", _P_SET
+        text, compound = self._prop(t)
+        return text, (0 if compound else _P_REL)
+
+    def _app(self, t: ir.App) -> tuple[str, int]:
+        op, a = t.op, t.args
+        e = self.expr
+        if op == "cast":
+            return self._expr(a[0])
+        if op == "add":
+            return f"{e(a[0], _P_ADD)} + {e(a[1], _P_ADD + 1)}", _P_ADD
+        if op == "sub":
+            return f"{e(a[0], _P_ADD)} - {e(a[1], _P_ADD + 1)}", _P_ADD
+        if op == "mul":
+            left, right = a
+            if isinstance(_strip_cast(left), ir.Num) and _juxtaposable(_strip_cast(right)):
+                return f"{e(left, _P_POW)}{e(right, _P_POW)}", _P_MUL
+            return f"{e(left, _P_MUL)} * {e(right, _P_MUL + 1)}", _P_MUL
+        if op in ("div", "ediv", "fdiv"):
+            text = f"{e(a[0], _P_MUL)} / {e(a[1], _P_MUL + 1)}"
+            if t.sort in (ir.NAT, ir.INT):  # integer division
+                return f"⌊{text}⌋", _P_ATOM
+            return text, _P_MUL
+        if op in ("mod", "emod", "fmod"):
+            return f"{e(a[0], _P_MUL)} mod {e(a[1], _P_MUL + 1)}", _P_MUL
+        if op == "neg":
+            return f"-{e(a[0], _P_NEG)}", _P_NEG
+        if op == "inv":
+            return f"1 / {e(a[0], _P_MUL + 1)}", _P_MUL
+        if op in ("pow", "zpow", "rpow", "powr"):
+            return f"{e(a[0], _P_POW + 1)}^{e(a[1], _P_ATOM)}", _P_POW
+        if op in ("abs", "cabs", "nat_abs"):
+            return f"|{e(a[0])}|", _P_ATOM
+        if op in ("sqrt", "signed_sqrt"):
+            return f"√{e(a[0], _P_ATOM)}", _P_POW
+        if op == "root":
+            return f"the {e(a[0], _P_ATOM)}-th root of {e(a[1], _P_ATOM)}", 0
+        if op in ("floor", "nat_floor"):
+            return f"⌊{e(a[0])}⌋", _P_ATOM
+        if op in ("ceil", "nat_ceil"):
+            return f"⌈{e(a[0])}⌉", _P_ATOM
+        if op == "fact":
+            return f"{e(a[0], _P_ATOM)}!", _P_POST
+        if op == "choose":
+            return f"C({e(a[0])}, {e(a[1])})", _P_ATOM
+        if op == "logb" or op == "isa_log":
+            return f"log_{e(a[0], _P_ATOM)}({e(a[1])})", _P_ATOM
+        if op == "pi":
+            return "π", _P_ATOM
+        if op == "I":
+            return "i", _P_ATOM
+        if op == "ite":
+            c, x, y = a
+            return f"(if {self.prop(c, True)} then {e(x)} else {e(y)})", _P_ATOM
+        if op == "apply":
+            return f"{e(a[0], _P_ATOM)}({', '.join(e(x) for x in a[1:])})", _P_ATOM
+        if op in ("union", "inter", "setdiff"):
+            return f"{e(a[0], _P_SET + 1)} {_SET_INFIX[op]} {e(a[1], _P_SET + 1)}", _P_SET
+        if op == "set_of":
+            return "{" + ", ".join(e(x) for x in a) + "}", _P_ATOM
+        if op in ("range", "Icc", "Ico", "Ioc", "Ioo", "divisors"):
+            return self.domain(t), _P_ATOM
+        if op == "card":
+            return f"the number of elements of {self.domain(a[0])}", 0
+        if op == "image":
+            return f"the image of {self.domain(a[1])} under {e(a[0], _P_ATOM)}", 0
+        if op == "filter":
+            return self._filter(a[0], a[1]), _P_ATOM
+        if op == "digits":
+            return f"the digits of {e(a[1], _P_ATOM)} in base {e(a[0], _P_ATOM)}", 0
+        if op == "list_sum":
+            return f"the sum of {e(a[0], _P_ATOM)}", 0
+        if op == "list_length":
+            return f"the length of {e(a[0], _P_ATOM)}", 0
+        if op in _FUNC_NAMES:
+            return f"{_FUNC_NAMES[op]}({', '.join(e(x) for x in a)})", _P_ATOM
+        if not a:
+            return op, _P_ATOM
+        return f"{op}({', '.join(e(x) for x in a)})", _P_ATOM
+
+    def _filter(self, pred: ir.Term, dom: ir.Term) -> str:
+        d = self.domain(dom)
+        if isinstance(pred, ir.Lam) and len(pred.vars) == 1:
+            v = pred.vars[0].name
+            return f"{{{v} ∈ {d} | {self.prop(pred.body)}}}"
+        return f"{{x ∈ {d} | {self.expr(pred, _P_ATOM)}(x)}}"
+
+    def domain(self, t: ir.Term) -> str:
+        """Finite sets and intervals: ``{0, …, n - 1}``, ``[a, b]``, ``{a, …, b}``."""
+        if isinstance(t, ir.App):
+            op, a = t.op, t.args
+            discrete = isinstance(t.sort, ir.SetSort) and t.sort.elem in (ir.NAT, ir.INT)
+            if op == "range":
+                return f"{{0, …, {self.expr(a[0], _P_ADD)} - 1}}"
+            if op in ("Icc", "Ico", "Ioc", "Ioo"):
+                lo, hi = self.expr(a[0]), self.expr(a[1])
+                if discrete:
+                    lo_t = lo if op in ("Icc", "Ico") else f"{self.expr(a[0], _P_ADD)} + 1"
+                    hi_t = hi if op in ("Icc", "Ioc") else f"{self.expr(a[1], _P_ADD)} - 1"
+                    return f"{{{lo_t}, …, {hi_t}}}"
+                left = "[" if op in ("Icc", "Ico") else "("
+                right = "]" if op in ("Icc", "Ioc") else ")"
+                return f"{left}{lo}, {hi}{right}"
+            if op == "divisors":
+                return f"the set of divisors of {self.expr(a[0], _P_ATOM)}"
+        return self.expr(t, _P_ATOM)
+
+
+def _strip_cast(t: ir.Term) -> ir.Term:
+    while isinstance(t, ir.App) and t.op == "cast":
+        t = t.args[0]
+    return t
+
+
+def _juxtaposable(t: ir.Term) -> bool:
+    """``2x``, ``3x^2``, ``2(x + 1)`` read naturally; ``2 * 3`` does not."""
+    if isinstance(t, ir.Var):
+        return True
+    if isinstance(t, ir.App) and t.op in ("pow", "zpow", "rpow") and isinstance(t.args[0], ir.Var):
+        return True
+    return isinstance(t, ir.App) and t.op in ("sqrt", "pi")
+
+
+def _numeral(v: int | Fraction) -> tuple[str, int]:
+    if isinstance(v, Fraction):
+        text = f"{v.numerator}/{v.denominator}"
+        return (f"-{-v.numerator}/{v.denominator}", _P_NEG) if v < 0 else (text, _P_MUL)
+    return (str(v), _P_NEG) if v < 0 else (str(v), _P_ATOM)
+
+
+# ----------------------------------------------------------------------------- statements
+
+
+def describe_term(term: ir.Term) -> str:
+    """English reading of one IR term (a proposition or a value)."""
+    reader = _Reader()
+    return reader.prop(term) if term.sort == ir.BOOL else reader.expr(term)
+
+
+def describe_statement(statement: ir.Statement) -> str:
+    """One English sentence for a parsed statement: variables, hypotheses, conclusion."""
+    reader = _Reader()
+    variables = [v for v in statement.variables if v.sort != ir.TYPE]
+    hyps = [reader.premise(h.formula) for h in statement.hypotheses]
+    defines = [
+        f"{v.name} = {reader.expr(t)}" if t.sort != ir.BOOL else f"{v.name} means {reader.prop(t)}"
+        for v, t in getattr(statement, "defines", ())
+    ]
+    conclusion = reader.prop(statement.conclusion)
+    text = f"if {_join(hyps)}, then {conclusion}" if hyps else conclusion
+    if variables:
+        text = f"for {_binder_phrase(variables, 'forall')}, {text}"
+    if defines:
+        text = f"{text}, where {_join(defines)}"
+    text = text.strip()
+    return (text[:1].upper() + text[1:] + ".") if text else ""
+
+
+class RuleInformalizer(Informalizer):
+    """Reads statements back as English from the IR: deterministic, offline, free.
+
+    ``informalize`` takes parsed ``Statement`` objects or statement texts; texts are parsed
+    with ``parser`` (default ``provers.parse(text, language)``).  A statement that cannot
+    be parsed raises :class:`InformalizationError`, or yields ``""`` (no evidence) with
+    ``on_error="empty"``.
+    """
+
+    def __init__(
+        self,
+        language: str = "lean4",
+        parser: Callable[[str], ir.Statement] | None = None,
+        on_error: str = "raise",
+    ) -> None:
+        if on_error not in ("raise", "empty"):
+            raise ValueError(f"on_error must be 'raise' or 'empty', got {on_error!r}")
+        self.language = language
+        self.parser = parser
+        self.on_error = on_error
+
+    def __repr__(self) -> str:
+        return f"RuleInformalizer(language={self.language!r}, on_error={self.on_error!r})"
+
+    def _parse(self, text: str) -> ir.Statement:
+        if self.parser is not None:
+            return self.parser(text)
+        import provers
+
+        return provers.parse(text, language=self.language)
+
+    def describe(self, statement: ir.Statement | str) -> str:
+        """English for one statement (parsing it first when it is text)."""
+        if isinstance(statement, ir.Statement):
+            return describe_statement(statement)
+        if not isinstance(statement, str):
+            raise TypeError(f"expected a Statement or text, got {type(statement).__name__}")
+        try:
+            parsed = self._parse(statement)
+        except Exception as exc:  # parse errors of any frontend
+            raise InformalizationError(f"cannot read the statement: {exc}") from exc
+        return describe_statement(parsed)
+
+    def informalize(self, statements: Sequence[Any]) -> list[str]:
+        out = []
+        for s in statements:
+            try:
+                out.append(self.describe(s))
+            except InformalizationError:
+                if self.on_error == "raise":
+                    raise
+                out.append("")
+        return out
