@@ -1,0 +1,484 @@
+"""``check_equivalence(a, b, relation=...)``: normal forms → alignments → obligations → verdict.
+
+Order of work, cheapest first:
+
+1. parse (text) and normalize both sides; alignment-independent structure (type variables,
+   instance binders, variable sorts, premises on one side only for ``sae``);
+2. rank admissible alignments (``provers.align``); for each, the relation's obligations are
+   first checked *cheaply*: syntactic identity proves, and exact evaluation at sampled points
+   (fingerprints, ``provers.evaluate``) refutes — a point where an obligation is false is a
+   validated countermodel, since the evaluator is exact;
+3. the surviving alignments, best first, go to the backend (``provers.smt.Portfolio`` by
+   default; any ``provers.backend.Backend``) until one has all obligations proved.
+
+``equivalent`` needs one alignment with every obligation proved; ``inequivalent`` needs every
+admissible alignment ruled out (structure or validated countermodel) and the enumeration to be
+exhaustive; anything else is ``inconclusive`` with the reason.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from provers.align import Alignment, alignments, drop_unused, match_types
+from provers.backend import Backend, Proved, Refuted, Unknown
+from provers.errors import ParseError
+from provers.ir import (
+    BOOL,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    Num,
+    Quant,
+    Statement,
+    Term,
+    Var,
+    has_uninterpreted,
+    subterms,
+)
+from provers.normal import NormalForm, normalize
+from provers.relations import (
+    PROVED,
+    REFUTED,
+    RELATIONS,
+    STRUCTURAL,
+    Outcome,
+    canon_key,
+    check_logical_pointwise,
+    check_sae,
+    check_symbolic,
+    check_syntactic,
+    iff,
+    rename_onto,
+    trivial_obligation,
+    vacuous_obligation,
+    value_route,
+)
+from provers.verdict import EQUIVALENT, INCONCLUSIVE, INEQUIVALENT, Obligation, Verdict
+
+DEFAULT_MAX_ALIGNMENTS = 24
+FINGERPRINT_POINTS = 24
+
+
+# --------------------------------------------------------------------------------------
+# inputs
+# --------------------------------------------------------------------------------------
+
+
+def as_statement(x: Any, language: str, side: str) -> Statement:
+    """A ``Statement`` from a ``Statement`` or text; a ParseError names the side."""
+    if isinstance(x, Statement):
+        return x
+    if not isinstance(x, str):
+        raise TypeError(f"statement {side}: expected a Statement or text, got {type(x).__name__}")
+    from provers import parse
+
+    try:
+        return parse(x, language)
+    except ParseError as e:
+        raise ParseError(f"statement {side}: {e.reason}", e.line, e.column, e.text) from e
+
+
+def default_backend() -> Backend | None:
+    """The SMT portfolio when it is installed in this tree, else None (cheap checks only)."""
+    try:
+        from provers.smt import Portfolio  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    try:
+        return Portfolio()
+    except Exception:  # noqa: BLE001 - a broken backend must not break equivalence checking
+        return None
+
+
+# --------------------------------------------------------------------------------------
+# the prover: syntactic identity, fingerprints, backend, per-call cache
+# --------------------------------------------------------------------------------------
+
+
+def _strip_forall(f: Term) -> tuple[tuple[Var, ...], Term]:
+    vs: list[Var] = []
+    while isinstance(f, Quant) and f.kind == "forall":
+        vs.extend(f.vars)
+        f = f.body
+    return tuple(vs), f
+
+
+def _trivially_valid(body: Term) -> bool:
+    if body == App("true", (), BOOL):
+        return True
+    if isinstance(body, App) and body.op in ("iff", "eq") and len(body.args) == 2:
+        return canon_key(body.args[0]) == canon_key(body.args[1])
+    if isinstance(body, App) and body.op == "implies":
+        p, q = body.args
+        return canon_key(p) == canon_key(q)
+    return False
+
+
+class _Evaluator:
+    """Adapter over ``provers.evaluate`` (absent until that module lands: then no fingerprints)."""
+
+    def __init__(self) -> None:
+        try:
+            from provers import evaluate as ev  # type: ignore[attr-defined]
+
+            self.truth = ev.truth
+            self.sample = ev.sample_assignments
+            self.ok = True
+        except (ImportError, AttributeError):
+            self.ok = False
+
+    def counterexample(self, vs: tuple[Var, ...], body: Term, n: int, seed: int) -> dict | None:
+        """A sampled assignment where ``body`` is exactly False, or None."""
+        if not self.ok or not vs:
+            return None
+        try:
+            points = self.sample(list(vs), n, seed)
+        except Exception:  # noqa: BLE001 - e.g. a sort the sampler does not support
+            return None
+        points = _numeral_probes(vs, body, points[0] if points else {}) + points
+        for env in points:
+            try:
+                val = self.truth(body, env)
+            except Exception:  # noqa: BLE001 - evaluation errors are "unknown", never "false"
+                val = None
+            if val is False:
+                return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
+        return None
+
+
+def _numeral_probes(vs: tuple[Var, ...], body: Term, base: dict) -> list[dict]:
+    """Assignments putting the numeric variables at each numeral c of ``body`` and c ± 1:
+    boundary cases (``x < 1`` vs ``x ≤ 1``) that random points rarely hit."""
+    values: list[Fraction] = []
+    for s in subterms(body):
+        if isinstance(s, Num):
+            for d in (0, 1, -1):
+                c = Fraction(s.value) + d
+                if c not in values:
+                    values.append(c)
+    out: list[dict] = []
+    for c in values[:12]:
+        env = dict(base)
+        for v in vs:
+            if v.sort == NAT and c.denominator == 1 and c >= 0:
+                env[v.name] = int(c)
+            elif v.sort == INT and c.denominator == 1:
+                env[v.name] = int(c)
+            elif v.sort in (RAT, REAL):
+                env[v.name] = c
+        if len(env) == len(vs):
+            out.append(env)
+    return out
+
+
+@dataclass
+class Prover:
+    """``prove(name, closed formula, cheap=False) -> Obligation``; results cached by formula."""
+
+    backend: Backend | None
+    timeout: float
+    deadline: float
+    points: int = FINGERPRINT_POINTS
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        self.evaluator = _Evaluator()
+        self.cache: dict[Term, Obligation] = {}
+        self.cheap_cache: dict[Term, Obligation] = {}
+        self.solver_calls = 0
+
+    def __call__(self, name: str, formula: Term, cheap: bool = False) -> Obligation:
+        hit = self.cache.get(formula)
+        if hit is None and cheap:
+            hit = self.cheap_cache.get(formula)
+        if hit is not None:
+            return Obligation(name, formula, hit.status, hit.by, hit.detail, hit.model, 0.0)
+        t0 = time.perf_counter()
+        ob = Obligation(name, formula)
+        vs, body = _strip_forall(formula)
+        if _trivially_valid(body):
+            ob.status, ob.by = "proved", "syntactic"
+        else:
+            model = self.evaluator.counterexample(vs, body, self.points, self.seed)
+            if model is not None:
+                ob.status, ob.by, ob.model = "refuted", "fingerprint", model
+                ob.detail = "false at a sampled point (exact evaluation)"
+            elif cheap:
+                ob.status, ob.detail = "unknown", "not decided by cheap checks"
+            else:
+                self._solve(ob)
+        ob.time = time.perf_counter() - t0
+        (self.cheap_cache if ob.status == "unknown" and cheap else self.cache)[formula] = ob
+        return ob
+
+    def _solve(self, ob: Obligation) -> None:
+        if self.backend is None:
+            ob.status, ob.detail = "unknown", "no prover backend available"
+            return
+        left = self.deadline - time.perf_counter()
+        if left <= 0.05:
+            ob.status, ob.detail = "unknown", "timeout (overall budget spent)"
+            return
+        self.solver_calls += 1
+        try:
+            res = self.backend.prove(ob.formula, timeout=min(self.timeout, left))
+        except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
+            ob.status, ob.detail = "unknown", f"backend error: {type(e).__name__}: {e}"
+            return
+        ob.by = getattr(res, "backend", "") or getattr(self.backend, "name", "backend")
+        if isinstance(res, Proved):
+            ob.status = "proved"
+        elif isinstance(res, Refuted):
+            ob.status, ob.model = "refuted", dict(res.model)
+            ob.detail = "countermodel validated by the exact evaluator"
+        elif isinstance(res, Unknown):
+            ob.status, ob.detail = "unknown", res.reason
+        else:
+            ob.status, ob.detail = "unknown", f"unexpected backend answer {res!r}"
+
+
+# --------------------------------------------------------------------------------------
+# countermodels in both statements' own names
+# --------------------------------------------------------------------------------------
+
+
+def _two_sided(model: dict | None, a: NormalForm, b: NormalForm, al: Alignment | None, b_names: dict[str, str] | None = None) -> dict | None:
+    if model is None:
+        return None
+    a_names = {v.name for v in a.variables}
+    A = {k: v for k, v in model.items() if k in a_names}
+    B: dict[str, Any] = {}
+    if al is not None:
+        for va, vb in al.pairs:
+            if va.name in model:
+                B[vb.name] = model[va.name]
+    if b_names:
+        for new, old in b_names.items():
+            if new in model:
+                B[old] = model[new]
+    return {"A": A, "B": B}
+
+
+# --------------------------------------------------------------------------------------
+# main entry point
+# --------------------------------------------------------------------------------------
+
+
+_CHECKS = {"syntactic": check_syntactic, "sae": check_sae, "symbolic": check_symbolic}
+
+
+def check_equivalence(
+    a: Statement | str,
+    b: Statement | str,
+    relation: str = "sae",
+    timeout: float = 5.0,
+    language: str = "lean4",
+    backend: Backend | None = None,
+    max_alignments: int = DEFAULT_MAX_ALIGNMENTS,
+    total_timeout: float | None = None,
+    fingerprint_points: int = FINGERPRINT_POINTS,
+    seed: int = 0,
+    language_b: str | None = None,
+) -> Verdict:
+    """Decide whether statements ``a`` and ``b`` are equivalent under ``relation``
+    (``syntactic`` | ``sae`` | ``symbolic`` | ``logical``).
+
+    ``timeout``: seconds per backend call; ``total_timeout`` (default 4 × timeout): the whole
+    check. ``backend``: any ``provers.backend.Backend`` (default: the SMT portfolio).
+    Text inputs are parsed as ``language`` (``language_b`` for ``b`` if given); a parse error is
+    a ``ParseError`` whose message starts with ``statement A`` or ``statement B``.
+    """
+    if relation not in RELATIONS:
+        raise ValueError(f"unknown relation {relation!r}; expected one of {RELATIONS}")
+    t0 = time.perf_counter()
+    sa = as_statement(a, language, "A")
+    sb = as_statement(b, language_b or language, "B")
+    if backend is None and relation != "syntactic":
+        backend = default_backend()
+    budget = total_timeout if total_timeout is not None else 4 * timeout
+    prover = Prover(backend, timeout, t0 + budget, fingerprint_points, seed)
+    na, nb = normalize(sa), normalize(sb)
+    v = _decide(na, nb, relation, prover, max_alignments)
+    if v.status == INCONCLUSIVE and (sa.has_uninterpreted() or sb.has_uninterpreted()):
+        v.reason += " (the statements contain uninterpreted symbols)"
+    v.time = time.perf_counter() - t0
+    return v
+
+
+def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budget: int) -> Verdict:
+    nb, why = match_types(na, nb)
+    if why is not None:
+        if relation == "logical":
+            return Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {why}")
+        return Verdict(INEQUIVALENT, relation, reason=why, structural=True)
+    if relation == "logical":
+        return _logical(na, nb, prover, budget)
+    if relation == "sae" and bool(na.premises) != bool(nb.premises):
+        side = "A" if na.premises else "B"
+        return Verdict(INEQUIVALENT, relation, reason=f"premises on one side only (statement {side})", structural=True)
+
+    route: Outcome | None = None
+    route_names: dict[str, str] = {}
+    if relation == "symbolic":
+        na, nb = drop_unused(na), drop_unused(nb)
+        r = value_route(na, nb, prover)
+        if r is not None:
+            route, route_names = r
+            if route.status == PROVED:
+                return _verdict(EQUIVALENT, relation, None, route.obligations, reason="numeric-conclusion standardization: same answer values")
+
+    als = alignments(na, nb, budget)
+    if not als.items:
+        reason = als.failure or "no admissible alignment"
+        if route is not None and not route.ruled_out:
+            return _verdict(INCONCLUSIVE, relation, None, route.obligations, reason=f"{reason}; standardized comparison undecided: {route.reason}")
+        if als.failure is None:  # there are alignments but none enumerated
+            return Verdict(INCONCLUSIVE, relation, reason="alignment budget exhausted", budget_exhausted=True, alignments_total=als.total)
+        ob = route.obligations if route is not None else []
+        cm = _two_sided(route.model, na, nb, None, route_names) if route is not None else None
+        return _verdict(INEQUIVALENT, relation, None, ob, reason=reason, structural=cm is None, countermodel=cm)
+
+    check = _CHECKS[relation]
+    ruled: list[str] = []
+    survivors: list[tuple[Alignment, NormalForm]] = []
+    last_model: tuple[dict, Alignment] | None = None
+    outcomes: dict[int, Outcome] = {}
+    # pass 1: cheap checks on every enumerated alignment
+    for al in als.items:
+        nbr = rename_onto(nb, al)
+        out = check(na, nbr, prover, cheap=True)
+        if out.status == PROVED:
+            return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + 1, als=als)
+        if out.ruled_out:
+            ruled.append(_ruled_line(al, out, na, nb))
+            if out.model is not None:
+                last_model = (out.model, al)
+            outcomes[id(al)] = out
+        else:
+            survivors.append((al, nbr))
+    # pass 2: the backend on the survivors, best first
+    unknown_reasons: list[str] = []
+    best_unknown: tuple[Alignment, Outcome] | None = None
+    if relation != "syntactic":
+        for al, nbr in survivors:
+            out = check(na, nbr, prover, cheap=False)
+            if out.status == PROVED:
+                return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + len(unknown_reasons) + 1, als=als)
+            if out.ruled_out:
+                ruled.append(_ruled_line(al, out, na, nb))
+                outcomes[id(al)] = out
+                if out.model is not None:
+                    last_model = (out.model, al)
+            else:
+                unknown_reasons.append(out.reason)
+                best_unknown = best_unknown or (al, out)
+    tried = len(als.items)
+    all_ruled = not survivors or (relation != "syntactic" and not unknown_reasons)
+    route_ruled = route is None or route.ruled_out
+    if all_ruled and route_ruled and als.exhaustive:
+        cm = None
+        obs: list[Obligation] = []
+        if last_model is not None:
+            cm = _two_sided(last_model[0], na, nb, last_model[1])
+            obs = [o for o in outcomes.get(id(last_model[1]), Outcome(REFUTED)).obligations]
+        elif route is not None and route.model is not None:
+            cm = _two_sided(route.model, na, nb, None, route_names)
+        v = _verdict(INEQUIVALENT, relation, als.items[0], obs, tried=tried, als=als, countermodel=cm, structural=cm is None)
+        v.reason = f"all {tried} admissible alignment(s) ruled out"
+        v.ruled_out = ruled
+        return v
+    if relation == "syntactic" and all_ruled:
+        reason = "alignment budget exhausted before a syntactic match"
+    elif all_ruled and not als.exhaustive:
+        reason = f"alignment budget exhausted: {tried} of {als.total} alignments ruled out"
+    else:
+        reason = "; ".join(dict.fromkeys(r for r in unknown_reasons if r)) or "not decided"
+        if route is not None and not route.ruled_out:
+            reason += f"; standardized comparison: {route.reason or 'undecided'}"
+    al0, out0 = best_unknown if best_unknown else (als.items[0], None)
+    v = _verdict(INCONCLUSIVE, relation, al0, out0.obligations if out0 else [], tried=tried, als=als)
+    v.reason = reason
+    v.ruled_out = ruled
+    return v
+
+
+def _ruled_line(al: Alignment, out: Outcome, na: NormalForm, nb: NormalForm) -> str:
+    names = ", ".join(f"{a}↔{b}" for a, b in al.names()) or "(no variables)"
+    if out.status == STRUCTURAL:
+        return f"[{names}] structure: {out.reason}"
+    cm = _two_sided(out.model, na, nb, al)
+    return f"[{names}] {out.reason}; countermodel {cm}"
+
+
+def _verdict(status: str, relation: str, al: Alignment | None, obs: list[Obligation], reason: str = "", tried: int = 0, als: Any = None, countermodel: dict | None = None, structural: bool = False) -> Verdict:
+    return Verdict(
+        status=status,
+        relation=relation,
+        alignment=al.names() if al is not None else [],
+        obligations=list(obs),
+        countermodel=countermodel,
+        reason=reason,
+        alignments_tried=tried,
+        alignments_total=als.total if als is not None else 0,
+        budget_exhausted=bool(als is not None and not als.exhaustive),
+        structural=structural,
+    )
+
+
+def _logical(na: NormalForm, nb: NormalForm, prover: Prover, budget: int) -> Verdict:
+    rel = "logical"
+    da, db = drop_unused(na), drop_unused(nb)
+    obs: list[Obligation] = []
+    als = alignments(da, db, min(budget, 4))
+    for al in als.items:
+        out = check_logical_pointwise(da, rename_onto(db, al), prover)
+        obs.extend(out.obligations)
+        if out.status == PROVED:
+            return _verdict(EQUIVALENT, rel, al, out.obligations, reason="pointwise equivalent under an alignment", als=als, tried=1)
+    ta, tb = na.closed(), nb.closed()
+    whole = prover("T ↔ T'", iff(ta, tb))
+    if whole.status == "proved":
+        return _verdict(EQUIVALENT, rel, None, [whole], reason="T ↔ T' proved")
+    pa = prover("T (statement A)", ta)
+    pb = prover("T' (statement B)", tb)
+    for proved, refuted, side in ((pa, pb, "B"), (pb, pa, "A")):
+        if proved.status == "proved" and refuted.status == "refuted":
+            cm = {"A": {}, "B": {}}
+            cm[side] = dict(refuted.model or {})
+            return _verdict(INEQUIVALENT, rel, None, [whole, pa, pb], reason=f"statement {'A' if side == 'B' else 'B'} is provable, statement {side} is refuted", countermodel=cm)
+    return _verdict(INCONCLUSIVE, rel, None, [whole, pa, pb], reason=whole.detail or "T ↔ T' not decided")
+
+
+# --------------------------------------------------------------------------------------
+# vacuity and triviality
+# --------------------------------------------------------------------------------------
+
+
+def _single(st: Statement | str, formula_of, name: str, timeout: float, language: str, backend: Backend | None) -> Obligation:
+    s = as_statement(st, language, "A")
+    nf = normalize(s)
+    if backend is None:
+        backend = default_backend()
+    prover = Prover(backend, timeout, time.perf_counter() + 2 * timeout)
+    return prover(name, formula_of(nf))
+
+
+def vacuous(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None) -> Obligation:
+    """Do the premises prove False? ``status``: ``proved`` (vacuous), ``refuted`` (a model of
+    the premises was found: not vacuous), ``unknown``."""
+    return _single(statement, vacuous_obligation, "premises prove False", timeout, language, backend)
+
+
+def trivial(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None) -> Obligation:
+    """Does the conclusion hold without the premises? ``status``: ``proved`` (trivial),
+    ``refuted`` (countermodel to the bare conclusion), ``unknown``."""
+    return _single(statement, trivial_obligation, "conclusion holds without premises", timeout, language, backend)
+
+
+__all__ = ["check_equivalence", "has_uninterpreted", "trivial", "vacuous"]

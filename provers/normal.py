@@ -1,0 +1,259 @@
+"""Restricted prenex normal form of a statement: ``NormalForm(prefix, premises, conclusion)``.
+
+Why: equivalence relations (SAE, symbolic) compare premises with premises and conclusions with
+conclusions, so the presentation choices that do not change meaning have to be erased first:
+
+* theorem binders ``(x : ℝ)`` / ``{x : ℝ}`` and leading ``∀ x, …`` of the conclusion become the
+  prefix (``∀`` only; an ``∃`` stays inside the conclusion, nothing moves across a component
+  boundary); a lifted variable that clashes with an existing name is renamed apart;
+* hypotheses ``(h : P)`` and antecedents of the conclusion (``P → Q → R``, ``P ∧ Q → R``) become
+  premises, with conjunctions split, so curried and conjoined premises look alike;
+* ``P → False`` is written ``¬P`` and ``¬(a = b)`` is written ``a ≠ b`` everywhere; ``¬P`` is
+  never lifted into a premise (so ``: ¬P`` and ``: P → False`` have the same normal form, while
+  ``(h : P) : False`` keeps ``P`` as a premise — SAE treats those two as structurally different);
+* ``Type`` variables and instance binders ``[Group G]`` are kept aside: two statements must
+  agree on them exactly (up to renaming of the type variables).
+
+``deps`` records binder dependencies: which prefix variables a variable's sort (a type
+variable) or range premise (``∀ x ∈ S``, ``∀ x < n``) mentions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from provers.ir import (
+    BOOL,
+    FALSE,
+    TRUE,
+    TYPE,
+    App,
+    FunSort,
+    Hypothesis,
+    ListSort,
+    OpaqueSort,
+    Quant,
+    SetSort,
+    Sort,
+    Statement,
+    Term,
+    Var,
+    VarBinder,
+    and_,
+    app,
+    free_vars,
+    fresh_name,
+    map_term,
+    substitute,
+    subterms,
+)
+
+FORALL = "forall"
+EXISTS = "exists"
+
+#: Relations whose second argument bounds a freshly bound variable (``∀ x < n``, ``∀ x ∈ S``).
+_RANGE_OPS = frozenset({"mem", "lt", "le", "gt", "ge"})
+
+
+@dataclass(frozen=True)
+class NormalForm:
+    """``prefix`` in binding order, ``premises`` (conjunction-split), ``conclusion``.
+
+    ``types``: type variables (sort ``Type``) kept aside; ``instances``: instance-binder
+    formulas kept aside; ``deps``: ``(var, frozenset(vars it depends on))`` per prefix var.
+    """
+
+    prefix: tuple[tuple[str, Var], ...]
+    premises: tuple[Term, ...]
+    conclusion: Term
+    types: tuple[Var, ...] = ()
+    instances: tuple[Term, ...] = ()
+    deps: tuple[tuple[Var, frozenset[Var]], ...] = ()
+    source: Statement | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def variables(self) -> tuple[Var, ...]:
+        return tuple(v for _, v in self.prefix)
+
+    def body(self) -> Term:
+        """``⋀Γ → C`` (open: the prefix variables are free)."""
+        if not self.premises:
+            return self.conclusion
+        return app("implies", and_(*self.premises), self.conclusion)
+
+    def premise(self) -> Term:
+        """``⋀Γ`` (``True`` when there are no premises)."""
+        return and_(*self.premises)
+
+    def closed(self, body: Term | None = None) -> Term:
+        """``body`` (default: ``⋀Γ → C``) closed by the prefix quantifiers."""
+        t = self.body() if body is None else body
+        for kind, v in reversed(self.prefix):
+            t = Quant(kind, (v,), t)
+        return t
+
+    def used_variables(self) -> frozenset[Var]:
+        """Prefix variables that occur in a premise or the conclusion."""
+        occ: frozenset[Var] = free_vars(self.conclusion)
+        for p in self.premises:
+            occ |= free_vars(p)
+        return frozenset(v for v in self.variables if v in occ)
+
+    def blocks(self) -> tuple[tuple[str, tuple[Var, ...]], ...]:
+        """Maximal runs of the prefix with the same quantifier kind (reordering happens only
+        inside one block)."""
+        out: list[tuple[str, list[Var]]] = []
+        for kind, v in self.prefix:
+            if out and out[-1][0] == kind:
+                out[-1][1].append(v)
+            else:
+                out.append((kind, [v]))
+        return tuple((k, tuple(vs)) for k, vs in out)
+
+    def dependencies(self) -> dict[Var, frozenset[Var]]:
+        return dict(self.deps)
+
+
+def simplify_logic(t: Term) -> Term:
+    """Meaning-preserving rewrites that erase notation: ``P → False`` ⇒ ``¬P``,
+    ``¬¬P`` ⇒ ``P`` (classical, as Lean and Isabelle/HOL are), ``¬(a = b)`` ⇒ ``a ≠ b``,
+    ``¬(a ≠ b)`` ⇒ ``a = b``, nested ``∧``/``∨`` flattened, ``True`` conjuncts dropped."""
+
+    def rw(s: Term) -> Term | None:
+        if not isinstance(s, App):
+            return None
+        if s.op == "implies" and s.args[1] == FALSE:
+            return _not(s.args[0])
+        if s.op == "not":
+            return _not(s.args[0])
+        if s.op in ("and", "or"):
+            flat: list[Term] = []
+            for a in s.args:
+                if isinstance(a, App) and a.op == s.op:
+                    flat.extend(a.args)
+                else:
+                    flat.append(a)
+            if s.op == "and":
+                return and_(*flat)
+            if len(flat) != len(s.args):
+                return App("or", tuple(flat), BOOL)
+        return None
+
+    return map_term(t, rw)
+
+
+def _not(p: Term) -> Term:
+    if isinstance(p, App):
+        if p.op == "not":
+            return p.args[0]
+        if p.op == "eq":
+            return App("ne", p.args, BOOL)
+        if p.op == "ne":
+            return App("eq", p.args, BOOL)
+        if p == TRUE:
+            return FALSE
+        if p == FALSE:
+            return TRUE
+    return App("not", (p,), BOOL)
+
+
+def split_conjunction(t: Term) -> list[Term]:
+    """Conjuncts of ``t`` (flattened), without ``True``."""
+    if isinstance(t, App) and t.op == "and":
+        out: list[Term] = []
+        for a in t.args:
+            out.extend(split_conjunction(a))
+        return out
+    return [] if t == TRUE else [t]
+
+
+def is_type_var(v: Var) -> bool:
+    return v.sort == TYPE or (isinstance(v.sort, OpaqueSort) and v.sort.name in ("Type", "Sort"))
+
+
+def sort_mentions(s: Sort) -> frozenset[str]:
+    """Names of opaque carriers mentioned by a sort (``G`` in ``G → G``)."""
+    if isinstance(s, OpaqueSort):
+        return frozenset({s.name})
+    if isinstance(s, FunSort):
+        out: frozenset[str] = sort_mentions(s.result)
+        for a in s.args:
+            out |= sort_mentions(a)
+        return out
+    if isinstance(s, (SetSort, ListSort)):
+        return sort_mentions(s.elem)
+    return frozenset()
+
+
+def normalize(statement: Statement) -> NormalForm:
+    """The restricted prenex normal form of ``statement`` (see the module docstring)."""
+    prefix: list[tuple[str, Var]] = []
+    premises: list[Term] = []
+    types: list[Var] = []
+    instances: list[Term] = []
+    deps: dict[Var, set[Var]] = {}
+    taken: set[str] = set()
+    for t in statement.terms():
+        taken |= {s.name for s in subterms(t) if isinstance(s, Var)}
+
+    def add_var(v: Var) -> None:
+        prefix.append((FORALL, v))
+        taken.add(v.name)
+        mentioned = sort_mentions(v.sort)
+        deps[v] = {tv for tv in types if tv.name in mentioned}
+
+    for b in statement.binders:
+        if isinstance(b, VarBinder):
+            if is_type_var(b.var):
+                types.append(b.var)
+                taken.add(b.var.name)
+            else:
+                add_var(b.var)
+        elif isinstance(b, Hypothesis):
+            if b.style == "instance":
+                instances.append(b.formula)
+            else:
+                premises.extend(split_conjunction(simplify_logic(b.formula)))
+    for v, value in statement.defines:
+        if v not in {pv for _, pv in prefix}:
+            add_var(v)
+        premises.append(app("eq", v, value))
+
+    concl = simplify_logic(statement.conclusion)
+    prefix_vars = {pv for _, pv in prefix}
+    while True:
+        if isinstance(concl, Quant) and concl.kind == FORALL:
+            ren: dict[Var, Term] = {}
+            fresh: list[Var] = []
+            for v in concl.vars:
+                nv = v
+                if v.name in {pv.name for pv in prefix_vars} or v in prefix_vars:
+                    nv = Var(fresh_name(v.name, taken), v.sort)
+                    ren[v] = nv
+                fresh.append(nv)
+                add_var(nv)
+                prefix_vars.add(nv)
+            body = substitute(concl.body, ren) if ren else concl.body
+            # a range premise right after the binder: ∀ x ∈ S / ∀ x < n
+            if isinstance(body, App) and body.op == "implies":
+                for p in split_conjunction(body.args[0]):
+                    if isinstance(p, App) and p.op in _RANGE_OPS:
+                        fv = free_vars(p)
+                        for nv in fresh:
+                            if nv in fv:
+                                deps[nv] |= {u for u in fv if u != nv and u in prefix_vars}
+            concl = body
+        elif isinstance(concl, App) and concl.op == "implies":
+            premises.extend(split_conjunction(concl.args[0]))
+            concl = concl.args[1]
+        else:
+            break
+    return NormalForm(
+        prefix=tuple(prefix),
+        premises=tuple(premises),
+        conclusion=concl,
+        types=tuple(types),
+        instances=tuple(instances),
+        deps=tuple((v, frozenset(deps.get(v, ()))) for _, v in prefix),
+        source=statement,
+    )

@@ -1,0 +1,433 @@
+"""Equivalence relations between two normal forms, as proof obligations under one alignment.
+
+Every check takes A's normal form, B's normal form with B's variables already renamed onto A's
+by the alignment (``rename_onto``), and ``prove(name, formula, cheap=False) -> Obligation``
+(fingerprints first, then a backend; ``cheap`` = fingerprints and syntactic identity only).
+It returns an ``Outcome``: ``proved`` (all obligations proved), ``refuted`` (a validated
+countermodel of an obligation), ``structural`` (the shapes cannot match) or ``unknown``.
+
+* ``syntactic``: equal canonical forms (alpha-renaming, ``>``/``≥`` flipped to ``<``/``≤``,
+  sides of commutative operations and premises ordered).
+* ``sae`` (Structure-Aware Equivalence): with premises on both sides ⊢ ∀x̄. ⋀Γ ↔ ⋀Γ' and
+  ⊢ ∀x̄. C ↔ C' (premises NOT assumed); with premises on neither side, the conclusion trees must
+  match: same connective at each node (∧/∨ runs as unordered n-ary nodes, matched by bipartite
+  matching of the children), each relational leaf matched directly (same relation, E1 = E1',
+  E2 = E2') or reversed (dual relation: < with >, ≤ with ≥; = and ≠ self-dual), any other atom
+  (∃-formula, Prime n, x ∈ S, ...) by ⊢ ∀x̄. L ↔ L'. Premises on one side only: structural.
+* ``symbolic`` (symbolic-equivalence paper, NeurIPS 2024): premises and conclusions equivalent
+  under one alignment (as SAE with premises, but premise-free sides are compared the same way),
+  OR the numeric-conclusion standardization ``value_route``: both conclusions read ``L ⋈ c``
+  with ``c`` closed; with a fresh α, ``α = L`` joins the premises and ``α ⋈ c`` is the
+  conclusion. The route needs (i) ⊢ ∀α. (α ⋈ c) ↔ (α ⋈' c'), (ii) the value projections agree
+  without aligning the other variables: ⊢ ∀x̄ ȳ. ⋀Γ(x̄) ∧ ⋀Γ'(ȳ) → L(x̄) = L'(ȳ), and (iii) both
+  premise sets are satisfiable (⊢ ∃x̄. ⋀Γ). (i)–(iii) imply T ↔ T', so the route is sound.
+* ``logical``: whole statements, ⊢ T ↔ T' (BEq+-style; identifies unrelated provable
+  statements). Sufficient check first: pointwise ⊢ ∀x̄. (⋀Γ → C) ↔ (⋀Γ' → C') under an
+  alignment. Refutation only when one statement is proved and the other refuted.
+
+``vacuous`` (⊢ ∀x̄. ¬⋀Γ) and ``trivial`` (⊢ ∀x̄. C) are single obligations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from provers.align import Alignment
+from provers.ir import (
+    BOOL,
+    TRUE,
+    App,
+    Quant,
+    Term,
+    Var,
+    and_,
+    app,
+    canonical,
+    free_vars,
+    fresh_name,
+    map_term,
+    substitute,
+    subterms,
+)
+from provers.normal import NormalForm
+from provers.verdict import Obligation
+
+RELATIONS = ("syntactic", "sae", "symbolic", "logical")
+
+ProveFn = Callable[..., Obligation]
+
+PROVED, REFUTED, STRUCTURAL, UNKNOWN = "proved", "refuted", "structural", "unknown"
+
+_REL = ("eq", "ne", "lt", "le", "gt", "ge")
+_DUAL = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+_FLIP = {"gt": "lt", "ge": "le"}
+_COMM = frozenset({"and", "or", "eq", "ne", "iff", "add", "mul", "gcd", "lcm", "min", "max", "union", "inter"})
+
+
+@dataclass
+class Outcome:
+    """Result of one relation under one alignment."""
+
+    status: str
+    obligations: list[Obligation] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def model(self) -> dict | None:
+        for o in self.obligations:
+            if o.status == "refuted" and o.model is not None:
+                return o.model
+        return None
+
+    @property
+    def ruled_out(self) -> bool:
+        return self.status in (REFUTED, STRUCTURAL)
+
+
+# --------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------
+
+
+def rename_onto(b: NormalForm, alignment: Alignment) -> NormalForm:
+    """B with its aligned variables renamed to A's (simultaneous, capture-avoiding)."""
+    mapping: dict[Var, Term] = {vb: va for va, vb in alignment.pairs if va != vb}
+    if not mapping:
+        return b
+    inv = {vb: va for va, vb in alignment.pairs}
+    return replace(
+        b,
+        prefix=tuple((k, inv.get(v, v)) for k, v in b.prefix),
+        premises=tuple(substitute(p, mapping) for p in b.premises),
+        conclusion=substitute(b.conclusion, mapping),
+        deps=tuple((inv.get(v, v), frozenset(inv.get(u, u) for u in d)) for v, d in b.deps),
+    )
+
+
+def close(body: Term, order: tuple[Var, ...] = ()) -> Term:
+    """``∀`` over the free variables of ``body`` (in ``order`` first, then by name)."""
+    fv = free_vars(body)
+    vs = [v for v in order if v in fv]
+    vs += sorted((v for v in fv if v not in set(vs)), key=lambda v: v.name)
+    return Quant("forall", tuple(vs), body) if vs else body
+
+
+def iff(p: Term, q: Term) -> Term:
+    return App("iff", (p, q), BOOL)
+
+
+def canon_key(t: Term) -> str:
+    """Alpha-canonical rendering with commutative arguments ordered and > / ≥ flipped."""
+
+    def rw(s: Term) -> Term | None:
+        if isinstance(s, App):
+            if s.op in _FLIP:
+                return App(_FLIP[s.op], (s.args[1], s.args[0]), s.sort)
+            if s.op in _COMM:
+                args = tuple(sorted(s.args, key=repr))
+                if args != s.args:
+                    return App(s.op, args, s.sort)
+        return None
+
+    return repr(map_term(canonical(t), rw))
+
+
+def same_term(p: Term, q: Term) -> bool:
+    return p == q or canon_key(p) == canon_key(q)
+
+
+def _combine(obs: list[Obligation], reason_ok: str = "") -> Outcome:
+    if any(o.status == "refuted" for o in obs):
+        bad = next(o for o in obs if o.status == "refuted")
+        return Outcome(REFUTED, obs, f"{bad.name} refuted")
+    if all(o.status == "proved" for o in obs):
+        return Outcome(PROVED, obs, reason_ok)
+    unk = [o for o in obs if o.status != "proved"]
+    return Outcome(UNKNOWN, obs, "; ".join(f"{o.name}: {o.detail or 'not proved'}" for o in unk))
+
+
+def _run(prove: ProveFn, items: list[tuple[str, Term]], order: tuple[Var, ...], cheap: bool) -> list[Obligation]:
+    """Prove in order, stopping at the first refutation (the rest would not change it)."""
+    out: list[Obligation] = []
+    for name, body in items:
+        ob = prove(name, close(body, order), cheap=cheap)
+        out.append(ob)
+        if ob.status == "refuted":
+            break
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# syntactic
+# --------------------------------------------------------------------------------------
+
+
+def syntactic_key(nf: NormalForm) -> tuple[tuple[str, ...], str]:
+    return tuple(sorted(canon_key(p) for p in nf.premises)), canon_key(nf.conclusion)
+
+
+def check_syntactic(a: NormalForm, b: NormalForm, prove: ProveFn | None = None, cheap: bool = False) -> Outcome:
+    if syntactic_key(a) == syntactic_key(b):
+        return Outcome(PROVED, [Obligation("canonical forms equal", a.closed(), "proved", "syntactic")])
+    return Outcome(STRUCTURAL, [], "canonical forms differ")
+
+
+# --------------------------------------------------------------------------------------
+# SAE
+# --------------------------------------------------------------------------------------
+
+
+def check_sae(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False) -> Outcome:
+    order = a.variables
+    if bool(a.premises) != bool(b.premises):
+        side = "A" if a.premises else "B"
+        return Outcome(STRUCTURAL, [], f"premises on one side only (statement {side})")
+    if a.premises:
+        obs = _run(
+            prove,
+            [("premises ⋀Γ ↔ ⋀Γ'", iff(a.premise(), b.premise())), ("conclusions C ↔ C'", iff(a.conclusion, b.conclusion))],
+            order,
+            cheap,
+        )
+        return _combine(obs)
+    # premise-free: a fingerprint difference of the whole conclusions already rules the
+    # alignment out (a successful tree match implies ⊢ C ↔ C')
+    whole = prove("conclusions C ↔ C'", close(iff(a.conclusion, b.conclusion), order), cheap=True)
+    if whole.status == "refuted":
+        return Outcome(REFUTED, [whole], "conclusions differ at a sampled point")
+    return _match(a.conclusion, b.conclusion, prove, order, cheap, "C")
+
+
+def _kind(t: Term) -> str:
+    if isinstance(t, App) and t.op in ("and", "or", "not", "implies", "iff"):
+        return t.op
+    if isinstance(t, App) and t.op in _REL:
+        return "rel"
+    return "atom"
+
+
+def _match(p: Term, q: Term, prove: ProveFn, order: tuple[Var, ...], cheap: bool, path: str) -> Outcome:
+    kp, kq = _kind(p), _kind(q)
+    if same_term(p, q):
+        return Outcome(PROVED, [Obligation(f"{path} identical up to renaming", close(iff(p, q), order), "proved", "syntactic")])
+    if kp in ("and", "or", "not", "implies", "iff") or kq in ("and", "or", "not", "implies", "iff"):
+        if kp != kq:
+            return Outcome(STRUCTURAL, [], f"{path}: connective {kp} vs {kq}")
+        assert isinstance(p, App) and isinstance(q, App)
+        if kp in ("and", "or"):
+            return _match_unordered(p.args, q.args, prove, order, cheap, f"{path}.{kp}")
+        if kp == "iff":
+            return _match_unordered(p.args, q.args, prove, order, cheap, f"{path}.iff")
+        subs = [_match(x, y, prove, order, cheap, f"{path}.{kp}{i}") for i, (x, y) in enumerate(zip(p.args, q.args, strict=False))]
+        return _all(subs)
+    if kp == "rel" and kq == "rel":
+        assert isinstance(p, App) and isinstance(q, App)
+        tries: list[tuple[Term, Term, Term, Term, str]] = []
+        if p.op == q.op:
+            tries.append((p.args[0], q.args[0], p.args[1], q.args[1], "direct"))
+        if _DUAL[p.op] == q.op:
+            tries.append((p.args[0], q.args[1], p.args[1], q.args[0], "reversed"))
+        if not tries:
+            return Outcome(STRUCTURAL, [], f"{path}: relation {p.op} vs {q.op}")
+        outs: list[Outcome] = []
+        for e1, f1, e2, f2, how in tries:
+            if e1.sort != f1.sort or e2.sort != f2.sort:
+                outs.append(Outcome(STRUCTURAL, [], f"{path}: sorts differ ({how})"))
+                continue
+            items = []
+            for lhs, rhs, side in ((e1, f1, "E1"), (e2, f2, "E2")):
+                if not same_term(lhs, rhs):
+                    items.append((f"{path} {how} {side} = {side}'", app("eq", lhs, rhs)))
+            outs.append(_combine(_run(prove, items, order, cheap)) if items else Outcome(PROVED))
+            if outs[-1].status == PROVED:
+                return outs[-1]
+        return _any(outs, f"{path}: no orientation matches")
+    if kp == "atom" and kq == "atom":
+        if p.sort != q.sort:
+            return Outcome(STRUCTURAL, [], f"{path}: sorts differ")
+        return _combine(_run(prove, [(f"{path} atom L ↔ L'", iff(p, q))], order, cheap))
+    return Outcome(STRUCTURAL, [], f"{path}: {kp} vs {kq}")
+
+
+def _all(subs: list[Outcome]) -> Outcome:
+    obs = [o for s in subs for o in s.obligations]
+    for s in subs:
+        if s.ruled_out:
+            return Outcome(s.status, obs, s.reason)
+    if all(s.status == PROVED for s in subs):
+        return Outcome(PROVED, obs)
+    return Outcome(UNKNOWN, obs, "; ".join(s.reason for s in subs if s.status == UNKNOWN))
+
+
+def _any(outs: list[Outcome], reason: str) -> Outcome:
+    obs = [o for s in outs for o in s.obligations]
+    if any(s.status == PROVED for s in outs):
+        return Outcome(PROVED, obs)
+    if all(s.ruled_out for s in outs):
+        st = REFUTED if any(s.status == REFUTED for s in outs) else STRUCTURAL
+        return Outcome(st, obs, reason + ": " + "; ".join(s.reason for s in outs))
+    return Outcome(UNKNOWN, obs, "; ".join(s.reason for s in outs if s.status == UNKNOWN))
+
+
+def _match_unordered(ps: tuple[Term, ...], qs: tuple[Term, ...], prove: ProveFn, order: tuple[Var, ...], cheap: bool, path: str) -> Outcome:
+    if len(ps) != len(qs):
+        return Outcome(STRUCTURAL, [], f"{path}: {len(ps)} vs {len(qs)} operands")
+    n = len(ps)
+    grid = [[_match(p, q, prove, order, cheap, f"{path}[{i},{j}]") for j, q in enumerate(qs)] for i, p in enumerate(ps)]
+    obs = [o for row in grid for s in row for o in s.obligations]
+
+    def perfect(ok: Callable[[Outcome], bool]) -> list[tuple[int, int]] | None:
+        cost = np.array([[0.0 if ok(grid[i][j]) else 1.0 for j in range(n)] for i in range(n)])
+        rows, cols = linear_sum_assignment(cost)
+        if cost[rows, cols].sum() > 0:
+            return None
+        return list(zip(rows.tolist(), cols.tolist(), strict=False))
+
+    m = perfect(lambda s: s.status == PROVED)
+    if m is not None:
+        return Outcome(PROVED, [o for i, j in m for o in grid[i][j].obligations])
+    if perfect(lambda s: not s.ruled_out) is not None:
+        return Outcome(UNKNOWN, obs, f"{path}: operands not all matched by proofs")
+    refuted = any(s.status == REFUTED for row in grid for s in row)
+    return Outcome(REFUTED if refuted else STRUCTURAL, obs, f"{path}: no matching of the operands")
+
+
+# --------------------------------------------------------------------------------------
+# symbolic
+# --------------------------------------------------------------------------------------
+
+
+def check_symbolic(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False) -> Outcome:
+    """The aligned part of the symbolic relation: ⋀Γ ↔ ⋀Γ' and C ↔ C' under one alignment."""
+    items = []
+    if a.premises or b.premises:
+        items.append(("premises ⋀Γ ↔ ⋀Γ'", iff(a.premise(), b.premise())))
+    items.append(("conclusions C ↔ C'", iff(a.conclusion, b.conclusion)))
+    return _combine(_run(prove, items, a.variables, cheap))
+
+
+def standardize(nf: NormalForm) -> tuple[Term, str, Term] | None:
+    """``(L, ⋈, c)`` when the conclusion is ``L ⋈ c`` (or ``c ⋈ L``, read with the dual) with
+    ``c`` closed and ``L`` not; None otherwise."""
+    c = nf.conclusion
+    if not (isinstance(c, App) and c.op in _REL):
+        return None
+    lhs, rhs = c.args
+    pv = set(nf.variables)
+    lc, rc = not (free_vars(lhs) & pv), not (free_vars(rhs) & pv)
+    if rc and not lc:
+        return lhs, c.op, rhs
+    if lc and not rc:
+        return rhs, _DUAL[c.op], lhs
+    return None
+
+
+def _rename_apart(b: NormalForm, taken: set[str]) -> tuple[NormalForm, dict[str, str]]:
+    """B with every prefix variable renamed away from ``taken``; returns map new → old name."""
+    mapping: dict[Var, Term] = {}
+    back: dict[str, str] = {}
+    used = set(taken) | {v.name for v in b.variables}
+    for v in b.variables:
+        if v.name in taken:
+            nv = Var(fresh_name(v.name, used), v.sort)
+            used.add(nv.name)
+            mapping[v] = nv
+            back[nv.name] = v.name
+        else:
+            back[v.name] = v.name
+    if not mapping:
+        return b, back
+    return replace(
+        b,
+        prefix=tuple((k, mapping.get(v, v)) for k, v in b.prefix),  # type: ignore[misc]
+        premises=tuple(substitute(p, mapping) for p in b.premises),
+        conclusion=substitute(b.conclusion, mapping),
+    ), back
+
+
+def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False) -> tuple[Outcome, dict[str, str]] | None:
+    """The numeric-conclusion standardization (see the module docstring); None when it does not
+    apply. Also returns B's renaming (new name → B's own name) for countermodels."""
+    sa, sb = standardize(a), standardize(b)
+    if sa is None or sb is None:
+        return None
+    (la, opa, ca), (lb, opb, cb) = sa, sb
+    taken = {s.name for t in (*a.premises, a.conclusion) for s in subterms(t) if isinstance(s, Var)}
+    taken |= {v.name for v in a.variables}
+    b2, back = _rename_apart(b, taken)
+    sb2 = standardize(b2)
+    assert sb2 is not None
+    lb = sb2[0]
+    if la.sort != lb.sort or ca.sort != cb.sort:
+        return Outcome(STRUCTURAL, [], "standardized values have different sorts"), back
+    alpha = Var(fresh_name("α", taken | {v.name for v in b2.variables}), la.sort)
+    pred = iff(App(opa, (alpha, ca), BOOL), App(opb, (alpha, cb), BOOL))
+    value = app("implies", and_(a.premise(), b2.premise()), app("eq", la, lb))
+    obs: list[Obligation] = []
+    for name, f in (
+        ("answer predicates α ⋈ c ↔ α ⋈' c'", Quant("forall", (alpha,), pred)),
+        ("value projections L = L' under Γ, Γ'", close(value, (*a.variables, *b2.variables))),
+    ):
+        ob = prove(name, f, cheap=cheap)
+        obs.append(ob)
+        if ob.status == "refuted":
+            return Outcome(REFUTED, obs, f"{name} refuted"), back
+    for side, nf in (("A", a), ("B", b2)):
+        if not nf.premises:
+            continue
+        ob = prove(f"premises of {side} not contradictory", _exists(nf.variables, nf.premise()), cheap=cheap)
+        obs.append(ob)
+        if ob.status == "refuted":
+            return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory"), back
+    return _combine(obs), back
+
+
+def _exists(vs: tuple[Var, ...], body: Term) -> Term:
+    fv = free_vars(body)
+    used = tuple(v for v in vs if v in fv)
+    return Quant("exists", used, body) if used else body
+
+
+# --------------------------------------------------------------------------------------
+# logical, vacuous, trivial
+# --------------------------------------------------------------------------------------
+
+
+def check_logical_pointwise(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False) -> Outcome:
+    """Sufficient for logical equivalence: ⊢ ∀x̄. (⋀Γ → C) ↔ (⋀Γ' → C') under an alignment.
+    A refutation here does NOT refute logical equivalence (reported as unknown)."""
+    ob = prove("pointwise (⋀Γ → C) ↔ (⋀Γ' → C')", close(iff(a.body(), b.body()), a.variables), cheap=cheap)
+    if ob.status == "proved":
+        return Outcome(PROVED, [ob])
+    return Outcome(UNKNOWN, [ob], "pointwise equivalence not proved")
+
+
+def vacuous_obligation(nf: NormalForm) -> Term:
+    return close(App("not", (nf.premise(),), BOOL) if nf.premises else App("false", (), BOOL), nf.variables)
+
+
+def trivial_obligation(nf: NormalForm) -> Term:
+    return close(nf.conclusion, nf.variables)
+
+
+__all__ = [
+    "RELATIONS",
+    "Outcome",
+    "canon_key",
+    "check_logical_pointwise",
+    "check_sae",
+    "check_symbolic",
+    "check_syntactic",
+    "close",
+    "rename_onto",
+    "standardize",
+    "syntactic_key",
+    "trivial_obligation",
+    "vacuous_obligation",
+    "value_route",
+    "TRUE",
+]

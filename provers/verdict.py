@@ -1,0 +1,147 @@
+"""Certified three-valued verdicts of an equivalence check.
+
+* ``equivalent`` only when every obligation of ONE admissible alignment was proved;
+* ``inequivalent`` only when every admissible alignment was ruled out, each by a structural
+  failure or by a validated countermodel (an exact-evaluator fingerprint difference or a solver
+  model re-checked by the evaluator);
+* ``inconclusive`` otherwise, with the reason (timeout, unsupported construct, uninterpreted
+  symbol, alignment budget). A failed proof search is never inequivalence.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from provers.ir import Term, show
+
+EQUIVALENT = "equivalent"
+INEQUIVALENT = "inequivalent"
+INCONCLUSIVE = "inconclusive"
+STATUSES = (EQUIVALENT, INEQUIVALENT, INCONCLUSIVE)
+
+
+@dataclass
+class Obligation:
+    """A closed IR formula to prove, and what happened to it.
+
+    ``status``: ``proved`` | ``refuted`` | ``unknown`` | ``pending``; ``by``: ``fingerprint``,
+    ``syntactic`` or the backend's name; ``model``: the countermodel when refuted."""
+
+    name: str
+    formula: Term
+    status: str = "pending"
+    by: str = ""
+    detail: str = ""
+    model: dict[str, Any] | None = None
+    time: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "formula": show(self.formula),
+            "status": self.status,
+            "by": self.by,
+            "detail": self.detail,
+            "model": _jsonable(self.model),
+            "time": round(self.time, 4),
+        }
+
+
+def _jsonable(v: Any) -> Any:
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, Fraction):
+        return str(v)
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    return str(v)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, Fraction):
+        return str(v)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+@dataclass
+class Verdict:
+    """The answer of ``check_equivalence`` and its certificate.
+
+    ``alignment``: pairs (variable of A, variable of B) of the deciding alignment (the proving
+    one, or the best-ranked one otherwise); ``countermodel``: ``{"A": {name: value},
+    "B": {name: value}}`` in each statement's own names; ``alignments_tried`` /
+    ``alignments_total``; ``budget_exhausted``: the alignment budget cut enumeration short;
+    ``ruled_out``: one line per rejected alignment (structural reason or countermodel)."""
+
+    status: str
+    relation: str
+    alignment: list[tuple[str, str]] = field(default_factory=list)
+    obligations: list[Obligation] = field(default_factory=list)
+    countermodel: dict[str, dict[str, Any]] | None = None
+    reason: str = ""
+    time: float = 0.0
+    alignments_tried: int = 0
+    alignments_total: int = 0
+    budget_exhausted: bool = False
+    structural: bool = False
+    ruled_out: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown verdict status {self.status!r}")
+
+    @property
+    def equivalent(self) -> bool:
+        return self.status == EQUIVALENT
+
+    def explain(self) -> str:
+        """A short human-readable certificate."""
+        lines = [f"{self.status.upper()} under {self.relation} ({self.time:.2f} s)"]
+        if self.reason:
+            lines.append(f"  reason: {self.reason}")
+        if self.alignment:
+            lines.append("  alignment: " + ", ".join(f"{a} ↔ {b}" for a, b in self.alignment))
+        if self.alignments_total:
+            extra = " (budget exhausted)" if self.budget_exhausted else ""
+            lines.append(f"  alignments tried: {self.alignments_tried} of {self.alignments_total}{extra}")
+        for ob in self.obligations:
+            by = f" by {ob.by}" if ob.by else ""
+            lines.append(f"  [{ob.status}{by}] {ob.name}: {show(ob.formula)}")
+            if ob.detail and ob.status != "proved":
+                lines.append(f"      {ob.detail}")
+        if self.countermodel:
+            for side in ("A", "B"):
+                vals = self.countermodel.get(side) or {}
+                if vals:
+                    lines.append(f"  countermodel {side}: " + ", ".join(f"{k} = {_fmt(v)}" for k, v in vals.items()))
+        for r in self.ruled_out[:6]:
+            lines.append(f"  ruled out: {r}")
+        if len(self.ruled_out) > 6:
+            lines.append(f"  ... and {len(self.ruled_out) - 6} more alignments ruled out")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "relation": self.relation,
+            "alignment": [list(p) for p in self.alignment],
+            "obligations": [o.to_dict() for o in self.obligations],
+            "countermodel": _jsonable(self.countermodel),
+            "reason": self.reason,
+            "time": round(self.time, 4),
+            "alignments_tried": self.alignments_tried,
+            "alignments_total": self.alignments_total,
+            "budget_exhausted": self.budget_exhausted,
+            "structural": self.structural,
+            "ruled_out": list(self.ruled_out),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)

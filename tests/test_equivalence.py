@@ -1,0 +1,186 @@
+"""check_equivalence: the required equivalent / inequivalent cases, with certificates.
+
+Statements are built directly in the IR here; tests/test_equivalence_lean.py states the same
+cases as Lean source text once the parser is available.
+"""
+
+import json
+
+import pytest
+
+from provers.equivalence import check_equivalence, trivial, vacuous
+from provers.ir import (
+    FALSE,
+    NAT,
+    REAL,
+    Hypothesis,
+    Statement,
+    Var,
+    VarBinder,
+    and_,
+    app,
+    implies,
+    not_,
+    num,
+)
+
+x, y, a, b = (Var(s, REAL) for s in "xyab")
+r = lambda v: num(v, REAL)  # noqa: E731
+
+
+def st(vs, hyps, concl, style="explicit", names=None):
+    binders = tuple(VarBinder(v, style) for v in vs)
+    binders += tuple(Hypothesis((names or [f"h{i}" for i in range(len(hyps))])[i], h) for i, h in enumerate(hyps))
+    return Statement(binders, concl)
+
+
+BASE = st([x, y], [app("lt", r(0), x), app("eq", y, app("add", x, r(1)))], app("lt", x, y))
+
+
+def eq(A, B, relation="sae"):
+    v = check_equivalence(A, B, relation=relation, timeout=2.0)
+    assert v.status == "equivalent", v.explain()
+    assert v.obligations and all(o.status == "proved" for o in v.obligations)
+    return v
+
+
+def ineq(A, B, relation="sae", countermodel=True):
+    v = check_equivalence(A, B, relation=relation, timeout=2.0)
+    assert v.status == "inequivalent", v.explain()
+    if countermodel:
+        assert v.countermodel is not None, v.explain()
+    return v
+
+
+# ---- equivalent -----------------------------------------------------------------------
+
+
+def test_alpha_renaming():
+    B = st([a, b], [app("lt", r(0), a), app("eq", b, app("add", a, r(1)))], app("lt", a, b), names=["p", "q"])
+    v = eq(BASE, B)
+    assert dict(v.alignment) == {"x": "a", "y": "b"}
+    eq(BASE, B, "syntactic")
+
+
+def test_reordering_hypotheses():
+    B = st([y, x], [app("eq", y, app("add", x, r(1))), app("lt", r(0), x)], app("lt", x, y))
+    eq(BASE, B)
+
+
+def test_swapping_sides_of_equality():
+    A = st([x], [app("lt", r(0), x)], app("eq", app("mul", x, x), r(4)))
+    B = st([x], [app("lt", r(0), x)], app("eq", r(4), app("mul", x, x)))
+    eq(A, B)
+    eq(st([x], [], A.conclusion), st([x], [], B.conclusion))  # premise-free: reversed leaf
+
+
+def test_lt_versus_flipped_gt():
+    eq(BASE, st([x, y], list(h.formula for h in BASE.hypotheses), app("gt", y, x)))
+    eq(st([x, y], [], app("lt", x, y)), st([x, y], [], app("gt", y, x)))
+
+
+def test_not_versus_implies_false():
+    P = app("eq", app("mul", x, x), r(2))
+    eq(st([x], [], not_(P)), st([x], [], implies(P, FALSE)))
+
+
+def test_implicit_versus_explicit_binders():
+    B = st([x, y], [h.formula for h in BASE.hypotheses], BASE.conclusion, style="implicit")
+    eq(BASE, B)
+
+
+def test_hypothesis_versus_implication_in_the_conclusion():
+    P, Q = app("lt", r(0), x), app("lt", r(0), app("mul", x, x))
+    eq(st([x], [P], Q), st([x], [], implies(P, Q)))
+    eq(st([x], [P, app("lt", x, r(3))], Q), st([x], [], implies(and_(P, app("lt", x, r(3))), Q)))
+
+
+# ---- inequivalent, with a validated countermodel ------------------------------------
+
+
+def _check_countermodel(v, A_names, B_names):
+    cm = v.countermodel
+    assert set(cm["A"]) <= set(A_names) and set(cm["B"]) <= set(B_names)
+    assert cm["A"] and cm["B"]
+
+
+def test_changed_numeral():
+    A = st([x], [app("eq", x, r(2))], app("eq", app("add", x, r(1)), r(3)))
+    B = st([x], [app("eq", x, r(2))], app("eq", app("add", x, r(1)), r(4)))
+    v = ineq(A, B)
+    _check_countermodel(v, {"x"}, {"x"})
+
+
+def test_dropped_hypothesis():
+    B = st([a, b], [app("lt", r(0), a)], app("lt", a, b))
+    v = ineq(BASE, B)
+    _check_countermodel(v, {"x", "y"}, {"a", "b"})
+    assert v.alignments_tried == 2 and not v.budget_exhausted
+
+
+def test_nat_versus_real_domain_is_structural_under_sae():
+    n = Var("n", NAT)
+    A = st([n], [], app("le", num(0, NAT), n))
+    B = st([x], [], app("le", r(0), x))
+    v = ineq(A, B, countermodel=False)
+    assert v.structural and "sorts differ" in v.reason
+
+
+def test_lt_versus_le():
+    v = ineq(st([x], [app("lt", r(0), x)], app("lt", x, r(1))), st([x], [app("lt", r(0), x)], app("le", x, r(1))))
+    assert v.countermodel["A"]["x"] == 1
+    ineq(st([x, y], [], app("lt", x, y)), st([x, y], [], app("le", x, y)))
+
+
+def test_reversed_implication():
+    P, Q = app("lt", r(0), x), app("lt", r(1), x)
+    ineq(st([x], [P], Q), st([x], [Q], P))
+
+
+def test_premises_on_one_side_only_is_structural_under_sae():
+    P, Q = app("lt", r(0), x), app("lt", r(0), app("add", x, r(1)))
+    v = check_equivalence(st([x], [P], Q), st([x], [], Q))
+    assert v.status == "inequivalent" and v.structural
+
+
+def test_unrelated_provable_statements_sae_vs_logical():
+    n = Var("n", NAT)
+    A = st([n], [], app("eq", app("add", n, num(0, NAT)), n))
+    B = st([Var("s", REAL)], [], app("eq", Var("s", REAL), Var("s", REAL)))
+    assert check_equivalence(A, B, relation="sae").status == "inequivalent"
+    smt = pytest.importorskip("provers.smt")
+    if not hasattr(smt, "Portfolio"):
+        pytest.skip("SMT portfolio not landed yet")
+    v = check_equivalence(A, B, relation="logical", timeout=5.0)
+    assert v.status == "equivalent", v.explain()
+
+
+# ---- certificates and API behaviour ----------------------------------------------------
+
+
+def test_explain_and_json_round_trip():
+    v = check_equivalence(BASE, st([a, b], [app("lt", r(0), a)], app("lt", a, b)))
+    text = v.explain()
+    assert "INEQUIVALENT" in text and "countermodel A" in text
+    d = json.loads(v.to_json())
+    assert d["status"] == "inequivalent" and d["countermodel"]["B"]
+
+
+def test_unknown_relation_and_bad_input_are_clear_errors():
+    with pytest.raises(ValueError, match="unknown relation"):
+        check_equivalence(BASE, BASE, relation="fuzzy")
+    with pytest.raises(TypeError, match="statement B"):
+        check_equivalence(BASE, 42)
+
+
+def test_identical_statements_are_equivalent_under_every_relation():
+    for rel in ("syntactic", "sae", "symbolic"):
+        eq(BASE, BASE, rel)
+
+
+def test_vacuous_and_trivial():
+    contradictory = st([x], [app("lt", x, r(0)), app("lt", r(1), x)], app("eq", x, r(5)))
+    assert vacuous(contradictory).status in ("proved", "unknown")
+    assert vacuous(BASE).status != "proved"
+    assert trivial(st([x], [app("lt", r(0), x)], app("le", r(0), app("mul", x, x)))).status != "refuted"
+    assert trivial(BASE).status == "refuted"
