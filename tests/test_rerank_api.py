@@ -1,0 +1,128 @@
+"""rerank.rerank / Reranker: selection from the majority class, class removal, safety rules.
+
+Uses the real packaged sentence-transformers model for semantic scores.  Statements are
+IR objects here (the Lean frontend has its own tests); Lean text is used where the
+frontend is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rerank
+from provers.ir import REAL, Statement, Var, VarBinder, app, num
+from rerank import Ranking, Reranker
+
+INFORMAL = "Find the real number x such that x plus one equals two."
+
+
+def lin(name: str, a: int, b: int) -> Statement:
+    x = Var(name, REAL)
+    return Statement((VarBinder(x),), app("eq", app("add", x, num(a, REAL)), num(b, REAL)))
+
+
+def test_selects_from_the_known_majority_class():
+    # class {0, 2, 4} (x + 1 = 2 up to renaming) is the majority
+    cands = [lin("x", 1, 2), lin("x", 1, 3), lin("y", 1, 2), lin("x", 5, 0), lin("t", 1, 2)]
+    same = ["x plus one equals two"] * 5
+    r = rerank.rerank(INFORMAL, cands, informalizations=same, relation="syntactic", n=1)
+    assert r.classes == [[0, 2, 4], [1], [3]]
+    assert r.selected[0] in (0, 2, 4)
+    assert r.symbolic == pytest.approx([0.6, 0.2, 0.6, 0.2, 0.6])
+
+
+def test_alpha_one_is_pure_symbolic_and_alpha_zero_pure_semantic():
+    cands = [lin("x", 1, 3), lin("x", 1, 2), lin("y", 1, 2)]
+    infs = ["x plus one equals two", "the sky is blue today", "a cat sat on a mat"]
+    sym = rerank.rerank(INFORMAL, cands, infs, alpha=1.0, relation="syntactic", n=2)
+    assert sym.selected == [1, 0]  # biggest class first; its best member by index
+    sem = rerank.rerank(INFORMAL, cands, infs, alpha=0.0, relation="syntactic", n=2)
+    assert sem.selected[0] == 0
+    assert sem.semantic[0] == max(sem.semantic)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=9), st.integers(1, 4))
+def test_n_picks_never_repeat_a_class_while_others_remain(labels, n):
+    cands = [lin(f"v{i}", 0, lab) for i, lab in enumerate(labels)]
+    r = RR_NONE.rerank(INFORMAL, cands, n=n)
+    assert len(r.selected) == min(n, len(cands))
+    cls = [r.class_index(i) for i in r.selected]
+    distinct_classes = len(r.classes)
+    head = cls[: min(n, distinct_classes)]
+    assert len(set(head)) == len(head)
+    # the full order is a permutation and starts with the selection
+    assert sorted(r.order) == list(range(len(cands)))
+    assert r.order[: len(r.selected)] == r.selected
+
+
+RR_NONE = Reranker(relation="syntactic", informalizer="none")
+
+
+def test_unparseable_candidate_never_wins_even_with_the_best_back_translation():
+    cands = ["not a theorem at all :: ???", lin("x", 1, 2), lin("x", 1, 3)]
+    infs = [INFORMAL, "a cat sat on a mat", "the weather is nice"]
+    r = rerank.rerank(INFORMAL, cands, infs, relation="syntactic", n=1, alpha=0.2)
+    assert r.semantic[0] == pytest.approx(1.0, abs=1e-5)
+    assert r.selected[0] != 0
+    assert r.scores[0] == -math.inf
+    assert "parse_error" in r.flags[0] and r.errors[0]
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [None, 17, "", "   ", "theorem", "∀∀∀ ((((", "x" * 100_000, "(" * 5000, {"a": 1}],
+)
+def test_garbage_candidates_never_crash(junk):
+    r = RR_NONE.rerank(INFORMAL, [junk, lin("x", 1, 2)])
+    assert r.selected == [1]
+    assert r.errors[0]
+
+
+def test_all_candidates_unparseable_still_returns_a_ranking():
+    r = RR_NONE.rerank(INFORMAL, ["nope", "still nope"], n=2)
+    assert r.selected == [0, 1]
+    assert all(e for e in r.errors)
+
+
+def test_input_errors_are_clear():
+    with pytest.raises(TypeError, match="list"):
+        RR_NONE.rerank(INFORMAL, "theorem x : 1 = 1")
+    with pytest.raises(ValueError, match="2 informalizations given for 1 candidates"):
+        RR_NONE.rerank(INFORMAL, [lin("x", 1, 2)], ["a", "b"])
+    with pytest.raises(ValueError, match="relation"):
+        Reranker(relation="fuzzy")
+    with pytest.raises(ValueError, match="alpha"):
+        Reranker(alpha=2.0)
+    with pytest.raises(ValueError, match="n must be"):
+        Reranker(n=0)
+
+
+def test_to_dict_is_json_and_round_trips():
+    r = rerank.rerank(INFORMAL, ["garbage", lin("x", 1, 2), lin("y", 1, 2)],
+                      ["g", "x plus one is two", "y plus one is two"], relation="syntactic", n=2)
+    d = r.to_dict()
+    text = json.dumps(d, allow_nan=False)
+    back = Ranking.from_dict(json.loads(text))
+    assert back == r
+    assert d["scores"][0] is None
+    assert d["stats"]["naive_pairs"] == 3
+    assert "timing" not in d and "timing" in r.to_dict(timing=True)
+
+
+def test_get_and_set_params():
+    rr = Reranker(alpha=0.3, rule="linear")
+    p = rr.get_params()
+    assert p["alpha"] == 0.3 and p["rule"] == "linear" and p["relation"] == "symbolic"
+    clone = Reranker(**p)
+    assert clone.get_params() == p
+    rr.set_params(alpha=0.9)
+    assert rr.alpha == 0.9
+    with pytest.raises(ValueError, match="unknown parameter"):
+        rr.set_params(beta=1)
+    assert "alpha=0.9" in repr(rr)
