@@ -1,0 +1,111 @@
+"""Relations under one alignment: obligations, tree matching, standardization."""
+
+import time
+
+from provers.align import Alignment
+from provers.equivalence import Prover
+from provers.ir import (
+    NAT,
+    REAL,
+    Hypothesis,
+    Quant,
+    Statement,
+    Var,
+    VarBinder,
+    and_,
+    app,
+    num,
+    or_,
+)
+from provers.normal import normalize
+from provers.relations import (
+    PROVED,
+    REFUTED,
+    STRUCTURAL,
+    canon_key,
+    check_sae,
+    check_symbolic,
+    check_syntactic,
+    rename_onto,
+    standardize,
+    syntactic_key,
+)
+
+x, y, z = (Var(s, REAL) for s in "xyz")
+r = lambda v: num(v, REAL)  # noqa: E731
+
+
+def nf(vs, hyps, concl):
+    return normalize(Statement(tuple(VarBinder(v) for v in vs) + tuple(Hypothesis(None, h) for h in hyps), concl))
+
+
+def prover():
+    return Prover(backend=None, timeout=1.0, deadline=time.perf_counter() + 30)
+
+
+def test_canon_key_orders_commutative_operands_and_flips_gt():
+    assert canon_key(app("gt", x, y)) == canon_key(app("lt", y, x))
+    assert canon_key(app("eq", app("add", x, y), r(1))) == canon_key(app("eq", r(1), app("add", y, x)))
+    assert canon_key(app("lt", x, y)) != canon_key(app("lt", y, x))
+    assert canon_key(app("sub", x, y)) != canon_key(app("sub", y, x))
+    q1 = Quant("exists", (Var("k", REAL),), app("eq", x, Var("k", REAL)))
+    q2 = Quant("exists", (Var("m", REAL),), app("eq", x, Var("m", REAL)))
+    assert canon_key(q1) == canon_key(q2)
+
+
+def test_syntactic_relation_is_order_insensitive_for_premises():
+    A = nf([x, y], [app("lt", x, y), app("lt", r(0), x)], app("lt", r(0), y))
+    B = nf([x, y], [app("gt", x, r(0)), app("lt", x, y)], app("gt", y, r(0)))
+    assert syntactic_key(A) == syntactic_key(B)
+    assert check_syntactic(A, B).status == PROVED
+    C = nf([x, y], [app("lt", x, y)], app("lt", r(0), y))
+    assert check_syntactic(A, C).status == STRUCTURAL
+
+
+def test_sae_tree_matching_is_unordered_on_conjunctions_and_uses_dual_relations():
+    A = nf([x, y], [], and_(app("lt", x, y), app("eq", x, r(1)), app("le", y, r(5))))
+    B = nf([x, y], [], and_(app("ge", r(5), y), app("eq", r(1), x), app("gt", y, x)))
+    out = check_sae(A, B, prover())
+    assert out.status == PROVED, out.reason
+
+
+def test_sae_tree_matching_structural_failures():
+    A = nf([x, y], [], and_(app("lt", x, y), app("eq", x, r(1))))
+    B = nf([x, y], [], or_(app("lt", x, y), app("eq", x, r(1))))
+    out = check_sae(A, B, prover())
+    assert out.status in (STRUCTURAL, REFUTED)
+    C = nf([x, y], [], and_(app("lt", x, y), app("eq", x, r(1)), app("le", x, y)))
+    assert check_sae(A, C, prover()).ruled_out
+
+
+def test_sae_leaf_rule_identifies_equal_values_of_the_same_sort():
+    # Faithful to SAE's leaf rule: n + 0 = n and m = m match under n ↔ m (E1 = E1', E2 = E2').
+    n, m = Var("n", NAT), Var("m", NAT)
+    A = nf([n], [], app("eq", app("add", n, num(0, NAT)), n))
+    B = nf([m], [], app("eq", m, m))
+    out = check_sae(A, rename_onto(B, Alignment(((n, m),), 0.0)), prover())
+    assert out.status != REFUTED and not out.ruled_out
+
+
+def test_sae_premises_refuted_by_fingerprint_with_a_model():
+    A = nf([x], [app("lt", r(0), x)], app("lt", r(0), app("mul", x, x)))
+    B = nf([x], [app("ne", x, r(0))], app("lt", r(0), app("mul", x, x)))
+    out = check_sae(A, B, prover())
+    assert out.status == REFUTED and out.model is not None
+    assert out.model["x"] < 0
+
+
+def test_symbolic_allows_premise_free_against_tautological_premises_only_by_proof():
+    A = nf([x], [], app("le", r(0), app("mul", x, x)))
+    out = check_symbolic(A, A, prover())
+    assert out.status == PROVED
+
+
+def test_standardize_reads_numeric_conclusions_either_way():
+    A = nf([x], [app("eq", x, r(2))], app("eq", app("add", x, r(1)), r(3)))
+    B = nf([x], [app("eq", x, r(2))], app("lt", r(3), app("add", x, r(1))))
+    la, opa, ca = standardize(A)
+    assert opa == "eq" and ca == r(3)
+    lb, opb, cb = standardize(B)
+    assert opb == "gt" and lb == app("add", x, r(1))
+    assert standardize(nf([x, y], [], app("lt", x, y))) is None
