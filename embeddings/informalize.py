@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -202,6 +203,7 @@ class OpenAIInformalizer(Informalizer):
         self.on_error = on_error
         self.n_requests = 0  # HTTP attempts made, retries included
         self._client: httpx.Client | None = None
+        self._lock = threading.Lock()
 
     # -- secrecy -----------------------------------------------------------------------
 
@@ -228,10 +230,12 @@ class OpenAIInformalizer(Informalizer):
         state = dict(self.__dict__)
         state["_key"] = None
         state["_client"] = None
+        state.pop("_lock", None)
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self._lock = threading.Lock()
         if self._key_from_env:
             key = _env("OPENAI_API_KEY")
             self._key = _Secret(key) if key else None
@@ -239,6 +243,10 @@ class OpenAIInformalizer(Informalizer):
     # -- HTTP --------------------------------------------------------------------------
 
     def _get_client(self) -> httpx.Client:
+        with self._lock:
+            return self._make_client()
+
+    def _make_client(self) -> httpx.Client:
         if self._client is None:
             headers = {"Content-Type": "application/json"}
             if self._key is not None:
@@ -302,7 +310,8 @@ class OpenAIInformalizer(Informalizer):
         payload = self._payload(text)
         last = "no attempt made"
         for attempt in range(self.max_retries + 1):
-            self.n_requests += 1
+            with self._lock:
+                self.n_requests += 1
             retry_after = None
             try:
                 response = client.post("/chat/completions", json=payload)

@@ -19,6 +19,7 @@ __all__ = [
     "BootstrapResult",
     "JudgeReport",
     "bootstrap_ci",
+    "class_rank_fn",
     "cohen_kappa",
     "judge_report",
     "labeling_cost",
@@ -159,6 +160,56 @@ def n_at_k(
         sub = np.sort(rng.choice(big_n, size=k, replace=False))
         hits += _hit(corr, rank_fn(sub), n, sub)
     return hits / n_subsets
+
+
+def class_rank_fn(
+    classes: Sequence[Sequence[int]],
+    semantic: Sequence[float] | np.ndarray | None = None,
+    *,
+    rule: str = "log",
+    alpha: float = 0.5,
+    normalize: str = "sum",
+    temperature: float = 1.0,
+) -> RankFn:
+    """A ``rank_fn`` for :func:`n_at_k` that re-ranks each subset without re-proving.
+
+    Equivalence is a property of pairs, so the classes of a k-subset are the full-pool
+    ``classes`` restricted to it: the symbolic score (class size / k), its normalization
+    and the combination with the ``semantic`` scores are recomputed inside the subset, then
+    :func:`rerank.select.select_top_n` ranks it.  ``semantic=None`` ranks by the symbolic
+    score alone.  (Candidates joined only through an excluded one stay joined: they are
+    equivalent by transitivity.)
+    """
+    from .combine import combine
+    from .select import class_of, select_top_n
+
+    all_members = [int(i) for c in classes for i in c]
+    big_n = max(all_members, default=-1) + 1
+    if semantic is not None:
+        sem_all = np.asarray(semantic, dtype=np.float64)
+        big_n = max(big_n, sem_all.size)
+    labels = class_of(classes, big_n)
+
+    def rank(sub: np.ndarray) -> list[int]:
+        sub = np.asarray(sub, dtype=np.int64)
+        lab = labels[sub]
+        _, inverse, counts = np.unique(lab, return_inverse=True, return_counts=True)
+        sym = counts[inverse] / sub.size
+        if semantic is None:
+            scores = sym
+        else:
+            scores = combine(
+                sym,
+                sem_all[sub],
+                rule=rule,
+                alpha=alpha,
+                normalize=normalize,
+                temperature=temperature,
+            )
+        local = [np.flatnonzero(inverse == c).tolist() for c in range(counts.size)]
+        return [int(sub[i]) for i in select_top_n(scores, local, n=None)]
+
+    return rank
 
 
 def mean_n_at_k(

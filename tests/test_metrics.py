@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rerank.metrics import (
     BootstrapResult,
     bootstrap_ci,
+    class_rank_fn,
     cohen_kappa,
     judge_report,
     labeling_cost,
@@ -311,3 +312,28 @@ def test_sa_pass_and_soft():
 @given(st.lists(st.booleans(), max_size=8), st.booleans())
 def test_sa_pass_soft_is_one_iff_sa_pass(forward, backward):
     assert (sa_pass_soft(forward, backward) == 1.0) == sa_pass(forward, backward)
+
+
+def test_class_rank_fn_matches_the_full_pipeline_and_brute_force():
+    from rerank.combine import combine, symbolic_scores
+    from rerank.select import select_top_n
+
+    classes = [[0, 2, 5], [1, 4], [3]]
+    semantic = np.array([0.2, 0.9, 0.3, 0.8, 0.1, 0.25])
+    correct = [False, True, False, False, True, False]
+    rank = class_rank_fn(classes, semantic, rule="log", alpha=0.5)
+    # k = N: identical to scoring and selecting the whole pool
+    full = select_top_n(combine(symbolic_scores(classes, 6), semantic, "log", 0.5), classes, None)
+    assert rank(np.arange(6)) == full
+    # k < N: brute force, rebuilding the restricted classes by hand
+    hits = []
+    for sub in combinations(range(6), 3):
+        local = [[sub.index(i) for i in c if i in sub] for c in classes]
+        local = [c for c in local if c]
+        sym = symbolic_scores(local, 3)
+        picks = select_top_n(combine(sym, semantic[list(sub)], "log", 0.5), local, 1)
+        hits.append(correct[sub[picks[0]]])
+    assert n_at_k(correct, 1, 3, rank_fn=rank) == pytest.approx(np.mean(hits))
+    # symbolic only: the majority class wins, lowest index first
+    assert class_rank_fn(classes)(np.array([1, 2, 4, 5]))[0] == 1
+    assert class_rank_fn(classes)(np.arange(6))[:3] == [0, 1, 3]
