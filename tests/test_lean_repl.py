@@ -406,3 +406,104 @@ def test_real_repl_core_obligations() -> None:
     assert not sor.ok and sor.has_sorry
     assert not hang.ok
     assert again.ok, again.reason
+
+
+# ---------------------------------------------------------------- rendering and LeanBackend
+
+def test_portfolio_depends_on_imports() -> None:
+    from provers.lean4.render_obligation import DEFAULT_TACTICS, portfolio_for
+
+    assert portfolio_for("import Mathlib\nopen Real") == DEFAULT_TACTICS
+    assert portfolio_for("") == ("rfl", "omega", "decide", "simp")
+    assert portfolio_for("import Aesop") == ("rfl", "omega", "decide", "simp", "aesop")
+    assert portfolio_for("import Mathlib.Tactic", ["linarith", "omega"]) == ("linarith", "omega")
+
+
+def test_render_from_text_parts_and_screen() -> None:
+    from provers.lean4.render_obligation import LeanObligation, render_theorem
+    from provers.lean4.security import check_safe_statement
+
+    ob = LeanObligation(goal="x ^ 2 ≥ 0", binders=("(x : ℝ)",), premises=("0 < x",),
+                        opens=("open Real",))
+    text, proof = render_theorem(ob, ("nlinarith", "positivity"))
+    assert text == ("open Real\ntheorem obligation (x : ℝ) (h_obl_1 : 0 < x) :\n    x ^ 2 ≥ 0 := "
+                    "by\n  intros\n  first\n  | (nlinarith; done)\n  | (positivity; done)")
+    check_safe_statement(text, allowed_proofs=[proof])
+    with pytest.raises(UnsafeLeanError):
+        LeanObligation(goal="True := by sorry\n#eval 1")
+    with pytest.raises(UnsafeLeanError):
+        LeanObligation(goal="True", binders=("(x : ℕ) :=",))
+
+
+def test_render_from_ir() -> None:
+    from provers import ir
+    from provers.lean4.render_obligation import NotRenderable, obligation_from_ir, render_term
+
+    x, n, i = ir.Var("x", ir.REAL), ir.Var("n", ir.NAT), ir.Var("i", ir.NAT)
+    total = ir.BigOp("sum", i, ir.app("range", n), i)
+    goal = ir.app("eq", ir.app("mul", ir.num(2, ir.NAT), total),
+                  ir.app("mul", n, ir.app("sub", n, ir.num(1, ir.NAT))))
+    ob = obligation_from_ir(goal, premises=[ir.app("lt", ir.num(0, ir.NAT), n)])
+    assert ob.binders == ("(n : ℕ)",) and ob.premises == ("((0 : ℕ) < n)",)
+    assert ob.goal == "(((2 : ℕ) * (∑ i ∈ (Finset.range n), i)) = (n * (n - (1 : ℕ))))"
+    assert render_term(ir.app("le", ir.num(0, ir.REAL), ir.app("sqrt", x)), [x]) == \
+        "((0 : ℝ) ≤ (Real.sqrt x))"
+    assert render_term(ir.app("emod", ir.Var("a", ir.INT), ir.num(-3, ir.INT)),
+                       [ir.Var("a", ir.INT)]) == "(Int.emod a (-3 : ℤ))"
+    assert render_term(ir.cast(n, ir.REAL), [n]) == "((n : ℝ))"
+    # a bound variable never captures a free one of the same name
+    inner = ir.forall_([ir.Var("n", ir.INT)], ir.app("le", ir.cast(n, ir.INT), ir.Var("n", ir.INT)))
+    assert render_term(inner, [n]) == "(∀ (n_1 : ℤ), (((n : ℤ)) ≤ n_1))"
+    with pytest.raises(NotRenderable, match="orderOf"):
+        obligation_from_ir(ir.app("eq", ir.uninterpreted("orderOf", [n], ir.NAT), n))
+    with pytest.raises(NotRenderable, match="ln"):
+        obligation_from_ir(ir.app("eq", ir.app("ln", x), x))
+
+
+def test_lean_backend_maps_results(log_path: Path) -> None:
+    from provers import ir
+    from provers.backend import Proved, Unknown
+    from provers.lean4.backend import LeanBackend
+
+    n = ir.Var("n", ir.NAT)
+    with LeanBackend(LeanReplPool(fake_config(), size=1)) as backend:
+        proved = backend.prove(ir.forall_([n], ir.app("eq", ir.app("add", n, ir.num(0, ir.NAT)), n)),
+                               timeout=5)
+        failed = backend.prove("ERROR = 1", timeout=5)
+        hung = backend.prove("HANG = 1", timeout=0.5)
+        opaque = backend.prove(ir.app("eq", ir.uninterpreted("orderOf", [n], ir.NAT), n), timeout=5)
+        unsafe = backend.prove("True := by sorry\n#eval 1", timeout=5)
+        statement = backend.prove("import Mathlib\nopen Real\ntheorem t (x : ℝ) : x ^ 2 ≥ 0 := by sorry",
+                                  timeout=5)
+    assert isinstance(proved, Proved) and proved.backend == "lean"
+    assert isinstance(failed, Unknown) and failed.reason == "Lean error: unsolved goals"
+    assert isinstance(hung, Unknown) and hung.reason.startswith("timeout")
+    assert isinstance(opaque, Unknown) and "not renderable" in opaque.reason
+    assert isinstance(unsafe, Unknown) and "refused before Lean" in unsafe.reason
+    assert isinstance(statement, Proved)
+    sent = [e["cmd"] for e in read_log(log_path)]
+    assert sent[0] == "import Mathlib"
+    assert sent[1].startswith("theorem obligation :\n    (∀ (n : ℕ), ((n + (0 : ℕ)) = n)) := by")
+    assert "| (nlinarith; done)" in sent[1]
+    assert sent[-1].startswith("open Real\ntheorem t (x : ℝ) : x ^ 2 ≥ 0 := by\n  intros")
+    assert not any("sorry" in c or "#eval" in c or "orderOf" in c for c in sent)
+
+
+@pytest.mark.lean
+@requires_lean
+def test_real_lean_backend() -> None:
+    from provers import ir
+    from provers.backend import Proved, Unknown
+    from provers.lean4.backend import LeanBackend
+
+    n = ir.Var("n", ir.NAT)
+    with LeanBackend(config=_real_config()) as backend:
+        assert isinstance(backend.prove("∀ n : ℕ, n + 0 = n", timeout=60), Proved)
+        assert isinstance(backend.prove(
+            ir.forall_([n], ir.app("le", n, ir.app("add", n, n))), timeout=60), Proved)
+        assert isinstance(backend.prove("(2 : ℕ) + 2 = 5", timeout=60), Unknown)
+        if "Mathlib" in backend.header:  # LEAN_HEADER="import Mathlib"
+            x = ir.Var("x", ir.REAL)
+            sq = ir.app("pow", x, ir.num(2, ir.NAT))
+            assert isinstance(backend.prove(
+                ir.forall_([x], ir.app("le", ir.num(0, ir.REAL), sq)), timeout=120), Proved)

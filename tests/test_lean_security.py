@@ -133,6 +133,7 @@ def test_screened_parts() -> None:
     assert s.opens == ("open Real Nat", "open scoped BigOperators")
     assert s.keyword == "theorem" and s.name == "foo"
     assert s.declaration.startswith("/-- doc -/\ntheorem foo")
+    assert s.head == "/-- doc -/\ntheorem foo (x : ℝ) : x = x"
 
 
 def test_allowed_proofs_exact_match_only() -> None:

@@ -344,6 +344,9 @@ def prepare_candidate(text: str, header: str, allowed_proofs: Iterable[str] = ()
 class LeanTransport(Protocol):
     """What LeanBackend needs: check one screened candidate-derived text."""
 
+    @property
+    def header(self) -> str: ...
+
     def check(self, text: str, timeout: float = DEFAULT_TIMEOUT, *,
               allowed_proofs: Iterable[str] = ()) -> LeanResult: ...
 
@@ -386,6 +389,10 @@ class LeanRepl:
         self.starts = 0  # processes started so far (restarts = starts - 1)
 
     # -- lifecycle
+    @property
+    def header(self) -> str:
+        return self.config.header
+
     @property
     def pid(self) -> int | None:
         return self._proc.pid if self._proc is not None else None
@@ -572,6 +579,10 @@ class LeanReplPool:
         for w in self.workers:
             self._free.put(w)
         self._closed = False
+
+    @property
+    def header(self) -> str:
+        return self.config.header
 
     @contextmanager
     def checkout(self, timeout: float | None = None) -> Iterator[LeanRepl]:

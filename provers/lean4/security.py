@@ -124,6 +124,7 @@ class ScreenedStatement:
     declaration: str  # from the (doc)comment/keyword to the end, comments kept
     keyword: str
     name: str | None
+    head: str = ""  # the declaration without its `:= ...` tail (the bare statement)
 
 
 def _line_col(text: str, pos: int) -> tuple[int, int]:
@@ -441,8 +442,9 @@ def screen_statement(text: str, *, allowed_proofs: Iterable[str] = (),
             where = tail[0].pos if tail else toks[sig_end].pos
             raise _fail(text, where, "only `:= by sorry`, `:= sorry` or a bare `:=` may "
                         "follow the statement")
+    head_end = toks[sig_end].pos if sig_end < len(toks) else len(text)
     return ScreenedStatement(tuple(imports), tuple(opens), text[decl_start:].strip(),
-                             kw.text, name)
+                             kw.text, name, text[decl_start:head_end].strip())
 
 
 def _declaration_start(toks: list[Token], header_end: int) -> int:

@@ -1,0 +1,105 @@
+"""`LeanBackend`: obligations proved by Lean (local REPL pool or Kimina server).
+
+Same contract as the SMT backends (`provers.backend.Backend`): `prove(obligation, timeout)`
+answers `Proved` when Lean accepted the rendered theorem (no error, no `sorry`), else
+`Unknown(reason)`. It never answers `Refuted`: a failed tactic portfolio proves nothing.
+
+`obligation` may be
+- an IR formula (`provers.ir.Term`), printed with Mathlib names (`obligation_from_ir`);
+- a `LeanObligation` built from original Lean text parts;
+- a string: a Lean proposition (`"∀ n : ℕ, n + 0 = n"`) or a whole theorem statement
+  (`"theorem t (x : ℝ) : x ^ 2 ≥ 0 := by sorry"`), whose `:= ...` tail is replaced by the
+  portfolio.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from provers import ir
+from provers.backend import ProofResult, Proved, Unknown
+from provers.lean4.render_obligation import (
+    DEFAULT_TACTICS,
+    LeanObligation,
+    NotRenderable,
+    obligation_from_ir,
+    portfolio_for,
+    render_theorem,
+    tactic_script,
+)
+from provers.lean4.repl import LeanConfig, LeanError, LeanTransport, connect
+from provers.lean4.security import UnsafeLeanError, screen_statement
+
+__all__ = ["LeanBackend"]
+
+_DECL_START = ("theorem", "lemma", "example", "import", "open", "/-", "--")
+
+
+class LeanBackend:
+    """Prove obligations with Lean; every failure mode is an `Unknown` with its reason.
+
+    `transport`: a LeanReplPool / LeanRepl / KiminaClient; by default one is made from
+    `config` (default: LEAN_PROJECT / LEAN_REPL / KIMINA_URL, raising LeanConfigError when
+    they point at nothing). `tactics` is the portfolio; Mathlib-only tactics are dropped
+    unless the header imports Mathlib.
+    """
+
+    name = "lean"
+
+    def __init__(self, transport: LeanTransport | None = None, *,
+                 config: LeanConfig | None = None, header: str | None = None,
+                 tactics: Sequence[str] = DEFAULT_TACTICS, workers: int = 1) -> None:
+        if transport is None:
+            config = config or LeanConfig.from_env()
+            if header is not None:
+                config = config.with_header(header)
+            transport = connect(config, workers=workers)
+        elif header is not None or config is not None:
+            raise ValueError("give either a transport or a config/header, not both")
+        self.transport = transport
+        self.header = transport.header
+        self.tactics = portfolio_for(self.header, tactics)
+        if not self.tactics:
+            raise ValueError("no tactic of the portfolio is available with this header")
+
+    def render(self, obligation: ir.Term | LeanObligation | str) -> tuple[str, str]:
+        """(Lean text, allowed proof) for `obligation`; NotRenderable / UnsafeLeanError."""
+        if isinstance(obligation, LeanObligation):
+            return render_theorem(obligation, self.tactics)
+        if isinstance(obligation, ir.Term):
+            return render_theorem(obligation_from_ir(obligation), self.tactics)
+        if isinstance(obligation, str):
+            stripped = obligation.lstrip()
+            if stripped.startswith(_DECL_START):
+                screened = screen_statement(obligation)
+                proof = tactic_script(self.tactics)
+                text = "\n".join((*screened.opens, f"{screened.head} := {proof}"))
+                return text, proof
+            return render_theorem(LeanObligation(goal=obligation), self.tactics)
+        raise TypeError(f"cannot prove a {type(obligation).__name__}")
+
+    def prove(self, obligation: ir.Term | LeanObligation | str,
+              timeout: float = 5.0) -> ProofResult:
+        t0 = time.monotonic()
+        try:
+            text, proof = self.render(obligation)
+            result = self.transport.check(text, timeout, allowed_proofs=[proof])
+        except NotRenderable as e:
+            return Unknown(f"not renderable in Lean: {e}", self.name, time.monotonic() - t0)
+        except UnsafeLeanError as e:
+            return Unknown(f"refused before Lean: {e}", self.name, time.monotonic() - t0)
+        except LeanError as e:
+            return Unknown(f"Lean failure: {e}", self.name, time.monotonic() - t0)
+        if result.ok:
+            return Proved(self.name, result.time, "Lean accepted the tactic portfolio")
+        return Unknown(result.reason, self.name, result.time)
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def __enter__(self) -> LeanBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
