@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DEFAULT_MODEL", "Embedder", "default_model_path"]
+__all__ = ["DEFAULT_MODEL", "Embedder", "default_embedder", "default_model_path"]
 
 log = logging.getLogger(__name__)
 
@@ -241,3 +241,16 @@ class Embedder:
         if self._disk is not None:
             self._disk.close()
             self._disk = None
+
+
+_DEFAULT: Embedder | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_embedder() -> Embedder:
+    """The process-wide embedder with the packaged model (created on first call, shared)."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            _DEFAULT = Embedder()
+        return _DEFAULT

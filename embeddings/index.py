@@ -174,7 +174,8 @@ def near_duplicates(
 ) -> NearDuplicates:
     """Group items whose cosine similarity is >= ``threshold`` (transitively).
 
-    ``items`` are texts (embedded with ``encoder``) or an array of vectors.  Groups are
+    ``items`` are texts (embedded with ``encoder``, by default the shared packaged-model
+    embedder) or an array of vectors.  Groups are
     connected components of the similarity graph; the first (lowest-index) member of
     each group is kept and the rest dropped, so the result is deterministic.
     """
@@ -189,7 +190,9 @@ def near_duplicates(
         if not texts:
             return NearDuplicates([], [], [])
         if encoder is None:
-            raise ValueError("texts need an encoder= (e.g. embeddings.Embedder())")
+            from .embed import default_embedder
+
+            encoder = default_embedder()
         vectors = encoder.encode(texts)
     vectors = np.asarray(vectors)
     n = vectors.shape[0] if vectors.ndim == 2 else 0

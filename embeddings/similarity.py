@@ -52,12 +52,13 @@ def cosine_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray | float:
 def semantic_scores(
     informal: str,
     back_translations: Sequence[str | None],
-    encoder: TextEncoder,
+    encoder: TextEncoder | None = None,
 ) -> np.ndarray:
     """Cosine of each back-translation with the informal statement, one per candidate.
 
-    A missing back-translation (``None`` or blank text, e.g. a failed informalization)
-    scores 0.0 - no evidence - instead of embedding an empty string.
+    ``encoder`` defaults to the shared packaged-model embedder.  A missing back-translation
+    (``None`` or blank text, e.g. a failed informalization) scores 0.0 - no evidence -
+    instead of embedding an empty string.
     """
     if not isinstance(informal, str):
         raise TypeError(f"informal must be a string, got {type(informal).__name__}")
@@ -65,6 +66,10 @@ def semantic_scores(
     scores = np.zeros(len(back_translations), dtype=np.float64)
     if not present:
         return scores
+    if encoder is None:
+        from .embed import default_embedder
+
+        encoder = default_embedder()
     vecs = np.asarray(encoder.encode([informal] + [str(back_translations[i]) for i in present]))
     scores[present] = cosine_similarity(vecs[1:], vecs[0])
     return scores

@@ -13,6 +13,7 @@ from embeddings import (
     VectorIndex,
     cosine_matrix,
     cosine_similarity,
+    default_embedder,
     l2_normalize,
     near_duplicates,
     semantic_scores,
@@ -21,8 +22,10 @@ from embeddings import (
 
 @pytest.fixture(scope="module")
 def embedder() -> Embedder:
-    """One packaged-model embedder shared by the module (loading takes a few seconds)."""
-    return Embedder()
+    """The shared packaged-model embedder (loading takes a few seconds, done once)."""
+    e = default_embedder()
+    assert e is default_embedder()
+    return e
 
 
 def test_import_is_lazy():
@@ -62,6 +65,7 @@ def test_semantic_scores_rank_faithful_back_translations_first(embedder):
     assert s[2] == 0.0 and s[3] == 0.0  # no back-translation: no evidence
     assert -1.0 <= s.min() and s.max() <= 1.0
     assert semantic_scores(informal, [None], embedder).tolist() == [0.0]
+    np.testing.assert_allclose(semantic_scores(informal, back), s, atol=1e-6)
 
 
 def test_memory_cache_and_duplicate_texts(embedder):
@@ -200,8 +204,8 @@ def test_near_duplicates_on_texts(embedder):
     assert nd.groups == [[0, 2]] and nd.drop == [2]
     loose = near_duplicates(texts, threshold=0.8, encoder=embedder)
     assert 1 in loose.keep and [0, 2, 3] in loose.groups
-    with pytest.raises(ValueError, match="encoder"):
-        near_duplicates(texts)
+    # the default encoder is the shared packaged-model embedder
+    assert near_duplicates(texts, threshold=0.999).groups == [[0, 2]]
     with pytest.raises(ValueError, match="threshold"):
         near_duplicates(texts, threshold=2.0, encoder=embedder)
     assert near_duplicates([], encoder=embedder).groups == []
