@@ -308,6 +308,7 @@ def check_equivalence(
     if v.status == INCONCLUSIVE and (sa.has_uninterpreted() or sb.has_uninterpreted()):
         v.reason += " (the statements contain uninterpreted symbols)"
     v.time = time.perf_counter() - t0
+    v.solver_calls = prover.solver_calls
     return v
 
 

@@ -78,7 +78,8 @@ class Verdict:
     one, or the best-ranked one otherwise); ``countermodel``: ``{"A": {name: value},
     "B": {name: value}}`` in each statement's own names; ``alignments_tried`` /
     ``alignments_total``; ``budget_exhausted``: the alignment budget cut enumeration short;
-    ``ruled_out``: one line per rejected alignment (structural reason or countermodel)."""
+    ``ruled_out``: one line per rejected alignment (structural reason or countermodel);
+    ``solver_calls``: backend calls made (fingerprints and syntactic checks are free)."""
 
     status: str
     relation: str
@@ -92,6 +93,7 @@ class Verdict:
     budget_exhausted: bool = False
     structural: bool = False
     ruled_out: list[str] = field(default_factory=list)
+    solver_calls: int = 0
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -141,6 +143,7 @@ class Verdict:
             "budget_exhausted": self.budget_exhausted,
             "structural": self.structural,
             "ruled_out": list(self.ruled_out),
+            "solver_calls": self.solver_calls,
         }
 
     def to_json(self) -> str:
