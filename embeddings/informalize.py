@@ -64,10 +64,21 @@ class Informalizer(ABC):
 
 
 def _statement_text(statement: Any) -> str:
+    """The formal text of a statement: a string, or a parsed ``Statement``'s source."""
     if isinstance(statement, str):
         return statement
-    text = getattr(statement, "text", None) or getattr(statement, "source", None)
-    return text if isinstance(text, str) else str(statement)
+    for attr in ("text", "source"):
+        text = getattr(statement, attr, None)
+        if isinstance(text, str) and text.strip():
+            return text
+    try:  # a parsed statement without its source text: the IR's neutral rendering
+        from provers.ir import Statement, show_statement
+
+        if isinstance(statement, Statement):
+            return show_statement(statement)
+    except ImportError:  # pragma: no cover - provers is part of this distribution
+        pass
+    return str(statement)
 
 
 class GivenInformalizer(Informalizer):

@@ -340,3 +340,21 @@ def test_given_informalizer_sequence_and_mapping():
         GivenInformalizer("just one string")
     with pytest.raises(TypeError):
         GivenInformalizer(["ok", None])
+
+
+def test_parsed_statements_are_sent_as_text():
+    from provers.ir import NAT, REAL, Statement, Var, VarBinder, app, num
+
+    x = Var("x", REAL)
+    bare = Statement(
+        (VarBinder(x),),
+        app("le", num(0, REAL), app("pow", x, num(2, NAT))),
+    )
+    with_source = Statement(
+        (VarBinder(x),), bare.conclusion, source="theorem t (x : ℝ) : 0 ≤ x ^ 2"
+    )
+    with ChatServer() as server, client(server) as inf:
+        out = inf.informalize([with_source, bare])
+    assert out[0] == "In words: theorem t (x : ℝ) : 0 ≤ x ^ 2"
+    # no source text: the IR's neutral rendering is sent
+    assert out[1].startswith("In words: (x : Real) ⊢ ")
