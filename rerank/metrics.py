@@ -240,6 +240,13 @@ def labeling_cost(n_at_k_values: Sequence[float], formula: str = "design") -> fl
     * ``"expected_checks"``: the expected number of candidates a labeler reads going down
       the ranking until the first correct one, reading all ``k`` when none is:
       ``sigma = sum_{n=1}^{k} n * d_n + k * (1 - k@k)``.
+
+    Note: the ``"design"`` formula is the one this project specifies for the
+    symbolic-equivalence paper's labeling cost; the paper's own text could not be
+    consulted when this was written, so compare relative efficiencies with its table
+    before relying on the exact definition.  The first position (``1 * 1@k``) and the last
+    (``k * d_k``) are not in it, and a miss costs 1; ``"expected_checks"`` is the plain
+    expected-effort reading and gives much smaller relative differences.
     """
     v = np.asarray(n_at_k_values, dtype=np.float64)
     if v.ndim != 1 or v.size == 0:
