@@ -1,0 +1,43 @@
+"""SMT backends (z3, cvc5, portfolio) with faithful Lean/Isabelle semantics.
+
+Public API (other modules code against these names)::
+
+    from provers.smt import Portfolio, Z3Backend, Cvc5Backend, WorkerPool, VerdictCache
+    backend = Portfolio()                       # or Z3Backend(), Cvc5Backend()
+    r = backend.prove(obligation, timeout=5.0)  # obligation: closed IR formula (free vars = ∀)
+    # r is provers.backend.Proved | Refuted(model) | Unknown(reason)
+    #   Proved:   the formula is valid (negation unsat) under exact Lean/Isabelle semantics
+    #   Refuted:  r.model maps the outer-∀ / free variable names to exact values (int,
+    #             Fraction, bool, ExactComplex, frozenset, FunTable for functions; user
+    #             uninterpreted symbols by symbol name; "@ln" for Isabelle ln at x ≤ 0);
+    #             the exact evaluator has confirmed the body is False under it
+    #   Unknown:  timeout, "unsupported: ...", "spurious model: ...", solver crash
+    backend.prove_many(obligations, timeout)    # one result per obligation, never raises
+    Portfolio(pool=WorkerPool(max_workers=4, memory_mb=4096), cache=VerdictCache("v.sqlite"))
+
+    from provers.smt import solve, lower_obligation
+    solve("z3", obligation, timeout)            # in-process call (no containment): tests, debugging
+
+Exact evaluation and fingerprints live in ``provers.evaluate`` (``evaluate``, ``truth``,
+``decide``, ``sample_assignments``, ``fingerprint``). Semantics: ``docs/semantics.md``.
+"""
+
+from provers.cache import VerdictCache
+from provers.smt.backends import Cvc5Backend, Portfolio, SolverBackend, Z3Backend
+from provers.smt.pool import WorkerPool, default_pool
+from provers.smt.semantics import Lowered, Unsupported, lower_obligation
+from provers.smt.solve import solve
+
+__all__ = [
+    "Cvc5Backend",
+    "Lowered",
+    "Portfolio",
+    "SolverBackend",
+    "Unsupported",
+    "VerdictCache",
+    "WorkerPool",
+    "Z3Backend",
+    "default_pool",
+    "lower_obligation",
+    "solve",
+]

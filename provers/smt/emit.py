@@ -1,0 +1,354 @@
+"""Thin emitters: core IR (``provers.smt.semantics``) → z3 / cvc5 terms, and models back.
+
+Both solvers are driven through the z3py-style API (``z3`` and ``cvc5.pythonic``), so one
+class does the translation; ``Z3Emitter`` and ``Cvc5Emitter`` only differ in solver set-up
+and in how a function's interpretation is read from a model. All semantics live in
+``semantics.py``; here every core op has its SMT-LIB counterpart (SMT-LIB ``div``/``mod`` on
+Int are Euclidean, exactly Lean's ``ediv``/``emod`` away from 0, and 0 is guarded here).
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+from provers.evaluate import FunTable, Opaque
+from provers.ir import (
+    BOOL,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    FunSort,
+    Num,
+    OpaqueSort,
+    Quant,
+    SetSort,
+    Sort,
+    Term,
+    Uninterpreted,
+    Var,
+)
+from provers.smt.semantics import Lowered, Unsupported, core_sort
+
+
+class Untranslatable(Exception):
+    """A model value with no exact IR counterpart (an algebraic irrational, a cofinite set)."""
+
+
+class Emitter:
+    """Translate one lowered obligation for the solver API module ``Z``."""
+
+    name = "smt"
+
+    def __init__(self, Z: Any):
+        self.Z = Z
+        self.consts: dict[tuple[str, Sort], Any] = {}
+        self.funcs: dict[tuple[str, tuple[Sort, ...], Sort], Any] = {}
+        self.func_names: dict[str, int] = {}
+        self.sorts: dict[str, Any] = {}
+        self.bound_counter = 0
+        self.memo: dict[tuple[int, int], Any] = {}
+
+    # -- sorts and symbols ------------------------------------------------------------
+
+    def sort(self, s: Sort) -> Any:
+        Z = self.Z
+        if s == BOOL:
+            return Z.BoolSort()
+        if s == INT:
+            return Z.IntSort()
+        if s == REAL:
+            return Z.RealSort()
+        if isinstance(s, OpaqueSort):
+            if s.name not in self.sorts:
+                self.sorts[s.name] = Z.DeclareSort(_sym(s.name))
+            return self.sorts[s.name]
+        if isinstance(s, SetSort):
+            return Z.ArraySort(self.sort(s.elem), Z.BoolSort())
+        raise Unsupported(f"sort {s} in the solver")
+
+    def const(self, v: Var) -> Any:
+        key = (v.name, v.sort)
+        if key not in self.consts:
+            if isinstance(v.sort, FunSort):
+                raise Unsupported("function variable used as a value")
+            self.consts[key] = self.Z.Const(_sym(v.name), self.sort(v.sort))
+        return self.consts[key]
+
+    def func(self, name: str, args: tuple[Sort, ...], result: Sort) -> Any:
+        key = (name, args, result)
+        if key not in self.funcs:
+            k = self.func_names.get(name, 0)
+            self.func_names[name] = k + 1
+            sym = _sym(name if k == 0 else f"{name}@{k}")
+            if not args:
+                self.funcs[key] = self.Z.Const(sym, self.sort(result))
+            else:
+                self.funcs[key] = self.Z.Function(sym, *(self.sort(a) for a in args), self.sort(result))
+        return self.funcs[key]
+
+    # -- terms ------------------------------------------------------------------------
+
+    def emit(self, t: Term, env: dict[Var, Any] | None = None) -> Any:
+        env = env or {}
+        key = (id(t), id(env))
+        hit = self.memo.get(key)
+        if hit is not None and hit[0] is t:
+            return hit[1]
+        out = self._emit(t, env)
+        self.memo[key] = (t, out)
+        return out
+
+    def _emit(self, t: Term, env: dict[Var, Any]) -> Any:
+        Z = self.Z
+        if isinstance(t, Var):
+            return env[t] if t in env else self.const(t)
+        if isinstance(t, Num):
+            if t.sort == INT:
+                return Z.IntVal(int(t.value))
+            v = Fraction(t.value)
+            return Z.RealVal(f"{v.numerator}/{v.denominator}") if v.denominator != 1 else Z.RealVal(v.numerator)
+        if isinstance(t, Quant):
+            inner = dict(env)
+            bvs = []
+            for v in t.vars:
+                self.bound_counter += 1
+                b = Z.Const(_sym(f"{v.name}!{self.bound_counter}"), self.sort(v.sort))
+                inner[v] = b
+                bvs.append(b)
+            body = self.emit(t.body, inner)
+            return Z.ForAll(bvs, body) if t.kind == "forall" else Z.Exists(bvs, body)
+        if isinstance(t, Uninterpreted):
+            f = self.func(t.symbol, tuple(a.sort for a in t.args), t.sort)
+            return f(*(self.emit(a, env) for a in t.args)) if t.args else f
+        if not isinstance(t, App):
+            raise Unsupported(f"core term {type(t).__name__}")
+        op = t.op
+        if op == "true":
+            return Z.BoolVal(True)
+        if op == "false":
+            return Z.BoolVal(False)
+        if op == "apply":
+            fv = t.args[0]
+            assert isinstance(fv, Var) and isinstance(fv.sort, FunSort)
+            f = self.func(fv.name, fv.sort.args, fv.sort.result)
+            return f(*(self.emit(a, env) for a in t.args[1:]))
+        if op == "mem":
+            arr = self.emit(t.args[1], env)
+            return Z.Select(arr, self.emit(t.args[0], env))
+        a = [self.emit(x, env) for x in t.args]
+        if op == "not":
+            return Z.Not(a[0])
+        if op == "and":
+            return Z.And(*a)
+        if op == "or":
+            return Z.Or(*a)
+        if op == "implies":
+            return Z.Implies(a[0], a[1])
+        if op in ("iff", "eq"):
+            return a[0] == a[1]
+        if op == "ite":
+            return Z.If(a[0], a[1], a[2])
+        if op == "lt":
+            return a[0] < a[1]
+        if op == "le":
+            return a[0] <= a[1]
+        if op == "add":
+            return a[0] + a[1]
+        if op == "sub":
+            return a[0] - a[1]
+        if op == "mul":
+            return a[0] * a[1]
+        if op == "neg":
+            return -a[0]
+        if op == "div":  # real division, x / 0 = 0
+            return Z.If(a[1] == 0, Z.RealVal(0), a[0] / a[1])
+        if op == "ediv":  # SMT-LIB div is Euclidean
+            return Z.If(a[1] == 0, Z.IntVal(0), a[0] / a[1])
+        if op == "emod":
+            return Z.If(a[1] == 0, a[0], a[0] % a[1])
+        if op == "cast":
+            return Z.ToReal(a[0])
+        if op == "floor":
+            return Z.ToInt(a[0])
+        raise Unsupported(f"core operation {op}")
+
+    # -- models -----------------------------------------------------------------------
+
+    def value(self, v: Any, sort: Sort) -> Any:
+        """An exact Python value for a solver value of core sort ``sort``."""
+        Z = self.Z
+        if sort == BOOL:
+            if Z.is_true(v):
+                return True
+            if Z.is_false(v):
+                return False
+            raise Untranslatable(f"boolean value {v}")
+        if sort in (INT, NAT):
+            if Z.is_int_value(v):
+                return v.as_long()
+            raise Untranslatable(f"integer value {v}")
+        if sort in (REAL, RAT):
+            if Z.is_rational_value(v):
+                return _norm(Fraction(v.numerator_as_long(), v.denominator_as_long()))
+            if Z.is_int_value(v):
+                return v.as_long()
+            raise Untranslatable(f"irrational or symbolic real {v}")
+        if isinstance(sort, OpaqueSort):
+            return Opaque(sort.name, self._opaque_index(sort.name, str(v)))
+        raise Untranslatable(f"value of sort {sort}")
+
+    def _opaque_index(self, sort: str, text: str) -> int:
+        table = self.__dict__.setdefault("_opaque", {})
+        key = (sort, text)
+        if key not in table:
+            table[key] = sum(1 for k in table if k[0] == sort)
+        return table[key]
+
+    def literals(self, model: Any, decl: Any) -> list[Any]:
+        """Value literals in a function's interpretation (points worth tabulating)."""
+        raise NotImplementedError
+
+    def table(self, model: Any, decl: Any, args: tuple[Sort, ...], result: Sort) -> FunTable:
+        """A finite table agreeing with the model's interpretation at its literal points."""
+        lits = self.literals(model, decl)
+        per_pos: list[list[Any]] = []
+        for s in args:
+            cs = self.sort(s)
+            pts = [x for x in lits if x.sort() == cs]
+            uniq: dict[str, Any] = {}
+            for x in pts:
+                uniq.setdefault(str(x), x)
+            per_pos.append(list(uniq.values()))
+        entries: dict[tuple, Any] = {}
+        for combo in itertools.islice(itertools.product(*per_pos), 2000):
+            val = model.eval(decl(*combo), model_completion=True)
+            key = tuple(self.value(c, s) for c, s in zip(combo, args, strict=True))
+            entries[key] = self.value(val, result)
+        outside = []
+        for s, pts in zip(args, per_pos, strict=True):
+            outside.append(self._outside(s, pts))
+        default = self.value(model.eval(decl(*outside), model_completion=True), result)
+        return FunTable(entries, default)
+
+    def _outside(self, s: Sort, pts: list[Any]) -> Any:
+        Z = self.Z
+        if s == BOOL:
+            return Z.BoolVal(False)
+        if s in (INT, REAL):
+            vals = [self.value(p, s) for p in pts]
+            big = (max(vals) if vals else 0) + 1 + 10**6
+            return Z.IntVal(int(big)) if s == INT else Z.RealVal(int(big))
+        raise Untranslatable(f"table over {s}")
+
+
+def _norm(v: Fraction) -> int | Fraction:
+    return int(v) if v.denominator == 1 else v
+
+
+def _sym(name: str) -> str:
+    return name.replace(" ", "_").replace("|", "_") or "_"
+
+
+def _walk_literals(Z: Any, e: Any, out: list[Any], depth: int = 0) -> None:
+    if depth > 200:
+        return
+    try:
+        if Z.is_int_value(e) or Z.is_rational_value(e) or Z.is_true(e) or Z.is_false(e):
+            out.append(e)
+            return
+    except Exception:  # noqa: BLE001 - solver API probing
+        return
+    try:
+        kids = e.children()
+    except Exception:  # noqa: BLE001
+        return
+    for k in kids:
+        _walk_literals(Z, k, out, depth + 1)
+
+
+class Z3Emitter(Emitter):
+    name = "z3"
+
+    def __init__(self) -> None:
+        import z3
+
+        super().__init__(z3)
+
+    def literals(self, model: Any, decl: Any) -> list[Any]:
+        Z = self.Z
+        interp = model[decl]
+        out: list[Any] = []
+        if interp is None:
+            return out
+        if isinstance(interp, Z.FuncInterp):
+            for entry in interp.as_list()[:-1]:
+                for x in entry[:-1]:
+                    out.append(x)
+            _walk_literals(Z, interp.else_value(), out)
+        else:
+            _walk_literals(Z, interp, out)
+        return out
+
+    def solver(self, timeout_ms: int, lowered: Lowered) -> Any:
+        s = self.Z.Solver()
+        s.set("timeout", max(1, timeout_ms))
+        return s
+
+
+class Cvc5Emitter(Emitter):
+    name = "cvc5"
+
+    def __init__(self) -> None:
+        import cvc5.pythonic as cp
+
+        super().__init__(cp)
+
+    def literals(self, model: Any, decl: Any) -> list[Any]:
+        out: list[Any] = []
+        try:
+            interp = model[decl]
+        except Exception:  # noqa: BLE001
+            return out
+        if interp is None:
+            return out
+        try:
+            _walk_literals(self.Z, interp.body(), out)
+        except Exception:  # noqa: BLE001
+            _walk_literals(self.Z, interp, out)
+        return out
+
+    def solver(self, timeout_ms: int, lowered: Lowered) -> Any:
+        logic = "ALL"
+        nonlinear_real_only = _pure_real(lowered)
+        s = self.Z.SolverFor("QF_NRA" if nonlinear_real_only else logic)
+        s.setOption("tlimit-per", max(1, timeout_ms))
+        if nonlinear_real_only:
+            s.setOption("nl-cov", True)
+        return s
+
+
+def _pure_real(lowered: Lowered) -> bool:
+    """No quantifiers, integers, functions or sets: cvc5's complete cylindrical algebraic
+    coverings (``nl-cov``) apply."""
+    from provers.ir import subterms
+
+    for t in [lowered.formula, *lowered.facts]:
+        for s in subterms(t):
+            if isinstance(s, (Quant, Uninterpreted)):
+                return False
+            if isinstance(s, (Var, Num, App)) and s.sort not in (BOOL, REAL):
+                return False
+            if isinstance(s, App) and s.op in ("floor", "cast", "mem", "apply"):
+                return False
+    for v in lowered.consts:
+        if v.sort not in (REAL, BOOL):
+            return False
+    return True
+
+
+def core_var(v: Var) -> Var:
+    return Var(v.name, core_sort(v.sort))

@@ -1,0 +1,253 @@
+"""Persistent solver worker processes with hard time bounds and memory caps.
+
+Why: z3 and cvc5 can hang past their own limits, segfault, or eat all memory on a
+pathological instance; one such call must never stop a batch. Each call runs in a worker
+process, a fresh ``python`` started with ``subprocess`` and connected by a socket pair wrapped
+in a ``multiprocessing.connection.Connection`` (IR terms are pickled across). Unlike
+multiprocessing's spawn/forkserver it never re-imports the caller's ``__main__``, so scripts
+without an ``if __name__ == "__main__"`` guard work. A worker that
+overruns ``timeout * HARD_FACTOR + GRACE`` seconds, dies, or hits its ``RLIMIT_AS`` cap is
+killed (SIGKILL) and replaced, and the call answers ``Unknown``. Workers are reused between
+calls, so the per-call overhead is one pickle round trip.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from multiprocessing.connection import Connection, wait
+
+from provers.backend import ProofResult, Proved, Refuted, Unknown
+from provers.ir import Term
+
+HARD_FACTOR = 1.5
+GRACE = 2.0
+DEFAULT_MEMORY_MB = 4096
+
+
+def worker_entry(fd: int, memory_mb: int) -> None:
+    """Entry point of a worker process (``python -c``): serve jobs on socket ``fd``."""
+    _worker_main(Connection(fd), memory_mb)
+
+
+def _worker_main(conn: Connection, memory_mb: int) -> None:
+    """Loop: receive (job id, solver, obligation, timeout), answer (job id, result)."""
+    try:
+        import resource
+
+        cap = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    except (ImportError, ValueError, OSError):
+        pass
+    from provers.smt.solve import solve
+
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        job, name, obligation, timeout = msg
+        try:
+            res: ProofResult = solve(name, obligation, timeout)
+        except MemoryError:
+            res = Unknown("solver ran out of memory", name)
+        except Exception as e:  # noqa: BLE001 - any solver failure is an Unknown
+            res = Unknown(f"solver error: {type(e).__name__}: {e}"[:500], name)
+        try:
+            conn.send((job, res))
+        except Exception as e:  # noqa: BLE001 - e.g. an unpicklable model
+            conn.send((job, Unknown(f"result not transferable: {e}"[:300], name)))
+
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class _Proc:
+    """The bits of a worker process the pool needs."""
+
+    def __init__(self, popen: subprocess.Popen):
+        self.popen = popen
+        self.pid = popen.pid
+
+    def is_alive(self) -> bool:
+        return self.popen.poll() is None
+
+
+class _Worker:
+    def __init__(self, memory_mb: int):
+        parent, child = socket.socketpair()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = _ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        code = f"from provers.smt.pool import worker_entry; worker_entry({child.fileno()}, {memory_mb})"
+        popen = subprocess.Popen(
+            [sys.executable, "-c", code], pass_fds=(child.fileno(),), env=env,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+        child.close()
+        self.proc = _Proc(popen)
+        self.conn: Connection = Connection(parent.detach())
+        self.job: int | None = None  # job in flight
+        self.abandoned = False  # its caller stopped waiting (first-definitive portfolio)
+        self.deadline = 0.0
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.proc.pid, 9)
+        except (ProcessLookupError, OSError):
+            pass
+        try:
+            self.proc.popen.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+        self.conn.close()
+
+
+class WorkerPool:
+    """A small pool of solver workers; ``run`` answers a list of jobs concurrently."""
+
+    def __init__(self, max_workers: int = 4, memory_mb: int = DEFAULT_MEMORY_MB):
+        self.max_workers = max(1, max_workers)
+        self.memory_mb = memory_mb
+        self.workers: list[_Worker] = []
+        self.ids = itertools.count()
+        self.lock = threading.Lock()
+        self.restarts = 0
+
+    # -- worker management ------------------------------------------------------------
+
+    def _reap(self, w: _Worker, block_until: float | None = None) -> None:
+        """Collect (and discard) an abandoned job's answer, or kill the worker if overdue."""
+        if w.job is None or not w.abandoned:
+            return
+        try:
+            timeout = 0.0 if block_until is None else max(0.0, block_until - time.monotonic())
+            if w.conn.poll(timeout):
+                w.conn.recv()
+                w.job, w.abandoned = None, False
+                return
+        except (EOFError, OSError):
+            self._replace(w)
+            return
+        if time.monotonic() > w.deadline:
+            self._replace(w)
+
+    def _replace(self, w: _Worker) -> None:
+        w.kill()
+        if w in self.workers:
+            self.workers.remove(w)
+            self.restarts += 1
+
+    def _acquire(self) -> _Worker:
+        while True:
+            for w in list(self.workers):
+                self._reap(w)
+                if w.job is None and w.proc.is_alive():
+                    return w
+                if not w.proc.is_alive():
+                    self._replace(w)
+            if len(self.workers) < self.max_workers:
+                w = _Worker(self.memory_mb)
+                self.workers.append(w)
+                return w
+            busy = [w for w in self.workers if w.job is not None and w.abandoned]
+            if not busy:
+                raise RuntimeError("worker pool exhausted: max_workers is smaller than one call's jobs")
+            soonest = min(w.deadline for w in busy)
+            wait([w.conn for w in busy], timeout=max(0.01, soonest - time.monotonic()))
+
+    # -- public -----------------------------------------------------------------------
+
+    def run(self, jobs: list[tuple[str, Term, float]], first_definitive: bool = False) -> list[ProofResult | None]:
+        """Run (solver, obligation, timeout) jobs in parallel workers and return their results.
+
+        With ``first_definitive`` the call returns as soon as one job is Proved or Refuted;
+        the others' slots are None and their workers finish (or are killed) in the background.
+        """
+        with self.lock:
+            pending: dict[int, tuple[int, _Worker, str, float]] = {}
+            results: list[ProofResult | None] = [None] * len(jobs)
+            for idx, (name, obligation, timeout) in enumerate(jobs):
+                w = self._acquire()
+                job = next(self.ids)
+                w.deadline = time.monotonic() + timeout * HARD_FACTOR + GRACE
+                try:
+                    w.conn.send((job, name, obligation, timeout))
+                except Exception as e:  # noqa: BLE001 - unpicklable term, dead worker
+                    results[idx] = Unknown(f"could not send job: {e}"[:300], name)
+                    self._replace(w)
+                    continue
+                w.job = job
+                pending[job] = (idx, w, name, time.monotonic())
+            while pending:
+                now = time.monotonic()
+                soonest = min(p[1].deadline for p in pending.values())
+                ready = wait([p[1].conn for p in pending.values()], timeout=max(0.0, soonest - now))
+                for job, (idx, w, name, started) in list(pending.items()):
+                    if w.conn in ready:
+                        try:
+                            got_job, res = w.conn.recv()
+                        except (EOFError, OSError):
+                            res = Unknown("solver worker crashed", name, time.monotonic() - started)
+                            self._replace(w)
+                        else:
+                            w.job = None
+                            if got_job != job:
+                                res = Unknown("worker protocol error", name)
+                        results[idx] = res
+                        del pending[job]
+                    elif time.monotonic() > w.deadline:
+                        results[idx] = Unknown(
+                            f"timeout: worker killed after {time.monotonic() - started:.1f}s", name,
+                            time.monotonic() - started,
+                        )
+                        self._replace(w)
+                        del pending[job]
+                if first_definitive and any(isinstance(r, (Proved, Refuted)) for r in results):
+                    for _idx, w, _name, _started in pending.values():
+                        w.abandoned = True
+                    return results
+            return results
+
+    def kill_worker(self, index: int = 0) -> int | None:
+        """Kill one worker process (for tests of crash containment); returns its pid."""
+        with self.lock:
+            if not self.workers:
+                return None
+            w = self.workers[index % len(self.workers)]
+            pid = w.proc.pid
+            os.kill(pid, 9)
+            return pid
+
+    def pids(self) -> list[int]:
+        return [w.proc.pid for w in self.workers]
+
+    def close(self) -> None:
+        with self.lock:
+            for w in self.workers:
+                try:
+                    w.conn.send(None)
+                except Exception:  # noqa: BLE001
+                    pass
+                w.kill()
+            self.workers.clear()
+
+
+_DEFAULT: WorkerPool | None = None
+
+
+def default_pool() -> WorkerPool:
+    """The process-wide pool (created on first use, closed at exit)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        import atexit
+
+        _DEFAULT = WorkerPool()
+        atexit.register(_DEFAULT.close)
+    return _DEFAULT

@@ -1,0 +1,151 @@
+"""One solver call, start to finish: lower, emit, check, read the model back, validate it.
+
+Runs inside a worker process (``provers.smt.pool``), so a crash, hang or memory blow-up of
+a solver (or of the evaluator on a huge model) never reaches the caller. A ``sat`` answer
+becomes ``Refuted`` only when the exact evaluator confirms, on the ORIGINAL obligation, that
+the model falsifies it; everything else is ``Unknown("spurious model: ...")``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from provers.backend import ProofResult, Proved, Refuted, Unknown
+from provers.evaluate import FunTable, Opaque, decide
+from provers.ir import BOOL, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
+from provers.smt.emit import Cvc5Emitter, Emitter, Untranslatable, Z3Emitter
+from provers.smt.semantics import Lowered, Unsupported, core_sort, lower_obligation
+
+SOLVERS = ("z3", "cvc5")
+
+
+def _emitter(name: str) -> Emitter:
+    if name == "z3":
+        return Z3Emitter()
+    if name == "cvc5":
+        return Cvc5Emitter()
+    raise ValueError(f"unknown solver {name!r}; expected one of {SOLVERS}")
+
+
+def solve(name: str, obligation: Term, timeout: float) -> ProofResult:
+    """Decide validity of ``obligation`` with solver ``name`` within ``timeout`` seconds."""
+    t0 = time.monotonic()
+
+    def took() -> float:
+        return time.monotonic() - t0
+
+    try:
+        lowered = lower_obligation(obligation)
+    except Unsupported as e:
+        return Unknown(f"unsupported: {e.what}", name, took())
+    em = _emitter(name)
+    Z = em.Z
+    try:
+        s = em.solver(int(timeout * 1000), lowered)
+        for f in lowered.facts:
+            s.add(em.emit(f))
+        s.add(Z.Not(em.emit(lowered.formula)))
+    except Unsupported as e:
+        return Unknown(f"unsupported: {e.what}", name, took())
+    r = s.check()
+    if r == Z.unsat:
+        return Proved(name, took(), "unsat")
+    if r != Z.sat:
+        why = ""
+        try:
+            why = str(s.reason_unknown())
+        except Exception:  # noqa: BLE001 - not every API version has it
+            why = "unknown"
+        if took() >= timeout * 0.95 or "timeout" in why or "canceled" in why:
+            why = f"timeout after {timeout:g}s ({why})"
+        return Unknown(why or "unknown", name, took())
+    try:
+        env = read_model(em, s.model(), lowered)
+    except Untranslatable as e:
+        return Unknown(f"spurious model: not exact ({e})", name, took())
+    d = decide(lowered.body, env)
+    if d.exact and d.value is False:
+        return Refuted(env, name, took())
+    if d.value is None:
+        return Unknown(f"spurious model: evaluator undecided ({d.reason})", name, took())
+    if not d.exact:
+        return Unknown("spurious model: falsity only approximate", name, took())
+    return Unknown("spurious model: the obligation holds under the model", name, took())
+
+
+def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
+    """Model → IR values by variable name; user symbols as tables by symbol name."""
+    env: dict[str, Any] = {}
+    Z = em.Z
+    for v in lowered.consts:
+        s = v.sort
+        if isinstance(s, FunSort):
+            key = (v.name, tuple(core_sort(a) for a in s.args), core_sort(s.result))
+            decl = em.funcs.get(key)
+            if decl is None:
+                env[v.name] = FunTable({}, _default(s.result))
+            else:
+                env[v.name] = em.table(model, decl, key[1], key[2])
+            continue
+        if isinstance(s, SetSort):
+            c = em.consts.get((v.name, core_sort(s)))
+            env[v.name] = frozenset() if c is None else _read_set(em, model, c, core_sort(s.elem))
+            continue
+        c = em.consts.get((v.name, core_sort(s)))
+        if c is None:
+            env[v.name] = _default(s)
+        else:
+            env[v.name] = em.value(model.eval(c, model_completion=True), core_sort(s))
+    const_names = {v.name for v in lowered.consts}
+    fun_vars = {v.name for v in lowered.consts if isinstance(v.sort, FunSort)}
+    seen: dict[str, int] = {}
+    for (name, args, result), decl in em.funcs.items():
+        if name in fun_vars:
+            continue
+        if name == "%ln_neg":
+            env["@ln"] = em.table(model, decl, args, result)
+            continue
+        if name.startswith("%"):
+            continue
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1 or name in const_names:
+            raise Untranslatable(f"symbol {name} used at two signatures")
+        if not args:
+            env[name] = em.value(model.eval(decl, model_completion=True), result)
+        else:
+            env[name] = em.table(model, decl, args, result)
+    del Z
+    return env
+
+
+def _read_set(em: Emitter, model: Any, arr: Any, elem: Any) -> frozenset:
+    from provers.smt.emit import _walk_literals
+
+    Z = em.Z
+    val = model.eval(arr, model_completion=True)
+    lits: list[Any] = []
+    _walk_literals(Z, val, lits)
+    cs = em.sort(elem)
+    members = set()
+    pts = {str(x): x for x in lits if x.sort() == cs}
+    for p in pts.values():
+        if Z.is_true(model.eval(Z.Select(arr, p), model_completion=True)):
+            members.add(em.value(p, elem))
+    out = em._outside(elem, list(pts.values()))
+    if Z.is_true(model.eval(Z.Select(arr, out), model_completion=True)):
+        raise Untranslatable("set model is not finite")
+    return frozenset(members)
+
+
+def _default(s: Any) -> Any:
+    if s == BOOL:
+        return False
+    if s in (NAT, INT, REAL) or s in (core_sort(s),):
+        if isinstance(s, OpaqueSort):
+            return Opaque(s.name, 0)
+        return 0
+    return 0
+
+
+__all__ = ["SOLVERS", "Var", "solve"]

@@ -1,0 +1,279 @@
+"""The exact evaluator gives every IR op its documented meaning and knows when it does not know."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from provers.evaluate import (
+    Approx,
+    ApproxBool,
+    ExactComplex,
+    FunTable,
+    Undetermined,
+    decide,
+    evaluate,
+    fingerprint,
+    sample_assignments,
+    truth,
+)
+from provers.ir import (
+    BOOL,
+    COMPLEX,
+    INT,
+    NAT,
+    REAL,
+    BigOp,
+    FunSort,
+    Lam,
+    Quant,
+    SetBuilder,
+    SetSort,
+    Var,
+    app,
+    app_sorted,
+    cast,
+    forall_,
+    implies,
+    num,
+    uninterpreted,
+)
+
+x, y = Var("x", REAL), Var("y", REAL)
+n, m = Var("n", NAT), Var("m", NAT)
+i, j = Var("i", INT), Var("j", INT)
+
+
+def R(v):
+    return num(v, REAL)
+
+
+def Z(v):
+    return num(v, INT)
+
+
+def N(v):
+    return num(v, NAT)
+
+
+@pytest.mark.parametrize(
+    "term, expected",
+    [
+        (app("ediv", Z(-7), Z(2)), -4),
+        (app("ediv", Z(7), Z(-2)), -3),
+        (app("ediv", Z(-7), Z(-2)), 4),
+        (app("emod", Z(-7), Z(2)), 1),
+        (app("emod", Z(-7), Z(-2)), 1),
+        (app("emod", Z(7), Z(-2)), 1),
+        (app("fdiv", Z(7), Z(-2)), -4),
+        (app("fdiv", Z(-7), Z(2)), -4),
+        (app("fmod", Z(7), Z(-2)), -1),
+        (app("fmod", Z(-7), Z(2)), 1),
+        (app("ediv", Z(5), Z(0)), 0),
+        (app("emod", Z(-5), Z(0)), -5),
+        (app("fdiv", Z(5), Z(0)), 0),
+        (app("fmod", Z(-5), Z(0)), -5),
+        (app("sub", N(5), N(7)), 0),
+        (app("div", N(1), N(2)), 0),
+        (app("div", N(7), N(0)), 0),
+        (app("mod", N(7), N(0)), 7),
+        (app("div", R(3), R(0)), 0),
+        (app("inv", R(0)), 0),
+        (app("div", R(1), R(2)), Fraction(1, 2)),
+        (app("sqrt", R(-4)), 0),
+        (app("sqrt", R(Fraction(9, 4))), Fraction(3, 2)),
+        (app("signed_sqrt", R(-4)), -2),
+        (app("log", R(0)), 0),
+        (app("log", R(-1)), 0),
+        (app("powr", R(0), R(0)), 0),
+        (app("rpow", R(0), R(0)), 1),
+        (app("rpow", R(0), R(2)), 0),
+        (app("rpow", R(4), R(Fraction(1, 2))), 2),
+        (app("rpow", R(-4), R(Fraction(1, 2))), 0),
+        (app("rpow", R(-8), R(Fraction(1, 3))), 1),
+        (app("rpow", R(-2), R(3)), -8),
+        (app("powr", R(8), R(Fraction(2, 3))), 4),
+        (app("zpow", R(2), Z(-2)), Fraction(1, 4)),
+        (app("zpow", R(0), Z(-2)), 0),
+        (app("pow", Z(0), N(0)), 1),
+        (app("pow", Z(-2), N(3)), -8),
+        (app("logb", R(2), R(8)), 3),
+        (app("logb", R(1), R(8)), 0),
+        (app("isa_log", R(4), R(Fraction(1, 2))), Fraction(-1, 2)),
+        (app("root", N(3), R(-27)), -3),
+        (app("root", N(0), R(5)), 0),
+        (app("exp", R(0)), 1),
+        (app("floor", R(Fraction(-1, 2))), -1),
+        (app("ceil", R(Fraction(-1, 2))), 0),
+        (app("round", R(Fraction(-1, 2))), 0),
+        (app("round", R(Fraction(5, 2))), 3),
+        (app("nat_floor", R(-3)), 0),
+        (app("nat_ceil", R(Fraction(1, 3))), 1),
+        (app("to_nat", Z(-3)), 0),
+        (app("nat_abs", Z(-3)), 3),
+        (app("frac", R(Fraction(-1, 3))), Fraction(2, 3)),
+        (app("abs", Z(-3)), 3),
+        (app("sign", R(Fraction(-1, 3))), -1),
+        (app("min", Z(2), Z(-3)), -3),
+        (app("fact", N(5)), 120),
+        (app("choose", N(3), N(5)), 0),
+        (app("choose", N(5), N(2)), 10),
+        (app("gcd", Z(-4), Z(6)), 2),
+        (app("gcd", Z(0), Z(0)), 0),
+        (app("lcm", Z(4), Z(0)), 0),
+        (app("lcm", Z(-4), Z(6)), 12),
+        (app("dvd", Z(0), Z(0)), True),
+        (app("dvd", Z(0), Z(3)), False),
+        (app("dvd", Z(-3), Z(6)), True),
+        (app("prime", N(97)), True),
+        (app("prime", N(1)), False),
+        (app("prime", Z(-7)), True),
+        (app("even", Z(-4)), True),
+        (app("odd", Z(-3)), True),
+        (app("digits", N(10), N(123)), (3, 2, 1)),
+        (app("digits", N(10), N(0)), ()),
+        (app("list_sum", app("digits", N(10), N(1234))), 10),
+        (app("card", app("divisors", N(12))), 6),
+        (app("card", app("divisors", N(0))), 0),
+        (app("sin", R(0)), 0),
+        (app("cos", R(0)), 1),
+        (app("tan", R(0)), 0),
+        (app("arctan", R(0)), 0),
+        (app("re", app("mul", app("I"), app("I"))), -1),
+        (app("cabs", app("add", num(3, COMPLEX), app("mul", num(4, COMPLEX), app("I")))), 5),
+    ],
+)
+def test_exact_values(term, expected):
+    v = evaluate(term)
+    assert v == expected and type(v) is not Approx
+
+
+def test_nat_sub_truncates_but_int_does_not():
+    assert evaluate(app("sub", n, m), {"n": 2, "m": 5}) == 0
+    assert evaluate(app("sub", i, j), {"i": 2, "j": 5}) == -3
+
+
+def test_transcendental_values_are_flagged_approximate():
+    two = app("mul", app("sqrt", R(2)), app("sqrt", R(2)))
+    assert isinstance(evaluate(app("sqrt", R(2))), Approx)
+    assert truth(app("eq", two, R(2))) is None  # within tolerance: undecided, never True/False
+    assert decide(app("eq", two, R(2))).value is None
+    d = decide(app("lt", app("sqrt", R(2)), R(2)))
+    assert d.value is True and not d.exact
+    assert truth(app("lt", app("sqrt", R(2)), R(2))) is None
+    assert truth(app("lt", app("exp", R(1)), app("pi"))) is None
+    assert isinstance(evaluate(app("gt", app("pi"), R(3))), ApproxBool)
+
+
+def test_isabelle_ln_is_unspecified_at_nonpositive_points_unless_tabled():
+    t = app("eq", app("ln", R(-1)), R(0))
+    assert truth(t) is None
+    assert truth(t, {"@ln": FunTable({}, 0)}) is True
+    assert truth(t, {"@ln": FunTable({}, 5)}) is False
+    assert truth(app("eq", app("powr", R(-1), R(2)), R(1))) is None
+
+
+def test_arcsin_outside_unit_interval_is_undecided():
+    assert isinstance(evaluate(app("arcsin", R(2))), Undetermined)
+
+
+def test_logic_is_three_valued():
+    und = app("eq", app("ln", R(-1)), R(0))
+    assert truth(app("and", und, app("false"))) is False
+    assert truth(app("or", und, app("true"))) is True
+    assert truth(implies(app("false"), und)) is True
+    assert truth(app("and", und, app("true"))) is None
+
+
+def test_bounded_quantifiers_are_decided_unbounded_ones_only_by_witness():
+    bounded = Quant("forall", (n,), implies(app("lt", n, N(10)), app("lt", app("mul", n, n), N(100))))
+    assert truth(bounded) is True
+    assert truth(Quant("forall", (n,), app("lt", app("mul", n, n), N(100)))) is False  # counterexample found
+    assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), N(0)))) is None  # cannot check all ℕ
+    assert truth(Quant("exists", (x,), app("eq", app("mul", x, x), R(4)))) is True
+    assert truth(Quant("exists", (x,), app("eq", app("mul", x, x), R(2)))) is None
+    inset = Quant("exists", (n,), app("and", app("mem", n, app("Icc", N(3), N(9))), app("eq", app("mul", n, n), N(49))))
+    assert truth(inset) is True
+    two = Quant("forall", (n, m), implies(app("and", app("lt", n, m), app("lt", m, N(5))), app("lt", n, N(4))))
+    assert truth(two) is True
+    one = Quant("exists1", (n,), app("and", app("lt", n, N(5)), app("eq", app("mul", n, N(2)), N(4))))
+    assert truth(one) is True
+
+
+def test_big_operators_and_set_builders():
+    k = Var("k", NAT)
+    assert evaluate(BigOp("sum", k, app("range", N(101)), k)) == 5050
+    assert evaluate(BigOp("prod", k, app("Icc", N(1), N(5)), k)) == 120
+    evens = SetBuilder(k, app("and", app("lt", k, N(10)), app("even", k)))
+    assert evaluate(app("card", evens)) == 5
+    flt = app("filter", Lam((k,), app("odd", k)), app("range", N(10)))
+    assert evaluate(BigOp("sum", k, flt, k)) == 25
+    lit = app_sorted("set_of", SetSort(NAT), N(1), N(2), N(2))
+    assert evaluate(app("card", lit)) == 2
+    assert evaluate(app("card", app("Icc", R(0), R(1)))) == 0  # infinite set: card 0
+    assert truth(app("mem", R(Fraction(1, 2)), app("Ioo", R(0), R(1)))) is True
+
+
+def test_functions_and_uninterpreted_tables():
+    f = Var("f", FunSort((NAT,), NAT))
+    t = app("eq", app("apply", f, N(3)), N(7))
+    assert truth(t, {"f": FunTable({(3,): 7}, 0)}) is True
+    assert truth(t, {"f": FunTable({}, 1)}) is False
+    u = uninterpreted("orderOf", (n,), NAT)
+    assert truth(app("eq", u, u), {"n": 2}) is None  # no table given
+    assert truth(app("eq", u, N(4)), {"n": 2, "orderOf": FunTable({(2,): 4}, 1)}) is True
+    sq = Lam((x,), app("mul", x, x))
+    assert evaluate(app("apply", sq, R(3))) == 9
+
+
+def test_complex_arithmetic_is_exact():
+    z = Var("z", COMPLEX)
+    v = evaluate(app("mul", z, app("conj", z)), {"z": (1, 2)})
+    assert v == ExactComplex(5, 0)
+    assert evaluate(app("div", num(1, COMPLEX), num(0, COMPLEX))) == ExactComplex(0, 0)
+    assert evaluate(app("zpow", app("I"), Z(-1))) == ExactComplex(0, -1)
+
+
+def test_sampling_respects_sorts_and_starts_with_boundaries():
+    f = Var("f", FunSort((INT,), BOOL))
+    s = sample_assignments([n, i, x, f], 40, seed=3)
+    assert [a["i"] for a in s[:4]] == [0, 1, -1, 2]
+    assert all(a["n"] >= 0 for a in s)
+    assert all(isinstance(a["f"], FunTable) for a in s)
+    assert sample_assignments([n, i, x, f], 40, seed=3) == s
+
+
+def test_fingerprints_separate_inequivalent_formulas():
+    a = app("lt", x, R(1))
+    b = app("le", x, R(1))
+    c = app("gt", R(1), x)
+    samples = sample_assignments([x], 16, seed=0)
+    assert fingerprint(a, [x], samples) == fingerprint(c, [x], samples)
+    assert fingerprint(a, [x], samples) != fingerprint(b, [x], samples)  # x = 1 is a boundary sample
+    with pytest.raises(ValueError):
+        fingerprint(app("lt", x, y), [x], samples)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-50, 50), st.integers(-50, 50))
+def test_division_identities_hold_exactly(a, b):
+    env = {"i": a, "j": b}
+    for q, r in (("ediv", "emod"), ("fdiv", "fmod")):
+        ident = app("eq", app("add", app("mul", j, app(q, i, j)), app(r, i, j)), i)
+        assert truth(ident, env) is True
+    if b != 0:
+        assert 0 <= evaluate(app("emod", i, j), env) < abs(b)
+        fm = evaluate(app("fmod", i, j), env)
+        assert fm == 0 or (fm > 0) == (b > 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.fractions(min_value=-100, max_value=100, max_denominator=20))
+def test_floor_ceil_round_consistency(q):
+    env = {"x": q}
+    fl, ce = evaluate(app("floor", x), env), evaluate(app("ceil", x), env)
+    assert fl <= q <= ce and ce - fl in (0, 1)
+    assert evaluate(app("round", x), env) == evaluate(app("floor", app("add", x, R(Fraction(1, 2)))), env)
+    assert evaluate(cast(app("floor", x), REAL), env) == fl
+    assert forall_([], app("true")) == app("true")
