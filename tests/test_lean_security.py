@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -82,7 +83,17 @@ UNSAFE = [
     ("theorem t : True := by sorry -/ #eval 1", "#"),
     ("theorem t : True /- -/ := by sorry\n/-- -/ run_cmd pure ()", "only"),
     # string / char / quotation / escaped identifiers
-    ("theorem t : \"/-\" = \"-/\" := by sorry", "string literal"),
+    ("theorem t : \"/-\" = \"-/\" := by sorry", "comment marker right after"),
+    ("theorem t : \"x\" = \"-/\" := by sorry", "string literal"),
+    # a comment opener glued to a symbol may be part of a token for Lean (`//`, `\\/`)
+    ("theorem t : {x : ℕ //-\nrun_cmd pure ()\n--/ True} := by sorry", "comment marker"),
+    ("theorem t : True \\/-\nrun_cmd pure ()\n--/ True := by sorry", "comment marker"),
+    # words split exactly where Lean splits them
+    ("theorem t : 2run_cmd = 2 := by sorry", "run_cmd"),
+    ("theorem t : xérun_cmd = 2 := by sorry", "run_cmd"),
+    ("theorem t : x = 2\nvariable? (y : ℕ)", "variable?"),
+    ("theorem t : eval%x = 2 := by sorry", "eval%"),
+    ("theorem t : True :=\u00a0by sorry", "unusual space"),
     ("theorem t : 'a' = 'a' := by sorry", "character literal"),
     ("theorem t : `(1) = `(1) := by sorry", "quotation"),
     ("theorem t : «run_cmd» = 1 := by sorry", "escaped identifier"),
@@ -178,7 +189,11 @@ def test_benchmark_statements_pass_the_screen() -> None:
     texts = []
     for line in (DATA / "lean_pairs_gted.jsonl").read_text().splitlines():
         row = json.loads(line)
-        texts += [row["reference"], row["candidate_header"] + row["candidate"]]
+        # a few ProofNet headers define helpers (`def`, `abbrev`): those must be given as the
+        # trusted header, so only their statement is candidate text
+        header = "" if re.search(r"^(def|abbrev|noncomputable) ", row["header"], re.M) \
+            else row["header"]
+        texts += [header + row["reference"], row["candidate_header"] + row["candidate"]]
     for line in (DATA / "minif2f_lean4.jsonl").read_text().splitlines():
         row = json.loads(line)
         texts.append(row["header"] + row["formal"])

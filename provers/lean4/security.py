@@ -89,7 +89,7 @@ _INVISIBLE = set("\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                  "\u2066\u2067\u2068\u2069\ufeff\u00ad")
 
 _WORD_CHARS_EXTRA = set("_'!?")
-_SUBSCRIPTS = set("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼᵦᵧᵨᵩᵪ")
+_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 # Multi-character symbols our structure checks care about.
 _SYMBOLS = (":=", "@[", "=>", "<;>", "⁻¹'", "∑'", "∏'")
 
@@ -148,8 +148,11 @@ def _check_characters(text: str) -> None:
             continue
         if ch in _INVISIBLE:
             raise _fail(text, i, f"invisible/bidirectional control character U+{ord(ch):04X}")
-        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn"):
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Co", "Cn"):
             raise _fail(text, i, f"control or unassigned character U+{ord(ch):04X}")
+        if cat in ("Zs", "Zl", "Zp") and ch != " ":
+            raise _fail(text, i, f"unusual space character U+{ord(ch):04X}")
 
 
 def strip_comments(text: str) -> str:
@@ -169,6 +172,13 @@ def strip_comments(text: str) -> str:
             if out[k] != "\n":
                 out[k] = " "
 
+    def check_opener(k: int) -> None:
+        # Lean only opens a comment where a token may start. After a symbol, the two
+        # characters may belong to a token (`//-`, `\\/-`, `<--`): refuse rather than guess.
+        prev = text[k - 1] if k else " "
+        if not (prev.isspace() or _is_word_rest(prev) or prev in "()[]{}⟨⟩,"):
+            raise _fail(text, k, f"comment marker right after `{prev}`")
+
     while i < n:
         ch = text[i]
         if ch == '"':
@@ -178,12 +188,14 @@ def strip_comments(text: str) -> str:
             i += 1
             continue
         if ch == "-" and i + 1 < n and text[i + 1] == "-":
+            check_opener(i)
             j = text.find("\n", i)
             j = n if j == -1 else j
             blank(i, j)
             i = j
             continue
         if ch == "/" and i + 1 < n and text[i + 1] == "-":
+            check_opener(i)
             start = i
             depth = 1
             j = i + 2
@@ -206,12 +218,28 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
+def _letter_like(ch: str) -> bool:
+    """Lean 4's `isLetterLike`: Greek (not λ Π Σ), Coptic, letterlike symbols, math alphanumerics."""
+    c = ord(ch)
+    return ((0x3B1 <= c <= 0x3C9 and c != 0x3BB) or (0x391 <= c <= 0x3A9 and c not in (0x3A0, 0x3A3))
+            or 0x3CA <= c <= 0x3FB or 0x1F00 <= c <= 0x1FFE or 0x2100 <= c <= 0x214F
+            or 0x1D49C <= c <= 0x1D59F)
+
+
+def _subscript_alnum(ch: str) -> bool:
+    c = ord(ch)
+    return 0x2080 <= c <= 0x2089 or 0x2090 <= c <= 0x209C or 0x1D62 <= c <= 0x1D6A
+
+
 def _is_word_start(ch: str) -> bool:
-    return ch == "_" or (ch.isalpha() and ch not in "λΠΣ")
+    """Lean's `isIdFirst` (ASCII letters, `_`, letter-like), so words split exactly where Lean's do."""
+    return ("a" <= ch <= "z") or ("A" <= ch <= "Z") or ch == "_" or _letter_like(ch)
 
 
 def _is_word_rest(ch: str) -> bool:
-    return (ch.isalnum() or ch in _WORD_CHARS_EXTRA or ch in _SUBSCRIPTS) and ch not in "λΠΣ"
+    """Lean's `isIdRest`."""
+    return (_is_word_start(ch) or ("0" <= ch <= "9") or ch in _WORD_CHARS_EXTRA
+            or _subscript_alnum(ch))
 
 
 def _tokenize(text: str, code: str) -> list[Token]:
@@ -251,20 +279,18 @@ def _tokenize(text: str, code: str) -> list[Token]:
                 else:
                     break
             word = code[i:j]
-            if j < n and code[j] == "%" and (j + 1 == n or code[j + 1].isspace()
-                                             or code[j + 1] in "(["):
+            if j < n and code[j] == "%" and len(word) > 1:
                 raise _fail(text, i, f"elaborator keyword `{word}%`")
             toks.append(Token("word", word, i))
             i = j
             continue
-        if ch.isdigit():
-            j = i + 1
-            while j < n and (code[j].isalnum() or code[j] in "._"):
-                if code[j] == "." and not (j + 1 < n and code[j + 1].isdigit()):
-                    break
-                j += 1
-            toks.append(Token("num", code[i:j], i))
-            i = j
+        if "0" <= ch <= "9":
+            # Digits (and one decimal part) only: letters right after a numeral start a new
+            # word that is checked like any other (`2run_cmd` is `2` then `run_cmd` to Lean).
+            m = _NUMERAL.match(code, i)
+            assert m is not None
+            toks.append(Token("num", m.group(), i))
+            i = m.end()
             continue
         for sym in _SYMBOLS:
             if code.startswith(sym, i):
@@ -282,7 +308,7 @@ def _tokenize(text: str, code: str) -> list[Token]:
 def _check_word(text: str, tok: Token, extra: Iterable[str] = ()) -> None:
     extra = set(extra)
     for part in tok.text.split("."):
-        if part in FORBIDDEN_WORDS or part in extra:
+        if part in FORBIDDEN_WORDS or part in extra or part.rstrip("!?") in FORBIDDEN_WORDS:
             raise _fail(text, tok.pos, f"forbidden word `{part}`")
         if part.lower().startswith("unsafe"):
             raise _fail(text, tok.pos, f"forbidden word `{part}`")
