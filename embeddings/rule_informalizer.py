@@ -33,24 +33,28 @@ _SORT_NAMES = {
 }
 
 
-def _sort_noun(sort: ir.Sort, plural: bool) -> str:
-    """English noun phrase for values of ``sort``."""
+def _sort_parts(sort: ir.Sort, plural: bool) -> tuple[str, str]:
+    """(head noun, qualifier) for values of ``sort``: names go between the two, as in
+    "functions f and g from real numbers to real numbers"."""
     if sort in _SORT_NAMES:
-        return _SORT_NAMES[sort][1 if plural else 0]
+        return _SORT_NAMES[sort][1 if plural else 0], ""
     if isinstance(sort, ir.FunSort):
         head = "functions" if plural else "function"
-        if len(sort.args) == 1:
-            dom = _sort_noun(sort.args[0], True)
-        else:
-            dom = " × ".join(_sort_noun(a, True) for a in sort.args)
-        return f"{head} from {dom} to {_sort_noun(sort.result, True)}"
+        dom = " × ".join(_sort_noun(a, True) for a in sort.args)
+        return head, f" from {dom} to {_sort_noun(sort.result, True)}"
     if isinstance(sort, ir.SetSort):
-        return f"{'sets' if plural else 'set'} of {_sort_noun(sort.elem, True)}"
+        return ("sets" if plural else "set"), f" of {_sort_noun(sort.elem, True)}"
     if isinstance(sort, ir.ListSort):
-        return f"{'lists' if plural else 'list'} of {_sort_noun(sort.elem, True)}"
+        return ("lists" if plural else "list"), f" of {_sort_noun(sort.elem, True)}"
     if isinstance(sort, ir.OpaqueSort):
-        return f"{'elements' if plural else 'element'} of {sort.name}"
-    return f"objects of sort {sort}"  # pragma: no cover - no other sorts exist
+        return ("elements" if plural else "element"), f" of {sort.name}"
+    return "objects", f" of sort {sort}"  # pragma: no cover - no other sorts exist
+
+
+def _sort_noun(sort: ir.Sort, plural: bool) -> str:
+    """English noun phrase for values of ``sort`` ("real numbers", "sets of integers")."""
+    head, tail = _sort_parts(sort, plural)
+    return head + tail
 
 
 def _join(items: Sequence[str], word: str = "and") -> str:
@@ -74,8 +78,8 @@ def _binder_phrase(variables: Sequence[ir.Var], quantifier: str) -> str:
             det = "" if many else _article(_sort_noun(sort, False))
         else:  # exists1
             det = "exactly one"
-        noun = _sort_noun(sort, many)
-        parts.append(f"{det} {noun} {_join(names)}".strip())
+        head, tail = _sort_parts(sort, many)
+        parts.append(f"{det} {head} {_join(names)}{tail}".strip())
     return " and ".join(parts)
 
 
@@ -86,6 +90,10 @@ def _article(noun: str) -> str:
 # ----------------------------------------------------------------------------- terms
 
 _REL = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
+_PROP_OPS = frozenset(
+    {"true", "false", "and", "or", "implies", "iff", "not", "dvd", "prime", "even", "odd"}
+    | {"finite", "mem", "subset", *_REL}
+)
 _SET_INFIX = {"mem": "∈", "subset": "⊆", "union": "∪", "inter": "∩", "setdiff": "\\"}
 _FUNC_NAMES = {
     "exp": "exp",
@@ -134,10 +142,9 @@ class _Reader:
                 return "true", False
             if op == "false":
                 return "false", False
-            if op == "and":
-                return _join([self.prop(x, nested=True) for x in a]), True
-            if op == "or":
-                return _join([self.prop(x, nested=True) for x in a], "or"), True
+            if op in ("and", "or"):
+                parts = [self.prop(x, nested=True) for x in _flatten(t, op)]
+                return _join(parts, op), True
             if op == "implies":
                 # the consequent runs to the end of the clause: no parentheses needed
                 return f"if {self._antecedent(a[0])}, then {self.prop(a[1])}", True
@@ -226,7 +233,7 @@ class _Reader:
             if not t.args:
                 return t.symbol, _P_ATOM
             return f"{t.symbol}({', '.join(self.expr(a) for a in t.args)})", _P_ATOM
-        if isinstance(t, ir.Quant) or (isinstance(t, ir.App) and t.sort == ir.BOOL):
+        if isinstance(t, ir.Quant) or (isinstance(t, ir.App) and t.op in _PROP_OPS):
             return self._bool_in_expr(t)
         if isinstance(t, ir.Lam):
             names = ", ".join(v.name for v in t.vars)
@@ -238,7 +245,7 @@ class _Reader:
             return f"the {word} of {body} over {t.var.name} in {dom}", 0
         if isinstance(t, ir.SetBuilder):
             noun = _sort_noun(t.var.sort, True)
-            return f"the set of {noun} {t.var.name} such that {self.prop(t.body, True)}", 0
+            return f"the set of {noun} {t.var.name} such that {self.prop(t.body)}", 0
         if isinstance(t, ir.App):
             return self._app(t)
         return str(t), _P_ATOM  # pragma: no cover - all term classes handled
@@ -264,7 +271,10 @@ class _Reader:
             return f"{e(a[0], _P_ADD)} - {e(a[1], _P_ADD + 1)}", _P_ADD
         if op == "mul":
             left, right = a
-            if isinstance(_strip_cast(left), ir.Num) and _juxtaposable(_strip_cast(right)):
+            coef = _strip_cast(left)
+            if isinstance(coef, ir.Num) and _juxtaposable(_strip_cast(right)):
+                if coef.value < 0:
+                    return f"-{_numeral(-coef.value)[0]}{e(right, _P_POW)}", _P_NEG
                 return f"{e(left, _P_POW)}{e(right, _P_POW)}", _P_MUL
             return f"{e(left, _P_MUL)} * {e(right, _P_MUL + 1)}", _P_MUL
         if op in ("div", "ediv", "fdiv"):
@@ -357,6 +367,13 @@ class _Reader:
         return self.expr(t, _P_ATOM)
 
 
+def _flatten(t: ir.Term, op: str) -> list[ir.Term]:
+    """Operands of a chain of the same associative connective: (a or (b or c)) -> a, b, c."""
+    if isinstance(t, ir.App) and t.op == op:
+        return [x for arg in t.args for x in _flatten(arg, op)]
+    return [t]
+
+
 def _strip_cast(t: ir.Term) -> ir.Term:
     while isinstance(t, ir.App) and t.op == "cast":
         t = t.args[0]
@@ -446,6 +463,8 @@ class RuleInformalizer(Informalizer):
             raise TypeError(f"expected a Statement or text, got {type(statement).__name__}")
         try:
             parsed = self._parse(statement)
+        except ImportError:  # a missing frontend is a setup problem, not bad input
+            raise
         except Exception as exc:  # parse errors of any frontend
             raise InformalizationError(f"cannot read the statement: {exc}") from exc
         return describe_statement(parsed)

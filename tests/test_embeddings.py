@@ -309,3 +309,34 @@ def test_rule_reading_is_close_to_the_informal_statement(embedder):
         embedder,
     )
     assert s[0] > s[1]
+
+
+def test_rule_informalizer_binders_chains_and_unknown_predicates():
+    from embeddings.rule_informalizer import describe_statement, describe_term
+    from provers import ir
+    from provers.ir import INT, NAT, REAL, Statement, Var, VarBinder, app, num
+
+    fsort = ir.FunSort((REAL,), REAL)
+    f, g, x = Var("f", fsort), Var("g", fsort), Var("x", REAL)
+    s = Var("S", ir.SetSort(INT))
+    st = Statement(
+        (VarBinder(f), VarBinder(g), VarBinder(s)),
+        app("eq", app("apply", f, num(0, REAL)), app("apply", g, num(0, REAL))),
+    )
+    assert describe_statement(st) == (
+        "For all functions f and g from real numbers to real numbers and every set S of "
+        "integers, f(0) = g(0)."
+    )
+    # nested binary disjunctions read as one list
+    eqs = [app("eq", x, num(v, REAL)) for v in (1, 2, 3)]
+    chain = app("or", eqs[0], app("or", eqs[1], eqs[2]))
+    assert describe_term(chain) == "x = 1, x = 2 or x = 3"
+    assert describe_term(app("mul", num(-2, REAL), app("pow", x, num(2, NAT)))) == "-2x^2"
+    # a Bool-valued application the reader has no words for (f : ℝ → Prop) still reads
+    p = Var("p", ir.FunSort((REAL,), ir.BOOL))
+    assert describe_term(app("implies", app("apply", p, x), app("apply", p, x))) == (
+        "if p(x), then p(x)"
+    )
+    assert describe_term(app("ite", app("apply", p, x), x, num(0, REAL))) == (
+        "(if p(x) then x else 0)"
+    )
