@@ -280,17 +280,20 @@ class Z3Emitter(Emitter):
 
     def literals(self, model: Any, decl: Any) -> list[Any]:
         Z = self.Z
-        interp = model[decl]
         out: list[Any] = []
-        if interp is None:
-            return out
-        if isinstance(interp, Z.FuncInterp):
-            for entry in interp.as_list()[:-1]:
-                for x in entry[:-1]:
-                    out.append(x)
-            _walk_literals(Z, interp.else_value(), out)
-        else:
-            _walk_literals(Z, interp, out)
+        try:
+            interp = model[decl]
+            if interp is None:
+                return out
+            if isinstance(interp, Z.FuncInterp):
+                for entry in interp.as_list()[:-1]:
+                    for x in entry[:-1]:
+                        out.append(x)
+                _walk_literals(Z, interp.else_value(), out)
+            else:
+                _walk_literals(Z, interp, out)
+        except Z.Z3Exception:
+            return out  # no interpretation: the default alone describes it
         return out
 
     def solver(self, timeout_ms: int, lowered: Lowered) -> Any:

@@ -690,6 +690,9 @@ class Lowerer:
                 return x
             if k == 2:
                 return c_ite(c_le(creal(0), x), self.sqrt(x), c_neg(self.sqrt(c_neg(x))))
+            if isinstance(x, Num) and _exact_root(abs(Fraction(x.value)), k) is not None:
+                r0 = _exact_root(abs(Fraction(x.value)), k)
+                return creal(r0 if x.value >= 0 else -r0)
             if k <= 16:
                 r = self.ufun("%root", REAL, cint(k), x)
                 self.fact(c_imp(c_le(creal(0), x), c_and(c_le(creal(0), r), c_eq(_power(r, k, REAL), x))), partial=False)
@@ -739,6 +742,13 @@ class Lowerer:
     # -- transcendental symbols (all facts below are true theorems about ℝ) -------------
 
     def sqrt(self, x: Term) -> Term:
+        if isinstance(x, Num):  # literal: exact when the root is rational
+            v = Fraction(x.value)
+            if v <= 0:
+                return creal(0)
+            r = _exact_root(v, 2)
+            if r is not None:
+                return creal(r)
         s = self.ufun("%sqrt", REAL, x)
         self.fact(c_le(creal(0), s), partial=False)
         self.fact(c_imp(c_le(creal(0), x), c_eq(c_mul(s, s), x)), partial=False)
@@ -800,6 +810,12 @@ class Lowerer:
         else:
             self.fact(c_imp(inrange, c_and(c_le(zero, a), c_le(a, pi), c_eq(self._trig("cos", a), x))))
         return a
+
+
+def _exact_root(v: Fraction, k: int) -> Fraction | None:
+    from provers.evaluate import _rational_root
+
+    return _rational_root(v, k)
 
 
 def _power(b: Term, n: int, sort: Sort) -> Term:

@@ -1,0 +1,211 @@
+"""Every row of the semantics table (DESIGN.md), checked three ways: evaluator, z3, cvc5.
+
+Ground facts must be True for the evaluator and Proved by both solvers; their false twins
+must be False for the evaluator and Refuted by both solvers (with a validated model).
+Symbolic facts (∀ over ℕ/ℤ/ℝ) are Proved by both solvers and never False on samples.
+"""
+
+from fractions import Fraction
+
+import pytest
+
+from provers.backend import Proved, Refuted, Unknown
+from provers.evaluate import sample_assignments, truth
+from provers.ir import (
+    INT,
+    NAT,
+    REAL,
+    Quant,
+    Var,
+    app,
+    cast,
+    forall_,
+    implies,
+    num,
+    uninterpreted,
+)
+from provers.smt import lower_obligation, solve
+
+x, y = Var("x", REAL), Var("y", REAL)
+n, m = Var("n", NAT), Var("m", NAT)
+i, j = Var("i", INT), Var("j", INT)
+
+
+def R(v):
+    return num(v, REAL)
+
+
+def Z(v):
+    return num(v, INT)
+
+
+def N(v):
+    return num(v, NAT)
+
+
+def eq(a, b):
+    return app("eq", a, b)
+
+
+# (row of the table, true ground fact, false twin)
+GROUND = [
+    ("nat sub truncated", eq(app("sub", N(5), N(7)), N(0)), eq(app("sub", N(5), N(7)), N(2))),
+    ("nat div floor", eq(app("div", N(1), N(2)), N(0)), eq(app("div", N(7), N(2)), N(4))),
+    ("nat div by 0", eq(app("div", N(7), N(0)), N(0)), eq(app("div", N(7), N(0)), N(7))),
+    ("nat mod by 0", eq(app("mod", N(7), N(0)), N(7)), eq(app("mod", N(7), N(0)), N(0))),
+    ("lean ediv neg dividend", eq(app("ediv", Z(-7), Z(2)), Z(-4)), eq(app("ediv", Z(-7), Z(2)), Z(-3))),
+    ("lean ediv neg divisor", eq(app("ediv", Z(7), Z(-2)), Z(-3)), eq(app("ediv", Z(7), Z(-2)), Z(-4))),
+    ("lean emod neg divisor", eq(app("emod", Z(-7), Z(-2)), Z(1)), eq(app("emod", Z(-7), Z(-2)), Z(-1))),
+    ("lean emod nonneg", eq(app("emod", Z(7), Z(-2)), Z(1)), eq(app("emod", Z(7), Z(-2)), Z(-1))),
+    ("lean ediv by 0", eq(app("ediv", Z(-5), Z(0)), Z(0)), eq(app("ediv", Z(-5), Z(0)), Z(-5))),
+    ("lean emod by 0", eq(app("emod", Z(-5), Z(0)), Z(-5)), eq(app("emod", Z(-5), Z(0)), Z(0))),
+    ("isabelle div neg divisor", eq(app("fdiv", Z(7), Z(-2)), Z(-4)), eq(app("fdiv", Z(7), Z(-2)), Z(-3))),
+    ("isabelle div neg dividend", eq(app("fdiv", Z(-7), Z(2)), Z(-4)), eq(app("fdiv", Z(-7), Z(2)), Z(-3))),
+    ("isabelle mod sign of divisor", eq(app("fmod", Z(7), Z(-2)), Z(-1)), eq(app("fmod", Z(7), Z(-2)), Z(1))),
+    ("isabelle mod neg dividend", eq(app("fmod", Z(-7), Z(2)), Z(1)), eq(app("fmod", Z(-7), Z(2)), Z(-1))),
+    ("isabelle div by 0", eq(app("fdiv", Z(7), Z(0)), Z(0)), eq(app("fdiv", Z(7), Z(0)), Z(7))),
+    ("isabelle mod by 0", eq(app("fmod", Z(-7), Z(0)), Z(-7)), eq(app("fmod", Z(-7), Z(0)), Z(0))),
+    ("field div by 0", eq(app("div", R(3), R(0)), R(0)), eq(app("div", R(3), R(0)), R(3))),
+    ("field inv 0", eq(app("inv", R(0)), R(0)), eq(app("inv", R(0)), R(1))),
+    ("field div exact", eq(app("div", R(1), R(3)), R(Fraction(1, 3))), eq(app("div", R(1), R(3)), R(0))),
+    ("lean sqrt negative", eq(app("sqrt", R(-4)), R(0)), eq(app("sqrt", R(-4)), R(-2))),
+    ("lean sqrt square", eq(app("sqrt", R(4)), R(2)), eq(app("sqrt", R(4)), R(-2))),
+    ("isabelle sqrt negative", eq(app("signed_sqrt", R(-4)), R(-2)), eq(app("signed_sqrt", R(-4)), R(0))),
+    ("isabelle root odd", eq(app("root", N(3), R(-8)), R(-2)), eq(app("root", N(3), R(-8)), R(2))),
+    ("lean log 0", eq(app("log", R(0)), R(0)), eq(app("log", R(0)), R(1))),
+    ("lean log abs", eq(app("log", R(-1)), R(0)), eq(app("log", R(-1)), R(1))),
+    ("log 1", eq(app("log", R(1)), R(0)), eq(app("log", R(1)), R(1))),
+    ("isabelle ln 1", eq(app("ln", R(1)), R(0)), eq(app("ln", R(1)), R(1))),
+    ("isabelle log base 1", eq(app("isa_log", R(1), R(8)), R(0)), eq(app("isa_log", R(1), R(8)), R(3))),
+    ("mathlib logb base 1", eq(app("logb", R(1), R(8)), R(0)), eq(app("logb", R(1), R(8)), R(3))),
+    ("exp 0", eq(app("exp", R(0)), R(1)), eq(app("exp", R(0)), R(0))),
+    ("nat pow", eq(app("pow", N(2), N(10)), N(1024)), eq(app("pow", N(2), N(10)), N(1000))),
+    ("int pow odd", eq(app("pow", Z(-2), N(3)), Z(-8)), eq(app("pow", Z(-2), N(3)), Z(8))),
+    ("pow 0 0", eq(app("pow", R(0), N(0)), R(1)), eq(app("pow", R(0), N(0)), R(0))),
+    ("zpow negative", eq(app("zpow", R(2), Z(-2)), R(Fraction(1, 4))), eq(app("zpow", R(2), Z(-2)), R(4))),
+    ("zpow 0 base", eq(app("zpow", R(0), Z(-1)), R(0)), eq(app("zpow", R(0), Z(-1)), R(1))),
+    ("powr 0 base", eq(app("powr", R(0), R(0)), R(0)), eq(app("powr", R(0), R(0)), R(1))),
+    ("rpow 0 0", eq(app("rpow", R(0), R(0)), R(1)), eq(app("rpow", R(0), R(0)), R(0))),
+    ("rpow int exponent", eq(app("rpow", R(-2), R(3)), R(-8)), eq(app("rpow", R(-2), R(3)), R(8))),
+    ("rpow half of negative", eq(app("rpow", R(-4), R(Fraction(1, 2))), R(0)), eq(app("rpow", R(-4), R(Fraction(1, 2))), R(2))),
+    ("powr int exponent", eq(app("powr", R(2), R(3)), R(8)), eq(app("powr", R(2), R(3)), R(6))),
+    ("floor", eq(app("floor", R(Fraction(-1, 2))), Z(-1)), eq(app("floor", R(Fraction(-1, 2))), Z(0))),
+    ("ceil", eq(app("ceil", R(Fraction(-1, 2))), Z(0)), eq(app("ceil", R(Fraction(-1, 2))), Z(-1))),
+    ("round", eq(app("round", R(Fraction(5, 2))), Z(3)), eq(app("round", R(Fraction(5, 2))), Z(2))),
+    ("nat_floor", eq(app("nat_floor", R(-3)), N(0)), eq(app("nat_floor", R(-3)), N(3))),
+    ("nat_ceil", eq(app("nat_ceil", R(Fraction(1, 3))), N(1)), eq(app("nat_ceil", R(Fraction(1, 3))), N(0))),
+    ("frac", eq(app("frac", R(Fraction(-1, 3))), R(Fraction(2, 3))), eq(app("frac", R(Fraction(-1, 3))), R(Fraction(-1, 3)))),
+    ("to_nat", eq(app("to_nat", Z(-3)), N(0)), eq(app("to_nat", Z(-3)), N(3))),
+    ("nat_abs", eq(app("nat_abs", Z(-3)), N(3)), eq(app("nat_abs", Z(-3)), N(0))),
+    ("abs", eq(app("abs", R(-3)), R(3)), eq(app("abs", R(-3)), R(-3))),
+    ("min", eq(app("min", Z(2), Z(-3)), Z(-3)), eq(app("min", Z(2), Z(-3)), Z(2))),
+    ("max", eq(app("max", Z(2), Z(-3)), Z(2)), eq(app("max", Z(2), Z(-3)), Z(-3))),
+    ("sign", eq(app("sign", R(-5)), R(-1)), eq(app("sign", R(-5)), R(1))),
+    ("cast nat to real", eq(cast(app("sub", N(2), N(5)), REAL), R(0)), eq(cast(app("sub", N(2), N(5)), REAL), R(-3))),
+    ("dvd zero zero", app("dvd", Z(0), Z(0)), app("dvd", Z(0), Z(3))),
+    ("dvd negative", app("dvd", Z(-3), Z(6)), app("dvd", Z(4), Z(6))),
+    ("prime", app("prime", N(97)), app("prime", N(91))),
+    ("prime int abs", app("prime", Z(-7)), app("prime", Z(-1))),
+    ("even", app("even", Z(-4)), app("even", Z(-3))),
+    ("odd", app("odd", Z(-3)), app("odd", Z(4))),
+    ("gcd", eq(app("gcd", Z(-4), Z(6)), Z(2)), eq(app("gcd", Z(-4), Z(6)), Z(-2))),
+    ("lcm", eq(app("lcm", N(4), N(0)), N(0)), eq(app("lcm", N(4), N(0)), N(4))),
+    ("fact", eq(app("fact", N(5)), N(120)), eq(app("fact", N(5)), N(24))),
+    ("choose", eq(app("choose", N(3), N(5)), N(0)), eq(app("choose", N(5), N(2)), N(20))),
+    ("tan 0", eq(app("tan", R(0)), R(0)), eq(app("tan", R(0)), R(1))),
+    ("cos 0", eq(app("cos", R(0)), R(1)), eq(app("cos", R(0)), R(0))),
+    ("sinh 0", eq(app("sinh", R(0)), R(0)), eq(app("sinh", R(0)), R(1))),
+    ("card range", eq(app("card", app("range", N(7))), N(7)), eq(app("card", app("range", N(7))), N(6))),
+    ("card Icc", eq(app("card", app("Icc", Z(-2), Z(2))), N(5)), eq(app("card", app("Icc", Z(-2), Z(2))), N(4))),
+]
+
+
+@pytest.mark.parametrize("name, fact, twin", GROUND, ids=[g[0] for g in GROUND])
+def test_ground_row_three_ways(name, fact, twin):
+    assert truth(fact) is True, name
+    assert truth(twin) is False, name
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, fact, 10.0)
+        assert isinstance(r, Proved), (name, solver, r)
+        r2 = solve(solver, twin, 10.0)
+        assert isinstance(r2, Refuted), (name, solver, r2)
+
+
+# Symbolic rows: valid for all values, proved by both solvers, never False on samples.
+SYMBOLIC = [
+    ("nat sub truncated", forall_([n, m], implies(app("le", n, m), eq(app("sub", n, m), N(0))))),
+    ("nat sub nonneg as int", forall_([n, m], app("ge", cast(app("sub", n, m), INT), Z(0)))),
+    ("nat div by 0", forall_([n], eq(app("div", n, N(0)), N(0)))),
+    ("nat mod by 0", forall_([n], eq(app("mod", n, N(0)), n))),
+    ("lean div by 0", forall_([i], app("and", eq(app("ediv", i, Z(0)), Z(0)), eq(app("emod", i, Z(0)), i)))),
+    ("isabelle div by 0", forall_([i], app("and", eq(app("fdiv", i, Z(0)), Z(0)), eq(app("fmod", i, Z(0)), i)))),
+    ("lean emod nonneg", forall_([i], app("and", app("le", Z(0), app("emod", i, Z(-3))), app("lt", app("emod", i, Z(-3)), Z(3))))),
+    ("isabelle fmod sign", forall_([i], app("and", app("le", app("fmod", i, Z(-3)), Z(0)), app("lt", Z(-3), app("fmod", i, Z(-3)))))),
+    ("division identity", forall_([i], eq(app("add", app("mul", Z(-3), app("fdiv", i, Z(-3))), app("fmod", i, Z(-3))), i))),
+    ("field div by 0", forall_([x], eq(app("div", x, R(0)), R(0)))),
+    ("lean sqrt clamps", forall_([x], implies(app("le", x, R(0)), eq(app("sqrt", x), R(0))))),
+    ("sqrt nonneg", forall_([x], app("ge", app("sqrt", x), R(0)))),
+    ("isabelle sqrt odd", forall_([x], eq(app("signed_sqrt", app("neg", x)), app("neg", app("signed_sqrt", x))))),
+    ("lean log even", forall_([x], eq(app("log", app("neg", x)), app("log", x)))),
+    ("powr 0 base", forall_([y], eq(app("powr", R(0), y), R(0)))),
+    ("exp positive", forall_([x], app("gt", app("exp", x), R(0)))),
+    ("square nonneg", forall_([x], app("ge", app("pow", x, N(2)), R(0)))),
+    ("floor le", forall_([x], app("le", cast(app("floor", x), REAL), x))),
+    ("ceil ge", forall_([x], app("ge", cast(app("ceil", x), REAL), x))),
+    ("dvd zero", forall_([i], app("iff", app("dvd", Z(0), i), eq(i, Z(0))))),
+    ("even or odd", forall_([i], app("or", app("even", i), app("odd", i)))),
+    ("prime ge 2", forall_([n], implies(app("prime", n), app("ge", n, N(2))))),
+    ("congruence", forall_([x], eq(uninterpreted("deriv_f", (x,), REAL), uninterpreted("deriv_f", (x,), REAL)))),
+    ("nat quantifier", forall_([i], implies(Quant("forall", (n,), app("le", cast(n, INT), i)), app("ge", i, Z(0))))),
+    ("nat exists", Quant("exists", (n,), eq(app("add", n, N(1)), N(1)))),
+]
+
+
+@pytest.mark.parametrize("name, fact", SYMBOLIC, ids=[s[0] for s in SYMBOLIC])
+def test_symbolic_row_three_ways(name, fact):
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, fact, 10.0)
+        assert isinstance(r, Proved), (name, solver, r)
+    body, vs = fact, []
+    while isinstance(body, Quant) and body.kind == "forall":
+        vs.extend(body.vars)
+        body = body.body
+    for env in sample_assignments(vs, 24, seed=1):
+        assert truth(body, env) is not False, (name, env)
+
+
+def test_isabelle_ln_of_negative_is_never_proved_either_way():
+    for claim in (eq(app("ln", R(-1)), R(0)), app("ne", app("ln", R(-1)), R(0))):
+        assert truth(claim) is None
+        for solver in ("z3", "cvc5"):
+            assert not isinstance(solve(solver, claim, 5.0), Proved)
+
+
+def test_refutation_models_cover_unspecified_ln_with_a_table():
+    claim = eq(app("ln", R(-1)), R(0))
+    r = solve("z3", claim, 5.0)
+    assert isinstance(r, (Refuted, Unknown))
+    if isinstance(r, Refuted):
+        assert "@ln" in r.model and truth(claim, r.model) is False
+
+
+def test_nat_variables_get_range_facts_under_quantifiers():
+    low = lower_obligation(forall_([i], Quant("exists", (n,), eq(cast(n, INT), i))))
+    assert "le" in repr(low.formula)
+    r = solve("z3", forall_([i], Quant("exists", (n,), eq(cast(n, INT), i))), 5.0)
+    assert not isinstance(r, Proved)  # false for i = -1
+
+
+def test_unsupported_is_unknown_not_wrong():
+    from provers.ir import COMPLEX
+
+    z = Var("z", COMPLEX)
+    r = solve("z3", forall_([z], eq(z, z)), 5.0)
+    assert isinstance(r, Unknown) and r.reason.startswith("unsupported")
+
+
+def test_rational_existential_is_not_encoded_as_real():
+    q = Var("q", num(0, REAL).sort.__class__("Rat"))
+    claim = Quant("exists", (q,), eq(app("mul", q, q), num(2, q.sort)))
+    for solver in ("z3", "cvc5"):
+        assert not isinstance(solve(solver, claim, 5.0), Proved)  # √2 is not rational
