@@ -454,8 +454,18 @@ def test_render_from_ir() -> None:
     # a bound variable never captures a free one of the same name
     inner = ir.forall_([ir.Var("n", ir.INT)], ir.app("le", ir.cast(n, ir.INT), ir.Var("n", ir.INT)))
     assert render_term(inner, [n]) == "(∀ (n_1 : ℤ), (((n : ℤ)) ≤ n_1))"
-    with pytest.raises(NotRenderable, match="orderOf"):
-        obligation_from_ir(ir.app("eq", ir.uninterpreted("orderOf", [n], ir.NAT), n))
+    digits = ir.uninterpreted("Nat.ofDigits", [ir.num(10, ir.NAT), n], ir.NAT)
+    with pytest.raises(NotRenderable, match="Nat.ofDigits"):
+        obligation_from_ir(ir.app("eq", digits, n))
+    assert obligation_from_ir(ir.app("eq", digits, n), lean_symbols=True).goal == \
+        "((Nat.ofDigits (10 : ℕ) n) = n)"
+    with pytest.raises(NotRenderable, match="sort G"):  # opaque carrier: needs its binders
+        obligation_from_ir(ir.app("eq", ir.uninterpreted("orderOf", [], ir.OpaqueSort("G")),
+                                  ir.uninterpreted("orderOf", [], ir.OpaqueSort("G"))),
+                           lean_symbols=True)
+    with pytest.raises(NotRenderable, match="foo bar"):  # not a Lean name
+        obligation_from_ir(ir.app("eq", ir.uninterpreted("foo bar", [n], ir.NAT), n),
+                           lean_symbols=True)
     with pytest.raises(NotRenderable, match="ln"):
         obligation_from_ir(ir.app("eq", ir.app("ln", x), x))
 

@@ -42,14 +42,16 @@ class LeanBackend:
     `transport`: a LeanReplPool / LeanRepl / KiminaClient; by default one is made from
     `config` (default: LEAN_PROJECT / LEAN_REPL / KIMINA_URL, raising LeanConfigError when
     they point at nothing). `tactics` is the portfolio; Mathlib-only tactics are dropped
-    unless the header imports Mathlib.
+    unless the header imports Mathlib. `lean_symbols=True` renders uninterpreted symbols
+    that are Lean names as those Lean constants: use it only when both statements are Lean.
     """
 
     name = "lean"
 
     def __init__(self, transport: LeanTransport | None = None, *,
                  config: LeanConfig | None = None, header: str | None = None,
-                 tactics: Sequence[str] = DEFAULT_TACTICS, workers: int = 1) -> None:
+                 tactics: Sequence[str] = DEFAULT_TACTICS, workers: int = 1,
+                 lean_symbols: bool = False) -> None:
         if transport is None:
             config = config or LeanConfig.from_env()
             if header is not None:
@@ -59,6 +61,7 @@ class LeanBackend:
             raise ValueError("give either a transport or a config/header, not both")
         self.transport = transport
         self.header = transport.header
+        self.lean_symbols = lean_symbols
         self.tactics = portfolio_for(self.header, tactics)
         if not self.tactics:
             raise ValueError("no tactic of the portfolio is available with this header")
@@ -68,7 +71,8 @@ class LeanBackend:
         if isinstance(obligation, LeanObligation):
             return render_theorem(obligation, self.tactics)
         if isinstance(obligation, ir.Term):
-            return render_theorem(obligation_from_ir(obligation), self.tactics)
+            ob = obligation_from_ir(obligation, lean_symbols=self.lean_symbols)
+            return render_theorem(ob, self.tactics)
         if isinstance(obligation, str):
             stripped = obligation.lstrip()
             if stripped.startswith(_DECL_START):

@@ -142,10 +142,14 @@ def _sort(s: ir.Sort) -> str:
     raise NotRenderable(f"sort {s} has no Lean rendering without the original text")
 
 
+_LEAN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
+
+
 class _Printer:
-    def __init__(self) -> None:
+    def __init__(self, lean_symbols: bool = False) -> None:
         self.names: dict[ir.Var, str] = {}
         self.taken: set[str] = set()
+        self.lean_symbols = lean_symbols
 
     def bind(self, v: ir.Var) -> str:
         base = v.name if _SAFE_NAME.fullmatch(v.name) and v.name not in _RESERVED \
@@ -200,7 +204,13 @@ class _Printer:
         if isinstance(t, ir.Num):
             return self.num(t)
         if isinstance(t, ir.Uninterpreted):
-            raise NotRenderable(f"uninterpreted symbol {t.symbol!r} (needs the original Lean text)")
+            if not (self.lean_symbols and _LEAN_NAME.fullmatch(t.symbol)):
+                raise NotRenderable(f"uninterpreted symbol {t.symbol!r} (needs the original "
+                                    "Lean text)")
+            _sort(t.sort)  # opaque carriers still need their binders: refuse those
+            if not t.args:
+                return t.symbol
+            return "(" + " ".join((t.symbol, *(self.term(a) for a in t.args))) + ")"
         if isinstance(t, ir.Quant):
             q = {"forall": "∀", "exists": "∃", "exists1": "∃!"}[t.kind]
             saved = dict(self.names)
@@ -310,23 +320,27 @@ class _Printer:
         raise NotRenderable(f"operation {op!r} has no faithful Lean rendering")
 
 
-def render_term(t: ir.Term, binders: Iterable[ir.Var] = ()) -> str:
+def render_term(t: ir.Term, binders: Iterable[ir.Var] = (), *,
+                lean_symbols: bool = False) -> str:
     """Lean text of an IR term (free variables must be listed in `binders`)."""
-    p = _Printer()
+    p = _Printer(lean_symbols)
     for v in binders:
         p.bind(v)
     return p.term(t)
 
 
 def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
-                       name: str = "obligation") -> LeanObligation:
+                       name: str = "obligation", lean_symbols: bool = False) -> LeanObligation:
     """A LeanObligation proving `premises ⊢ formula`, free variables as explicit binders.
 
-    Raises NotRenderable for constructs with no faithful Lean meaning.
+    Raises NotRenderable for constructs with no faithful Lean meaning. With
+    `lean_symbols=True`, an uninterpreted symbol that is a Lean name (`Nat.ofDigits`,
+    `Pairwise`) is applied as such: only correct when the statements came from Lean, where
+    the symbol *is* that Mathlib definition (an Isabelle `prime` is not Lean's).
     """
     if formula.sort != ir.BOOL:
         raise NotRenderable(f"obligation of sort {formula.sort}, expected a proposition")
-    p = _Printer()
+    p = _Printer(lean_symbols)
     free: list[ir.Var] = []
     for term in (*premises, formula):
         for s in ir.subterms(term):

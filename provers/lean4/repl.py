@@ -420,10 +420,10 @@ class LeanRepl:
         self.starts += 1
         self._commands = 0
         self._lines = queue.Queue()
-        self._stderr.clear()
+        self._stderr = deque(maxlen=40)  # fresh per process: a dying one cannot write here
         proc = self._proc
         threading.Thread(target=self._pump_stdout, args=(proc, self._lines), daemon=True).start()
-        threading.Thread(target=self._pump_stderr, args=(proc,), daemon=True).start()
+        threading.Thread(target=self._pump_stderr, args=(proc, self._stderr), daemon=True).start()
         self._env = None
         if cfg.header.strip():
             try:
@@ -434,14 +434,28 @@ class LeanRepl:
             except _Crashed as e:
                 self._kill()
                 raise LeanHeaderError(f"REPL died while importing the header: {e}") from None
-            result = LeanResult.from_reply(reply)
+            except ReplProtocolError:
+                self._kill()
+                raise
+            try:
+                result = LeanResult.from_reply(reply)
+            except ReplProtocolError:
+                self._kill()
+                raise
             if result.error or result.errors or result.env is None:
                 self._kill()
                 raise LeanHeaderError("header failed: " + (result.reason or "no env in reply"))
             self._env = result.env
 
     def close(self) -> None:
-        """Stop the process (closing stdin first lets the REPL exit on its own)."""
+        """Stop the process: close stdin (the REPL exits at end of input), then kill."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None and proc.stdin is not None:
+            try:
+                proc.stdin.close()
+                proc.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
         self._kill()
 
     def __enter__(self) -> LeanRepl:
@@ -477,10 +491,11 @@ class LeanRepl:
             lines.put(raw.decode("utf-8", errors="replace"))
         lines.put(None)
 
-    def _pump_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+    @staticmethod
+    def _pump_stderr(proc: subprocess.Popen[bytes], sink: deque[str]) -> None:
         assert proc.stderr is not None
         for raw in proc.stderr:
-            self._stderr.append(raw.decode("utf-8", errors="replace").rstrip())
+            sink.append(raw.decode("utf-8", errors="replace").rstrip())
 
     # -- protocol
     def _roundtrip(self, payload: dict[str, Any], timeout: float) -> Any:
