@@ -164,11 +164,14 @@ class WorkerPool:
 
     # -- public -----------------------------------------------------------------------
 
-    def run(self, jobs: list[tuple[str, Term, float]], first_definitive: bool = False) -> list[ProofResult | None]:
+    def run(
+        self, jobs: list[tuple[str, Term, float]], first_definitive: bool = False, hard_limit: float | None = None
+    ) -> list[ProofResult | None]:
         """Run (solver, obligation, timeout) jobs in parallel workers and return their results.
 
         With ``first_definitive`` the call returns as soon as one job is Proved or Refuted;
         the others' slots are None and their workers finish (or are killed) in the background.
+        ``hard_limit`` overrides the kill deadline (default ``timeout * HARD_FACTOR + GRACE``).
         """
         with self.lock:
             pending: dict[int, tuple[int, _Worker, str, float]] = {}
@@ -176,7 +179,8 @@ class WorkerPool:
             for idx, (name, obligation, timeout) in enumerate(jobs):
                 w = self._acquire()
                 job = next(self.ids)
-                w.deadline = time.monotonic() + timeout * HARD_FACTOR + GRACE
+                limit = hard_limit if hard_limit is not None else timeout * HARD_FACTOR + GRACE
+                w.deadline = time.monotonic() + limit
                 try:
                     w.conn.send((job, name, obligation, timeout))
                 except Exception as e:  # noqa: BLE001 - unpicklable term, dead worker
