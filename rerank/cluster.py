@@ -95,8 +95,8 @@ class Candidate:
     statement: Statement | None = None
     error: str | None = None
     key: str | None = None
-    signature: Hashable | None = None
-    fingerprint: Hashable | None = None
+    signature: Signature | None = None
+    fingerprint: tuple | None = None
     vacuous: bool | None = None
     flags: list[str] = field(default_factory=list)
 
@@ -109,9 +109,10 @@ class Candidate:
 class ClusterStats:
     """What clustering cost, against the k(k-1)/2 checks of the naive all-pairs method.
 
-    ``checks`` counts calls to the equivalence engine (each may run several solver calls);
-    ``solver_calls`` sums the backend calls the verdicts report (equal to ``checks`` when a
-    verdict does not say).  The other counters are pairs settled without the engine.
+    ``checks`` counts calls to the equivalence engine; ``solver_calls`` the backend (SMT)
+    calls they made (the engine refutes many pairs by exact fingerprints with none).
+    ``vacuity_checks``/``vacuity_solver_calls``: the separate per-candidate vacuity test.
+    The other counters are pairs settled without the engine.
     """
 
     k: int = 0
@@ -127,6 +128,7 @@ class ClusterStats:
     inequivalent: int = 0
     inconclusive: int = 0
     vacuity_checks: int = 0
+    vacuity_solver_calls: int = 0
     merges: int = 0
 
     @property
@@ -140,10 +142,31 @@ class ClusterStats:
         return d
 
 
-def _default_checker(a: Statement, b: Statement, relation: str, timeout: float) -> Any:
-    from provers.equivalence import check_equivalence
+class CountingBackend:
+    """Delegates to a prover backend and counts the calls (the honest "solver calls")."""
 
-    return check_equivalence(a, b, relation=relation, timeout=timeout)
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = getattr(inner, "name", "backend")
+        self.calls = 0
+
+    def prove(self, obligation: Any, timeout: float = 5.0) -> Any:
+        self.calls += 1
+        return self.inner.prove(obligation, timeout=timeout)
+
+
+_BACKEND: list[Any] = []
+
+
+def default_backend() -> Any:
+    """The engine's default backend (SMT portfolio), created once per process."""
+    if not _BACKEND:
+        try:
+            from provers.equivalence import default_backend as make
+        except ImportError:
+            return None
+        _BACKEND.append(make())
+    return _BACKEND[0]
 
 
 def _status(verdict: Any) -> str:
@@ -192,7 +215,8 @@ class Clusterer:
         self.fingerprints = fingerprints
         self.check_vacuous = check_vacuous
         self.cache: MutableMapping[Hashable, str] = {} if cache is None else cache
-        self.checker = checker or _default_checker
+        self.checker = checker
+        self._backend: CountingBackend | None = None
         self.candidates: list[Candidate] = []
         self.stats = ClusterStats()
         self._uf = UnionFind()
@@ -268,35 +292,55 @@ class Clusterer:
             c.flags.append("parse_error")
         if c.statement is None:
             return c
-        c.key = canonical_form(c.statement)
-        if self.relation != "syntactic":
-            c.signature = _signature(c.statement, self.relation)
-            if self.fingerprints:
-                c.fingerprint = _fingerprint(c.statement, self.relation)
+        describe(c, self.relation, self.fingerprints)
         if self.check_vacuous:
             c.vacuous = self._vacuous(c.statement)
             if c.vacuous:
                 c.flags.append("vacuous")
         return c
 
+    def _counting_backend(self) -> CountingBackend | None:
+        if self._backend is None:
+            inner = default_backend()
+            if inner is None:
+                return None
+            self._backend = CountingBackend(inner)
+        return self._backend
+
+    def _engine_check(self, a: Statement, b: Statement) -> Any:
+        from provers.equivalence import check_equivalence
+
+        backend = self._counting_backend()
+        before = backend.calls if backend is not None else 0
+        try:
+            return check_equivalence(
+                a, b, relation=self.relation, timeout=self.timeout, backend=backend
+            )
+        finally:
+            if backend is not None:
+                self.stats.solver_calls += backend.calls - before
+
     def _vacuous(self, st: Statement) -> bool | None:
-        if not st.hypotheses:
+        """True: premises prove False; False: a model of the premises exists (or there are
+        no premises); None: undecided."""
+        if not any(h.style != "instance" for h in st.hypotheses) and not st.defines:
             return False
         try:
             from provers.equivalence import vacuous
         except ImportError:
             return None
         self.stats.vacuity_checks += 1
+        backend = self._counting_backend()
+        before = backend.calls if backend is not None else 0
         try:
-            out = vacuous(st)
+            out = vacuous(st, timeout=self.timeout, backend=backend)
         except Exception:
             return None
-        if isinstance(out, bool):
-            return out
+        finally:
+            if backend is not None:
+                self.stats.vacuity_solver_calls += backend.calls - before
         status = getattr(out, "status", None)
-        if status is not None:
-            return status in ("proved", "vacuous", True)
-        return None
+        return {"proved": True, "refuted": False}.get(status)
 
     def _roots_by_size(self, exclude: int) -> list[int]:
         roots: dict[int, int] = {}
@@ -324,10 +368,11 @@ class Clusterer:
         if self.relation == "syntactic":
             s.inequivalent += 1
             return False
-        if a.signature != b.signature:
+        why = separated(a, b)
+        if why == "signature":
             s.signature_skips += 1
             return False
-        if a.fingerprint is not None and b.fingerprint is not None and a.fingerprint != b.fingerprint:
+        if why == "fingerprint":
             s.fingerprint_skips += 1
             return False
         ck = (self.relation, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
@@ -337,9 +382,12 @@ class Clusterer:
         else:
             s.checks += 1
             try:
-                verdict = self.checker(a.statement, b.statement, self.relation, self.timeout)
+                if self.checker is not None:
+                    verdict = self.checker(a.statement, b.statement, self.relation, self.timeout)
+                    s.solver_calls += _solver_calls(verdict)
+                else:
+                    verdict = self._engine_check(a.statement, b.statement)
                 status = _status(verdict)
-                s.solver_calls += _solver_calls(verdict)
             except Exception as e:  # an engine failure is an inconclusive pair, never a crash
                 status = "inconclusive"
                 b.flags.append(f"check_error with {a.index}: {type(e).__name__}: {e}")
@@ -352,6 +400,20 @@ class Clusterer:
         else:
             s.inconclusive += 1
         return False
+
+
+def describe(c: Candidate | Statement, relation: str, fingerprints: bool = True) -> Candidate:
+    """Fill in a parsed candidate's canonical form, signature and fingerprint (a bare
+    ``Statement`` is wrapped first)."""
+    if isinstance(c, Statement):
+        c = Candidate(0, c.source, statement=c)
+    assert c.statement is not None
+    c.key = canonical_form(c.statement)
+    if relation != "syntactic":
+        c.signature = signature(c.statement, relation)
+        if fingerprints:
+            c.fingerprint = fingerprint(c.statement, relation)
+    return c
 
 
 def canonical_form(st: Statement) -> str:
@@ -372,28 +434,212 @@ def canonical_form(st: Statement) -> str:
         return "ir:" + st.canonical_key()
 
 
-def _signature(st: Statement, relation: str) -> Hashable | None:
-    """A structural signature two equivalent statements must share, or None (no bucketing)."""
-    try:
-        from provers.equivalence import signature
-    except ImportError:
+# ---------------------------------------------------------------------- buckets and fingerprints
+#
+# Both are computed once per candidate and compared per pair with no solver.  They are
+# deliberately coarser than the engine's own checks (``provers.equivalence._decide``), so a
+# pair they separate is one the engine would also rule out:
+# * type-variable and instance-binder counts must match (``match_types``);
+# * an admissible alignment preserves the quantifier blocks and the multiset of (block,
+#   sort) of the variables (``provers.align.admissible_matrix``; unused variables dropped
+#   first for ``symbolic``); ``sae`` also needs premises on both sides or on neither;
+# * ``symbolic`` can also match through the numeric-conclusion route, which needs no
+#   alignment but equal sorts of the standardized value and answer;
+# * fingerprints evaluate ⋀Γ and C exactly at "diagonal" points, where every variable of a
+#   sort takes that sort's value: such a point is fixed by every sort-preserving alignment,
+#   so a difference refutes ⊢ ∀x̄. ⋀Γ ↔ ⋀Γ' (or C ↔ C') under all alignments at once.
+
+
+@dataclass(frozen=True)
+class Signature:
+    base: tuple[int, int]
+    aligned: tuple
+    route: tuple[str, str] | None = None
+
+
+def _shape(s: Any) -> str:
+    """A sort with carrier names erased (type variables may be renamed by the engine)."""
+    from provers.ir import FunSort, ListSort, OpaqueSort, SetSort
+
+    if isinstance(s, OpaqueSort):
+        return "?"
+    if isinstance(s, FunSort):
+        return "(" + ",".join(_shape(a) for a in s.args) + ")->" + _shape(s.result)
+    if isinstance(s, SetSort):
+        return f"Set({_shape(s.elem)})"
+    if isinstance(s, ListSort):
+        return f"List({_shape(s.elem)})"
+    return str(s)
+
+
+def _form(st: Statement, relation: str) -> Any:
+    from provers.align import drop_unused
+    from provers.normal import normalize
+
+    nf = normalize(st)
+    return drop_unused(nf) if relation == "symbolic" else nf
+
+
+def signature(st: Statement, relation: str) -> Signature | None:
+    """What two statements must share to be equivalent under ``relation`` (None: no bucket)."""
+    if relation == "logical":
         return None
     try:
-        return signature(st, relation)
+        from collections import Counter
+
+        from provers.relations import standardize
+
+        nf = _form(st, relation)
+        blocks = nf.blocks()
+        where = {v: i for i, (_, vs) in enumerate(blocks) for v in vs}
+        counts = Counter((where[v], _shape(v.sort)) for v in nf.variables)
+        aligned: tuple = (tuple(k for k, _ in blocks), tuple(sorted(counts.items())))
+        if relation == "sae":
+            aligned += (bool(nf.premises),)
+        route = None
+        if relation == "symbolic":
+            std = standardize(nf)
+            if std is not None:
+                route = (_shape(std[0].sort), _shape(std[2].sort))
+        return Signature((len(nf.types), len(nf.instances)), aligned, route)
+    except Exception:  # engine not installed or an odd statement: no bucketing
+        return None
+
+
+def _diagonal_points(sorts: list[Any], n: int) -> list[dict[str, Any]]:
+    """Point j gives every sort its own value, the same in every statement."""
+    import zlib
+
+    from provers.evaluate import sample_assignments
+    from provers.ir import Var
+
+    per_sort = {}
+    for s in sorts:
+        seed = zlib.crc32(str(s).encode())
+        per_sort[s] = [p["_d"] for p in sample_assignments([Var("_d", s)], n, seed)]
+    return [{str(s): per_sort[s][j] for s in sorts} for j in range(n)]
+
+
+FINGERPRINT_POINTS = 16
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """``diagonal``: (⋀Γ, C) truth values at the diagonal points; ``answers``: for the
+    symbolic value route, the truth of the answer predicate ``α ⋈ c`` by value of α."""
+
+    diagonal: tuple | None
+    answers: tuple | None = None
+
+
+def fingerprint(st: Statement, relation: str, points: int = FINGERPRINT_POINTS) -> Fingerprint | None:
+    """Exact truth values at diagonal points (None where undecided); None when not
+    applicable (``logical``/``syntactic``, carrier sorts, no evaluator)."""
+    if relation in ("logical", "syntactic"):
+        return None
+    try:
+        from provers.evaluate import truth
+
+        nf = _form(st, relation)
+    except Exception:
+        return None
+    diagonal: tuple | None = None
+    try:
+        sorts = sorted({v.sort for v in nf.variables}, key=str)
+        if not any("?" in _shape(s) for s in sorts):
+            prem, concl = nf.premise(), nf.conclusion
+            out = []
+            for diag in _diagonal_points(sorts, points):
+                env = {v.name: diag[str(v.sort)] for v in nf.variables}
+                out.append((_truth(truth, prem, env), _truth(truth, concl, env)))
+            diagonal = tuple(out)
+    except Exception:
+        diagonal = None
+    answers = _answers(nf, points) if relation == "symbolic" else None
+    return Fingerprint(diagonal, answers)
+
+
+def _answers(nf: Any, points: int) -> tuple | None:
+    """``((value of α, truth of α ⋈ c), ...)`` at shared sample values of α's sort and at
+    c - 1, c, c + 1 (where the predicates of different answers part)."""
+    try:
+        from fractions import Fraction
+
+        from provers.evaluate import evaluate, truth
+        from provers.ir import BOOL, NAT, App, Var
+        from provers.relations import standardize
+
+        std = standardize(nf)
+        if std is None:
+            return None
+        lhs, op, c = std
+        alpha = Var("_alpha", lhs.sort)
+        pred = App(op, (alpha, c), BOOL)
+        values = [d[str(lhs.sort)] for d in _diagonal_points([lhs.sort], points)]
+        cv = evaluate(c, {})
+        if isinstance(cv, (int, Fraction)) and not isinstance(cv, bool):
+            for d in (0, 1, -1):
+                values.append(cv + d)
+        out = {}
+        for v in values:
+            if not isinstance(v, (int, Fraction)) or isinstance(v, bool) or v in out:
+                continue
+            if lhs.sort == NAT and (v < 0 or not isinstance(v, int)):
+                continue
+            out[v] = _truth(truth, pred, {"_alpha": v})
+        return tuple(sorted(out.items()))
     except Exception:
         return None
 
 
-def _fingerprint(st: Statement, relation: str) -> Hashable | None:
-    """Truth values on sampled assignments (provers.evaluate), or None when not available."""
+def _truth(truth: Callable[..., Any], t: Any, env: dict[str, Any]) -> bool | None:
     try:
-        from provers.evaluate import fingerprint
-    except ImportError:
-        return None
-    try:
-        return fingerprint(st, relation)
+        v = truth(t, env)
     except Exception:
         return None
+    return v if isinstance(v, bool) else None
+
+
+def _differ(a: tuple | None, b: tuple | None) -> bool:
+    if a is None or b is None or len(a) != len(b):
+        return False
+    for (pa, ca), (pb, cb) in zip(a, b, strict=True):
+        if pa is not None and pb is not None and pa != pb:
+            return True
+        if ca is not None and cb is not None and ca != cb:
+            return True
+    return False
+
+
+def _answers_differ(a: tuple | None, b: tuple | None) -> bool:
+    if a is None or b is None:
+        return False
+    da = dict(a)
+    return any(v in da and da[v] is not None and t is not None and da[v] != t for v, t in b)
+
+
+def separated(a: Candidate, b: Candidate) -> str | None:
+    """Why ``a`` and ``b`` cannot be equivalent (``"signature"`` / ``"fingerprint"``), or None.
+
+    The aligned route is closed by a signature mismatch or a diagonal fingerprint
+    difference; the symbolic value route (when both standardize) by different value
+    sorts or an answer value where the two answer predicates disagree.
+    """
+    sa, sb = a.signature, b.signature
+    if sa is None or sb is None:
+        return None
+    if sa.base != sb.base:
+        return "signature"
+    fa, fb = a.fingerprint, b.fingerprint
+    aligned_sig_ok = sa.aligned == sb.aligned
+    aligned_fp_ok = not (fa is not None and fb is not None and _differ(fa.diagonal, fb.diagonal))
+    route_sig_ok = sa.route is not None and sa.route == sb.route
+    route_fp_ok = not (fa is not None and fb is not None and _answers_differ(fa.answers, fb.answers))
+    if (aligned_sig_ok and aligned_fp_ok) or (route_sig_ok and route_fp_ok):
+        return None
+    if not aligned_sig_ok and not route_sig_ok:
+        return "signature"
+    return "fingerprint"
 
 
 def cluster(
