@@ -429,6 +429,7 @@ def test_render_from_text_parts_and_screen() -> None:
     assert text == ("open Real\ntheorem obligation (x : ℝ) (h_obl_1 : 0 < x) :\n    x ^ 2 ≥ 0 := "
                     "by\n  intros\n  first\n  | (nlinarith; done)\n  | (positivity; done)")
     check_safe_statement(text, allowed_proofs=[proof])
+    assert LeanObligation(goal="x = 1 -- note\n  ∧ y = 2").goal == "x = 1 ∧ y = 2"
     with pytest.raises(UnsafeLeanError):
         LeanObligation(goal="True := by sorry\n#eval 1")
     with pytest.raises(UnsafeLeanError):
@@ -485,6 +486,7 @@ def test_lean_backend_maps_results(log_path: Path) -> None:
         unsafe = backend.prove("True := by sorry\n#eval 1", timeout=5)
         statement = backend.prove("import Mathlib\nopen Real\ntheorem t (x : ℝ) : x ^ 2 ≥ 0 := by sorry",
                                   timeout=5)
+        commented = backend.prove("theorem c : True -- no proof yet", timeout=5)
     assert isinstance(proved, Proved) and proved.backend == "lean"
     assert isinstance(failed, Unknown) and failed.reason == "Lean error: unsolved goals"
     assert isinstance(hung, Unknown) and hung.reason.startswith("timeout")
@@ -495,7 +497,8 @@ def test_lean_backend_maps_results(log_path: Path) -> None:
     assert sent[0] == "import Mathlib"
     assert sent[1].startswith("theorem obligation :\n    (∀ (n : ℕ), ((n + (0 : ℕ)) = n)) := by")
     assert "| (nlinarith; done)" in sent[1]
-    assert sent[-1].startswith("open Real\ntheorem t (x : ℝ) : x ^ 2 ≥ 0 := by\n  intros")
+    assert sent[-2].startswith("open Real\ntheorem t (x : ℝ) : x ^ 2 ≥ 0 := by\n  intros")
+    assert isinstance(commented, Proved) and sent[-1].startswith("theorem c : True := by\n")
     assert not any("sorry" in c or "#eval" in c or "orderOf" in c for c in sent)
 
 

@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from provers import ir
-from provers.lean4.security import FORBIDDEN_WORDS, check_safe_header, check_safe_term
+from provers.lean4.security import (
+    FORBIDDEN_WORDS,
+    check_safe_header,
+    check_safe_term,
+    strip_comments,
+)
 
 __all__ = [
     "CORE_TACTICS", "MATHLIB_TACTICS", "DEFAULT_TACTICS", "NotRenderable", "LeanObligation",
@@ -31,6 +36,10 @@ MATHLIB_TACTICS = ("norm_num", "ring_nf", "linarith", "nlinarith", "positivity",
 DEFAULT_TACTICS = ("rfl", "omega", "decide", "simp", "norm_num", "ring_nf", "linarith",
                    "nlinarith", "positivity", "aesop", "tauto")
 _AESOP_TACTICS = ("aesop",)
+
+
+def _clean(part: str) -> str:
+    return " ".join(strip_comments(part).split())
 
 
 class NotRenderable(ValueError):
@@ -83,6 +92,10 @@ class LeanObligation:
     def __post_init__(self) -> None:
         for part in (*self.binders, *self.premises, self.goal):
             check_safe_term(part)
+        # Comments are dropped so that a trailing `--` cannot swallow what follows the part.
+        for name in ("binders", "premises"):
+            object.__setattr__(self, name, tuple(_clean(p) for p in getattr(self, name)))
+        object.__setattr__(self, "goal", _clean(self.goal))
         if self.opens:
             check_safe_header("\n".join(self.opens))
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name) or self.name in FORBIDDEN_WORDS:

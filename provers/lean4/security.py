@@ -468,7 +468,8 @@ def screen_statement(text: str, *, allowed_proofs: Iterable[str] = (),
             where = tail[0].pos if tail else toks[sig_end].pos
             raise _fail(text, where, "only `:= by sorry`, `:= sorry` or a bare `:=` may "
                         "follow the statement")
-    head_end = toks[sig_end].pos if sig_end < len(toks) else len(text)
+    last = toks[sig_end - 1]  # end of the statement proper: trailing comments stay out of it
+    head_end = last.pos + len(last.text)
     return ScreenedStatement(tuple(imports), tuple(opens), text[decl_start:].strip(),
                              kw.text, name, text[decl_start:head_end].strip())
 
