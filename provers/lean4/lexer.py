@@ -1,0 +1,202 @@
+"""Tokenizer for Lean 4 theorem statements.
+
+Comments (``--``, nested ``/- -/``) and docstrings are dropped; every token keeps its
+character offset so errors point at the right line and column. Identifiers keep their dots
+(``Real.sqrt``, ``h.1``, ``s.card``): the elaborator resolves namespaces and field notation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from provers.errors import InputTooLargeError, ParseError
+
+MAX_CHARS = 100_000
+
+#: Multi-character symbols, longest first so the scanner is greedy.
+SYMBOLS = sorted(
+    [
+        "Π", "∑'", "∏'", "⋃₀", "⋂₀", "⟪", "⟫", "⁅", "⁆", "⧸", "≃*", "≃+*", "≃+", "→ₗ", "≃ₗ", "→L",
+        "≃ₜ", "→ᵃ", "→+*", "→*", "→+", "//", "[MOD", "[ZMOD", "[PMOD", "[SMOD", "/.", ":=", "=>", "↦", "->", "<->", "<=", ">=", "!=", "≠", "≤", "≥", "→", "↔", "∧", "∨", "¬",
+        "∀", "∃!", "∃", "λ", "∑", "∏", "⋃", "⋂", "∈", "∉", "⊆", "⊂", "⊇", "⊃", "∪", "∩", "\\",
+        "∣", "%", "^", "*", "/", "+", "-", "=", "<", ">", "(", ")", "[", "]", "{", "}", "⟨", "⟩",
+        ",", ":", "|", "⌊", "⌋₊", "⌋", "⌈", "⌉₊", "⌉", "↑", "√", "⁻¹'", "⁻¹", "!", "∘", "•",
+        "×ˢ", "×", "''", "∅", "·", "⦃", "⦄", "$", "<|", "|>", "|>.", "≡", "@", "_", "∞", "ᶜ",
+        "∆", "⊔", "⊓", "⊤", "⊥", "∫", "∂", "∠", "π", "ℝ≥0∞", "ℝ≥0", "++", "::", "..", ";",
+        "∃ᶠ", "∀ᶠ", "⨆", "⨅", "∮", "√", "∛", "‖", "≃", "≅", "→+*", "→*", "→+", "→ₗ", "≪", "⋆",
+        "#", "?", "&&", "||", "<;>", "%[", "⊢", "∤", "⬝", "ᵀ", "†", "≈", "≺", "≼", "⊊", "∗",
+    ],
+    key=len,
+    reverse=True,
+)
+
+_SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ"
+_SUPERSCRIPT_IDENT = "ᵢ"
+_GREEK_NOT_IDENT = {"λ", "Π", "Σ"}
+# Letter-like symbols that Lean treats as identifiers.
+_LETTERLIKE = "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ∞"
+
+
+def _ident_start(c: str) -> bool:
+    if c in _GREEK_NOT_IDENT:
+        return False
+    return c.isalpha() or c == "_" or c in "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ" or ("\u03b1" <= c <= "\u03c9") or (
+        "\u0391" <= c <= "\u03a9"
+    ) or ("\U0001d400" <= c <= "\U0001d7ff")
+
+
+def _ident_rest(c: str) -> bool:
+    return _ident_start(c) or c.isdigit() or c in "'!?" or c in _SUBSCRIPTS
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # "ident", "num", "str", "sym", "eof"
+    text: str
+    pos: int
+    end: int
+    space_before: bool = True
+
+    def __repr__(self) -> str:
+        return f"{self.kind}:{self.text!r}@{self.pos}"
+
+
+def strip_comments(text: str) -> str:
+    """Replace comments and docstrings by spaces (same length, so offsets are kept)."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if text.startswith("--", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+            continue
+        if text.startswith("/-", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if text.startswith("/-", j):
+                    depth += 1
+                    j += 2
+                elif text.startswith("-/", j):
+                    depth -= 1
+                    j += 2
+                else:
+                    j += 1
+            if depth:
+                raise ParseError.at_offset("unterminated comment /- ... -/", text, i)
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+            continue
+        i += 1
+    return "".join(out)
+
+
+def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
+    """Tokens of ``text[start:end]`` (comments must already be blanked out)."""
+    if len(text) > MAX_CHARS:
+        raise InputTooLargeError(f"input of {len(text)} characters exceeds the limit of {MAX_CHARS}")
+    end = len(text) if end is None else end
+    toks: list[Token] = []
+    i = start
+    space = True
+    while i < end:
+        c = text[i]
+        if c.isspace():
+            i += 1
+            space = True
+            continue
+        if c == "«":
+            j = text.find("»", i)
+            if j < 0 or j >= end:
+                raise ParseError.at_offset("unterminated «identifier»", text, i)
+            j += 1
+            while j < end and (_ident_rest(text[j]) or (text[j] == "." and j + 1 < end and _ident_start(text[j + 1]))):
+                j += 1
+            toks.append(Token("ident", text[i:j].replace("«", "").replace("»", ""), i, j, space))
+            i, space = j, False
+            continue
+        if c.isdigit():
+            j = i
+            while j < end and (text[j].isdigit() or text[j] == "_"):
+                j += 1
+            if text.startswith(("0x", "0b", "0o"), i):
+                j = i + 2
+                while j < end and text[j].isalnum():
+                    j += 1
+            elif j + 1 < end and text[j] == "." and text[j + 1].isdigit():
+                j += 1
+                while j < end and text[j].isdigit():
+                    j += 1
+            if j < end and text[j] in "eE" and j + 1 < end and (text[j + 1].isdigit() or (text[j + 1] in "+-" and j + 2 < end and text[j + 2].isdigit())):
+                j += 2
+                while j < end and text[j].isdigit():
+                    j += 1
+            toks.append(Token("num", text[i:j], i, j, space))
+            i, space = j, False
+            continue
+        if c == '"':
+            j = i + 1
+            while j < end and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            if j >= end:
+                raise ParseError.at_offset("unterminated string literal", text, i)
+            toks.append(Token("str", text[i : j + 1], i, j + 1, space))
+            i, space = j + 1, False
+            continue
+        if text.startswith(("ℝ≥0", "ℕ+"), i):
+            sym = "ℝ≥0∞" if text.startswith("ℝ≥0∞", i) else text[i : i + (3 if c == "ℝ" else 2)]
+            toks.append(Token("ident", sym, i, i + len(sym), space))
+            i, space = i + len(sym), False
+            continue
+        if _ident_start(c):
+            j = i + 1
+            while j < end:
+                if _ident_rest(text[j]):
+                    j += 1
+                elif text[j] == "." and j + 1 < end and (_ident_start(text[j + 1]) or text[j + 1].isdigit()):
+                    j += 1
+                else:
+                    break
+            word = text[i:j]
+            if word in ("Type", "Sort") and j < end and text[j] in "*_":
+                j += 1
+                word = text[i:j]
+            # `n!` is `n !` (factorial) unless it is a known identifier ending in `!`
+            while word.endswith(("!", "?")) and len(word) > 1:
+                word = word[:-1]
+                j -= 1
+            toks.append(Token("ident", word, i, j, space))
+            i, space = j, False
+            continue
+        if c == "." and i + 1 < end and (_ident_start(text[i + 1]) or text[i + 1].isdigit()) and not space and toks:
+            # field access after a closing bracket: `(Nat.digits 10 n).sum`, `x.1`
+            j = i + 1
+            while j < end and (_ident_rest(text[j]) or (text[j] == "." and j + 1 < end and _ident_start(text[j + 1]))):
+                j += 1
+            toks.append(Token("proj", text[i + 1 : j], i, j, False))
+            i, space = j, False
+            continue
+        for s in SYMBOLS:
+            if text.startswith(s, i):
+                toks.append(Token("sym", s, i, i + len(s), space))
+                i += len(s)
+                break
+        else:
+            # unknown characters become one-character symbols: the parser reports them
+            # with a position when (and only when) they matter
+            toks.append(Token("sym", c, i, i + 1, space))
+            i += 1
+        space = False
+    toks.append(Token("eof", "", end, end, True))
+    return toks

@@ -1,0 +1,380 @@
+"""Lean 4 theorem statements → IR ``Statement``: the frontend's entry point ``parse_lean``.
+
+Accepted input: an optional header (``import``, ``open ... [in]``, ``set_option``,
+``namespace``/``section``/``end``, ``universe``, ``variable``, and auxiliary ``def``/``abbrev``
+declarations whose names become uninterpreted constants), then exactly one
+``theorem``/``lemma``/``example`` with its binders and type, ending at the type, at ``:=`` or
+at ``:= <proof>`` (the proof is ignored). A statement inside a markdown code fence is
+extracted. Anything else (prose, a ``def`` alone, a proof script alone, several theorems)
+raises ``ParseError`` with a line, a column and a one-line reason.
+
+Decisions: prose around the statement outside a code fence is rejected (we do not guess
+where the statement starts). ``variable`` binders are added to the statement when it uses
+them, as Lean does.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from provers.errors import InputTooLargeError, ParseError
+from provers.ir import BOOL, TYPE, FunSort, Hypothesis, OpaqueSort, Sort, Statement, Var, VarBinder
+from provers.lean4.elaborate import Elaborator, NeedAutoBound
+from provers.lean4.lexer import MAX_CHARS, Token, strip_comments, tokenize
+from provers.lean4.pratt import TermParser
+from provers.lean4.syntax import BinderGroup
+
+DECL_KEYWORDS = ("theorem", "lemma", "example")
+COMMANDS = {
+    "import", "open", "set_option", "namespace", "section", "end", "universe", "universes",
+    "variable", "variables", "def", "abbrev", "noncomputable", "instance", "attribute",
+    "private", "protected", "axiom", "local", "scoped", "notation", "infix", "infixl", "infixr",
+    "prefix", "postfix", "macro", "syntax", "structure", "class", "inductive", "@[", "#check",
+    "#eval", "opaque", "irreducible_def", "mutual",
+}
+HYP_NAME = re.compile(r"^(h|H\d|hyp|this)[\w₀-₉'.]*$")
+_FENCE = re.compile(r"```[^\n`]*\n(.*?)```", re.S)
+
+
+def parse_lean(text: str) -> Statement:
+    """Parse one Lean 4 theorem statement (optionally with its header) into the IR."""
+    if not isinstance(text, str):
+        raise ParseError(f"expected a string, got {type(text).__name__}")
+    if len(text) > MAX_CHARS:
+        raise InputTooLargeError(f"input of {len(text)} characters exceeds the limit of {MAX_CHARS}")
+    if sys.getrecursionlimit() < 10_000:
+        sys.setrecursionlimit(10_000)
+    start, end = _fenced_span(text)
+    clean = strip_comments(text)
+    toks = tokenize(clean, start, end)
+    return _StatementParser(text, clean, toks).parse()
+
+
+def _fenced_span(text: str) -> tuple[int, int]:
+    """The span of the one fenced code block holding a declaration, or the whole text."""
+    if "```" not in text:
+        return 0, len(text)
+    blocks = [m for m in _FENCE.finditer(text)]
+    if not blocks:
+        raise ParseError.at_offset("unterminated markdown code fence", text, text.index("```"))
+    with_decl = [m for m in blocks if re.search(r"\b(theorem|lemma|example)\b", m.group(1))]
+    if not with_decl:
+        raise ParseError.at_offset("no theorem, lemma or example inside the code fence", text, blocks[0].start())
+    if len(with_decl) > 1:
+        raise ParseError.at_offset(
+            f"{len(with_decl)} code fences contain declarations; expected exactly one statement",
+            text, with_decl[1].start())
+    return with_decl[0].start(1), with_decl[0].end(1)
+
+
+class _StatementParser:
+    def __init__(self, text: str, clean: str, toks: list[Token]):
+        self.text = text
+        self.clean = clean
+        self.toks = toks
+        self.p = TermParser(toks, text)
+        self.opens: list[str] = []
+        self.consts: dict[str, Sort] = {}
+        self.variables: list[BinderGroup] = []
+
+    def error(self, reason: str, tok: Token) -> ParseError:
+        return ParseError.at_offset(reason, self.text, tok.pos)
+
+    def parse(self) -> Statement:
+        toks = self.toks
+        decls = [i for i, t in enumerate(toks) if t.kind == "ident" and t.text in DECL_KEYWORDS]
+        if not decls:
+            d = self._open_def()
+            if d is None:
+                raise self._no_statement()
+            decls = [d]
+        if len(decls) > 1:
+            raise self.error(
+                f"{len(decls)} declarations (theorem/lemma/example); expected exactly one statement",
+                toks[decls[1]])
+        d = decls[0]
+        header_end = self._header(d)
+        return self._theorem(d, header_end)
+
+    def _open_def(self) -> int | None:
+        """A body-less ``def name binders : T :=`` (ProofNet states some exercises so: the
+        statement is that ``T`` is inhabited). A ``def`` with a body is a definition."""
+        defs = [i for i, t in enumerate(self.toks)
+                if t.kind == "ident" and t.text == "def" and (self._at_line_start(t) or (
+                    i > 0 and self.toks[i - 1].text in ("noncomputable", "private", "protected")
+                    and self._at_line_start(self.toks[i - 1])))]
+        if not defs:
+            return None
+        d = defs[-1]
+        k = d
+        depth = 0
+        while self.toks[k].kind != "eof":
+            t = self.toks[k]
+            if t.text in ("(", "[", "{", "⦃", "⟨"):
+                depth += 1
+            elif t.text in (")", "]", "}", "⦄", "⟩"):
+                depth -= 1
+            elif t.text == ":=" and depth == 0:
+                rest = [x.text for x in self.toks[k + 1 :] if x.kind != "eof"]
+                return d if rest in ([], ["sorry"], ["by", "sorry"]) else None
+            k += 1
+        return None
+
+    def _no_statement(self) -> ParseError:
+        toks = self.toks
+        first = toks[0]
+        if first.kind == "eof":
+            return self.error("empty input: no theorem statement", first)
+        words = [t.text for t in toks if t.kind == "ident"]
+        for t in toks:
+            if t.kind == "ident" and t.text in ("def", "abbrev", "instance", "structure", "inductive"):
+                return self.error(f"a {t.text} declaration, not a theorem statement", t)
+        tactics = {"intro", "intros", "apply", "exact", "simp", "rw", "linarith", "nlinarith",
+                   "norm_num", "omega", "ring", "field_simp", "have", "refine", "constructor",
+                   "use", "cases", "rcases", "induction", "calc", "by", "sorry", "positivity"}
+        if words and words[0] in tactics:
+            return self.error("a proof script without a theorem statement", first)
+        return self.error(
+            "no theorem, lemma or example declaration found (prose or other text?)", first)
+
+    # -- header ------------------------------------------------------------------------
+    def _header(self, d: int) -> int:
+        """Walk the commands before the declaration; return the index where the theorem
+        (with its modifiers / ``open ... in`` prefix) starts."""
+        toks = self.toks
+        i = 0
+        decl_start = d
+        # modifiers and attributes directly before the keyword belong to the declaration
+        j = d
+        while j > 0 and toks[j - 1].text in ("private", "protected", "noncomputable", "nonrec"):
+            j -= 1
+        if j > 0 and toks[j - 1].text == "]":
+            k = j - 1
+            while k > 0 and toks[k].text != "@":
+                k -= 1
+            if toks[k].text == "@" and toks[k + 1].text == "[":
+                j = k
+        decl_start = j
+        while i < decl_start:
+            t = toks[i]
+            if t.text == "@" and toks[i + 1].text == "[":
+                i = self._skip_brackets(i + 1)
+                continue
+            if t.kind != "ident" or t.text not in COMMANDS:
+                raise self.error(
+                    f"unexpected {t.text!r} before the theorem: only import/open/set_option/"
+                    "namespace/section/variable/def lines may precede it", t)
+            i = self._command(i, decl_start)
+        return decl_start
+
+    def _skip_brackets(self, i: int) -> int:
+        depth = 0
+        while self.toks[i].kind != "eof":
+            if self.toks[i].text == "[":
+                depth += 1
+            elif self.toks[i].text == "]":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        return i
+
+    def _next_command(self, i: int, limit: int) -> int:
+        i += 1
+        while i < limit:
+            t = self.toks[i]
+            if t.kind == "ident" and t.text in COMMANDS and self._at_line_start(t):
+                return i
+            i += 1
+        return limit
+
+    def _at_line_start(self, t: Token) -> bool:
+        k = t.pos - 1
+        while k >= 0 and self.clean[k] in " \t":
+            k -= 1
+        return k < 0 or self.clean[k] == "\n"
+
+    def _command(self, i: int, limit: int) -> int:
+        toks = self.toks
+        t = toks[i]
+        if t.text == "open":
+            j = i + 1
+            while j < limit and toks[j].kind == "ident" and toks[j].text not in COMMANDS:
+                if toks[j].text not in ("scoped", "in", "hiding", "renaming"):
+                    self.opens.append(toks[j].text)
+                j += 1
+            if j < limit and toks[j].text == "(":  # open Foo (bar baz)
+                j = self._next_command(i, limit)
+            return j
+        if t.text in ("def", "abbrev", "noncomputable", "irreducible_def", "opaque", "axiom"):
+            j = i + 1
+            if toks[j].text == "section":
+                return j + 1
+            if toks[j].text in ("def", "abbrev"):
+                j += 1
+            if toks[j].kind == "ident":
+                self._declare_const(j, limit)
+            return self._next_command(i, limit)
+        if t.text in ("variable", "variables"):
+            j = i + 1
+            p = TermParser(toks, self.text, j)
+            while p.i < limit and p.at("(", "{", "[", "⦃"):
+                self.variables.append(p.bracketed_binder())
+            return max(p.i, self._next_command(i, limit) if p.i < limit and not self._at_line_start(toks[p.i]) else p.i)
+        return self._next_command(i, limit)
+
+    def _declare_const(self, j: int, limit: int) -> None:
+        """``def g (n : ℕ) : ℝ := ...``: record ``g : ℕ → ℝ`` (best effort)."""
+        name = self.toks[j].text
+        p = TermParser(self.toks, self.text, j + 1)
+        el = Elaborator(self.text, tuple(self.opens), self.consts)
+        arg_sorts: list[Sort] = []
+        try:
+            while p.at("(", "{", "[", "⦃"):
+                g = p.bracketed_binder()
+                if g.style in ("instance",) or g.type is None:
+                    continue
+                s = el.elab_type(g.type)
+                if s is None:
+                    continue
+                for nm in g.names:
+                    el.scope[nm] = Var(nm, s)
+                    if g.style == "explicit" and s != TYPE:
+                        arg_sorts.append(s)
+            result: Sort | None = None
+            if p.at(":"):
+                p.advance()
+                result = el.elab_type(p.expr(0))
+            elif p.at(":="):
+                result = None
+        except ParseError:
+            result = None
+        if result is None:
+            result = OpaqueSort(name)
+        self.consts[name] = FunSort(tuple(arg_sorts), result) if arg_sorts else result
+
+    # -- the theorem -------------------------------------------------------------------
+    def _theorem(self, d: int, header_end: int) -> Statement:
+        toks = self.toks
+        kw = toks[d]
+        p = self.p
+        p.i = d + 1
+        name = None
+        if kw.text != "example":
+            if toks[p.i].kind != "ident" or toks[p.i].text in COMMANDS:
+                raise self.error(f"expected a name after {kw.text!r}", toks[p.i])
+            name = p.advance().text
+        groups: list[BinderGroup] = []
+        while p.at("(", "{", "[", "⦃"):
+            groups.append(p.bracketed_binder())
+        if not p.at(":"):
+            found = p.tok.text or "end of input"
+            raise self.error(f"expected ':' and the statement after the binders, found {found!r}", p.tok)
+        p.advance()
+        concl_syn = p.expr(0)
+        t = p.tok
+        if t.kind != "eof" and not (t.text in (":=", "where", "|") or t.text == "by"):
+            raise self.error(f"unexpected {t.text!r} after the statement (expected ':=' or the end)", t)
+        if kw.text == "def":
+            self.notes_extra = [f"def {name}: a body-less def; the statement is that its type is inhabited"]
+        header = self.text[toks[0].pos : toks[header_end].pos].strip() if header_end > 0 else ""
+        stmt_src = self.text[toks[header_end].pos : (t.pos if t.kind != "eof" else toks[-1].pos)].strip()
+
+        used = {tk.text.split(".")[0] for tk in toks[d:p.i] if tk.kind == "ident"}
+        all_groups = [g for g in self.variables if any(n in used for n in g.names)] + groups
+        untyped = any(g.type is None and g.style != "instance" for g in all_groups)
+        try:
+            if untyped:
+                raise NeedAutoBound("")
+            el = self._new_elaborator()
+            binders, conclusion = self._build(el, all_groups, concl_syn, {})
+        except NeedAutoBound:
+            binders, conclusion, el = self._build_inferred(all_groups, concl_syn)
+        return Statement(
+            binders=tuple(binders),
+            conclusion=conclusion,
+            language="lean4",
+            name=name,
+            header=header,
+            source=stmt_src,
+            notes=tuple(el.notes) + tuple(getattr(self, "notes_extra", ())),
+        )
+
+    def _new_elaborator(self) -> Elaborator:
+        el = Elaborator(self.text, tuple(self.opens), self.consts)
+        el.auto_bound = {}
+        return el
+
+    def _build(self, el: Elaborator, groups: list[BinderGroup], concl_syn, untyped: dict[str, Sort]):
+        binders: list[VarBinder | Hypothesis] = []
+        for g in groups:
+            binders.extend(self._binder(el, g, untyped))
+        return binders, el.prop(concl_syn)
+
+    def _build_inferred(self, groups: list[BinderGroup], concl_syn):
+        """Two passes for untyped binders ``(n)`` and auto-bound implicits (Lean's
+        autoImplicit): infer their sorts from their uses, then elaborate for real."""
+        el1 = self._new_elaborator()
+        el1.collect_auto = True
+        el1.infer_depth = 1
+        metas: dict[str, Sort] = {}
+        for g in groups:
+            if g.type is None and g.style != "instance":
+                for n in g.names:
+                    m = f"?{n}#{len(metas)}"
+                    el1.metas[m] = None
+                    metas[n] = OpaqueSort(m)
+        try:
+            self._build(el1, groups, concl_syn, metas)
+        except ParseError as e:
+            if isinstance(e, InputTooLargeError):
+                raise
+        sorts = {n: el1.resolve_meta(m.name, n) for n, m in metas.items()}  # type: ignore[attr-defined]
+        auto = {n: el1.resolve_meta(v.sort.name, n) for n, v in (el1.auto_bound or {}).items()}  # type: ignore[attr-defined]
+        el = self._new_elaborator()
+        el.collect_auto = True
+        el.auto_bound = {n: Var(n, s) for n, s in auto.items()}
+        el.notes.extend(el1.notes)
+        for n in auto:
+            el.notes.append(f"{n} is not bound: an auto-bound implicit variable (Lean autoImplicit)")
+        auto_binders = [VarBinder(v, "implicit") for v in el.auto_bound.values()]
+        binders, conclusion = self._build(el, groups, concl_syn, sorts)
+        extra = [VarBinder(v, "implicit") for n, v in el.auto_bound.items() if n not in auto]
+        return auto_binders + extra + binders, conclusion, el
+
+    def _binder(self, el: Elaborator, g: BinderGroup, untyped: dict[str, Sort] | None = None) -> list[VarBinder | Hypothesis]:
+        out: list[VarBinder | Hypothesis] = []
+        if g.style == "instance":
+            formula = el.prop(g.type) if g.type is not None else None
+            if formula is not None:
+                out.append(Hypothesis(g.names[0] if g.names else None, formula, "instance"))
+            return out
+        if g.type is None:
+            if g.pred is not None:
+                raise el.err(g.type or _pos(g), "binder predicates are not allowed in theorem binders")
+            for n in g.names:
+                v = Var(n, (untyped or {}).get(n) or OpaqueSort(f"α_{n}"))
+                el.scope[n] = v
+                out.append(VarBinder(v, g.style))
+            return out
+        sort, certain = el.type_or_prop(g.type)
+        hyp_like = all(HYP_NAME.match(n) for n in g.names)
+        if sort is not None and (certain or not hyp_like):
+            for n in g.names:
+                v = Var(n, sort)
+                el.scope[n] = v
+                out.append(VarBinder(v, g.style))
+            return out
+        formula = el.prop(g.type)
+        if formula.sort != BOOL:
+            raise el.err(g.type, "hypothesis is not a proposition")
+        for n in g.names:
+            out.append(Hypothesis(n if n != "_" else None, formula, g.style))
+        return out
+
+
+def _pos(g: BinderGroup):  # pragma: no cover - tiny helper for error positions
+    from provers.lean4.syntax import Syn
+
+    return Syn("other", g.pos, g.pos)

@@ -1,0 +1,240 @@
+"""Lean 4 frontend: statement structure, binders, headers, fences, and rejection of non-statements."""
+
+from __future__ import annotations
+
+import pytest
+
+import provers
+from provers.errors import InputTooLargeError, ParseError
+from provers.ir import (
+    BOOL,
+    INT,
+    NAT,
+    REAL,
+    App,
+    BigOp,
+    FunSort,
+    Hypothesis,
+    Num,
+    OpaqueSort,
+    Quant,
+    SetBuilder,
+    SetSort,
+    Uninterpreted,
+    Var,
+    VarBinder,
+    app,
+    subterms,
+)
+from provers.lean4.parser import parse_lean
+
+HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
+
+
+def concl(text: str):
+    return parse_lean(text).conclusion
+
+
+def ops(t) -> set[str]:
+    return {s.op for s in subterms(t) if isinstance(s, App)}
+
+
+# -- structure -------------------------------------------------------------------------
+
+
+def test_binder_kinds_and_hypothesis_names_are_kept():
+    st = parse_lean(
+        "theorem foo {n : ℕ} (x y : ℝ) ⦃k : ℤ⦄ [inst : Fact (1 < 2)] (h₀ : 0 < x) (h₁ : x < y) : x ≤ y := by sorry"
+    )
+    assert st.name == "foo"
+    kinds = [(type(b).__name__, getattr(b, "style", None)) for b in st.binders]
+    assert kinds == [
+        ("VarBinder", "implicit"), ("VarBinder", "explicit"), ("VarBinder", "explicit"),
+        ("VarBinder", "strict_implicit"), ("Hypothesis", "instance"),
+        ("Hypothesis", "explicit"), ("Hypothesis", "explicit"),
+    ]
+    assert [v.name for v in st.variables] == ["n", "x", "y", "k"]
+    assert [v.sort for v in st.variables] == [NAT, REAL, REAL, INT]
+    assert [h.name for h in st.hypotheses] == ["inst", "h₀", "h₁"]
+    x = Var("x", REAL)
+    assert st.hypotheses[1].formula == app("lt", Num(0, REAL), x)
+
+
+@pytest.mark.parametrize("ending", [" := by sorry", " := sorry", " :=", "", " := by\n  nlinarith [sq_nonneg x]\n  simp"])
+def test_endings(ending: str):
+    st = parse_lean("theorem t (x : ℝ) (h : 0 ≤ x) : 0 ≤ x ^ 2" + ending)
+    assert st.conclusion == app("le", Num(0, REAL), app("pow", Var("x", REAL), Num(2, NAT)))
+
+
+def test_header_comments_docstring_and_source_are_kept():
+    text = HEADER + "/-- The doc. /- nested -/ still doc -/\n-- a comment\ntheorem t (a : ℕ) : a = a := by sorry"
+    st = parse_lean(text)
+    assert st.header.startswith("import Mathlib") and "open BigOperators" in st.header
+    assert st.source.startswith("/-- The doc.") or st.source.startswith("theorem")
+    assert "theorem t" in st.source
+    assert st.name == "t"
+
+
+def test_open_in_prefix_lemma_and_example():
+    st = parse_lean("open Real in\nlemma l (x : ℝ) : sqrt (x ^ 2) = |x| := sorry")
+    assert st.name == "l" and "sqrt" in ops(st.conclusion) and "abs" in ops(st.conclusion)
+    assert parse_lean("example : (2 : ℤ) ∣ 4 := by decide").name is None
+
+
+def test_markdown_fence_is_extracted():
+    text = "Here is the formalization:\n\n```lean4\ntheorem t (n : ℕ) (h : 2 ∣ n) : Even n := by sorry\n```\nDone."
+    st = parse_lean(text)
+    assert st.conclusion == app("even", Var("n", NAT))
+
+
+def test_names_with_dots_subscripts_primes():
+    st = parse_lean("theorem t (a₁ a' : ℕ) (h₀ : a₁ = a' + 1) : Nat.succ a' = a₁ := by sorry")
+    a1, ap = Var("a₁", NAT), Var("a'", NAT)
+    assert st.conclusion == app("eq", app("add", ap, Num(1, NAT)), a1)
+
+
+def test_function_typed_variables_and_application():
+    st = parse_lean("theorem t (f : ℕ → ℝ) (g : ℝ → ℝ → ℝ) (h : ∀ n, f (n + 1) = g (f n) 2) : f 0 = 1 := sorry")
+    f = st.variables[0]
+    assert f.sort == FunSort((NAT,), REAL) and st.variables[1].sort == FunSort((REAL, REAL), REAL)
+    q = st.hypotheses[0].formula
+    assert isinstance(q, Quant) and q.vars[0].sort == NAT
+
+
+# -- binders and big operators -----------------------------------------------------------
+
+
+def test_bounded_quantifiers_expand_like_lean():
+    c = concl("theorem t : ∀ x > 0, ∃ y ∈ Set.Icc (0 : ℝ) 1, y < x := sorry")
+    assert isinstance(c, Quant) and c.kind == "forall" and c.vars[0].sort == REAL
+    assert isinstance(c.body, App) and c.body.op == "implies"
+    ex = c.body.args[1]
+    assert isinstance(ex, Quant) and ex.kind == "exists" and ex.body.op == "and"
+
+
+def test_exists_unique_and_multiple_binders():
+    c = concl("theorem t : ∃! x : ℝ, 2 * x = 1 := sorry")
+    assert isinstance(c, Quant) and c.kind == "exists1"
+    c2 = concl("theorem t : ∃ x y : ℕ, x + y = 3 := sorry")
+    assert isinstance(c2, Quant) and [v.name for v in c2.vars] == ["x", "y"]
+
+
+@pytest.mark.parametrize("src", [
+    "∑ i in Finset.range n, (i : ℝ)",
+    "∑ i ∈ Finset.range n, (i : ℝ)",
+    "(Finset.sum (Finset.range n) fun i => (i : ℝ))",
+    "(Finset.range n).sum (fun i => (i : ℝ))",
+])
+def test_sum_spellings_agree(src: str):
+    c = concl(f"theorem t (n : ℕ) : {src} = 0 := sorry")
+    s = c.args[0]
+    assert isinstance(s, BigOp) and s.kind == "sum" and s.domain == app("range", Var("n", NAT))
+    assert s.sort == REAL
+
+
+def test_bigop_body_precedence_is_67():
+    # `∑ i in s, f i + 1` is `(∑ i in s, f i) + 1` (body parsed at precedence 67)
+    c = concl("theorem t (n : ℕ) (f : ℕ → ℕ) : ∑ i in Finset.range n, f i + 1 = 0 := sorry")
+    lhs = c.args[0]
+    assert isinstance(lhs, App) and lhs.op == "add" and isinstance(lhs.args[0], BigOp)
+
+
+def test_finset_filter_card_and_intervals():
+    c = concl("theorem t : (Finset.filter (fun x => x % 3 = 0) (Finset.Icc 1 30)).card = 10 := sorry")
+    card = c.args[0]
+    assert card.op == "card" and card.args[0].op == "filter" and card.args[0].args[1].op == "Icc"
+    for iv in ("Ico", "Ioc", "Ioo"):
+        assert iv in ops(concl(f"theorem t : (Finset.{iv} 1 5).card = 3 := sorry"))
+
+
+def test_set_builder_literals_and_membership():
+    st = parse_lean("theorem t (S : Set ℝ) (h : S = {x : ℝ | x ^ 2 = 1}) : S = {1, -1} := sorry")
+    sb = st.hypotheses[0].formula.args[1]
+    assert isinstance(sb, SetBuilder) and sb.var.sort == REAL
+    lit = st.conclusion.args[1]
+    assert lit.op == "set_of" and lit.sort == SetSort(REAL)
+    c = concl("theorem t : (3 : ℕ) ∈ {n : ℕ | Odd n} := sorry")
+    assert c.op == "mem"
+
+
+def test_lambda_and_dot_notation():
+    c = concl("theorem t (n : ℕ) : (Nat.digits 10 n).sum = n.digits.length := sorry")
+    assert c.args[0].op == "list_sum"
+    c2 = concl("theorem t (s : Finset ℕ) (p : ℕ) (hp : p.Prime) : s.card = 2 := sorry")
+    assert c2.args[0].op == "card"
+    st = parse_lean("theorem t (p : ℕ) (hp : p.Prime) : True := sorry")
+    assert st.hypotheses[0].formula == app("prime", Var("p", NAT))
+
+
+def test_unknown_constructs_become_uninterpreted_with_sorts():
+    st = parse_lean("theorem t {G : Type*} [Group G] (g : G) (h : orderOf g = 3) : g ^ 3 = 1 := sorry")
+    assert st.variables[0].sort.name == "Type"
+    assert st.hypotheses[0].style == "instance"
+    o = st.hypotheses[1].formula.args[0]
+    assert isinstance(o, Uninterpreted) and o.symbol == "orderOf" and o.sort == NAT
+    assert st.conclusion.args[0].sort == OpaqueSort("G")
+    anon = concl("theorem t : (⟨1, 2⟩ : ℕ × ℕ) = ⟨1, 2⟩ := sorry")
+    assert any(isinstance(s, Uninterpreted) for s in subterms(anon))
+
+
+def test_deriv_and_function_inverse():
+    c = concl("theorem t (f : ℝ → ℝ) : deriv f 1 = 2 := sorry")
+    d = c.args[0]
+    assert isinstance(d, Uninterpreted) and d.symbol == "deriv" and d.sort == REAL
+    assert c.args[1] == Num(2, REAL)
+
+
+def test_mod_eq_notation():
+    c = concl("theorem t (a : ℕ) (h : a ≡ 5 [MOD 16]) : True := sorry") if False else None
+    st = parse_lean("theorem t (a : ℕ) (b : ℤ) (h : a ≡ 5 [MOD 16]) (h' : b ≡ 1 [ZMOD 4]) : True := sorry")
+    assert ops(st.hypotheses[0].formula) == {"eq", "mod"}
+    assert ops(st.hypotheses[1].formula) == {"eq", "emod"}
+    assert c is None
+
+
+def test_body_less_def_is_a_statement_but_def_with_body_is_not():
+    st = parse_lean("def ex (G : Type*) [Group G] (hG : Nat.card G = 5) :\n  CommGroup G :=")
+    assert st.name == "ex" and st.conclusion.sort == BOOL
+    with pytest.raises(ParseError, match="def"):
+        parse_lean("def f (x : ℕ) : ℕ := x + 1")
+
+
+# -- errors ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("The answer is 42, because the sum of the numbers is even.", "no theorem"),
+    ("def f (n : ℕ) : ℕ := n + 1", "def"),
+    ("intro x\nnlinarith [sq_nonneg x]", "proof script"),
+    ("```lean\ntheorem a : 1 = 1 := sorry\n\ntheorem b : 2 = 2 := sorry\n```", "declarations"),
+    ("theorem t (x : ℝ) (h : x ∈ 3) : x = 1 := sorry", "numeral 3"),
+    ("theorem t (x : ℝ) : x + = 1 := sorry", "expected a term"),
+    ("theorem t (n : ℕ) : -n = 1 := sorry", "negation"),
+    ("", "empty"),
+    ("theorem t (x : ℝ) : (x = 1 := sorry", "')'"),
+])
+def test_non_statements_raise_parse_error_with_position(text: str, fragment: str):
+    with pytest.raises(ParseError) as ei:
+        parse_lean(text)
+    e = ei.value
+    assert fragment in e.reason
+    assert e.line >= 1 and e.column >= 1
+
+
+def test_error_position_points_at_the_problem():
+    with pytest.raises(ParseError) as ei:
+        parse_lean("theorem t (x : ℝ)\n  (h : x ∈ 3) : x = 1 := sorry")
+    assert (ei.value.line, ei.value.column) == (2, 12)
+
+
+def test_too_large_and_too_deep_inputs_fail_fast():
+    with pytest.raises(InputTooLargeError):
+        parse_lean("theorem t : " + "1 + " * 60_000 + "1 = 1")
+    with pytest.raises(InputTooLargeError):
+        parse_lean("theorem t : " + "(" * 500 + "1" + ")" * 500 + " = 1 := sorry")
+
+
+def test_public_parse_dispatches_to_lean():
+    st = provers.parse("theorem t : (1 : ℕ) = 1 := sorry", language="lean4")
+    assert st.language == "lean4"
+    assert isinstance(st.binders, tuple) and all(isinstance(b, (VarBinder, Hypothesis)) for b in st.binders)
