@@ -262,6 +262,11 @@ def _two_sided(model: dict | None, a: NormalForm, b: NormalForm, al: Alignment |
         for new, old in b_names.items():
             if new in model:
                 B[old] = model[new]
+    known = a_names | {va.name for va, _ in (al.pairs if al else ())} | set(b_names or ())
+    for k, v in model.items():  # e.g. the answer value α of the standardized comparison
+        if k not in known:
+            A.setdefault(k, v)
+            B.setdefault(k, v)
     return {"A": A, "B": B}
 
 

@@ -1,10 +1,10 @@
 """check_equivalence: the required equivalent / inequivalent cases, with certificates.
 
-Statements are built directly in the IR here; tests/test_equivalence_lean.py states the same
-cases as Lean source text once the parser is available.
+Each case is stated twice: built directly in the IR, and as Lean 4 source text.
 """
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -184,3 +184,78 @@ def test_vacuous_and_trivial():
     assert vacuous(BASE).status != "proved"
     assert trivial(st([x], [app("lt", r(0), x)], app("le", r(0), app("mul", x, x)))).status != "refuted"
     assert trivial(BASE).status == "refuted"
+
+
+# ---- the same cases written as Lean 4 source ------------------------------------------
+
+EQUIVALENT_LEAN = [
+    ("alpha-renaming + reordered hypotheses",
+     "theorem t (x y : ℝ) (h₀ : 0 < x) (h₁ : x < y) : x ^ 2 < y ^ 2",
+     "theorem u (a b : ℝ) (h : a < b) (hpos : 0 < a) : a ^ 2 < b ^ 2"),
+    ("sides of =", "theorem t (x : ℝ) (h₀ : x + 1 = 3) : x = 2", "theorem t (x : ℝ) (h₀ : x + 1 = 3) : 2 = x"),
+    ("< vs flipped >", "theorem t (a b : ℝ) (h : 0 < a) : a < b + a ∨ b ≤ 0", "theorem t (a b : ℝ) (h : 0 < a) : b + a > a ∨ b ≤ 0"),
+    ("premise-free < vs >", "theorem t (a b : ℝ) : a < b ∨ a = b", "theorem t (a b : ℝ) : b = a ∨ b > a"),
+    ("¬P vs P → False", "theorem t (x : ℝ) : ¬ (x ^ 2 < 0)", "theorem t (x : ℝ) : x ^ 2 < 0 → False"),
+    ("implicit vs explicit", "theorem t {n : ℕ} (h : 0 < n) : 1 ≤ n", "theorem t (n : ℕ) (h : 0 < n) : 1 ≤ n"),
+    ("(h : P) : Q vs : P → Q", "theorem t (x : ℝ) (h : 0 < x) : 0 < x ^ 3", "theorem t (x : ℝ) : 0 < x → 0 < x ^ 3"),
+    ("curried vs conjoined", "theorem t (x : ℝ) : 0 < x → x < 1 → x ^ 2 < x", "theorem t (x : ℝ) (h : 0 < x ∧ x < 1) : x ^ 2 < x"),
+]
+
+INEQUIVALENT_LEAN = [
+    ("changed numeral", "theorem t (x : ℝ) (h : 2 * x = 6) : x = 3", "theorem t (x : ℝ) (h : 2 * x = 6) : x = 4"),
+    ("dropped hypothesis", "theorem t (x : ℝ) (h₀ : 0 < x) (h₁ : x < 1) : x ^ 2 < 1", "theorem t (x : ℝ) (h₀ : 0 < x) : x ^ 2 < 1"),
+    ("< vs ≤", "theorem t (x : ℝ) (h : 0 < x) : x < 1", "theorem t (x : ℝ) (h : 0 < x) : x ≤ 1"),
+    ("reversed implication", "theorem t (x : ℝ) (h : 0 < x) : 1 < x", "theorem t (x : ℝ) (h : 1 < x) : 0 < x"),
+]
+
+
+@pytest.fixture(scope="module")
+def lean():
+    parser = pytest.importorskip("provers.lean4.parser")
+    return parser.parse_lean
+
+
+@pytest.mark.parametrize("what,a,b", EQUIVALENT_LEAN, ids=[c[0] for c in EQUIVALENT_LEAN])
+def test_lean_equivalent(lean, what, a, b):
+    for rel in ("sae", "symbolic", "logical"):
+        v = check_equivalence(a, b, relation=rel, timeout=3.0)
+        assert v.status == "equivalent", (rel, v.explain())
+
+
+@pytest.mark.parametrize("what,a,b", INEQUIVALENT_LEAN, ids=[c[0] for c in INEQUIVALENT_LEAN])
+def test_lean_inequivalent_with_validated_countermodel(lean, what, a, b):
+    from provers.evaluate import truth
+    from provers.normal import normalize
+
+    v = check_equivalence(a, b, relation="sae", timeout=3.0)
+    assert v.status == "inequivalent", v.explain()
+    cm = v.countermodel
+    assert cm and cm["A"] and cm["B"], v.explain()
+    # the countermodel really separates the two statements' bodies (exact evaluation)
+    na, nb = normalize(lean(a)), normalize(lean(b))
+    assert truth(na.body(), cm["A"]) != truth(nb.body(), cm["B"]) or truth(na.premise(), cm["A"]) != truth(nb.premise(), cm["B"])
+
+
+def test_lean_nat_versus_real_domain(lean):
+    a = "theorem t (x : ℕ) : 2 * x ≠ 3"
+    b = "theorem t (x : ℝ) : 2 * x ≠ 3"
+    v = check_equivalence(a, b, relation="sae")
+    assert v.status == "inequivalent" and v.structural and "sorts differ" in v.reason
+    v = check_equivalence(a, b, relation="logical", timeout=5.0)
+    assert v.status == "inequivalent", v.explain()
+    assert v.countermodel["B"]["x"] == Fraction(3, 2)
+
+
+def test_lean_unrelated_provable_statements(lean):
+    a, b = "theorem t (n : ℕ) : n + 0 = n", "theorem t (s : ℝ) : s = s"
+    assert check_equivalence(a, b, relation="sae").status == "inequivalent"
+    assert check_equivalence(a, b, relation="logical", timeout=5.0).status == "equivalent"
+
+
+def test_lean_parse_error_names_the_side(lean):
+    from provers import ParseError
+
+    with pytest.raises(ParseError, match="statement B"):
+        check_equivalence("theorem t (x : ℝ) : x = x", "this is prose, not a theorem")
+    with pytest.raises(ParseError, match="statement A"):
+        check_equivalence("theorem t (x : ℝ) : x = ", "theorem t (x : ℝ) : x = x")
