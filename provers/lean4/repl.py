@@ -426,26 +426,26 @@ class LeanRepl:
         threading.Thread(target=self._pump_stderr, args=(proc, self._stderr), daemon=True).start()
         self._env = None
         if cfg.header.strip():
-            try:
-                reply = self._roundtrip({"cmd": cfg.header}, cfg.startup_timeout)
-            except _TimedOut:
-                self._kill()
-                raise LeanHeaderError(f"header did not elaborate within {cfg.startup_timeout}s") from None
-            except _Crashed as e:
-                self._kill()
-                raise LeanHeaderError(f"REPL died while importing the header: {e}") from None
-            except ReplProtocolError:
-                self._kill()
-                raise
-            try:
-                result = LeanResult.from_reply(reply)
-            except ReplProtocolError:
-                self._kill()
-                raise
-            if result.error or result.errors or result.env is None:
-                self._kill()
-                raise LeanHeaderError("header failed: " + (result.reason or "no env in reply"))
-            self._env = result.env
+            self._import_header()
+
+    def _import_header(self) -> None:
+        """Run the trusted header once; its env is the base of every later command."""
+        timeout = self.config.startup_timeout
+        try:
+            result = LeanResult.from_reply(self._roundtrip({"cmd": self.config.header}, timeout))
+        except _TimedOut:
+            self._kill()
+            raise LeanHeaderError(f"header did not elaborate within {timeout:g}s") from None
+        except _Crashed as e:
+            self._kill()
+            raise LeanHeaderError(f"REPL died while importing the header: {e}") from None
+        except ReplProtocolError:
+            self._kill()
+            raise
+        if result.error or result.errors or result.env is None:
+            self._kill()
+            raise LeanHeaderError("header failed: " + (result.reason or "no env in reply"))
+        self._env = result.env
 
     def close(self) -> None:
         """Stop the process: close stdin (the REPL exits at end of input), then kill."""
