@@ -1,0 +1,445 @@
+"""What HOL's operators and constants mean, as builders of (provisional) IR terms.
+
+``BINARY`` maps an infix operator to a builder; ``CONSTS`` maps a constant name to its arity
+and builder. Each builder unifies sorts through the ``Elaborator`` and returns an IR node;
+names that are not here are free variables, exactly as in Isabelle. Meanings follow
+docs/semantics.md: ``sqrt`` is ``signed_sqrt``, ``log b x`` is ``isa_log``, ``div``/``mod``
+pick ``fdiv``/``fmod`` on int once sorts are known (see ``finish.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from provers.ir import (
+    BOOL,
+    COMPLEX,
+    INT,
+    NAT,
+    REAL,
+    App,
+    BigOp,
+    FunSort,
+    Lam,
+    ListSort,
+    Num,
+    SetSort,
+    Sort,
+    Term,
+    Uninterpreted,
+)
+from provers.isabelle.types import Prod
+
+if TYPE_CHECKING:
+    from provers.isabelle.terms import Elaborator
+
+
+# --------------------------------------------------------------------------------------
+# Binary operators
+# --------------------------------------------------------------------------------------
+
+BinHandler = Callable[["Elaborator", Term, Term, int], Term]
+
+
+def _logic(op: str) -> BinHandler:
+    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+        e.unify(a.sort, BOOL, pos, op)
+        e.unify(b.sort, BOOL, pos, op)
+        return App(op, (a, b), BOOL)
+
+    return h
+
+
+def _rel(op: str, cls: str | None) -> BinHandler:
+    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+        a, b = e.join(a, b, pos, f"the two sides of {_OPTEXT.get(op, op)}")
+        if cls:
+            a2 = e.lift(a, cls, pos, _OPTEXT.get(op, op))
+            if a2 is not a:
+                a, b = a2, App("cast", (b,), a2.sort)
+        return App(op, (a, b), BOOL)
+
+    return h
+
+
+def _arith(op: str, *classes: str) -> BinHandler:
+    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+        if op == "isa:divide":
+            a, b = e.to_field(a, b, pos)
+        else:
+            a, b = e.join(a, b, pos, f"the two sides of {_OPTEXT.get(op, op)}")
+        for cls in classes:
+            a2 = e.lift(a, cls, pos, _OPTEXT.get(op, op))
+            if a2 is not a:
+                a, b = a2, App("cast", (b,), a2.sort)
+        return App(op, (a, b), a.sort)
+
+    return h
+
+
+def _pow(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    e.require(a.sort, "num", pos, "^")
+    e.unify(b.sort, NAT, pos, "the exponent of ^ (Isabelle's ^ takes a nat exponent; use powr for a real one)")
+    return App("pow", (a, b), a.sort)
+
+
+def _powr(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    if e._base(a.sort) == COMPLEX or e._base(b.sort) == COMPLEX:  # complex powr (HOL-Analysis)
+        a = e.coerce(a, COMPLEX, pos, "powr")
+        b = e.coerce(b, COMPLEX, pos, "powr")
+        return Uninterpreted("powr", (a, b), COMPLEX)
+    a = e.coerce(a, REAL, pos, "powr (defined on real and complex)")
+    b = e.coerce(b, REAL, pos, "powr (defined on real and complex)")
+    return App("powr", (a, b), REAL)
+
+
+def _mem(neg: bool) -> BinHandler:
+    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+        e.unify(b.sort, SetSort(a.sort), pos, "∈ (the right side must be a set of the left side's type)")
+        t = App("mem", (a, b), BOOL)
+        return App("not", (t,), BOOL) if neg else t
+
+    return h
+
+
+def _subset(flip: bool, proper: bool) -> BinHandler:
+    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+        if flip:
+            a, b = b, a
+        e.unify(a.sort, b.sort, pos, "⊆")
+        e.unify(a.sort, SetSort(e.uni.fresh()), pos, "⊆ (both sides must be sets)")
+        t = App("subset", (a, b), BOOL)
+        if proper:
+            t = App("and", (t, App("ne", (a, b), BOOL)), BOOL)
+        return t
+
+    return h
+
+
+def _setop(op: str) -> BinHandler:
+    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+        e.unify(a.sort, b.sort, pos, op)
+        e.unify(a.sort, SetSort(e.uni.fresh()), pos, f"{op} (both sides must be sets)")
+        return App(op, (a, b), a.sort)
+
+    return h
+
+
+def _minus(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    a, b = e.join(a, b, pos, "the two sides of -")
+    return App("isa:minus", (a, b), a.sort)
+
+
+def _image(e: Elaborator, f: Term, s: Term, pos: int) -> Term:
+    x, y = e.uni.fresh(), e.uni.fresh()
+    e.unify(f.sort, FunSort((x,), y), pos, "f ` A (f must be a function)")
+    e.unify(s.sort, SetSort(x), pos, "f ` A (A must be a set of f's argument type)")
+    return App("image", (f, s), SetSort(y))
+
+
+def _comp(e: Elaborator, f: Term, g: Term, pos: int) -> Term:
+    x = e.fresh_var("x", e.uni.fresh())
+    inner = e.apply_term(g, [x], pos)
+    return Lam((x,), e.apply_term(f, [inner], pos))
+
+
+def _unint(sym: str, result: Callable[[Elaborator, Term, Term, int], Sort]) -> BinHandler:
+    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+        return Uninterpreted(sym, (a, b), result(e, a, b, pos))
+
+    return h
+
+
+def _nth_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
+    elem = e.uni.fresh()
+    e.unify(a.sort, ListSort(elem), pos, "xs ! i (xs must be a list)")
+    e.unify(b.sort, NAT, pos, "xs ! i (i must be a nat)")
+    return elem
+
+
+def _cons_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
+    e.unify(b.sort, ListSort(a.sort), pos, "x # xs")
+    return b.sort
+
+
+def _append_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
+    e.unify(a.sort, b.sort, pos, "xs @ ys")
+    e.unify(a.sort, ListSort(e.uni.fresh()), pos, "xs @ ys")
+    return a.sort
+
+
+def _times_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
+    x, y = e.uni.fresh(), e.uni.fresh()
+    e.unify(a.sort, SetSort(x), pos, "A × B")
+    e.unify(b.sort, SetSort(y), pos, "A × B")
+    return SetSort(Prod(x, y))
+
+
+def _inner_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
+    e.unify(a.sort, b.sort, pos, "∙")
+    return REAL
+
+
+def _choose(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    e.unify(a.sort, NAT, pos, "choose")
+    e.unify(b.sort, NAT, pos, "choose")
+    return App("choose", (a, b), NAT)
+
+
+_OPTEXT = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥", "add": "+", "mul": "*",
+           "isa:divide": "/", "isa:div": "div", "isa:mod": "mod", "isa:dvd": "dvd"}
+
+BINARY: dict[str, BinHandler] = {
+    "implies": _logic("implies"), "iff": _logic("iff"), "or": _logic("or"), "and": _logic("and"),
+    "eq": _rel("isa:eq", None), "ne": _rel("ne", None),
+    "lt": _rel("lt", "ord"), "le": _rel("le", "ord"), "gt": _rel("gt", "ord"), "ge": _rel("ge", "ord"),
+    "mem": _mem(False), "notmem": _mem(True),
+    "subset": _subset(False, False), "psubset": _subset(False, True),
+    "supset": _subset(True, False), "psupset": _subset(True, True),
+    "dvd": _rel("isa:dvd", "num"),
+    "add": _arith("add", "num"), "minus": _minus, "mul": _arith("mul", "num"),
+    "divide": _arith("isa:divide", "num", "field"), "div": _arith("isa:div", "num", "intlike"),
+    "mod": _arith("isa:mod", "num", "intlike"),
+    "pow": _pow, "powr": _powr, "union": _setop("union"), "inter": _setop("inter"),
+    "image": _image, "comp": _comp, "nth": _unint("nth", _nth_sort), "cons": _unint("Cons", _cons_sort),
+    "append": _unint("append", _append_sort), "times_set": _unint("Times", _times_sort),
+    "inner": _unint("inner", _inner_sort), "choose": _choose,
+}
+
+
+# --------------------------------------------------------------------------------------
+# Constants: name -> (arity, builder). Unknown names are free variables (as in Isabelle).
+# --------------------------------------------------------------------------------------
+
+Builder = Callable[["Elaborator", list[Term], int], Term]
+CONSTS: dict[str, tuple[int, Builder]] = {}
+NULLARY: set[str] = set()
+
+
+def _const(name: str, arity: int):
+    def deco(fn: Builder) -> Builder:
+        CONSTS[name] = (arity, fn)
+        if arity == 0:
+            NULLARY.add(name)
+        return fn
+
+    return deco
+
+
+def _fixed(name: str, op: str, args: tuple[Sort, ...], result: Sort, *aliases: str) -> None:
+    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+        xs = [e.coerce(x, s, pos, f"the argument of {name}") for x, s in zip(xs, args, strict=True)]
+        return App(op, tuple(xs), result)
+
+    for n in (name, *aliases):
+        CONSTS[n] = (len(args), build)
+        if not args:
+            NULLARY.add(n)
+
+
+_fixed("sqrt", "signed_sqrt", (REAL,), REAL)
+_fixed("ln", "ln", (REAL,), REAL)
+_fixed("log", "isa_log", (REAL, REAL), REAL)
+_fixed("root", "root", (NAT, REAL), REAL)
+_fixed("pi", "pi", (), REAL)
+for _f in ("tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"):
+    _fixed(_f, _f, (REAL,), REAL)
+_fixed("real", "cast", (NAT,), REAL, "real_of_nat")
+_fixed("real_of_int", "cast", (INT,), REAL)
+_fixed("int", "cast", (NAT,), INT, "int_of_nat")
+_fixed("nat", "to_nat", (INT,), NAT)
+_fixed("complex_of_real", "cast", (REAL,), COMPLEX)
+_fixed("binomial", "choose", (NAT, NAT), NAT)
+_fixed("cmod", "cabs", (COMPLEX,), REAL)
+_fixed("Re", "re", (COMPLEX,), REAL)
+_fixed("Im", "im", (COMPLEX,), REAL)
+_fixed("cnj", "conj", (COMPLEX,), COMPLEX)
+_fixed("ii", "I", (), COMPLEX)
+_fixed("True", "true", (), BOOL)
+_fixed("False", "false", (), BOOL)
+
+
+def _poly_unary(name: str, op: str, *classes: str, result: Sort | None = None) -> None:
+    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+        x = xs[0]
+        for c in classes:
+            x = e.lift(x, c, pos, name)
+        return App(op, (x,), result or x.sort)
+
+    CONSTS[name] = (1, build)
+
+
+_poly_unary("abs", "isa:abs", "abs")
+_poly_unary("sgn", "isa:sgn", "num")
+_poly_unary("inverse", "isa:inverse", "field")
+_poly_unary("exp", "isa:exp", "num", "field")
+_poly_unary("sin", "isa:sin", "num", "field")
+_poly_unary("cos", "isa:cos", "num", "field")
+_poly_unary("floor", "floor", "num", "ord", result=INT)
+_poly_unary("ceiling", "ceil", "num", "ord", result=INT)
+_poly_unary("round", "round", "num", "field", "ord", result=INT)
+_poly_unary("prime", "isa:prime", "num", result=BOOL)
+_poly_unary("even", "isa:even", "num", result=BOOL)
+_poly_unary("odd", "isa:odd", "num", result=BOOL)
+
+
+def _cast_from(name: str, src: Sort, *classes: str) -> None:
+    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+        e.unify(xs[0].sort, src, pos, f"the argument of {name}")
+        res = e.uni.fresh(*classes)
+        return App("cast", (xs[0],), res)
+
+    CONSTS[name] = (1, build)
+
+
+_cast_from("of_nat", NAT, "num")
+_cast_from("of_int", INT, "num", "neg")
+_cast_from("of_real", REAL, "num", "field")
+
+
+def _same2(name: str, op: str, *classes: str) -> None:
+    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+        a, b = xs
+        e.unify(a.sort, b.sort, pos, f"the arguments of {name}")
+        for c in classes:
+            e.require(a.sort, c, pos, name)
+        return App(op, (a, b), a.sort)
+
+    CONSTS[name] = (2, build)
+
+
+_same2("gcd", "isa:gcd", "num", "intlike")
+_same2("lcm", "isa:lcm", "num", "intlike")
+_same2("min", "min", "num", "ord")
+_same2("max", "max", "num", "ord")
+
+
+@_const("fact", 1)
+def _fact(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    e.unify(xs[0].sort, NAT, pos, "the argument of fact")
+    return App("isa:fact", (xs[0],), e.uni.fresh("num"))
+
+
+@_const("Suc", 1)
+def _suc(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    e.unify(xs[0].sort, NAT, pos, "the argument of Suc")
+    return App("add", (xs[0], Num(1, NAT)), NAT)
+
+
+@_const("card", 1)
+def _card(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    e.unify(xs[0].sort, SetSort(e.uni.fresh()), pos, "card (its argument must be a set)")
+    return App("card", (xs[0],), NAT)
+
+
+@_const("finite", 1)
+def _finite(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    e.unify(xs[0].sort, SetSort(e.uni.fresh()), pos, "finite (its argument must be a set)")
+    return App("finite", (xs[0],), BOOL)
+
+
+def _big(kind: str):
+    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+        f, dom = xs
+        x = e.uni.fresh()
+        e.unify(dom.sort, SetSort(x), pos, f"{kind} f A (A must be a set)")
+        if isinstance(f, Lam) and len(f.vars) == 1:
+            v, body = f.vars[0], f.body
+            e.unify(v.sort, x, pos, f"{kind} f A")
+        else:
+            v = e.fresh_var("i", x)
+            body = e.apply_term(f, [v], pos)
+        e.require(body.sort, "num", pos, f"the summand of {kind}")
+        return BigOp(kind, v, dom, body)
+
+    return build
+
+
+CONSTS["sum"] = (2, _big("sum"))
+CONSTS["setsum"] = (2, _big("sum"))
+CONSTS["prod"] = (2, _big("prod"))
+CONSTS["setprod"] = (2, _big("prod"))
+
+
+@_const("Complex", 2)
+def _complex(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    a, b = xs
+    e.unify(a.sort, REAL, pos, "Complex a b")
+    e.unify(b.sort, REAL, pos, "Complex a b")
+    i = App("I", (), COMPLEX)
+    return App("add", (App("cast", (a,), COMPLEX), App("mul", (i, App("cast", (b,), COMPLEX)), COMPLEX)), COMPLEX)
+
+
+def _unint_const(name: str, arity: int, scheme: Callable[[Elaborator, list[Term], int], Sort]) -> None:
+    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+        return Uninterpreted(name, tuple(xs), scheme(e, xs, pos))
+
+    CONSTS[name] = (arity, build)
+    if arity == 0:
+        NULLARY.add(name)
+
+
+def _to_real(e: Elaborator, xs: list[Term], pos: int) -> Sort:
+    if len(xs) == 2:
+        e.unify(xs[0].sort, xs[1].sort, pos, "the arguments")
+    return REAL
+
+
+def _set_elem(e: Elaborator, xs: list[Term], pos: int) -> Sort:
+    x = e.uni.fresh()
+    e.unify(xs[0].sort, SetSort(x), pos, "Max/Min (the argument must be a set)")
+    e.require(x, "ord", pos, "Max/Min")
+    return x
+
+
+def _pair_part(left: bool):
+    def scheme(e: Elaborator, xs: list[Term], pos: int) -> Sort:
+        a, b = e.uni.fresh(), e.uni.fresh()
+        e.unify(xs[0].sort, Prod(a, b), pos, "fst/snd (the argument must be a pair)")
+        return a if left else b
+
+    return scheme
+
+
+def _list_fn(result: Callable[[Sort], Sort]):
+    def scheme(e: Elaborator, xs: list[Term], pos: int) -> Sort:
+        x = e.uni.fresh()
+        e.unify(xs[0].sort, ListSort(x), pos, "a list function (the argument must be a list)")
+        return result(x)
+
+    return scheme
+
+
+def _univ(e: Elaborator, xs: list[Term], pos: int) -> Sort:
+    return SetSort(e.uni.fresh())
+
+
+_unint_const("norm", 1, _to_real)
+_unint_const("dist", 2, _to_real)
+_unint_const("Max", 1, _set_elem)
+_unint_const("Min", 1, _set_elem)
+_unint_const("fst", 1, _pair_part(True))
+_unint_const("snd", 1, _pair_part(False))
+_unint_const("UNIV", 0, _univ)
+_unint_const("rev", 1, _list_fn(ListSort))
+_unint_const("set", 1, _list_fn(SetSort))
+_unint_const("distinct", 1, _list_fn(lambda x: BOOL))
+_unint_const("sorted", 1, _list_fn(lambda x: BOOL))
+_unint_const("hd", 1, _list_fn(lambda x: x))
+_unint_const("last", 1, _list_fn(lambda x: x))
+
+
+@_const("length", 1)
+def _length(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    e.unify(xs[0].sort, ListSort(e.uni.fresh()), pos, "length (its argument must be a list)")
+    return App("list_length", (xs[0],), NAT)
+
+
+@_const("sum_list", 1)
+def _sum_list(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    x = e.uni.fresh("num")
+    e.unify(xs[0].sort, ListSort(x), pos, "sum_list (its argument must be a list of numbers)")
+    return App("list_sum", (xs[0],), x)
+
+

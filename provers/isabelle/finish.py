@@ -1,0 +1,233 @@
+"""Finishing an elaborated term: resolve every sort, then pick the one IR operation.
+
+Operations whose IR meaning depends on the sort carry an ``isa:`` name during elaboration
+(``isa:div`` is ``div`` on nat and ``fdiv`` on int; ``isa:eq`` on bool is ``iff``; ...).
+``Finisher.term`` rebuilds the term bottom-up with the IR's checked constructors, so an
+ill-sorted result raises ``IRError`` (the parser reports it as a ParseError).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from provers.ir import (
+    BOOL,
+    COMPLEX,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    BigOp,
+    FunSort,
+    IRError,
+    Lam,
+    Num,
+    OpaqueSort,
+    Quant,
+    SetBuilder,
+    SetSort,
+    Sort,
+    Term,
+    Uninterpreted,
+    Var,
+    app,
+    app_sorted,
+    cast,
+    is_numeric,
+    show,
+    substitute,
+)
+from provers.isabelle.types import Unifier
+
+# --------------------------------------------------------------------------------------
+# Finishing: resolve sorts, pick the one IR operation, validate with the IR constructors
+# --------------------------------------------------------------------------------------
+
+
+class Finisher:
+    """Turns an elaborated term into a plain IR term (no type variables, no ``isa:`` ops)."""
+
+    def __init__(self, uni: Unifier):
+        self.uni = uni
+        self.defaulted: dict[int, Sort] = {}
+        self.count = 0
+
+    def sort(self, s: Sort) -> Sort:
+        return self.uni.finish(s, self.defaulted)
+
+    def term(self, t: Term) -> Term:
+        if isinstance(t, Var):
+            return Var(t.name, self.sort(t.sort))
+        if isinstance(t, Num):
+            s = self.sort(t.sort)
+            try:
+                return Num(t.value, s)
+            except IRError as e:
+                raise IRError(f"numeral {t.value}: {e}") from None
+        if isinstance(t, Uninterpreted):
+            return Uninterpreted(t.symbol, tuple(self.term(a) for a in t.args), self.sort(t.sort))
+        if isinstance(t, Quant):
+            return Quant(t.kind, tuple(self.term(v) for v in t.vars), self.term(t.body))  # type: ignore[misc]
+        if isinstance(t, Lam):
+            vs = [self.term(v) for v in t.vars]
+            body = self.term(t.body)
+            if isinstance(body, Lam):
+                return Lam((*vs, *body.vars), body.body)  # type: ignore[arg-type]
+            return Lam(tuple(vs), body)  # type: ignore[arg-type]
+        if isinstance(t, BigOp):
+            return BigOp(t.kind, self.term(t.var), self.term(t.domain), self.term(t.body))  # type: ignore[arg-type]
+        if isinstance(t, SetBuilder):
+            return SetBuilder(self.term(t.var), self.term(t.body))  # type: ignore[arg-type]
+        if isinstance(t, App):
+            args = tuple(self.term(a) for a in t.args)
+            return self.app(t.op, args, t.sort)
+        raise IRError(f"unexpected term {t!r}")
+
+    def app(self, op: str, args: tuple[Term, ...], raw_sort: Sort) -> Term:
+        s = self.sort(raw_sort)
+        special = _FINISH.get(op)
+        if special is not None:
+            return special(self, args, s)
+        if op == "apply":
+            return self.apply(args[0], list(args[1:]))
+        if op == "cast":
+            return cast(args[0], s)
+        if op == "set_of":
+            return app_sorted("set_of", s, *args)
+        try:
+            return app(op, *args)
+        except IRError:
+            if any(isinstance(a.sort, OpaqueSort) for a in args):
+                return Uninterpreted(op, args, s)
+            raise
+
+    def apply(self, f: Term, xs: list[Term]) -> Term:
+        if isinstance(f, Lam):
+            n = min(len(f.vars), len(xs))
+            body = substitute(f.body, dict(zip(f.vars[:n], xs[:n], strict=False)))
+            if n < len(f.vars):
+                return Lam(f.vars[n:], body)
+            return self.apply(body, xs[n:]) if xs[n:] else body
+        fs = f.sort
+        if not isinstance(fs, FunSort):
+            raise IRError(f"{show(f)} is applied to arguments but is not a function")
+        n = len(fs.args)
+        if len(xs) < n:
+            extra = []
+            for s in fs.args[len(xs):]:
+                self.count += 1
+                extra.append(Var(f"x{self.count}'", s))
+            return Lam(tuple(extra), app("apply", f, *xs, *extra))
+        if len(xs) > n:
+            raise IRError(f"{show(f)} is applied to too many arguments")
+        return app("apply", f, *xs)
+
+
+def _fin_div(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    sort = args[0].sort
+    if sort == NAT:
+        return app("div", *args)
+    if sort == INT:
+        return app("fdiv", *args)
+    return Uninterpreted("div", args, s)
+
+
+def _fin_mod(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    sort = args[0].sort
+    if sort == NAT:
+        return app("mod", *args)
+    if sort == INT:
+        return app("fmod", *args)
+    return Uninterpreted("mod", args, s)
+
+
+def _fin_divide(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    try:
+        return app("div", *args)
+    except IRError:
+        return Uninterpreted("divide", args, s)
+
+
+def _fin_dvd(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    a, b = args
+    if a.sort in (NAT, INT):
+        return app("dvd", a, b)
+    if is_numeric(a.sort):  # in a field: a dvd b ⟷ a ≠ 0 ∨ b = 0
+        zero = Num(0, a.sort)
+        return app("or", app("ne", a, zero), app("eq", b, zero))
+    return Uninterpreted("dvd", args, BOOL)
+
+
+def _fin_abs(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    (a,) = args
+    if a.sort == COMPLEX:
+        return cast(app("cabs", a), COMPLEX)
+    if is_numeric(a.sort):
+        return app("abs", a)
+    return Uninterpreted("abs", args, s)
+
+
+def _fin_eq(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    if args[0].sort == BOOL:
+        return app("iff", *args)
+    return app("eq", *args)
+
+
+def _fin_minus(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    if isinstance(s, SetSort):
+        return app("setdiff", *args)
+    if is_numeric(s):
+        return app("sub", *args)
+    return Uninterpreted("minus", args, s)
+
+
+def _fin_negnum(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    (a,) = args
+    if isinstance(a, Num):
+        return Num(-a.value, a.sort)
+    return app("neg", a)
+
+
+def _fin_fact(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    return cast(app("fact", *args), s)
+
+
+def _fin_by_sort(op_by_sort: dict[Sort, str], symbol: str):
+    def fin(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+        op = op_by_sort.get(args[0].sort)
+        if op is not None:
+            return app(op, *args)
+        return Uninterpreted(symbol, args, s)
+
+    return fin
+
+
+def _fin_interval(kind: str):
+    def fin(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+        (hi,) = args
+        if hi.sort == NAT:
+            if kind == "lessThan":
+                return app("range", hi)
+            return app("Icc", Num(0, NAT), hi)
+        return Uninterpreted(kind, args, s)
+
+    return fin
+
+
+_FINISH: dict[str, Callable[[Finisher, tuple[Term, ...], Sort], Term]] = {
+    "isa:div": _fin_div, "isa:mod": _fin_mod, "isa:divide": _fin_divide, "isa:dvd": _fin_dvd,
+    "isa:abs": _fin_abs, "isa:eq": _fin_eq, "isa:minus": _fin_minus, "isa:negnum": _fin_negnum,
+    "isa:fact": _fin_fact,
+    "isa:sgn": _fin_by_sort({INT: "sign", RAT: "sign", REAL: "sign"}, "sgn"),
+    "isa:inverse": _fin_by_sort({RAT: "inv", REAL: "inv", COMPLEX: "inv"}, "inverse"),
+    "isa:exp": _fin_by_sort({REAL: "exp"}, "exp"),
+    "isa:sin": _fin_by_sort({REAL: "sin"}, "sin"),
+    "isa:cos": _fin_by_sort({REAL: "cos"}, "cos"),
+    "isa:gcd": _fin_by_sort({NAT: "gcd", INT: "gcd"}, "gcd"),
+    "isa:lcm": _fin_by_sort({NAT: "lcm", INT: "lcm"}, "lcm"),
+    "isa:prime": _fin_by_sort({NAT: "prime", INT: "prime"}, "prime"),
+    "isa:even": _fin_by_sort({NAT: "even", INT: "even"}, "even"),
+    "isa:odd": _fin_by_sort({NAT: "odd", INT: "odd"}, "odd"),
+    "isa:lessThan": _fin_interval("lessThan"), "isa:atMost": _fin_interval("atMost"),
+}

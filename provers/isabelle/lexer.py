@@ -1,0 +1,115 @@
+"""Tokens of Isabelle's inner (term and type) syntax, over symbol-decoded text.
+
+The outer syntax (``theorem``, ``fixes``, quoted strings) is read by ``statement.py``; each
+quoted string is lexed here. Offsets are into the decoded text of the whole input, so
+errors can be mapped back to the user's line and column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from provers.isabelle.symbols import GREEK
+
+#: Operators, longest first so that ``..<`` wins over ``..`` and ``<``.
+OPERATORS = sorted(
+    [
+        "⟹", "==>", "⟶", "-->", "⟷", "<->", "<-->", "=", "≠", "~=", "≤", "<=", "≥", ">=", "<", ">",
+        "∧", "&", "/\\", "∨", "|", "\\/", "¬", "~", "+", "-", "*", "/", "^", "(", ")", "[", "]",
+        "{", "}", ",", ".", "..", "..<", "<..", "<..<", "::", ":", ";", "∈", "∉", "⊆", "⊂",
+        "⊇", "⊃", "∪", "∩", "⟦", "⟧", "¦", "⌊", "⌋", "⌈", "⌉", "∀", "∃", "∃!", "∄", "λ", "%",
+        "∑", "∏", "`", "∘", "×", "!", "#", "@", "≡", "⇒", "=>", "⇧", "ℤ", "ℕ", "ℚ", "ℝ", "ℂ",
+        "ⅈ", "π", "∞", "⋀", "→", "↔", "⋃", "⋂", "∙", "⋅", "√", "←", "≈", "…", "∅", "$",
+        "'", "\\", "?", "∠", "ℑ", "ℜ", "⦇", "⦈", "⟨", "⟩", "∼", "⋆", "↦",
+    ],
+    key=len,
+    reverse=True,
+)
+_OP_FIRST = {op[0] for op in OPERATORS}
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # "num" | "ident" | "tvar" | "op" | "eof"
+    text: str
+    pos: int  # offset into the decoded input
+
+
+class LexError(Exception):
+    """Raised with an offset; the caller turns it into ParseError."""
+
+    def __init__(self, reason: str, pos: int):
+        super().__init__(reason)
+        self.reason = reason
+        self.pos = pos
+
+
+def _is_letter(c: str) -> bool:
+    return ("a" <= c <= "z") or ("A" <= c <= "Z") or c in GREEK
+
+
+def _is_ident_char(c: str) -> bool:
+    return _is_letter(c) or c.isdigit() or c in "_'⇩"
+
+
+def tokenize(text: str, start: int, end: int) -> list[Token]:
+    """Tokens of ``text[start:end]`` (one quoted term), ending with an ``eof`` token."""
+    toks: list[Token] = []
+    i = start
+    while i < end:
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        if text.startswith("(*", i):  # comment inside a term
+            j = text.find("*)", i + 2, end)
+            if j == -1:
+                raise LexError("unterminated comment (*", i)
+            i = j + 2
+            continue
+        if c.isdigit():
+            j = i
+            while j < end and text[j].isdigit():
+                j += 1
+            if j + 1 < end and text[j] == "." and text[j + 1].isdigit():
+                j += 1
+                while j < end and text[j].isdigit():
+                    j += 1
+            if j < end and (_is_letter(text[j]) or text[j] == "_") and not text.startswith("⇩", j):
+                # 2x, 3pi: a number glued to a name is not HOL syntax
+                k = j
+                while k < end and _is_ident_char(text[k]):
+                    k += 1
+                raise LexError(
+                    f"'{text[i:k]}' is not a HOL term: write multiplication explicitly ({text[i:j]} * {text[j:k]})",
+                    i,
+                )
+            toks.append(Token("num", text[i:j], i))
+            i = j
+            continue
+        if c == "'" and i + 1 < end and _is_letter(text[i + 1]):
+            j = i + 1
+            while j < end and _is_ident_char(text[j]):
+                j += 1
+            toks.append(Token("tvar", text[i:j], i))
+            i = j
+            continue
+        if _is_letter(c) or (c == "_" and i + 1 < end and _is_ident_char(text[i + 1])):
+            j = i
+            while j < end and _is_ident_char(text[j]):
+                j += 1
+            toks.append(Token("ident", text[i:j], i))
+            i = j
+            continue
+        if c in _OP_FIRST:
+            for op in OPERATORS:
+                if text.startswith(op, i) and i + len(op) <= end:
+                    toks.append(Token("op", op, i))
+                    i += len(op)
+                    break
+            continue
+        if c == '"':
+            raise LexError('unexpected " inside a term (unbalanced quotes?)', i)
+        raise LexError(f"unexpected character {c!r} in a HOL term", i)
+    toks.append(Token("eof", "", end))
+    return toks
