@@ -502,6 +502,33 @@ def test_lean_backend_maps_results(log_path: Path) -> None:
     assert not any("sorry" in c or "#eval" in c or "orderOf" in c for c in sent)
 
 
+def test_backend_chain_runs_lean_only_on_unknown(log_path: Path) -> None:
+    from provers import ir
+    from provers.backend import Proved, Refuted, Unknown
+    from provers.lean4.backend import BackendChain, LeanBackend
+
+    class Stub:
+        def __init__(self, name: str, answer: object) -> None:
+            self.name, self.answer, self.calls = name, answer, 0
+
+        def prove(self, obligation: object, timeout: float = 5.0) -> object:
+            self.calls += 1
+            return self.answer
+
+    n = ir.Var("n", ir.NAT)
+    goal = ir.forall_([n], ir.app("le", n, ir.app("add", n, n)))
+    with LeanBackend(LeanReplPool(fake_config(), size=1)) as lean:
+        refuting = Stub("smt", Refuted({"n": 1}, "smt"))
+        assert isinstance(BackendChain(refuting, lean).prove(goal), Refuted)
+        assert read_log(log_path) == []  # Lean never started
+        unknown = Stub("smt", Unknown("nonlinear", "smt"))
+        res = BackendChain(unknown, lean).prove(goal, timeout=5)
+        assert isinstance(res, Proved) and res.backend == "lean"
+        both = BackendChain(unknown, Stub("other", Unknown("gave up", "other"))).prove(goal)
+        assert isinstance(both, Unknown) and both.reason == "smt: nonlinear; other: gave up"
+    assert len(read_log(log_path)) == 2  # header + the one obligation
+
+
 @pytest.mark.lean
 @requires_lean
 def test_real_lean_backend() -> None:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 
 from provers import ir
-from provers.backend import ProofResult, Proved, Unknown
+from provers.backend import Backend, ProofResult, Proved, Refuted, Unknown
 from provers.lean4.render_obligation import (
     DEFAULT_TACTICS,
     LeanObligation,
@@ -31,7 +31,7 @@ from provers.lean4.render_obligation import (
 from provers.lean4.repl import LeanConfig, LeanError, LeanTransport, connect
 from provers.lean4.security import UnsafeLeanError, screen_statement
 
-__all__ = ["LeanBackend"]
+__all__ = ["LeanBackend", "BackendChain"]
 
 _DECL_START = ("theorem", "lemma", "example", "import", "open", "/-", "--")
 
@@ -107,3 +107,25 @@ class LeanBackend:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class BackendChain:
+    """Ask backends in order until one decides: e.g. `BackendChain(smt, LeanBackend())` runs
+    Lean only on what SMT left `Unknown`. Each backend gets the full `timeout`."""
+
+    def __init__(self, *backends: Backend) -> None:
+        if not backends:
+            raise ValueError("BackendChain needs at least one backend")
+        self.backends = backends
+        self.name = "+".join(getattr(b, "name", type(b).__name__) for b in backends)
+
+    def prove(self, obligation: ir.Term, timeout: float = 5.0) -> ProofResult:
+        reasons = []
+        spent = 0.0
+        for b in self.backends:
+            res = b.prove(obligation, timeout)
+            spent += res.time
+            if isinstance(res, (Proved, Refuted)):
+                return res
+            reasons.append(f"{getattr(b, 'name', '?')}: {res.reason}")
+        return Unknown("; ".join(reasons), self.name, spent)
