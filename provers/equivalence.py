@@ -217,6 +217,28 @@ class Prover:
         (self.cheap_cache if ob.status == "unknown" and cheap else self.cache)[formula] = ob
         return ob
 
+    def _check_model(self, ob: Obligation, model: dict) -> None:
+        """Keep a solver countermodel only if it refutes the obligation for EVERY meaning of
+        its uninterpreted symbols (and of values the languages leave unspecified, ``@ln``):
+        the backend may have chosen an interpretation, but ``orderOf`` or Isabelle's ``ln 0``
+        have one fixed meaning we do not know. Re-evaluate with the variables only."""
+        vs, body = _strip_forall(ob.formula)
+        names = {v.name for v in vs}
+        env = {k: v for k, v in model.items() if k in names}
+        if len(env) < len(model) or has_uninterpreted(body):
+            verdict = None
+            if self.evaluator.ok:
+                try:
+                    verdict = self.evaluator.truth(body, env)
+                except Exception:  # noqa: BLE001 - cannot re-check: not a certificate
+                    verdict = None
+            if verdict is not False:
+                ob.status, ob.model = "unknown", None
+                ob.detail = "countermodel depends on an interpretation of uninterpreted symbols"
+                return
+        ob.status, ob.model = "refuted", env
+        ob.detail = "countermodel validated by the exact evaluator"
+
     def _solve(self, ob: Obligation) -> None:
         if self.backend is None:
             ob.status, ob.detail = "unknown", "no prover backend available"
@@ -235,8 +257,7 @@ class Prover:
         if isinstance(res, Proved):
             ob.status = "proved"
         elif isinstance(res, Refuted):
-            ob.status, ob.model = "refuted", dict(res.model)
-            ob.detail = "countermodel validated by the exact evaluator"
+            self._check_model(ob, dict(res.model))
         elif isinstance(res, Unknown):
             ob.status, ob.detail = "unknown", res.reason
         else:

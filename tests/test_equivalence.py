@@ -259,3 +259,18 @@ def test_lean_parse_error_names_the_side(lean):
         check_equivalence("theorem t (x : ℝ) : x = x", "this is prose, not a theorem")
     with pytest.raises(ParseError, match="statement A"):
         check_equivalence("theorem t (x : ℝ) : x = ", "theorem t (x : ℝ) : x = x")
+
+
+def test_countermodels_never_rely_on_a_chosen_meaning_of_uninterpreted_symbols():
+    from provers.ir import BOOL, uninterpreted
+
+    foo, bar = uninterpreted("IsFoo", [x], BOOL), uninterpreted("IsBar", [x], BOOL)
+    A = st([x], [foo], app("eq", x, r(1)))
+    B = st([x], [bar], app("eq", x, r(1)))
+    v = check_equivalence(A, B, timeout=2.0)
+    assert v.status == "inconclusive", v.explain()
+    assert "uninterpreted" in v.reason
+    # a difference that holds whatever IsFoo means is still a certificate
+    C = st([x], [foo], app("eq", x, r(2)))
+    v = check_equivalence(A, C, timeout=2.0)
+    assert v.status == "inequivalent", v.explain()
