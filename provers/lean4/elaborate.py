@@ -40,6 +40,7 @@ from provers.ir import (
     ORDERED,
     REAL,
     TYPE,
+    App,
     BaseSort,
     BigOp,
     FunSort,
@@ -55,7 +56,6 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
-    and_,
     app,
     app_sorted,
     cast,
@@ -126,6 +126,22 @@ def term_syn(t: Term, like: Syn) -> Syn:
     return Syn("term", like.pos, like.end, "", (), (), {"term": t})
 
 
+def flat(op: str, *args: Term) -> Term:
+    """n-ary ``and``/``or`` with nested runs flattened (``a ∧ (b ∧ c)`` is one node with three
+    conjuncts, whatever the parenthesization); unlike ``ir.and_`` it keeps ``True`` operands."""
+    out: list[Term] = []
+    for a in args:
+        if isinstance(a, App) and a.op == op:
+            out.extend(a.args)
+        else:
+            out.append(a)
+    return out[0] if len(out) == 1 else App(op, tuple(out), BOOL)
+
+
+def conj(*args: Term) -> Term:
+    return flat("and", *args)
+
+
 def _tuple(s: Syn) -> Syn | None:
     while s.kind == "paren":
         s = s.args[0]
@@ -164,7 +180,10 @@ class Elaborator:
         """``app(op, *args)``; an ill-sorted application is a ParseError when every sort is
         modelled (Lean would reject it) and an Uninterpreted node otherwise."""
         try:
-            return app(op, *args)
+            out = app(op, *args)
+            if op in ("and", "or"):
+                return flat(op, *out.args)
+            return out
         except IRError as e:
             if all(modelled(a.sort) for a in args) and not self.infer_depth:
                 raise self.err(syn, f"ill-typed {self.src(syn)!r}: {e}") from None
@@ -359,10 +378,12 @@ class Elaborator:
         found = self.lookup(name)
         if found is not None:
             return self.apply_spec(syn, found[0], found[1], list(args), expected)
+        if name == "∅" and not args:
+            if isinstance(expected, SetSort):
+                return app_sorted("set_of", expected), False
+            return Uninterpreted("∅", (), expected or UNKNOWN), expected is None
         if name in TYPE_NAMES and not args:
             return Uninterpreted(name, (), TYPE), False
-        if name in ("↑",):
-            return Uninterpreted("coe", (), expected or UNKNOWN), expected is None
         return self.generic(syn, name, args, expected)
 
     def generic(self, syn: Syn, name: str, args: tuple[Syn, ...] | list[Syn], expected: Sort | None) -> Res:
@@ -533,8 +554,8 @@ class Elaborator:
         if rel in ("=", "≠") and _tuple(syn.args[0]) and _tuple(syn.args[1]) and len(_tuple(syn.args[0]).args) == len(_tuple(syn.args[1]).args):
             # (a, b) = (c, d) is a = c ∧ b = d (Prod.mk.injEq)
             parts = [Syn("binop", syn.pos, syn.end, "=", (x, y)) for x, y in zip(_tuple(syn.args[0]).args, _tuple(syn.args[1]).args, strict=False)]
-            conj = and_(*(self.elab_tree(p, None, rel="=") for p in parts))  # type: ignore[misc]
-            return conj if rel == "=" else app("not", conj)
+            cj = conj(*(self.elab_tree(p, None, rel="=") for p in parts))  # type: ignore[misc]
+            return cj if rel == "=" else app("not", cj)
         if rel is not None:
             collect(syn.args[0])
             collect(syn.args[1])
@@ -693,7 +714,7 @@ class Elaborator:
             if op in ("⊆", "⊇"):
                 return self.mk("subset", (a, b), syn, BOOL), False
             if op in ("⊂", "⊃", "⊊"):
-                return and_(self.mk("subset", (a, b), syn, BOOL), self.mk("ne", (a, b), syn, BOOL)), False
+                return conj(self.mk("subset", (a, b), syn, BOOL), self.mk("ne", (a, b), syn, BOOL)), False
             name = {"∪": "union", "∩": "inter", "\\": "setdiff"}[op]
             return self.mk(name, (a, b), syn, a.sort), flex
         if op == "''":
@@ -773,7 +794,7 @@ class Elaborator:
         with self.bind([v]):
             body = self.prop(syn.args[0])
         if dom is not None:
-            body = and_(self.mk("mem", (v, dom), syn, BOOL), body)
+            body = conj(self.mk("mem", (v, dom), syn, BOOL), body)
         return SetBuilder(v, body), False
 
     # -- binders -----------------------------------------------------------------------
@@ -930,7 +951,7 @@ class Elaborator:
             out = body
             for v in reversed(vs):
                 ps = [p for w, p in preds if w == v]
-                out = Quant("exists1", (v,), and_(*ps, out) if ps else out)
+                out = Quant("exists1", (v,), conj(*ps, out) if ps else out)
             return out
         if not preds:
             return Quant(kind, tuple(vs), body)
@@ -938,7 +959,7 @@ class Elaborator:
         for v in reversed(vs):
             ps = [p for w, p in preds if w == v]
             for p in reversed(ps):
-                out = app("implies", p, out) if kind == "forall" else and_(p, out)
+                out = app("implies", p, out) if kind == "forall" else conj(p, out)
             out = Quant(kind, (v,), out)
         return out
 
@@ -978,7 +999,7 @@ class Elaborator:
         if not isinstance(dom.sort, SetSort):
             if modelled(dom.sort) and not self.infer_depth:
                 raise self.err(dom_syn or syn, f"the domain of {syn.val} is not a finite set: sort {dom.sort}")
-            v = Var(name, ty or UNKNOWN)
+            v = Var(name, ty or OpaqueSort(f"α_{name}"))
             with self.bind([v]):
                 body, _ = self.elab(body_syn, expected)
             return Uninterpreted("Finset." + kind, (dom, Lam((v,), body)), expected or body.sort), False
@@ -1157,6 +1178,8 @@ class Elaborator:
             return Uninterpreted("Finset." + kind, (s, Lam((v,), body)), body.sort), flex
         f, _ = self.elab(fsyn, None)
         if isinstance(f.sort, FunSort) and f.sort.args == (elem,) and is_numeric(f.sort.result):
+            if isinstance(f, Lam):
+                return BigOp(kind, f.vars[0], s, f.body), False
             v = Var(self.fresh("i"), elem)
             return BigOp(kind, v, s, app("apply", f, v)), False
         return Uninterpreted("Finset." + kind, (s, f), expected or UNKNOWN), expected is None
@@ -1198,7 +1221,7 @@ class Elaborator:
             return Uninterpreted(name, (s, a), BOOL), False
         y = Var(self.fresh("y"), a.sort)
         bound = Quant("forall", (y,), app("implies", app("mem", y, s), app(rel, a, y)))
-        return and_(app("mem", a, s), bound), False
+        return conj(app("mem", a, s), bound), False
 
     def sp_is_least(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         return self._extremum(syn, args, "le", "IsLeast")
@@ -1409,7 +1432,10 @@ class Elaborator:
                 return None, True
             return OpaqueSort(self.src(syn)), True
         if k == "prefix" and syn.val == "↥":
-            return OpaqueSort(self.src(syn)), True
+            inner = syn.args[0]
+            while inner.kind == "paren":
+                inner = inner.args[0]
+            return OpaqueSort("↥" + self.src(inner)), True
         if k == "other" and syn.val == "subtype":
             return OpaqueSort(self.src(syn)), True
         if k == "binder" and syn.val in ("∀",) and False:
