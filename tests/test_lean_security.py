@@ -74,6 +74,8 @@ UNSAFE = [
     ("theorem t : True := by sorry\ntheorem u : False := by sorry", "only"),
     ("open Lean in\n#eval 1", "#"),
     ("open Lean Elab in\nrun_cmd pure ()", "not followed by the statement"),
+    ("open in\ntheorem t : True := by sorry", "without a namespace"),
+    ("open Real renaming exp → e\ntheorem t : True := by sorry", "unexpected"),
     # comment / docstring tricks
     ("/-- doc -/ #eval 1\ntheorem t : True := by sorry", "#"),
     ("/-- doc -/-/ #eval 1 -/\ntheorem t : True := by sorry", "#"),

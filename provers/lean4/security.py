@@ -21,9 +21,10 @@ only text derived from candidates is.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 __all__ = [
@@ -335,11 +336,10 @@ def _check_balanced(text: str, toks: list[Token], start: int = 0, stop: int | No
         raise _fail(text, stack[-1].pos, f"unclosed `{stack[-1].text}`")
 
 
-def _lines_of(toks: list[Token], code: str) -> list[list[Token]]:
-    lines: dict[int, list[Token]] = {}
-    for t in toks:
-        lines.setdefault(code.count("\n", 0, t.pos), []).append(t)
-    return [lines[k] for k in sorted(lines)]
+def _line_numbers(code: str) -> Callable[[int], int]:
+    """Offset -> 0-based line number, by bisection over the newline offsets."""
+    newlines = [k for k, c in enumerate(code) if c == "\n"]
+    return lambda pos: bisect.bisect_left(newlines, pos)
 
 
 def _parse_header(text: str, code: str, toks: list[Token],
@@ -350,13 +350,14 @@ def _parse_header(text: str, code: str, toks: list[Token],
     i = 0
     allowed = set(allowed_options)
     seen_other = False
+    line_of = _line_numbers(code)
     while i < len(toks):
         tok = toks[i]
         if tok.kind != "word" or tok.text not in ("import", "open", "set_option"):
             break
-        line_no = code.count("\n", 0, tok.pos)
+        line_no = line_of(tok.pos)
         j = i + 1
-        while j < len(toks) and code.count("\n", 0, toks[j].pos) == line_no:
+        while j < len(toks) and line_of(toks[j].pos) == line_no:
             if tok.text == "open" and toks[j].kind == "word" and toks[j].text == "in":
                 j += 1  # `open X in` ends the line's header part
                 break
@@ -387,6 +388,8 @@ def _parse_header(text: str, code: str, toks: list[Token],
                 if j < len(toks) and toks[j].text not in DECL_KEYWORDS | {"open"}:
                     raise _fail(text, rest[-1].pos, "`open ... in` not followed by the statement")
                 body = rest[:-1]
+            if not body:
+                raise _fail(text, tok.pos, "`open` without a namespace")
             for k, t in enumerate(body):
                 if t.kind == "word" and t.text in ("scoped", "hiding") and k <= 1:
                     continue
@@ -396,9 +399,8 @@ def _parse_header(text: str, code: str, toks: list[Token],
                     raise _fail(text, t.pos, f"unexpected `{t.text}` in `open` line")
                 if t.text in FORBIDDEN_WORDS or t.text in DECL_KEYWORDS or t.text == "in":
                     raise _fail(text, t.pos, f"forbidden word `{t.text}` in `open` line")
-            if body:
-                last = body[-1]
-                opens.append("open " + code[body[0].pos: last.pos + len(last.text)])
+            last = body[-1]
+            opens.append("open " + code[body[0].pos: last.pos + len(last.text)])
         i = j
     return i, imports, opens
 
