@@ -8,6 +8,7 @@ conclusions, so the presentation choices that do not change meaning have to be e
   boundary); a lifted variable that clashes with an existing name is renamed apart;
 * hypotheses ``(h : P)`` and antecedents of the conclusion (``P → Q → R``, ``P ∧ Q → R``) become
   premises, with conjunctions split, so curried and conjoined premises look alike;
+* a leading ``¬∃ x, P`` is read as ``∀ x, ¬P`` (and then lifted);
 * ``P → False`` is written ``¬P`` and ``¬(a = b)`` is written ``a ≠ b`` everywhere; ``¬P`` is
   never lifted into a premise (so ``: ¬P`` and ``: P → False`` have the same normal form, while
   ``(h : P) : False`` keeps ``P`` as a premise — SAE treats those two as structurally different);
@@ -243,6 +244,14 @@ def normalize(statement: Statement) -> NormalForm:
                             if nv in fv:
                                 deps[nv] |= {u for u in fv if u != nv and u in prefix_vars}
             concl = body
+        elif (
+            isinstance(concl, App)
+            and concl.op == "not"
+            and isinstance(concl.args[0], Quant)
+            and concl.args[0].kind == EXISTS
+        ):
+            inner = concl.args[0]
+            concl = Quant(FORALL, inner.vars, simplify_logic(_not(inner.body)))
         elif isinstance(concl, App) and concl.op == "implies":
             premises.extend(split_conjunction(concl.args[0]))
             concl = concl.args[1]

@@ -41,6 +41,7 @@ from provers.ir import (
     BOOL,
     TRUE,
     App,
+    Num,
     Quant,
     Term,
     Var,
@@ -312,7 +313,8 @@ def check_symbolic(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = F
 
 def standardize(nf: NormalForm) -> tuple[Term, str, Term] | None:
     """``(L, ⋈, c)`` when the conclusion is ``L ⋈ c`` (or ``c ⋈ L``, read with the dual) with
-    ``c`` closed and ``L`` not; None otherwise."""
+    ``c`` closed (no prefix variable); when both sides are closed, the numeral side is ``c``.
+    None when both sides mention variables."""
     c = nf.conclusion
     if not (isinstance(c, App) and c.op in _REL):
         return None
@@ -323,6 +325,10 @@ def standardize(nf: NormalForm) -> tuple[Term, str, Term] | None:
         return lhs, c.op, rhs
     if lc and not rc:
         return rhs, _DUAL[c.op], lhs
+    if lc and rc:  # a closed computation "E = c": the numeral, if any, is the answer
+        if isinstance(lhs, Num) and not isinstance(rhs, Num):
+            return rhs, _DUAL[c.op], lhs
+        return lhs, c.op, rhs
     return None
 
 

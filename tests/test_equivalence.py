@@ -274,3 +274,18 @@ def test_countermodels_never_rely_on_a_chosen_meaning_of_uninterpreted_symbols()
     C = st([x], [foo], app("eq", x, r(2)))
     v = check_equivalence(A, C, timeout=2.0)
     assert v.status == "inequivalent", v.explain()
+
+
+def test_symbolic_numeric_conclusion_standardization():
+    """Same answer, different variables: symbolic (value projections) yes, SAE no."""
+    A = st([x, y], [app("eq", x, r(3)), app("eq", y, r(4))], app("eq", app("add", x, y), r(7)))
+    B = st([a], [app("eq", a, r(7))], app("eq", a, r(7)))
+    closed = st([], [], app("eq", app("add", r(3), r(4)), r(7)))
+    v = check_equivalence(A, B, relation="symbolic", timeout=5.0)
+    assert v.status == "equivalent", v.explain()
+    assert "standardization" in v.reason
+    assert check_equivalence(A, closed, relation="symbolic", timeout=5.0).status == "equivalent"
+    assert check_equivalence(A, B, relation="sae").status == "inequivalent"
+    wrong = st([a], [app("eq", a, r(8))], app("eq", a, r(8)))
+    v = check_equivalence(A, wrong, relation="symbolic", timeout=5.0)
+    assert v.status == "inequivalent", v.explain()

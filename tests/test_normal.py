@@ -83,3 +83,11 @@ def test_type_variables_and_instances_are_kept_aside():
 def test_simplify_logic_keeps_meaning_of_double_negation_and_flattening():
     assert simplify_logic(not_(not_(P))) == P
     assert simplify_logic(and_(P, and_(Q, R))) == and_(P, Q, R)
+
+
+def test_leading_not_exists_is_read_as_forall_not():
+    k = Var("k", NAT)
+    body = app("eq", app("mul", num(2, NAT), k), num(7, NAT))
+    nf = normalize(st([], [], not_(Quant("exists", (k,), body))))
+    assert nf.variables == (k,)
+    assert nf.conclusion == app("ne", app("mul", num(2, NAT), k), num(7, NAT))
