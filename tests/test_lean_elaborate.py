@@ -1,0 +1,282 @@
+"""Lean 4 elaboration semantics: sorts, casts and operation meanings as Lean + Mathlib decide them.
+
+Each case is one the equivalence engine depends on: a wrong sort here (ℕ division taken for
+real division, a missing cast, truncated subtraction lost) turns into a wrong verdict later.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from provers.errors import ParseError
+from provers.ir import (
+    COMPLEX,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    BigOp,
+    FunSort,
+    Num,
+    Quant,
+    Uninterpreted,
+    Var,
+    VarBinder,
+    app,
+    cast,
+    subterms,
+)
+from provers.lean4.parser import parse_lean
+
+n, m = Var("n", NAT), Var("m", NAT)
+a, b = Var("a", NAT), Var("b", NAT)
+x, y = Var("x", REAL), Var("y", REAL)
+k = Var("k", INT)
+
+
+def N(v, s=NAT):
+    return Num(v, s)
+
+
+def concl(stmt: str):
+    return parse_lean(stmt + " := by sorry").conclusion
+
+
+def lhs(stmt: str):
+    return concl(stmt).args[0]
+
+
+# -- numerals and division ----------------------------------------------------------------
+
+
+def test_bare_one_half_is_nat_division():
+    c = concl("theorem t : 1 / 2 = 0")
+    assert c == app("eq", app("div", N(1), N(2)), N(0))
+    assert c.args[0].sort == NAT
+
+
+def test_ascribed_one_half_is_a_real_half():
+    t = lhs("theorem t : (1/2 : ℝ) = 0.5")
+    assert t == app("div", N(1, REAL), N(2, REAL))
+    assert concl("theorem t : (1/2 : ℝ) = 0.5").args[1] == Num(Fraction(1, 2), REAL)
+
+
+def test_one_half_in_real_context_is_real():
+    # binrel%: the leaf x : ℝ makes every numeral real
+    assert lhs("theorem t (x : ℝ) : 1 / 2 * x = x / 2") == app("mul", app("div", N(1, REAL), N(2, REAL)), x)
+
+
+def test_nat_division_when_all_leaves_are_nat():
+    assert lhs("theorem t (n : ℕ) : n / 2 = 3") == app("div", n, N(2))
+
+
+def test_int_division_and_modulo_are_euclidean():
+    c = concl("theorem t : (-7 : ℤ) / 2 = -4")
+    assert c.args[0] == app("ediv", app("neg", N(7, INT)), N(2, INT))
+    assert lhs("theorem t (k : ℤ) : k % 3 = 1") == app("emod", k, N(3, INT))
+    assert lhs("theorem t (n : ℕ) : n % 3 = 1") == app("mod", n, N(3))
+
+
+def test_unary_minus_defaults_to_int():
+    assert concl("theorem t : -1 < 0") == app("lt", app("neg", N(1, INT)), N(0, INT))
+
+
+def test_nat_subtraction_is_truncated_sub_on_nat():
+    t = lhs("theorem t (a b : ℕ) : a - b = 0")
+    assert t == app("sub", a, b) and t.sort == NAT
+
+
+def test_decimal_literals_are_exact():
+    assert concl("theorem t (x : ℝ) : x = 0.125").args[1] == Num(Fraction(1, 8), REAL)
+    with pytest.raises(ParseError, match="decimal"):
+        parse_lean("theorem t (n : ℕ) : n = (0.5 : ℕ) := sorry")
+
+
+# -- casts ------------------------------------------------------------------------------
+
+
+def test_ascription_casts_the_variable():
+    assert lhs("theorem t (n : ℕ) : (n : ℝ) + 1 = 2") == app("add", cast(n, REAL), N(1, REAL))
+
+
+def test_binop_uses_the_expected_type_like_lean():
+    # (n + 1 : ℝ) is ↑n + 1 (binop% pushes the expected type to the leaves) ...
+    assert lhs("theorem t (n : ℕ) : (n + 1 : ℝ) = 2") == app("add", cast(n, REAL), N(1, REAL))
+    # ... while ((n + 1 : ℕ) : ℝ) casts the sum
+    assert lhs("theorem t (n : ℕ) : ((n + 1 : ℕ) : ℝ) = 2") == cast(app("add", n, N(1)), REAL)
+
+
+def test_mixed_leaves_unify_to_the_widest_sort():
+    t = lhs("theorem t (n : ℕ) (k : ℤ) (x : ℝ) : n + k * x = 0")
+    assert t == app("add", cast(n, REAL), app("mul", cast(k, REAL), x))
+
+
+def test_relation_sides_unify():
+    c = concl("theorem t (n : ℕ) (x : ℝ) : n < x")
+    assert c == app("lt", cast(n, REAL), x)
+
+
+def test_up_arrow_takes_the_sort_from_context():
+    c = concl("theorem t (n : ℕ) (x : ℝ) : ↑n = x")
+    assert c == app("eq", cast(n, REAL), x)
+    c2 = concl("theorem t (n : ℕ) (x : ℝ) : x + ↑n = 0")
+    assert c2.args[0] == app("add", x, cast(n, REAL))
+
+
+def test_function_arguments_are_coerced_to_the_domain():
+    c = concl("theorem t (f : ℝ → ℝ) (n : ℕ) : f n = f 2")
+    assert c == app("eq", app("apply", Var("f", FunSort((REAL,), REAL)), cast(n, REAL)),
+                    app("apply", Var("f", FunSort((REAL,), REAL)), N(2, REAL)))
+
+
+def test_narrowing_is_rejected():
+    with pytest.raises(ParseError, match="type mismatch"):
+        parse_lean("theorem t (f : ℕ → ℝ) (x : ℝ) : f x = 0 := sorry")
+
+
+def test_ill_typed_membership_is_a_parse_error_with_reason():
+    with pytest.raises(ParseError) as ei:
+        parse_lean("theorem t (x : ℝ) (h : x ∈ 3) : x = 1 := sorry")
+    assert "Set Real" in ei.value.reason and ei.value.line == 1
+
+
+# -- powers -------------------------------------------------------------------------------
+
+
+def test_exponent_is_elaborated_alone_and_defaults_to_nat():
+    # Lean's famous gotcha: in x ^ (1/2) the exponent is ℕ division, i.e. 0
+    t = lhs("theorem t (x : ℝ) : x ^ (1/2) = 1")
+    assert t == app("pow", x, app("div", N(1), N(2)))
+    assert lhs("theorem t (x : ℝ) : x ^ (1/2 : ℝ) = 1") == app("rpow", x, app("div", N(1, REAL), N(2, REAL)))
+
+
+def test_int_exponent_in_a_field_is_zpow_and_real_exponent_is_rpow():
+    assert lhs("theorem t (x : ℝ) (k : ℤ) : x ^ k = 1") == app("zpow", x, k)
+    assert lhs("theorem t (x y : ℝ) : x ^ y = 1") == app("rpow", x, y)
+    assert lhs("theorem t (n : ℕ) : (2 : ℝ) ^ n = 1") == app("pow", N(2, REAL), n)
+
+
+def test_power_base_participates_in_the_tree():
+    # 2 ^ n * x: the base 2 becomes real, the exponent stays ℕ
+    assert lhs("theorem t (n : ℕ) (x : ℝ) : 2 ^ n * x = 1") == app("mul", app("pow", N(2, REAL), n), x)
+
+
+def test_power_is_right_associative_and_binds_tighter_than_neg():
+    assert lhs("theorem t (x : ℝ) : -x ^ 2 = 1") == app("neg", app("pow", x, N(2)))
+    assert lhs("theorem t (n : ℕ) : 2 ^ 3 ^ n = 1") == app("pow", N(2), app("pow", N(3), n))
+
+
+# -- functions with fixed sorts -------------------------------------------------------------
+
+
+def test_inverse_abs_sqrt_get_the_right_sorts():
+    assert lhs("theorem t (x : ℝ) : x⁻¹ = 2") == app("inv", x)
+    assert lhs("theorem t (k : ℤ) : |k| = 2") == app("abs", k) and lhs("theorem t (k : ℤ) : |k| = 2").sort == INT
+    assert lhs("theorem t (n : ℕ) : √n = 2") == app("sqrt", cast(n, REAL))
+    assert lhs("theorem t (x : ℝ) : Real.sqrt x = 2") == app("sqrt", x)
+    assert lhs("theorem t (q : ℚ) : q⁻¹ = 2").sort == RAT
+
+
+def test_real_functions_and_constants():
+    c = concl("theorem t (x : ℝ) : Real.log (Real.exp x) + Real.sin π + Real.cos Real.pi = x")
+    ops = {s.op for s in subterms(c) if isinstance(s, App)}
+    assert {"log", "exp", "sin", "cos", "pi"} <= ops
+    assert lhs("theorem t (x : ℝ) : Real.logb 2 x = 1") == app("logb", N(2, REAL), x)
+
+
+def test_number_theory_functions():
+    assert lhs("theorem t (n : ℕ) : n ! = 1") == app("fact", n)
+    assert lhs("theorem t (n : ℕ) : Nat.factorial n = 1") == app("fact", n)
+    assert lhs("theorem t : 5! = 120") == app("fact", N(5))
+    assert lhs("theorem t (n : ℕ) : (n + 1)! = 1") == app("fact", app("add", n, N(1)))
+    assert lhs("theorem t (n : ℕ) : Nat.choose n 2 = 1") == app("choose", n, N(2))
+    assert lhs("theorem t (a b : ℕ) : Nat.gcd a b = 1") == app("gcd", a, b)
+    assert lhs("theorem t (a b : ℕ) : Nat.lcm a b = 1") == app("lcm", a, b)
+    assert concl("theorem t (p : ℕ) : Nat.Prime p") == app("prime", Var("p", NAT))
+    assert concl("theorem t (n : ℕ) : Even n ∨ Odd n") == app("or", app("even", n), app("odd", n))
+    assert concl("theorem t (a b : ℕ) : a ∣ b") == app("dvd", a, b)
+    assert lhs("theorem t (k : ℤ) : Int.natAbs k = 1") == app("nat_abs", k)
+    assert lhs("theorem t (k : ℤ) : Int.toNat k = 1") == app("to_nat", k)
+    assert lhs("theorem t (n : ℕ) : (Nat.digits 10 n).sum = 1") == app("list_sum", app("digits", N(10), n))
+
+
+def test_floor_ceil_variants():
+    assert lhs("theorem t (x : ℝ) : ⌊x⌋ = 1") == app("floor", x)
+    assert lhs("theorem t (x : ℝ) : ⌈x⌉ = 1") == app("ceil", x)
+    assert lhs("theorem t (x : ℝ) : ⌊x⌋₊ = 1") == app("nat_floor", x)
+    assert lhs("theorem t (x : ℝ) : Int.floor x = 1").sort == INT
+
+
+def test_complex_numbers():
+    z = Var("z", COMPLEX)
+    c = concl("theorem t (z : ℂ) : z = 1 + Complex.I")
+    assert c == app("eq", z, app("add", N(1, COMPLEX), app("I")))
+    assert lhs("theorem t (z : ℂ) : Complex.abs z = 1") == app("cabs", z)
+
+
+# -- binders: inference like Lean's unifier ------------------------------------------------------
+
+
+def test_untyped_binder_sort_comes_from_use():
+    st = parse_lean("theorem t (f : ℝ → ℝ) (h : ∀ x, f x = 2 * x) : f 1 = 2 := sorry")
+    q = st.hypotheses[0].formula
+    assert isinstance(q, Quant) and q.vars[0].sort == REAL
+    q2 = concl("theorem t : ∀ n, n + 1 > n")
+    assert q2.vars[0].sort == NAT
+
+
+def test_untyped_binder_uses_later_occurrences_before_defaulting():
+    # Lean defaults numerals only at the end: x is real because of f x
+    q = concl("theorem t (f : ℝ → ℝ) : ∀ x, x + 1 > 0 ∧ f x = 0")
+    assert q.vars[0].sort == REAL
+
+
+def test_set_membership_binder():
+    q = concl("theorem t (S : Finset ℤ) : ∀ x ∈ S, x ^ 2 ≥ 0")
+    assert q.vars[0].sort == INT
+
+
+def test_auto_bound_implicit_like_lean():
+    # `∑ k in s, a + k * d`: the body stops before `+` (precedence 67), so the second k is
+    # unbound and Lean's autoImplicit makes it an implicit variable of the theorem
+    st = parse_lean("theorem t (a d : ℝ) (h₀ : (∑ k in Finset.range 5, a + k * d) = 70) : a = 42 / 5 := sorry")
+    first = st.binders[0]
+    assert isinstance(first, VarBinder) and first.var.name == "k" and first.style == "implicit"
+    assert not st.has_uninterpreted()
+
+
+def test_sum_over_int_interval_with_typed_binder():
+    # miniF2F amc12a_2019_p21: z ^ k ^ 2 with k : ℤ is zpow
+    s = lhs("theorem t (z : ℂ) : (∑ k : ℤ in Finset.Icc 1 12, z ^ k ^ 2) = 36")
+    assert isinstance(s, BigOp) and s.var.sort == INT
+    assert s.body == app("zpow", Var("z", COMPLEX), app("pow", Var("k", INT), N(2)))
+    assert s.domain == app("Icc", N(1, INT), N(12, INT))
+
+
+def test_cast_inside_sum_body():
+    # miniF2F aime_1991_p6: Int.floor (r + k / 100) with k : ℕ from the domain
+    s = lhs("theorem t (r : ℝ) : (∑ k in Finset.Icc (19 : ℕ) 91, Int.floor (r + k / 100)) = 546")
+    assert s.body == app("floor", app("add", Var("r", REAL), app("div", cast(Var("k", NAT), REAL), N(100, REAL))))
+    assert s.sort == INT
+
+
+def test_is_least_is_unfolded():
+    c = concl("theorem t : IsLeast {x : ℕ | 0 < x ∧ 7 ∣ x} 7")
+    assert isinstance(c, App) and c.op == "and" and c.args[0].op == "mem"
+    assert isinstance(c.args[1], Quant)
+
+
+def test_unknown_function_gets_its_sort_from_context():
+    st = parse_lean("theorem t (x : ℝ) (h : foo x = 2 * x) : True := sorry")
+    u = st.hypotheses[0].formula.args[0]
+    assert isinstance(u, Uninterpreted) and u.symbol == "foo" and u.sort == REAL
+
+
+def test_instance_binders_and_opaque_carriers_never_crash():
+    st = parse_lean("theorem t {G : Type*} [Group G] [Fintype G] (hG : Fintype.card G = 6) (a : G) : a ^ 6 = 1 := sorry")
+    assert st.hypotheses[2].formula.args[0].sort == NAT
+    pw = st.conclusion.args[0]
+    assert isinstance(pw, Uninterpreted) and pw.sort.name == "G"
