@@ -26,6 +26,18 @@ def lin(name: str, a: int, b: int) -> Statement:
     return Statement((VarBinder(x),), app("eq", app("add", x, num(a, REAL)), num(b, REAL)))
 
 
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    """Torch's default intra-op threads spin against each other on a busy 2-core machine
+    (a short sentence took 1 s instead of 0.06 s); one thread is what batch workers use."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
 def test_selects_from_the_known_majority_class():
     # class {0, 2, 4} (x + 1 = 2 up to renaming) is the majority
     cands = [lin("x", 1, 2), lin("x", 1, 3), lin("y", 1, 2), lin("x", 5, 0), lin("t", 1, 2)]

@@ -6,26 +6,48 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from provers.ir import REAL, Hypothesis, Statement, Var, VarBinder, app, num
 from rerank import Reranker
 
 INFORMAL = "Find the real number x such that 2x + 3 = 7. Show that x = 2."
 
+def _lin(v: str, swap: bool = False, flip: bool = False, concl: str = "eq", value: int = 2) -> Statement:
+    """``(v : ℝ) (h : 2 * v + 3 = 7) : v ⋈ value``, written in several equivalent ways."""
+    x = Var(v, REAL)
+    two_x = app("mul", num(2, REAL), x)
+    lhs = app("add", num(3, REAL), two_x) if swap else app("add", two_x, num(3, REAL))
+    hyp = app("eq", num(7, REAL), lhs) if flip else app("eq", lhs, num(7, REAL))
+    c = app(concl, num(value, REAL), x) if flip else app(concl, x, num(value, REAL))
+    return Statement((VarBinder(x), Hypothesis("h", hyp)), c)
+
+
 POOL = [
-    'theorem a: fixes x :: real assumes h: "2 * x + 3 = 7" shows "x = 2"',
-    'theorem b: fixes y :: real assumes h0: "3 + 2 * y = 7" shows "y = 2"',
-    'theorem c: fixes x :: real assumes h: "2 * x + 3 = 7" shows "x = 3"',
+    _lin("x"),
+    _lin("y", swap=True),
+    _lin("x", value=3),
     "Let x be a real number with 2x + 3 = 7. Then x = 2.",
-    'theorem d: fixes x :: real assumes "7 = 2 * x + 3" shows "2 = x"',
-    'theorem e: fixes x :: real assumes "2 * x + 3 = 7" shows "x > 1"',
-    'theorem f: fixes z :: real assumes "2 * z + 3 = 7" shows "z = 2"',
+    _lin("x", flip=True),
+    _lin("x", concl="gt", value=1),
+    _lin("z"),
 ]
 
 
 @pytest.fixture(scope="module")
 def rr() -> Reranker:
-    pytest.importorskip("provers.isabelle.parser")
-    return Reranker(language="isabelle", relation="symbolic", timeout=2.0)
+    return Reranker(relation="symbolic", timeout=2.0)
 
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    """Torch's default intra-op threads spin against each other on a busy 2-core machine
+    (a short sentence took 1 s instead of 0.06 s); one thread is what batch workers use."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
 
 def _same(a, b) -> None:
     assert a.classes == b.classes
