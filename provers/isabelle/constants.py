@@ -17,6 +17,7 @@ from provers.ir import (
     COMPLEX,
     INT,
     NAT,
+    RAT,
     REAL,
     App,
     BigOp,
@@ -296,6 +297,7 @@ def _cast_from(name: str, src: Sort, *classes: str) -> None:
 _cast_from("of_nat", NAT, "num")
 _cast_from("of_int", INT, "num", "neg")
 _cast_from("of_real", REAL, "num", "field")
+_cast_from("of_rat", RAT, "num", "field")
 
 
 def _same2(name: str, op: str, *classes: str) -> None:

@@ -95,6 +95,11 @@ class Finisher:
             return cast(args[0], s)
         if op == "set_of":
             return app_sorted("set_of", s, *args)
+        if op in ("and", "or"):  # n-ary, flattened (a ∧ b ∧ c is one node), True/False kept
+            flat: list[Term] = []
+            for a in args:
+                flat.extend(a.args if isinstance(a, App) and a.op == op else (a,))
+            return app(op, *flat)
         try:
             return app(op, *args)
         except IRError:

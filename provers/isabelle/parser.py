@@ -470,18 +470,16 @@ class _Statement:
             return out
 
         binders: list = []
-        fixed_vars = list(self.fixes)
         defined = {v.name for v, _, _, _ in self.defines}
-        for v in self.scope.fixed.values():
-            if v not in fixed_vars and v.name in defined:
-                fixed_vars.append(v)
-        implicit = [v for v in self.scope.implicit.values()]
-        for v in fixed_vars + self.meta_vars:
+        for v in self.fixes + self.meta_vars:
             binders.append(VarBinder(fin(v, 0, f"the type of {v.name}")))  # type: ignore[arg-type]
-        for v in implicit:
+        for v in self.scope.implicit.values():
             fv = fin(v, 0, f"the type of {v.name}")
             binders.append(VarBinder(fv))  # type: ignore[arg-type]
             notes.append(f"{v.name} is not in `fixes`: read as an implicitly fixed variable of type {show_sort(fv.sort)}")
+        for v in self.scope.fixed.values():  # variables introduced by `defines` come last
+            if v.name in defined and v not in self.fixes:
+                binders.append(VarBinder(fin(v, 0, f"the type of {v.name}")))  # type: ignore[arg-type]
         defs = []
         for var, rhs, name, pos in self.defines:
             fvar = fin(var, pos, f"the defined {var.name}")

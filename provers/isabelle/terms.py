@@ -23,6 +23,7 @@ from provers.ir import (
     COMPLEX,
     INT,
     NAT,
+    RAT,
     REAL,
     App,
     BigOp,
@@ -169,6 +170,8 @@ class Elaborator:
         from provers.isabelle.types import CLASSES
 
         for cand in NUMERIC_ORDER[NUMERIC_ORDER.index(s):]:
+            if cand == RAT and s != RAT:
+                continue  # Isabelle coerces nat → int → real (→ complex), never into rat
             if all(cand in CLASSES[c] for c in classes):
                 return cand
         return None
@@ -359,9 +362,10 @@ class Elaborator:
         return args
 
     def apply_term(self, head: Term, args: list[Term], pos: int) -> Term:
-        if isinstance(head, Lam):
+        if isinstance(head, Lam):  # beta-reduce (λx. t) a
             n = min(len(head.vars), len(args))
-            body = substitute(head.body, dict(zip(head.vars[:n], args[:n], strict=False)))
+            vals = [self.coerce(a, v.sort, pos, f"the argument of λ{v.name}") for v, a in zip(head.vars[:n], args[:n], strict=True)]
+            body = substitute(head.body, dict(zip(head.vars[:n], vals, strict=True)))
             rest = head.vars[n:]
             out = Lam(rest, body) if rest else body
             return self.apply_term(out, args[n:], pos) if args[n:] else out
@@ -849,8 +853,11 @@ class Elaborator:
 
 
 def _widens(a: Sort, b: Sort) -> bool:
+    """Is there a coercion from ``a`` to ``b`` (nat → int → real → complex; rat → real)?"""
     from provers.ir import NUMERIC_ORDER
 
+    if b == RAT:
+        return False
     return NUMERIC_ORDER.index(a) < NUMERIC_ORDER.index(b)
 
 

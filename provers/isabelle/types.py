@@ -253,8 +253,8 @@ class TypeReader:
     def __init__(self, toks: list[Token], i: int, uni: Unifier):
         self.toks, self.i, self.uni = toks, i, uni
 
-    def peek(self) -> Token:
-        return self.toks[self.i]
+    def peek(self, k: int = 0) -> Token:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
 
     def next(self) -> Token:
         t = self.toks[self.i]
@@ -278,19 +278,22 @@ class TypeReader:
 
     def read_postfix(self) -> Sort:
         s = self.read_atom()
-        while self.peek().kind == "ident" and self.peek().text not in ("and", "for", "where"):
-            name = self.next().text
-            if name == "set":
-                s = SetSort(s)
-            elif name == "list":
-                s = ListSort(s)
+        while True:
+            t = self.peek()
+            if t.kind == "ident" and t.text not in ("and", "for", "where"):
+                name = self.next().text
+                if name == "set":
+                    s = SetSort(s)
+                elif name == "list":
+                    s = ListSort(s)
+                else:
+                    s = OpaqueSort(f"{_postfix_arg(self.uni.finish(s))} {name}")
+            elif t.text == "^" and self.peek(1).kind in ("num", "ident"):  # real^2 (Cartesian space)
+                self.next()
+                dim = self.next()
+                s = OpaqueSort(f"{_postfix_arg(self.uni.finish(s))}^{dim.text}")
             else:
-                s = OpaqueSort(f"{_postfix_arg(self.uni.finish(s))} {name}")
-        if self.peek().text == "^" and self.i + 1 < len(self.toks):  # real^2 (Cartesian space)
-            self.next()
-            dim = self.next()
-            s = OpaqueSort(f"{show_sort(self.uni.finish(s))}^{dim.text}")
-        return s
+                return s
 
     def read_atom(self) -> Sort:
         t = self.next()
