@@ -34,6 +34,10 @@ COMMANDS = {
     "#eval", "opaque", "irreducible_def", "mutual",
 }
 HYP_NAME = re.compile(r"^(h|H\d|hyp|this)[\w₀-₉'.]*$")
+# Nesting is capped (pratt.MAX_DEPTH); the elaborator recurses a few frames per level.
+if sys.getrecursionlimit() < 10_000:
+    sys.setrecursionlimit(10_000)
+
 _FENCE = re.compile(r"```[^\n`]*\n(.*?)```", re.S)
 
 
@@ -43,8 +47,6 @@ def parse_lean(text: str) -> Statement:
         raise ParseError(f"expected a string, got {type(text).__name__}")
     if len(text) > MAX_CHARS:
         raise InputTooLargeError(f"input of {len(text)} characters exceeds the limit of {MAX_CHARS}")
-    if sys.getrecursionlimit() < 10_000:
-        sys.setrecursionlimit(10_000)
     start, end = _fenced_span(text)
     clean = strip_comments(text)
     toks = tokenize(clean, start, end)

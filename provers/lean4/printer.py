@@ -107,13 +107,14 @@ def name(n: str) -> str:
 def _num(t: Num) -> str:
     v = t.value
     if isinstance(v, Fraction):
-        d = v.denominator
-        k = 0
-        while d % 2 == 0 or d % 5 == 0:
-            d //= 2 if d % 2 == 0 else 5
-            k += 1
+        d, twos, fives = v.denominator, 0, 0
+        while d % 2 == 0:
+            d, twos = d // 2, twos + 1
+        while d % 5 == 0:
+            d, fives = d // 5, fives + 1
         if d != 1:
             raise PrintError(f"numeral {v} has no finite decimal expansion")
+        k = max(twos, fives)
         text = f"{abs(v.numerator) * 10**k // v.denominator}"
         text = text.rjust(k + 1, "0")
         lit = f"{text[:-k]}.{text[-k:]}" if k else text
@@ -196,7 +197,7 @@ def _app(t: App) -> str:
     if op == "inv":
         return f"({r[0]}⁻¹)"
     if op == "abs":
-        return f"|{r[0]}|"
+        return f"|{_arg(r[0])}|"  # never `||`: Lean lexes it as one token
     if op == "cast":
         return f"(↑{r[0]} : {render_sort(t.sort)})"
     if op == "ite":
