@@ -49,7 +49,7 @@ class Emitter:
         self.funcs: dict[tuple[str, tuple[Sort, ...], Sort], Any] = {}
         self.func_names: dict[str, int] = {}
         self.sorts: dict[str, Any] = {}
-        self.bound_counter = 0
+        self.depth = 0  # quantifier nesting depth while emitting
         self.memo: dict[tuple[int, int], Any] = {}
 
     # -- sorts and symbols ------------------------------------------------------------
@@ -112,14 +112,19 @@ class Emitter:
             v = Fraction(t.value)
             return Z.RealVal(f"{v.numerator}/{v.denominator}") if v.denominator != 1 else Z.RealVal(v.numerator)
         if isinstance(t, Quant):
+            # Bound names depend only on position, so alpha-equivalent quantifiers become the
+            # same solver term (z3 and cvc5 hash-cons them; P ↔ P' is then immediate).
             inner = dict(env)
             bvs = []
-            for v in t.vars:
-                self.bound_counter += 1
-                b = Z.Const(_sym(f"{v.name}!{self.bound_counter}"), self.sort(v.sort))
-                inner[v] = b
-                bvs.append(b)
-            body = self.emit(t.body, inner)
+            self.depth += 1
+            try:
+                for k, v in enumerate(t.vars):
+                    b = Z.Const(f"!b{self.depth}_{k}", self.sort(v.sort))
+                    inner[v] = b
+                    bvs.append(b)
+                body = self.emit(t.body, inner)
+            finally:
+                self.depth -= 1
             return Z.ForAll(bvs, body) if t.kind == "forall" else Z.Exists(bvs, body)
         if isinstance(t, Uninterpreted):
             f = self.func(t.symbol, tuple(a.sort for a in t.args), t.sort)

@@ -22,8 +22,9 @@ under ∀, ``fact ∧ body`` under ∃, both equivalent under the intended meani
 partial facts are given (``underspecified``), a solver model is just a candidate and the
 exact evaluator must confirm it.
 
-Lowering raises ``Unsupported(what)`` for what cannot be encoded soundly (complex numbers,
-quantifiers over functions, existential ℚ).
+Complex numbers are pairs of reals (``z`` becomes ``z.re``, ``z.im``; division by 0 gives 0
+componentwise, as in Mathlib). Lowering raises ``Unsupported(what)`` for what cannot be
+encoded soundly (complex-valued functions, quantifiers over functions, existential ℚ).
 """
 
 from __future__ import annotations
@@ -254,7 +255,7 @@ class Lowerer:
             return self._lower(t, pol)
         except Unsupported as e:
             if t.sort == BOOL or t.sort in (NAT, INT, RAT, REAL) or isinstance(t.sort, OpaqueSort):
-                if all(_representable(v.sort) for v in free_vars(t)) and not isinstance(t, Var):
+                if all(v.sort == COMPLEX or _representable(v.sort) for v in free_vars(t)) and not isinstance(t, Var):
                     return self.opaque(t)
             raise e
 
@@ -268,7 +269,7 @@ class Lowerer:
             if isinstance(s, Var) and s in fv and s not in order:
                 order.append(s)
         name = "%t" + hashlib.sha1(key.encode()).hexdigest()[:16]
-        args = [self._lower(v, 0) for v in order]
+        args = [p for v in order for p in (complex_parts(v) if v.sort == COMPLEX else (self._lower(v, 0),))]
         self.underspecified = True
         out = self.ufun(name, core_sort(t.sort), *args)
         if t.sort == NAT:
@@ -277,10 +278,70 @@ class Lowerer:
 
     # -- binders ----------------------------------------------------------------------
 
-    def _binder_var(self, v: Var) -> Var:
+    def _binder_vars(self, v: Var) -> list[Var]:
         if isinstance(v.sort, (FunSort, SetSort)):
             raise Unsupported(f"quantifier over {v.sort}")
-        return Var(v.name, core_sort(v.sort))
+        if v.sort == COMPLEX:
+            return list(complex_parts(v))
+        return [Var(v.name, core_sort(v.sort))]
+
+    # -- complex numbers as pairs of reals --------------------------------------------
+
+    def lower_c(self, t: Term) -> tuple[Term, Term]:
+        """(re, im) of a Complex-sorted term, as core Real terms."""
+        zero = creal(0)
+        if isinstance(t, Var):
+            return complex_parts(t)
+        if isinstance(t, Num):
+            return creal(t.value), zero
+        if not isinstance(t, App):
+            if isinstance(t, BigOp):
+                return self._bigop_c(t)
+            raise Unsupported(f"complex {type(t).__name__}")
+        op, args = t.op, t.args
+        if op == "I":
+            return zero, creal(1)
+        if op == "cast":
+            a = args[0]
+            if a.sort == COMPLEX:
+                return self.lower_c(a)
+            x = self.lower(a, 0)
+            return (_c("cast", REAL, x) if core_sort(a.sort) == INT else x), zero
+        if op == "ite":
+            c = self.lower(args[0], 0)
+            (ar, ai), (br, bi) = self.lower_c(args[1]), self.lower_c(args[2])
+            return c_ite(c, ar, br), c_ite(c, ai, bi)
+        if op in ("add", "sub"):
+            (ar, ai), (br, bi) = self.lower_c(args[0]), self.lower_c(args[1])
+            f = c_add if op == "add" else c_sub
+            return f(ar, br), f(ai, bi)
+        if op == "neg":
+            ar, ai = self.lower_c(args[0])
+            return c_neg(ar), c_neg(ai)
+        if op == "conj":
+            ar, ai = self.lower_c(args[0])
+            return ar, c_neg(ai)
+        if op == "mul":
+            return _cmul(self.lower_c(args[0]), self.lower_c(args[1]))
+        if op == "inv":
+            return _cinv(self.lower_c(args[0]))
+        if op == "div":
+            return _cmul(self.lower_c(args[0]), _cinv(self.lower_c(args[1])))
+        if op in ("pow", "zpow") and isinstance(args[1], Num) and abs(int(args[1].value)) <= 64:
+            k = int(args[1].value)
+            p = _cpower(self.lower_c(args[0]), abs(k))
+            return p if k >= 0 else _cinv(p)
+        raise Unsupported(f"complex operation {op}")
+
+    def _bigop_c(self, t: BigOp) -> tuple[Term, Term]:
+        elems = self._finite_elems(t.domain)
+        if elems is None or t.kind != "sum" and len(elems) > 64:
+            raise Unsupported("complex big operator without literal bounds")
+        acc = (creal(0), creal(0)) if t.kind == "sum" else (creal(1), creal(0))
+        for e in elems:
+            term = self.lower_c(substitute(t.body, {t.var: e}))
+            acc = (c_add(acc[0], term[0]), c_add(acc[1], term[1])) if t.kind == "sum" else _cmul(acc, term)
+        return acc
 
     def _quant(self, t: Quant, pol: int) -> Term:
         if t.kind == "exists1":
@@ -290,14 +351,14 @@ class Lowerer:
             return self._lower(Quant("exists", (v,), App("and", (t.body, body2), BOOL)), pol)
         if any(v.sort == RAT for v in t.vars) and not ((t.kind == "forall" and pol == 1) or (t.kind == "exists" and pol == -1)):
             raise Unsupported("quantifier over ℚ in a position where ℝ would not be sound")
-        cvars = tuple(self._binder_var(v) for v in t.vars)
+        cvars = tuple(cv for v in t.vars for cv in self._binder_vars(v))
         scope = _Scope(frozenset(cvars), t.kind)
         self.scopes.append(scope)
         try:
             body = self.lower(t.body, pol)
         finally:
             self.scopes.pop()
-        guards = [c_le(cint(0), cv) for v, cv in zip(t.vars, cvars, strict=True) if v.sort == NAT]
+        guards = [c_le(cint(0), Var(v.name, INT)) for v in t.vars if v.sort == NAT]
         guards += scope.facts
         if t.kind == "forall":
             return Quant("forall", cvars, c_imp(c_and(*guards), body))
@@ -310,7 +371,7 @@ class Lowerer:
             return Var(t.name, core_sort(t.sort))
         if isinstance(t, Num):
             if t.sort == COMPLEX:
-                raise Unsupported("complex numbers")
+                raise Unsupported("complex value outside an equation")
             return Num(t.value, core_sort(t.sort))
         if isinstance(t, Quant):
             return self._quant(t, pol)
@@ -332,8 +393,19 @@ class Lowerer:
 
     def _app(self, t: App, pol: int) -> Term:
         op, args, sort = t.op, t.args, t.sort
+        if op in ("eq", "ne") and args[0].sort == COMPLEX:
+            (ar, ai), (br, bi) = self.lower_c(args[0]), self.lower_c(args[1])
+            r = c_and(c_eq(ar, br), c_eq(ai, bi))
+            return r if op == "eq" else c_not(r)
+        if op in ("re", "im", "cabs"):
+            zr, zi = self.lower_c(args[0])
+            if op == "re":
+                return zr
+            if op == "im":
+                return zi
+            return self.sqrt(c_add(c_mul(zr, zr), c_mul(zi, zi)))
         if sort == COMPLEX or any(a.sort == COMPLEX for a in args):
-            raise Unsupported("complex numbers")
+            raise Unsupported(f"complex numbers in {op}")
         if op == "true":
             return T
         if op == "false":
@@ -812,6 +884,33 @@ class Lowerer:
         return a
 
 
+def complex_parts(v: Var) -> tuple[Var, Var]:
+    """The two real variables standing for a Complex variable."""
+    return Var(v.name + ".re", REAL), Var(v.name + ".im", REAL)
+
+
+def _cmul(a: tuple[Term, Term], b: tuple[Term, Term]) -> tuple[Term, Term]:
+    (ar, ai), (br, bi) = a, b
+    return c_sub(c_mul(ar, br), c_mul(ai, bi)), c_add(c_mul(ar, bi), c_mul(ai, br))
+
+
+def _cinv(a: tuple[Term, Term]) -> tuple[Term, Term]:
+    """1 / (x + iy) = (x - iy) / (x² + y²), and 0⁻¹ = 0 (the guarded division gives it)."""
+    ar, ai = a
+    d = c_add(c_mul(ar, ar), c_mul(ai, ai))
+    return _c("div", REAL, ar, d), _c("div", REAL, c_neg(ai), d)
+
+
+def _cpower(a: tuple[Term, Term], n: int) -> tuple[Term, Term]:
+    if n == 0:
+        return creal(1), creal(0)
+    if n == 1:
+        return a
+    half = _cpower(a, n // 2)
+    sq = _cmul(half, half)
+    return _cmul(sq, a) if n % 2 else sq
+
+
 def _exact_root(v: Fraction, k: int) -> Fraction | None:
     from provers.evaluate import _rational_root
 
@@ -841,8 +940,54 @@ def _fresh(base: str, *ts: Term) -> str:
     return f"{base}%{i}"
 
 
-def lower_obligation(obligation: Term) -> Lowered:
-    """Lower a closed formula (free variables count as universally quantified)."""
+#: Operations folded to a numeral when all their arguments are numerals (exact results only).
+_FOLDABLE = frozenset({
+    "add", "sub", "mul", "neg", "div", "mod", "ediv", "emod", "fdiv", "fmod", "inv", "pow", "zpow",
+    "abs", "min", "max", "sign", "cast", "floor", "ceil", "nat_floor", "nat_ceil", "round", "to_nat",
+    "nat_abs", "frac", "fact", "choose", "gcd", "lcm", "dvd", "prime", "even", "odd", "sqrt",
+    "signed_sqrt", "root", "eq", "ne", "lt", "le", "gt", "ge", "list_sum", "list_length", "rpow", "powr",
+    "log", "logb", "exp", "card",
+})
+_MAX_FOLD_BITS = 4096
+
+
+def fold_ground(t: Term) -> Term:
+    """Replace ground subterms whose exact value the evaluator knows by numerals.
+
+    Sound because the evaluator is exact (approximate or undecided values are left alone);
+    it spares the solvers e.g. gcd (20!) 200000 or the digits of 2^100.
+    """
+    from provers.evaluate import evaluate
+
+    def fn(s: Term) -> Term | None:
+        if not isinstance(s, App) or s.op not in _FOLDABLE:
+            return None
+        if not all(isinstance(a, Num) or (isinstance(a, App) and a.op in ("digits", "range", "Icc", "Ico", "Ioc", "Ioo", "set_of", "divisors", "filter") and not free_vars(a)) for a in s.args):
+            return None
+        if s.sort == COMPLEX or any(a.sort == COMPLEX for a in s.args):
+            return None
+        v = evaluate(s, {})
+        if isinstance(v, bool):
+            return T if v else F
+        if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+            if Fraction(v).numerator.bit_length() > _MAX_FOLD_BITS or Fraction(v).denominator.bit_length() > _MAX_FOLD_BITS:
+                return None
+            if s.sort == NAT and v < 0 or s.sort in (NAT, INT) and Fraction(v).denominator != 1:
+                return None
+            return Num(v, s.sort)
+        return None
+
+    from provers.ir import map_term
+
+    return map_term(t, fn)
+
+
+def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
+    """Lower a closed formula (free variables count as universally quantified).
+
+    ``fold`` first replaces exactly-known ground subterms by numerals (``fold_ground``);
+    tests of the encodings themselves turn it off.
+    """
     if obligation.sort != BOOL:
         raise Unsupported(f"obligation of sort {obligation.sort}, not a formula")
     consts: list[Var] = []
@@ -855,12 +1000,15 @@ def lower_obligation(obligation: Term) -> Lowered:
     for v in sorted(free_vars(body) - set(consts), key=lambda v: v.name):
         consts.append(v)
     lw = Lowerer()
+    original_body = body
+    if fold:
+        body = fold_ground(body)
     facts: list[Term] = []
     for v in consts:
-        if v.sort == COMPLEX or not _representable(v.sort):
+        if v.sort != COMPLEX and not _representable(v.sort):
             raise Unsupported(f"variable {v.name} of sort {v.sort}")
         if v.sort == NAT:
             facts.append(c_le(cint(0), Var(v.name, INT)))
     formula = lw.lower(body, 1)
     facts.extend(lw.top_facts)
-    return Lowered(formula, facts, consts, body, lw.underspecified)
+    return Lowered(formula, facts, consts, original_body, lw.underspecified)

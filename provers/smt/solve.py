@@ -12,10 +12,10 @@ import time
 from typing import Any
 
 from provers.backend import ProofResult, Proved, Refuted, Unknown
-from provers.evaluate import FunTable, Opaque, decide
-from provers.ir import BOOL, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
+from provers.evaluate import ExactComplex, FunTable, Opaque, decide
+from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
 from provers.smt.emit import Cvc5Emitter, Emitter, Untranslatable, Z3Emitter
-from provers.smt.semantics import Lowered, Unsupported, core_sort, lower_obligation
+from provers.smt.semantics import Lowered, Unsupported, complex_parts, core_sort, lower_obligation
 
 SOLVERS = ("z3", "cvc5")
 
@@ -28,15 +28,18 @@ def _emitter(name: str) -> Emitter:
     raise ValueError(f"unknown solver {name!r}; expected one of {SOLVERS}")
 
 
-def solve(name: str, obligation: Term, timeout: float) -> ProofResult:
-    """Decide validity of ``obligation`` with solver ``name`` within ``timeout`` seconds."""
+def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> ProofResult:
+    """Decide validity of ``obligation`` with solver ``name`` within ``timeout`` seconds.
+
+    ``fold=False`` skips constant folding by the evaluator (to test the encodings alone).
+    """
     t0 = time.monotonic()
 
     def took() -> float:
         return time.monotonic() - t0
 
     try:
-        lowered = lower_obligation(obligation)
+        lowered = lower_obligation(obligation, fold=fold)
     except Unsupported as e:
         return Unknown(f"unsupported: {e.what}", name, took())
     em = _emitter(name)
@@ -91,6 +94,13 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
         if isinstance(s, SetSort):
             c = em.consts.get((v.name, core_sort(s)))
             env[v.name] = frozenset() if c is None else _read_set(em, model, c, core_sort(s.elem))
+            continue
+        if s == COMPLEX:
+            parts = []
+            for pv in complex_parts(v):
+                c = em.consts.get((pv.name, REAL))
+                parts.append(0 if c is None else em.value(model.eval(c, model_completion=True), REAL))
+            env[v.name] = ExactComplex(parts[0], parts[1])
             continue
         c = em.consts.get((v.name, core_sort(s)))
         if c is None:

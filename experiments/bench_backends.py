@@ -1,0 +1,111 @@
+"""Throughput of the SMT backends (z3, cvc5, portfolio) on obligations from miniF2F.
+
+Each statement S (parsed with ``provers.parse(text, "lean4")``) gives two obligations over
+its theorem variables: ``∀ vars, S ↔ S'`` with S' = S after alpha-renaming its bound
+variables (valid), and ``∀ vars, S ↔ S''`` with S'' = S with its first numeral changed
+(usually refutable). Each backend answers the set twice: with a cold verdict cache and with
+the same cache warm.
+
+    .venv/bin/python experiments/bench_backends.py ../shared/data/minif2f_lean4.jsonl \
+        --limit 100 --timeout 1.0
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+import time
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import provers  # noqa: E402
+from provers.backend import Proved, Refuted  # noqa: E402
+from provers.cache import VerdictCache  # noqa: E402
+from provers.ir import Num, Quant, Term, app, canonical, map_term  # noqa: E402
+from provers.smt import Cvc5Backend, Portfolio, WorkerPool, Z3Backend  # noqa: E402
+
+
+def split(formula: Term) -> tuple[list, Term]:
+    vars_: list = []
+    while isinstance(formula, Quant) and formula.kind == "forall":
+        vars_.extend(formula.vars)
+        formula = formula.body
+    return vars_, formula
+
+
+def perturb(t: Term) -> Term | None:
+    """``t`` with its first numeral (in pre-order) increased by one."""
+    done = [False]
+
+    def fn(s: Term) -> Term | None:
+        if isinstance(s, Num) and not done[0]:
+            done[0] = True
+            return replace(s, value=s.value + 1 if isinstance(s.value, int) else s.value + Fraction(1))
+        return None
+
+    out = map_term(t, fn)
+    return out if done[0] else None
+
+
+def obligations(path: str, limit: int | None) -> tuple[list[Term], int]:
+    out: list[Term] = []
+    failed = 0
+    with open(path, encoding="utf-8") as fh:
+        for k, line in enumerate(fh):
+            if limit is not None and k >= limit:
+                break
+            rec = json.loads(line)
+            try:
+                st = provers.parse(rec["formal"], "lean4")
+            except Exception:  # noqa: BLE001 - a parse failure is counted, not fatal
+                failed += 1
+                continue
+            vars_, body = split(st.as_formula())
+            same = canonical(body)  # bound variables renamed, theorem variables kept
+            out.append(_close(vars_, app("iff", body, same)))
+            pert = perturb(body)
+            if pert is not None:
+                out.append(_close(vars_, app("iff", body, pert)))
+    return out, failed
+
+
+def _close(vars_: list, body: Term) -> Term:
+    return Quant("forall", tuple(vars_), body) if vars_ else body
+
+
+def run(backend, obs: list[Term], timeout: float) -> tuple[float, collections.Counter]:
+    counts: collections.Counter = collections.Counter()
+    t0 = time.perf_counter()
+    for ob in backend.prove_many(obs, timeout):
+        counts[type(ob).__name__] += 1
+    return time.perf_counter() - t0, counts
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("data", help="miniF2F JSONL (fields: formal)")
+    ap.add_argument("--limit", type=int, default=100, help="number of statements (default 100)")
+    ap.add_argument("--timeout", type=float, default=1.0, help="seconds per obligation")
+    args = ap.parse_args()
+    obs, failed = obligations(args.data, args.limit)
+    print(f"{len(obs)} obligations from {args.limit} statements ({failed} did not parse); timeout {args.timeout}s")
+    pool = WorkerPool(max_workers=4)
+    run(Z3Backend(pool=pool, use_cache=False), obs[:2], args.timeout)  # start workers
+    print("| backend | cache | obligations/s | proved | refuted | unknown | wall s |")
+    print("|---|---|---|---|---|---|---|")
+    for cls in (Z3Backend, Cvc5Backend, Portfolio):
+        be = cls(pool=pool, cache=VerdictCache())
+        for label in ("cold", "warm"):
+            wall, c = run(be, obs, args.timeout)
+            print(f"| {be.name} | {label} | {len(obs) / wall:.1f} | {c[Proved.__name__]} | "
+                  f"{c[Refuted.__name__]} | {c['Unknown']} | {wall:.1f} |", flush=True)
+    pool.close()
+
+
+if __name__ == "__main__":
+    main()
