@@ -205,6 +205,19 @@ def test_pool_runs_commands_concurrently_on_distinct_workers(log_path: Path) -> 
     assert sum(e["cmd"] == "import Mathlib" for e in log) == 2
 
 
+def test_single_repl_serializes_threads(log_path: Path) -> None:
+    results: list[LeanResult] = []
+    with LeanRepl(fake_config()) as repl:
+        threads = [threading.Thread(target=lambda i=i: results.append(
+            repl.check(stmt(f"SLOW{i}"), timeout=10, allowed_proofs=[PROOF]))) for i in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert repl.starts == 1
+    assert len(results) == 3 and all(r.ok for r in results)
+
+
 def test_pool_checkout_timeout(log_path: Path) -> None:
     with LeanReplPool(fake_config(), size=1) as pool:
         with pool.checkout():

@@ -370,7 +370,8 @@ def _limit_memory(limit_bytes: int) -> Any:
 
 
 class LeanRepl:
-    """One REPL process with the trusted header imported once; not thread-safe (use a pool).
+    """One REPL process with the trusted header imported once; commands are serialized
+    (a lock), so use a LeanReplPool for parallelism.
 
     A command that exceeds its timeout kills the process group; the next command starts a
     new process and re-runs the header. A process that dies during a command is restarted
@@ -386,6 +387,7 @@ class LeanRepl:
         self._stderr: deque[str] = deque(maxlen=40)
         self._env: int | None = None
         self._commands = 0
+        self._lock = threading.Lock()
         self.starts = 0  # processes started so far (restarts = starts - 1)
 
     # -- lifecycle
@@ -542,6 +544,10 @@ class LeanRepl:
 
     def _run(self, body: str, timeout: float) -> LeanResult:
         """Send screened `body` on top of the header env; restart/retry as documented."""
+        with self._lock:
+            return self._run_locked(body, timeout)
+
+    def _run_locked(self, body: str, timeout: float) -> LeanResult:
         last: _Crashed | None = None
         for _attempt in range(2):
             if self.config.max_commands and self._commands >= self.config.max_commands:
