@@ -560,3 +560,18 @@ def test_real_lean_backend() -> None:
             sq = ir.app("pow", x, ir.num(2, ir.NAT))
             assert isinstance(backend.prove(
                 ir.forall_([x], ir.app("le", ir.num(0, ir.REAL), sq)), timeout=120), Proved)
+
+
+@pytest.mark.lean
+@pytest.mark.skipif(not os.environ.get("KIMINA_URL"),
+                    reason="no Kimina Lean server: set KIMINA_URL")
+def test_real_kimina_server() -> None:
+    cfg = LeanConfig.from_env(kimina_url=os.environ["KIMINA_URL"],
+                              header=os.environ.get("LEAN_HEADER", ""))
+    with KiminaClient.from_config(cfg) as client:
+        good = client.check("theorem t (a b : ℕ) : a + b = b + a := by omega", timeout=60,
+                            allowed_proofs=["by omega"])
+        bad = client.check("theorem t : 2 + 2 = 5 := by decide", timeout=60,
+                           allowed_proofs=["by decide"])
+    assert good.ok, good.reason
+    assert not bad.ok
