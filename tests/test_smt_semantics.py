@@ -237,3 +237,21 @@ def _body(f):
     while isinstance(f, Quant) and f.kind == "forall":
         f = f.body
     return f
+
+
+def test_facts_are_true_only_where_they_hold():
+    # Mathlib: (-4) ^ (1/4 : ℝ) = 4^(1/4)·cos(π/4) = 1, not 0 (only exponents p/2 give 0)
+    quarter = eq(app("rpow", R(-4), R(Fraction(1, 4))), R(0))
+    half = eq(app("rpow", R(-4), R(Fraction(1, 2))), R(0))
+    for solver in ("z3", "cvc5"):
+        assert not isinstance(solve(solver, quarter, 2.0, fold=False), Proved)
+        assert isinstance(solve(solver, half, 5.0, fold=False), Proved)
+    from provers.ir import Lam, SetBuilder
+
+    k = Var("k", NAT)
+    everything = SetBuilder(k, app("true"))
+    infinite_filter = app("finite", app("filter", Lam((k,), app("even", k)), everything))
+    finite_filter = app("finite", app("filter", Lam((k,), app("even", k)), app("range", n)))
+    for solver in ("z3", "cvc5"):
+        assert not isinstance(solve(solver, infinite_filter, 5.0), Proved)
+        assert isinstance(solve(solver, forall_([n], finite_filter), 5.0), Proved)
