@@ -182,13 +182,18 @@ def _inner_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
     return REAL
 
 
+def _scale_r(e: Elaborator, a: Term, v: Term, pos: int) -> Term:
+    a = e.coerce(a, REAL, pos, "r *⇩R v (r must be real)")
+    return Uninterpreted("scaleR", (a, v), v.sort)
+
+
 def _choose(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
     e.unify(a.sort, NAT, pos, "choose")
     e.unify(b.sort, NAT, pos, "choose")
     return App("choose", (a, b), NAT)
 
 
-_OPTEXT = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥", "add": "+", "mul": "*",
+_OPTEXT = {"isa:eq": "=", "isa:minus": "-", "eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥", "add": "+", "mul": "*",
            "isa:divide": "/", "isa:div": "div", "isa:mod": "mod", "isa:dvd": "dvd"}
 
 BINARY: dict[str, BinHandler] = {
@@ -205,7 +210,7 @@ BINARY: dict[str, BinHandler] = {
     "pow": _pow, "powr": _powr, "union": _setop("union"), "inter": _setop("inter"),
     "image": _image, "comp": _comp, "nth": _unint("nth", _nth_sort), "cons": _unint("Cons", _cons_sort),
     "append": _unint("append", _append_sort), "times_set": _unint("Times", _times_sort),
-    "inner": _unint("inner", _inner_sort), "choose": _choose,
+    "inner": _unint("inner", _inner_sort), "choose": _choose, "scaleR": _scale_r,
 }
 
 

@@ -61,6 +61,8 @@ class Finisher:
             return Var(t.name, self.sort(t.sort))
         if isinstance(t, Num):
             s = self.sort(t.sort)
+            if isinstance(s, OpaqueSort) and isinstance(t.value, int) and t.value >= 0:
+                return Uninterpreted(str(t.value), (), s)  # a numeral of a type the IR does not model
             try:
                 return Num(t.value, s)
             except IRError as e:
@@ -191,6 +193,8 @@ def _fin_negnum(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
     (a,) = args
     if isinstance(a, Num):
         return Num(-a.value, a.sort)
+    if isinstance(a.sort, OpaqueSort):
+        return Uninterpreted("uminus", args, s)
     return app("neg", a)
 
 

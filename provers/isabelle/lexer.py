@@ -20,12 +20,20 @@ OPERATORS = sorted(
         "⊇", "⊃", "∪", "∩", "⟦", "⟧", "¦", "⌊", "⌋", "⌈", "⌉", "∀", "∃", "∃!", "∄", "λ", "%",
         "∑", "∏", "`", "∘", "×", "!", "#", "@", "≡", "⇒", "=>", "⇧", "ℤ", "ℕ", "ℚ", "ℝ", "ℂ",
         "ⅈ", "π", "∞", "⋀", "→", "↔", "⋃", "⋂", "∙", "⋅", "√", "←", "≈", "…", "∅", "$",
-        "'", "\\", "?", "∠", "ℑ", "ℜ", "⦇", "⦈", "⟨", "⟩", "∼", "⋆", "↦",
+        "'", "\\", "?", "*⇩R", "[:", ":]", "...", "∠", "ℑ", "ℜ", "⦇", "⦈", "⟨", "⟩", "∼", "⋆", "↦",
     ],
     key=len,
     reverse=True,
 )
 _OP_FIRST = {op[0] for op in OPERATORS}
+
+#: theory names that may qualify a constant (``List.length`` reads as ``length``)
+THEORIES = frozenset({
+    "HOL", "List", "Real", "Transcendental", "Groups", "Set", "Nat", "Int", "Complex", "Num",
+    "Rings", "Fields", "Power", "Orderings", "Lattices_Big", "Binomial", "Factorial", "Divides",
+    "Euclidean_Division", "GCD", "Parity", "Archimedean_Field", "NthRoot", "Real_Vector_Spaces",
+    "Finite_Set", "Groups_Big", "Rat", "Fact", "Primes", "Set_Interval", "Groups_List",
+})
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,12 @@ def tokenize(text: str, start: int, end: int) -> list[Token]:
             j = i
             while j < end and _is_ident_char(text[j]):
                 j += 1
+            # a qualified name Theory.const (List.length, Real.sqrt): keep the constant name
+            while text[i:j] in THEORIES and j + 1 < end and text[j] == "." and _is_letter(text[j + 1]):
+                i = j + 1
+                j = i
+                while j < end and _is_ident_char(text[j]):
+                    j += 1
             toks.append(Token("ident", text[i:j], i))
             i = j
             continue

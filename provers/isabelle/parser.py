@@ -373,6 +373,10 @@ class _Statement:
             return  # the proof is not part of the statement
         if t.kind == "word" and t.text in THEOREM_WORDS:
             raise o.err("a second theorem follows: give one statement per candidate", t)
+        if t.kind == "word" and t.text in ("where", "if", "for"):
+            raise o.err(f"`{t.text} …` after `shows` is not part of a theorem statement: state it as an assumption (assumes \"…\")", t)
+        if t.kind == "word" and t.text in DEFINITION_WORDS:
+            raise o.err(f"a `{t.text}` follows the statement: give the statement alone (inline the definition or assume it)", t)
         raise o.err(f"unexpected text after the statement: {_first_line(self.text, t.pos)!r}", t)
 
     # ---- terms ------------------------------------------------------------------------------------

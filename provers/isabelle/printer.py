@@ -51,7 +51,7 @@ _UNINT_INFIX = {
     "minus": ("-", 65, "left"), "dvd": ("dvd", 50, "none"), "powr": ("powr", 80, "right"),
     "nth": ("!", 100, "left"), "Cons": ("#", 65, "right"), "append": ("@", 65, "right"),
     "Times": ("×", 80, "right"), "inner": ("∙", 70, "left"), "add": ("+", 65, "left"),
-    "mul": ("*", 70, "left"), "sub": ("-", 65, "left"),
+    "mul": ("*", 70, "left"), "sub": ("-", 65, "left"), "scaleR": ("*⇩R", 75, "right"),
 }
 _FUNCS = {
     "signed_sqrt": "sqrt", "ln": "ln", "exp": "exp", "isa_log": "log", "root": "root",
@@ -305,6 +305,8 @@ def _unint(t: Uninterpreted) -> tuple[str, int]:
         return f"(UNIV :: {show_sort(t.sort)})", _ATOM
     if sym in _UNINT_INFIX and len(args) == 2:
         return _infix(*_UNINT_INFIX[sym], args, [True, True])
+    if sym == "uminus" and len(args) == 1:
+        return f"- {_term(args[0], 81, True)}", 80
     if sym == "abs" and len(args) == 1:
         return f"¦{_term(args[0], 0, True)}¦", 1000
     if not args:

@@ -42,7 +42,7 @@ from provers.ir import (
     substitute,
 )
 from provers.isabelle.lexer import LexError, Token
-from provers.isabelle.types import Prod, TVar, TypeClash, TypeReader, Unifier
+from provers.isabelle.types import Prod, TVar, TypeClash, TypeReader, Unifier, show_sort
 
 # infix operators: token -> (priority, associativity, handler name)
 INFIX: dict[str, tuple[int, str, str]] = {
@@ -62,12 +62,12 @@ INFIX: dict[str, tuple[int, str, str]] = {
     "*": (70, "left", "mul"), "/": (70, "left", "divide"), "div": (70, "left", "div"),
     "mod": (70, "left", "mod"), "∩": (70, "left", "inter"), "∙": (70, "left", "inner"),
     "^": (80, "right", "pow"), "powr": (80, "right", "powr"), "×": (80, "right", "times_set"),
-    "`": (90, "right", "image"), "!": (100, "left", "nth"),
+    "`": (90, "right", "image"), "!": (100, "left", "nth"), "*⇩R": (75, "right", "scaleR"),
 }
 KEYWORDS = frozenset({"if", "then", "else", "let", "in", "case", "of", "div", "mod", "dvd", "powr", "choose", "and", "where", "for"})
 BINDERS = {"∀": "forall", "∃": "exists", "∃!": "exists1", "∄": "nexists", "ALL": "forall", "EX": "exists", "EX!": "exists1"}
 BINDER_CONSTS = ("THE", "GREATEST", "LEAST", "SOME")
-_ATOM_START_OPS = frozenset({"(", "[", "{", "⌊", "⌈", "ℤ", "ℕ", "ℚ", "ℝ", "ℂ", "ⅈ", "π", "∅"})
+_ATOM_START_OPS = frozenset({"(", "[", "[:", "{", "⌊", "⌈", "ℤ", "ℕ", "ℚ", "ℝ", "ℂ", "ⅈ", "π", "∅"})
 
 
 def pending_num(value: int | Fraction, sort: Sort) -> Num:
@@ -284,6 +284,8 @@ class Elaborator:
                     if prec < min_bp:
                         break
                     self.next()
+                    if t.text == "!" and not self.starts_atom(self.peek()):
+                        raise ElabError("n! is not HOL syntax for the factorial: write fact n", t.pos)
                     rbp = prec if assoc == "right" else prec + 1
                     right = self.expr(rbp)
                     left = self.binary(name, left, right, t.pos)
@@ -370,6 +372,10 @@ class Elaborator:
             out = Lam(rest, body) if rest else body
             return self.apply_term(out, args[n:], pos) if args[n:] else out
         hs = self.uni.resolve(head.sort)
+        if not isinstance(hs, (FunSort, TVar)):
+            raise ElabError(
+                f"{show_short(head)} has type {show_sort(hs)}, not a function, so it cannot be applied to "
+                f"{show_short(args[0])} (a missing operator, or a function missing from `fixes`?)", pos)
         coerced = []
         for a in args:
             if isinstance(hs, FunSort) and len(hs.args) == 1:
@@ -444,7 +450,12 @@ class Elaborator:
         if t.kind == "eof":
             raise ElabError("the term ends too early (a missing operand?)", t.pos)
         if t.kind == "tvar":
-            raise ElabError(f"type variable {t.text} where a term was expected", t.pos)
+            raise ElabError(
+                f"{t.text} is a type variable, not a term (HOL has no 'x' string or character literals here: use a name)", t.pos)
+        if t.text in ("[:", ":]"):
+            raise ElabError("polynomial literals [:a, b, c:] are not supported: write the polynomial as a term in x", t.pos)
+        if t.text in ("...", "…"):
+            raise ElabError("an ellipsis … is not a HOL term: write the sum or product with ∑ / ∏", t.pos)
         if t.text == "∞":
             raise ElabError("∞ (extended reals) is not supported", t.pos)
         raise ElabError(f"unexpected {t.text!r} where a term was expected", t.pos)
@@ -866,6 +877,8 @@ def show_short(t: Term) -> str:
         return t.name
     if isinstance(t, Uninterpreted):
         return t.symbol
+    if isinstance(t, Num):
+        return str(t.value)
     return "a term"
 
 
