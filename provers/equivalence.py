@@ -33,6 +33,7 @@ from provers.ir import (
     RAT,
     REAL,
     App,
+    IRError,
     Num,
     Quant,
     Statement,
@@ -329,8 +330,12 @@ def check_equivalence(
         backend = default_backend()
     budget = total_timeout if total_timeout is not None else 4 * timeout
     prover = Prover(backend, timeout, t0 + budget, fingerprint_points, seed)
-    na, nb = normalize(sa), normalize(sb)
-    v = _decide(na, nb, relation, prover, max_alignments)
+    try:
+        na, nb = normalize(sa), normalize(sb)
+        v = _decide(na, nb, relation, prover, max_alignments)
+    except (IRError, RecursionError, ValueError) as e:
+        # an ill-formed term or an engine limit: never a verdict, never a crashed batch
+        v = Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {type(e).__name__}: {e}")
     if v.status == INCONCLUSIVE and (sa.has_uninterpreted() or sb.has_uninterpreted()):
         v.reason += " (the statements contain uninterpreted symbols)"
     v.time = time.perf_counter() - t0
