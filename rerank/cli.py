@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from enum import Enum
 from pathlib import Path
@@ -92,49 +93,74 @@ def _fail(msg: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def _fmt(x: float | None) -> str:
+def _fmt(x: float | None, digits: int = 2) -> str:
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "—"
-    return f"{x:.3f}"
+    return f"{x:.{digits}f}"
 
 
-def _table(record: dict[str, Any], title: str | None = None) -> Table:
-    """A readable table of one ranking dict (``Ranking.to_dict()`` fields)."""
+_HEAD = re.compile(r"^\s*(?:theorem|lemma|example)\s+(?:[^\s(\[{:]+\s*)?", re.S)
+
+
+def _compact(text: str) -> str:
+    """A statement for display: no code fence, keyword, name or proof; one line."""
+    t = re.sub(r"```[a-z0-9]*", "", text).strip()
+    t = _HEAD.sub("", t, count=1)
+    cut = t.find(":=")
+    if cut > 0:
+        t = t[:cut]
+    for marker in (" proof", " by ", " sorry"):
+        pos = t.find(marker) if t.lstrip().startswith(("fixes", "assumes", "shows", '"')) else -1
+        if pos > 0:
+            t = t[:pos]
+    t = " ".join(t.split())
+    return t[1:].lstrip() if t.startswith(":") else t
+
+
+def _table(record: dict[str, Any], title: str | None = None) -> tuple[Table, list[str]]:
+    """A readable table of one ranking dict (``Ranking.to_dict()`` fields) and the notes
+    (errors, flags) to print under it."""
     classes = record["classes"]
     cls = {i: c for c, members in enumerate(classes) for i in members}
     pick = {i: r + 1 for r, i in enumerate(record["selected"])}
     labels = record.get("labels")
-    t = Table(title=title, show_lines=False, title_justify="left")
-    t.add_column("#", justify="right")
-    t.add_column("class", justify="right")
-    t.add_column("sym", justify="right")
-    t.add_column("sem", justify="right")
-    t.add_column("score", justify="right")
-    t.add_column("pick", justify="center")
+    t = Table(title=title, title_justify="left", pad_edge=False)
+    for name, width in (("#", 1), ("cls", 3), ("sym", 4), ("sem", 4), ("score", 6), ("pick", 4)):
+        t.add_column(name, justify="right", no_wrap=True, min_width=width)
     if labels is not None:
-        t.add_column("label", justify="center")
-    t.add_column("candidate")
-    t.add_column("flags / error", style="dim")
+        t.add_column("ok", justify="center", no_wrap=True, min_width=2)
+    t.add_column("statement", overflow="fold", ratio=1)
+    notes = []
     for i, text in enumerate(record["candidates"]):
-        short = " ".join(text.split())
-        short = short if len(short) <= 70 else short[:67] + "..."
-        flags = [f for f in record["flags"][i] if f not in ("parse_error",)]
-        note = record["errors"][i] or ", ".join(flags)
         row = [
             str(i), f"C{cls[i]}", _fmt(record["symbolic"][i]), _fmt(record["semantic"][i]),
-            _fmt(record["scores"][i]), f"[bold green]★{pick[i]}[/]" if i in pick else "",
+            _fmt(record["scores"][i], 3), f"[bold green]★{pick[i]}[/]" if i in pick else "",
         ]
         if labels is not None:
             row.append("✓" if labels[i] else "✗")
-        row += [short, (note or "")[:60]]
+        row.append(_compact(text))
         t.add_row(*row)
-    return t
+        shown = [f for f in record["flags"][i] if f not in ("parse_error", "no_back_translation", "excluded_unparsed")]
+        if record["errors"][i]:
+            notes.append(f"[{i}] {record['errors'][i]}")
+        elif shown:
+            notes.append(f"[{i}] " + ", ".join(shown))
+    return t, notes
+
+
+def _show(record: dict[str, Any]) -> None:
+    table, notes = _table(record)
+    out.print(table)
+    for note in notes:
+        out.print(note, style="dim", highlight=False, overflow="fold")
+    out.print(_stats_line(record["stats"]), style="dim", highlight=False)
 
 
 def _stats_line(stats: dict[str, Any]) -> str:
     return (
-        f"{stats.get('n_classes', '?')} classes; {stats.get('checks', 0)} equivalence checks "
-        f"(naive all-pairs: {stats.get('naive_pairs', 0)}; ideal: {stats.get('ideal_checks', 0)}); "
+        f"{stats.get('n_classes', '?')} classes; {stats.get('checks', 0)} equivalence checks, "
+        f"{stats.get('solver_calls', 0)} solver calls "
+        f"(naive all-pairs: {stats.get('naive_pairs', 0)} checks; ideal: {stats.get('ideal_checks', 0)}); "
         f"settled without a solver: {stats.get('syntactic_hits', 0)} identical, "
         f"{stats.get('signature_skips', 0)} by signature, {stats.get('fingerprint_skips', 0)} by "
         f"fingerprint, {stats.get('cache_hits', 0)} cached"
@@ -180,8 +206,7 @@ def select(
     if rec.get("labels") is not None:
         d["labels"] = rec["labels"]
     out.print(f"[bold]{rec['informal']}[/bold]", highlight=False)
-    out.print(_table(d))
-    out.print(_stats_line(d["stats"]), style="dim", highlight=False)
+    _show(d)
     for rank, i in enumerate(r.selected, 1):
         out.print(f"[green]★{rank}[/green] candidate {i}: {r.candidates[i]}", highlight=False)
 
@@ -394,8 +419,7 @@ def demo(
             d["labels"] = rec["labels"]
         out.rule(f"[bold]{rid}[/bold]")
         out.print(rec["informal"], highlight=False)
-        out.print(_table(d))
-        out.print(_stats_line(d["stats"]), style="dim", highlight=False)
+        _show(d)
     out.print(
         f"\nrelation={relation.value}, rule=log, alpha=0.5; ★ = selected (best first, one per class)",
         style="dim",
