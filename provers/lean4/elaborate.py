@@ -1402,6 +1402,8 @@ class Elaborator:
                 return (ListSort(e) if e is not None else None), True
             if hname in ("Type", "Sort"):
                 return TYPE, True
+            if len(syn.args) == 2 and syn.args[1].kind == "list" and self.elab_type(head) is not None:
+                return OpaqueSort(self.src(syn)), True  # R[X]: polynomials over R
             if hname in TYPE_HEADS or hname.split(".")[-1] in TYPE_HEADS:
                 return OpaqueSort(self.src(syn)), True
             if hname in PROP_HEADS or hname.split(".")[-1] in PROP_HEADS or hname in NAMES:

@@ -30,6 +30,11 @@ SYMBOLS = sorted(
     reverse=True,
 )
 
+#: Symbols by first character (longest first), so the scanner tries only a few.
+_BY_FIRST: dict[str, list[str]] = {}
+for _s in SYMBOLS:
+    _BY_FIRST.setdefault(_s[0], []).append(_s)
+
 _SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ"
 _SUPERSCRIPT_IDENT = "ᵢ"
 _GREEK_NOT_IDENT = {"λ", "Π", "Σ"}
@@ -63,9 +68,15 @@ class Token:
 
 def strip_comments(text: str) -> str:
     """Replace comments and docstrings by spaces (same length, so offsets are kept)."""
+    if "--" not in text and "/-" not in text:
+        return text
     out = list(text)
     i, n = 0, len(text)
     while i < n:
+        nxt = [p for p in (text.find('"', i), text.find("--", i), text.find("/-", i)) if p >= 0]
+        if not nxt:
+            break
+        i = min(nxt)
         c = text[i]
         if c == '"':
             j = i + 1
@@ -187,7 +198,7 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
             toks.append(Token("proj", text[i + 1 : j], i, j, False))
             i, space = j, False
             continue
-        for s in SYMBOLS:
+        for s in _BY_FIRST.get(c, ()):
             if text.startswith(s, i):
                 toks.append(Token("sym", s, i, i + len(s), space))
                 i += len(s)

@@ -281,7 +281,6 @@ class _StatementParser:
         if kw.text == "def":
             self.notes_extra = [f"def {name}: a body-less def; the statement is that its type is inhabited"]
         header = self.text[toks[0].pos : toks[header_end].pos].strip() if header_end > 0 else ""
-        stmt_src = self.text[toks[header_end].pos : (t.pos if t.kind != "eof" else toks[-1].pos)].strip()
 
         used = {tk.text.split(".")[0] for tk in toks[d:p.i] if tk.kind == "ident"}
         all_groups = [g for g in self.variables if any(n in used for n in g.names)] + groups
@@ -299,7 +298,7 @@ class _StatementParser:
             language="lean4",
             name=name,
             header=header,
-            source=stmt_src,
+            source=self.text,
             notes=tuple(el.notes) + tuple(getattr(self, "notes_extra", ())),
         )
 

@@ -164,7 +164,7 @@ class TermParser:
         if t.kind == "ident":
             return t.text not in KEYWORDS or t.text in ("fun", "sorry")
         if t.kind == "sym":
-            return t.text in ("(", "⟨", "{", "[", "⌊", "⌈", "↑", "_", "·", "@", "∅", "λ", "⊤", "⊥", "∞", "π")
+            return t.text in ("(", "⟨", "{", "[", "⌊", "⌈", "↑", "⇑", "↥", "_", "·", "@", "∅", "λ", "⊤", "⊥", "∞", "π")
         return False
 
     def nud(self) -> Syn:
