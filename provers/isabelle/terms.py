@@ -320,6 +320,10 @@ class Elaborator:
         if t.kind == "op" and t.text == "-":
             self.next()
             a = self.expr(81)
+            if self.at("^", "powr"):  # "- _" [81] 80 cannot be the base of an infixr-80 operator
+                raise ElabError(
+                    f"Isabelle does not parse - x {self.peek().text} y (unary minus cannot be the base of "
+                    f"{self.peek().text}): write -(x {self.peek().text} y) or (-x) {self.peek().text} y", t.pos)
             self.require(a.sort, "neg", t.pos, "unary minus")
             if isinstance(a, Num) and a.value >= 0:
                 return a if a.value == 0 else App("isa:negnum", (a,), a.sort)

@@ -1,0 +1,335 @@
+"""Isabelle frontend: real candidate shapes (fixtures copied from isabelle_math_400), the
+Isabelle meanings of the semantics table, precedence, sort inference, and ParseError."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import provers
+from provers.errors import InputTooLargeError, ParseError
+from provers.ir import (
+    BOOL,
+    COMPLEX,
+    INT,
+    NAT,
+    REAL,
+    App,
+    BigOp,
+    FunSort,
+    Hypothesis,
+    Num,
+    Quant,
+    SetBuilder,
+    Uninterpreted,
+    Var,
+    VarBinder,
+    app,
+    cast,
+    subterms,
+)
+from provers.isabelle.parser import parse_isabelle
+from provers.isabelle.printer import render
+
+FIX = Path(__file__).parent / "fixtures" / "isabelle"
+
+
+def parse(text: str):
+    return provers.parse(text, language="isabelle")
+
+
+def fixture(name: str):
+    return parse((FIX / name).read_text(encoding="utf-8"))
+
+
+def concl(text: str):
+    return parse(text).conclusion
+
+
+def ops(t) -> set[str]:
+    return {s.op for s in subterms(t) if isinstance(s, App)}
+
+
+x, y = Var("x", REAL), Var("y", REAL)
+n, m = Var("n", NAT), Var("n", INT)
+
+
+# ---- real shapes ----------------------------------------------------------------------------
+
+
+def test_several_shows_form_a_conjunction():
+    st = fixture("several_shows.thy")
+    assert st.language == "isabelle"
+    p, q, r = (Var(s, REAL) for s in "pqr")
+    assert st.conclusion == app(
+        "and", app("eq", p, Num(6, REAL)), app("eq", q, Num(31, REAL)), app("eq", r, Num(-1, REAL))
+    )
+    assert [h.name for h in st.hypotheses] == ["h0", "h1", "h2"]
+    P = Var("P", FunSort((REAL,), REAL))
+    assert P in st.variables
+    # dvd on a field: a dvd b ⟷ a ≠ 0 ∨ b = 0 (Isabelle's meaning; the IR dvd is only on nat/int)
+    assert st.hypotheses[2].formula.op == "or"
+
+
+def test_defines_become_definitions_and_equations():
+    st = fixture("defines.thy")
+    F = Var("F", COMPLEX)
+    assert (F, Num(4, COMPLEX)) in st.defines
+    assert Hypothesis("F_def", app("eq", F, Num(4, COMPLEX))) in st.binders
+    curve = [v for v in st.variables if v.name == "curve"][0]
+    assert isinstance(curve.sort, type(FunSort((), BOOL)).__mro__[1]) or curve.sort is not None
+    assert str(curve.sort) == "Set Complex"
+    # c_area is not fixed: Isabelle reads it as a free variable, the note says so
+    assert any("c_area" in note for note in st.notes)
+
+
+def test_function_typed_fixes_are_uncurried_applications():
+    st = fixture("function_fixes.thy")
+    f = Var("f", FunSort((REAL, REAL), REAL))
+    assert f in st.variables
+    inner = app("apply", f, Num(6, REAL), Num(8, REAL))
+    assert st.conclusion == app("eq", app("apply", f, Num(3, REAL), inner), Num(5, REAL))
+
+
+def test_forall_inside_an_assumption_binds_its_own_variables():
+    st = fixture("forall_in_assumption.thy")
+    h0 = st.hypotheses[0].formula
+    assert isinstance(h0, Quant) and h0.kind == "forall"
+    assert h0.vars == (Var("P", REAL), Var("Q", REAL))
+    assert "div" in ops(h0)
+
+
+def test_polymorphic_numerals_default_to_real_and_say_so():
+    st = fixture("polymorphic_numerals.thy")
+    nums = [s for s in subterms(st.conclusion) if isinstance(s, Num)]
+    assert nums and all(s.sort == REAL for s in nums)
+    assert any("defaulted to real" in note for note in st.notes)
+    # with div/mod in play the default is int
+    st2 = parse('theorem shows "n mod 3 = 1"')
+    assert Var("n", INT) in st2.variables
+    assert any("defaulted to int" in note for note in st2.notes)
+    # nothing defaulted: no note
+    assert not parse('theorem fixes x :: real shows "x + 1 = 2"').notes
+
+
+def test_nat_div_and_polymorphic_fact():
+    st = fixture("nat_div.thy")
+    b, n_ = Var("b", NAT), Var("n", NAT)
+    rhs = app("div", app("fact", n_), app("mul", Num(2, NAT), n_))
+    assert st.conclusion == app("eq", b, rhs)
+
+
+def test_meta_implications_become_premises():
+    st = fixture("meta_implication.thy")
+    # shows "∀t. P t ⟹ t ≤ 69": the ∀ ends before ⟹ (priority 10 vs 1), t ≤ 69 is the goal
+    assert st.conclusion == app("le", Var("t", NAT), Num(69, NAT))
+    assert isinstance(st.hypotheses[-1].formula, Quant)
+    # assumes "A ⟹ B" is the object implication A ⟶ B
+    assert st.hypotheses[0].formula.op == "implies"
+
+
+def test_nested_sums_over_set_builders():
+    st = fixture("nested_sums.thy")
+    big = [s for s in subterms(st.hypotheses[0].formula) if isinstance(s, BigOp)]
+    assert len(big) == 4
+    assert all(isinstance(b.domain, SetBuilder) and b.var.sort == NAT for b in big)
+    assert all(b.body.sort == REAL or isinstance(b.body, BigOp) for b in big)
+
+
+# ---- Isabelle meanings (semantics table) -------------------------------------------------------
+
+
+def test_int_div_mod_are_floor_division():
+    c = concl('theorem "(-7::int) div 2 = -4 ∧ (-7::int) mod 2 = 1"')
+    assert app("fdiv", Num(-7, INT), Num(2, INT)) in set(subterms(c))
+    assert app("fmod", Num(-7, INT), Num(2, INT)) in set(subterms(c))
+    assert {"ediv", "emod"}.isdisjoint(ops(c))
+
+
+def test_nat_div_mod_and_truncated_subtraction():
+    c = concl('theorem fixes n :: nat shows "n div 2 + n mod 2 = n - 1"')
+    assert {"div", "mod", "sub"} <= ops(c)
+    assert all(s.sort == NAT for s in subterms(c) if isinstance(s, App) and s.op in ("div", "mod", "sub"))
+
+
+def test_sqrt_is_signed_sqrt_and_transcendentals():
+    c = concl('theorem fixes x y :: real shows "sqrt x = ln y + log 2 x + root 3 x + x powr y + exp x"')
+    assert {"signed_sqrt", "ln", "isa_log", "root", "powr", "exp"} <= ops(c)
+    assert {"sqrt", "log", "rpow", "logb"}.isdisjoint(ops(c))
+    assert app("isa_log", Num(2, REAL), x) in set(subterms(c))
+    assert app("root", Num(3, NAT), x) in set(subterms(c))
+
+
+def test_nat_is_to_nat_and_casts():
+    c = concl('theorem fixes k :: int and n :: nat shows "nat k = n ∧ real n = of_int k ∧ int n = k"')
+    assert app("to_nat", Var("k", INT)) in set(subterms(c))
+    assert cast(Var("n", NAT), REAL) in set(subterms(c))
+    assert cast(Var("k", INT), REAL) in set(subterms(c))
+    assert cast(Var("n", NAT), INT) in set(subterms(c))
+
+
+def test_coercions_nat_to_real_on_division():
+    # Isabelle's coercions (of_nat/of_int) make n / 2 with n :: nat a real division
+    c = concl('theorem fixes n :: nat shows "n / 2 = 3"')
+    assert c == app("eq", app("div", cast(n, REAL), Num(2, REAL)), Num(3, REAL))
+    # a nat operand meets an int-typed literal: the nat side is lifted, never truncated
+    c2 = concl('theorem fixes a b :: nat shows "a - b = -3"')
+    assert c2 == app("eq", cast(app("sub", Var("a", NAT), Var("b", NAT)), INT), Num(-3, INT))
+
+
+def test_abs_floor_ceiling_notations_agree():
+    a = concl('theorem fixes x :: real shows "abs x = ¦x¦ ∧ ¦x¦ = \\<bar>x\\<bar>"')
+    assert {s for s in subterms(a) if isinstance(s, App) and s.op == "abs"} == {app("abs", x)}
+    b = concl('theorem fixes x :: real shows "floor x = ⌊x⌋ ∧ ceiling x = \\<lceil>x\\<rceil>"')
+    assert app("floor", x) in set(subterms(b)) and app("ceil", x) in set(subterms(b))
+
+
+def test_unknown_functions_are_free_variables_and_hol_constants_uninterpreted():
+    st = parse('theorem fixes v :: "real list" shows "area 3 = norm (2::real) + length v"')
+    area = [w for w in st.variables if w.name == "area"][0]
+    assert area.sort == FunSort((REAL,), REAL)
+    assert any(isinstance(s, Uninterpreted) and s.symbol == "norm" for s in subterms(st.conclusion))
+
+
+def test_sets_intervals_and_membership():
+    c = concl('theorem fixes S :: "int set" shows "S = {x. x > 0} ∪ {1..<5} ∩ {1, 2} ∧ 3 ∉ S ∧ card {0..n} = 4"')
+    assert {"union", "inter", "Ico", "Icc", "set_of", "card", "mem", "not"} <= ops(c)
+
+
+def test_sum_notations_agree():
+    a = concl('theorem fixes f :: "nat ⇒ real" shows "(∑i=1..10. f i) = 1"')
+    b = concl('theorem fixes f :: "nat ⇒ real" shows "(∑i∈{1..10}. f i) = 1"')
+    assert a == b
+    c = concl('theorem fixes f :: "nat ⇒ real" shows "sum f {1..10} = 1"')
+    assert c.args[0].domain == a.args[0].domain  # type: ignore[attr-defined]
+
+
+def test_ascii_and_unicode_forms_are_the_same_statement():
+    ascii_ = 'theorem fixes x :: real assumes h: "\\<forall>y. y \\<ge> 0 \\<longrightarrow> x \\<le> y" shows "x \\<noteq> 1 \\<and> \\<not> x > 2"'
+    uni = 'theorem fixes x :: real assumes h: "∀y. y ≥ 0 ⟶ x ≤ y" shows "x ≠ 1 ∧ ¬ x > 2"'
+    assert parse(ascii_) == parse(uni)
+
+
+def test_precedence_follows_isabelle():
+    c = concl('theorem fixes a b c :: real shows "a = b ∧ ¬ b = c ∨ a < c ⟶ a + b * c ^ 2 ^ 1 = - (a ^ 2)"')
+    assert c.op == "implies"
+    lhs, rhs = c.args
+    assert lhs.op == "or" and lhs.args[0].op == "and" and lhs.args[0].args[1].op == "not"
+    eq = rhs
+    a = Var("a", REAL)
+    assert eq.args[1] == app("neg", app("pow", a, Num(2, NAT)))  # unary minus
+    power = eq.args[0].args[1].args[1]
+    assert power.op == "pow" and power.args[1] == app("pow", Num(2, NAT), Num(1, NAT))  # ^ is right-assoc
+
+
+def test_binders_extend_to_the_right():
+    c = concl('theorem shows "∀x::real. x > 0 ∧ x < 1 ⟶ (∃!y::real. y = x)"')
+    assert isinstance(c, Quant) and c.body.op == "implies"
+
+
+def test_short_forms_names_and_attributes():
+    a = parse('lemma foo [simp]: "⟦(x::real) > 0; x < 1⟧ ⟹ x * x < 1"')
+    assert a.name == "foo" and len(a.hypotheses) == 2
+    b = parse('theorem "(x::real) > 0 ⟹ x < 1 ⟹ x * x < 1"')
+    assert [h.formula for h in b.hypotheses] == [h.formula for h in a.hypotheses]
+    c = parse('lemma "x * x ≥ 0" for x :: real')
+    assert Var("x", REAL) in c.variables
+
+
+@pytest.mark.parametrize("ending", ["by simp", "sorry", "oops", "proof -\n  show ?thesis by auto\nqed", "  by (metis)\n"])
+def test_proof_endings_are_dropped(ending):
+    base = 'theorem fixes x :: real assumes "x > 0" shows "x + 1 > 1"'
+    assert parse(base + "\n" + ending) == parse(base)
+
+
+def test_code_fences_and_theory_wrappers():
+    base = 'theorem fixes x :: real shows "x = x"'
+    assert parse("```isabelle\n" + base + "\n```") == parse(base)
+    assert parse('theory T imports Main begin\n' + base + '\nend') == parse(base)
+
+
+# ---- errors ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("Unfortunately, Isabelle does not support geometric proofs.", "prose"),
+        ('fun f :: "nat ⇒ nat" where "f 0 = 1" | "f (Suc n) = f n"', "local definitions"),
+        ('definition g :: "real ⇒ real" where "g x = x"\ntheorem shows "g 1 = 1"', "local definitions"),
+        ("proof -\n  show ?thesis by simp\nqed", "a proof"),
+        ('theorem fixes x :: real assumes h0: "x > 0"', "no `shows"),
+        ('theorem fixes x :: real shows "x > ', "unterminated"),
+        ('theorem fixes x :: real shows "x > 0" where "y = 1"', "where"),
+        ('theorem fixes n :: nat shows "n! = 6"', "fact n"),
+        ('theorem fixes x :: real shows "x ^ (1/2) = 1"', "nat exponent"),
+        ('theorem fixes x :: real shows "x x = 1"', "not a function"),
+        ('theorem fixes x :: real shows "- x ^ 2 = 1"', "does not parse"),
+        ("", "empty input"),
+    ],
+)
+def test_parse_errors_are_clear(text, fragment):
+    with pytest.raises(ParseError) as ei:
+        parse(text)
+    assert fragment in ei.value.reason
+    assert ei.value.line >= 1 and ei.value.column >= 1
+
+
+def test_error_positions_point_into_the_original_text():
+    text = 'theorem\nfixes x :: real\nassumes h0 : "\\<forall>y. y \\<ge> 0 \\<longrightarrow> x \\<le> y"\nshows "x \\<le> (1"'
+    with pytest.raises(ParseError) as ei:
+        parse(text)
+    assert ei.value.line == 4
+    line = text.split("\n")[3]
+    assert line[ei.value.column - 1 :].startswith('"') or ei.value.column > line.index("(")
+
+
+def test_huge_and_deep_inputs_fail_fast():
+    with pytest.raises(InputTooLargeError):
+        parse('theorem shows "' + "x + " * 20000 + 'x = 0"')
+    t0 = time.perf_counter()
+    with pytest.raises(InputTooLargeError):
+        parse('theorem fixes x :: real shows "' + "(" * 3000 + "x" + ")" * 3000 + ' = 0"')
+    with pytest.raises(ParseError):
+        parse('theorem shows "' + "¬ " * 3000 + 'True"')
+    assert time.perf_counter() - t0 >= 0  # (speed is in docs/benchmarks.md, not asserted)
+
+
+def test_non_string_input():
+    with pytest.raises(ParseError):
+        parse_isabelle(None)  # type: ignore[arg-type]
+
+
+# ---- printer ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIX.glob("*.thy")))
+def test_fixtures_round_trip_through_the_printer(name):
+    st = fixture(name)
+    assert parse_isabelle(render(st)) == st
+
+
+def test_printer_annotates_only_unfixed_numerals():
+    st = parse('theorem fixes x :: real shows "x + 1 = 2 ∧ (3::int) = 3"')
+    text = render(st)
+    assert "x + 1 = 2" in text and "(3::int) = (3::int)" in text
+    assert parse_isabelle(text) == st
+
+
+def test_printer_decimals_and_defines():
+    st = parse('theorem fixes x :: real defines "y ≡ x * 0.25" shows "y ≤ x"')
+    assert Num(Fraction(1, 4), REAL) in set(subterms(st.defines[0][1]))
+    text = render(st)
+    assert "defines" in text and "0.25" in text
+    assert parse_isabelle(text) == st
+
+
+def test_printer_rejects_meanings_isabelle_does_not_have():
+    from provers.ir import Statement
+
+    st = Statement(binders=(VarBinder(m),), conclusion=app("eq", app("ediv", m, Num(2, INT)), m), language="lean4")
+    with pytest.raises(ValueError, match="ediv"):
+        render(st)
