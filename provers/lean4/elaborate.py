@@ -240,8 +240,10 @@ class Elaborator:
             if op in RELS:
                 return self.elab_tree(syn, None, rel=op), False
             if op in LOGIC:
-                if op in ("→", "->") and self.elab_type(syn.args[0]) is not None and self.elab_type(syn.args[0]) != BOOL:
-                    return Uninterpreted(self.src(syn), (), TYPE), False  # a function type as a term
+                if op in ("→", "->"):
+                    ts, certain = self.type_or_prop(syn.args[0])
+                    if ts is not None and certain and ts != BOOL:
+                        return Uninterpreted(self.src(syn), (), TYPE), False  # a function type as a term
                 a, b = self.prop(syn.args[0]), self.prop(syn.args[1])
                 return self.mk(LOGIC[op], (a, b), syn), False
             return self.elab_setop(syn, expected)
