@@ -173,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--jsonl", default="", help="write one record per (pair, relation) here")
     ap.add_argument("--write-docs", default="", help="markdown file whose section to (re)write")
+    ap.add_argument("--notes", default="", help="markdown appended to the section (reading of the results)")
     args = ap.parse_args(argv)
     rows = [json.loads(line) for line in open(args.data, encoding="utf-8") if line.strip()]
     if args.limit:
@@ -183,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         out.close()
     command = ".venv/bin/python experiments/pairs_eval.py " + " ".join(argv if argv is not None else sys.argv[1:])
     text = render(results, command, args.data)
+    if args.notes:
+        text = text.rstrip() + "\n\n" + Path(args.notes).read_text().strip() + "\n"
     print(text)
     if args.write_docs:
         write_section(Path(args.write_docs), text)

@@ -54,6 +54,7 @@ from provers.relations import (
     check_sae,
     check_symbolic,
     check_syntactic,
+    close,
     iff,
     rename_onto,
     trivial_obligation,
@@ -376,6 +377,15 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
         cm = _two_sided(route.model, na, nb, None, route_names) if route is not None else None
         return _verdict(INEQUIVALENT, relation, None, ob, reason=reason, structural=cm is None, countermodel=cm)
 
+    if not als.exhaustive and relation in ("sae", "symbolic") and (route is None or route.ruled_out):
+        diag = _diagonal_refutation(na, rename_onto(nb, als.items[0]), prover)
+        if diag is not None:
+            cm = _two_sided(diag.model, na, nb, als.items[0])
+            v = _verdict(INEQUIVALENT, relation, als.items[0], [diag], countermodel=cm, tried=0, als=als)
+            v.budget_exhausted = False
+            v.reason = f"{diag.name} false at a point where all variables of each sort share one value: every one of the {als.total} admissible alignments is refuted there"
+            return v
+
     check = _CHECKS[relation]
     ruled: list[str] = []
     survivors: list[tuple[Alignment, NormalForm]] = []
@@ -438,6 +448,39 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
     v.reason = reason
     v.ruled_out = ruled
     return v
+
+
+def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obligation | None:
+    """Evaluate ⋀Γ ↔ ⋀Γ' and C ↔ C' at "diagonal" points, where all variables of one sort
+    take the same value. Such a point is fixed by every sort-preserving alignment, so a
+    difference there refutes the obligation under ALL alignments at once (used when the
+    alignment budget is too small to enumerate them). Premise-free SAE is covered too: a tree
+    match implies ⊢ C ↔ C'."""
+    ev = prover.evaluator
+    if not ev.ok or not na.variables:
+        return None
+    sorts = list(dict.fromkeys(v.sort for v in na.variables))
+    reps = tuple(Var(f"_d{i}", s) for i, s in enumerate(sorts))
+    items = []
+    if na.premises or nbr.premises:
+        items.append(("premises ⋀Γ ↔ ⋀Γ'", iff(na.premise(), nbr.premise())))
+    items.append(("conclusions C ↔ C'", iff(na.conclusion, nbr.conclusion)))
+    try:
+        points = ev.sample(list(reps), prover.points, prover.seed)
+    except Exception:  # noqa: BLE001 - a sort the sampler does not support
+        return None
+    body_all = iff(items[0][1], items[-1][1])
+    points = _numeral_probes(reps, body_all, points[0] if points else {}) + points
+    for env in points:
+        full = {v.name: env[reps[sorts.index(v.sort)].name] for v in na.variables}
+        for name, body in items:
+            try:
+                val = ev.truth(body, full)
+            except Exception:  # noqa: BLE001 - undecided, never false
+                val = None
+            if val is False:
+                return Obligation(name, close(body, na.variables), "refuted", "fingerprint", "false at a diagonal point (exact evaluation)", full)
+    return None
 
 
 def _ruled_line(al: Alignment, out: Outcome, na: NormalForm, nb: NormalForm) -> str:

@@ -289,3 +289,25 @@ def test_symbolic_numeric_conclusion_standardization():
     wrong = st([a], [app("eq", a, r(8))], app("eq", a, r(8)))
     v = check_equivalence(A, wrong, relation="symbolic", timeout=5.0)
     assert v.status == "inequivalent", v.explain()
+
+
+def test_budget_cut_still_refutes_at_points_every_alignment_fixes():
+    vs = [Var(f"x{i}", REAL) for i in range(6)]
+    ws = [Var(f"y{i}", REAL) for i in range(6)]
+    hyps = lambda zs: [app("lt", r(0), z) for z in zs]  # noqa: E731
+
+    def total(zs, c):
+        acc = zs[0]
+        for z in zs[1:]:
+            acc = app("add", acc, z)
+        return app("eq", acc, r(c))
+
+    A = st(vs, hyps(vs), total(vs, 6))
+    B = st(ws, hyps(ws), total(ws, 7))  # answer changed; 720 alignments, budget 5
+    v = check_equivalence(A, B, timeout=2.0, max_alignments=5)
+    assert v.status == "inequivalent", v.explain()
+    assert not v.budget_exhausted and len(set(v.countermodel["A"].values())) == 1
+    # a difference only visible off the diagonal cannot be certified within the budget
+    C = st(ws, hyps(ws[:5]), total(ws, 6))
+    v = check_equivalence(A, C, timeout=1.0, max_alignments=5)
+    assert v.status == "inconclusive" and v.budget_exhausted
