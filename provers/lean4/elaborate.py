@@ -617,6 +617,8 @@ class Elaborator:
         elif op == "mod" and sort == INT:
             op = "emod"
         elif op == "mod" and sort not in (NAT, INT) and a.sort == b.sort:
+            if is_numeric(sort) and not self.infer_depth:
+                raise self.err(s, f"ill-typed {self.src(s)!r}: no % on {sort} (Lean has no Mod instance)")
             return Uninterpreted("HMod.hMod", (a, b), sort)
         if a.sort == b.sort and not is_numeric(sort):
             return Uninterpreted(LEAN_SYMBOL[op], (a, b), sort)
