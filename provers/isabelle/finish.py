@@ -226,7 +226,7 @@ def _fin_interval(kind: str):
 
 _FINISH: dict[str, Callable[[Finisher, tuple[Term, ...], Sort], Term]] = {
     "isa:div": _fin_div, "isa:mod": _fin_mod, "isa:divide": _fin_divide, "isa:dvd": _fin_dvd,
-    "isa:abs": _fin_abs, "isa:eq": _fin_eq, "isa:minus": _fin_minus, "isa:negnum": _fin_negnum,
+    "isa:abs": _fin_abs, "isa:eq": _fin_eq, "isa:minus": _fin_minus, "isa:negnum": _fin_negnum, "neg": _fin_negnum,
     "isa:fact": _fin_fact,
     "isa:sgn": _fin_by_sort({INT: "sign", RAT: "sign", REAL: "sign"}, "sgn"),
     "isa:inverse": _fin_by_sort({RAT: "inv", REAL: "inv", COMPLEX: "inv"}, "inverse"),
