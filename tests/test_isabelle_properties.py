@@ -73,7 +73,7 @@ def prop(draw, depth: int) -> str:
         q = draw(st.sampled_from(["∀", "∃"]))
         return f"({q}a::real. {draw(prop(d))})"
     if kind == 5:
-        return draw(st.sampled_from([f"{draw(num('nat', d))} dvd {draw(num('nat', d))}", f"even {draw(num('int', 0))}", f"i ∈ S", f"{draw(num('int', d))} ∈ {{1..10}}"]))
+        return draw(st.sampled_from([f"{draw(num('nat', d))} dvd {draw(num('nat', d))}", f"even {draw(num('int', 0))}", "i ∈ S", f"{draw(num('int', d))} ∈ {{1..10}}"]))
     return f"(∑x∈{{1..n}}. real x * {draw(num('real', d))}) = {draw(num('real', d))}"
 
 
