@@ -29,6 +29,7 @@ class ChatServer:
         self.lock = threading.Lock()
         self.in_flight = 0
         self.max_in_flight = 0
+        self.release = threading.Event()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.chat = self  # type: ignore[attr-defined]
@@ -50,6 +51,7 @@ class ChatServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.release.set()  # let hanging handlers finish
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=5)
@@ -111,12 +113,10 @@ def status(code: int, headers: dict | None = None) -> Behaviour:
     return lambda h, record: send(h, code, {"error": {"message": f"status {code}"}}, headers)
 
 
-def sleep_then_reply(seconds: float) -> Behaviour:
-    def run(h, record):
-        threading.Event().wait(seconds)
-        reply_back(h, record)
-
-    return run
+def hang(h, record):
+    """Answer only when the test is over: the client's timeout always fires first."""
+    h.server.chat.release.wait(timeout=30)
+    reply_back(h, record)
 
 
 def echo_auth(code: int) -> Behaviour:
@@ -234,17 +234,17 @@ def test_client_errors_are_not_retried():
 
 
 def test_timeout_is_retried():
-    script = [sleep_then_reply(3.0), reply_back]
-    with ChatServer(script) as server, client(server, timeout=0.3, max_retries=1) as inf:
+    script = [hang, reply_back]
+    with ChatServer(script) as server, client(server, timeout=1.5, max_retries=1) as inf:
         assert inf.informalize(["slow"]) == ["In words: slow"]
         assert inf.n_requests == 2
     assert len(server.requests) == 2
 
 
 def test_timeouts_exhausted_raise_a_clear_error():
-    server = ChatServer(default=sleep_then_reply(2.0))
-    with server, client(server, timeout=0.2, max_retries=1) as inf:
-        with pytest.raises(InformalizationError, match="timeout after 0.2s"):
+    server = ChatServer(default=hang)
+    with server, client(server, timeout=0.5, max_retries=1) as inf:
+        with pytest.raises(InformalizationError, match="timeout after 0.5s"):
             inf.informalize(["slow"])
 
 
