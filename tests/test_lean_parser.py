@@ -235,3 +235,18 @@ def test_public_parse_dispatches_to_lean():
     st = provers.parse("theorem t : (1 : ℕ) = 1 := sorry", language="lean4")
     assert st.language == "lean4"
     assert isinstance(st.binders, tuple) and all(isinstance(b, (VarBinder, Hypothesis)) for b in st.binders)
+
+
+def test_abs_as_an_argument_follows_lean_whitespace_rule():
+    c = concl("theorem t (μ : ℝ → ℝ) (s t : ℝ) (f : ℝ → ℝ) : |f s - f t| ≤ μ |s - t| := sorry")
+    assert c.op == "le" and c.args[0].op == "abs" and c.args[1].op == "apply"
+    assert c.args[1].args[1].op == "abs"
+    c2 = concl("theorem t (a b : ℝ) : |a|+|b| ≥ |a + b| := sorry")
+    assert c2.op == "ge" and c2.args[0].op == "add"
+
+
+def test_integral_and_autoimplicit_type_variables_do_not_break_statements():
+    st = parse_lean("theorem t (h : ∀ x ∈ Set.Ioi (0 : ℝ), 0 ≤ x) : ∫ (x : ℝ) in Set.Ioi 0, Real.sin x / x = π / 2 := sorry")
+    assert st.conclusion.op == "eq" and st.conclusion.args[1].sort.name == "Real"
+    st2 = parse_lean("theorem t [TopologicalSpace α] {f g : β → α} : IsClosed {b : β | f b ≤ g b} := sorry")
+    assert st2.conclusion.sort.name == "Bool"

@@ -491,14 +491,19 @@ class Elaborator:
             mx = self.default_sort([t for t, f in first], neg)
         out = []
         for a, (t, f) in zip(args, first, strict=False):
-            if f and t.sort != mx and not (self.infer_depth and isinstance(t, Var)):
+            if f and flex and self.infer_depth:
+                self.mark_numeric(t)  # inference pass: defaults never decide a binder's sort
+            elif f and t.sort != mx:
                 t, _ = self.elab(a, mx)
-            elif f and isinstance(t, Var) and is_meta(t.sort):
-                self.meta_numeric.add(t.sort.name)  # type: ignore[attr-defined]
             if not uncomparable and can_cast(t.sort, mx) and t.sort != mx:
                 t = cast(t, mx)
             out.append(t)
         return out, flex
+
+    def mark_numeric(self, t: Term) -> None:
+        """Binders of unknown sort used directly in defaulted arithmetic default to ℕ."""
+        if isinstance(t, Var) and is_meta(t.sort):
+            self.meta_numeric.add(t.sort.name)  # type: ignore[attr-defined]
 
     @staticmethod
     def max_sort(first: list[Res], expected: Sort | None) -> tuple[Sort | None, bool]:
@@ -574,11 +579,10 @@ class Elaborator:
         final: dict[int, Term] = {}
         for lf in leaves:
             t, f = first[id(lf)]
-            if f and t.sort != mx:
-                if isinstance(t, Var) and is_meta(t.sort) and (self.infer_depth and flex):
-                    self.meta_numeric.add(t.sort.name)  # type: ignore[attr-defined]
-                else:
-                    t, _ = self.elab(lf, mx)
+            if f and flex and self.infer_depth:
+                self.mark_numeric(t)  # inference pass: defaults never decide a binder's sort
+            elif f and t.sort != mx:
+                t, _ = self.elab(lf, mx)
             if not uncomparable and t.sort != mx and can_cast(t.sort, mx):
                 t = cast(t, mx)
             final[id(lf)] = t
@@ -941,12 +945,15 @@ class Elaborator:
             return Lam(tuple(vs), body), False
         if q in ("∑", "∏"):
             return self.elab_bigop(syn, expected)
-        # ⋃ ⋂ ⨆ ⨅ ∫ and friends: uninterpreted over a lambda
+        # ⋃ ⋂ ⨆ ⨅ ∫ ∑' and friends: uninterpreted over a lambda (and the domain, if any)
+        body_syn = syn.args[-1]
+        dom_syn = syn.args[0] if len(syn.args) > 1 else syn.extra.get("domain")
         vp = self.group_vars(syn.binders, lambda: self.elab(body_syn, None))
         vs = [v for v, _ in vp]
         with self.bind(vs):
             body, _ = self.elab(body_syn, None)
-        return Uninterpreted(q, (Lam(tuple(vs), body),), expected or body.sort), False
+        dom = (self.elab(dom_syn, None)[0],) if dom_syn is not None else ()
+        return Uninterpreted(q, (*dom, Lam(tuple(vs), body)), expected or body.sort), False
 
     def quantify(self, kind: str, vs: list[Var], preds: list[tuple[Var, Term]], body: Term) -> Term:
         """Lean's expansion: ``∀ x > 0, P`` is ``∀ x, x > 0 → P``; ``∃ x > 0, P`` is
@@ -1394,6 +1401,8 @@ class Elaborator:
                 return None, True
             if name[:1].isupper() and not name.startswith("Is"):
                 return OpaqueSort(name), False
+            if AUTO_BOUND.match(name) and self.auto_bound is not None and name not in self.auto_bound:
+                return OpaqueSort(name), True  # an auto-bound implicit type variable (autoImplicit)
             return None, True
         if k == "app":
             head = syn.args[0]

@@ -132,13 +132,24 @@ class TermParser:
                         continue
                     lhs = Syn("binop", lhs.pos, rhs.end, t.text, (lhs, rhs))
                     continue
-                if APP >= min_bp and self.starts_arg():
+                if APP >= min_bp and (self.starts_arg() or self.abs_arg_ahead()):
                     args = []
-                    while self.starts_arg():
+                    while self.starts_arg() or self.abs_arg_ahead():
                         if self.at("fun", "λ"):
                             args.append(self.expr(0))
+                        elif self.at("|"):
+                            save = self.i
+                            try:
+                                args.append(self.expr(MAX))
+                            except ParseError as e:
+                                if isinstance(e, InputTooLargeError):
+                                    raise
+                                self.i = save
+                                break
                         else:
                             args.append(self.named_arg() or self.expr(MAX))
+                    if not args:
+                        break
                     lhs = Syn("app", lhs.pos, args[-1].end, "", (lhs, *args))
                     continue
                 break
@@ -156,6 +167,19 @@ class TermParser:
             end = self.expect(")")
             return Syn("other", start.pos, end.end, f"named:{name}", (e,))
         return None
+
+    def abs_arg_ahead(self) -> bool:
+        """``μ |s - t|``: Lean's ``|`` opens an argument only when a term follows without
+        whitespace (``atomic("|" noWs) term noWs "|"``); a closing ``|`` is followed by space,
+        an operator or the end."""
+        if not self.at("|"):
+            return False
+        nxt = self.peek()
+        if nxt.space_before or nxt.kind == "eof":
+            return False
+        if nxt.kind in ("ident", "num"):
+            return nxt.text not in KEYWORDS
+        return nxt.kind == "sym" and nxt.text in ("(", "-", "↑", "√", "⌊", "⌈", "π", "∑", "∏")
 
     def starts_arg(self) -> bool:
         t = self.tok
