@@ -71,6 +71,7 @@ def test_normalization_rejects_nan_and_matrices():
 
 
 @given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=1, max_size=20))
+@settings(deadline=None)
 def test_normalized_scores_are_a_distribution(xs):
     for method in ("sum", "softmax"):
         s = normalize_scores(xs, method)

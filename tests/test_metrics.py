@@ -310,6 +310,7 @@ def test_sa_pass_and_soft():
 
 
 @given(st.lists(st.booleans(), max_size=8), st.booleans())
+@settings(deadline=None)
 def test_sa_pass_soft_is_one_iff_sa_pass(forward, backward):
     assert (sa_pass_soft(forward, backward) == 1.0) == sa_pass(forward, backward)
 
