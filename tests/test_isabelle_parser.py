@@ -176,6 +176,7 @@ def test_coercions_nat_to_real_on_division():
     c = concl('theorem fixes n :: nat shows "n / 2 = 3"')
     assert c == app("eq", app("div", cast(n, REAL), Num(2, REAL)), Num(3, REAL))
     # a nat operand meets an int-typed literal: the nat side is lifted, never truncated
+    assert any("n from nat to real" in note for note in parse('theorem fixes n :: nat shows "n / 2 = 3"').notes)
     c2 = concl('theorem fixes a b :: nat shows "a - b = -3"')
     assert c2 == app("eq", cast(app("sub", Var("a", NAT), Var("b", NAT)), INT), Num(-3, INT))
 

@@ -206,6 +206,7 @@ class _Statement:
         self.concls: list[tuple[Term, int]] = []
         self.meta_vars: list[Var] = []
         self.name: str | None = None
+        self.coercion_notes: list[str] = []
 
     def run(self) -> Statement:
         o = self.o
@@ -403,8 +404,14 @@ class _Statement:
         except RecursionError:
             raise InputTooLargeError.at_offset("term nested too deeply", self.text, tok.pos) from None
 
+    def note_coercions(self, where: str) -> None:
+        if self.el.coercions:
+            self.coercion_notes.append(f"{where}: Isabelle coercions inserted for {', '.join(self.el.coercions)}")
+            self.el.coercions = []
+
     def add_hyp(self, tok: OTok, name: str | None) -> None:
         vs, hyps, concl = self.elaborate(tok, "prop")
+        self.note_coercions(f"assumption {name or '(unnamed)'}")
         if vs or hyps:
             body = concl
             for h in reversed(hyps):
@@ -417,6 +424,7 @@ class _Statement:
 
     def add_conclusion(self, tok: OTok) -> None:
         vs, hyps, concl = self.elaborate(tok, "prop")
+        self.note_coercions("the conclusion")
         self.meta_vars.extend(vs)
         for h in hyps:
             self.hyps.append((None, h, tok.pos))
@@ -452,6 +460,7 @@ class _Statement:
 
     def add_define(self, tok: OTok, name: str | None) -> None:
         var, rhs = self.elaborate(tok, "define")
+        self.note_coercions(f"the definition of {var.name}")
         self.defines.append((var, rhs, name, tok.pos))
 
     # ---- assembly ---------------------------------------------------------------------------------
@@ -459,7 +468,7 @@ class _Statement:
         if not self.concls:
             raise ParseError.at_offset("no conclusion: expected `shows \"…\"`", self.text, len(self.text))
         fz = Finisher(self.uni)
-        notes: list[str] = []
+        notes: list[str] = list(self.coercion_notes)
 
         def fin(t: Term, pos: int, where: str) -> Term:
             before = set(fz.defaulted)

@@ -110,6 +110,7 @@ class Elaborator:
         self.bound: list[dict[str, Var]] = []
         self.depth = 0
         self.fresh_count = 0
+        self.coercions: list[str] = []
 
     # ---- token helpers -----------------------------------------------------------------
     def load(self, toks: list[Token]) -> None:
@@ -148,6 +149,12 @@ class Elaborator:
             raise ElabError(f"type error in {what}: {e}", pos) from None
 
     # ---- coercions (Isabelle's of_nat/of_int/of_real coercion inference, greedily) -------------
+    def _coerced(self, t: Term, target: Sort) -> Term:
+        """A coercion Isabelle would insert (of_nat / of_int / of_real); recorded for the notes."""
+        if not isinstance(t, Num):
+            self.coercions.append(f"{show_short(t)} from {show_sort(self._base(t.sort))} to {show_sort(target)}")
+        return App("cast", (t,), target)
+
     def _base(self, s: Sort) -> Sort:
         return self.uni.shallow(s)
 
@@ -155,12 +162,12 @@ class Elaborator:
         """``t`` at sort ``target``: unify, or embed a narrower number type into a wider one."""
         a, b = self._base(t.sort), self._base(target)
         if a != b and is_numeric(a) and is_numeric(b) and _widens(a, b):
-            return App("cast", (t,), b)
+            return self._coerced(t, b)
         if is_numeric(a) and isinstance(b, TVar):
             lifted = self._lift_sort(a, self.uni.classes.get(b.id, set()))
             if lifted is not None and lifted != a:
                 self.unify(b, lifted, pos, what)
-                return App("cast", (t,), lifted)
+                return self._coerced(t, lifted)
         self.unify(t.sort, target, pos, what)
         return t
 
@@ -186,7 +193,7 @@ class Elaborator:
             if s not in CLASSES[cls]:
                 up = self._lift_sort(s, {cls})
                 if up is not None:
-                    return App("cast", (t,), up)
+                    return self._coerced(t, up)
         self.require(t.sort, cls, pos, what)
         return t
 
@@ -195,9 +202,9 @@ class Elaborator:
         sa, sb = self._base(a.sort), self._base(b.sort)
         if sa != sb and is_numeric(sa) and is_numeric(sb):
             if _widens(sa, sb):
-                return App("cast", (a,), sb), b
+                return self._coerced(a, sb), b
             if _widens(sb, sa):
-                return a, App("cast", (b,), sa)
+                return a, self._coerced(b, sa)
         if is_numeric(sa) and isinstance(sb, TVar):
             return self.coerce(a, sb, pos, what), b
         if is_numeric(sb) and isinstance(sa, TVar):
@@ -210,7 +217,7 @@ class Elaborator:
         a, b = self.join(a, b, pos, "the two sides of /")
         s = self._base(a.sort)
         if s in (NAT, INT):
-            return App("cast", (a,), REAL), App("cast", (b,), REAL)
+            return self._coerced(a, REAL), self._coerced(b, REAL)
         return a, b
 
     def fresh_var(self, base: str, sort: Sort) -> Var:
@@ -883,7 +890,16 @@ def show_short(t: Term) -> str:
         return t.symbol
     if isinstance(t, Num):
         return str(t.value)
+    if isinstance(t, App) and len(t.args) == 2 and t.op in _SHORT_INFIX:
+        text = f"{show_short(t.args[0])} {_SHORT_INFIX[t.op]} {show_short(t.args[1])}"
+        return text if len(text) < 40 else "a term"
+    if isinstance(t, App) and t.args:
+        return f"{t.op.removeprefix('isa:')} …"
     return "a term"
+
+
+_SHORT_INFIX = {"add": "+", "sub": "-", "isa:minus": "-", "mul": "*", "isa:divide": "/", "pow": "^",
+                "isa:div": "div", "isa:mod": "mod", "powr": "powr"}
 
 
 
