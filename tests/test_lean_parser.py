@@ -250,3 +250,8 @@ def test_integral_and_autoimplicit_type_variables_do_not_break_statements():
     assert st.conclusion.op == "eq" and st.conclusion.args[1].sort.name == "Real"
     st2 = parse_lean("theorem t [TopologicalSpace α] {f g : β → α} : IsClosed {b : β | f b ≤ g b} := sorry")
     assert st2.conclusion.sort.name == "Bool"
+
+
+def test_sort_errors_inside_inferred_binders_are_parse_errors():
+    with pytest.raises(ParseError, match="type mismatch"):
+        parse_lean("theorem t (y : ℝ) : ∀ x, Nat.succ y = x := sorry")

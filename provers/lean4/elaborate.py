@@ -865,7 +865,7 @@ class Elaborator:
         try:
             with self.bind(vs):
                 body()
-        except ParseError as e:
+        except (ParseError, IRError) as e:  # pass 1 only infers; pass 2 reports errors
             if isinstance(e, InputTooLargeError):
                 raise
         finally:

@@ -17,9 +17,22 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from provers.errors import InputTooLargeError, ParseError
-from provers.ir import BOOL, TYPE, FunSort, Hypothesis, OpaqueSort, Sort, Statement, Var, VarBinder
+from provers.ir import (
+    BOOL,
+    TYPE,
+    FunSort,
+    Hypothesis,
+    IRError,
+    OpaqueSort,
+    Sort,
+    Statement,
+    Var,
+    VarBinder,
+)
 from provers.lean4.elaborate import Elaborator, NeedAutoBound
 from provers.lean4.lexer import MAX_CHARS, Token, strip_comments, tokenize
 from provers.lean4.pratt import TermParser
@@ -310,8 +323,10 @@ class _StatementParser:
     def _build(self, el: Elaborator, groups: list[BinderGroup], concl_syn, untyped: dict[str, Sort]):
         binders: list[VarBinder | Hypothesis] = []
         for g in groups:
-            binders.extend(self._binder(el, g, untyped))
-        return binders, el.prop(concl_syn)
+            with _ill_typed_at(self.text, g.pos):
+                binders.extend(self._binder(el, g, untyped))
+        with _ill_typed_at(self.text, concl_syn.pos):
+            return binders, el.prop(concl_syn)
 
     def _build_inferred(self, groups: list[BinderGroup], concl_syn):
         """Two passes for untyped binders ``(n)`` and auto-bound implicits (Lean's
@@ -328,7 +343,7 @@ class _StatementParser:
                     metas[n] = OpaqueSort(m)
         try:
             self._build(el1, groups, concl_syn, metas)
-        except ParseError as e:
+        except ParseError as e:  # (IRError is converted by _build)
             if isinstance(e, InputTooLargeError):
                 raise
         sorts = {n: el1.resolve_meta(m.name, n) for n, m in metas.items()}  # type: ignore[attr-defined]
@@ -373,6 +388,16 @@ class _StatementParser:
         for n in g.names:
             out.append(Hypothesis(n if n != "_" else None, formula, g.style))
         return out
+
+
+@contextmanager
+def _ill_typed_at(text: str, offset: int) -> Iterator[None]:
+    """An IR sort error the elaborator did not anticipate is still a ParseError, located at
+    the binder or statement it came from (never an exception of another type)."""
+    try:
+        yield
+    except IRError as e:
+        raise ParseError.at_offset(f"ill-typed: {e}", text, offset) from None
 
 
 def _pos(g: BinderGroup):  # pragma: no cover - tiny helper for error positions
