@@ -255,3 +255,16 @@ def test_integral_and_autoimplicit_type_variables_do_not_break_statements():
 def test_sort_errors_inside_inferred_binders_are_parse_errors():
     with pytest.raises(ParseError, match="type mismatch"):
         parse_lean("theorem t (y : ℝ) : ∀ x, Nat.succ y = x := sorry")
+
+
+def test_cdot_functions_and_lambda_arrow():
+    c = concl("theorem t : (Finset.filter (· % 3 = 0) (Finset.range 30)).card = 10 := sorry")
+    f = c.args[0].args[0]
+    assert f.op == "filter" and f.args[0].sort == FunSort((NAT,), BOOL)
+    c2 = concl("theorem t : (Finset.range 4).sum (λ x ↦ x) = 6 := sorry")
+    assert isinstance(c2.args[0], BigOp)
+
+
+def test_cardinalities_of_sets():
+    assert concl("theorem t : Nat.card {x : ℕ | x < 5} = 5 := sorry").args[0].op == "card"
+    assert concl("theorem t : Set.ncard {x : ℕ | x < 5} = 5 := sorry").args[0].op == "card"

@@ -1142,7 +1142,7 @@ class Elaborator:
         s, _ = self.elab(args[0], None)
         if isinstance(s.sort, SetSort):
             return app("card", s), False
-        return Uninterpreted("card", (s,), NAT), False
+        return Uninterpreted("Fintype.card", (s,), NAT), False
 
     def sp_filter(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         if len(args) != 2:

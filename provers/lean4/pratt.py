@@ -50,6 +50,25 @@ QUANTS = {"∀", "∃", "∃!", "∀ᶠ", "∃ᶠ", "Π"}
 BINDER_PREDS = {"∈", "∉", ">", "<", "≥", "≤", "≠", "⊆", "⊂", ">=", "<="}
 
 
+def _cdots_to_idents(e: Syn) -> list[str]:
+    """Rename the ``·`` holes of ``e`` (outside nested parentheses) to fresh identifiers."""
+    names: list[str] = []
+    stack = [e]
+    order: list[Syn] = []
+    while stack:
+        s = stack.pop()
+        if s.kind == "cdot":
+            order.append(s)
+            continue
+        if s.kind == "paren":
+            continue
+        stack.extend(reversed([a for a in s.args if isinstance(a, Syn)]))
+    for s in sorted(order, key=lambda s: s.pos):
+        s.kind, s.val = "ident", f"x_cdot{len(names)}"
+        names.append(s.val)
+    return names
+
+
 class TermParser:
     """Parses tokens ``toks[i:]`` into ``Syn`` trees; ``text`` is only for error positions."""
 
@@ -304,6 +323,9 @@ class TermParser:
             end = self.expect(")")
             return Syn("tuple", start.pos, end.end, "", tuple(items))
         end = self.expect(")", "to close '('")
+        names = _cdots_to_idents(e)
+        if names:  # (· + 1) is fun x => x + 1 (one argument per ·, left to right)
+            return Syn("binder", start.pos, end.end, "fun", (e,), (BinderGroup(tuple(names), None, pos=start.pos),))
         return Syn("paren", start.pos, end.end, "", (e,))
 
     def brace(self) -> Syn:
