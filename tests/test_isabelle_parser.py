@@ -334,3 +334,16 @@ def test_printer_rejects_meanings_isabelle_does_not_have():
     st = Statement(binders=(VarBinder(m),), conclusion=app("eq", app("ediv", m, Num(2, INT)), m), language="lean4")
     with pytest.raises(ValueError, match="ediv"):
         render(st)
+
+
+def test_unannotated_variable_takes_the_type_its_exponent_needs():
+    # real candidate shape: Isabelle's coercion inference makes n a nat (for ^) and coerces
+    # it to int where `a` needs an int; a greedy reading would reject the statement
+    st = parse(
+        'theorem\nfixes a :: "int \\<Rightarrow> int"\n'
+        'assumes h0 : "\\<forall> n. a n = (-1)^(n+1)*(3*n + 2)"\nshows  "sum a {1..100} = -150"'
+    )
+    h0 = st.hypotheses[0].formula
+    assert isinstance(h0, Quant) and h0.vars == (Var("n", NAT),)
+    assert app("apply", Var("a", FunSort((INT,), INT)), cast(Var("n", NAT), INT)) in set(subterms(h0))
+    assert parse_isabelle(render(st)) == st

@@ -81,7 +81,7 @@ def _arith(op: str, *classes: str) -> BinHandler:
 
 def _pow(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
     e.require(a.sort, "num", pos, "^")
-    e.unify(b.sort, NAT, pos, "the exponent of ^ (Isabelle's ^ takes a nat exponent; use powr for a real one)")
+    b = e.coerce(b, NAT, pos, "the exponent of ^ (Isabelle's ^ takes a nat exponent; use powr for a real one)")
     return App("pow", (a, b), a.sort)
 
 

@@ -189,17 +189,42 @@ def _parse(text: str, source: str) -> Statement:
             f"prose, not an Isabelle statement (starts with {_first_line(text, t.pos)!r}); "
             "expected `theorem` or `lemma` at the start"
         )
-    return _Statement(o, text, source).run()
+    hints: dict = {}
+    start = o.i
+
+    def outer() -> _Outer:
+        fresh = _Outer(text, toks)
+        fresh.i = start
+        return fresh
+
+    for _attempt in range(4):
+        try:
+            return _Statement(outer(), text, source, hints).run()
+        except _Retry as r:
+            new = {k: v for k, v in r.hints.items() if k not in hints}
+            if not new:
+                raise r.error from None
+            hints.update(new)
+    return _Statement(outer(), text, source, hints).run()
+
+
+class _Retry(Exception):
+    """Elaboration found variable types that would make the statement typecheck."""
+
+    def __init__(self, error: ParseError, hints: dict):
+        super().__init__(error.reason)
+        self.error, self.hints = error, hints
 
 
 class _Statement:
     """Builds one Statement from the outer tokens after ``theorem``."""
 
-    def __init__(self, o: _Outer, text: str, source: str):
+    def __init__(self, o: _Outer, text: str, source: str, hints: dict | None = None):
         self.o, self.text, self.source = o, text, source
         self.uni = Unifier()
         self.scope = Scope(fixed={}, implicit={})
         self.el = Elaborator(text, self.uni, self.scope)
+        self.el.hints = dict(hints or {})
         self.fixes: list[Var] = []
         self.hyps: list[tuple[str | None, Term, int]] = []
         self.defines: list[tuple[Var, Term, str | None, int]] = []
@@ -396,7 +421,10 @@ class _Statement:
             self.el.finish_input()
             return res
         except ElabError as e:
-            raise ParseError.at_offset(e.reason, self.text, e.pos) from None
+            err = ParseError.at_offset(e.reason, self.text, e.pos)
+            if e.hints:
+                raise _Retry(err, e.hints) from None
+            raise err from None
         except LexError as e:
             raise ParseError.at_offset(e.reason, self.text, e.pos) from None
         except InputTooLargeError as e:

@@ -84,9 +84,13 @@ def pending_num(value: int | Fraction, sort: Sort) -> Num:
 class ElabError(Exception):
     """Syntax or sort error at an offset of the decoded text."""
 
-    def __init__(self, reason: str, pos: int):
+    def __init__(self, reason: str, pos: int, hints: dict[str, Sort] | None = None):
         super().__init__(reason)
         self.reason, self.pos = reason, pos
+        #: sorts for unannotated variables that would make the statement typecheck (see
+        #: ``Elaborator.hints``): the parser retries with them, as Isabelle's coercion
+        #: inference would have picked the narrower type for those variables
+        self.hints = hints or {}
 
 
 @dataclass
@@ -111,6 +115,9 @@ class Elaborator:
         self.depth = 0
         self.fresh_count = 0
         self.coercions: list[str] = []
+        #: name -> sort for variables written without a type (filled by the retry loop)
+        self.hints: dict[str, Sort] = {}
+        self.inferred: set[str] = set()
 
     # ---- token helpers -----------------------------------------------------------------
     def load(self, toks: list[Token]) -> None:
@@ -149,6 +156,23 @@ class Elaborator:
             raise ElabError(f"type error in {what}: {e}", pos) from None
 
     # ---- coercions (Isabelle's of_nat/of_int/of_real coercion inference, greedily) -------------
+    def untyped(self, name: str) -> Sort:
+        """The sort of a variable written without a type: a fresh type variable, or the
+        hint a previous attempt found."""
+        self.inferred.add(name)
+        return self.hints.get(name) or self.uni.fresh()
+
+    def _narrowing_hint(self, t: Term, target: Sort, pos: int, what: str) -> None:
+        """``t`` is wider than ``target`` (int where nat is needed): if unannotated variables
+        made it so, ask the parser to retry with them at ``target`` (Isabelle's coercion
+        inference gives such a variable the narrower type and coerces it elsewhere)."""
+        from provers.ir import free_vars
+
+        names = {v.name for v in free_vars(t) if v.name in self.inferred and v.name not in self.hints}
+        if names:
+            raise ElabError(f"type error in {what}: {show_sort(self._base(t.sort))} vs {show_sort(target)}", pos,
+                            hints={name: target for name in names})
+
     def _coerced(self, t: Term, target: Sort) -> Term:
         """A coercion Isabelle would insert (of_nat / of_int / of_real); recorded for the notes."""
         if not isinstance(t, Num):
@@ -163,6 +187,8 @@ class Elaborator:
         a, b = self._base(t.sort), self._base(target)
         if a != b and is_numeric(a) and is_numeric(b) and _widens(a, b):
             return self._coerced(t, b)
+        if a != b and is_numeric(a) and is_numeric(b) and _widens(b, a):
+            self._narrowing_hint(t, b, pos, what)
         if is_numeric(a) and isinstance(b, TVar):
             lifted = self._lift_sort(a, self.uni.classes.get(b.id, set()))
             if lifted is not None and lifted != a:
@@ -480,7 +506,7 @@ class Elaborator:
         if t.text in CONSTS:
             return self.apply_const(t.text, [], t.pos)
         if t.text not in self.scope.implicit:
-            self.scope.implicit[t.text] = Var(t.text, self.uni.fresh())
+            self.scope.implicit[t.text] = Var(t.text, self.untyped(t.text))
         return self.scope.implicit[t.text]
 
     def _is_constant(self, name: str) -> bool:
@@ -684,7 +710,7 @@ class Elaborator:
             t = self.peek()
             if t.kind == "ident" and t.text not in KEYWORDS:
                 self.next()
-                s: Sort = self.uni.fresh()
+                s: Sort = self.untyped(t.text)
                 if self.at("::"):
                     self.next()
                     s = self.read_type()
