@@ -290,7 +290,9 @@ def test_error_positions_point_into_the_original_text():
 
 def test_huge_and_deep_inputs_fail_fast():
     with pytest.raises(InputTooLargeError):
-        parse('theorem shows "' + "x + " * 20000 + 'x = 0"')
+        parse('theorem shows "' + "x + " * 30000 + 'x = 0"')
+    with pytest.raises(InputTooLargeError):
+        parse('theorem shows "' + "x+" * 12000 + 'x = 0"')
     t0 = time.perf_counter()
     with pytest.raises(InputTooLargeError):
         parse('theorem fixes x :: real shows "' + "(" * 3000 + "x" + ")" * 3000 + ' = 0"')

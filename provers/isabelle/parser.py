@@ -30,8 +30,9 @@ from provers.isabelle.symbols import decode
 from provers.isabelle.terms import ElabError, Elaborator, Scope
 from provers.isabelle.types import TypeReader, Unifier, show_sort
 
-MAX_CHARS = 20_000
-MAX_TOKENS = 5_000
+MAX_CHARS = 100_000  # one statement (the Lean frontend uses the same limit)
+MAX_TOKENS = 5_000  # outer tokens (keywords, names, quoted strings)
+MAX_TERM_TOKENS = 20_000  # tokens inside one quoted term
 
 THEOREM_WORDS = ("theorem", "lemma", "corollary", "proposition", "schematic_goal")
 ELEMENT_WORDS = ("fixes", "assumes", "defines", "shows", "obtains", "constrains", "notes", "includes")
@@ -409,6 +410,9 @@ class _Statement:
     def elaborate(self, tok: OTok, mode: str):
         try:
             toks = tokenize(self.text, tok.start, tok.end)
+            if len(toks) > MAX_TERM_TOKENS:
+                raise InputTooLargeError.at_offset(
+                    f"a term of {len(toks)} tokens; the limit is {MAX_TERM_TOKENS}", self.text, tok.pos)
             if len(toks) == 1:
                 raise ElabError("empty proposition \"\"", tok.pos)
             self.el.load(toks)
