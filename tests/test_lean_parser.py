@@ -229,6 +229,9 @@ def test_too_large_and_too_deep_inputs_fail_fast():
         parse_lean("theorem t : " + "1 + " * 60_000 + "1 = 1")
     with pytest.raises(InputTooLargeError):
         parse_lean("theorem t : " + "(" * 500 + "1" + ")" * 500 + " = 1 := sorry")
+    with pytest.raises(InputTooLargeError):  # a long chain is a deep tree without any nesting
+        parse_lean("theorem t (x : ℕ) : " + "x - " * 5000 + "1 = 0 := sorry")
+    assert parse_lean("theorem t (x : ℕ) : " + "x + " * 300 + "1 = 0 := sorry").conclusion.op == "eq"
 
 
 def test_public_parse_dispatches_to_lean():

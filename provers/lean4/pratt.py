@@ -15,6 +15,8 @@ from provers.lean4.lexer import Token
 from provers.lean4.syntax import BinderGroup, Syn
 
 MAX_DEPTH = 200
+#: Height limit of a syntax tree: ``1 + 1 + … + 1`` is a left spine as deep as it is long.
+MAX_TREE_DEPTH = 1000
 MAX = 1024
 APP = 1023
 
@@ -119,11 +121,11 @@ class TermParser:
                 t = self.tok
                 if t.kind == "proj":
                     self.advance()
-                    lhs = Syn("proj", lhs.pos, t.end, t.text, (lhs,))
+                    lhs = self.grown(Syn("proj", lhs.pos, t.end, t.text, (lhs,)))
                     continue
                 if t.kind == "sym" and t.text in POSTFIX and POSTFIX[t.text] >= min_bp:
                     self.advance()
-                    lhs = Syn("postfix", lhs.pos, t.end, t.text, (lhs,))
+                    lhs = self.grown(Syn("postfix", lhs.pos, t.end, t.text, (lhs,)))
                     continue
                 if t.kind == "sym" and t.text == "≡" and 50 >= min_bp:
                     lhs = self.modeq(lhs)
@@ -149,7 +151,7 @@ class TermParser:
                         div = Syn("binop", lhs.pos, rhs.end, "/", (lhs, rhs))
                         lhs = Syn("ascr", lhs.pos, rhs.end, "", (div, Syn("ident", t.pos, t.end, "ℚ")))
                         continue
-                    lhs = Syn("binop", lhs.pos, rhs.end, t.text, (lhs, rhs))
+                    lhs = self.grown(Syn("binop", lhs.pos, rhs.end, t.text, (lhs, rhs)))
                     continue
                 if APP >= min_bp and (self.starts_arg() or self.abs_arg_ahead()):
                     args = []
@@ -169,12 +171,19 @@ class TermParser:
                             args.append(self.named_arg() or self.expr(MAX))
                     if not args:
                         break
-                    lhs = Syn("app", lhs.pos, args[-1].end, "", (lhs, *args))
+                    lhs = self.grown(Syn("app", lhs.pos, args[-1].end, "", (lhs, *args)))
                     continue
                 break
             return lhs
         finally:
             self.depth -= 1
+
+    def grown(self, s: Syn) -> Syn:
+        """Record the height of a new node; refuse trees too deep to elaborate safely."""
+        if s.depth > MAX_TREE_DEPTH:
+            raise InputTooLargeError.at_offset(
+                f"term deeper than {MAX_TREE_DEPTH} levels (an operator chain that long)", self.text, s.pos)
+        return s
 
     def named_arg(self) -> Syn | None:
         """``(x := e)`` named arguments are kept as ``other`` nodes (rare in statements)."""

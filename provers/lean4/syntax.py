@@ -26,6 +26,11 @@ class Syn:
     args: tuple[Syn, ...] = ()
     binders: tuple[BinderGroup, ...] = ()
     extra: dict = field(default_factory=dict)
+    depth: int = 1  # height of the tree (long operator chains are deep without nesting)
+
+    def __post_init__(self) -> None:
+        if self.args:
+            self.depth = 1 + max(a.depth for a in self.args)
 
 
 @dataclass(eq=False)
