@@ -271,3 +271,9 @@ def test_cdot_functions_and_lambda_arrow():
 def test_cardinalities_of_sets():
     assert concl("theorem t : Nat.card {x : ℕ | x < 5} = 5 := sorry").args[0].op == "card"
     assert concl("theorem t : Set.ncard {x : ℕ | x < 5} = 5 := sorry").args[0].op == "card"
+
+
+def test_the_word_theorem_in_trailing_prose_is_not_a_declaration():
+    st = parse_lean("theorem t : 1 = 1 := by sorry\n\nThis theorem is easy: the theorem prover knows it.")
+    assert st.name == "t"
+    assert parse_lean("open Real in theorem t : π > 3 := sorry").conclusion.op == "gt"

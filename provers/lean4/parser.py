@@ -99,6 +99,12 @@ class _StatementParser:
     def parse(self) -> Statement:
         toks = self.toks
         decls = [i for i, t in enumerate(toks) if t.kind == "ident" and t.text in DECL_KEYWORDS]
+        # a declaration starts a line (or follows `open … in`, an attribute or a modifier);
+        # the word "theorem" inside prose after the statement is not a second declaration
+        starts = [i for i in decls if self._at_line_start(toks[i]) or (
+            i > 0 and toks[i - 1].text in ("in", "]", "private", "protected", "noncomputable", "nonrec"))]
+        if starts:
+            decls = starts
         if not decls:
             d = self._open_def()
             if d is None:
