@@ -910,8 +910,9 @@ def _widens(a: Sort, b: Sort) -> bool:
 
 
 def show_short(t: Term) -> str:
+    """A few characters naming ``t`` in an error message or note."""
     if isinstance(t, Var):
-        return t.name
+        return "its argument" if t.name.endswith("'") else t.name  # x1' etc. are invented names
     if isinstance(t, Uninterpreted):
         return t.symbol
     if isinstance(t, Num):

@@ -227,7 +227,7 @@ def show_sort(s: Sort) -> str:
     if isinstance(s, Prod):
         return f"{_postfix_arg(s.left)} × {_postfix_arg(s.right)}"
     if isinstance(s, TVar):
-        return "'?"
+        return "_"
     return str(s)
 
 
