@@ -21,17 +21,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
+import os
 import random
+import signal
 import statistics
 import sys
 import time
 from collections import Counter
+from multiprocessing import connection as mp_connection
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from joblib import Parallel, delayed  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from provers import ParseError, check_equivalence, parse  # noqa: E402
@@ -120,14 +123,122 @@ def check_one(original: Any, variant: Variant, relations: tuple[str, ...], timeo
     return {"effective": variant.effective, "evidence": variant.evidence, "checks": out}
 
 
-def run(pairs: list[tuple[dict, Variant]], relations: tuple[str, ...], timeout: float, workers: int) -> list[dict[str, Any]]:
-    jobs = (delayed(check_one)(r["statement"], v, relations, timeout) for r, v in pairs)
-    results = Parallel(n_jobs=workers, return_as="generator")(jobs)
+def roundtrip(v: Variant) -> bool:
+    """Does the printed text parse back to the variant (so the text alone reproduces it)?"""
+    if v.language != v.statement.language:
+        return False
+    try:
+        return parse(v.text, v.language).canonical_key() == v.statement.canonical_key()
+    except Exception:  # noqa: BLE001 - a printer/parser disagreement is reported, not fatal
+        return False
+
+
+def _failed(reason: str, relations: tuple[str, ...], elapsed: float) -> dict[str, Any]:
+    row = {"status": "error", "reason": reason, "time": round(elapsed, 4), "countermodel": False, "structural": False}
+    return {"effective": None, "evidence": reason, "checks": {rel: dict(row) for rel in relations}}
+
+
+def _worker(conn: Any, pairs: list[tuple[dict, Variant]], relations: tuple[str, ...], timeout: float) -> None:
+    """Worker loop (forked, so ``pairs`` is shared): receive an index, answer its checks.
+    Its own process group, so a hard kill also takes its solver processes."""
+    os.setpgrp()
+    while True:
+        try:
+            i = conn.recv()
+        except (EOFError, OSError):
+            return
+        if i is None:
+            return
+        r, v = pairs[i]
+        try:
+            res = check_one(r["statement"], v, relations, timeout)
+        except Exception as e:  # noqa: BLE001 - reported as an error row
+            res = _failed(f"{type(e).__name__}: {e}", relations, 0.0)
+        conn.send((i, res))
+
+
+class _Slot:
+    """One worker process and the task it is running."""
+
+    def __init__(self, ctx: Any, pairs: list, relations: tuple[str, ...], timeout: float) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker, args=(child, pairs, relations, timeout))
+        self.proc.start()
+        child.close()
+        self.task: int | None = None
+        self.started = 0.0
+
+    def submit(self, i: int) -> None:
+        self.task, self.started = i, time.monotonic()
+        self.conn.send(i)
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            self.proc.kill()
+        self.proc.join()
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except (BrokenPipeError, OSError):
+            pass
+        self.proc.join(timeout=10)
+        if self.proc.is_alive():
+            self.kill()
+
+
+def run(pairs: list[tuple[dict, Variant]], relations: tuple[str, ...], timeout: float, workers: int,
+        hard_limit: float | None = None) -> list[dict[str, Any]]:
+    """Check every pair in ``workers`` forked worker processes. A variant whose checks run past
+    ``hard_limit`` seconds (default 30 × timeout + 10: the engine's exact evaluator has no
+    time bound of its own) has its worker killed with its solver processes and replaced; the
+    variant is reported as an error, and the batch goes on."""
+    limit = hard_limit if hard_limit is not None else 30 * timeout + 10
+    ctx = mp.get_context("fork")
+    results: list[dict[str, Any] | None] = [None] * len(pairs)
+    pending = list(range(len(pairs)))[::-1]
+    slots = [_Slot(ctx, pairs, relations, timeout) for _ in range(max(1, min(workers, len(pairs))))]
+    try:
+        with tqdm(total=len(pairs), desc="checks", unit="variant") as bar:
+            while pending or any(s.task is not None for s in slots):
+                for s in slots:
+                    if s.task is None and pending:
+                        s.submit(pending.pop())
+                busy = [s for s in slots if s.task is not None]
+                ready = mp_connection.wait([s.conn for s in busy], timeout=0.5)
+                for k, s in enumerate(slots):
+                    if s.task is None:
+                        continue
+                    if s.conn in ready:
+                        try:
+                            i, res = s.conn.recv()
+                            results[i] = res
+                        except (EOFError, OSError):
+                            results[s.task] = _failed("worker died", relations, time.monotonic() - s.started)
+                            s.kill()
+                            slots[k] = _Slot(ctx, pairs, relations, timeout)
+                    elif time.monotonic() - s.started > limit:
+                        results[s.task] = _failed(f"hard time limit {limit:.0f} s exceeded (killed)", relations,
+                                                  time.monotonic() - s.started)
+                        s.kill()
+                        slots[k] = _Slot(ctx, pairs, relations, timeout)
+                    else:
+                        continue
+                    s.task = None
+                    bar.update()
+    finally:
+        for s in slots:
+            s.stop()
     rows = []
-    for (r, v), res in tqdm(zip(pairs, results, strict=True), total=len(pairs), desc="checks", unit="variant"):
+    for (r, v), res in zip(pairs, results, strict=True):
+        assert res is not None
         rows.append({
             "id": r["id"], "formal": r["formal"], "kind": v.kind, "preserving": v.preserving,
-            "description": v.description, "site": v.site, "text": v.text, "language": v.language, **res,
+            "description": v.description, "site": v.site, "text": v.text, "language": v.language,
+            "roundtrip": roundtrip(v), **res,
         })
     return rows
 
@@ -201,6 +312,9 @@ def report(rows: list[dict[str, Any]], relations: tuple[str, ...], meta: dict[st
                  f"({_pct(len(ineq), len(eff))}), of which {len(cm)} with a validated countermodel and "
                  f"{len(ineq) - len(cm)} structurally (sorts or premise shapes differ); judged equivalent: "
                  f"{sum(r['checks'].get('sae', {}).get('status') == 'equivalent' for r in eff)}.")
+    bad_print = [r for r in rows if not r["roundtrip"]]
+    lines.append(f"- printed variants that do not parse back to the same statement (printer/parser round trip): "
+                 f"{len(bad_print)} / {len(rows)}" + (": " + ", ".join(f"`{r['id']}` {r['kind']}" for r in bad_print[:10]) if bad_print else "") + ".")
     bugs = soundness_bugs(rows)
     lines.append(f"- soundness bugs (wrong SAE verdicts): {len(bugs)}.")
     lines.append("")
@@ -259,13 +373,14 @@ def plot(rows: list[dict[str, Any]], relations: tuple[str, ...], path: Path) -> 
 
 
 def write_fixture(rows: list[dict[str, Any]], path: Path, n_statements: int, seed: int, n_rw: int, n_pt: int, max_time: float = 1.0) -> int:
-    """The first ``n_statements`` statements' variants whose SAE check was decided quickly:
-    each line carries what regenerates it (text, seed, counts) and the verdict to keep."""
+    """The first ``n_statements`` statements' variants whose SAE check was decided quickly and
+    whose printed text parses back to the variant: each line carries the original and variant
+    texts, what regenerates the variant (seed, counts, kind, description) and the verdict."""
     ids = list(dict.fromkeys(r["id"] for r in rows))[:n_statements]
     out = []
     for r in rows:
         sae = r["checks"].get("sae", {})
-        if r["id"] not in ids or sae.get("time", 99) > max_time or sae.get("status") == "error":
+        if r["id"] not in ids or sae.get("time", 99) > max_time or sae.get("status") == "error" or not r["roundtrip"]:
             continue
         out.append({
             "id": r["id"], "formal": r["formal"], "seed": seed, "n_rewrites": n_rw, "n_perturbations": n_pt,
@@ -286,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per backend call")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--hard-limit", type=float, default=None, help="kill a variant's checks after this many seconds")
     ap.add_argument("--relations", default=",".join(RELATIONS))
     ap.add_argument("--jsonl", type=Path, help="write one record per variant")
     ap.add_argument("--report", type=Path, help="write the markdown section here")
@@ -302,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     if failures:
         print(f"{len(failures)} statements failed to parse (skipped)", file=sys.stderr)
     pairs = build(records, args.rewrites, args.perturbations, args.seed)
-    rows = run(pairs, relations, args.timeout, args.workers)
+    rows = run(pairs, relations, args.timeout, args.workers, args.hard_limit)
     wall = time.perf_counter() - t0
     cmd = "python experiments/diagnostics.py " + " ".join(sys.argv[1:] if argv is None else argv)
     meta = {"command": cmd, "statements": len(records), "seed": args.seed, "timeout": args.timeout,

@@ -320,7 +320,8 @@ def rw_reorder(st: Statement, rng: random.Random) -> list[Candidate]:
         needed = [j + 1 for j, b in enumerate(out)
                   if (isinstance(b, VarBinder) and (b.var in fv or b.var.sort == TYPE))
                   or (isinstance(b, Hypothesis) and b.style == "instance")]
-        pos = max([last, *needed])
+        # Isabelle writes every ``fixes`` before the ``assumes``: keep that shape there
+        pos = len(out) if st.language == "isabelle" else max([last, *needed])
         out.insert(pos, h)
         last = pos + 1
     if tuple(out) == st.binders:

@@ -319,3 +319,21 @@ def test_cli_jsonl(tmp_path):
     assert res.exit_code == 1 and "cannot parse" in res.output
     res = CliRunner().invoke(app, [str(tmp_path / "missing.lean")])
     assert res.exit_code == 1 and "not found" in res.output
+
+
+ISA = '''theorem
+  fixes x y :: real
+  assumes h0: "x + y = 10" and h1: "0 < y \\<and> y < x"
+  shows "x = 6 \\<or> x * y \\<le> 24"'''
+
+
+def test_isabelle_variants_print_back_as_isabelle():
+    st0 = provers.parse(ISA, "isabelle")
+    vs = rewrites(st0, seed=4, n=12) + perturbations(st0, seed=4, n=12, check=False)
+    assert {v.kind for v in vs} >= {"rename", "reorder_hypotheses", "uncurry", "flip_dual", "drop_hypothesis"}
+    for v in vs:
+        assert v.language == "isabelle" and "shows" in v.text
+        assert provers.parse(v.text, "isabelle").canonical_key() == v.statement.canonical_key(), v.text
+    for v in vs:
+        if v.preserving:
+            assert provers.check_equivalence(st0, v.statement, relation="sae", timeout=3.0).status == "equivalent", v.description
