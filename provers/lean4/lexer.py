@@ -8,6 +8,7 @@ character offset so errors point at the right line and column. Identifiers keep 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from provers.errors import InputTooLargeError, ParseError
 
@@ -38,18 +39,22 @@ for _s in SYMBOLS:
 _SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ"
 _SUPERSCRIPT_IDENT = "ᵢ"
 _GREEK_NOT_IDENT = {"λ", "Π", "Σ"}
+# Modifier letters Lean uses as postfix operators (complement, transpose), not name parts.
+_POSTFIX_LETTERS = {"ᶜ", "ᵀ"}
 # Letter-like symbols that Lean treats as identifiers.
 _LETTERLIKE = "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ∞"
 
 
+@lru_cache(maxsize=4096)
 def _ident_start(c: str) -> bool:
-    if c in _GREEK_NOT_IDENT:
+    if c in _GREEK_NOT_IDENT or c in _POSTFIX_LETTERS:
         return False
     return c.isalpha() or c == "_" or c in "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ" or ("\u03b1" <= c <= "\u03c9") or (
         "\u0391" <= c <= "\u03a9"
     ) or ("\U0001d400" <= c <= "\U0001d7ff")
 
 
+@lru_cache(maxsize=4096)
 def _ident_rest(c: str) -> bool:
     return _ident_start(c) or c.isdigit() or c in "'!?" or c in _SUBSCRIPTS
 
