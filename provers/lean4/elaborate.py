@@ -40,7 +40,6 @@ from provers.ir import (
     ORDERED,
     REAL,
     TYPE,
-    App,
     BaseSort,
     BigOp,
     FunSort,
@@ -63,11 +62,11 @@ from provers.ir import (
     substitute,
 )
 from provers.lean4.names import NAMES, PROP_HEADS, TYPE_HEADS
+from provers.lean4.sorts import UNKNOWN, Res, can_cast, conj, flat, is_meta, modelled, term_syn
+from provers.lean4.specials import Specials
 from provers.lean4.syntax import BinderGroup, Syn
 
 MAX_STEPS = 300_000
-#: Placeholder sort of a term whose sort nothing has fixed yet (a sort-less leaf).
-UNKNOWN = OpaqueSort("?")
 
 ARITH = {"+", "-", "*", "/", "%", "^"}
 RELS = {"=": "eq", "≠": "ne", "!=": "ne", "<": "lt", ">": "gt", "≤": "le", "<=": "le",
@@ -99,56 +98,13 @@ class NeedAutoBound(Exception):
     """Raised when an auto-bound implicit is met outside the inference pass."""
 
 
-Res = tuple[Term, bool]  # (term, flexible: its sort was only defaulted)
-
-
-def modelled(s: Sort) -> bool:
-    """Sorts the IR interprets: numbers, Prop, and sets/lists/functions of those."""
-    if isinstance(s, BaseSort):
-        return True
-    if isinstance(s, (SetSort, ListSort)):
-        return modelled(s.elem)
-    if isinstance(s, FunSort):
-        return all(modelled(a) for a in s.args) and modelled(s.result)
-    return False
-
-
-def can_cast(src: Sort, dst: Sort) -> bool:
-    return is_numeric(src) and is_numeric(dst) and NUMERIC_ORDER.index(src) <= NUMERIC_ORDER.index(dst)
-
-
-def is_meta(s: Sort | None) -> bool:
-    return isinstance(s, OpaqueSort) and s.name.startswith("?")
-
-
-def term_syn(t: Term, like: Syn) -> Syn:
-    """Wrap an already elaborated term as syntax (field notation inserts receivers this way)."""
-    return Syn("term", like.pos, like.end, "", (), (), {"term": t})
-
-
-def flat(op: str, *args: Term) -> Term:
-    """n-ary ``and``/``or`` with nested runs flattened (``a ∧ (b ∧ c)`` is one node with three
-    conjuncts, whatever the parenthesization); unlike ``ir.and_`` it keeps ``True`` operands."""
-    out: list[Term] = []
-    for a in args:
-        if isinstance(a, App) and a.op == op:
-            out.extend(a.args)
-        else:
-            out.append(a)
-    return out[0] if len(out) == 1 else App(op, tuple(out), BOOL)
-
-
-def conj(*args: Term) -> Term:
-    return flat("and", *args)
-
-
 def _tuple(s: Syn) -> Syn | None:
     while s.kind == "paren":
         s = s.args[0]
     return s if s.kind == "tuple" else None
 
 
-class Elaborator:
+class Elaborator(Specials):
     """Elaborates one statement; holds the local context and the sort-inference state."""
 
     def __init__(self, text: str, opens: tuple[str, ...] = (), consts: dict[str, Sort] | None = None):
@@ -1064,305 +1020,6 @@ class Elaborator:
                 return self.apply_spec(syn, full, spec, all_args, expected)
         targs = tuple(self.elab(a, None)[0] for a in args)
         return Uninterpreted(field, (recv, *targs), expected or UNKNOWN), expected is None
-
-    # -- specials (see names.py) -------------------------------------------------------
-    def one_arg(self, syn: Syn, args: list[Syn], n: int = 1) -> None:
-        if len(args) != n:
-            raise self.err(syn, f"{self.src(syn)!r}: expected {n} argument(s), got {len(args)}")
-
-    def sp_opaque(self, syn: Syn, name: str, result: object, args: list[Syn], expected: Sort | None) -> Res:
-        targs = tuple(self.elab(a, None)[0] for a in args)
-        if result == "arg0-codomain":
-            f = targs[0].sort if targs else None
-            sort = f.result if isinstance(f, FunSort) else (expected or UNKNOWN)
-        elif result == "NNReal":
-            sort = OpaqueSort("NNReal")
-        elif result == "set-nat":
-            sort = SetSort(NAT)
-        elif result == "set-arg0":
-            sort = SetSort(targs[0].sort) if targs else (expected or UNKNOWN)
-        elif result == "set-expected":
-            return Uninterpreted(name, targs, expected or UNKNOWN), expected is None
-        elif result == "list-elem":
-            sort = targs[0].sort.elem if targs and isinstance(targs[0].sort, ListSort) else UNKNOWN
-        else:
-            sort = result  # type: ignore[assignment]
-        return Uninterpreted(name, targs, sort), False
-
-    def _rounding(self, syn: Syn, args: list[Syn], op: str) -> Res:
-        if len(args) != 1:
-            return self.generic(syn, op, args, None)
-        t, f = self.elab(args[0], None)
-        if f:
-            t, _ = self.elab(args[0], REAL)
-        if op in ("nat_floor", "nat_ceil", "round", "frac") and t.sort in (NAT, INT):
-            t = cast(t, REAL)
-        return self.mk(op, (t,), syn, INT), False
-
-    def sp_floor(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._rounding(syn, args, "floor")
-
-    def sp_ceil(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._rounding(syn, args, "ceil")
-
-    def sp_nat_floor(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._rounding(syn, args, "nat_floor")
-
-    def sp_nat_ceil(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._rounding(syn, args, "nat_ceil")
-
-    def sp_round(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._rounding(syn, args, "round")
-
-    def sp_fract(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._rounding(syn, args, "frac")
-
-    def _interval(self, syn: Syn, args: list[Syn], expected: Sort | None, op: str) -> Res:
-        if len(args) != 2:
-            return self.generic(syn, "Finset." + op, args, expected)
-        elem = expected.elem if isinstance(expected, SetSort) else None
-        terms, flex = self.unify(args, elem)
-        return self.mk(op, tuple(terms), syn, SetSort(terms[0].sort)), flex
-
-    def sp_Icc(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._interval(syn, args, expected, "Icc")
-
-    def sp_Ico(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._interval(syn, args, expected, "Ico")
-
-    def sp_Ioc(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._interval(syn, args, expected, "Ioc")
-
-    def sp_Ioo(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._interval(syn, args, expected, "Ioo")
-
-    def sp_card(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        if len(args) != 1:
-            return self.generic(syn, "Finset.card", args, expected)
-        s, _ = self.elab(args[0], None)
-        if isinstance(s.sort, SetSort):
-            return app("card", s), False
-        return Uninterpreted("Fintype.card", (s,), NAT), False
-
-    def sp_filter(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        if len(args) != 2:
-            return self.generic(syn, "Finset.filter", args, expected)
-        s, _ = self.elab(args[1], expected if isinstance(expected, SetSort) else None)
-        if not isinstance(s.sort, SetSort):
-            p, _ = self.elab(args[0], None)
-            return Uninterpreted("Finset.filter", (p, s), expected or UNKNOWN), expected is None
-        psort = FunSort((s.sort.elem,), BOOL)
-        p, _ = self.elab(args[0], psort)
-        return self.mk("filter", (p, s), syn, s.sort), False
-
-    def sp_image(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        if len(args) != 2:
-            return self.generic(syn, "Finset.image", args, expected)
-        s, _ = self.elab(args[1], None)
-        if isinstance(s.sort, SetSort):
-            f, _ = self.elab(args[0], FunSort((s.sort.elem,), expected.elem) if isinstance(expected, SetSort) else None)
-        else:
-            f, _ = self.elab(args[0], None)
-        if isinstance(f.sort, FunSort) and isinstance(s.sort, SetSort):
-            return self.mk("image", (f, s), syn, SetSort(f.sort.result)), False
-        return Uninterpreted("Finset.image", (f, s), expected or UNKNOWN), expected is None
-
-    def _bigop_fn(self, syn: Syn, args: list[Syn], expected: Sort | None, kind: str) -> Res:
-        if len(args) != 2:
-            return self.generic(syn, "Finset." + kind, args, expected)
-        s, _ = self.elab(args[0], None)
-        if not isinstance(s.sort, SetSort):
-            f, _ = self.elab(args[1], None)
-            return Uninterpreted("Finset." + kind, (s, f), expected or UNKNOWN), expected is None
-        elem = s.sort.elem
-        fsyn = args[1]
-        while fsyn.kind == "paren":
-            fsyn = fsyn.args[0]
-        if fsyn.kind == "binder" and fsyn.val == "fun" and sum(len(g.names) for g in fsyn.binders) == 1:
-            g = fsyn.binders[0]
-            ty = self.require_type(g.type) if g.type is not None else elem
-            v = Var(g.names[0], ty)
-            with self.bind([v]):
-                body, flex = self.elab(fsyn.args[0], expected)
-            if is_numeric(body.sort):
-                return BigOp(kind, v, s, body), flex
-            return Uninterpreted("Finset." + kind, (s, Lam((v,), body)), body.sort), flex
-        f, _ = self.elab(fsyn, None)
-        if isinstance(f.sort, FunSort) and f.sort.args == (elem,) and is_numeric(f.sort.result):
-            if isinstance(f, Lam):
-                return BigOp(kind, f.vars[0], s, f.body), False
-            v = Var(self.fresh("i"), elem)
-            return BigOp(kind, v, s, app("apply", f, v)), False
-        return Uninterpreted("Finset." + kind, (s, f), expected or UNKNOWN), expected is None
-
-    def sp_sum(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._bigop_fn(syn, args, expected, "sum")
-
-    def sp_prod(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._bigop_fn(syn, args, expected, "prod")
-
-    def sp_finite(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        if len(args) != 1:
-            return self.generic(syn, "Set.Finite", args, BOOL)
-        s, _ = self.elab(args[0], None)
-        if isinstance(s.sort, SetSort):
-            return app("finite", s), False
-        return Uninterpreted("Finite", (s,), BOOL), False
-
-    def sp_infinite(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        t, _ = self.sp_finite(syn, args, expected)
-        return app("not", t), False
-
-    def sp_identity_set(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        if len(args) != 1:
-            return self.generic(syn, "Set.toFinset", args, expected)
-        return self.elab(args[0], expected)
-
-    def _extremum(self, syn: Syn, args: list[Syn], rel: str, name: str) -> Res:
-        if len(args) != 2:
-            return self.generic(syn, name, args, BOOL)
-        s, sflex = self.elab(args[0], None)
-        if not isinstance(s.sort, SetSort) or sflex:
-            a, _ = self.elab(args[1], None)
-            if not isinstance(s.sort, SetSort):
-                s, _ = self.elab(args[0], SetSort(a.sort))
-        else:
-            a = self.coerce(self.elab(args[1], s.sort.elem)[0], s.sort.elem, args[1])
-        if not isinstance(s.sort, SetSort) or s.sort.elem not in ORDERED or a.sort != s.sort.elem:
-            return Uninterpreted(name, (s, a), BOOL), False
-        y = Var(self.fresh("y"), a.sort)
-        bound = Quant("forall", (y,), app("implies", app("mem", y, s), app(rel, a, y)))
-        return conj(app("mem", a, s), bound), False
-
-    def sp_is_least(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._extremum(syn, args, "le", "IsLeast")
-
-    def sp_is_greatest(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._extremum(syn, args, "ge", "IsGreatest")
-
-    def sp_injective(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        if len(args) != 1:
-            return self.generic(syn, "Function.Injective", args, BOOL)
-        f, _ = self.elab(args[0], None)
-        if not isinstance(f.sort, FunSort) or len(f.sort.args) != 1:
-            return Uninterpreted("Function.Injective", (f,), BOOL), False
-        a, b = Var(self.fresh("a"), f.sort.args[0]), Var(self.fresh("b"), f.sort.args[0])
-        fa, fb = app("apply", f, a), app("apply", f, b)
-        return Quant("forall", (a, b), app("implies", app("eq", fa, fb), app("eq", a, b))), False
-
-    def sp_irrational(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        """``Irrational x`` is ``x ∉ Set.range ((↑) : ℚ → ℝ)``: ¬ ∃ q : ℚ, ↑q = x."""
-        self.one_arg(syn, args)
-        x = self.coerce(self.elab(args[0], REAL)[0], REAL, args[0])
-        q = Var(self.fresh("q"), BaseSort("Rat"))
-        return app("not", Quant("exists", (q,), app("eq", cast(q, REAL), x))), False
-
-    def sp_normsq(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        """``Complex.normSq z = re z ^ 2 + im z ^ 2``."""
-        self.one_arg(syn, args)
-        z = self.coerce(self.elab(args[0], COMPLEX)[0], COMPLEX, args[0])
-        two = Num(2, NAT)
-        return app("add", app("pow", app("re", z), two), app("pow", app("im", z), two)), False
-
-    def sp_proper_divisors(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        """``Nat.properDivisors n = Nat.divisors n \\ {n}``."""
-        self.one_arg(syn, args)
-        n = self.coerce(self.elab(args[0], NAT)[0], NAT, args[0])
-        return app("setdiff", app("divisors", n), app_sorted("set_of", SetSort(NAT), n)), False
-
-    def sp_succ(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args)
-        n = self.coerce(self.elab(args[0], NAT)[0], NAT, args[0])
-        return app("add", n, Num(1, NAT)), False
-
-    def sp_pred(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args)
-        n = self.coerce(self.elab(args[0], NAT)[0], NAT, args[0])
-        return app("sub", n, Num(1, NAT)), False
-
-    def _modeq(self, syn: Syn, args: list[Syn], s: Sort, op: str) -> Res:
-        self.one_arg(syn, args, 3)
-        n, a, b = (self.coerce(self.elab(x, s)[0], s, x) for x in args)
-        return app("eq", app(op, a, n), app(op, b, n)), False
-
-    def sp_nat_modeq(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._modeq(syn, args, NAT, "mod")
-
-    def sp_int_modeq(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._modeq(syn, args, INT, "emod")
-
-    def sp_coprime(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args, 2)
-        a, b = (self.coerce(self.elab(x, NAT)[0], NAT, x) for x in args)
-        return app("eq", app("gcd", a, b), Num(1, NAT)), False
-
-    def _int_gl(self, syn: Syn, args: list[Syn], op: str) -> Res:
-        self.one_arg(syn, args, 2)
-        a, b = (self.coerce(self.elab(x, INT)[0], INT, x) for x in args)
-        return app("to_nat", app(op, a, b)), False
-
-    def sp_int_gcd(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._int_gl(syn, args, "gcd")
-
-    def sp_int_lcm(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._int_gl(syn, args, "lcm")
-
-    def _int_op(self, syn: Syn, args: list[Syn], op: str) -> Res:
-        self.one_arg(syn, args, 2)
-        a, b = (self.coerce(self.elab(x, INT)[0], INT, x) for x in args)
-        return app(op, a, b), False
-
-    def sp_emod(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._int_op(syn, args, "emod")
-
-    def sp_ediv(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._int_op(syn, args, "ediv")
-
-    def sp_fdiv(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._int_op(syn, args, "fdiv")
-
-    def sp_fmod(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        return self._int_op(syn, args, "fmod")
-
-    def sp_cast(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args)
-        fake = Syn("prefix", syn.pos, syn.end, "↑", (args[0],))
-        return self.elab_prefix(fake, expected)
-
-    def sp_int_ofnat(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args)
-        return cast(self.coerce(self.elab(args[0], NAT)[0], NAT, args[0]), INT), False
-
-    def sp_ofReal(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args)
-        return cast(self.coerce(self.elab(args[0], REAL)[0], REAL, args[0]), COMPLEX), False
-
-    def sp_list_sum(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args)
-        t, _ = self.elab(args[0], None)
-        if isinstance(t.sort, ListSort) and is_numeric(t.sort.elem):
-            return app("list_sum", t), False
-        if isinstance(t.sort, SetSort):  # `s.sum f` on a Finset reaches here without f
-            return Uninterpreted("Finset.sum", (t,), expected or UNKNOWN), expected is None
-        return Uninterpreted("List.sum", (t,), expected or UNKNOWN), expected is None
-
-    def sp_list_length(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args)
-        t, _ = self.elab(args[0], None)
-        if isinstance(t.sort, ListSort):
-            return app("list_length", t), False
-        return Uninterpreted("List.length", (t,), NAT), False
-
-    def sp_ite(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        if len(args) != 3:
-            return self.generic(syn, "ite", args, expected)
-        c = self.prop(args[0])
-        terms, flex = self.unify(args[1:], expected)
-        return self.mk("ite", (c, *terms), syn, terms[0].sort), flex
-
-    def sp_id(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
-        self.one_arg(syn, args)
-        return self.elab(args[0], expected)
 
     # -- types -------------------------------------------------------------------------
     def elab_type(self, syn: Syn) -> Sort | None:

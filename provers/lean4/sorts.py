@@ -1,0 +1,63 @@
+"""Small sort helpers shared by the Lean elaborator and its special-name handlers."""
+
+from __future__ import annotations
+
+from provers.ir import (
+    BOOL,
+    NUMERIC_ORDER,
+    App,
+    BaseSort,
+    FunSort,
+    ListSort,
+    OpaqueSort,
+    SetSort,
+    Sort,
+    Term,
+    is_numeric,
+)
+from provers.lean4.syntax import Syn
+
+#: Placeholder sort of a term whose sort nothing has fixed yet (a sort-less leaf).
+UNKNOWN = OpaqueSort("?")
+
+Res = tuple[Term, bool]  # (term, flexible: its sort was only defaulted)
+
+
+def modelled(s: Sort) -> bool:
+    """Sorts the IR interprets: numbers, Prop, and sets/lists/functions of those."""
+    if isinstance(s, BaseSort):
+        return True
+    if isinstance(s, (SetSort, ListSort)):
+        return modelled(s.elem)
+    if isinstance(s, FunSort):
+        return all(modelled(a) for a in s.args) and modelled(s.result)
+    return False
+
+
+def can_cast(src: Sort, dst: Sort) -> bool:
+    return is_numeric(src) and is_numeric(dst) and NUMERIC_ORDER.index(src) <= NUMERIC_ORDER.index(dst)
+
+
+def is_meta(s: Sort | None) -> bool:
+    return isinstance(s, OpaqueSort) and s.name.startswith("?")
+
+
+def term_syn(t: Term, like: Syn) -> Syn:
+    """Wrap an already elaborated term as syntax (field notation inserts receivers this way)."""
+    return Syn("term", like.pos, like.end, "", (), (), {"term": t})
+
+
+def flat(op: str, *args: Term) -> Term:
+    """n-ary ``and``/``or`` with nested runs flattened (``a ∧ (b ∧ c)`` is one node with three
+    conjuncts, whatever the parenthesization); unlike ``ir.and_`` it keeps ``True`` operands."""
+    out: list[Term] = []
+    for a in args:
+        if isinstance(a, App) and a.op == op:
+            out.extend(a.args)
+        else:
+            out.append(a)
+    return out[0] if len(out) == 1 else App(op, tuple(out), BOOL)
+
+
+def conj(*args: Term) -> Term:
+    return flat("and", *args)
