@@ -280,3 +280,15 @@ def test_instance_binders_and_opaque_carriers_never_crash():
     assert st.hypotheses[2].formula.args[0].sort == NAT
     pw = st.conclusion.args[0]
     assert isinstance(pw, Uninterpreted) and pw.sort.name == "G"
+
+
+def test_leniencies_are_noted_and_limited():
+    st = parse_lean("theorem t (x : ℝ) (h : 2 ^ x = 8) : x = 3 := sorry")
+    assert st.hypotheses[0].formula.args[0] == app("rpow", N(2, REAL), x)
+    assert any("real exponent" in note for note in st.notes)
+    with pytest.raises(ParseError, match="no power"):
+        parse_lean("theorem t (n : ℕ) (x : ℝ) (h : n ^ x = 8) : x = 3 := sorry")
+    st2 = parse_lean("theorem t (z : ℂ) (h : abs z = 1) : True := sorry")
+    assert st2.hypotheses[0].formula.args[0] == app("cabs", Var("z", COMPLEX))
+    assert any("Complex.abs" in note for note in st2.notes)
+    assert parse_lean("theorem t (x : ℝ) : x = 0.5 := sorry").notes == ()

@@ -417,8 +417,7 @@ class Elaborator(Specials):
                 return self.generic(syn, name, args, expected)
             terms, flex = self.unify(args, expected if kind == "poly" else None)
             if op == "abs" and terms[0].sort == COMPLEX:  # `open Complex`: abs z is Complex.abs z
-                return app("cabs", terms[0]), False
-            if op == "abs" and expected == REAL and terms[0].sort == COMPLEX:
+                self.notes.append(f"{self.src(syn)!r}: abs of a complex number read as Complex.abs")
                 return app("cabs", terms[0]), False
             out = self.mk(op, tuple(terms), syn, BOOL if kind == "pred" else None)
             return out, flex and kind == "poly"
@@ -526,8 +525,9 @@ class Elaborator(Specials):
             collect(syn)
         first = {id(lf): self.elab(lf, None) for lf in leaves}
         mx, uncomparable = self.max_sort(list(first.values()), expected)
-        if any(e.sort == REAL for e in exps.values()) and (mx is None or can_cast(mx, REAL)) and not uncomparable:
-            mx = REAL  # real exponent: the base is real (rpow)
+        if any(e.sort == REAL for e in exps.values()) and mx is None:
+            mx = REAL  # lenient: `2 ^ x` with x : ℝ is read as rpow (Lean wants (2 : ℝ) ^ x)
+            self.notes.append(f"{self.src(syn)!r}: numerals taken as ℝ because of a real exponent")
         flex = False
         if mx is None:
             flex = True

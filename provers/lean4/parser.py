@@ -318,7 +318,7 @@ class _StatementParser:
             name=name,
             header=header,
             source=self.text,
-            notes=tuple(el.notes) + tuple(getattr(self, "notes_extra", ())),
+            notes=tuple(dict.fromkeys((*el.notes, *getattr(self, "notes_extra", ())))),
         )
 
     def _new_elaborator(self) -> Elaborator:
