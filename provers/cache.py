@@ -69,6 +69,8 @@ class VerdictCache:
         self.db: sqlite3.Connection | None = None
         self.hits = 0
         self.misses = 0
+        # identity memo: a batch often re-asks the very same Term object
+        self._recent: dict[int, tuple[Term, str, str, list[str]]] = {}
         if path is not None:
             self.db = sqlite3.connect(str(path), check_same_thread=False)
             self.db.execute(
@@ -76,8 +78,19 @@ class VerdictCache:
             )
             self.db.commit()
 
-    def get(self, obligation: Term, backend: str, timeout: float) -> ProofResult | None:
+    def _key(self, obligation: Term, backend: str) -> tuple[str, list[str]]:
+        hit = self._recent.get(id(obligation))
+        if hit is not None and hit[0] is obligation and hit[1] == backend:
+            return hit[2], hit[3]
         key = cache_key(obligation, backend)
+        names = [v.name for v in const_order(obligation)]
+        if len(self._recent) > 4096:
+            self._recent.clear()
+        self._recent[id(obligation)] = (obligation, backend, key, names)
+        return key, names
+
+    def get(self, obligation: Term, backend: str, timeout: float) -> ProofResult | None:
+        key, names = self._key(obligation, backend)
         with self.lock:
             entry = self.mem.get(key)
             if entry is None and self.db is not None:
@@ -92,13 +105,13 @@ class VerdictCache:
             self.misses += 1
             return None
         self.hits += 1
-        return _from_positional(entry[1], [v.name for v in const_order(obligation)])
+        return _from_positional(entry[1], names)
 
     def put(self, obligation: Term, backend: str, timeout: float, result: ProofResult) -> None:
-        if isinstance(result, Unknown) and ("crash" in result.reason or "killed" in result.reason):
+        if isinstance(result, Unknown) and ("crash" in result.reason or "could not send" in result.reason):
             return  # an accident, not a property of the obligation
-        key = cache_key(obligation, backend)
-        stored = _to_positional(result, [v.name for v in const_order(obligation)])
+        key, names = self._key(obligation, backend)
+        stored = _to_positional(result, names)
         with self.lock:
             old = self.mem.get(key)
             if old is not None and isinstance(result, Unknown) and not isinstance(old[1], Unknown):

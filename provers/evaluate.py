@@ -314,6 +314,10 @@ def _values_equal(a: Any, b: Any) -> tuple[bool, bool]:
     if isinstance(a, frozenset) and isinstance(b, frozenset):
         if any(_is_approx(e) for e in a | b):
             raise Undecided("set of approximate values")
+    if isinstance(a, FunTable) and isinstance(b, FunTable) and a.default != b.default:
+        keys = set(a.entries) | set(b.entries)
+        if keys and all(isinstance(c, bool) for k in keys for c in k):
+            raise Undecided("tables over a finite domain with different defaults")
     return a == b, False
 
 

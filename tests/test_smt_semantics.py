@@ -255,3 +255,11 @@ def test_facts_are_true_only_where_they_hold():
     for solver in ("z3", "cvc5"):
         assert not isinstance(solve(solver, infinite_filter, 5.0), Proved)
         assert isinstance(solve(solver, forall_([n], finite_filter), 5.0), Proved)
+
+
+def test_exp_and_log_are_monotone():
+    mono_exp = forall_([x, y], implies(app("lt", x, y), app("lt", app("exp", x), app("exp", y))))
+    mono_log = forall_([x, y], implies(app("and", app("lt", R(0), x), app("lt", x, y)), app("lt", app("log", x), app("log", y))))
+    for solver in ("z3", "cvc5"):
+        assert isinstance(solve(solver, mono_exp, 5.0), Proved), solver
+        assert isinstance(solve(solver, mono_log, 5.0), Proved), solver

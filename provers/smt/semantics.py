@@ -223,6 +223,7 @@ class Lowerer:
         self.scopes: list[_Scope] = []
         self.underspecified = False
         self.seen_facts: set[Term] = set()
+        self.monotone: dict[str, list[Term]] = {}  # strictly increasing symbol -> top-level args
 
     # -- facts ------------------------------------------------------------------------
 
@@ -823,7 +824,26 @@ class Lowerer:
         self.fact(c_imp(c_lt(x, creal(0)), c_eq(s, creal(0))), partial=False)
         return s
 
+    def _note_monotone(self, name: str, x: Term) -> None:
+        bound = frozenset().union(*(sc.vars for sc in self.scopes)) if self.scopes else frozenset()
+        args = self.monotone.setdefault(name, [])
+        if not (free_vars(x) & bound) and x not in args and len(args) < 12:
+            args.append(x)
+
+    def monotone_facts(self) -> list[Term]:
+        """x < y → f x < f y for exp (on ℝ) and ln (on x > 0), over top-level arguments."""
+        out = []
+        for name, args in self.monotone.items():
+            for a in args:
+                for b in args:
+                    if a is b:
+                        continue
+                    pre = c_lt(a, b) if name == "%exp" else c_and(c_lt(creal(0), a), c_lt(a, b))
+                    out.append(c_imp(pre, c_lt(self.ufun(name, REAL, a), self.ufun(name, REAL, b))))
+        return out
+
     def exp(self, x: Term) -> Term:
+        self._note_monotone("%exp", x)
         e = self.ufun("%exp", REAL, x)
         self.fact(c_lt(creal(0), e))
         self.fact(c_le(c_add(x, creal(1)), e))
@@ -834,6 +854,7 @@ class Lowerer:
 
     def ln_pos(self, x: Term) -> Term:
         """Natural log, meaningful for x > 0 (callers guard the other cases)."""
+        self._note_monotone("%ln", x)
         lg = self.ufun("%ln", REAL, x)
         pos = c_lt(creal(0), x)
         self.fact(c_imp(c_eq(x, creal(1)), c_eq(lg, creal(0))))
@@ -1026,4 +1047,5 @@ def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
             facts.append(c_le(cint(0), Var(v.name, INT)))
     formula = lw.lower(body, 1)
     facts.extend(lw.top_facts)
+    facts.extend(lw.monotone_facts())
     return Lowered(formula, facts, consts, original_body, lw.underspecified)
