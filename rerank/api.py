@@ -203,10 +203,14 @@ class Reranker:
 
     # ------------------------------------------------------------------ entry points
 
-    def start(self, informal: str) -> RerankSession:
+    def start(
+        self, informal: str, cache: MutableMapping[Hashable, str] | None = None
+    ) -> RerankSession:
         """A session for a generation loop: ``add`` candidates as they arrive, ask for the
-        ``ranking`` at any time."""
-        return RerankSession(self, informal)
+        ``ranking`` at any time.  ``cache`` replaces the Reranker's shared verdict cache for
+        this problem (the batch runner passes a fresh one, so a record's statistics do not
+        depend on which records ran before it in the same worker)."""
+        return RerankSession(self, informal, cache)
 
     def rerank(
         self,
@@ -214,8 +218,10 @@ class Reranker:
         candidates: Sequence[str | Statement],
         informalizations: Sequence[str | None] | None = None,
         n: int | None = None,
+        cache: MutableMapping[Hashable, str] | None = None,
     ) -> Ranking:
-        """Rerank one problem's candidates; ``n`` overrides the configured ``n``."""
+        """Rerank one problem's candidates; ``n`` overrides the configured ``n``, ``cache``
+        the shared verdict cache (see :meth:`start`)."""
         if isinstance(candidates, str):
             raise TypeError("candidates must be a list of statements, not one string")
         cands = list(candidates)
@@ -229,7 +235,7 @@ class Reranker:
                 )
         else:
             infs = None
-        session = self.start(informal)
+        session = self.start(informal, cache)
         session.extend(cands, infs)
         return session.ranking(n)
 
@@ -244,7 +250,12 @@ class RerankSession:
     ``Reranker.rerank`` returns on the candidates added so far (same order).
     """
 
-    def __init__(self, reranker: Reranker, informal: str) -> None:
+    def __init__(
+        self,
+        reranker: Reranker,
+        informal: str,
+        cache: MutableMapping[Hashable, str] | None = None,
+    ) -> None:
         if not isinstance(informal, str):
             raise TypeError(f"informal must be a string, got {type(informal).__name__}")
         self.reranker = reranker
@@ -255,7 +266,7 @@ class RerankSession:
             reranker.timeout,
             fingerprints=reranker.fingerprints,
             check_vacuous=reranker.check_vacuous,
-            cache=reranker._cache,
+            cache=reranker._cache if cache is None else cache,
         )
         self.back_translations: list[str | None] = []
         self.informalization_errors: list[str | None] = []
