@@ -26,6 +26,9 @@ OPERATORS = sorted(
     reverse=True,
 )
 _OP_FIRST = {op[0] for op in OPERATORS}
+_OPS_BY_FIRST: dict[str, list[str]] = {}
+for _op in OPERATORS:  # longest first within each bucket
+    _OPS_BY_FIRST.setdefault(_op[0], []).append(_op)
 
 #: theory names that may qualify a constant (``List.length`` reads as ``length``)
 THEORIES = frozenset({
@@ -116,7 +119,7 @@ def tokenize(text: str, start: int, end: int) -> list[Token]:
             i = j
             continue
         if c in _OP_FIRST:
-            for op in OPERATORS:
+            for op in _OPS_BY_FIRST[c]:
                 if text.startswith(op, i) and i + len(op) <= end:
                     toks.append(Token("op", op, i))
                     i += len(op)
