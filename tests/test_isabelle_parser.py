@@ -349,3 +349,31 @@ def test_unannotated_variable_takes_the_type_its_exponent_needs():
     assert isinstance(h0, Quant) and h0.vars == (Var("n", NAT),)
     assert app("apply", Var("a", FunSort((INT,), INT)), cast(Var("n", NAT), INT)) in set(subterms(h0))
     assert parse_isabelle(render(st)) == st
+
+
+@pytest.mark.parametrize(
+    "prop, expected",
+    [
+        ("(-7::int) div 2 = -4", True),  # floor division, not truncation
+        ("(-7::int) div 2 = -3", False),
+        ("(7::int) mod -2 = -1", True),  # remainder has the divisor's sign
+        ("(-7::int) mod 0 = -7", True),
+        ("(5::nat) - 7 = 0", True),  # truncated subtraction
+        ("sqrt (-4) = -2", True),  # Isabelle's sqrt is odd, unlike Mathlib's (which gives 0)
+        ("sqrt (-4) = 0", False),
+        ("(0::real) powr 0 = 0", True),  # 0 powr y = 0
+        ("root 3 (-8) = -2", True),
+        ("log 2 8 = 3", True),
+        ("(1::real) / 0 = 0", True),
+        ("nat (-3) = 0", True),
+        ("⌊-2.5::real⌋ = -3 ∧ ⌈2.5::real⌉ = 3 ∧ ¦-3::int¦ = 3", True),
+        ("(6::nat) dvd 12 ∧ ¬ (4::int) dvd 6", True),
+        ("(∑i=1..(4::int). i^2) = 30 ∧ card {x::nat. x < 5 ∧ odd x} = 2", True),
+        ("fact 5 = (120::nat) ∧ (10::nat) choose 3 = 120 ∧ gcd (12::int) 18 = 6", True),
+        ("(7::real) / 2 = 3.5", True),
+    ],
+)
+def test_isabelle_meanings_evaluate_as_isabelle_does(prop, expected):
+    from provers.evaluate import truth
+
+    assert truth(concl(f'theorem "{prop}"')) is expected

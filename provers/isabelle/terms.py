@@ -331,6 +331,10 @@ class Elaborator:
                     right = self.expr(3)
                     left = self.binary("eq", left, right, t.pos)
                     continue
+                if t.kind == "op" and t.text == "::" and min_bp <= 3:  # t :: T ("_::_" [4, 0] 3)
+                    self.next()
+                    self.unify(left.sort, self.read_type(), t.pos, "a type annotation")
+                    continue
                 break
             return left
         finally:
@@ -586,6 +590,9 @@ class Elaborator:
             return builder
         start, snapshot = self.i, dict(self.scope.implicit)
         first = self.expr(31)
+        if self.at("::"):
+            tpos = self.next().pos
+            self.unify(first.sort, self.read_type(), tpos, "a type annotation")
         if self.at("|"):
             self.next()
             vs = self.binder_vars(pos)
