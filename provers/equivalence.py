@@ -360,6 +360,13 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
     route_names: dict[str, str] = {}
     if relation == "symbolic":
         na, nb = drop_unused(na), drop_unused(nb)
+        # a renaming settles it for free; otherwise the standardized comparison comes first,
+        # as it needs no alignment
+        early = alignments(na, nb, budget)
+        for al in early.items:
+            out = check_symbolic(na, rename_onto(nb, al), prover, cheap=True)
+            if out.status == PROVED:
+                return _verdict(EQUIVALENT, relation, al, out.obligations, tried=1, als=early)
         r = value_route(na, nb, prover)
         if r is not None:
             route, route_names = r

@@ -109,3 +109,14 @@ def test_standardize_reads_numeric_conclusions_either_way():
     lb, opb, cb = standardize(B)
     assert opb == "gt" and lb == app("add", x, r(1))
     assert standardize(nf([x, y], [], app("lt", x, y))) is None
+
+
+def test_canon_key_is_stable_when_conjuncts_with_binders_are_reordered():
+    k, m = Var("k", REAL), Var("m", REAL)
+    p = Quant("forall", (k,), app("le", r(0), app("mul", k, k)))
+    q = Quant("exists", (m,), app("eq", x, app("add", m, m)))
+    assert canon_key(and_(p, q)) == canon_key(and_(q, p))
+    # distinct binders stay distinct: ∀k ∃m. k < m is not ∀k ∃m. m < k
+    f1 = Quant("forall", (k,), Quant("exists", (m,), app("lt", k, m)))
+    f2 = Quant("forall", (k,), Quant("exists", (m,), app("lt", m, k)))
+    assert canon_key(f1) != canon_key(f2)
