@@ -3,8 +3,10 @@
 Each statement S (parsed with ``provers.parse(text, "lean4")``) gives two obligations over
 its theorem variables: ``∀ vars, S ↔ S'`` with S' = S after alpha-renaming its bound
 variables (valid), and ``∀ vars, S ↔ S''`` with S'' = S with its first numeral changed
-(usually refutable). Each backend answers the set twice: with a cold verdict cache and with
-the same cache warm.
+(usually refutable). Each backend answers the set three times: with a cold verdict cache,
+with the same cache warm (the same Term objects again), and warm on renamed copies (every
+theorem variable renamed: new objects, found through the alpha-canonical key, models renamed
+back).
 
     .venv/bin/python experiments/bench_backends.py ../shared/data/minif2f_lean4.jsonl \
         --limit 100 --timeout 1.0
@@ -26,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import provers  # noqa: E402
 from provers.backend import Proved, Refuted  # noqa: E402
 from provers.cache import VerdictCache  # noqa: E402
-from provers.ir import Num, Quant, Term, app, canonical, map_term  # noqa: E402
+from provers.ir import Num, Quant, Term, Var, app, canonical, map_term, substitute  # noqa: E402
 from provers.smt import Cvc5Backend, Portfolio, WorkerPool, Z3Backend  # noqa: E402
 
 
@@ -74,6 +76,13 @@ def obligations(path: str, limit: int | None) -> tuple[list[Term], int]:
     return out, failed
 
 
+def renamed(ob: Term) -> Term:
+    """The obligation with every outer ∀ variable renamed (a fresh, alpha-equal object)."""
+    vars_, body = split(ob)
+    new = [Var(v.name + "_r", v.sort) for v in vars_]
+    return _close(new, substitute(body, dict(zip(vars_, new, strict=True))))
+
+
 def _close(vars_: list, body: Term) -> Term:
     return Quant("forall", tuple(vars_), body) if vars_ else body
 
@@ -100,8 +109,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for cls in (Z3Backend, Cvc5Backend, Portfolio):
         be = cls(pool=pool, cache=VerdictCache())
-        for label in ("cold", "warm"):
-            wall, c = run(be, obs, args.timeout)
+        for label, batch in (("cold", obs), ("warm", obs), ("warm, renamed", [renamed(o) for o in obs])):
+            wall, c = run(be, batch, args.timeout)
             print(f"| {be.name} | {label} | {len(obs) / wall:.1f} | {c[Proved.__name__]} | "
                   f"{c[Refuted.__name__]} | {c['Unknown']} | {wall:.1f} |", flush=True)
     pool.close()

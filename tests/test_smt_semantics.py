@@ -263,3 +263,18 @@ def test_exp_and_log_are_monotone():
     for solver in ("z3", "cvc5"):
         assert isinstance(solve(solver, mono_exp, 5.0), Proved), solver
         assert isinstance(solve(solver, mono_log, 5.0), Proved), solver
+
+
+def test_opaque_carriers_and_uninterpreted_operations():
+    from provers.ir import OpaqueSort
+
+    G = OpaqueSort("G")
+    g, h = Var("g", G), Var("h", G)
+    mul = lambda a, b: uninterpreted("mul", (a, b), G)  # noqa: E731
+    congruence = forall_([g, h], eq(mul(g, h), mul(g, h)))
+    commutative = forall_([g, h], eq(mul(g, h), mul(h, g)))
+    for solver in ("z3", "cvc5"):
+        assert isinstance(solve(solver, congruence, 5.0), Proved)
+        r = solve(solver, commutative, 5.0)
+        assert isinstance(r, Refuted), solver
+        assert truth(_body(commutative), r.model) is False

@@ -224,6 +224,8 @@ class Emitter:
         for s in args:
             cs = self.sort(s)
             pts = [x for x in lits if x.sort() == cs]
+            if isinstance(s, OpaqueSort):
+                pts = self.opaque_points(model, s)
             uniq: dict[str, Any] = {}
             for x in pts:
                 uniq.setdefault(str(x), x)
@@ -239,8 +241,29 @@ class Emitter:
         default = self.value(model.eval(decl(*outside), model_completion=True), result)
         return FunTable(entries, default)
 
+    def opaque_points(self, model: Any, s: OpaqueSort) -> list[Any]:
+        """Elements of an opaque sort worth tabulating: the model's universe when the API
+        gives it, else the values of the constants of that sort."""
+        cs = self.sort(s)
+        try:
+            uni = model.get_universe(cs)
+            if uni is not None:
+                return list(uni)
+        except Exception:  # noqa: BLE001 - cvc5.pythonic has no universes
+            pass
+        pts = []
+        for (_name, srt), c in self.consts.items():
+            if srt == s:
+                pts.append(model.eval(c, model_completion=True))
+        for (_name, fargs, res), f in self.funcs.items():
+            if not fargs and res == s:
+                pts.append(model.eval(f, model_completion=True))
+        return pts
+
     def _outside(self, s: Sort, pts: list[Any]) -> Any:
         Z = self.Z
+        if isinstance(s, OpaqueSort) and pts:
+            return pts[0]
         if s == BOOL:
             return Z.BoolVal(False)
         if s in (INT, REAL):
