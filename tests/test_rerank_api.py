@@ -138,3 +138,45 @@ def test_get_and_set_params():
     with pytest.raises(ValueError, match="unknown parameter"):
         rr.set_params(beta=1)
     assert "alpha=0.9" in repr(rr)
+
+
+VAC = [
+    "theorem v (x : ℝ) (h₀ : 1 < x) (h₁ : x < 0) : x = 5 := by sorry",
+    "theorem v (y : ℝ) (h₁ : y < 0) (h₀ : 1 < y) : y = 5 := by sorry",
+    "theorem v (z : ℝ) (h₀ : 1 < z) (h₁ : z < 0) : 5 = z := by sorry",
+]
+OK = [
+    "theorem t (x : ℝ) (h : x + 1 = 2) : x = 1 := by sorry",
+    "theorem t (a : ℝ) (h : 1 + a = 2) : a = 1 := by sorry",
+]
+
+
+def test_vacuous_candidates_are_flagged_and_cannot_win_by_class_size():
+    cands = VAC + OK
+    r = RR_NONE.rerank(INFORMAL, cands)
+    assert [0, 1, 2] in r.classes and [3, 4] in r.classes
+    for i in range(3):
+        assert "vacuous" in r.flags[i] and "vacuous_penalized" in r.flags[i]
+        assert r.symbolic[i] == pytest.approx(1 / 5)
+    assert r.selected == [3]
+    loose = Reranker(relation="syntactic", informalizer="none", penalize_vacuous=False)
+    r2 = loose.rerank(INFORMAL, cands)
+    assert r2.selected == [0]  # without the guard the contradictory class would win
+    assert "vacuous" in r2.flags[0] and "vacuous_penalized" not in r2.flags[0]
+
+
+def test_symbolic_classes_come_from_the_engine_on_lean_text():
+    cands = [
+        "theorem t (x : ℝ) (h : 2 * x + 3 = 7) : x = 2 := by sorry",
+        "theorem t (x : ℝ) (h : 2 * x + 3 = 7) : x = 3 := by sorry",
+        "theorem t (x : ℝ) (h : 2 * x = 4) : x = 2 := by sorry",
+        "theorem t (y : ℝ) (h : 7 = 3 + 2 * y) : 2 = y := by sorry",
+        "theorem t (n : ℕ) (h : 2 * n + 3 = 7) : n = 2 := by sorry",
+    ]
+    r = Reranker(informalizer="none", timeout=5.0).rerank(INFORMAL, cands, n=3)
+    assert [0, 2, 3] in r.classes  # 2x + 3 = 7 and 2x = 4 agree only by a proof
+    assert r.selected[0] in (0, 2, 3)
+    assert len({r.class_index(i) for i in r.selected}) == 3
+    s = r.stats
+    assert s["equivalent"] >= 1 and s["checks"] < s["naive_pairs"] == 10
+    assert s["signature_skips"] >= 1  # the ℕ candidate never reaches a solver against ℝ ones
