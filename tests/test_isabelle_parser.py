@@ -377,3 +377,15 @@ def test_isabelle_meanings_evaluate_as_isabelle_does(prop, expected):
     from provers.evaluate import truth
 
     assert truth(concl(f'theorem "{prop}"')) is expected
+
+
+def test_tuple_patterns_in_binders():
+    # real shape: "∀(T1, T2) ∈ teams. card T1 = 5 ∧ …" (counting_and_probability/problem_513)
+    st = parse('theorem fixes teams :: "(nat set × nat set) set" shows "∀(T1, T2) ∈ teams. card T1 = 5 ∧ T1 ∩ T2 = {}"')
+    q = st.conclusion
+    assert isinstance(q, Quant) and [v.name for v in q.vars] == ["T1", "T2"] and q.body.op == "implies"
+    # λ(x, y). t applied to a pair reduces (fst (a, b) = a)
+    c = concl('theorem fixes a b :: real shows "(λ(x, y). x * y) (a, b) = a * b"')
+    assert c.args[0] == c.args[1]
+    s = concl('theorem shows "(∑(a, b) ∈ {(1::nat, 2::nat)}. a * b) = 2"')
+    assert isinstance(s.args[0], BigOp) and s.args[0].var.sort.name == "nat × nat"

@@ -35,6 +35,7 @@ from provers.ir import (
     app_sorted,
     cast,
     is_numeric,
+    map_term,
     show,
     substitute,
 )
@@ -68,7 +69,10 @@ class Finisher:
             except IRError as e:
                 raise IRError(f"numeral {t.value}: {e}") from None
         if isinstance(t, Uninterpreted):
-            return Uninterpreted(t.symbol, tuple(self.term(a) for a in t.args), self.sort(t.sort))
+            args = tuple(self.term(a) for a in t.args)
+            if t.symbol in ("fst", "snd") and isinstance(args[0], Uninterpreted) and args[0].symbol == "Pair":
+                return args[0].args[0 if t.symbol == "fst" else 1]  # fst (a, b) = a
+            return Uninterpreted(t.symbol, args, self.sort(t.sort))
         if isinstance(t, Quant):
             return Quant(t.kind, tuple(self.term(v) for v in t.vars), self.term(t.body))  # type: ignore[misc]
         if isinstance(t, Lam):
@@ -112,7 +116,7 @@ class Finisher:
     def apply(self, f: Term, xs: list[Term]) -> Term:
         if isinstance(f, Lam):
             n = min(len(f.vars), len(xs))
-            body = substitute(f.body, dict(zip(f.vars[:n], xs[:n], strict=False)))
+            body = map_term(substitute(f.body, dict(zip(f.vars[:n], xs[:n], strict=False))), _project)
             if n < len(f.vars):
                 return Lam(f.vars[n:], body)
             return self.apply(body, xs[n:]) if xs[n:] else body
@@ -129,6 +133,15 @@ class Finisher:
         if len(xs) > n:
             raise IRError(f"{show(f)} is applied to too many arguments")
         return app("apply", f, *xs)
+
+
+def _project(t: Term) -> Term | None:
+    """fst (a, b) = a, snd (a, b) = b (after a substitution put a pair under fst/snd)."""
+    if isinstance(t, Uninterpreted) and t.symbol in ("fst", "snd") and len(t.args) == 1:
+        p = t.args[0]
+        if isinstance(p, Uninterpreted) and p.symbol == "Pair":
+            return p.args[0 if t.symbol == "fst" else 1]
+    return None
 
 
 def _fin_div(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:

@@ -733,7 +733,7 @@ class Elaborator:
                     self.next()
                     s = self.read_type()
                 if self.at(","):
-                    raise ElabError("tuple patterns (x, y) in binders are not supported: bind x and y separately", self.peek().pos)
+                    raise ElabError("a tuple pattern (x, y) must be the only binder here: bind x and y separately", self.peek().pos)
                 self.expect(")", "to close a typed binder (x::T)")
                 vs.extend(Var(n, s) for n in names)
                 continue
@@ -742,9 +742,61 @@ class Elaborator:
             raise ElabError("expected a variable after the binder", self.peek().pos)
         return vs
 
+    def tuple_pattern(self) -> tuple[list[Var], Term] | None:
+        """``(a, b, c)`` in binder position: its variables and the pattern term (nested pairs)."""
+        if not (self.at("(") and self.peek(1).kind == "ident" and self.peek(2).text == ","):
+            return None
+        self.next()
+        vs: list[Var] = []
+        while True:
+            t = self.next()
+            if t.kind != "ident" or t.text in KEYWORDS:
+                raise ElabError("expected a variable name in the tuple pattern (a, b)", t.pos)
+            s: Sort = self.untyped(t.text)
+            if self.at("::"):
+                self.next()
+                s = self.read_type()
+            vs.append(Var(t.text, s))
+            if self.at(","):
+                self.next()
+                continue
+            self.expect(")", "to close the tuple pattern (a, b)")
+            break
+        pattern: Term = vs[-1]
+        for v in reversed(vs[:-1]):
+            pattern = Uninterpreted("Pair", (v, pattern), Prod(v.sort, pattern.sort))
+        return vs, pattern
+
+    def projections(self, pattern: Term, p: Term) -> dict[Var, Term]:
+        """Each variable of a tuple pattern as fst/snd of ``p``."""
+        out: dict[Var, Term] = {}
+        while isinstance(pattern, Uninterpreted) and pattern.symbol == "Pair":
+            a, rest = pattern.args
+            out[a] = Uninterpreted("fst", (p,), a.sort)  # type: ignore[index]
+            p = Uninterpreted("snd", (p,), rest.sort)
+            pattern = rest
+        out[pattern] = p  # type: ignore[index]
+        return out
+
     def quantifier(self) -> Term:
         t = self.next()
         kind = BINDERS[t.text]
+        tup = self.tuple_pattern()
+        if tup is not None:  # ∀(x, y) ∈ A. P  ==  ∀x y. (x, y) ∈ A ⟶ P
+            vs, pattern = tup
+            guard = None
+            if self.at("∈"):
+                gpos = self.next().pos
+                guard = self.binary("mem", pattern, self.expr(51), gpos)
+            self.expect(".", f"after the pattern of {t.text}")
+            self.bound.append({v.name: v for v in vs})
+            body = self.formula(0)
+            self.bound.pop()
+            if kind not in ("forall", "exists"):
+                raise ElabError(f"a tuple pattern after {t.text} is not supported", t.pos)
+            if guard is not None:
+                body = App("implies" if kind == "forall" else "and", (guard, body), BOOL)
+            return Quant(kind, tuple(vs), body)
         vs = self.binder_vars(t.pos)
         guard_op = None
         if self.at("∈", "<", "≤", ">", "≥", "≠", "⊆", "<=", ">="):
@@ -773,9 +825,15 @@ class Elaborator:
 
     def lam(self) -> Term:
         t = self.next()
-        if self.at("("):
-            if self.peek(2).text == ",":
-                raise ElabError("λ(x, y). … (tuple patterns) is not supported", self.peek().pos)
+        tup = self.tuple_pattern()
+        if tup is not None:  # λ(x, y). t  ==  λp. t[x := fst p, y := snd p]
+            comps, pattern = tup
+            self.expect(".", "after the pattern of λ")
+            self.bound.append({v.name: v for v in comps})
+            body = self.expr(0)
+            self.bound.pop()
+            p = self.fresh_var("p", pattern.sort)
+            return Lam((p,), substitute(body, self.projections(pattern, p)))
         vs = self.binder_vars(t.pos)
         self.expect(".", "after the variables of λ")
         self.bound.append({v.name: v for v in vs})
@@ -791,6 +849,9 @@ class Elaborator:
         kind = "sum" if t.text == "∑" else "prod"
         if self.at("_"):
             raise ElabError(f"{t.text}_ is not HOL syntax", self.peek().pos)
+        tup = self.tuple_pattern()
+        if tup is not None:
+            return self.bigop_tuple(t, kind, *tup)
         vs = self.binder_vars(t.pos)
         if len(vs) != 1:
             raise ElabError(f"{t.text} binds one variable here", t.pos)
@@ -838,6 +899,30 @@ class Elaborator:
         self.bound.pop()
         self.require(body.sort, "num", t.pos, f"the body of {t.text}")
         return BigOp(kind, v, dom, body)
+
+    def bigop_tuple(self, t: Token, kind: str, comps: list[Var], pattern: Term) -> Term:
+        """``∑(a, b) ∈ A. f a b`` and ``∑(a, b) | P a b. f a b``: a sum over pairs."""
+        p = self.fresh_var("p", pattern.sort)
+        proj = self.projections(pattern, p)
+        pos = self.peek().pos
+        if self.at("∈"):
+            self.next()
+            dom = self.expr(51)
+            self.unify(dom.sort, SetSort(p.sort), pos, f"{t.text}(a, b)∈A")
+        elif self.at("|"):
+            self.next()
+            self.bound.append({v.name: v for v in comps})
+            cond = self.formula(31)
+            self.bound.pop()
+            dom = SetBuilder(p, substitute(cond, proj))
+        else:
+            raise ElabError(f"{t.text} over a tuple pattern needs ∈ A or | P", self.peek().pos)
+        self.expect(".", f"after the range of {t.text}")
+        self.bound.append({v.name: v for v in comps})
+        body = self.expr(0)
+        self.bound.pop()
+        self.require(body.sort, "num", t.pos, f"the body of {t.text}")
+        return BigOp(kind, p, dom, substitute(body, proj))
 
     def binder_const(self) -> Term:
         t = self.next()
