@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -76,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         except ParseError:
             continue
     lines = [SECTION, "", "Command:", "", "```", ".venv/bin/python experiments/equiv_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]), "```", ""]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines += [f"Machine: {os.cpu_count()} cores, load average {load} at the end of the run (shared with other jobs).", ""]
     lines += [f"{len(parsed)} of {len(rows)} miniF2F statements parsed. Time per pair in ms: mean / median / p90 / max.", ""]
     lines += ["| relation | pair kind | pairs | verdicts | time per pair (ms) |", "|---|---|---|---|---|"]
     for rel in [r.strip() for r in args.relations.split(",") if r.strip()]:

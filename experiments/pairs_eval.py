@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -125,6 +126,8 @@ def _pct(x: float | None) -> str:
 
 def render(results: list[dict[str, Any]], command: str, data: str) -> str:
     lines = [SECTION, "", f"Data: `{data}` (human equivalence labels). Command:", "", "```", command, "```", ""]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines += [f"Machine: {os.cpu_count()} cores, load average {load} at the end of the run (shared with other jobs); per-call backend timeout as in the command, whole check bounded by 4 × timeout.", ""]
     lines += [
         "Verdicts against human labels (rows: verdict; columns: human says equivalent / not).",
         "`precision(eq)` = share of `equivalent` verdicts that humans also call equivalent;",
