@@ -36,14 +36,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from provers.align import Alignment
+from provers.align import Alignment, standardize
 from provers.ir import (
     BOOL,
     TRUE,
     App,
     BigOp,
     Lam,
-    Num,
     Quant,
     SetBuilder,
     Term,
@@ -339,27 +338,6 @@ def check_symbolic(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = F
         items.append(("premises ⋀Γ ↔ ⋀Γ'", iff(a.premise(), b.premise())))
     items.append(("conclusions C ↔ C'", iff(a.conclusion, b.conclusion)))
     return _combine(_run(prove, items, a.variables, cheap))
-
-
-def standardize(nf: NormalForm) -> tuple[Term, str, Term] | None:
-    """``(L, ⋈, c)`` when the conclusion is ``L ⋈ c`` (or ``c ⋈ L``, read with the dual) with
-    ``c`` closed (no prefix variable); when both sides are closed, the numeral side is ``c``.
-    None when both sides mention variables."""
-    c = nf.conclusion
-    if not (isinstance(c, App) and c.op in _REL):
-        return None
-    lhs, rhs = c.args
-    pv = set(nf.variables)
-    lc, rc = not (free_vars(lhs) & pv), not (free_vars(rhs) & pv)
-    if rc and not lc:
-        return lhs, c.op, rhs
-    if lc and not rc:
-        return rhs, _DUAL[c.op], lhs
-    if lc and rc:  # a closed computation "E = c": the numeral, if any, is the answer
-        if isinstance(lhs, Num) and not isinstance(rhs, Num):
-            return rhs, _DUAL[c.op], lhs
-        return lhs, c.op, rhs
-    return None
 
 
 def _rename_apart(b: NormalForm, taken: set[str]) -> tuple[NormalForm, dict[str, str]]:
