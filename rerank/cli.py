@@ -279,9 +279,12 @@ def equiv(
     else:
         color = {"equivalent": "green", "inequivalent": "red"}.get(v.status, "yellow")
         out.print(f"[bold {color}]{v.status}[/] under {relation.value}", highlight=False)
-        for key, val in d.items():
-            if key != "status" and val not in (None, "", [], {}):
-                out.print(f"  {key}: {val}", highlight=False)
+        if hasattr(v, "explain"):
+            body = v.explain().splitlines()[1:]  # the first line repeats the status
+        else:
+            body = [f"  {k}: {x}" for k, x in d.items() if k != "status" and x not in (None, "", [], {})]
+        for line in body:
+            out.print(line, highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(EXIT_CODES.get(v.status, 20))
 
 
