@@ -389,3 +389,12 @@ def test_tuple_patterns_in_binders():
     assert c.args[0] == c.args[1]
     s = concl('theorem shows "(∑(a, b) ∈ {(1::nat, 2::nat)}. a * b) = 2"')
     assert isinstance(s.args[0], BigOp) and s.args[0].var.sort.name == "nat × nat"
+
+
+def test_premises_of_one_of_several_conclusions_stay_local():
+    # shows "A ⟹ B" and "C" is (A ⟶ B) ∧ C: A must not become a premise of C
+    st = parse('theorem fixes x :: real shows "x > 0 ⟹ x ≥ 0" and "x * x ≥ 0"')
+    assert not st.hypotheses
+    assert st.conclusion.op == "and" and st.conclusion.args[0].op == "implies"
+    single = parse('theorem fixes x :: real shows "x > 0 ⟹ x ≥ 0"')
+    assert len(single.hypotheses) == 1 and single.conclusion.op == "ge"

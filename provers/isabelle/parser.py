@@ -230,6 +230,7 @@ class _Statement:
         self.hyps: list[tuple[str | None, Term, int]] = []
         self.defines: list[tuple[Var, Term, str | None, int]] = []
         self.concls: list[tuple[Term, int]] = []
+        self.raw_concls: list[tuple[list[Var], list[Term], Term, int]] = []
         self.meta_vars: list[Var] = []
         self.name: str | None = None
         self.coercion_notes: list[str] = []
@@ -457,10 +458,27 @@ class _Statement:
     def add_conclusion(self, tok: OTok) -> None:
         vs, hyps, concl = self.elaborate(tok, "prop")
         self.note_coercions("the conclusion")
-        self.meta_vars.extend(vs)
-        for h in hyps:
-            self.hyps.append((None, h, tok.pos))
-        self.concls.append((concl, tok.pos))
+        self.raw_concls.append((vs, hyps, concl, tok.pos))
+
+    def settle_conclusions(self) -> None:
+        """One ``shows "⋀x. A ⟹ C"``: x and A join the theorem's variables and premises.
+        Several: each stays a closed conjunct ``∀x. A ⟶ C`` (premises of one conclusion
+        must not become premises of the others)."""
+        if len(self.raw_concls) == 1:
+            vs, hyps, concl, pos = self.raw_concls[0]
+            self.meta_vars.extend(vs)
+            self.hyps.extend((None, h, pos) for h in hyps)
+            self.concls.append((concl, pos))
+            return
+        for vs, hyps, concl, pos in self.raw_concls:
+            body = concl
+            for h in reversed(hyps):
+                body = _Imp(h, body)
+            if vs:
+                from provers.ir import Quant
+
+                body = Quant("forall", tuple(vs), body)
+            self.concls.append((body, pos))
 
     def read_define_body(self):
         el = self.el
@@ -497,6 +515,7 @@ class _Statement:
 
     # ---- assembly ---------------------------------------------------------------------------------
     def build(self) -> Statement:
+        self.settle_conclusions()
         if not self.concls:
             raise ParseError.at_offset("no conclusion: expected `shows \"…\"`", self.text, len(self.text))
         fz = Finisher(self.uni)

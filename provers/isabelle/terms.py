@@ -458,6 +458,8 @@ class Elaborator:
                 return pending_num(Fraction(t.text), s)
             return pending_num(int(t.text), self.uni.fresh("num"))
         if t.kind == "ident":
+            if t.text in INFIX:
+                raise ElabError(f"`{t.text}` is an infix operator in HOL: write a {t.text} b", t.pos)
             if t.text in KEYWORDS:
                 raise ElabError(f"unexpected keyword {t.text!r}", t.pos)
             return self.name(t)
@@ -976,7 +978,14 @@ class Elaborator:
         handler = BINARY.get(name)
         if handler is None:
             raise ElabError(f"operator {name} is not supported", pos)
-        return handler(self, a, b, pos)
+        try:
+            return handler(self, a, b, pos)
+        except ElabError as e:
+            if name in _RELATIONS and isinstance(a, App) and a.op in _REL_OPS and not e.hints:
+                raise ElabError(
+                    f"{e.reason} — a chained relation a = b = c (or a < b = c) reads as (a = b) = c in "
+                    "Isabelle: write a = b ∧ b = c", e.pos) from None
+            raise
 
     def apply_const(self, name: str, args: list[Term], pos: int) -> Term:
         arity, build = CONSTS[name]
@@ -990,6 +999,10 @@ class Elaborator:
         t = build(self, args[:arity], pos)
         rest = args[arity:]
         return self.apply_term(t, rest, pos) if rest else t
+
+
+_RELATIONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
+_REL_OPS = frozenset({"isa:eq", "ne", "lt", "le", "gt", "ge"})
 
 
 def _widens(a: Sort, b: Sort) -> bool:
