@@ -429,5 +429,7 @@ def demo(
     )
 
 
+app.command("perturb")(__import__("rerank.perturb_cli").perturb_cli.perturb)  # issue 8
+
 if __name__ == "__main__":  # pragma: no cover
     app()
