@@ -264,12 +264,35 @@ def soundness_bugs(rows: list[dict[str, Any]], relation: str = "sae") -> list[di
     return bad
 
 
+_CAUSES = (
+    ("hard time limit", "killed at the hard per-variant limit"),
+    ("interpretation of uninterpreted", "countermodel needs an interpretation of uninterpreted symbols"),
+    ("unsupported", "sort or construct unsupported by z3/cvc5 (Complex, ℕ+, NNReal, ...)"),
+    ("approximate", "solver model not validated: irrational values known only approximately"),
+    ("irrational", "solver model not validated: irrational values known only approximately"),
+    ("not finite", "solver model not validated: infinite set in the model"),
+    ("unbounded domain", "solver model not validated: quantifier over an unbounded domain"),
+    ("holds under the model", "solver model not validated: the obligation holds under it"),
+    ("timeout", "solver timeout"),
+    ("INCOMPLETE", "solver incomplete (quantifiers)"),
+)
+
+
+def inconclusive_cause(reason: str) -> str:
+    """A coarse category of an inconclusive verdict's reason (for the report)."""
+    for key, cause in _CAUSES:
+        if key in reason:
+            return cause
+    return "other"
+
+
 def report(rows: list[dict[str, Any]], relations: tuple[str, ...], meta: dict[str, Any]) -> str:
     lines = [SECTION, ""]
     lines.append(
         f"Command: `{meta['command']}` — {meta['statements']} miniF2F statements (seed {meta['seed']}), "
         f"{sum(r['preserving'] for r in rows)} rewrites and {sum(not r['preserving'] for r in rows)} perturbations, "
-        f"per-check timeout {meta['timeout']} s, {meta['workers']} workers, wall time {meta['wall']:.0f} s."
+        f"per-check timeout {meta['timeout']} s, {meta['workers']} workers, wall time {meta['wall']:.0f} s "
+        f"(commit {meta.get('commit', '?')}, load average {meta.get('load', '?')} at the start)."
     )
     lines.append("")
     lines.append("Each variant is checked against its original. Cells: equivalent / inequivalent / inconclusive "
@@ -318,6 +341,12 @@ def report(rows: list[dict[str, Any]], relations: tuple[str, ...], meta: dict[st
     bugs = soundness_bugs(rows)
     lines.append(f"- soundness bugs (wrong SAE verdicts): {len(bugs)}.")
     lines.append("")
+    inc = [r for r in rows if r["checks"].get("sae", {}).get("status") in ("inconclusive", "error")]
+    if inc:
+        causes = Counter(inconclusive_cause(r["checks"]["sae"]["reason"]) for r in inc)
+        lines.append("Why SAE stayed inconclusive (first matching cause per variant): "
+                     + "; ".join(f"{c}: {k}" for c, k in causes.most_common()) + ".")
+        lines.append("")
     lines.append("### Exceptions (SAE), each with its reason")
     lines.append("")
     for r in bugs:
@@ -392,6 +421,17 @@ def write_fixture(rows: list[dict[str, Any]], path: Path, n_statements: int, see
     return len(out)
 
 
+def _commit() -> str:
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10,
+                             cwd=Path(__file__).resolve().parents[1])
+        return out.stdout.strip() or "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", type=Path)
@@ -414,6 +454,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: data file {args.data} not found", file=sys.stderr)
         return 1
     t0 = time.perf_counter()
+    load_avg = f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "?"
     records, failures = load(args.data, args.statements, args.seed)
     if failures:
         print(f"{len(failures)} statements failed to parse (skipped)", file=sys.stderr)
@@ -422,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     cmd = "python experiments/diagnostics.py " + " ".join(sys.argv[1:] if argv is None else argv)
     meta = {"command": cmd, "statements": len(records), "seed": args.seed, "timeout": args.timeout,
-            "workers": args.workers, "wall": wall}
+            "workers": args.workers, "wall": wall, "commit": _commit(), "load": load_avg}
     text = report(rows, relations, meta)
     print(text)
     if args.report:
