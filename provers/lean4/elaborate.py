@@ -62,7 +62,17 @@ from provers.ir import (
     substitute,
 )
 from provers.lean4.names import NAMES, PROP_HEADS, TYPE_HEADS
-from provers.lean4.sorts import UNKNOWN, Res, can_cast, conj, flat, is_meta, modelled, term_syn
+from provers.lean4.sorts import (
+    UNKNOWN,
+    Res,
+    apply,
+    can_cast,
+    conj,
+    flat,
+    is_meta,
+    modelled,
+    term_syn,
+)
 from provers.lean4.specials import Specials
 from provers.lean4.syntax import BinderGroup, Syn
 
@@ -693,7 +703,7 @@ class Elaborator(Specials):
             if isinstance(f.sort, FunSort) and len(f.sort.args) == 1:
                 s = self.coerce(self.elab(rhs, SetSort(f.sort.result))[0], SetSort(f.sort.result), rhs)
                 x = Var(self.fresh("x"), f.sort.args[0])
-                return SetBuilder(x, self.mk("mem", (app("apply", f, x), s), syn, BOOL)), False
+                return SetBuilder(x, self.mk("mem", (apply(f, x), s), syn, BOOL)), False
             s, _ = self.elab(rhs, None)
             return Uninterpreted("Set.preimage", (f, s), expected or UNKNOWN), expected is None
         if op == "∘":
@@ -701,8 +711,7 @@ class Elaborator(Specials):
             g, _ = self.elab(rhs, None)
             if isinstance(f.sort, FunSort) and isinstance(g.sort, FunSort) and len(f.sort.args) == 1 and f.sort.args[0] == g.sort.result:
                 vs = tuple(Var(self.fresh("x"), s) for s in g.sort.args)
-                inner = app("apply", g, *vs)
-                return Lam(vs, app("apply", f, inner)), False
+                return Lam(vs, apply(f, apply(g, *vs))), False
             return Uninterpreted("Function.comp", (f, g), expected or UNKNOWN), expected is None
         args = tuple(self.elab(a, None)[0] for a in syn.args)
         return Uninterpreted(op, args, expected or (args[-1].sort if op in ("•", "$", "<|") else UNKNOWN)), False

@@ -137,7 +137,7 @@ def render_term(t: Term) -> str:
     if isinstance(t, Uninterpreted):
         head = name(t.symbol)
         text = " ".join([head, *(_arg(render_term(a)) for a in t.args)])
-        if isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?"):
+        if (isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?")) or _inferred(t.sort):
             return f"({text})"
         return f"({text} : {render_sort(t.sort)})"
     if isinstance(t, Quant):
@@ -151,13 +151,22 @@ def render_term(t: Term) -> str:
         op = "∑" if t.kind == "sum" else "∏"
         return f"({op} {name(t.var.name)} ∈ {render_term(t.domain)}, {render_term(t.body)})"
     if isinstance(t, SetBuilder):
+        if _inferred(t.var.sort):
+            return f"{{{name(t.var.name)} | {render_term(t.body)}}}"
         return f"{{{name(t.var.name)} : {render_sort(t.var.sort)} | {render_term(t.body)}}}"
     raise PrintError(f"cannot print {type(t).__name__}")
 
 
 def _inferred(s: Sort) -> bool:
-    """Sorts the frontend invented for binders nothing constrained (``α_x``)."""
-    return isinstance(s, OpaqueSort) and s.name.startswith("α_")
+    """Sorts mentioning one the frontend invented for a binder nothing constrained (``α_x``):
+    they have no Lean spelling, so the binder is printed untyped and inference finds it again."""
+    if isinstance(s, OpaqueSort):
+        return s.name.startswith("α_")
+    if isinstance(s, (SetSort, ListSort)):
+        return _inferred(s.elem)
+    if isinstance(s, FunSort):
+        return any(_inferred(a) for a in (*s.args, s.result))
+    return False
 
 
 def _typed(v: Var) -> str:

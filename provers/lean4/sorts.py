@@ -8,12 +8,15 @@ from provers.ir import (
     App,
     BaseSort,
     FunSort,
+    Lam,
     ListSort,
     OpaqueSort,
     SetSort,
     Sort,
     Term,
+    app,
     is_numeric,
+    substitute,
 )
 from provers.lean4.syntax import Syn
 
@@ -61,3 +64,11 @@ def flat(op: str, *args: Term) -> Term:
 
 def conj(*args: Term) -> Term:
     return flat("and", *args)
+
+
+def apply(f: Term, *args: Term) -> Term:
+    """``f args`` with a lambda head beta-reduced (as the frontend reads ``(fun x => …) a``),
+    so the same statement never has two IR shapes."""
+    if isinstance(f, Lam) and len(f.vars) == len(args):
+        return substitute(f.body, dict(zip(f.vars, args, strict=True)))
+    return app("apply", f, *args)

@@ -32,7 +32,7 @@ from provers.ir import (
     cast,
     is_numeric,
 )
-from provers.lean4.sorts import UNKNOWN, Res, conj
+from provers.lean4.sorts import UNKNOWN, Res, apply, conj
 from provers.lean4.syntax import Syn
 
 
@@ -220,7 +220,7 @@ class Specials:
         if not isinstance(f.sort, FunSort) or len(f.sort.args) != 1:
             return Uninterpreted("Function.Injective", (f,), BOOL), False
         a, b = Var(self.fresh("a"), f.sort.args[0]), Var(self.fresh("b"), f.sort.args[0])
-        fa, fb = app("apply", f, a), app("apply", f, b)
+        fa, fb = apply(f, a), apply(f, b)
         return Quant("forall", (a, b), app("implies", app("eq", fa, fb), app("eq", a, b))), False
 
     def sp_irrational(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
