@@ -749,7 +749,6 @@ class Elaborator(Specials):
         group = syn.binders[0]
         name = group.names[0]
         if group.pred and group.pred[0] == "pattern":
-            body, _ = self.elab(syn.args[0], BOOL) if False else (None, None)
             return Uninterpreted("setOf_pattern", (), expected or UNKNOWN), expected is None
         elem: Sort | None = None
         dom: Term | None = None
@@ -1119,6 +1118,4 @@ class Elaborator(Specials):
             return OpaqueSort("↥" + self.src(inner)), True
         if k == "other" and syn.val == "subtype":
             return OpaqueSort(self.src(syn)), True
-        if k == "binder" and syn.val in ("∀",) and False:
-            return None, True
         return None, True

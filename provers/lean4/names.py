@@ -166,10 +166,6 @@ NAMES: dict[str, tuple] = {
     "id": ("special", "id"),
 }
 
-#: Namespaces searched for field notation ``x.f`` by the receiver's sort.
-#: (Nat/Int/... receivers also see generic root names such as ``x.Prime`` → ``Nat.Prime``.)
-ROOT_ALIASES = {"Real.sqrt": "√", "Nat.factorial": "!"}
-
 #: Predicates / properties (not types) whose heads decide that ``(h : Head ...)`` is a hypothesis.
 PROP_HEADS = {
     "Continuous", "ContinuousOn", "ContinuousAt", "Differentiable", "DifferentiableOn",

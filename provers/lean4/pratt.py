@@ -470,7 +470,7 @@ class TermParser:
                 raise self.error(f"expected a binder name, found {self.tok.text or 'end of input'!r}")
             if self.at(":"):
                 self.advance()
-                ty = self.expr(0) if "in" not in stop else self.expr_until_in()
+                ty = self.expr(0)  # `in` is a keyword: a type stops before it (∑ k : ℤ in s, …)
                 groups.append(BinderGroup(tuple(names), ty, pos=t.pos))
             elif self.tok.kind == "sym" and self.tok.text in BINDER_PREDS:
                 op = self.advance().text
@@ -479,10 +479,6 @@ class TermParser:
             else:
                 groups.append(BinderGroup(tuple(names), None, pos=t.pos))
         return groups
-
-    def expr_until_in(self) -> Syn:
-        """A binder type in ``∑ k : ℤ in s, ...``: ``in`` is a keyword, so ``expr`` stops."""
-        return self.expr(0)
 
     def bracketed_binder(self) -> BinderGroup:
         t = self.advance()
