@@ -269,6 +269,9 @@ def test_code_fences_and_theory_wrappers():
         ('theorem fixes x :: real shows "x ^ (1/2) = 1"', "nat exponent"),
         ('theorem fixes x :: real shows "x x = 1"', "not a function"),
         ('theorem fixes x :: real shows "- x ^ 2 = 1"', "does not parse"),
+        ('theorem fixes a b :: nat shows "gcd(a, b) = 1"', "juxtaposition"),
+        ('theorem fixes x y :: real shows "x = 2 and y = 3"', "write ∧"),
+        ('theorem fixes a b :: real shows "a = b = 3"', "chained relation"),
         ("", "empty input"),
     ],
 )

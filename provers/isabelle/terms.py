@@ -257,6 +257,8 @@ class Elaborator:
 
     def finish_input(self) -> None:
         t = self.peek()
+        if t.kind == "ident" and t.text == "and":
+            raise ElabError("`and` inside a quoted term: write ∧ (or close the quote: \"A\" and \"B\")", t.pos)
         if t.kind != "eof":
             raise ElabError(f"unexpected {t.text!r}: the term should end here (missing operator or parenthesis?)", t.pos)
 
@@ -413,6 +415,8 @@ class Elaborator:
             out = Lam(rest, body) if rest else body
             return self.apply_term(out, args[n:], pos) if args[n:] else out
         hs = self.uni.resolve(head.sort)
+        if isinstance(hs, FunSort) and not isinstance(self.uni.shallow(hs.args[0]), Prod):
+            self._tuple_call(show_short(head), args, 1 + isinstance(self.uni.shallow(hs.result), FunSort), pos)
         if not isinstance(hs, (FunSort, TVar)):
             raise ElabError(
                 f"{show_short(head)} has type {show_sort(hs)}, not a function, so it cannot be applied to "
@@ -987,8 +991,14 @@ class Elaborator:
                     "Isabelle: write a = b ∧ b = c", e.pos) from None
             raise
 
+    def _tuple_call(self, name: str, args: list[Term], arity: int, pos: int) -> None:
+        if arity >= 2 and len(args) == 1 and isinstance(args[0], Uninterpreted) and args[0].symbol == "Pair":
+            raise ElabError(f"{name}(a, b) applies {name} to one pair: HOL applies functions by juxtaposition, "
+                            f"write {name} a b", pos)
+
     def apply_const(self, name: str, args: list[Term], pos: int) -> Term:
         arity, build = CONSTS[name]
+        self._tuple_call(name, args, arity, pos)
         if len(args) < arity:
             extra = [self.fresh_var("x", self.uni.fresh()) for _ in range(arity - len(args))]
             body = build(self, [*args, *extra], pos)
