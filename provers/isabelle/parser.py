@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from provers.errors import InputTooLargeError, ParseError
 from provers.ir import (
     BOOL,
+    App,
     Hypothesis,
     IRError,
+    Lam,
+    Quant,
     Statement,
     Term,
     Var,
@@ -122,10 +125,9 @@ def _first_line(text: str, offset: int) -> str:
     return line if len(line) <= 60 else line[:57] + "..."
 
 
-def _strip_wrappers(text: str) -> str:
-    """Drop Markdown code fences and a ``theory … begin`` / ``end`` wrapper (keeping offsets)."""
-    out = text
-    lines = out.split("\n")
+def _strip_fences(text: str) -> str:
+    """Blank Markdown code-fence lines (same length, so offsets stay valid)."""
+    lines = text.split("\n")
     for k, line in enumerate(lines):
         if line.strip().startswith("```"):
             lines[k] = " " * len(line)
@@ -139,10 +141,7 @@ def parse_isabelle(text: str) -> Statement:
     if len(text) > MAX_CHARS:
         raise InputTooLargeError(f"input is {len(text)} characters; the limit for one statement is {MAX_CHARS}")
     source = text
-    try:
-        decoded, offsets = decode(_strip_wrappers(text))
-    except ParseError as e:
-        raise e
+    decoded, offsets = decode(_strip_fences(text))  # positions of its errors are already in `text`
     try:
         return _parse(decoded, source)
     except ParseError as e:
@@ -445,15 +444,7 @@ class _Statement:
     def add_hyp(self, tok: OTok, name: str | None) -> None:
         vs, hyps, concl = self.elaborate(tok, "prop")
         self.note_coercions(f"assumption {name or '(unnamed)'}")
-        if vs or hyps:
-            body = concl
-            for h in reversed(hyps):
-                body = app("implies", h, body) if False else _Imp(h, body)
-            from provers.ir import Quant
-            formula = Quant("forall", tuple(vs), body) if vs else body
-        else:
-            formula = concl
-        self.hyps.append((name, formula, tok.pos))
+        self.hyps.append((name, _closed(vs, hyps, concl), tok.pos))
 
     def add_conclusion(self, tok: OTok) -> None:
         vs, hyps, concl = self.elaborate(tok, "prop")
@@ -471,16 +462,10 @@ class _Statement:
             self.concls.append((concl, pos))
             return
         for vs, hyps, concl, pos in self.raw_concls:
-            body = concl
-            for h in reversed(hyps):
-                body = _Imp(h, body)
-            if vs:
-                from provers.ir import Quant
+            self.concls.append((_closed(vs, hyps, concl), pos))
 
-                body = Quant("forall", tuple(vs), body)
-            self.concls.append((body, pos))
-
-    def read_define_body(self):
+    def read_define_body(self) -> tuple[Var, Term]:
+        """``x ≡ t`` or ``f x y ≡ t`` (read as ``f ≡ λx y. t``)."""
         el = self.el
         t = el.next()
         if t.kind != "ident":
@@ -495,7 +480,6 @@ class _Statement:
         el.bound.append({v.name: v for v in pvars})
         rhs = el.expr(0)
         el.bound.pop()
-        from provers.ir import FunSort, Lam
         for v in reversed(pvars):
             rhs = Lam((v,), rhs)
         sort = rhs.sort
@@ -505,7 +489,6 @@ class _Statement:
         else:
             var = Var(t.text, sort)
             self.scope.fixed[t.text] = var
-        del FunSort
         return var, rhs
 
     def add_define(self, tok: OTok, name: str | None) -> None:
@@ -568,7 +551,10 @@ class _Statement:
         )
 
 
-def _Imp(h: Term, body: Term) -> Term:
-    from provers.ir import App
-
-    return App("implies", (h, body), BOOL)
+def _closed(vs: list[Var], hyps: list[Term], concl: Term) -> Term:
+    """``⋀vs. ⟦hyps⟧ ⟹ concl`` as one object-level formula ``∀vs. hyps ⟶ concl``
+    (built before sorts are final, hence the raw constructors)."""
+    body = concl
+    for h in reversed(hyps):
+        body = App("implies", (h, body), BOOL)
+    return Quant("forall", tuple(vs), body) if vs else body
