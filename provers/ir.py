@@ -773,6 +773,9 @@ class VarBinder:
 
     var: Var
     style: str = "explicit"
+    #: the binder's type as written (``ℝ`` for ``(x y : ℝ)``) when it came from Lean text,
+    #: else ""; not part of equality (the Lean backend renders obligations from it)
+    source: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -783,6 +786,8 @@ class Hypothesis:
     name: str | None
     formula: Term
     style: str = "explicit"
+    #: the proposition as written (``0 < x``, ``Group G``) when it came from Lean text, else ""
+    source: str = field(default="", compare=False)
 
 
 Binder = VarBinder | Hypothesis
@@ -805,6 +810,8 @@ class Statement:
     source: str = field(default="", compare=False)
     notes: tuple[str, ...] = field(default=(), compare=False)
     defines: tuple[tuple[Var, Term], ...] = ()
+    #: the conclusion as written when it came from Lean text, else "" (not part of equality)
+    conclusion_source: str = field(default="", compare=False)
 
     @property
     def variables(self) -> tuple[Var, ...]:
