@@ -18,6 +18,8 @@ from provers.smt.emit import Cvc5Emitter, Emitter, Untranslatable, Z3Emitter
 from provers.smt.semantics import Lowered, Unsupported, complex_parts, core_sort, lower_obligation
 
 SOLVERS = ("z3", "cvc5")
+#: Candidate models tried per call before answering "spurious model".
+MAX_MODELS = 4
 
 
 def _emitter(name: str) -> Emitter:
@@ -63,18 +65,51 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
         if took() >= timeout * 0.95 or "timeout" in why or "canceled" in why:
             why = f"timeout after {timeout:g}s ({why})"
         return Unknown(why or "unknown", name, took())
-    try:
-        env = read_model(em, s.model(), lowered)
-    except Untranslatable as e:
-        return Unknown(f"spurious model: not exact ({e})", name, took())
-    d = decide(lowered.body, env)
-    if d.exact and d.value is False:
-        return Refuted(env, name, took())
-    if d.value is None:
-        return Unknown(f"spurious model: evaluator undecided ({d.reason})", name, took())
-    if not d.exact:
-        return Unknown("spurious model: falsity only approximate", name, took())
-    return Unknown("spurious model: the obligation holds under the model", name, took())
+    # A model is only a candidate: validate it; if it is spurious, block its values of the
+    # outer variables and ask again (a few times, within the time budget).
+    why_spurious = ""
+    for _attempt in range(MAX_MODELS):
+        model = s.model()
+        try:
+            env = read_model(em, model, lowered)
+            d = decide(lowered.body, env)
+            if d.exact and d.value is False:
+                return Refuted(env, name, took())
+            if d.value is None:
+                why_spurious = f"evaluator undecided ({d.reason})"
+            elif not d.exact:
+                why_spurious = "falsity only approximate"
+            else:
+                why_spurious = "the obligation holds under the model"
+        except Untranslatable as e:
+            why_spurious = f"not exact ({e})"
+        remaining = timeout - took()
+        block = []
+        for c in em.consts.values():
+            if c.sort() in _SCALAR(Z):
+                v = model.eval(c, model_completion=True)
+                # only literal values: cvc5 aborts on asserted algebraic (witness) terms
+                if Z.is_int_value(v) or Z.is_rational_value(v) or Z.is_true(v) or Z.is_false(v):
+                    block.append(c != v)
+        if remaining < 0.05 or not block:
+            break
+        s.add(Z.Or(*block) if len(block) > 1 else block[0])
+        _set_timeout(s, name, remaining)
+        if s.check() != Z.sat:
+            break
+    return Unknown(f"spurious model: {why_spurious}", name, took())
+
+
+def _SCALAR(Z: Any) -> tuple:
+    return (Z.IntSort(), Z.RealSort(), Z.BoolSort())
+
+
+def _set_timeout(s: Any, name: str, seconds: float) -> None:
+    ms = max(1, int(seconds * 1000))
+    if name == "z3":
+        s.set("timeout", ms)
+    else:
+        s.setOption("tlimit-per", ms)
 
 
 def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
