@@ -97,6 +97,9 @@ def _powr(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
 
 def _mem(neg: bool) -> BinHandler:
     def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+        bs = e.uni.resolve(b.sort)
+        if isinstance(bs, SetSort):  # f n ∈ {x::real. …} with f n :: nat: coerce the element
+            a = e.coerce(a, bs.elem, pos, "∈ (the right side must be a set of the left side's type)")
         e.unify(b.sort, SetSort(a.sort), pos, "∈ (the right side must be a set of the left side's type)")
         t = App("mem", (a, b), BOOL)
         return App("not", (t,), BOOL) if neg else t

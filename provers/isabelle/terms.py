@@ -335,7 +335,7 @@ class Elaborator:
                     continue
                 if t.kind == "op" and t.text == "::" and min_bp <= 3:  # t :: T ("_::_" [4, 0] 3)
                     self.next()
-                    self.unify(left.sort, self.read_type(), t.pos, "a type annotation")
+                    left = self.coerce(left, self.read_type(), t.pos, "a type annotation")
                     continue
                 break
             return left
@@ -363,7 +363,7 @@ class Elaborator:
                 raise ElabError(
                     f"Isabelle does not parse - x {self.peek().text} y (unary minus cannot be the base of "
                     f"{self.peek().text}): write -(x {self.peek().text} y) or (-x) {self.peek().text} y", t.pos)
-            self.require(a.sort, "neg", t.pos, "unary minus")
+            a = self.lift(a, "neg", t.pos, "unary minus")  # -n with n :: nat is -(int n)
             if isinstance(a, Num) and a.value >= 0:
                 return a if a.value == 0 else App("isa:negnum", (a,), a.sort)
             return App("neg", (a,), a.sort)
@@ -530,10 +530,6 @@ class Elaborator:
         if self.at(")"):
             raise ElabError("() (unit) is not supported", open_tok.pos)
         items = [self.expr(0)]
-        if self.at("::"):
-            self.next()
-            s = self.read_type()
-            self.unify(items[0].sort, s, open_tok.pos, "a type annotation")
         while self.at(","):
             self.next()
             items.append(self.expr(0))
@@ -598,7 +594,7 @@ class Elaborator:
         first = self.expr(31)
         if self.at("::"):
             tpos = self.next().pos
-            self.unify(first.sort, self.read_type(), tpos, "a type annotation")
+            first = self.coerce(first, self.read_type(), tpos, "a type annotation")
         if self.at("|"):
             self.next()
             vs = self.binder_vars(pos)
@@ -1016,11 +1012,9 @@ _REL_OPS = frozenset({"isa:eq", "ne", "lt", "le", "gt", "ge"})
 
 
 def _widens(a: Sort, b: Sort) -> bool:
-    """Is there a coercion from ``a`` to ``b`` (nat → int → real → complex; rat → real)?"""
+    """Is there a coercion from ``a`` to ``b`` (nat → int → rat → real → complex)?"""
     from provers.ir import NUMERIC_ORDER
 
-    if b == RAT:
-        return False
     return NUMERIC_ORDER.index(a) < NUMERIC_ORDER.index(b)
 
 
