@@ -96,6 +96,11 @@ class _StatementParser:
     def error(self, reason: str, tok: Token) -> ParseError:
         return ParseError.at_offset(reason, self.text, tok.pos)
 
+    def span(self, syn) -> str:
+        """The source text of a syntax node, comments removed, whitespace collapsed (kept on
+        the IR so the Lean backend can render Lean's own text instead of our reading)."""
+        return " ".join(self.clean[syn.pos : syn.end].split()) if syn is not None else ""
+
     def parse(self) -> Statement:
         toks = self.toks
         decls = [i for i, t in enumerate(toks) if t.kind == "ident" and t.text in DECL_KEYWORDS]
@@ -318,6 +323,7 @@ class _StatementParser:
             name=name,
             header=header,
             source=self.text,
+            conclusion_source=self.span(concl_syn),
             notes=tuple(dict.fromkeys((*el.notes, *getattr(self, "notes_extra", ())))),
         )
 
@@ -370,7 +376,8 @@ class _StatementParser:
         if g.style == "instance":
             formula = el.prop(g.type) if g.type is not None else None
             if formula is not None:
-                out.append(Hypothesis(g.names[0] if g.names else None, formula, "instance"))
+                out.append(Hypothesis(g.names[0] if g.names else None, formula, "instance",
+                                      source=self.span(g.type)))
             return out
         if g.type is None:
             if g.pred is not None:
@@ -386,13 +393,14 @@ class _StatementParser:
             for n in g.names:
                 v = Var(n, sort)
                 el.scope[n] = v
-                out.append(VarBinder(v, g.style))
+                out.append(VarBinder(v, g.style, source=self.span(g.type)))
             return out
         formula = el.prop(g.type)
         if formula.sort != BOOL:
             raise el.err(g.type, "hypothesis is not a proposition")
         for n in g.names:
-            out.append(Hypothesis(n if n != "_" else None, formula, g.style))
+            out.append(Hypothesis(n if n != "_" else None, formula, g.style,
+                                  source=self.span(g.type)))
         return out
 
 
