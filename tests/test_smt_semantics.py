@@ -278,3 +278,19 @@ def test_opaque_carriers_and_uninterpreted_operations():
         r = solve(solver, commutative, 5.0)
         assert isinstance(r, Refuted), solver
         assert truth(_body(commutative), r.model) is False
+
+
+def test_sums_with_symbolic_bounds_are_opaque_but_know_their_first_values():
+    from provers.ir import BigOp
+
+    k = Var("k", NAT)
+    total = lambda c: BigOp("sum", k, app("range", n), app("add", app("mul", N(c), k), N(3)))  # noqa: E731
+    closed = app("sub", app("pow", app("add", n, N(1)), N(2)), N(1))
+    differ = forall_([n], app("iff", eq(total(2), closed), eq(total(3), closed)))
+    induction = forall_([n], eq(total(2), app("add", app("mul", n, n), app("mul", N(2), n))))
+    literal = eq(BigOp("sum", k, app("range", N(4)), total(2).body), N(24))
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, differ, 5.0)
+        assert isinstance(r, Refuted) and truth(_body(differ), r.model) is False
+        assert not isinstance(solve(solver, induction, 2.0), Refuted)  # true, needs induction
+        assert isinstance(solve(solver, literal, 5.0, fold=False), Proved)

@@ -64,6 +64,8 @@ from provers.ir import (
 MAX_EXPAND_POW = 256
 #: Finite big operators / set literals up to this many elements are unrolled.
 MAX_UNROLL = 200
+#: Bounds n = k (k = first few values) for which a symbolic ∑/∏ gets its unrolled value.
+SYMBOLIC_BIGOP_CASES = 5
 #: Literal arguments of fact/choose/gcd/prime are evaluated up to this size.
 MAX_LITERAL = 10**6
 
@@ -551,7 +553,7 @@ class Lowerer:
             cond, dom = dom.args[0], dom.args[1]
         elems = self._finite_elems(dom)
         if elems is None:
-            raise Unsupported("big operator with symbolic bounds")
+            return self._symbolic_bigop(t, dom, cond)
         unit = c_num(0 if t.kind == "sum" else 1, sort)
         acc: Term = unit
         for e in elems:
@@ -560,6 +562,26 @@ class Lowerer:
                 term = c_ite(self._apply(cond, (e,), 0), term, unit)
             acc = c_add(acc, term) if t.kind == "sum" else c_mul(acc, term)
         return acc
+
+    def _symbolic_bigop(self, t: BigOp, dom: Term, cond: Term | None) -> Term:
+        """∑/∏ over range n, Icc a n, Ico a n with symbolic n: an opaque function of the
+        free variables plus its true values for the first few bounds (n = k → unrolled)."""
+        if not (isinstance(dom, App) and (dom.op == "range" or dom.op in ("Icc", "Ico") and isinstance(dom.args[0], Num))):
+            raise Unsupported("big operator with symbolic bounds")
+        total = self.opaque(t)
+        hi = dom.args[-1]
+        lo = 0 if dom.op == "range" else int(dom.args[0].value)  # type: ignore[attr-defined]
+        chi = self.lower(hi, 0)
+        start = lo if dom.op in ("range", "Ico") else lo - 1  # bound giving the empty domain
+        for k in range(start, start + SYMBOLIC_BIGOP_CASES):
+            if hi.sort == NAT and k < 0:
+                continue
+            concrete = App(dom.op, (*dom.args[:-1], Num(k, hi.sort)), dom.sort)
+            if cond is not None:
+                concrete = App("filter", (cond, concrete), dom.sort)
+            unrolled = self._bigop(BigOp(t.kind, t.var, concrete, t.body))
+            self.fact(c_imp(c_eq(chi, c_num(k, core_sort(hi.sort))), c_eq(total, unrolled)))
+        return total
 
     # -- numeric terms ----------------------------------------------------------------
 
