@@ -401,3 +401,14 @@ def test_premises_of_one_of_several_conclusions_stay_local():
     assert st.conclusion.op == "and" and st.conclusion.args[0].op == "implies"
     single = parse('theorem fixes x :: real shows "x > 0 ⟹ x ≥ 0"')
     assert len(single.hypotheses) == 1 and single.conclusion.op == "ge"
+
+
+def test_types_the_ir_does_not_model_stay_opaque_and_round_trip():
+    st = parse(
+        'theorem fixes A B :: "real × real" and v :: "real^2" and x :: "\'a" and g :: "\'a ⇒ nat"\n'
+        'assumes "fst A + snd B = 1" and "v = 0" shows "g x = card {1::nat, 2}"'
+    )
+    sorts = {v.name: str(v.sort) for v in st.variables}
+    assert sorts == {"A": "real × real", "B": "real × real", "v": "real^2", "x": "'a", "g": "'a → Nat"}
+    assert any(isinstance(s, Uninterpreted) and s.symbol == "fst" and s.sort == REAL for s in subterms(st.hypotheses[0].formula))
+    assert parse_isabelle(render(st)) == st

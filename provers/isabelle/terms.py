@@ -251,10 +251,6 @@ class Elaborator:
         return Var(f"{base}{self.fresh_count}'", sort)
 
     # ---- entry points --------------------------------------------------------------------
-    def parse_term(self, min_bp: int = 0) -> Term:
-        t = self.expr(min_bp)
-        return t
-
     def finish_input(self) -> None:
         t = self.peek()
         if t.kind == "ident" and t.text == "and":
