@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -75,6 +76,18 @@ TOLERANCE = Fraction(1, 10**30)
 MAX_DOMAIN = 20_000
 #: Largest exponent / factorial argument computed exactly (beyond: undecided).
 MAX_EXPONENT = 4096
+#: Binder iterations (quantifier / big operator / set-builder steps, probes) per evaluate
+#: call; nested bounded quantifiers multiply, and a batch must not stall on one formula.
+STEP_BUDGET = 30_000
+
+_steps = threading.local()
+
+
+def _tick() -> None:
+    left = getattr(_steps, "left", STEP_BUDGET) - 1
+    _steps.left = left
+    if left < 0:
+        raise Undecided("evaluation step budget exhausted")
 
 _ctx = mpmath.MPContext()
 _ctx.dps = PRECISION_DPS
@@ -429,6 +442,9 @@ def _digits(b: int, n: int) -> tuple[int, ...]:
 
 def evaluate(term: Term, env: dict[str, Value] | None = None) -> Value:
     """Value of ``term`` under ``env``; ``Undetermined(reason)`` when it cannot be decided."""
+    outer = getattr(_steps, "left", None)
+    if outer is None:
+        _steps.left = STEP_BUDGET
     try:
         return _ev(term, dict(env or {}))
     except Undecided as e:
@@ -437,6 +453,9 @@ def evaluate(term: Term, env: dict[str, Value] | None = None) -> Value:
         return Undetermined("term too deep")
     except (OverflowError, MemoryError, ValueError, ZeroDivisionError, TypeError) as e:
         return Undetermined(f"evaluation error: {type(e).__name__}: {e}")
+    finally:
+        if outer is None:
+            del _steps.left
 
 
 def decide(term: Term, env: dict[str, Value] | None = None) -> Decision:
@@ -1255,6 +1274,7 @@ def _quant(t: Quant, env: dict) -> Any:
             raise Undecided(f"∃! over an unbounded domain of {v.sort}")
         count, exact = 0, True
         for x in dom:
+            _tick()
             r, ex, why = _tri(t.body, {**env, v.name: x})
             if r is None:
                 raise Undecided(why)
@@ -1272,6 +1292,7 @@ def _quant(t: Quant, env: dict) -> Any:
         body = Quant(kind, rest, t.body) if rest else t.body
         undecided, exact = "", True
         for x in dom:
+            _tick()
             r, ex, why = _tri(body, {**env, v.name: x})
             if r is None:
                 undecided = undecided or why
@@ -1291,6 +1312,7 @@ def _quant(t: Quant, env: dict) -> Any:
     # Unbounded: an exact witness (∃) or counterexample (∀) among probe values still decides.
     if all(_probe_values(v.sort) for v in vars_) and len(vars_) <= 3:
         for combo in itertools.islice(itertools.product(*(_probe_values(v.sort) for v in vars_)), 400):
+            _tick()
             inner = {**env, **{v.name: x for v, x in zip(vars_, combo, strict=True)}}
             r, ex, _ = _tri(t.body, inner)
             if r == want and ex:
@@ -1306,6 +1328,7 @@ def _bigop(t: BigOp, env: dict) -> Any:
     acc: Any = _zero(t.sort) if t.kind == "sum" else _one(t.sort)
     op = "add" if t.kind == "sum" else "mul"
     for x in sorted(dom, key=_sort_key):
+        _tick()
         acc = _arith(op, t.sort, [acc, _ev(t.body, {**env, t.var.name: x})])
     return _norm(acc)
 
@@ -1320,6 +1343,7 @@ def _setbuilder(t: SetBuilder, env: dict) -> Any:
     if dom is not None:
         keep = []
         for x in dom:
+            _tick()
             r, ex, why = _tri(t.body, {**env, v.name: x})
             if r is None or not ex:
                 raise Undecided(why or "set-builder membership decided only approximately")

@@ -277,3 +277,13 @@ def test_floor_ceil_round_consistency(q):
     assert evaluate(app("round", x), env) == evaluate(app("floor", app("add", x, R(Fraction(1, 2)))), env)
     assert evaluate(cast(app("floor", x), REAL), env) == fl
     assert forall_([], app("true")) == app("true")
+
+
+def test_nested_bounded_quantifiers_stop_at_the_step_budget():
+    a, b, c = Var("a", NAT), Var("b", NAT), Var("c", NAT)
+    g = lambda v: app("lt", v, N(1000))  # noqa: E731
+    inner = Quant("forall", (c,), implies(g(c), app("ge", app("add", a, app("add", b, c)), N(0))))
+    f = Quant("forall", (a,), implies(g(a), Quant("forall", (b,), implies(g(b), inner))))
+    v = evaluate(f)  # 10^9 cases: must give up, not hang
+    assert isinstance(v, Undetermined) and "budget" in v.reason
+    assert truth(Quant("forall", (a,), implies(g(a), app("ge", a, N(0))))) is True  # budget is per call
