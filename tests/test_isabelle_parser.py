@@ -412,3 +412,9 @@ def test_types_the_ir_does_not_model_stay_opaque_and_round_trip():
     assert sorts == {"A": "real × real", "B": "real × real", "v": "real^2", "x": "'a", "g": "'a → Nat"}
     assert any(isinstance(s, Uninterpreted) and s.symbol == "fst" and s.sort == REAL for s in subterms(st.hypotheses[0].formula))
     assert parse_isabelle(render(st)) == st
+
+
+def test_narrowing_applies_to_one_binding_occurrence_only():
+    st = parse('theorem fixes a b :: "int ⇒ int" assumes "∀n. a n = (-1)^n" and "∀n. b n = -n" shows "a 2 = 1"')
+    first, second = (h.formula for h in st.hypotheses)
+    assert first.vars == (Var("n", NAT),) and second.vars == (Var("n", INT),)

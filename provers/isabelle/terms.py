@@ -84,7 +84,7 @@ def pending_num(value: int | Fraction, sort: Sort) -> Num:
 class ElabError(Exception):
     """Syntax or sort error at an offset of the decoded text."""
 
-    def __init__(self, reason: str, pos: int, hints: dict[str, Sort] | None = None):
+    def __init__(self, reason: str, pos: int, hints: dict[tuple[str, int], Sort] | None = None):
         super().__init__(reason)
         self.reason, self.pos = reason, pos
         #: sorts for unannotated variables that would make the statement typecheck (see
@@ -115,9 +115,11 @@ class Elaborator:
         self.depth = 0
         self.fresh_count = 0
         self.coercions: list[str] = []
-        #: name -> sort for variables written without a type (filled by the retry loop)
-        self.hints: dict[str, Sort] = {}
-        self.inferred: set[str] = set()
+        #: (name, occurrence) -> sort for variables written without a type (filled by the
+        #: parser's retry loop); the occurrence number keeps two different ∀n. apart
+        self.hints: dict[tuple[str, int], Sort] = {}
+        self.occurrences: dict[str, int] = {}
+        self.untyped_keys: dict[Var, tuple[str, int]] = {}
 
     # ---- token helpers -----------------------------------------------------------------
     def load(self, toks: list[Token]) -> None:
@@ -158,9 +160,15 @@ class Elaborator:
     # ---- coercions (Isabelle's of_nat/of_int/of_real coercion inference, greedily) -------------
     def untyped(self, name: str) -> Sort:
         """The sort of a variable written without a type: a fresh type variable, or the
-        hint a previous attempt found."""
-        self.inferred.add(name)
-        return self.hints.get(name) or self.uni.fresh()
+        hint a previous attempt found for this occurrence of the name."""
+        k = self.occurrences.get(name, 0)
+        self.occurrences[name] = k + 1
+        key = (name, k)
+        if key in self.hints:
+            return self.hints[key]
+        s = self.uni.fresh()
+        self.untyped_keys[Var(name, s)] = key
+        return s
 
     def _narrowing_hint(self, t: Term, target: Sort, pos: int, what: str) -> None:
         """``t`` is wider than ``target`` (int where nat is needed): if unannotated variables
@@ -168,10 +176,10 @@ class Elaborator:
         inference gives such a variable the narrower type and coerces it elsewhere)."""
         from provers.ir import free_vars
 
-        names = {v.name for v in free_vars(t) if v.name in self.inferred and v.name not in self.hints}
-        if names:
+        keys = {self.untyped_keys[v] for v in free_vars(t) if v in self.untyped_keys}
+        if keys:
             raise ElabError(f"type error in {what}: {show_sort(self._base(t.sort))} vs {show_sort(target)}", pos,
-                            hints={name: target for name in names})
+                            hints={key: target for key in keys})
 
     def _coerced(self, t: Term, target: Sort) -> Term:
         """A coercion Isabelle would insert (of_nat / of_int / of_real); recorded for the notes."""
