@@ -126,3 +126,14 @@ def test_non_formulas_and_unsupported_terms_are_unknown(pool):
     assert isinstance(be.prove(num(1, INT), 1.0), Unknown)
     out = be.prove_many([forall_([x], app("eq", cast(num(1, NAT), REAL), num(1, REAL))), "junk"], 2.0)
     assert isinstance(out[0], Proved) and isinstance(out[1], Unknown)
+
+
+def test_portfolio_on_a_one_worker_pool_runs_solvers_in_turn():
+    small = WorkerPool(max_workers=1)
+    try:
+        be = Portfolio(pool=small, use_cache=False)
+        assert isinstance(be.prove(forall_([x], app("ge", app("mul", x, x), num(0, REAL))), 5.0), Proved)
+        assert isinstance(be.prove(forall_([n], app("gt", n, num(0, NAT))), 5.0), Refuted)
+        assert len(small.workers) == 1
+    finally:
+        small.close()

@@ -42,7 +42,16 @@ class SolverBackend:
             if hit is not None:
                 return hit
         t0 = time.monotonic()
-        results = self.pool.run([(s, obligation, timeout) for s in self.solvers], first_definitive=True)
+        pool = self.pool
+        if len(self.solvers) <= pool.max_workers:
+            results = pool.run([(s, obligation, timeout) for s in self.solvers], first_definitive=True)
+        else:  # a pool too small to run the solvers side by side: one after the other
+            results = []
+            for s in self.solvers:
+                results.append(pool.run([(s, obligation, timeout)])[0])
+                if isinstance(results[-1], (Proved, Refuted)):
+                    break
+            results += [None] * (len(self.solvers) - len(results))
         res = combine(results, self.solvers, time.monotonic() - t0)
         if self.cache is not None:
             self.cache.put(obligation, self.name, timeout, res)
@@ -72,7 +81,7 @@ def combine(results: list[ProofResult | None], solvers: Sequence[str], elapsed: 
         return refuted[0]
     if proved:
         return proved[0]
-    reasons = "; ".join(f"{s}: {r.reason}" for s, r in zip(solvers, results, strict=True) if isinstance(r, Unknown))
+    reasons = "; ".join(f"{s}: {r.reason}" for s, r in zip(solvers, results, strict=False) if isinstance(r, Unknown))
     return Unknown(reasons or "no answer", "+".join(solvers), elapsed)
 
 
