@@ -418,3 +418,11 @@ def test_narrowing_applies_to_one_binding_occurrence_only():
     st = parse('theorem fixes a b :: "int ⇒ int" assumes "∀n. a n = (-1)^n" and "∀n. b n = -n" shows "a 2 = 1"')
     first, second = (h.formula for h in st.hypotheses)
     assert first.vars == (Var("n", NAT),) and second.vars == (Var("n", INT),)
+
+
+def test_inf_binder_over_several_variables():
+    # real shape (intermediate_algebra): "(INF x y::real. 2*x^2 + 2*x*y + 4*y + 5*y^2 - x) = -5/4"
+    st = parse('theorem shows "(INF x y::real. 2*x^2 + 2*x*y + 4*y + 5*y^2 - x) = -5/4"')
+    inf = st.conclusion.args[0]
+    assert isinstance(inf, Uninterpreted) and inf.symbol == "INF" and inf.sort == REAL
+    assert parse_isabelle(render(st)) == st

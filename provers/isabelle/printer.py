@@ -293,10 +293,10 @@ def _unint(t: Uninterpreted) -> tuple[str, int]:
     if sym in ("Ints", "Nats", "Rats", "Reals") and not args:
         glyph = {"Ints": "ℤ", "Nats": "ℕ", "Rats": "ℚ", "Reals": "ℝ"}[sym]
         return f"({glyph} :: {show_sort(t.sort)})", _ATOM
-    if sym in ("GREATEST", "LEAST", "THE", "SOME", "suminf") and len(args) == 1 and isinstance(args[0], Lam):
+    if sym in ("GREATEST", "LEAST", "THE", "SOME", "INF", "SUP", "suminf") and len(args) == 1 and isinstance(args[0], Lam):
         lam = args[0]
         head = "∑" if sym == "suminf" else sym + " "
-        return f"({head}{_binder_vars(lam.vars)}. {_term(lam.body, 0, True)})", _ATOM
+        return f"({head}{_binder_vars(lam.vars)}. {_term(lam.body, 0, _anchored(lam.body))})", _ATOM
     if sym in ("atLeast", "greaterThan"):
         return "{" + _term(args[0], 51, True) + ("..}" if sym == "atLeast" else "<..}"), _ATOM
     if sym in ("lessThan", "atMost"):

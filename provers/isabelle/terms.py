@@ -66,7 +66,7 @@ INFIX: dict[str, tuple[int, str, str]] = {
 }
 KEYWORDS = frozenset({"if", "then", "else", "let", "in", "case", "of", "div", "mod", "dvd", "powr", "choose", "and", "where", "for"})
 BINDERS = {"∀": "forall", "∃": "exists", "∃!": "exists1", "∄": "nexists", "ALL": "forall", "EX": "exists", "EX!": "exists1"}
-BINDER_CONSTS = ("THE", "GREATEST", "LEAST", "SOME")
+BINDER_CONSTS = ("THE", "GREATEST", "LEAST", "SOME", "INF", "SUP")
 _ATOM_START_OPS = frozenset({"(", "[", "[:", "{", "⌊", "⌈", "ℤ", "ℕ", "ℚ", "ℝ", "ℂ", "ⅈ", "π", "∅"})
 
 
@@ -933,6 +933,13 @@ class Elaborator:
     def binder_const(self) -> Term:
         t = self.next()
         vs = self.binder_vars(t.pos)
+        if t.text in ("INF", "SUP"):  # INF x y. f x y: the infimum of the values (a number)
+            self.expect(".", f"after the variables of {t.text}")
+            self.bound.append({v.name: v for v in vs})
+            body = self.expr(0)
+            self.bound.pop()
+            self.require(body.sort, "ord", t.pos, t.text)
+            return Uninterpreted(t.text, (Lam(tuple(vs), body),), body.sort)
         if len(vs) != 1:
             raise ElabError(f"{t.text} binds one variable", t.pos)
         v = vs[0]
