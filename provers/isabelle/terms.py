@@ -496,8 +496,6 @@ class Elaborator:
                 return App("pi", (), REAL)
             if t.text == "∅":
                 return App("set_of", (), SetSort(self.uni.fresh()))
-            if t.text == "¦":
-                pass
         if t.kind == "eof":
             raise ElabError("the term ends too early (a missing operand?)", t.pos)
         if t.kind == "tvar":
