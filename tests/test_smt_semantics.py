@@ -294,3 +294,24 @@ def test_sums_with_symbolic_bounds_are_opaque_but_know_their_first_values():
         assert isinstance(r, Refuted) and truth(_body(differ), r.model) is False
         assert not isinstance(solve(solver, induction, 2.0), Refuted)  # true, needs induction
         assert isinstance(solve(solver, literal, 5.0, fold=False), Proved)
+
+
+def test_unary_function_variables_are_first_class():
+    from provers.ir import BOOL, FunSort
+
+    f, g = Var("f", FunSort((REAL,), REAL)), Var("g", FunSort((REAL,), REAL))
+    cont = lambda h: uninterpreted("continuous", (h,), BOOL)  # noqa: E731
+    funext = forall_([f, g], implies(eq(f, g), app("iff", cont(f), cont(g))))
+    not_const = forall_([f], eq(app("apply", f, R(1)), app("apply", f, R(2))))
+    fn = Var("fn", FunSort((NAT,), NAT))
+    mono = forall_([n], app("lt", app("apply", fn, n), app("apply", fn, app("add", n, N(1)))))
+    grows = forall_([fn], implies(mono, app("ge", app("apply", fn, N(3)), N(3))))
+    for solver in ("z3", "cvc5"):
+        assert isinstance(solve(solver, funext, 5.0), Proved), solver
+        r = solve(solver, not_const, 5.0)
+        assert isinstance(r, Refuted) and truth(_body(not_const), r.model) is False
+    assert isinstance(solve("z3", grows, 5.0), Proved)  # needs ∀ x, fn x ≥ 0 stated globally
+    q = Var("fq", FunSort((num(0, REAL).sort.__class__("Rat"),), num(0, REAL).sort.__class__("Rat")))
+    rat_witness = Quant("exists", (q,), eq(app("mul", app("apply", q, num(1, q.sort.args[0])), app("apply", q, num(1, q.sort.args[0]))), num(2, q.sort.result)))
+    for solver in ("z3", "cvc5"):
+        assert not isinstance(solve(solver, rat_witness, 2.0), Proved)  # no rational √2

@@ -68,13 +68,15 @@ class Emitter:
             return self.sorts[s.name]
         if isinstance(s, SetSort):
             return Z.ArraySort(self.sort(s.elem), Z.BoolSort())
+        if is_array_fun(s):  # unary function variables are arrays: first-class values
+            return Z.ArraySort(self.sort(s.args[0]), self.sort(s.result))  # type: ignore[attr-defined]
         raise Unsupported(f"sort {s} in the solver")
 
     def const(self, v: Var) -> Any:
         key = (v.name, v.sort)
         if key not in self.consts:
-            if isinstance(v.sort, FunSort):
-                raise Unsupported("function variable used as a value")
+            if isinstance(v.sort, FunSort) and not is_array_fun(v.sort):
+                raise Unsupported("function variable of several arguments used as a value")
             self.consts[key] = self.Z.Const(_sym(v.name), self.sort(v.sort))
         return self.consts[key]
 
@@ -139,6 +141,8 @@ class Emitter:
         if op == "apply":
             fv = t.args[0]
             assert isinstance(fv, Var) and isinstance(fv.sort, FunSort)
+            if is_array_fun(fv.sort):
+                return Z.Select(self.emit(fv, env), self.emit(t.args[1], env))
             f = self.func(fv.name, fv.sort.args, fv.sort.result)
             return f(*(self.emit(a, env) for a in t.args[1:]))
         if op == "mem":
@@ -222,6 +226,8 @@ class Emitter:
         lits = self.literals(model, decl)
         per_pos: list[list[Any]] = []
         for s in args:
+            if isinstance(s, (FunSort, SetSort)):
+                raise Untranslatable(f"table over {s}")
             cs = self.sort(s)
             pts = [x for x in lits if x.sort() == cs]
             if isinstance(s, OpaqueSort):
@@ -239,6 +245,24 @@ class Emitter:
         for s, pts in zip(args, per_pos, strict=True):
             outside.append(self._outside(s, pts))
         default = self.value(model.eval(decl(*outside), model_completion=True), result)
+        return FunTable(entries, default)
+
+    def array_table(self, model: Any, arr: Any, arg: Sort, result: Sort) -> FunTable:
+        """A unary function variable's array value as a table."""
+        Z = self.Z
+        val = model.eval(arr, model_completion=True)
+        lits: list[Any] = []
+        _walk_literals(Z, val, lits)
+        if isinstance(arg, OpaqueSort):
+            pts = self.opaque_points(model, arg)
+        else:
+            cs = self.sort(arg)
+            pts = list({str(x): x for x in lits if x.sort() == cs}.values())
+        entries = {}
+        for p in pts[:2000]:
+            entries[(self.value(p, arg),)] = self.value(model.eval(Z.Select(arr, p), model_completion=True), result)
+        out = self._outside(arg, pts)
+        default = self.value(model.eval(Z.Select(arr, out), model_completion=True), result)
         return FunTable(entries, default)
 
     def opaque_points(self, model: Any, s: OpaqueSort) -> list[Any]:
@@ -271,6 +295,17 @@ class Emitter:
             big = (max(vals) if vals else 0) + 1 + 10**6
             return Z.IntVal(int(big)) if s == INT else Z.RealVal(int(big))
         raise Untranslatable(f"table over {s}")
+
+
+def is_array_fun(s: Sort) -> bool:
+    """Unary functions between scalar sorts are emitted as SMT arrays (so they can be passed
+    to uninterpreted symbols and quantified); wider ones as SMT functions."""
+    scalar = (BOOL, INT, REAL)
+    return (
+        isinstance(s, FunSort) and len(s.args) == 1
+        and (s.args[0] in scalar or isinstance(s.args[0], OpaqueSort))
+        and (s.result in scalar or isinstance(s.result, OpaqueSort))
+    )
 
 
 def _norm(v: Fraction) -> int | Fraction:

@@ -226,6 +226,7 @@ class Lowerer:
         self.underspecified = False
         self.seen_facts: set[Term] = set()
         self.monotone: dict[str, list[Term]] = {}  # strictly increasing symbol -> top-level args
+        self.nat_valued: set[tuple[str, tuple[Sort, ...]]] = set()  # ℕ-valued user symbols
 
     # -- facts ------------------------------------------------------------------------
 
@@ -282,7 +283,7 @@ class Lowerer:
     # -- binders ----------------------------------------------------------------------
 
     def _binder_vars(self, v: Var) -> list[Var]:
-        if isinstance(v.sort, (FunSort, SetSort)):
+        if isinstance(v.sort, SetSort) or isinstance(v.sort, FunSort) and not _unary_scalar_fun(v.sort):
             raise Unsupported(f"quantifier over {v.sort}")
         if v.sort == COMPLEX:
             return list(complex_parts(v))
@@ -352,7 +353,7 @@ class Lowerer:
             w = Var(_fresh(v.name, t), v.sort)
             body2 = Quant("forall", (w,), App("implies", (substitute(t.body, {v: w}), App("eq", (w, v), BOOL)), BOOL))
             return self._lower(Quant("exists", (v,), App("and", (t.body, body2), BOOL)), pol)
-        if any(v.sort == RAT for v in t.vars) and not ((t.kind == "forall" and pol == 1) or (t.kind == "exists" and pol == -1)):
+        if any(_mentions_rat(v.sort) for v in t.vars) and not ((t.kind == "forall" and pol == 1) or (t.kind == "exists" and pol == -1)):
             raise Unsupported("quantifier over ℚ in a position where ℝ would not be sound")
         cvars = tuple(cv for v in t.vars for cv in self._binder_vars(v))
         scope = _Scope(frozenset(cvars), t.kind)
@@ -385,6 +386,7 @@ class Lowerer:
             out = self.ufun(t.symbol, core_sort(t.sort), *args)
             if t.sort == NAT:
                 self.fact(c_le(cint(0), out), partial=False)
+                self.nat_valued.add((t.symbol, tuple(a.sort for a in t.args)))
             return out
         if isinstance(t, BigOp):
             return self._bigop(t)
@@ -923,6 +925,45 @@ class Lowerer:
         return a
 
 
+def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...]]]) -> list[Term]:
+    """∀ args ∈ ℕ, f args ≥ 0 for ℕ-valued function variables and user symbols: true, and
+    stated once globally (a per-application fact under a ∀ only guards that ∀)."""
+    out: list[Term] = []
+    sigs: list[tuple[Term | None, str, tuple[Sort, ...]]] = []
+    for v in consts:
+        if isinstance(v.sort, FunSort) and v.sort.result == NAT and all(_representable(a) for a in v.sort.args):
+            sigs.append((Var(v.name, core_sort(v.sort)), v.name, v.sort.args))
+    for name, args in sorted(symbols, key=lambda k: (k[0], str(k[1]))):
+        if args:
+            sigs.append((None, name, args))
+    for fvar, name, args in sigs:
+        if any(isinstance(a, (FunSort, SetSort)) or a == COMPLEX for a in args):
+            continue
+        xs = tuple(Var(f"%a{i}", core_sort(a)) for i, a in enumerate(args))
+        app_ = _c("apply", INT, fvar, *xs) if fvar is not None else c_ufun(name, INT, *xs)
+        guard = c_and(*(c_le(cint(0), x) for x, a in zip(xs, args, strict=True) if a == NAT))
+        out.append(Quant("forall", xs, c_imp(guard, c_le(cint(0), app_))))
+    return out
+
+
+def _mentions_rat(s: Sort) -> bool:
+    if s == RAT:
+        return True
+    if isinstance(s, FunSort):
+        return any(_mentions_rat(a) for a in s.args) or _mentions_rat(s.result)
+    if isinstance(s, SetSort):
+        return _mentions_rat(s.elem)
+    return False
+
+
+def _unary_scalar_fun(s: Sort) -> bool:
+    """Functions the emitters represent as arrays (one scalar argument, scalar result)."""
+    def scalar(x: Sort) -> bool:
+        return x in (BOOL, NAT, INT, RAT, REAL) or isinstance(x, OpaqueSort)
+
+    return isinstance(s, FunSort) and len(s.args) == 1 and scalar(s.args[0]) and scalar(s.result)
+
+
 def _finite_shape(s: Term) -> bool:
     """Sets finite by construction (a sound, incomplete test)."""
     if not isinstance(s, App):
@@ -1070,4 +1111,5 @@ def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
     formula = lw.lower(body, 1)
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())
+    facts.extend(_nat_range_axioms(consts, lw.nat_valued))
     return Lowered(formula, facts, consts, original_body, lw.underspecified)

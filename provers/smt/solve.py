@@ -14,7 +14,7 @@ from typing import Any
 from provers.backend import ProofResult, Proved, Refuted, Unknown
 from provers.evaluate import ExactComplex, FunTable, Opaque, decide
 from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
-from provers.smt.emit import Cvc5Emitter, Emitter, Untranslatable, Z3Emitter
+from provers.smt.emit import Cvc5Emitter, Emitter, Untranslatable, Z3Emitter, is_array_fun
 from provers.smt.semantics import Lowered, Unsupported, complex_parts, core_sort, lower_obligation
 
 SOLVERS = ("z3", "cvc5")
@@ -118,6 +118,14 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     Z = em.Z
     for v in lowered.consts:
         s = v.sort
+        if isinstance(s, FunSort) and is_array_fun(core_sort(s)):
+            c = em.consts.get((v.name, core_sort(s)))
+            cs = core_sort(s)
+            env[v.name] = (
+                FunTable({}, _default(s.result)) if c is None
+                else em.array_table(model, c, cs.args[0], cs.result)  # type: ignore[attr-defined]
+            )
+            continue
         if isinstance(s, FunSort):
             key = (v.name, tuple(core_sort(a) for a in s.args), core_sort(s.result))
             decl = em.funcs.get(key)
