@@ -449,9 +449,18 @@ def test_render_from_text_parts_and_screen() -> None:
         LeanObligation(goal="True", binders=("(x : ℕ) :=",))
 
 
+def _strict(t, free=()):
+    from provers.lean4.printer import LeanPrinter
+
+    p = LeanPrinter(strict=True, isabelle=True)
+    for v in free:
+        p.bind(v)
+    return p.term(t)
+
+
 def test_render_from_ir() -> None:
     from provers import ir
-    from provers.lean4.render_obligation import NotRenderable, obligation_from_ir, render_term
+    from provers.lean4.render_obligation import NotRenderable, obligation_from_ir
 
     x, n, i = ir.Var("x", ir.REAL), ir.Var("n", ir.NAT), ir.Var("i", ir.NAT)
     total = ir.BigOp("sum", i, ir.app("range", n), i)
@@ -460,14 +469,21 @@ def test_render_from_ir() -> None:
     ob = obligation_from_ir(goal, premises=[ir.app("lt", ir.num(0, ir.NAT), n)])
     assert ob.binders == ("(n : ℕ)",) and ob.premises == ("((0 : ℕ) < n)",)
     assert ob.goal == "(((2 : ℕ) * (∑ i ∈ (Finset.range n), i)) = (n * (n - (1 : ℕ))))"
-    assert render_term(ir.app("le", ir.num(0, ir.REAL), ir.app("sqrt", x)), [x]) == \
+    assert _strict(ir.app("le", ir.num(0, ir.REAL), ir.app("sqrt", x)), [x]) == \
         "((0 : ℝ) ≤ (Real.sqrt x))"
-    assert render_term(ir.app("emod", ir.Var("a", ir.INT), ir.num(-3, ir.INT)),
-                       [ir.Var("a", ir.INT)]) == "(Int.emod a (-3 : ℤ))"
-    assert render_term(ir.cast(n, ir.REAL), [n]) == "((n : ℝ))"
+    a = ir.Var("a", ir.INT)
+    assert _strict(ir.app("emod", a, ir.num(-3, ir.INT)), [a]) == "(Int.emod a (-(3 : ℤ)))"
+    assert _strict(ir.cast(n, ir.REAL), [n]) == "(↑n : ℝ)"
+    assert _strict(ir.num("1/3", ir.REAL)) == "((1 : ℝ) / (3 : ℝ))"
     # a bound variable never captures a free one of the same name
     inner = ir.forall_([ir.Var("n", ir.INT)], ir.app("le", ir.cast(n, ir.INT), ir.Var("n", ir.INT)))
-    assert render_term(inner, [n]) == "(∀ (n_1 : ℤ), (((n : ℤ)) ≤ n_1))"
+    assert _strict(inner, [n]) == "(∀ (n_1 : ℤ), ((↑n : ℤ) ≤ n_1))"
+    # a set in a sum or a count is a Finset, elsewhere a Set
+    assert _strict(ir.app("card", ir.app("Icc", n, n)), [n]) == "(Finset.card (Finset.Icc n n))"
+    assert _strict(ir.app("mem", x, ir.app("Icc", x, x)), [x]) == "(x ∈ (Set.Icc x x))"
+    with pytest.raises(NotRenderable, match="Finset"):
+        _strict(ir.app("card", ir.app("filter", ir.Lam((x,), ir.TRUE), ir.Var("S", ir.SetSort(ir.REAL)))),
+                [ir.Var("S", ir.SetSort(ir.REAL))])
     digits = ir.uninterpreted("Nat.ofDigits", [ir.num(10, ir.NAT), n], ir.NAT)
     with pytest.raises(NotRenderable, match="Nat.ofDigits"):
         obligation_from_ir(ir.app("eq", digits, n))
@@ -480,8 +496,103 @@ def test_render_from_ir() -> None:
     with pytest.raises(NotRenderable, match="foo bar"):  # not a Lean name
         obligation_from_ir(ir.app("eq", ir.uninterpreted("foo bar", [n], ir.NAT), n),
                            lean_symbols=True)
-    with pytest.raises(NotRenderable, match="ln"):
-        obligation_from_ir(ir.app("eq", ir.app("ln", x), x))
+    with pytest.raises(NotRenderable, match="Isabelle"):
+        obligation_from_ir(ir.app("eq", ir.app("ln", x), x), isabelle=False)
+
+
+def test_isabelle_operations_render_as_lean_expansions() -> None:
+    """Isabelle's `ln` is unspecified on x ≤ 0: the obligation quantifies over every function
+    that is Real.log on x > 0 (proving it proves it for Isabelle's ln, whatever it is)."""
+    from provers import ir
+    from provers.lean4.render_obligation import obligation_from_ir
+
+    x, y, n = ir.Var("x", ir.REAL), ir.Var("y", ir.REAL), ir.Var("n", ir.NAT)
+    ob = obligation_from_ir(ir.forall_([x, y], ir.app("eq", ir.app("powr", x, y), ir.app("ln", x))))
+    assert ob.binders == ("(isa_ln : ℝ → ℝ)", "(h_isa_ln : ∀ x : ℝ, 0 < x → isa_ln x = Real.log x)")
+    assert ob.goal == ("(∀ (x : ℝ) (y : ℝ), ((if x = (0 : ℝ) then (0 : ℝ) else Real.exp (y * isa_ln x))"
+                       " = (isa_ln x)))")
+    assert _strict(ir.app("signed_sqrt", x), [x]) == \
+        "(if (0 : ℝ) ≤ x then Real.sqrt x else -Real.sqrt (-x))"
+    assert "x ^ ((1 : ℝ) / (↑n : ℝ))" in _strict(ir.app("root", n, x), [n, x])
+    a, b = ir.Var("a", ir.INT), ir.Var("b", ir.INT)
+    assert _strict(ir.app("fdiv", a, b), [a, b]) == "(Int.fdiv a b)"
+    isa_ln = ir.Var("isa_ln", ir.REAL)  # a variable of that name: the function gets another
+    ob = obligation_from_ir(ir.app("lt", ir.app("isa_log", isa_ln, isa_ln), isa_ln))
+    assert ob.binders[0] == "(isa_ln_1 : ℝ → ℝ)" and ob.binders[2] == "(isa_ln : ℝ)"
+
+
+SOURCE_A = ("import Mathlib\nopen Real\ntheorem t {G : Type*} [Group G] (x y : ℝ) (g : G) "
+            "(h₀ : 0 < x ∧ x < sqrt y) (h₁ : orderOf g = 2) : g ^ 2 = 1 ∧ x ≤ y := by sorry")
+SOURCE_B = ("import Mathlib\ntheorem u {G : Type*} [Group G] (a b : ℝ) (k : G) (h : 0 < a) "
+            "(h' : a < √b) (h₁ : orderOf k = 2) : k ^ 2 = 1 ∧ a ≤ b := by sorry")
+
+
+def _sae_obligations(a, b):
+    from provers.align import alignments, match_types
+    from provers.normal import normalize
+    from provers.relations import check_sae, rename_onto
+    from provers.verdict import Obligation
+
+    na, nb = normalize(a), normalize(b)
+    nb, why = match_types(na, nb)
+    assert why is None
+    obs = []
+
+    def prove(name, f, cheap=False):
+        obs.append(f)
+        return Obligation(name, f, "unknown")
+
+    check_sae(na, rename_onto(nb, alignments(na, nb, 4).items[0]), prove)
+    return obs
+
+
+def test_obligations_use_each_statements_own_text() -> None:
+    from provers.lean4.parser import parse_lean
+    from provers.lean4.render_obligation import obligation_from_ir
+
+    a, b = parse_lean(SOURCE_A), parse_lean(SOURCE_B)
+    premises, conclusions = _sae_obligations(a, b)
+    ob = obligation_from_ir(premises, sources=(a, b), lean_symbols=True)
+    assert ob.binders == ("{G : Type*}", "[Group G]") and ob.opens == ("open Real",)
+    # A's hypotheses as written (h₀ is a run of two conjuncts); B's renamed a→x, b→y, k→g
+    assert ob.goal == ("(∀ (x : ℝ) (y : ℝ) (g : G), (((0 < x ∧ x < sqrt y) ∧ (orderOf g = 2)) ↔ "
+                       "((0 < x) ∧ (x < √y) ∧ (orderOf g = 2))))")
+    assert obligation_from_ir(conclusions, sources=(a, b), lean_symbols=True).goal == \
+        "(∀ (x : ℝ) (y : ℝ) (g : G), ((g ^ 2 = 1 ∧ x ≤ y) ↔ (g ^ 2 = 1 ∧ x ≤ y)))"
+    # without the sources: the carrier G has no binder, so no rendering at all
+    with pytest.raises(Exception, match="sort G"):
+        obligation_from_ir(premises, lean_symbols=True)
+
+
+def test_source_text_never_crosses_sides() -> None:
+    """B's component must be rendered from B's text even when it equals A's IR: A's text there
+    would make Lean check our reading of B instead of B."""
+    from provers.lean4.parser import parse_lean
+    from provers.lean4.render_obligation import obligation_from_ir
+
+    a = parse_lean("theorem t (x : ℝ) (h : 0 < x) : x ^ 2 > 0 := sorry")
+    b = parse_lean("theorem t (y : ℝ) (hy : (0:ℝ) < y) : y ^ 2 > 0 := sorry")
+    premises, _ = _sae_obligations(a, b)
+    assert obligation_from_ir(premises, sources=(a, b)).goal == "(∀ (x : ℝ), ((0 < x) ↔ ((0:ℝ) < x)))"
+    # a formula that is not two-sided (which statement would it be?) uses no source text
+    assert obligation_from_ir(premises.body.args[0], sources=(a, b),
+                              premises=[premises.body.args[1]]).goal == "((0 : ℝ) < x)"
+
+
+@pytest.mark.parametrize("text, names, expected", [
+    ("0 < x ∧ x.1 < f x", {"x": "y", "f": "g"}, "0 < y ∧ y.1 < g y"),
+    ("∀ z, f z = x", {"x": "y", "f": "f"}, "∀ z, f z = y"),
+    ("∀ y, f y = x", {"x": "y", "f": "f"}, None),          # capture of the new name
+    ("∀ x, f x = 0", {"f": "g"}, None),                     # shadows a statement variable
+    ("∀ z, f z = x", {"f": "f"}, None),                     # x is not in the matched IR
+    ("∃ ⟨a, b⟩ : ℕ × ℕ, f a = x", {"x": "y", "f": "f"}, None),
+    ("{z : ℝ | z < x}.Nonempty", {"x": "x_1"}, "{z : ℝ | z < x_1}.Nonempty"),
+    ("(Finset.range n).card = n", {"n": "m"}, "(Finset.range m).card = m"),
+])
+def test_rename_source_text_is_token_level_and_refuses_capture(text, names, expected) -> None:
+    from provers.lean4.source_text import rename_text
+
+    assert rename_text(text, names, frozenset({"x", "f", "n"})) == expected
 
 
 def test_lean_backend_maps_results(log_path: Path) -> None:

@@ -14,8 +14,10 @@ answers `Proved` when Lean accepted the rendered theorem (no error, no `sorry`),
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from provers import ir
 from provers.backend import Backend, ProofResult, Proved, Refuted, Unknown
@@ -23,6 +25,8 @@ from provers.lean4.render_obligation import (
     DEFAULT_TACTICS,
     LeanObligation,
     NotRenderable,
+    SourceIndex,
+    headers_opens,
     obligation_from_ir,
     portfolio_for,
     render_theorem,
@@ -51,7 +55,7 @@ class LeanBackend:
     def __init__(self, transport: LeanTransport | None = None, *,
                  config: LeanConfig | None = None, header: str | None = None,
                  tactics: Sequence[str] = DEFAULT_TACTICS, workers: int = 1,
-                 lean_symbols: bool = False) -> None:
+                 lean_symbols: bool = False, sources: Sequence[ir.Statement] = ()) -> None:
         if transport is None:
             config = config or LeanConfig.from_env()
             if header is not None:
@@ -62,6 +66,8 @@ class LeanBackend:
         self.transport = transport
         self.header = transport.header
         self.lean_symbols = lean_symbols
+        self.sources = SourceIndex(sources)
+        self._opens = headers_opens(sources)
         self.tactics = portfolio_for(self.header, tactics)
         if not self.tactics:
             raise ValueError("no tactic of the portfolio is available with this header")
@@ -71,7 +77,10 @@ class LeanBackend:
         if isinstance(obligation, LeanObligation):
             return render_theorem(obligation, self.tactics)
         if isinstance(obligation, ir.Term):
-            ob = obligation_from_ir(obligation, lean_symbols=self.lean_symbols)
+            ob = obligation_from_ir(obligation, lean_symbols=self.lean_symbols,
+                                    sources=self.sources)
+            if self._opens:
+                ob = replace(ob, opens=self._opens)
             return render_theorem(ob, self.tactics)
         if isinstance(obligation, str):
             stripped = obligation.lstrip()
@@ -82,6 +91,19 @@ class LeanBackend:
                 return text, proof
             return render_theorem(LeanObligation(goal=obligation), self.tactics)
         raise TypeError(f"cannot prove a {type(obligation).__name__}")
+
+    def with_sources(self, a: ir.Statement, b: ir.Statement | None = None) -> LeanBackend:
+        """This backend (same transport and portfolio) rendering IR obligations with the
+        original Lean text of `a` and `b` — the two statements of one `check_equivalence`
+        call, in that order — wherever the obligation contains their components, and their
+        binders for opaque carriers. Uninterpreted symbols are then rendered as Lean
+        constants when both statements are Lean. Cheap: the transport is shared."""
+        out = copy.copy(self)
+        stmts = (a,) if b is None else (a, b)
+        out.sources = SourceIndex(stmts)
+        out._opens = headers_opens(stmts)
+        out.lean_symbols = self.lean_symbols or all(s.language == "lean4" for s in stmts)
+        return out
 
     def prove(self, obligation: ir.Term | LeanObligation | str,
               timeout: float = 5.0) -> ProofResult:

@@ -1,15 +1,28 @@
-"""Print IR back to Lean 4 + Mathlib source.
+"""Print IR as Lean 4 + Mathlib source: the one IR → Lean term printer.
 
-The output is deliberately explicit so that the Lean frontend reads it back to the same IR
-(``parse(render(parse(s))) == parse(s)``): every compound subterm is parenthesized, every
-numeral carries its sort (``(2 : ℝ)``), every coercion is an explicit ``(↑(t) : ℝ)`` and
-binders carry their types. Operations that exist only in Isabelle's semantics (``powr``,
-``signed_sqrt``, ``ln``...) have no Lean spelling and raise ``PrintError``.
+Two uses, one printer (``LeanPrinter``):
+
+- **round trip** (default, ``render``/``render_term``): explicit output that the Lean frontend
+  reads back to the same IR (``parse(render(parse(s))) == parse(s)``): every compound subterm
+  is parenthesized, every numeral carries its sort (``(2 : ℝ)``), every coercion is an
+  explicit ``(↑(t) : ℝ)``, binders carry their types, names are kept. Operations that exist
+  only in Isabelle's semantics (``powr``, ``signed_sqrt``, ``ln``...) raise ``PrintError``.
+- **strict** (``LeanPrinter(strict=True)``, used for proof obligations by
+  ``provers.lean4.render_obligation``): output whose meaning in real Lean + Mathlib is exactly
+  the IR's, even where the frontend would not read it back: every variable must be bound
+  (``bind``) and gets a unique safe name (no capture, no keyword), finite sets are ``Finset``
+  where a sum or a count needs one and ``Set`` elsewhere, ``sign``/``conj``/``gcd`` on ℤ use
+  Mathlib's definitions, opaque carriers only when the caller declared them (``carriers``),
+  uninterpreted symbols only when ``lean_symbols`` says they are Lean constants, and, with
+  ``isabelle=True``, Isabelle-only operations as their Lean definitional expansions
+  (Isabelle's unspecified ``ln x`` for ``x ≤ 0`` becomes a function variable ``isa_ln``
+  constrained to ``Real.log`` on ``x > 0``: the obligation then holds for every meaning).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
 from provers.ir import (
@@ -37,14 +50,23 @@ from provers.ir import (
     Uninterpreted,
     Var,
     VarBinder,
+    cast,
 )
 
 
 class PrintError(ValueError):
-    """An IR term with no Lean 4 spelling (an Isabelle-only operation, an unnamed sort)."""
+    """An IR term with no (faithful) Lean 4 spelling: says which construct."""
 
 
 _IDENT = re.compile(r"^[A-Za-z_\u03b1-\u03c9\u0391-\u03a9][\w'₀-₉!?]*(\.[A-Za-z_][\w'₀-₉!?]*)*$")
+#: names safe as binders in strict output (no `!`/`?`, no dots, no guillemets)
+_SAFE_NAME = re.compile(r"[A-Za-z\u03b1-\u03bb\u03bd-\u03c9][A-Za-z0-9_\u03b1-\u03c9]*[₀-₉']*")
+_LEAN_CONST = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
+_RESERVED = frozenset({
+    "fun", "forall", "exists", "let", "have", "show", "from", "at", "if", "then", "else",
+    "match", "with", "in", "by", "do", "sorry", "Type", "Prop", "Sort", "end", "open", "import",
+    "theorem", "lemma", "example", "calc", "this", "λ", "π", "I", "e", "Π", "Σ", "fun_prop",
+})
 _BASE = {NAT: "ℕ", INT: "ℤ", RAT: "ℚ", REAL: "ℝ", COMPLEX: "ℂ", BOOL: "Prop"}
 _INFIX = {
     "add": "+", "sub": "-", "mul": "*", "div": "/", "ediv": "/", "mod": "%", "emod": "%",
@@ -66,10 +88,20 @@ _FUNC = {
     "image": "Finset.image", "filter": "Finset.filter", "divisors": "Nat.divisors",
     "finite": "Set.Finite", "even": "Even", "odd": "Odd", "fdiv": "Int.fdiv", "fmod": "Int.fmod",
 }
-_NO_LEAN = {"powr", "signed_sqrt", "root", "ln", "isa_log"}
+#: strict output: Mathlib's own definitions where the round-trip spelling is the parser's
+_STRICT_FUNC = {**_FUNC, "ediv": "Int.ediv", "emod": "Int.emod", "conj": "(starRingEnd ℂ)",
+                "cabs": "Complex.abs"}
+ISABELLE_ONLY = frozenset({"powr", "signed_sqrt", "root", "ln", "isa_log"})
+_INTERVALS = ("Icc", "Ico", "Ioc", "Ioo")
+#: Isabelle's `ln`, unspecified on x ≤ 0, as a constrained function variable (strict mode)
+ISA_LN = "isa_ln"
+ISA_LN_AXIOM = "∀ x : ℝ, 0 < x → {f} x = Real.log x"
+
+Hook = Callable[[Term, "LeanPrinter"], "str | None"]
 
 
 def render_sort(s: Sort) -> str:
+    """Round-trip spelling of a sort."""
     if s in _BASE:
         return _BASE[s]
     if s == TYPE:
@@ -104,57 +136,18 @@ def name(n: str) -> str:
     return f"«{n}»"
 
 
-def _num(t: Num) -> str:
-    v = t.value
-    if isinstance(v, Fraction):
-        d, twos, fives = v.denominator, 0, 0
-        while d % 2 == 0:
-            d, twos = d // 2, twos + 1
-        while d % 5 == 0:
-            d, fives = d // 5, fives + 1
-        if d != 1:
-            raise PrintError(f"numeral {v} has no finite decimal expansion")
-        k = max(twos, fives)
-        text = f"{abs(v.numerator) * 10**k // v.denominator}"
-        text = text.rjust(k + 1, "0")
-        lit = f"{text[:-k]}.{text[-k:]}" if k else text
-        lit = ("-" if v < 0 else "") + lit
-    else:
-        lit = str(v)
-    if lit.startswith("-"):
-        return f"(-({lit[1:]} : {render_sort(t.sort)}))"
-    return f"({lit} : {render_sort(t.sort)})"
-
-
-def render_term(t: Term) -> str:
-    """Lean 4 source for an IR term, explicit enough to elaborate back to the same term."""
-    if isinstance(t, Var):
-        return name(t.name)
-    if isinstance(t, Num):
-        return _num(t)
-    if isinstance(t, App):
-        return _app(t)
-    if isinstance(t, Uninterpreted):
-        head = name(t.symbol)
-        text = " ".join([head, *(_arg(render_term(a)) for a in t.args)])
-        if (isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?")) or _inferred(t.sort):
-            return f"({text})"
-        return f"({text} : {render_sort(t.sort)})"
-    if isinstance(t, Quant):
-        q = {"forall": "∀", "exists": "∃", "exists1": "∃!"}[t.kind]
-        bs = " ".join(_typed(v) for v in t.vars)
-        return f"({q} {bs}, {render_term(t.body)})"
-    if isinstance(t, Lam):
-        bs = " ".join(_typed(v) for v in t.vars)
-        return f"(fun {bs} => {render_term(t.body)})"
-    if isinstance(t, BigOp):
-        op = "∑" if t.kind == "sum" else "∏"
-        return f"({op} {name(t.var.name)} ∈ {render_term(t.domain)}, {render_term(t.body)})"
-    if isinstance(t, SetBuilder):
-        if _inferred(t.var.sort):
-            return f"{{{name(t.var.name)} | {render_term(t.body)}}}"
-        return f"{{{name(t.var.name)} : {render_sort(t.var.sort)} | {render_term(t.body)}}}"
-    raise PrintError(f"cannot print {type(t).__name__}")
+def _decimal(v: Fraction) -> str | None:
+    """``v`` as a finite decimal literal (no sign), or None."""
+    d, twos, fives = v.denominator, 0, 0
+    while d % 2 == 0:
+        d, twos = d // 2, twos + 1
+    while d % 5 == 0:
+        d, fives = d // 5, fives + 1
+    if d != 1:
+        return None
+    k = max(twos, fives)
+    text = f"{abs(v.numerator) * 10**k // v.denominator}".rjust(k + 1, "0")
+    return f"{text[:-k]}.{text[-k:]}" if k else text
 
 
 def _inferred(s: Sort) -> bool:
@@ -169,72 +162,313 @@ def _inferred(s: Sort) -> bool:
     return False
 
 
-def _typed(v: Var) -> str:
-    """A binder: untyped when its sort was only inferred (inference gives it back)."""
-    if _inferred(v.sort):
-        return name(v.name)
-    return f"({name(v.name)} : {render_sort(v.sort)})"
-
-
 def _arg(s: str) -> str:
     """An application argument: atomic or parenthesized."""
     return s if s.startswith("(") or _IDENT.match(s) or s.startswith("«") else f"({s})"
 
 
-def _app(t: App) -> str:
-    op, args = t.op, t.args
-    r = [render_term(a) for a in args]
-    if op in _NO_LEAN:
-        raise PrintError(f"operation {op!r} (Isabelle semantics) has no Lean 4 spelling")
-    if op == "true":
-        return "True"
-    if op == "false":
-        return "False"
-    if op == "pi":
-        return "Real.pi"
-    if op == "I":
-        return "Complex.I"
-    if op == "not":
-        return f"(¬{r[0]})"
-    if op in ("and", "or"):
-        sym = " ∧ " if op == "and" else " ∨ "
-        return "(" + sym.join(r) + ")"
-    if op in _INFIX:
-        return f"({r[0]} {_INFIX[op]} {r[1]})"
-    if op == "neg":
-        return f"(-{r[0]})"
-    if op == "inv":
-        return f"({r[0]}⁻¹)"
-    if op == "abs":
-        return f"|{_arg(r[0])}|"  # never `||`: Lean lexes it as one token
-    if op == "cast":
-        return f"(↑{r[0]} : {render_sort(t.sort)})"
-    if op == "ite":
-        return f"(if {r[0]} then {r[1]} else {r[2]})"
-    if op == "set_of":
-        inner = ", ".join(r)
-        body = f"{{{inner}}}" if args else "∅"
-        return f"({body} : {render_sort(t.sort)})"
-    if op == "apply":
-        return "(" + " ".join([_arg(x) for x in r]) + ")"
-    if op == "prime":
-        fn = "Nat.Prime" if args[0].sort == NAT else "Prime"
-        return f"({fn} {_arg(r[0])})"
-    if op in ("gcd", "lcm"):
-        fn = f"Nat.{op}" if args[0].sort == NAT else op
-        return f"({fn} {_arg(r[0])} {_arg(r[1])})"
-    if op in _FUNC:
-        return "(" + " ".join([_FUNC[op], *map(_arg, r)]) + ")"
-    raise PrintError(f"operation {op!r} has no Lean 4 spelling in this printer")
+class LeanPrinter:
+    """IR → Lean text (see the module docstring for the two modes).
+
+    Strict-mode options: ``isabelle`` expands Isabelle-only operations; ``lean_symbols``
+    prints uninterpreted symbols that are Lean names as those constants (right only when the
+    statements came from Lean); ``carriers`` maps opaque sort names to their Lean text
+    (``{"G": "G"}`` once ``{G : Type*} [Group G]`` is among the binders); ``finsets`` are
+    set-sorted variables whose binder is a ``Finset``; ``hook(term, printer)`` may return
+    text for a term (the original Lean text of a component) or None to print it from the IR.
+    """
+
+    def __init__(self, *, strict: bool = False, isabelle: bool = False, lean_symbols: bool = False,
+                 carriers: Mapping[str, str] | None = None, finsets: Iterable[Var] = (),
+                 hook: Hook | None = None) -> None:
+        self.strict = strict
+        self.isabelle = isabelle
+        self.lean_symbols = lean_symbols
+        self.carriers = dict(carriers or {})
+        self.finsets = set(finsets)
+        self.hook = hook
+        self.names: dict[Var, str] = {}
+        self.taken: set[str] = set()
+        self.ln_name: str | None = None
+
+    # -- names and sorts ---------------------------------------------------------------
+    def fresh(self, base: str) -> str:
+        """A name not used anywhere else in this printer's output."""
+        out, i = base, 1
+        while out in self.taken:
+            out, i = f"{base}_{i}", i + 1
+        self.taken.add(out)
+        return out
+
+    def bind(self, v: Var) -> str:
+        """Declare ``v`` (strict: under a fresh safe name; round trip: its own name)."""
+        if not self.strict:
+            self.names[v] = name(v.name)
+            return self.names[v]
+        from provers.lean4.security import FORBIDDEN_WORDS
+
+        ok = _SAFE_NAME.fullmatch(v.name) and v.name not in _RESERVED and v.name not in FORBIDDEN_WORDS
+        self.names[v] = self.fresh(v.name if ok else "v")
+        return self.names[v]
+
+    def sort(self, s: Sort) -> str:
+        if not self.strict:
+            return render_sort(s)
+        if s in _BASE:
+            return _BASE[s]
+        if isinstance(s, FunSort):
+            return "(" + " → ".join(self.sort(a) for a in (*s.args, s.result)) + ")"
+        if isinstance(s, SetSort):
+            return f"(Set {self.sort(s.elem)})"
+        if isinstance(s, ListSort):
+            return f"(List {self.sort(s.elem)})"
+        if isinstance(s, OpaqueSort) and s.name in self.carriers:
+            return self.carriers[s.name]
+        raise PrintError(f"sort {s} has no Lean rendering without the original text")
+
+    def binder(self, v: Var) -> str:
+        """``(x : T)`` for a new bound variable (a ``Finset`` binder when declared one)."""
+        if not self.strict and _inferred(v.sort):
+            return self.bind(v)
+        ty = self.sort(v.sort)
+        if v in self.finsets and isinstance(v.sort, SetSort):
+            ty = f"(Finset {self.sort(v.sort.elem)})"
+        return f"({self.bind(v)} : {ty})"
+
+    def scoped(self, vs: Iterable[Var], body: Callable[[], str]) -> tuple[list[str], str]:
+        """Binders for ``vs`` and the body printed with them in scope."""
+        saved = dict(self.names)
+        bs = [self.binder(v) for v in vs]
+        try:
+            return bs, body()
+        finally:
+            self.names = saved
+
+    # -- terms -------------------------------------------------------------------------
+    def num(self, t: Num) -> str:
+        ty, v = self.sort(t.sort), t.value
+        if isinstance(v, Fraction):
+            lit = _decimal(v)
+            if self.strict or lit is None:
+                if not self.strict:
+                    raise PrintError(f"numeral {v} has no finite decimal expansion")
+                return f"(({v.numerator} : {ty}) / ({v.denominator} : {ty}))"
+        else:
+            lit = str(abs(v))
+        return f"(-({lit} : {ty}))" if v < 0 else f"({lit} : {ty})"
+
+    def term(self, t: Term) -> str:  # noqa: C901 - one case per IR construct
+        if self.hook is not None:
+            out = self.hook(t, self)
+            if out is not None:
+                return out
+        if isinstance(t, Var):
+            if t in self.names:
+                if self.strict and t in self.finsets and isinstance(t.sort, SetSort):
+                    return f"(↑{self.names[t]} : {self.sort(t.sort)})"  # a Finset used as a Set
+                return self.names[t]
+            if self.strict:
+                raise PrintError(f"free variable {t.name} without a binder")
+            return name(t.name)
+        if isinstance(t, Num):
+            return self.num(t)
+        if isinstance(t, App):
+            return self.app(t)
+        if isinstance(t, Uninterpreted):
+            return self.uninterpreted(t)
+        if isinstance(t, Quant):
+            q = {"forall": "∀", "exists": "∃", "exists1": "∃!"}[t.kind]
+            bs, body = self.scoped(t.vars, lambda: self.term(t.body))
+            return f"({q} {' '.join(bs)}, {body})"
+        if isinstance(t, Lam):
+            bs, body = self.scoped(t.vars, lambda: self.term(t.body))
+            return f"(fun {' '.join(bs)} => {body})"
+        if isinstance(t, BigOp):
+            op = "∑" if t.kind == "sum" else "∏"
+            dom = self.finset(t.domain) if self.strict else self.term(t.domain)
+            saved = dict(self.names)
+            v = self.bind(t.var)
+            try:
+                body = self.term(t.body)
+            finally:
+                self.names = saved
+            return f"({op} {v} ∈ {dom}, {body})"
+        if isinstance(t, SetBuilder):
+            bs, body = self.scoped((t.var,), lambda: self.term(t.body))
+            b = bs[0][1:-1] if bs[0].startswith("(") else bs[0]
+            return f"{{{b} | {body}}}"
+        raise PrintError(f"cannot print {type(t).__name__}")
+
+    def uninterpreted(self, t: Uninterpreted) -> str:
+        if not self.strict:
+            head = name(t.symbol)
+            text = " ".join([head, *(_arg(self.term(a)) for a in t.args)])
+            if (isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?")) or _inferred(t.sort):
+                return f"({text})"
+            return f"({text} : {render_sort(t.sort)})"
+        if not (self.lean_symbols and _LEAN_CONST.fullmatch(t.symbol)):
+            raise PrintError(f"uninterpreted symbol {t.symbol!r} (needs the original Lean text)")
+        self.sort(t.sort)  # an opaque carrier still needs its binders
+        if not t.args:
+            return t.symbol
+        return "(" + " ".join((t.symbol, *(_arg(self.term(a)) for a in t.args))) + ")"
+
+    def finset(self, t: Term) -> str:
+        """A finite-set term as a ``Finset`` (strict: the domain of a sum, the set counted)."""
+        if isinstance(t, Var) and t in self.finsets and t in self.names:
+            return self.names[t]
+        if isinstance(t, App):
+            a = t.args
+            if t.op == "range":
+                return f"(Finset.range {_arg(self.term(a[0]))})"
+            if t.op in _INTERVALS:
+                return f"(Finset.{t.op} {_arg(self.term(a[0]))} {_arg(self.term(a[1]))})"
+            if t.op == "divisors":
+                return f"(Nat.divisors {_arg(self.term(a[0]))})"
+            if t.op == "set_of" and isinstance(t.sort, SetSort):
+                elems = ", ".join(self.term(x) for x in a)
+                ty = f"Finset {self.sort(t.sort.elem)}"
+                return f"({{{elems}}} : {ty})" if a else f"(∅ : {ty})"
+            if t.op == "filter":
+                return f"(Finset.filter {_arg(self.term(a[0]))} {self.finset(a[1])})"
+            if t.op == "image":
+                return f"(Finset.image {_arg(self.term(a[0]))} {self.finset(a[1])})"
+            if t.op in ("union", "inter", "setdiff"):
+                return f"({self.finset(a[0])} {_INFIX[t.op]} {self.finset(a[1])})"
+        raise PrintError("finite set given by a set variable or formula (needs the original "
+                         "Lean text to know it is a Finset)")
+
+    def app(self, t: App) -> str:  # noqa: C901 - one case per operation
+        op, args = t.op, t.args
+        if op in ISABELLE_ONLY:
+            return self.isabelle_op(t)
+        if self.strict:
+            out = self.strict_app(t)
+            if out is not None:
+                return out
+        r = [self.term(a) for a in args]
+        if op == "true":
+            return "True"
+        if op == "false":
+            return "False"
+        if op == "pi":
+            return "Real.pi"
+        if op == "I":
+            return "Complex.I"
+        if op == "not":
+            return f"(¬{r[0]})"
+        if op in ("and", "or"):
+            sym = " ∧ " if op == "and" else " ∨ "
+            return "(" + sym.join(r) + ")"
+        if op in _INFIX:
+            if self.strict and op in ("div", "mod") and t.sort == INT:
+                raise PrintError(f"{op} on Int (the IR uses ediv/fdiv there)")
+            return f"({r[0]} {_INFIX[op]} {r[1]})"
+        if op == "neg":
+            return f"(-{r[0]})"
+        if op == "inv":
+            return f"({r[0]}⁻¹)"
+        if op == "abs":
+            return f"|{_arg(r[0])}|"  # never `||`: Lean lexes it as one token
+        if op == "cast":
+            return f"(↑{r[0]} : {self.sort(t.sort)})"
+        if op == "ite":
+            return f"(if {r[0]} then {r[1]} else {r[2]})"
+        if op == "set_of":
+            inner = ", ".join(r)
+            body = f"{{{inner}}}" if args else "∅"
+            ty = self.sort(t.sort) if self.strict else render_sort(t.sort)
+            return f"({body} : {ty})"
+        if op == "apply":
+            return "(" + " ".join([_arg(x) for x in r]) + ")"
+        if op == "prime":
+            fn = "Nat.Prime" if args[0].sort == NAT else "Prime"
+            return f"({fn} {_arg(r[0])})"
+        if op in ("gcd", "lcm"):
+            fn = f"Nat.{op}" if args[0].sort == NAT else op
+            return f"({fn} {_arg(r[0])} {_arg(r[1])})"
+        table = _STRICT_FUNC if self.strict else _FUNC
+        if op in table:
+            return "(" + " ".join([table[op], *map(_arg, r)]) + ")"
+        raise PrintError(f"operation {op!r} has no Lean 4 spelling in this printer")
+
+    def strict_app(self, t: App) -> str | None:  # noqa: C901
+        """Strict spellings that differ from the round-trip ones (None: same spelling)."""
+        op, a = t.op, t.args
+        if op in ("floor", "ceil"):
+            x = cast(a[0], INT) if a[0].sort == NAT else a[0]  # no FloorRing ℕ
+            return f"({_FUNC[op]} {_arg(self.term(x))})"
+        if op == "sign":
+            if t.sort in (REAL, INT):
+                return f"({'Real' if t.sort == REAL else 'Int'}.sign {_arg(self.term(a[0]))})"
+            raise PrintError(f"sign on {t.sort}")
+        if op == "cabs":
+            return f"‖{self.term(a[0])}‖"
+        if op in ("ediv", "emod"):  # Lean's `/`, `%` on ℤ, spelled out
+            return f"({_STRICT_FUNC[op]} {_arg(self.term(a[0]))} {_arg(self.term(a[1]))})"
+        if op in ("gcd", "lcm") and t.sort == INT:
+            return f"(↑(Int.{op} {_arg(self.term(a[0]))} {_arg(self.term(a[1]))}) : ℤ)"
+        if op == "prime" and a[0].sort == INT:
+            return f"(Nat.Prime (Int.natAbs {_arg(self.term(a[0]))}))"
+        if op in _INTERVALS:
+            return f"(Set.{op} {_arg(self.term(a[0]))} {_arg(self.term(a[1]))})"
+        if op in ("range", "divisors"):
+            assert isinstance(t.sort, SetSort)
+            return f"(↑{self.finset(t)} : Set {self.sort(t.sort.elem)})"
+        if op == "card":
+            x = a[0]
+            if isinstance(x, Var) and x not in self.finsets:
+                return f"(Set.ncard {self.term(x)})"
+            return f"(Finset.card {self.finset(x)})"
+        if op == "image":
+            return f"({_arg(self.term(a[0]))} '' {_arg(self.term(a[1]))})"
+        if op == "filter":
+            assert isinstance(t.sort, SetSort)
+            x = self.fresh("x")  # never captures a free name: fresh in the whole output
+            return f"{{{x} ∈ {self.term(a[1])} | {_arg(self.term(a[0]))} {x}}}"
+        return None
+
+    def isabelle_op(self, t: App) -> str:
+        """Isabelle-only operations as their Lean definitional expansions (strict, on request)."""
+        op, a = t.op, t.args
+        if not (self.strict and self.isabelle):
+            raise PrintError(f"operation {op!r} (Isabelle semantics) has no Lean 4 spelling")
+        if op == "signed_sqrt":
+            x = self.term(a[0])
+            return f"(if (0 : ℝ) ≤ {x} then Real.sqrt {x} else -Real.sqrt (-{x}))"
+        if op == "root":
+            n, x = self.term(a[0]), self.term(a[1])
+            e = f"((1 : ℝ) / (↑{n} : ℝ))"
+            return (f"(if {n} = (0 : ℕ) then (0 : ℝ) else if (0 : ℝ) ≤ {x} then {x} ^ {e} "
+                    f"else -((-{x}) ^ {e}))")
+        ln = self.isa_ln()
+        if op == "ln":
+            return f"({ln} {_arg(self.term(a[0]))})"
+        if op == "isa_log":
+            b, x = _arg(self.term(a[0])), _arg(self.term(a[1]))
+            return f"(({ln} {x}) / ({ln} {b}))"
+        x, y = self.term(a[0]), self.term(a[1])  # powr
+        return f"(if {x} = (0 : ℝ) then (0 : ℝ) else Real.exp ({y} * {ln} {_arg(x)}))"
+
+    def isa_ln(self) -> str:
+        """The name of the function variable standing for Isabelle's ``ln`` (see ``ISA_LN``)."""
+        if self.ln_name is None:
+            self.ln_name = self.fresh(ISA_LN)
+        return self.ln_name
 
 
-def _binder(b: VarBinder | Hypothesis) -> str:
+def render_term(t: Term) -> str:
+    """Lean 4 source for an IR term, explicit enough to elaborate back to the same term."""
+    return LeanPrinter().term(t)
+
+
+def _binder(p: LeanPrinter, b: VarBinder | Hypothesis) -> str:
     if isinstance(b, VarBinder):
         if _inferred(b.var.sort):
             return "(" + name(b.var.name) + ")" if b.style == "explicit" else "{" + name(b.var.name) + "}"
         open_, close = {"explicit": "()", "implicit": "{}", "strict_implicit": "⦃⦄", "instance": "[]"}[b.style]
         return f"{open_}{name(b.var.name)} : {render_sort(b.var.sort)}{close}"
-    f = render_term(b.formula)
+    f = p.term(b.formula)
     if b.style == "instance":
         return f"[{name(b.name)} : {f}]" if b.name else f"[{f}]"
     open_, close = {"explicit": "()", "implicit": "{}", "strict_implicit": "⦃⦄"}.get(b.style, "()")
@@ -243,9 +477,10 @@ def _binder(b: VarBinder | Hypothesis) -> str:
 
 def render(statement: Statement, proof: str = "by sorry") -> str:
     """A complete Lean 4 theorem (header, binders, hypotheses, ``:= by sorry``)."""
+    p = LeanPrinter()
     head = f"theorem {name(statement.name)}" if statement.name else "example"
-    binders = "".join(f"\n    {_binder(b)}" for b in statement.binders)
-    text = f"{head}{binders} :\n    {render_term(statement.conclusion)} := {proof}"
+    binders = "".join(f"\n    {_binder(p, b)}" for b in statement.binders)
+    text = f"{head}{binders} :\n    {p.term(statement.conclusion)} := {proof}"
     if statement.header:
         text = statement.header.rstrip() + "\n\n" + text
     return text
