@@ -137,3 +137,13 @@ def test_portfolio_on_a_one_worker_pool_runs_solvers_in_turn():
         assert len(small.workers) == 1
     finally:
         small.close()
+
+
+def test_module_level_prove_uses_shared_backends():
+    from provers.smt import prove
+
+    claim = forall_([x], app("ge", app("abs", x), num(0, REAL)))
+    assert isinstance(prove(claim, 5.0), Proved)
+    assert isinstance(prove(claim, 5.0, backend="cvc5"), Proved)
+    with pytest.raises(ValueError):
+        prove(claim, 1.0, backend="vampire")

@@ -15,6 +15,9 @@ Public API (other modules code against these names)::
     backend.prove_many(obligations, timeout)    # one result per obligation, never raises
     Portfolio(pool=WorkerPool(max_workers=4, memory_mb=4096), cache=VerdictCache("v.sqlite"))
 
+    from provers.smt import prove
+    prove(obligation, timeout=5.0, backend="portfolio")  # shared backend per name ("z3", "cvc5")
+
     from provers.smt import solve, lower_obligation
     solve("z3", obligation, timeout)            # in-process call (no containment): tests, debugging
 
@@ -22,11 +25,26 @@ Exact evaluation and fingerprints live in ``provers.evaluate`` (``evaluate``, ``
 ``decide``, ``sample_assignments``, ``fingerprint``). Semantics: ``docs/semantics.md``.
 """
 
+from provers.backend import ProofResult
 from provers.cache import VerdictCache
+from provers.ir import Term
 from provers.smt.backends import Cvc5Backend, Portfolio, SolverBackend, Z3Backend
 from provers.smt.pool import WorkerPool, default_pool
 from provers.smt.semantics import Lowered, Unsupported, lower_obligation
 from provers.smt.solve import solve
+
+_SHARED: dict[str, SolverBackend] = {}
+
+
+def prove(obligation: Term, timeout: float = 5.0, backend: str = "portfolio") -> ProofResult:
+    """Validity of ``obligation`` with a process-wide backend (shared pool and cache)."""
+    classes = {"portfolio": Portfolio, "z3": Z3Backend, "cvc5": Cvc5Backend}
+    if backend not in classes:
+        raise ValueError(f"unknown backend {backend!r}; expected one of {sorted(classes)}")
+    if backend not in _SHARED:
+        _SHARED[backend] = classes[backend]()
+    return _SHARED[backend].prove(obligation, timeout)
+
 
 __all__ = [
     "Cvc5Backend",
@@ -39,5 +57,6 @@ __all__ = [
     "Z3Backend",
     "default_pool",
     "lower_obligation",
+    "prove",
     "solve",
 ]
