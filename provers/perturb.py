@@ -55,6 +55,7 @@ from provers.ir import (
     cast,
     children,
     free_vars,
+    map_term,
     rebuild,
     show,
     show_statement,
@@ -478,6 +479,11 @@ _DOMAIN = {REAL: NAT, RAT: NAT, INT: NAT}
 _SORT_NAME = {REAL: "ℝ", RAT: "ℚ", INT: "ℤ", NAT: "ℕ"}
 
 
+def _fold_casts(t: Term) -> Term:
+    """``↑(↑x : ℚ) : ℝ`` is ``↑x : ℝ`` (the IR's ``cast`` folds nested embeddings)."""
+    return map_term(t, lambda u: cast(u.args[0], u.sort) if isinstance(u, App) and u.op == "cast" else None)
+
+
 def pt_domain(st: Statement, rng: random.Random) -> list[Candidate]:
     """Re-sort a theorem variable ``x : ℝ`` (ℚ, ℤ) as ``x : ℕ``, cast back at every use: the
     statement stays well-typed and now only speaks about natural ``x``."""
@@ -496,7 +502,8 @@ def pt_domain(st: Statement, rng: random.Random) -> list[Candidate]:
                 binders.append(replace(c, formula=substitute(c.formula, mapping)))
             else:
                 binders.append(c)
-        concl = substitute(st.conclusion, mapping)
+        concl = _fold_casts(substitute(st.conclusion, mapping))
+        binders = [replace(c, formula=_fold_casts(c.formula)) if isinstance(c, Hypothesis) else c for c in binders]
         what = f"change the domain of {old.name} from {_SORT_NAME[old.sort]} to {_SORT_NAME[new.sort]}"  # type: ignore[index]
         out.append((_fresh(st, binders=tuple(binders), conclusion=concl), what, f"binder {old.name}"))
     return out

@@ -68,3 +68,31 @@ def test_generator_still_produces_the_fixture_variants():
         v = cache[key].get((rec["kind"], rec["description"]))
         assert v is not None, f"{_id(rec)} is no longer generated: regenerate the fixture (see module doc)"
         assert v.text == rec["text"]
+
+
+def _diagnostics_module():
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "experiments" / "diagnostics.py"
+    spec = importlib.util.spec_from_file_location("diagnostics", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_report_flags_wrong_verdicts():
+    d = _diagnostics_module()
+
+    def row(preserving, effective, status, kind):
+        check = {"status": status, "reason": "r", "time": 0.1, "countermodel": status == "inequivalent", "structural": False}
+        return {"id": "p", "kind": kind, "preserving": preserving, "effective": effective, "description": "d",
+                "evidence": "e", "roundtrip": True, "checks": {rel: dict(check) for rel in d.RELATIONS}}
+
+    rows = [row(True, None, "equivalent", "rename"), row(True, None, "inequivalent", "swap_eq"),
+            row(False, True, "equivalent", "drop_hypothesis"), row(False, False, "equivalent", "add_hypothesis"),
+            row(False, True, "inequivalent", "change_numeral")]
+    bugs = d.soundness_bugs(rows)
+    assert [r["kind"] for r in bugs] == ["swap_eq", "drop_hypothesis"]  # not the ineffective one
+    text = d.report(rows, d.RELATIONS, {"command": "c", "statements": 1, "seed": 0, "timeout": 1, "workers": 1, "wall": 1})
+    assert text.count("WRONG VERDICT") == 2 and "soundness bugs (wrong SAE verdicts): 2" in text
+    assert d.inconclusive_cause("z3: unsupported: variable z of sort Complex").startswith("sort or construct")
