@@ -40,6 +40,10 @@ __all__ = [
 
 RELATIONS = ("symbolic", "sae", "logical", "syntactic")
 
+#: Seconds for one vacuity check: contradictory premises are usually easy to refute, and
+#: this check runs once per candidate with premises, so it gets a shorter budget.
+VACUITY_TIMEOUT = 2.0
+
 #: ``checker(a, b, relation, timeout) -> verdict`` with ``.status`` in
 #: equivalent / inequivalent / inconclusive (``provers.check_equivalence`` by default).
 Checker = Callable[[Statement, Statement, str, float], Any]
@@ -333,7 +337,7 @@ class Clusterer:
         backend = self._counting_backend()
         before = backend.calls if backend is not None else 0
         try:
-            out = vacuous(st, timeout=self.timeout, backend=backend)
+            out = vacuous(st, timeout=min(self.timeout, VACUITY_TIMEOUT), backend=backend)
         except Exception:
             return None
         finally:
@@ -375,7 +379,7 @@ class Clusterer:
         if why == "fingerprint":
             s.fingerprint_skips += 1
             return False
-        ck = (self.relation, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
+        ck = (self.relation, self.timeout, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
         status = self.cache.get(ck)
         if status is not None:
             s.cache_hits += 1
