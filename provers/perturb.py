@@ -576,6 +576,12 @@ _PERTURBERS: dict[str, Callable[[Statement, random.Random], list[Candidate]]] = 
 def _select(st: Statement, table: dict[str, Callable], kinds: Sequence[str] | None, seed: int, n: int | None) -> list[tuple[str, Candidate]]:
     """Round-robin over the applicable kinds (in a seeded order), one random candidate each
     time, until ``n`` (default: one per applicable kind). Duplicates and no-ops are skipped."""
+    if not isinstance(st, Statement):
+        raise TypeError(f"expected a provers.ir.Statement, got {type(st).__name__} (parse text first with provers.parse)")
+    if n is not None and n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+    if isinstance(kinds, str):
+        kinds = [kinds]
     kinds = tuple(kinds) if kinds is not None else tuple(table)
     unknown = [k for k in kinds if k not in table]
     if unknown:

@@ -268,6 +268,11 @@ def test_n_and_kinds():
     assert rewrites(STATEMENTS[S2], kinds=["curry"]) == []  # not applicable: nothing, no crash
     with pytest.raises(ValueError, match="unknown kind"):
         rewrites(st0, kinds=["nonsense"])
+    with pytest.raises(TypeError, match="provers.parse"):
+        rewrites(S1)  # text, not a Statement
+    with pytest.raises(ValueError, match="n must be"):
+        perturbations(st0, n=-1, check=False)
+    assert [v.kind for v in rewrites(st0, kinds="commute")] == ["commute"]
     assert set(REWRITE_KINDS) >= {v.kind for v in vs}
 
 
