@@ -102,6 +102,7 @@ class Scope:
 
 
 MAX_DEPTH = 200
+MAX_STEPS = 20_000  # Pratt-loop entries per statement (real candidates need < 200)
 
 
 class Elaborator:
@@ -113,6 +114,7 @@ class Elaborator:
         self.i = 0
         self.bound: list[dict[str, Var]] = []
         self.depth = 0
+        self.steps = 0
         self.fresh_count = 0
         self.coercions: list[str] = []
         #: (name, occurrence) -> sort for variables written without a type (filled by the
@@ -308,14 +310,18 @@ class Elaborator:
         return t
 
     # ---- Pratt loop ----------------------------------------------------------------------
-    def expr(self, min_bp: int) -> Term:
+    def expr(self, min_bp: int, left: Term | None = None) -> Term:
+        """Pratt loop; ``left`` resumes it after an operand that was already read."""
         self.depth += 1
-        if self.depth > MAX_DEPTH:
+        self.steps += 1
+        if self.depth > MAX_DEPTH or self.steps > MAX_STEPS:
             from provers.errors import InputTooLargeError
 
-            raise InputTooLargeError(f"term nested deeper than {MAX_DEPTH} levels")
+            what = f"nested deeper than {MAX_DEPTH} levels" if self.depth > MAX_DEPTH else f"needs more than {MAX_STEPS} parse steps"
+            raise InputTooLargeError(f"the term is too large: {what}")
         try:
-            left = self.prefix()
+            if left is None:
+                left = self.prefix()
             while True:
                 t = self.peek()
                 if t.kind in ("op", "ident") and t.text in INFIX:
@@ -589,19 +595,16 @@ class Elaborator:
             self.expect("}", "to close {")
             self.require(hi.sort, "ord", pos, "an interval")
             return App("isa:lessThan" if op == "..<" else "isa:atMost", (hi,), SetSort(hi.sort))
+        bar = self._comprehension_bar()
+        if bar is not None:
+            return self._comprehension(bar, pos)
         builder = self._try_set_builder(pos)
-        if builder is not None:
+        if isinstance(builder, SetBuilder):
             return builder
-        start, snapshot = self.i, dict(self.scope.implicit)
-        first = self.expr(31)
+        first = builder if builder is not None else self.expr(31)
         if self.at("::"):
             tpos = self.next().pos
             first = self.coerce(first, self.read_type(), tpos, "a type annotation")
-        if self.at("|"):
-            self.next()
-            vs = self.binder_vars(pos)
-            self.expect(".", "after the variables of {t | x. P}")
-            return self._comprehension(start, snapshot, vs, pos)
         for ops, kind in ((("..",), "Icc"), (("..<",), "Ico"), (("<..",), "Ioc"), (("<..<",), "Ioo")):
             if self.at(*ops):
                 self.next()
@@ -627,7 +630,8 @@ class Elaborator:
         return App("set_of", tuple(items), SetSort(first.sort))
 
     def _try_set_builder(self, pos: int) -> Term | None:
-        """``{x. P}``, ``{x::T. P}``, ``{x ∈ A. P}``, ``{(a, b). P}``; None if not one."""
+        """``{x. P}``, ``{x::T. P}``, ``{x ∈ A. P}``, ``{(a, b). P}`` as a SetBuilder; for ``{x ∈ A …}``
+        that is no builder, the first element (read once, never re-read); None otherwise."""
         t0, t1 = self.peek(), self.peek(1)
         if t0.kind == "ident" and t1.text in (".", "::") and t0.text not in KEYWORDS:
             if t1.text == "::":  # {x::T. P} vs {x :: T} (a singleton): look for the dot
@@ -650,13 +654,11 @@ class Elaborator:
             self.expect("}", "to close {x. P}")
             return SetBuilder(v, body)
         if t0.kind == "ident" and t1.text == "∈":
-            start = self.i
             self.next()
-            self.next()
+            mem_pos = self.next().pos
             dom = self.expr(51)
-            if not self.at("."):
-                self.i = start
-                return None
+            if not self.at("."):  # not a builder: {x ∈ A, …} or {x ∈ A ∧ …}; keep what was read
+                return self.expr(31, left=self.binary("mem", self.name(t0), dom, mem_pos))
             self.next()
             v = Var(t0.text, self.uni.fresh())
             self.unify(dom.sort, SetSort(v.sort), pos, "{x ∈ A. P}")
@@ -696,19 +698,49 @@ class Elaborator:
                 return SetBuilder(z, Quant("exists", tuple(vs), App("and", (eq, body), BOOL)))
         return None
 
-    def _comprehension(self, start: int, snapshot: dict[str, Var], vs: list[Var], pos: int) -> Term:
-        """``{t | x y. P}``: the pattern ``t`` was read before ``x y`` were bound, so read it
-        again with them bound (dropping the free variables the first reading invented)."""
-        self.scope.implicit.clear()
-        self.scope.implicit.update(snapshot)
-        self.bound.append({v.name: v for v in vs})
-        body = self.formula(0)
-        self.expect("}", "to close {t | x. P}")
-        end = self.i
+    def _comprehension_bar(self) -> int | None:
+        """Index of the ``|`` of ``{t | x y. P}`` when the braces hold one (a depth-0 ``|``
+        followed by variable names and ``.``), found by scanning tokens, so ``t`` is read once
+        with ``x y`` already bound."""
+        if self.peek().kind == "ident" and self.peek(1).text in (".", "::"):
+            return None  # {x. P} / {x::T. P}
+        depth, j = 0, self.i
+        while j < len(self.toks):
+            t = self.toks[j]
+            if t.kind == "eof":
+                return None
+            if t.kind == "op" and t.text in ("(", "[", "{", "⟦"):
+                depth += 1
+            elif t.kind == "op" and t.text in (")", "]", "}", "⟧"):
+                if depth == 0:
+                    return None
+                depth -= 1
+            elif depth == 0 and t.kind == "op" and t.text == ",":
+                return None
+            elif depth == 0 and t.kind == "op" and t.text == "|":
+                k = j + 1
+                while self.toks[k].kind == "ident" or self.toks[k].text in ("::", "(", ")") or self.toks[k].kind == "tvar":
+                    k += 1
+                return j if k > j + 1 and self.toks[k].text == "." else None
+            j += 1
+        return None
+
+    def _comprehension(self, bar: int, pos: int) -> Term:
+        """``{t | x y. P}`` = ``{z. ∃x y. z = t ∧ P}`` (``{x | x. P}`` is ``{x. P}``)."""
+        start = self.i
+        self.i = bar + 1
+        vs = self.binder_vars(pos)
+        self.expect(".", "after the variables of {t | x. P}")
+        body_start = self.i
         self.i = start
+        self.bound.append({v.name: v for v in vs})
         pattern = self.expr(31)
-        self.i = end
+        if self.i != bar:
+            self.expect("|", "in {t | x. P}")
+        self.i = body_start
+        body = self.formula(0)
         self.bound.pop()
+        self.expect("}", "to close {t | x. P}")
         if len(vs) == 1 and pattern == vs[0]:
             return SetBuilder(vs[0], body)
         z = self.fresh_var("z", pattern.sort)
