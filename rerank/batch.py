@@ -192,10 +192,12 @@ def _repair_tail(path: Path) -> None:
         f.truncate(0)
 
 
-def read_done_ids(path: str | Path) -> dict[str, dict[str, Any]]:
-    """Records already in ``path`` by id (after repairing a partial last line)."""
+def read_done_ids(path: str | Path, repair: bool = True) -> dict[str, dict[str, Any]]:
+    """Records already in ``path`` by id.  ``repair`` first truncates a partial last line
+    (the batch runner does; a reader such as ``rerank eval`` just skips it)."""
     path = Path(path)
-    _repair_tail(path)
+    if repair:
+        _repair_tail(path)
     done: dict[str, dict[str, Any]] = {}
     if not path.exists():
         return done

@@ -348,7 +348,7 @@ def eval_(
     if not path.exists():
         _fail(f"{path} does not exist")
     try:
-        rep = evaluate_records(list(read_done_ids(path).values()), max_n, resamples, seed)
+        rep = evaluate_records(list(read_done_ids(path, repair=False).values()), max_n, resamples, seed)
     except ValueError as e:
         _fail(f"{path}: {e}")
     if as_json:

@@ -82,6 +82,16 @@ def test_rerun_skips_finished_ids_and_retry_errors_redoes_errors(tmp_path):
     assert out.read_text() == first  # same records, same order
 
 
+def test_duplicate_ids_are_reported_not_merged(tmp_path):
+    inp = write_jsonl(tmp_path / "in.jsonl", [problem(0), problem(1), problem(0)])
+    out = tmp_path / "out.jsonl"
+    s = run_batch(inp, out, FAST, progress=False)
+    got = lines(out)
+    assert [r["id"] for r in got] == ["p0", "p1", "p0#dup2"]
+    assert got[2]["status"] == "error" and "duplicate id 'p0'" in got[2]["error"]
+    assert (s.ok, s.errors) == (2, 1)
+
+
 def test_partial_last_line_is_truncated_and_redone(tmp_path):
     inp = write_jsonl(tmp_path / "in.jsonl", [problem(i) for i in range(5)])
     out = tmp_path / "out.jsonl"
@@ -89,6 +99,8 @@ def test_partial_last_line_is_truncated_and_redone(tmp_path):
     full = out.read_text()
     kept = full.splitlines(keepends=True)[:2]
     out.write_text("".join(kept) + full.splitlines()[2][:25])  # a torn write
+    assert set(read_done_ids(out, repair=False)) == {"p0", "p1"}
+    assert out.read_text() != "".join(kept)  # a reader leaves the file alone
     assert set(read_done_ids(out)) == {"p0", "p1"}
     assert out.read_text() == "".join(kept)  # the torn tail is gone
     run_batch(inp, out, FAST, progress=False)
