@@ -431,8 +431,8 @@ def test_inf_binder_over_several_variables():
 def test_nested_sets_are_read_once():
     # {x ∈ A …} and {t | x. P} are recognised without re-reading their contents: 60 nested
     # levels stay far below the parse-step budget (re-reading would double it per level)
-    member = 'theorem fixes S :: "nat set" shows "' + "{x ∈ " * 60 + "S" + "}" * 60 + ' = {}"'
-    assert parse(member).conclusion.op == "eq"
+    member = 'theorem fixes S :: "nat set" shows "' + "{b ∈ " * 59 + "{x ∈ S}" + "}" * 59 + ' = {}"'
+    assert parse(member).conclusion.op == "eq"  # sets of booleans: b ∈ {x ∈ S}, b :: bool
     inner = "(x::nat)"
     for _ in range(60):
         inner = "{" + inner + " | x. True}"
