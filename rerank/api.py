@@ -296,12 +296,12 @@ class RerankSession:
         infs = list(informalizations) if informalizations is not None else [None] * len(cands)
         if len(infs) != len(cands):
             raise ValueError(f"{len(infs)} informalizations given for {len(cands)} candidates")
+        for given in infs:  # validate before anything is added, so a session stays consistent
+            if given is not None and not isinstance(given, str):
+                raise TypeError(f"an informalization must be a string, got {type(given).__name__}")
         t0 = time.perf_counter()
         idx = [self.clusterer.add(c) for c in cands]
         self.timing["parse_cluster"] += time.perf_counter() - t0
-        for given in infs:
-            if given is not None and not isinstance(given, str):
-                raise TypeError(f"an informalization must be a string, got {type(given).__name__}")
         self._back_translate(idx, infs)
         return idx
 

@@ -112,3 +112,13 @@ def test_any_arrival_order_matches_one_shot_in_that_order(rr, perm):
 def test_empty_session_ranks_nothing(rr):
     r = rr.start(INFORMAL).ranking()
     assert r.selected == [] and r.classes == []
+
+
+def test_a_bad_informalization_is_rejected_and_leaves_the_session_usable(rr):
+    s = rr.start(INFORMAL)
+    s.add(POOL[0])
+    with pytest.raises(TypeError, match="informalization must be a string"):
+        s.add(POOL[1], informalization=42)
+    assert s.k == 1
+    s.add(POOL[1])
+    assert s.ranking().classes == [[0, 1]]
