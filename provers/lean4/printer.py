@@ -174,18 +174,23 @@ class LeanPrinter:
     prints uninterpreted symbols that are Lean names as those constants (right only when the
     statements came from Lean); ``carriers`` maps opaque sort names to their Lean text
     (``{"G": "G"}`` once ``{G : Type*} [Group G]`` is among the binders); ``finsets`` are
-    set-sorted variables whose binder is a ``Finset``; ``hook(term, printer)`` may return
+    set-sorted variables whose binder is a ``Finset``; ``binder_types`` gives the Lean type of
+    particular variables (``a ↦ "(ℕ → ℝ≥0)"``, from the original binder); ``projections``
+    are field names the statements use with dot notation (never printed as constants); ``hook(term, printer)`` may return
     text for a term (the original Lean text of a component) or None to print it from the IR.
     """
 
     def __init__(self, *, strict: bool = False, isabelle: bool = False, lean_symbols: bool = False,
                  carriers: Mapping[str, str] | None = None, finsets: Iterable[Var] = (),
-                 hook: Hook | None = None) -> None:
+                 binder_types: Mapping[Var, str] | None = None, hook: Hook | None = None,
+                 projections: Iterable[str] = ()) -> None:
         self.strict = strict
         self.isabelle = isabelle
         self.lean_symbols = lean_symbols
         self.carriers = dict(carriers or {})
         self.finsets = set(finsets)
+        self.binder_types = dict(binder_types or {})
+        self.projections = frozenset(projections)
         self.hook = hook
         self.names: dict[Var, str] = {}
         self.taken: set[str] = set()
@@ -230,6 +235,8 @@ class LeanPrinter:
         """``(x : T)`` for a new bound variable (a ``Finset`` binder when declared one)."""
         if not self.strict and _inferred(v.sort):
             return self.bind(v)
+        if self.strict and v in self.binder_types:
+            return f"({self.bind(v)} : {self.binder_types[v]})"
         ty = self.sort(v.sort)
         if v in self.finsets and isinstance(v.sort, SetSort):
             ty = f"(Finset {self.sort(v.sort.elem)})"
@@ -306,12 +313,20 @@ class LeanPrinter:
             if (isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?")) or _inferred(t.sort):
                 return f"({text})"
             return f"({text} : {render_sort(t.sort)})"
+        if t.symbol.isdigit() and not t.args and isinstance(t.sort, OpaqueSort):
+            return f"({t.symbol} : {self.sort(t.sort)})"  # a numeral of a carrier (OfNat)
         if not (self.lean_symbols and _LEAN_CONST.fullmatch(t.symbol)):
             raise PrintError(f"uninterpreted symbol {t.symbol!r} (needs the original Lean text)")
+        if t.symbol in self.projections:
+            raise PrintError(f"field notation .{t.symbol} (not a Lean constant's name; needs "
+                             "the original Lean text)")
         self.sort(t.sort)  # an opaque carrier still needs its binders
         if not t.args:
             return t.symbol
-        return "(" + " ".join((t.symbol, *(_arg(self.term(a)) for a in t.args))) + ")"
+        finset = t.symbol.startswith("Finset.")  # its set arguments are Finsets
+        args = [self.finset(a) if finset and isinstance(a.sort, SetSort) else self.term(a)
+                for a in t.args]
+        return "(" + " ".join((t.symbol, *map(_arg, args))) + ")"
 
     def finset(self, t: Term) -> str:
         """A finite-set term as a ``Finset`` (strict: the domain of a sum, the set counted)."""

@@ -207,6 +207,11 @@ def headers_opens(statements: Sequence[ir.Statement]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def type_binders_of(binders: Sequence[str]) -> set[str]:
+    """Names declared by type-variable binders such as `{G : Type*}`."""
+    return {b[1:].split(" : ")[0] for b in binders if not b.startswith("[")}
+
+
 def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
                        name: str = "obligation", lean_symbols: bool = False,
                        sources: Sequence[ir.Statement] | SourceIndex = (),
@@ -229,12 +234,18 @@ def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
     carriers = {n: n for n in index.type_binders}
     carriers.update(index.type_texts)
     p = LeanPrinter(strict=True, isabelle=isabelle, lean_symbols=lean_symbols,
-                    carriers=carriers, finsets=index.finsets,
+                    carriers=carriers, finsets=index.finsets, binder_types=index.binder_types,
+                    projections=index.projections,
                     hook=_source_hook(index, _sides(formula)) if index else None)
     terms = (*premises, formula)
     type_binders: list[str] = []
     for t in terms:
-        for carrier in sorted(mentions(t)):
+        used = mentions(t) | {v.name for v in ir.free_vars(t) if v.sort == ir.TYPE}
+        for carrier in sorted(used):
+            closed = index.closed_type(carrier) if carrier not in p.carriers else None
+            if closed is not None:
+                check_safe_term(closed)
+                p.carriers[carrier] = closed
             for b in index.type_binders.get(carrier, ()):
                 if b not in type_binders:
                     type_binders.append(b)
@@ -245,7 +256,12 @@ def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
         for s in ir.subterms(term):
             if isinstance(s, ir.Var) and s in fv and s not in free:
                 free.append(s)
-    binders = [p.binder(v) for v in free]
+    binders = []
+    for v in free:
+        if v.name in index.type_binders and v.name in type_binders_of(type_binders):
+            p.names[v] = v.name  # a type variable used as a term: bound by its own binder
+        else:
+            binders.append(p.binder(v))
     prem = [p.term(x) for x in premises]
     goal = p.term(formula)
     if p.ln_name is not None:  # Isabelle's ln: any function that is Real.log on x > 0

@@ -75,6 +75,10 @@ class SourceIndex:
         self.type_binders: dict[str, list[str]] = {}
         self.type_texts: dict[str, str] = {}
         self.finsets: set[Var] = set()
+        self.binder_types: dict[Var, str] = {}
+        #: field names used with dot notation (``x.den``, ``(f x).foo``): the frontend keeps
+        #: them as bare uninterpreted symbols, which are not the Lean constants' names
+        self.projections: set[str] = set()
         for i, st in enumerate(statements):
             if st.language != "lean4":
                 self.sources.append(_Source(frozenset(), frozenset()))
@@ -82,6 +86,7 @@ class SourceIndex:
             self._add(i, st)
 
     def _add(self, i: int, st: Statement) -> None:
+        self.projections |= _projections(st.source or "")
         tvars = {b.var.name for b in st.binders if isinstance(b, VarBinder) and is_type_var(b.var)}
         names = {b.var.name for b in st.binders if isinstance(b, VarBinder)}
         self.sources.append(_Source(frozenset(names), frozenset(tvars)))
@@ -98,10 +103,12 @@ class SourceIndex:
                                 self.type_binders[b.var.name].append(f"[{h.source}]")
                 elif isinstance(b.var.sort, SetSort) and b.source.startswith("Finset "):
                     self.finsets.add(b.var)
-                elif isinstance(b.var.sort, OpaqueSort) and b.var.sort.name == b.source:
+                elif mentions_opaque(b.var.sort) and b.source and not is_type_var(b.var):
                     words = _idents(b.source)
                     if words is not None and not (words & names):  # a closed type: ZMod 7, ℝ≥0
-                        self.type_texts[b.source] = f"({b.source})"
+                        self.binder_types.setdefault(b.var, f"({b.source})")
+                        if isinstance(b.var.sort, OpaqueSort):
+                            self.type_texts.setdefault(b.var.sort.name, f"({b.source})")
             elif isinstance(b, Hypothesis) and b.style != "instance" and b.source:
                 parts = tuple(split_conjunction(simplify_logic(b.formula)))
                 if parts:
@@ -110,8 +117,20 @@ class SourceIndex:
             self.components.append(Component("conclusion", st.conclusion_source,
                                               (simplify_logic(st.conclusion),), i))
 
+    def closed_type(self, sort_name: str) -> str | None:
+        """Lean text for an opaque sort that the frontend named by its type expression
+        (``NNReal``, ``ZMod 7``, ``{p : ℤ // Squarefree p}``) when it mentions no variable
+        of the statements (then it means the same type in the obligation), else None."""
+        if not self.sources or sort_name in self.type_binders or sort_name[:1] in "?↥" \
+                or sort_name.startswith("α_") or sort_name in ("Type", "Sort"):
+            return None
+        words = _idents(sort_name)
+        if words is None or any(words & (src.variables | src.type_vars) for src in self.sources):
+            return None
+        return f"({sort_name})"
+
     def __bool__(self) -> bool:
-        return bool(self.components or self.type_binders or self.type_texts)
+        return bool(self.components or self.type_binders or self.type_texts or self.binder_types)
 
     # -- matching ------------------------------------------------------------------------
     def find(self, terms: tuple[Term, ...], statement: int) -> tuple[Component, dict[str, Var], dict[str, str]] | None:
@@ -233,6 +252,22 @@ def _idents(text: str) -> set[str] | None:
     return {t.text.split(".")[0] for t in toks if t.kind == "ident"}
 
 
+def _projections(text: str) -> set[str]:
+    """Fields written with dot notation in ``text`` (``x.den`` gives ``den``)."""
+    try:
+        clean = strip_comments(text)
+        toks = tokenize(clean, 0, len(clean))
+    except ParseError:
+        return set()
+    out: set[str] = set()
+    for t in toks:
+        if t.kind == "proj":
+            out.add(t.text)
+        elif t.kind == "ident" and "." in t.text and t.text[:1].islower():
+            out.update(t.text.split(".")[1:])
+    return out
+
+
 def _bound_names(syn: Syn, out: set[str]) -> bool:
     """Collect every name bound anywhere in ``syn``; False for a pattern binder."""
     stack: list[Syn] = [syn]
@@ -299,6 +334,17 @@ def rename_text(text: str, names: dict[str, str], variables: frozenset[str]) -> 
             return None  # a variable the matched IR does not mention
     out.append(clean[last:])
     return "".join(out)
+
+
+def mentions_opaque(s: Sort) -> bool:
+    """Does the sort involve a carrier the IR does not model?"""
+    if isinstance(s, OpaqueSort):
+        return True
+    if isinstance(s, FunSort):
+        return any(mentions_opaque(a) for a in (*s.args, s.result))
+    if isinstance(s, (SetSort, ListSort)):
+        return mentions_opaque(s.elem)
+    return False
 
 
 def mentions(t: Term) -> set[str]:
