@@ -3,12 +3,13 @@
 Usage::
 
     python experiments/parse_coverage.py DATA.jsonl [--language lean4|isabelle] [--field formal]
-                                         [--markdown] [--limit N]
+                                         [--markdown] [--limit N] [--where KEY=VALUE]
 
 Record shapes are detected: ``{header, formal}`` (miniF2F / ProofNet: the statement is
 ``header + formal``), ``{candidates: [{formal, ...}, ...]}`` (isabelle_math_400, FormalAlign
 mutants: every candidate), ``{reference, candidate}`` (statement pairs: both). ``--field``
-names the statement field explicitly (also inside ``candidates``). The language comes from
+names the statement field explicitly (also inside ``candidates``). ``--where KEY=VALUE`` keeps
+only candidates (or records) whose field KEY equals VALUE, e.g. ``--where paper_syntax_ok=1``. The language comes from
 ``--language``, else from each record's ``language`` field, else ``lean4``.
 
 Prints: statements parsed / failed (failure reasons grouped, with a count and one example
@@ -35,8 +36,16 @@ import provers  # noqa: E402
 from provers.ir import Uninterpreted, subterms  # noqa: E402
 
 
-def statements(rec: dict, field: str | None, language: str) -> Iterator[tuple[str, str]]:
-    """(label, text) for every statement in one record."""
+def _matches(item: object, where: tuple[str, str] | None) -> bool:
+    if where is None or not isinstance(item, dict) or where[0] not in item:
+        return where is None
+    return str(item[where[0]]) == where[1]
+
+
+def statements(
+    rec: dict, field: str | None, language: str, where: tuple[str, str] | None = None
+) -> Iterator[tuple[str, str]]:
+    """(label, text) for every statement in one record (that passes ``where``)."""
     rid = str(rec.get("id", "?"))
     header = rec.get("header") or ""
 
@@ -49,9 +58,13 @@ def statements(rec: dict, field: str | None, language: str) -> Iterator[tuple[st
     if isinstance(cands, list) and (field is None or field not in rec):
         key = field or "formal"
         for i, c in enumerate(cands):
+            if not _matches(c, where):
+                continue
             text = c.get(key) if isinstance(c, dict) else c
             if isinstance(text, str):
                 yield f"{rid}#{i}", with_header(text)
+        return
+    if not _matches(rec, where):
         return
     if field is not None:
         val = rec.get(field)
@@ -81,8 +94,13 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--field", default=None, help="statement field (default: detected)")
     ap.add_argument("--limit", type=int, default=None, help="only the first N records")
     ap.add_argument("--markdown", action="store_true", help="print a markdown table too")
+    ap.add_argument("--where", default=None, metavar="KEY=VALUE",
+                    help="keep only candidates/records whose field KEY equals VALUE")
     ap.add_argument("--top", type=int, default=15, help="how many reasons/symbols to list")
     args = ap.parse_args(argv)
+    where = tuple(args.where.split("=", 1)) if args.where else None
+    if where is not None and len(where) != 2:
+        ap.error("--where takes KEY=VALUE")
 
     records = []
     with args.data.open(encoding="utf-8") as fh:
@@ -95,7 +113,7 @@ def main(argv: list[str] | None = None) -> dict:
     for rec in records:
         lang = args.language or rec.get("language") or "lean4"
         lang = "isabelle" if lang.startswith("isa") else lang
-        items.extend((label, text, lang) for label, text in statements(rec, args.field, lang))
+        items.extend((label, text, lang) for label, text in statements(rec, args.field, lang, where))
 
     parsed = 0
     with_unint = 0
