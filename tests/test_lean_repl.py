@@ -626,6 +626,29 @@ def test_lean_backend_maps_results(log_path: Path) -> None:
     assert not any("sorry" in c or "#eval" in c or "orderOf" in c for c in sent)
 
 
+def test_engine_sends_original_text_through_with_sources(log_path: Path) -> None:
+    """check_equivalence → LeanBackend.with_sources(a, b): the REPL receives each statement's
+    own hypothesis text (B's renamed onto A's variables), the carriers' binders and the
+    headers' `open` lines. (The stand-in accepts every proof: this checks the wiring.)"""
+    from provers import check_equivalence
+    from provers.lean4.backend import LeanBackend
+    from provers.lean4.parser import parse_lean
+
+    a = parse_lean("import Mathlib\nopen Real\ntheorem t {G : Type*} [Group G] (x : ℝ) (g : G) "
+                   "(h : orderOf g = 2 ∧ 0 < sqrt x) : g ^ 2 = 1 := by sorry")
+    b = parse_lean("import Mathlib\ntheorem u {G : Type*} [Group G] (y : ℝ) (k : G) "
+                   "(h : orderOf k = 2) (h' : 0 < √y ^ 3) : k ^ 2 = 1 := by sorry")
+    with LeanBackend(LeanReplPool(fake_config(), size=1)) as backend:
+        lean = backend.with_sources(a, b)
+        assert lean.transport is backend.transport and lean.lean_symbols and not backend.lean_symbols
+        v = check_equivalence(a, b, backend=lean, timeout=5)
+    assert v.status == "equivalent", v.reason
+    sent = [e["cmd"] for e in read_log(log_path)][1:]
+    premises = next(c for c in sent if "orderOf g = 2 ∧ 0 < sqrt x" in c)
+    assert premises.startswith("open Real\ntheorem obligation {G : Type*} [Group G] :\n")
+    assert "↔ ((orderOf g = 2) ∧ (0 < √x ^ 3))" in premises
+
+
 def test_backend_chain_runs_lean_only_on_unknown(log_path: Path) -> None:
     from provers import ir
     from provers.backend import Proved, Refuted, Unknown
