@@ -314,7 +314,8 @@ class Clusterer:
     def _engine_check(self, a: Statement, b: Statement) -> Any:
         from provers.equivalence import check_equivalence
 
-        backend = self._counting_backend()
+        # the syntactic relation never calls a solver: do not start one for it
+        backend = None if self.relation == "syntactic" else self._counting_backend()
         before = backend.calls if backend is not None else 0
         try:
             return check_equivalence(
@@ -369,9 +370,6 @@ class Clusterer:
         if a.key is not None and a.key == b.key:
             s.syntactic_hits += 1
             return True
-        if self.relation == "syntactic":
-            s.inequivalent += 1
-            return False
         why = separated(a, b)
         if why == "signature":
             s.signature_skips += 1
@@ -413,10 +411,9 @@ def describe(c: Candidate | Statement, relation: str, fingerprints: bool = True)
         c = Candidate(0, c.source, statement=c)
     assert c.statement is not None
     c.key = canonical_form(c.statement)
-    if relation != "syntactic":
-        c.signature = signature(c.statement, relation)
-        if fingerprints:
-            c.fingerprint = fingerprint(c.statement, relation)
+    c.signature = signature(c.statement, relation)
+    if fingerprints:
+        c.fingerprint = fingerprint(c.statement, relation)
     return c
 
 
@@ -498,7 +495,7 @@ def signature(st: Statement, relation: str) -> Signature | None:
         where = {v: i for i, (_, vs) in enumerate(blocks) for v in vs}
         counts = Counter((where[v], _shape(v.sort)) for v in nf.variables)
         aligned: tuple = (tuple(k for k, _ in blocks), tuple(sorted(counts.items())))
-        if relation == "sae":
+        if relation in ("sae", "syntactic"):
             aligned += (bool(nf.premises),)
         route = None
         if relation == "symbolic":
