@@ -153,12 +153,20 @@ class Reranker:
         return {name: getattr(self, name) for name in names}
 
     def set_params(self, **params: Any) -> Reranker:
+        """Change parameters; an invalid value leaves the Reranker as it was."""
         valid = self.get_params()
-        for key, value in params.items():
+        for key in params:
             if key not in valid:
                 raise ValueError(f"unknown parameter {key!r}; valid: {sorted(valid)}")
+        for key, value in params.items():
             setattr(self, key, value)
-        self._validate()
+        try:
+            self._validate()
+        except (ValueError, TypeError):
+            for key in params:
+                setattr(self, key, valid[key])
+            self._validate()
+            raise
         if "cache" in params:
             self._cache = {} if self.cache is None else self.cache
         if "informalizer" in params:

@@ -137,6 +137,9 @@ def test_get_and_set_params():
     assert rr.alpha == 0.9
     with pytest.raises(ValueError, match="unknown parameter"):
         rr.set_params(beta=1)
+    with pytest.raises(ValueError, match="alpha"):
+        rr.set_params(alpha=3.0, rule="quadratic")
+    assert rr.alpha == 0.9 and rr.rule == "linear"  # unchanged after a rejected update
     assert "alpha=0.9" in repr(rr)
 
 
