@@ -191,7 +191,9 @@ def _source_hook(index: SourceIndex, sides: ir.App | None) -> Hook:
             else:
                 parts.append(p.term(args[i]))
                 i += 1
-        return "(" + " ∧ ".join(parts) + ")" if hit else None
+        if not hit:
+            return None
+        return parts[0] if len(parts) == 1 else "(" + " ∧ ".join(parts) + ")"
 
     return hook
 
