@@ -500,6 +500,24 @@ def test_render_from_ir() -> None:
         obligation_from_ir(ir.app("eq", ir.app("ln", x), x), isabelle=False)
 
 
+def test_strict_names_and_finset_symbols() -> None:
+    from provers import ir
+    from provers.lean4.printer import LeanPrinter
+
+    p = LeanPrinter(strict=True, lean_symbols=True)
+    # keywords, Lean tokens and dangerous names never become binder names
+    assert [p.bind(ir.Var(n, ir.NAT)) for n in ("λ1", "fun", "IO", "μ", "x₁")] == \
+        ["v", "v_1", "v_2", "μ", "x₁"]
+    i = ir.Var("i", ir.NAT)
+    univ = ir.uninterpreted("Finset.univ", [], ir.SetSort(ir.NAT))
+    assert p.term(ir.BigOp("sum", i, univ, i)) == "(∑ i ∈ Finset.univ, i)"
+    p = LeanPrinter(strict=True, lean_symbols=True, projections={"den"})
+    q = ir.Var("q", ir.RAT)
+    p.bind(q)
+    with pytest.raises(ValueError, match="field notation .den"):
+        p.term(ir.uninterpreted("den", [q], ir.NAT))
+
+
 def test_isabelle_operations_render_as_lean_expansions() -> None:
     """Isabelle's `ln` is unspecified on x ≤ 0: the obligation quantifies over every function
     that is Real.log on x > 0 (proving it proves it for Isabelle's ln, whatever it is)."""

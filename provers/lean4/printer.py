@@ -60,7 +60,7 @@ class PrintError(ValueError):
 
 _IDENT = re.compile(r"^[A-Za-z_\u03b1-\u03c9\u0391-\u03a9][\w'₀-₉!?]*(\.[A-Za-z_][\w'₀-₉!?]*)*$")
 #: names safe as binders in strict output (no `!`/`?`, no dots, no guillemets)
-_SAFE_NAME = re.compile(r"[A-Za-z\u03b1-\u03bb\u03bd-\u03c9][A-Za-z0-9_\u03b1-\u03c9]*[₀-₉']*")
+_SAFE_NAME = re.compile(r"[A-Za-z\u03b1-\u03ba\u03bc-\u03c9][A-Za-z0-9_\u03b1-\u03ba\u03bc-\u03c9]*[₀-₉']*")  # no λ
 _LEAN_CONST = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
 _RESERVED = frozenset({
     "fun", "forall", "exists", "let", "have", "show", "from", "at", "if", "then", "else",
@@ -350,6 +350,8 @@ class LeanPrinter:
                 return f"(Finset.image {_arg(self.term(a[0]))} {self.finset(a[1])})"
             if t.op in ("union", "inter", "setdiff"):
                 return f"({self.finset(a[0])} {_INFIX[t.op]} {self.finset(a[1])})"
+        if isinstance(t, Uninterpreted) and t.symbol.startswith("Finset."):
+            return self.term(t)  # Finset.univ, Finset.Iio n: Finsets by their Lean name
         raise PrintError("finite set given by a set variable or formula (needs the original "
                          "Lean text to know it is a Finset)")
 
