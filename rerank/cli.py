@@ -408,6 +408,7 @@ def demo(
         _fail(f"example file {file} not found (pass --file)")
     rr = Reranker(n=n, relation=relation.value, language=language.value, timeout=timeout)
     count = 0
+    hits = {"rerank": 0, "first sample": 0, "labeled": 0}
     for rid, rec, problem in iter_records(file):
         if limit and count >= limit:
             break
@@ -423,10 +424,21 @@ def demo(
         out.rule(f"[bold]{rid}[/bold]")
         out.print(rec["informal"], highlight=False)
         _show(d)
+        labels = rec.get("labels")
+        if labels is not None and len(labels) == r.k and r.selected:
+            hits["rerank"] += bool(labels[r.selected[0]])
+            hits["first sample"] += bool(labels[0])
+            hits["labeled"] += 1
     out.print(
         f"\nrelation={relation.value}, rule=log, alpha=0.5; ★ = selected (best first, one per class)",
         style="dim",
     )
+    if hits["labeled"]:
+        out.print(
+            f"top pick correct on {hits['rerank']} of {hits['labeled']} labeled problems "
+            f"(first sample: {hits['first sample']})",
+            highlight=False,
+        )
 
 
 app.command("perturb")(__import__("rerank.perturb_cli").perturb_cli.perturb)  # issue 8

@@ -155,3 +155,4 @@ def test_demo_runs_on_the_bundled_examples():
     r = invoke("demo", "--limit", "1", "--relation", "syntactic")
     assert r.exit_code == 0, r.output
     assert "★1" in r.output and "statement" in r.output
+    assert "top pick correct on" in r.output
