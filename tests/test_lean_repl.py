@@ -727,3 +727,42 @@ def test_real_kimina_server() -> None:
                            allowed_proofs=["by decide"])
     assert good.ok, good.reason
     assert not bad.ok
+
+
+# ---------------------------------------------------------------- sorts checked by Lean
+
+def test_lean_context_parsing() -> None:
+    from provers.lean4.sortcheck import lean_context
+
+    goal = ("G : Type u_1\ninst✝ : Group G\nx y : ℝ\nf : ℕ →\n  ℝ\nh₀ : 0 < x\n⊢ f 0 ≤ x")
+    assert lean_context(goal) == {"G": "Type u_1", "x": "ℝ", "y": "ℝ", "f": "ℕ → ℝ",
+                                  "h₀": "0 < x"}
+
+
+def test_sorts_checked_against_lean_goal(log_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-in answers with the local context real Lean prints for the statement; the
+    check compares it with the frontend's sorts (and reports what differs)."""
+    from provers.lean4.parser import parse_lean
+    from provers.lean4.sortcheck import check_sorts
+
+    st = parse_lean("import Mathlib\nopen Real\ntheorem t {G : Type*} [Group G] (x y : ℝ) "
+                    "(f : ℕ → ℝ) (s : Finset ℕ) (h₀ : 0 < x) : f 0 ≤ x := by simp")
+    monkeypatch.setenv("FAKE_REPL_GOAL", "G : Type u_1\ninst✝ : Group G\nx y : ℝ\nf : ℕ → ℝ\n"
+                       "s : Finset ℕ\nh₀ : 0 < x\n⊢ f 0 ≤ x")
+    with LeanReplPool(fake_config(), size=1) as pool:
+        good = check_sorts(st, pool, timeout=5)
+        monkeypatch.setenv("FAKE_REPL_GOAL", "G : Type u_1\nx : ℕ\ny n : ℝ\nf : ℕ → ℝ\n"
+                           "s : Finset ℕ\nh₀ : ℝ\n⊢ f 0 ≤ x")
+        pool.close()
+    with LeanReplPool(fake_config(), size=1) as pool:
+        bad = check_sorts(st, pool, timeout=5)
+        err = check_sorts(parse_lean("theorem t (x : ℕ) : ERROR x = x := by sorry"), pool, timeout=5)
+    assert good.ok and good.mismatches == () and good.ours["s"] == "Finset ℕ", good
+    assert not bad.ok and set(bad.mismatches) == {
+        "x: Lean ℕ, frontend ℝ", "n: Lean binds n : ℝ, the frontend does not",
+        "h₀: a variable of type ℝ in Lean, a hypothesis for the frontend"}
+    assert not err.ok and err.error.startswith("Lean did not elaborate")
+    sent = [e["cmd"] for e in read_log(log_path) if "theorem" in e["cmd"]]
+    assert sent[0].startswith("open Real\ntheorem t {G : Type*} [Group G]")
+    # rebuilt from the components' texts: the candidate's own proof never reaches Lean
+    assert sent[0].endswith("(s : Finset ℕ) (h₀ : 0 < x) :\n    f 0 ≤ x := by sorry")

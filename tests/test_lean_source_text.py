@@ -89,3 +89,23 @@ def test_index_matches_up_to_renaming_and_only_within_one_statement() -> None:
     assert index.rename(comp, {"p": "x", "q": "y"}) == "0 < x ∧ x < y"
     assert index.find(conjuncts, 0)[0].text == "0 < x ∧ x < y"  # A's own text on A's side
     assert index.find(conjuncts[::-1], 1) is None  # order of conjuncts matters
+
+
+def test_statement_rebuilt_from_component_texts_means_the_same() -> None:
+    """The text the sort check sends (components' source texts, proof `by sorry`) passes the
+    security screen and reads back as the same binders and conclusion."""
+    from provers.lean4.security import screen_statement
+    from provers.lean4.sortcheck import statement_text
+
+    checked = 0
+    for text in TEXTS:
+        try:
+            s = parse_lean(text)
+        except ParseError:
+            continue
+        rebuilt = statement_text(s)
+        screen_statement(rebuilt, allowed_proofs=["by sorry"])
+        back = parse_lean(rebuilt)
+        assert (back.binders, back.conclusion) == (s.binders, s.conclusion), rebuilt
+        checked += 1
+    assert checked >= 25
