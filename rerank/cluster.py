@@ -224,12 +224,14 @@ class Clusterer:
         self.candidates: list[Candidate] = []
         self.stats = ClusterStats()
         self._uf = UnionFind()
+        self._members: dict[int, list[int]] = {}  # root -> its class, sorted
 
     # ------------------------------------------------------------------ adding
 
     def add(self, candidate: str | Statement) -> int:
         """Parse ``candidate``, merge it into the class it provably belongs to, return its index."""
         i = self._uf.add()
+        self._members[i] = [i]
         c = self._prepare(i, candidate)
         self.candidates.append(c)
         k = len(self.candidates)
@@ -244,7 +246,8 @@ class Clusterer:
                 self.stats.unparsed_skips += 1
                 continue
             if self._same(rep, c):
-                self._uf.union(root, i)
+                joined = self._members.pop(root) + self._members.pop(i)
+                self._members[self._uf.union(root, i)] = sorted(joined)
                 self.stats.merges += 1
                 break
         return i
@@ -257,11 +260,10 @@ class Clusterer:
     @property
     def classes(self) -> list[list[int]]:
         """Classes as lists of candidate indices, each sorted, ordered by lowest member."""
-        return self._uf.groups()
+        return sorted((list(m) for m in self._members.values()), key=lambda g: g[0])
 
     def class_of(self, i: int) -> list[int]:
-        root = self._uf.find(i)
-        return [j for j in range(len(self.candidates)) if self._uf.find(j) == root]
+        return list(self._members[self._uf.find(i)])
 
     @property
     def errors(self) -> list[str | None]:
@@ -348,17 +350,13 @@ class Clusterer:
         return {"proved": True, "refuted": False}.get(status)
 
     def _roots_by_size(self, exclude: int) -> list[int]:
-        roots: dict[int, int] = {}
-        for j in range(len(self.candidates)):
-            if j == exclude:
-                continue
-            r = self._uf.find(j)
-            roots.setdefault(r, j)  # first (lowest) member
-        return sorted(roots, key=lambda r: (-self._uf.size[r], roots[r]))
+        """Class roots, largest class first, ties by lowest member."""
+        roots = [r for r in self._members if r != exclude]
+        return sorted(roots, key=lambda r: (-len(self._members[r]), self._members[r][0]))
 
     def _representative(self, root: int) -> int:
         """The lowest-index member of ``root``'s class (a parsed one if any)."""
-        members = [j for j in range(len(self.candidates)) if self._uf.find(j) == root]
+        members = self._members[root]
         for j in members:
             if self.candidates[j].parsed:
                 return j

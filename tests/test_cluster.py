@@ -123,6 +123,8 @@ def test_clusters_recover_the_true_partition_checking_only_representatives(truth
         c.add(distinct(i))
     want = sorted(sorted(i for i in range(len(truth)) if truth[i] == t) for t in set(truth))
     assert sorted(c.classes) == want
+    assert c.classes == c._uf.groups()  # the member lists agree with the union-find
+    assert all(c.class_of(i) == next(g for g in c.classes if i in g) for i in range(len(truth)))
     k = len(truth)
     assert c.stats.checks == len(oracle.calls) <= k * (k - 1) // 2
     assert c.stats.merges == k - len(want)
