@@ -715,6 +715,25 @@ def test_real_lean_backend() -> None:
 
 
 @pytest.mark.lean
+@requires_lean
+def test_real_lean_sorts_and_source_obligations() -> None:
+    """Core Lean is enough: ℕ/ℤ statements; the sort check agrees with the frontend, and an
+    obligation rendered from both statements' own text is proved."""
+    from provers import check_equivalence
+    from provers.lean4.backend import LeanBackend
+    from provers.lean4.parser import parse_lean
+    from provers.lean4.sortcheck import check_sorts
+
+    a = parse_lean("theorem t (a b : ℕ) (h : a ≤ b ∧ 0 < a) : a ≤ b + 1 := by sorry")
+    b = parse_lean("theorem u (x y : ℕ) (h : 0 < x) (h' : x ≤ y) : x < y + 2 := by sorry")
+    with LeanBackend(config=_real_config()) as backend:
+        sorts = check_sorts(a, backend.transport, timeout=60)
+        assert sorts.ok, sorts
+        v = check_equivalence(a, b, backend=backend.with_sources(a, b), timeout=60)
+    assert v.status == "equivalent", v.reason
+
+
+@pytest.mark.lean
 @pytest.mark.skipif(not os.environ.get("KIMINA_URL"),
                     reason="no Kimina Lean server: set KIMINA_URL")
 def test_real_kimina_server() -> None:
