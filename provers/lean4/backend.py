@@ -48,6 +48,8 @@ class LeanBackend:
     they point at nothing). `tactics` is the portfolio; Mathlib-only tactics are dropped
     unless the header imports Mathlib. `lean_symbols=True` renders uninterpreted symbols
     that are Lean names as those Lean constants: use it only when both statements are Lean.
+    `sources`: the statements (A, B) the IR obligations come from, so that their components
+    are rendered from the original Lean text (`with_sources` makes such a copy per pair).
     """
 
     name = "lean"
