@@ -388,6 +388,33 @@ def _run_dask(todo: list, params: dict[str, Any], scheduler: str | Any, emit: An
 KEEP_MODES = ("majority", "semantic", "both", "either")
 
 
+def _group_pairs(records: list[tuple[str, dict[str, Any] | None, str | None]]) -> list:
+    """Pair records ``{id, informal, formal[, informalization]}`` grouped into one problem
+    per informal text (first-appearance order); problem records pass through unchanged."""
+    out: list = []
+    groups: dict[str, dict[str, Any]] = {}
+    for rid, rec, problem in records:
+        if rec is None or "candidates" in rec or not isinstance(rec.get("formal"), str):
+            out.append((rid, rec, problem))
+            continue
+        informal = rec.get("informal")
+        if not isinstance(informal, str):
+            out.append((rid, None, f"record {rid}: field 'informal' must be a string"))
+            continue
+        g = groups.get(informal)
+        if g is None:
+            g = groups[informal] = {"informal": informal, "candidates": [], "pair_ids": [],
+                                    "informalizations": []}
+            out.append((rid, g, None))
+        g["candidates"].append(rec["formal"])
+        g["pair_ids"].append(rid)
+        g["informalizations"].append(rec.get("informalization"))
+    for g in groups.values():
+        if all(t is None for t in g["informalizations"]):
+            g["informalizations"] = None
+    return out
+
+
 def filter_file(
     in_path: str | Path,
     out_path: str | Path,
@@ -398,6 +425,10 @@ def filter_file(
     dedup: float = 0.95,
 ) -> dict[str, int]:
     """Training-data filter: write the consistent (informal, formal) pairs of each problem.
+
+    Input records are problems ``{id, informal, candidates[, informalizations]}`` or pairs
+    ``{id, informal, formal[, informalization]}`` (pairs with the same informal text form
+    one pool; a kept pair's output ``id`` is its own).
 
     A pair is consistent when its formal statement is in the problem's largest class
     (``majority``; ties: every largest class, unparseable candidates never), when its
@@ -412,7 +443,7 @@ def filter_file(
     from rerank.api import Reranker
 
     rr = Reranker(**(params or {}))
-    records = list(iter_records(in_path))
+    records = _group_pairs(list(iter_records(in_path)))
     usable = [(rid, rec) for rid, rec, problem in records if problem is None and rec is not None
               and _check_record(rec) is None]
     stats = {"problems": len(records), "errors": len(records) - len(usable), "duplicates": 0,
@@ -444,9 +475,11 @@ def filter_file(
                       "either": in_major or sem_ok}[keep]
                 if ok:
                     stats["kept"] += 1
-                    writer.write({"id": rid, "candidate": i, "informal": rec["informal"],
-                                  "formal": formal, "class_size": size,
-                                  "symbolic": r.symbolic[i], "semantic": r.semantic[i]})
+                    pair_ids = rec.get("pair_ids")
+                    writer.write({"id": pair_ids[i] if pair_ids else rid, "candidate": i,
+                                  "informal": rec["informal"], "formal": formal,
+                                  "class_size": size, "symbolic": r.symbolic[i],
+                                  "semantic": r.semantic[i]})
     finally:
         writer.close()
     return stats

@@ -156,3 +156,19 @@ def test_demo_runs_on_the_bundled_examples():
     assert r.exit_code == 0, r.output
     assert "★1" in r.output and "statement" in r.output
     assert "top pick correct on" in r.output
+
+
+def test_filter_takes_flat_pairs_grouped_by_informal_text(tmp_path):
+    pairs_in = [
+        {"id": "q1", "informal": INFORMAL, "formal": GOOD},
+        {"id": "q2", "informal": INFORMAL, "formal": WRONG},
+        {"id": "q3", "informal": "Show that 1 + 1 = 2.", "formal": "theorem s : 1 + 1 = 2"},
+        {"id": "q4", "informal": INFORMAL, "formal": SAME},
+    ]
+    inp, out = tmp_path / "pairs_in.jsonl", tmp_path / "kept.jsonl"
+    inp.write_text("".join(json.dumps(r) + "\n" for r in pairs_in))
+    r = invoke("filter", str(inp), str(out), "--keep", "majority", "--dedup", "1", *FAST)
+    assert r.exit_code == 0, r.output
+    kept = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [p["id"] for p in kept] == ["q1", "q4", "q3"]  # q3 is a pool of one
+    assert kept[0]["class_size"] == 2
