@@ -109,3 +109,16 @@ def test_statement_rebuilt_from_component_texts_means_the_same() -> None:
         assert (back.binders, back.conclusion) == (s.binders, s.conclusion), rebuilt
         checked += 1
     assert checked >= 25
+
+
+def test_lifted_conclusion_parts_are_components() -> None:
+    """`∀ x y, P → Q → C`: the normal form makes P, Q premises and C the conclusion; each part
+    keeps its text (the bound names count as variables of the part)."""
+    s = parse_lean("theorem t : ∀ x y : ℝ, x < y ∧ 0 < x → ∀ z, z > 0 → x + z < y + z := sorry")
+    parts = {c.text: (c.kind, len(c.pattern), sorted(c.lifted)) for c in SourceIndex((s,)).components}
+    assert parts["x < y ∧ 0 < x"] == ("hypothesis", 2, ["x", "y"])
+    assert parts["z > 0"] == ("hypothesis", 1, ["x", "y", "z"])
+    assert parts["x + z < y + z"] == ("conclusion", 1, ["x", "y", "z"])
+    # a binder predicate or an arrow that is not an implication stops the walk
+    s = parse_lean("theorem t : ∀ x > 0, x + 1 > (1:ℝ) := sorry")
+    assert [c.text for c in SourceIndex((s,)).components] == ["∀ x > 0, x + 1 > (1:ℝ)"]

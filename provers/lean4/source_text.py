@@ -54,6 +54,7 @@ class Component:
     text: str
     pattern: tuple[Term, ...]
     statement: int  # index of the statement in the SourceIndex
+    lifted: frozenset[str] = frozenset()  # names bound by quantifiers the normal form lifted
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,45 @@ class SourceIndex:
                 if parts:
                     self.components.append(Component("hypothesis", b.source, parts, i))
         if st.conclusion_source:
-            self.components.append(Component("conclusion", st.conclusion_source,
-                                              (simplify_logic(st.conclusion),), i))
+            concl = simplify_logic(st.conclusion)
+            self.components.append(Component("conclusion", st.conclusion_source, (concl,), i))
+            self._lifted(i, st.conclusion_source, concl)
+
+    def _lifted(self, i: int, text: str, concl: Term) -> None:
+        """Components for what the normal form lifts out of the conclusion: the antecedents of
+        ``∀ x y, P → Q → C`` become premises and ``C`` the conclusion. The text and the IR are
+        walked in lockstep (a ``→`` that is not an IR implication, a binder predicate or a
+        quantifier over other variables stops the walk), so each text denotes its IR."""
+        syn = _parse(text)
+        if syn is None:
+            return
+        clean = " ".join(strip_comments(text).split())
+        lifted, bound = False, frozenset[str]()
+        while True:
+            syn = _unparen(syn)
+            if syn.kind == "binder" and syn.val == "∀" and isinstance(concl, Quant) \
+                    and concl.kind == "forall":
+                names = [n for g in syn.binders for n in g.names]
+                if any(g.pred is not None for g in syn.binders):
+                    return
+                got: list[str] = []
+                while isinstance(concl, Quant) and concl.kind == "forall" and len(got) < len(names):
+                    got.extend(v.name for v in concl.vars)
+                    concl = concl.body
+                if got != names:
+                    return
+                syn, lifted, bound = syn.args[0], True, bound | frozenset(names)
+            elif syn.kind == "binop" and syn.val in ("→", "->") and isinstance(concl, App) \
+                    and concl.op == "implies":
+                ante = tuple(split_conjunction(concl.args[0]))
+                if ante:
+                    self.components.append(
+                        Component("hypothesis", _text(clean, syn.args[0]), ante, i, bound))
+                syn, concl, lifted = syn.args[1], concl.args[1], True
+            else:
+                break
+        if lifted:
+            self.components.append(Component("conclusion", _text(clean, syn), (concl,), i, bound))
 
     def closed_type(self, sort_name: str) -> str | None:
         """Lean text for an opaque sort that the frontend named by its type expression
@@ -149,7 +187,7 @@ class SourceIndex:
         """``c.text`` with its variables renamed by ``names`` (old → new), or None when that
         cannot be done safely (see the module docstring)."""
         src = self.sources[c.statement]
-        return rename_text(c.text, names, src.variables)
+        return rename_text(c.text, names, src.variables | c.lifted)
 
 
 class _Matcher:
@@ -294,6 +332,27 @@ def _group(g: BinderGroup, out: set[str], stack: list[Syn]) -> bool:
     if g.pred is not None and isinstance(g.pred[1], Syn):
         stack.append(g.pred[1])
     return True
+
+
+def _parse(text: str) -> Syn | None:
+    clean = " ".join(strip_comments(text).split())
+    try:
+        toks = tokenize(clean, 0, len(clean))
+        p = TermParser(toks, clean)
+        syn = p.expr(0)
+    except (ParseError, RecursionError):
+        return None
+    return syn if p.tok.kind == "eof" else None
+
+
+def _unparen(syn: Syn) -> Syn:
+    while syn.kind == "paren" and syn.args:
+        syn = syn.args[0]
+    return syn
+
+
+def _text(clean: str, syn: Syn) -> str:
+    return clean[syn.pos : syn.end].strip()
 
 
 def rename_text(text: str, names: dict[str, str], variables: frozenset[str]) -> str | None:
