@@ -40,7 +40,6 @@ from provers.ir import Statement, Term  # noqa: E402
 from provers.lean4.render_obligation import (  # noqa: E402
     NotRenderable,
     SourceIndex,
-    headers_opens,
     obligation_from_ir,
 )
 from provers.lean4.security import UnsafeLeanError  # noqa: E402
@@ -95,7 +94,7 @@ def render_pair(index: int, rec: dict[str, Any]) -> dict[str, Any]:
         return out
     index_ = SourceIndex((a, b))
     out["alignment"] = alignment
-    out["opens"] = list(headers_opens((a, b)))
+    out["opens"] = list(index_.opens)
     rendered = []
     for name, formula in obligations:
         item: dict[str, Any] = {"name": name}

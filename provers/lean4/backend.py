@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 
 from provers import ir
 from provers.backend import Backend, ProofResult, Proved, Refuted, Unknown
@@ -26,7 +25,6 @@ from provers.lean4.render_obligation import (
     LeanObligation,
     NotRenderable,
     SourceIndex,
-    headers_opens,
     obligation_from_ir,
     portfolio_for,
     render_theorem,
@@ -69,7 +67,6 @@ class LeanBackend:
         self.header = transport.header
         self.lean_symbols = lean_symbols
         self.sources = SourceIndex(sources)
-        self._opens = headers_opens(sources)
         self.tactics = portfolio_for(self.header, tactics)
         if not self.tactics:
             raise ValueError("no tactic of the portfolio is available with this header")
@@ -81,8 +78,6 @@ class LeanBackend:
         if isinstance(obligation, ir.Term):
             ob = obligation_from_ir(obligation, lean_symbols=self.lean_symbols,
                                     sources=self.sources)
-            if self._opens:
-                ob = replace(ob, opens=self._opens)
             return render_theorem(ob, self.tactics)
         if isinstance(obligation, str):
             stripped = obligation.lstrip()
@@ -103,7 +98,6 @@ class LeanBackend:
         out = copy.copy(self)
         stmts = (a,) if b is None else (a, b)
         out.sources = SourceIndex(stmts)
-        out._opens = headers_opens(stmts)
         out.lean_symbols = self.lean_symbols or all(s.language == "lean4" for s in stmts)
         return out
 

@@ -33,7 +33,6 @@ from provers.lean4.source_text import SourceIndex, mentions
 __all__ = [
     "CORE_TACTICS", "MATHLIB_TACTICS", "DEFAULT_TACTICS", "NotRenderable", "LeanObligation",
     "portfolio_for", "tactic_script", "render_theorem", "obligation_from_ir", "SourceIndex",
-    "headers_opens",
 ]
 
 CORE_TACTICS = ("rfl", "omega", "decide", "simp")
@@ -198,17 +197,6 @@ def _source_hook(index: SourceIndex, sides: ir.App | None) -> Hook:
     return hook
 
 
-def headers_opens(statements: Sequence[ir.Statement]) -> tuple[str, ...]:
-    """The `open` lines of the statements' headers (in order, without duplicates)."""
-    out: list[str] = []
-    for st in statements:
-        for line in st.header.splitlines():
-            line = line.strip()
-            if line.startswith("open ") and not line.endswith(" in") and line not in out:
-                out.append(line)
-    return tuple(out)
-
-
 def type_binders_of(binders: Sequence[str]) -> set[str]:
     """Names declared by type-variable binders such as `{G : Type*}`."""
     return {b[1:].split(" : ")[0] for b in binders if not b.startswith("[")}
@@ -231,8 +219,7 @@ def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
     """
     if formula.sort != ir.BOOL:
         raise NotRenderable(f"obligation of sort {formula.sort}, expected a proposition")
-    stmts = tuple(sources) if not isinstance(sources, SourceIndex) else ()
-    index = sources if isinstance(sources, SourceIndex) else SourceIndex(stmts)
+    index = sources if isinstance(sources, SourceIndex) else SourceIndex(sources)
     carriers = {n: n for n in index.type_binders}
     carriers.update(index.type_texts)
     p = LeanPrinter(strict=True, isabelle=isabelle, lean_symbols=lean_symbols,
@@ -270,4 +257,4 @@ def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
         f = p.ln_name
         binders[:0] = [f"({f} : ℝ → ℝ)", f"(h_{f} : {ISA_LN_AXIOM.format(f=f)})"]
     return LeanObligation(goal=goal, binders=(*type_binders, *binders), premises=tuple(prem),
-                          opens=headers_opens(stmts), name=name, source="ir")
+                          opens=index.opens, name=name, source="ir")

@@ -80,6 +80,11 @@ class SourceIndex:
         #: field names used with dot notation (``x.den``, ``(f x).foo``): the frontend keeps
         #: them as bare uninterpreted symbols, which are not the Lean constants' names
         self.projections: set[str] = set()
+        statements = tuple(statements)
+        #: the `open` lines of the statements' headers, in order, without duplicates
+        self.opens: tuple[str, ...] = tuple(dict.fromkeys(
+            line.strip() for st in statements for line in st.header.splitlines()
+            if line.strip().startswith("open ") and not line.strip().endswith(" in")))
         for i, st in enumerate(statements):
             if st.language != "lean4":
                 self.sources.append(_Source(frozenset(), frozenset()))
