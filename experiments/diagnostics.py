@@ -267,7 +267,8 @@ def soundness_bugs(rows: list[dict[str, Any]], relation: str = "sae") -> list[di
 _CAUSES = (
     ("hard time limit", "killed at the hard per-variant limit"),
     ("interpretation of uninterpreted", "countermodel needs an interpretation of uninterpreted symbols"),
-    ("unsupported", "sort or construct unsupported by z3/cvc5 (Complex, ℕ+, NNReal, ...)"),
+    ("has no table", "solver model not validated: an uninterpreted symbol has no interpretation"),
+    ("unsupported", "sort or construct unsupported by z3/cvc5 (Complex functions, ℕ+, NNReal, ...)"),
     ("approximate", "solver model not validated: irrational values known only approximately"),
     ("irrational", "solver model not validated: irrational values known only approximately"),
     ("not finite", "solver model not validated: infinite set in the model"),
