@@ -197,7 +197,7 @@ def _source_hook(index: SourceIndex, sides: ir.App | None) -> Hook:
     return hook
 
 
-def type_binders_of(binders: Sequence[str]) -> set[str]:
+def _declared_types(binders: Sequence[str]) -> set[str]:
     """Names declared by type-variable binders such as `{G : Type*}`."""
     return {b[1:].split(" : ")[0] for b in binders if not b.startswith("[")}
 
@@ -247,7 +247,7 @@ def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
                 free.append(s)
     binders = []
     for v in free:
-        if v.name in index.type_binders and v.name in type_binders_of(type_binders):
+        if v.name in index.type_binders and v.name in _declared_types(type_binders):
             p.names[v] = v.name  # a type variable used as a term: bound by its own binder
         else:
             binders.append(p.binder(v))
