@@ -198,11 +198,10 @@ def test_nat_variables_get_range_facts_under_quantifiers():
 
 
 def test_unsupported_is_unknown_not_wrong():
-    from provers.ir import COMPLEX, FunSort
+    from provers.ir import ListSort
 
-    f = Var("f", FunSort((COMPLEX,), COMPLEX))
-    z = Var("z", COMPLEX)
-    r = solve("z3", forall_([f, z], eq(app("apply", f, z), app("apply", f, z))), 5.0)
+    xs = Var("xs", ListSort(REAL))
+    r = solve("z3", forall_([xs], eq(app("list_sum", xs), app("list_sum", xs))), 5.0)
     assert isinstance(r, Unknown) and r.reason.startswith("unsupported")
 
 
@@ -315,3 +314,20 @@ def test_unary_function_variables_are_first_class():
     rat_witness = Quant("exists", (q,), eq(app("mul", app("apply", q, num(1, q.sort.args[0])), app("apply", q, num(1, q.sort.args[0]))), num(2, q.sort.result)))
     for solver in ("z3", "cvc5"):
         assert not isinstance(solve(solver, rat_witness, 2.0), Proved)  # no rational √2
+
+
+def test_complex_valued_functions_as_pairs_of_real_functions():
+    from provers.ir import COMPLEX, FunSort
+
+    z = Var("z", COMPLEX)
+    f = Var("f", FunSort((COMPLEX,), COMPLEX))
+    congruence = forall_([f, z], eq(app("apply", f, z), app("apply", f, z)))
+    conj_invariant = forall_([f, z], eq(app("apply", f, z), app("apply", f, app("conj", z))))
+    square = forall_([f], implies(forall_([z], eq(app("apply", f, z), app("mul", z, z))),
+                                  eq(app("apply", f, app("I")), num(-1, COMPLEX))))
+    for solver in ("z3", "cvc5"):
+        assert isinstance(solve(solver, congruence, 5.0), Proved)
+        assert isinstance(solve(solver, square, 5.0), Proved)
+        r = solve(solver, conj_invariant, 5.0)
+        assert isinstance(r, Refuted) and set(r.model) == {"f", "z"}
+        assert truth(_body(conj_invariant), r.model) is False

@@ -331,6 +331,11 @@ class Lowerer:
             return _cinv(self.lower_c(args[0]))
         if op == "div":
             return _cmul(self.lower_c(args[0]), _cinv(self.lower_c(args[1])))
+        if op == "apply" and is_complex_fun(args[0].sort) and isinstance(args[0], Var):
+            f = args[0]
+            xs = [p for a in args[1:] for p in (self.lower_c(a) if a.sort == COMPLEX else (self.lower(a, 0),))]
+            fr, fi = complex_fun_parts(f)
+            return _c("apply", REAL, fr, *xs), _c("apply", REAL, fi, *xs)
         if op in ("pow", "zpow") and isinstance(args[1], Num) and abs(int(args[1].value)) <= 64:
             k = int(args[1].value)
             p = _cpower(self.lower_c(args[0]), abs(k))
@@ -983,6 +988,22 @@ def _finite_shape(s: Term) -> bool:
     return False
 
 
+def is_complex_fun(s: Sort) -> bool:
+    """ℂ-valued functions of ℂ / scalar arguments: a pair of real functions of the real parts."""
+    return (
+        isinstance(s, FunSort) and s.result == COMPLEX
+        and all(a == COMPLEX or a in (BOOL, NAT, INT, RAT, REAL) for a in s.args)
+    )
+
+
+def complex_fun_parts(f: Var) -> tuple[Var, Var]:
+    """The real and imaginary part functions standing for a ℂ-valued function variable."""
+    assert isinstance(f.sort, FunSort)
+    args = tuple(p for a in f.sort.args for p in ((REAL, REAL) if a == COMPLEX else (core_sort(a),)))
+    fs = FunSort(args, REAL)
+    return Var(f.name + ".re", fs), Var(f.name + ".im", fs)
+
+
 def complex_parts(v: Var) -> tuple[Var, Var]:
     """The two real variables standing for a Complex variable."""
     return Var(v.name + ".re", REAL), Var(v.name + ".im", REAL)
@@ -1104,7 +1125,7 @@ def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
         body = fold_ground(body)
     facts: list[Term] = []
     for v in consts:
-        if v.sort != COMPLEX and not _representable(v.sort):
+        if v.sort != COMPLEX and not is_complex_fun(v.sort) and not _representable(v.sort):
             raise Unsupported(f"variable {v.name} of sort {v.sort}")
         if v.sort == NAT:
             facts.append(c_le(cint(0), Var(v.name, INT)))

@@ -15,7 +15,15 @@ from provers.backend import ProofResult, Proved, Refuted, Unknown
 from provers.evaluate import ExactComplex, FunTable, Opaque, decide
 from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
 from provers.smt.emit import Cvc5Emitter, Emitter, Untranslatable, Z3Emitter, is_array_fun
-from provers.smt.semantics import Lowered, Unsupported, complex_parts, core_sort, lower_obligation
+from provers.smt.semantics import (
+    Lowered,
+    Unsupported,
+    complex_fun_parts,
+    complex_parts,
+    core_sort,
+    is_complex_fun,
+    lower_obligation,
+)
 
 SOLVERS = ("z3", "cvc5")
 #: Candidate models tried per call before answering "spurious model".
@@ -118,6 +126,9 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     Z = em.Z
     for v in lowered.consts:
         s = v.sort
+        if is_complex_fun(s):
+            env[v.name] = _complex_table(em, model, v)
+            continue
         if isinstance(s, FunSort) and is_array_fun(core_sort(s)):
             c = em.consts.get((v.name, core_sort(s)))
             cs = core_sort(s)
@@ -152,6 +163,7 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
             env[v.name] = em.value(model.eval(c, model_completion=True), core_sort(s))
     const_names = {v.name for v in lowered.consts}
     fun_vars = {v.name for v in lowered.consts if isinstance(v.sort, FunSort)}
+    fun_vars |= {p.name for v in lowered.consts if is_complex_fun(v.sort) for p in complex_fun_parts(v)}
     seen: dict[str, int] = {}
     for (name, args, result), decl in em.funcs.items():
         if name in fun_vars:
@@ -170,6 +182,32 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
             env[name] = em.table(model, decl, args, result)
     del Z
     return env
+
+
+def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:
+    """Tables of f.re and f.im (over the real parts) combined into a table of f."""
+    assert isinstance(f.sort, FunSort)
+    parts = []
+    for pv in complex_fun_parts(f):
+        fs = pv.sort
+        key = (pv.name, fs.args, fs.result)  # type: ignore[attr-defined]
+        decl = em.funcs.get(key)
+        parts.append(FunTable({}, 0) if decl is None else em.table(model, decl, key[1], key[2]))
+    re_t, im_t = parts
+
+    def regroup(flat: tuple) -> tuple:
+        out, i = [], 0
+        for a in f.sort.args:  # type: ignore[attr-defined]
+            if a == COMPLEX:
+                out.append(ExactComplex(flat[i], flat[i + 1]))
+                i += 2
+            else:
+                out.append(flat[i])
+                i += 1
+        return tuple(out)
+
+    entries = {regroup(k): ExactComplex(re_t(*k), im_t(*k)) for k in set(re_t.entries) | set(im_t.entries)}
+    return FunTable(entries, ExactComplex(re_t.default, im_t.default))
 
 
 def _read_set(em: Emitter, model: Any, arr: Any, elem: Any) -> frozenset:
