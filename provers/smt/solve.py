@@ -96,8 +96,10 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
         for c in em.consts.values():
             if c.sort() in _SCALAR(Z):
                 v = model.eval(c, model_completion=True)
-                # only literal values: cvc5 aborts on asserted algebraic (witness) terms
-                if Z.is_int_value(v) or Z.is_rational_value(v) or Z.is_true(v) or Z.is_false(v):
+                # cvc5 aborts on asserted algebraic (witness) terms; z3 takes them
+                if Z.is_int_value(v) or Z.is_rational_value(v) or Z.is_true(v) or Z.is_false(v) or (
+                    name == "z3" and Z.is_algebraic_value(v)
+                ):
                     block.append(c != v)
         if remaining < 0.05 or not block:
             break
