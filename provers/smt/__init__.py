@@ -10,7 +10,9 @@ Public API (other modules code against these names)::
     #   Refuted:  r.model maps the outer-∀ / free variable names to exact values (int,
     #             Fraction, bool, ExactComplex, frozenset, FunTable for functions; user
     #             uninterpreted symbols by symbol name; "@ln" for Isabelle ln at x ≤ 0);
-    #             the exact evaluator has confirmed the body is False under it
+    #             the exact evaluator has confirmed the body is False under it. When the
+    #             model fixes uninterpreted symbols or "@ln", it shows the formula is not
+    #             provable, not that it is false for the symbols' intended meaning.
     #   Unknown:  timeout, "unsupported: ...", "spurious model: ...", solver crash
     backend.prove_many(obligations, timeout)    # one result per obligation, never raises
     Portfolio(pool=WorkerPool(max_workers=4, memory_mb=4096), cache=VerdictCache("v.sqlite"))
