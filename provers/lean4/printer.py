@@ -285,7 +285,17 @@ class LeanPrinter:
             return self.uninterpreted(t)
         if isinstance(t, Quant):
             q = {"forall": "∀", "exists": "∃", "exists1": "∃!"}[t.kind]
-            bs, body = self.scoped(t.vars, lambda: self.term(t.body))
+            vs = t.vars
+            if self.strict and t.kind == "forall":
+                # a type variable the caller binds at theorem level with its instances
+                # (`{K : Type*} [MetricSpace K]`): the same ∀, with the instances in scope
+                carriers = [v for v in vs if v.sort == TYPE and self.carriers.get(v.name) == v.name]
+                for v in carriers:
+                    self.names[v] = v.name
+                vs = tuple(v for v in vs if v not in carriers)
+                if not vs:
+                    return self.term(t.body)
+            bs, body = self.scoped(vs, lambda: self.term(t.body))
             return f"({q} {' '.join(bs)}, {body})"
         if isinstance(t, Lam):
             bs, body = self.scoped(t.vars, lambda: self.term(t.body))
