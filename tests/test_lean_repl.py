@@ -597,6 +597,23 @@ def test_source_text_never_crosses_sides() -> None:
                               premises=[premises.body.args[1]]).goal == "((0 : ℝ) < x)"
 
 
+def test_source_text_the_screen_refuses_falls_back_to_the_ir() -> None:
+    """A component whose text the screen refuses (a string literal) is printed from the IR;
+    here the IR has no rendering either, so the obligation is NotRenderable (an `Unknown`),
+    never text that the REPL client would have to refuse."""
+    from provers import ir
+    from provers.lean4.parser import parse_lean
+    from provers.lean4.render_obligation import NotRenderable, obligation_from_ir
+
+    a = parse_lean('theorem t (x : ℕ) (h : x = String.length "ab") : x > 0 := sorry')
+    f = ir.forall_(list(a.variables), a.hypotheses[0].formula)
+    with pytest.raises(NotRenderable):
+        obligation_from_ir(f, sources=(a,), lean_symbols=True)
+    ok = parse_lean("theorem t (x : ℕ) (h : x = 2) : x > 0 := sorry")
+    assert obligation_from_ir(ir.forall_(list(ok.variables), ok.hypotheses[0].formula),
+                              sources=(ok,)).goal == "(∀ (x : ℕ), (x = 2))"
+
+
 @pytest.mark.parametrize("text, names, expected", [
     ("0 < x ∧ x.1 < f x", {"x": "y", "f": "g"}, "0 < y ∧ y.1 < g y"),
     ("∀ z, f z = x", {"x": "y", "f": "f"}, "∀ z, f z = y"),

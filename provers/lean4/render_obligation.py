@@ -24,6 +24,7 @@ from provers import ir
 from provers.lean4.printer import ISA_LN_AXIOM, Hook, LeanPrinter, PrintError
 from provers.lean4.security import (
     FORBIDDEN_WORDS,
+    UnsafeLeanError,
     check_safe_header,
     check_safe_term,
     strip_comments,
@@ -159,7 +160,13 @@ def _source_hook(index: SourceIndex, sides: ir.App | None) -> Hook:
                 return None
             names[old] = new
         text = index.rename(comp, names)
-        return None if text is None else f"({text})"
+        if text is None:
+            return None
+        try:
+            check_safe_term(text)  # text the screen refuses (`by`, a literal): print the IR
+        except UnsafeLeanError:
+            return None
+        return f"({text})"
 
     def hook(t: ir.Term, p: LeanPrinter) -> str | None:
         if t is sides and len(index.sources) == 2:
