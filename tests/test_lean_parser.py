@@ -277,3 +277,12 @@ def test_the_word_theorem_in_trailing_prose_is_not_a_declaration():
     st = parse_lean("theorem t : 1 = 1 := by sorry\n\nThis theorem is easy: the theorem prover knows it.")
     assert st.name == "t"
     assert parse_lean("open Real in theorem t : π > 3 := sorry").conclusion.op == "gt"
+
+
+def test_forall_binder_is_a_hypothesis_whatever_its_name():
+    # GTED mathd_algebra_346 names a defining hypothesis `f_def`, not `h…`.
+    st = provers.parse(
+        "theorem t (f : ℝ → ℝ) (f_def : ∀ x, f x = 2 * x - 3) : f 2 = 1 := by sorry"
+    )
+    assert [v.name for v in st.variables] == ["f"]
+    assert [h.name for h in st.hypotheses] == ["f_def"]

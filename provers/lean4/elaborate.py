@@ -1103,8 +1103,12 @@ class Elaborator(Specials):
             if isinstance(b, FunSort):
                 return FunSort((a, *b.args), b.result), ca and cb
             return FunSort((a,), b), ca and cb
-        if k == "binder" and syn.val in ("Π", "∀"):
-            return OpaqueSort(self.src(syn)), syn.val == "Π"
+        if k == "binder" and syn.val == "Π":
+            return OpaqueSort(self.src(syn)), True
+        if k == "binder" and syn.val == "∀":
+            # `(f_def : ∀ x, f x = 2 * x - 3)` is a hypothesis whatever its name; a ∀ whose
+            # body is a type (a dependent function type) is rare in theorem statements.
+            return None, True
         if k == "binop" and syn.val in ("×", "≃", "→+*", "→*", "→+", "≃*", "≃+*", "≃+", "→ₗ", "≃ₗ", "→L", "≃ₜ", "→ᵃ", "⧸"):
             a = self.elab_type(syn.args[0])
             b = self.elab_type(syn.args[1])
