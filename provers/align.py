@@ -35,6 +35,7 @@ from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
 from provers.ir import (
+    TYPE,
     App,
     FunSort,
     ListSort,
@@ -135,6 +136,8 @@ def rename_types(nf: NormalForm, mapping: dict[str, str]) -> NormalForm:
         return nf
 
     def fix(t: Term) -> Term | None:
+        if isinstance(t, Var) and t.sort == TYPE and t.name in mapping:
+            return Var(mapping[t.name], TYPE)  # the carrier itself, as in `[Group G]`
         if hasattr(t, "sort") and "sort" in getattr(t, "__dataclass_fields__", {}):
             ns = rename_sort(t.sort, mapping)
             if ns != t.sort:

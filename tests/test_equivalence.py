@@ -311,3 +311,12 @@ def test_budget_cut_still_refutes_at_points_every_alignment_fixes():
     C = st(ws, hyps(ws[:5]), total(ws, 6))
     v = check_equivalence(A, C, timeout=1.0, max_alignments=5)
     assert v.status == "inconclusive" and v.budget_exhausted
+
+
+@pytest.mark.parametrize("relation", ["sae", "symbolic"])
+def test_renaming_a_carrier_and_its_instance_is_equivalent(relation):
+    a = "theorem t {G : Type*} [Group G] (g : G) : g * 1 = g := by sorry"
+    b = "theorem t {H : Type*} [Group H] (k : H) : k * 1 = k := by sorry"
+    c = "theorem t {H : Type*} [CommGroup H] (k : H) : k * 1 = k := by sorry"
+    assert check_equivalence(a, b, relation=relation).status == "equivalent"
+    assert check_equivalence(a, c, relation=relation).status == "inequivalent"
