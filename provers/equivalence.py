@@ -329,6 +329,9 @@ def check_equivalence(
     sb = as_statement(b, language_b or language, "B")
     if backend is None and relation != "syntactic":
         backend = default_backend()
+    if hasattr(backend, "with_sources"):
+        # a Lean backend renders obligations from each statement's own text where it can
+        backend = backend.with_sources(sa, sb)  # type: ignore[union-attr]
     budget = total_timeout if total_timeout is not None else 4 * timeout
     prover = Prover(backend, timeout, t0 + budget, fingerprint_points, seed)
     try:

@@ -320,3 +320,28 @@ def test_renaming_a_carrier_and_its_instance_is_equivalent(relation):
     c = "theorem t {H : Type*} [CommGroup H] (k : H) : k * 1 = k := by sorry"
     assert check_equivalence(a, b, relation=relation).status == "equivalent"
     assert check_equivalence(a, c, relation=relation).status == "inequivalent"
+
+
+def test_backend_with_sources_is_given_both_statements():
+    """A Lean backend renders obligations from each statement's own text: the engine hands it
+    the two parsed statements of the call before any obligation."""
+    from provers.backend import Unknown
+
+    class Recording:
+        name = "recording"
+
+        def __init__(self, sources=()):
+            self.sources = sources
+
+        def with_sources(self, a, b=None):
+            return Recording((a, b))
+
+        def prove(self, obligation, timeout=5.0):
+            seen.append(self.sources)
+            return Unknown("recording only", self.name)
+
+    seen: list = []
+    a = "theorem t (x : ℝ) (h : 0 < x) : x ^ 2 > 0 := by sorry"
+    b = "theorem t (y : ℝ) (hy : y > 0) : y * y > 0 := by sorry"
+    check_equivalence(a, b, relation="sae", backend=Recording(), fingerprint_points=0)
+    assert seen and all(s[0].variables[0].name == "x" and s[1].variables[0].name == "y" for s in seen)
