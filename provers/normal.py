@@ -218,7 +218,9 @@ def normalize(statement: Statement) -> NormalForm:
     for v, value in statement.defines:
         if v not in {pv for _, pv in prefix}:
             add_var(v)
-        premises.append(app("eq", v, value))
+        definition = app("eq", v, value)
+        if definition not in premises:  # the Isabelle frontend also states it as `x_def`
+            premises.append(definition)
 
     concl = simplify_logic(statement.conclusion)
     prefix_vars = {pv for _, pv in prefix}

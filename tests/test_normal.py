@@ -91,3 +91,13 @@ def test_leading_not_exists_is_read_as_forall_not():
     nf = normalize(st([], [], not_(Quant("exists", (k,), body))))
     assert nf.variables == (k,)
     assert nf.conclusion == app("ne", app("mul", num(2, NAT), k), num(7, NAT))
+
+
+def test_isabelle_defines_is_one_premise():
+    import provers
+
+    st = provers.parse(
+        'theorem t: fixes x y :: real defines "y \\<equiv> 2 * x" assumes "x = 1" shows "y = 2"',
+        "isabelle",
+    )
+    assert len(normalize(st).premises) == 2
