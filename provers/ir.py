@@ -714,46 +714,46 @@ def map_term(t: Term, fn: Callable[[Term], Term | None]) -> Term:
 
 
 def canonical(t: Term, free_prefix: str | None = None) -> Term:
-    """Alpha-canonical form: bound variables renamed ``_b0, _b1, …`` in binding order.
+    """Alpha-canonical form: each bound variable renamed by its binder depth and position
+    (``_b<depth>.<i>``, de Bruijn levels). The canonical form of a subterm does not depend on
+    its siblings, so reordering the operands of ``∧`` after canonicalizing stays stable.
 
     With ``free_prefix`` the free variables are renamed too (``_v0, …`` in order of first
     occurrence), which makes the hash invariant under renaming a whole statement.
     """
-    counter = [0]
     free_map: dict[Var, Term] = {}
     if free_prefix is not None:
         fv = free_vars(t)
         for s in subterms(t):
             if isinstance(s, Var) and s in fv and s not in free_map:
                 free_map[s] = Var(f"{free_prefix}{len(free_map)}", s.sort)
-    return _canon(t, free_map, counter)
+    return _canon(t, free_map, 0)
 
 
-def _canon(t: Term, env: dict[Var, Term], counter: list[int]) -> Term:
+def _canon(t: Term, env: dict[Var, Term], depth: int) -> Term:
     if isinstance(t, Var):
         return env.get(t, t)
     bound = _binders(t)
     if bound:
-        new_env = dict(env)
-        new_vars = []
-        for b in bound:
-            nv = Var(f"_b{counter[0]}", b.sort)
-            counter[0] += 1
-            new_env[b] = nv
-            new_vars.append(nv)
+        inner = dict(env)
+        fresh = []
+        for i, b in enumerate(bound):
+            nv = Var(f"_b{depth}.{i}", b.sort)
+            inner[b] = nv
+            fresh.append(nv)
         if isinstance(t, BigOp):
             return replace(
-                t, var=new_vars[0], domain=_canon(t.domain, env, counter),
-                body=_canon(t.body, new_env, counter),
+                t, var=fresh[0], domain=_canon(t.domain, env, depth),
+                body=_canon(t.body, inner, depth + 1),
             )
-        body = _canon(t.body, new_env, counter)  # type: ignore[attr-defined]
+        body = _canon(t.body, inner, depth + 1)  # type: ignore[attr-defined]
         if isinstance(t, SetBuilder):
-            return replace(t, var=new_vars[0], body=body)
-        return replace(t, vars=tuple(new_vars), body=body)  # type: ignore[arg-type]
+            return replace(t, var=fresh[0], body=body)
+        return replace(t, vars=tuple(fresh), body=body)  # type: ignore[arg-type]
     kids = children(t)
     if not kids:
         return t
-    return rebuild(t, tuple(_canon(c, env, counter) for c in kids))
+    return rebuild(t, tuple(_canon(c, env, depth) for c in kids))
 
 
 def has_uninterpreted(t: Term) -> bool:

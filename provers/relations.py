@@ -41,19 +41,15 @@ from provers.ir import (
     BOOL,
     TRUE,
     App,
-    BigOp,
-    Lam,
     Quant,
-    SetBuilder,
     Term,
     Var,
     and_,
     app,
-    children,
+    canonical,
     free_vars,
     fresh_name,
     map_term,
-    rebuild,
     substitute,
     subterms,
 )
@@ -137,33 +133,7 @@ def canon_key(t: Term) -> str:
                     return App(s.op, args, s.sort)
         return None
 
-    return repr(map_term(_scoped_canon(t, {}, 0), rw))
-
-
-def _scoped_canon(t: Term, env: dict[Var, Term], depth: int) -> Term:
-    """Bound variables renamed by binder depth (``⟨b2.0⟩``): unlike a global counter, the
-    canonical form of a subterm does not depend on its siblings, so sorting the operands of
-    ``∧`` afterwards is stable under alpha-renaming."""
-    if isinstance(t, Var):
-        return env.get(t, t)
-    if isinstance(t, (Quant, Lam, BigOp, SetBuilder)):
-        bound = t.vars if isinstance(t, (Quant, Lam)) else (t.var,)
-        inner = dict(env)
-        fresh = []
-        for i, b in enumerate(bound):
-            nv = Var(f"⟨b{depth}.{i}⟩", b.sort)
-            inner[b] = nv
-            fresh.append(nv)
-        if isinstance(t, BigOp):
-            return replace(t, var=fresh[0], domain=_scoped_canon(t.domain, env, depth), body=_scoped_canon(t.body, inner, depth + 1))
-        body = _scoped_canon(t.body, inner, depth + 1)
-        if isinstance(t, SetBuilder):
-            return replace(t, var=fresh[0], body=body)
-        return replace(t, vars=tuple(fresh), body=body)
-    kids = children(t)
-    if not kids:
-        return t
-    return rebuild(t, tuple(_scoped_canon(c, env, depth) for c in kids))
+    return repr(map_term(canonical(t), rw))
 
 
 def same_term(p: Term, q: Term) -> bool:
