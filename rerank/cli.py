@@ -201,7 +201,7 @@ def select(
     r = Reranker(**params).rerank(rec["informal"], rec["candidates"], rec.get("informalizations"))
     d = r.to_dict()
     if as_json:
-        out.print_json(json.dumps(d, ensure_ascii=False))
+        typer.echo(json.dumps(d, ensure_ascii=False))
         return
     if rec.get("labels") is not None:
         d["labels"] = rec["labels"]
@@ -275,7 +275,7 @@ def equiv(
     v = provers.check_equivalence(sts[0], sts[1], relation=relation.value, timeout=timeout)
     d = v.to_dict() if hasattr(v, "to_dict") else {"status": v.status, "reason": getattr(v, "reason", "")}
     if as_json:
-        out.print_json(json.dumps(d, ensure_ascii=False, default=str))
+        typer.echo(json.dumps(d, ensure_ascii=False, default=str))
     else:
         color = {"equivalent": "green", "inequivalent": "red"}.get(v.status, "yellow")
         out.print(f"[bold {color}]{v.status}[/] under {relation.value}", highlight=False)
@@ -352,7 +352,7 @@ def eval_(
     except ValueError as e:
         _fail(f"{path}: {e}")
     if as_json:
-        out.print_json(json.dumps(rep))
+        typer.echo(json.dumps(rep))
         return
     t = Table(title=f"n@k (%) on {rep['problems']} labeled problems, 95% CI ({path.name})", title_justify="left")
     t.add_column("method")
