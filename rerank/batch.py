@@ -19,6 +19,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,9 +140,11 @@ def process_record(
     problem: str | None,
     params: dict[str, Any],
     parallel: bool = False,
+    timing: bool = False,
 ) -> dict[str, Any]:
     """Rerank one record; any failure becomes an error record (never an exception).
-    ``parallel``: running beside other workers (limits torch to one thread)."""
+    ``parallel``: running beside other workers (limits torch to one thread); ``timing``:
+    add wall-clock times (which makes reruns differ)."""
     if parallel:
         _one_torch_thread()
     if rec is None:
@@ -149,6 +152,7 @@ def process_record(
     why = _check_record(rec)
     if why is not None:
         return {"id": rid, "status": "error", "error": f"record {rid}: {why}"}
+    t0 = time.perf_counter()
     try:
         r = _reranker(params).rerank(
             rec["informal"], rec["candidates"], rec.get("informalizations"), cache={}
@@ -156,7 +160,9 @@ def process_record(
     except Exception as e:  # one bad problem must not stop the batch
         return {"id": rid, "status": "error", "error": f"record {rid}: {type(e).__name__}: {e}"}
     out: dict[str, Any] = {"id": rid, "status": "ok", "informal": rec["informal"]}
-    out.update(r.to_dict())
+    out.update(r.to_dict(timing=timing))
+    if timing:
+        out["timing"]["total"] = time.perf_counter() - t0
     for name in ("labels", "logprobs"):
         if rec.get(name) is not None:
             out[name] = rec[name]
@@ -261,12 +267,14 @@ def run_batch(
     scheduler: str | Any | None = None,
     progress: bool = True,
     retry_errors: bool = False,
+    timing: bool = False,
 ) -> BatchSummary:
     """Rerank every record of ``in_path`` into ``out_path`` (see the module docstring).
 
     ``params`` are :class:`rerank.Reranker` arguments.  ``workers > 1`` uses that many local
     processes; ``scheduler`` (an address or a ``distributed.Client``) runs the records on a
-    Dask cluster.  ``retry_errors`` recomputes records whose earlier result was an error.
+    Dask cluster.  ``retry_errors`` recomputes records whose earlier result was an error;
+    ``timing`` adds per-record wall-clock times (seconds) under ``timing``.
     """
     params = dict(params or {})
     from rerank.api import Reranker
@@ -316,12 +324,12 @@ def run_batch(
 
     try:
         if scheduler is not None:
-            _run_dask(todo, params, scheduler, emit)
+            _run_dask(todo, params, scheduler, emit, timing)
         elif workers > 1:
-            _run_processes(todo, params, workers, emit)
+            _run_processes(todo, params, workers, emit, timing)
         else:
             for rid, rec, problem in todo:
-                emit(process_record(rid, rec, problem, params))
+                emit(process_record(rid, rec, problem, params, False, timing))
     finally:
         writer.close()
         if bar is not None:
@@ -340,7 +348,7 @@ def _write_all(path: Path, recs: list[dict[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any) -> None:
+def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any, timing: bool) -> None:
     """Local worker processes (loky: robust to worker crashes and safe with torch)."""
     from concurrent.futures import as_completed
 
@@ -348,7 +356,8 @@ def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any) 
 
     ex = get_reusable_executor(max_workers=workers, timeout=60)
     futures = {
-        ex.submit(process_record, rid, rec, prob, params, True): rid for rid, rec, prob in todo
+        ex.submit(process_record, rid, rec, prob, params, True, timing): rid
+        for rid, rec, prob in todo
     }
     for fut in as_completed(futures):
         rid = futures[fut]
@@ -359,7 +368,7 @@ def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any) 
         emit(out)
 
 
-def _run_dask(todo: list, params: dict[str, Any], scheduler: str | Any, emit: Any) -> None:
+def _run_dask(todo: list, params: dict[str, Any], scheduler: str | Any, emit: Any, timing: bool) -> None:
     """Submit every record to a Dask ``distributed`` cluster; write results as they finish."""
     from distributed import Client, as_completed
 
@@ -367,7 +376,7 @@ def _run_dask(todo: list, params: dict[str, Any], scheduler: str | Any, emit: An
     client = Client(scheduler) if own else scheduler
     try:
         futures = [
-            client.submit(process_record, rid, rec, prob, params, True, key=f"rerank-{i}-{rid}", pure=False)
+            client.submit(process_record, rid, rec, prob, params, True, timing, key=f"rerank-{i}-{rid}", pure=False)
             for i, (rid, rec, prob) in enumerate(todo)
         ]
         ids = {f.key: rid for f, (rid, _, _) in zip(futures, todo, strict=True)}

@@ -222,6 +222,7 @@ def batch(
     scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
     retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
     progress: bool = typer.Option(True, help="Show a progress bar on stderr."),
+    timing: bool = typer.Option(False, help="Add per-record wall-clock times (seconds) to the output (reruns then differ)."),
 ) -> None:
     """Rerank every record of IN into OUT (one JSON line each). Interrupt and rerun at will:
     finished records are kept and skipped."""
@@ -231,7 +232,7 @@ def batch(
     try:
         summary = run_batch(
             in_path, out_path, params, workers=workers, scheduler=scheduler,
-            progress=progress, retry_errors=retry_errors,
+            progress=progress, retry_errors=retry_errors, timing=timing,
         )
     except (FileNotFoundError, ValueError) as e:
         _fail(str(e))

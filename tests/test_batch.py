@@ -169,6 +169,17 @@ def test_worker_processes_and_dask_give_the_local_output(tmp_path):
     assert (tmp_path / "dask.jsonl").read_text() == local
 
 
+def test_timing_is_opt_in(tmp_path):
+    inp = write_jsonl(tmp_path / "in.jsonl", [problem(0)])
+    run_batch(inp, tmp_path / "a.jsonl", FAST, progress=False)
+    run_batch(inp, tmp_path / "b.jsonl", FAST, progress=False, timing=True)
+    a, b = lines(tmp_path / "a.jsonl")[0], lines(tmp_path / "b.jsonl")[0]
+    assert "timing" not in a
+    assert b["timing"]["total"] >= b["timing"]["parse_cluster"] >= 0
+    del b["timing"]
+    assert a == b
+
+
 def test_bad_configuration_fails_before_any_work(tmp_path):
     inp = write_jsonl(tmp_path / "in.jsonl", [problem(0)])
     with pytest.raises(ValueError, match="relation"):
