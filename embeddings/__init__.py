@@ -6,7 +6,7 @@ and ``RuleInformalizer`` (which reads the IR of ``provers``) is imported on firs
 
 from typing import Any
 
-from .embed import DEFAULT_MODEL, Embedder, default_embedder, default_model_path
+from .embed import DEFAULT_MODEL, Embedder, default_embedder, default_model_path, shared_embedder
 from .index import NearDuplicates, VectorIndex, near_duplicates
 from .informalize import (
     GivenInformalizer,
@@ -29,6 +29,7 @@ __all__ = [
     "cosine_matrix",
     "cosine_similarity",
     "default_embedder",
+    "shared_embedder",
     "default_model_path",
     "l2_normalize",
     "near_duplicates",

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DEFAULT_MODEL", "Embedder", "default_embedder", "default_model_path"]
+__all__ = ["DEFAULT_MODEL", "Embedder", "default_embedder", "default_model_path", "shared_embedder"]
 
 log = logging.getLogger(__name__)
 
@@ -243,14 +243,20 @@ class Embedder:
             self._disk = None
 
 
-_DEFAULT: Embedder | None = None
-_DEFAULT_LOCK = threading.Lock()
+_SHARED: dict[str, Embedder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_embedder(model: str | Path = DEFAULT_MODEL) -> Embedder:
+    """One :class:`Embedder` per model and process: loading a model is slow, and sharing the
+    instance shares its cache."""
+    key = str(model)
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = Embedder(model)
+        return _SHARED[key]
 
 
 def default_embedder() -> Embedder:
     """The process-wide embedder with the packaged model (created on first call, shared)."""
-    global _DEFAULT
-    with _DEFAULT_LOCK:
-        if _DEFAULT is None:
-            _DEFAULT = Embedder()
-        return _DEFAULT
+    return shared_embedder(DEFAULT_MODEL)

