@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import signal
 import sys
 import time
 import tracemalloc
@@ -49,6 +50,29 @@ from provers.errors import ParseError  # noqa: E402
 from rerank.cluster import Clusterer, CountingBackend, UnionFind  # noqa: E402
 
 KS = (5, 10, 20, 40)
+
+
+class RunTimeout(BaseException):  # not swallowed by the library's `except Exception`
+    """One (problem, k, method) run exceeded ``--run-budget``."""
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise RunTimeout
+
+
+def guarded(fn: Any, cands: Sequence[str], timeout: float, budget: float) -> dict[str, Any] | None:
+    """``fn(cands, timeout)``, or None when it runs over ``budget`` seconds (0: no limit)."""
+    if budget <= 0:
+        return fn(cands, timeout)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        return fn(cands, timeout)
+    except RunTimeout:
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def fresh_backend(cache: bool) -> Any:
@@ -148,6 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--ks", default=",".join(map(str, KS)))
     ap.add_argument("--timeout", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--run-budget", type=float, default=0.0,
+                    help="seconds per (problem, k, method) run; a run over it is dropped "
+                         "(with its pair) and counted")
     ap.add_argument("--img", default=str(ROOT / "docs" / "img" / "bench_rerank_k.png"))
     ap.add_argument("--json", default=str(ROOT / "experiments" / "out" / "bench_rerank.json"))
     args = ap.parse_args(argv)
@@ -163,40 +190,61 @@ def main(argv: Sequence[str] | None = None) -> int:
     tracemalloc.start()
     lib: dict[int, list[dict[str, Any]]] = {k: [] for k in ks}
     nav: dict[int, list[dict[str, Any]]] = {k: [] for k in ks}
+    lib_paired: dict[int, list[dict[str, Any]]] = {k: [] for k in ks}
     disagree = 0
+    over: dict[str, int] = {"library": 0, "naive": 0}
     t_all = time.perf_counter()
     with tqdm(total=sum(len(problems) + (n_naive if k in naive_ks else 0) for k in ks),
               desc="bench", file=sys.stderr) as bar:
         for k in ks:
             for i, cands in enumerate(pools[k]):
-                lib[k].append(run_library(cands, args.timeout))
+                a = guarded(run_library, cands, args.timeout, args.run_budget)
                 bar.update(1)
+                b = None
                 if k in naive_ks and i < n_naive:
-                    nav[k].append(run_naive(cands, args.timeout))
+                    b = guarded(run_naive, cands, args.timeout, args.run_budget)
                     bar.update(1)
-                    if nav[k][-1]["partition"] != lib[k][-1]["partition"]:
+                    if b is None:
+                        over["naive"] += 1
+                if a is None:
+                    over["library"] += 1
+                    continue
+                if k in naive_ks and i < n_naive:
+                    if b is None:
+                        continue  # keep the paired comparison on the same problems
+                    nav[k].append(b)
+                    lib_paired[k].append(a)
+                    if b["partition"] != a["partition"]:
                         disagree += 1
-    _, peak = tracemalloc.get_traced_memory()
+                lib[k].append(a)
+            # results so far after every k (a long run can be cut short and still report)
+            out = collect(args, argv, lib, nav, lib_paired, over, disagree, t_all)
+            Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.json).write_text(json.dumps(out, indent=1), encoding="utf-8")
+            plot(out, Path(args.img))
     tracemalloc.stop()
-    ru_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    ru_kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    out = {
-        "command": "python experiments/bench_rerank.py " + " ".join(argv or sys.argv[1:]),
-        "timeout": args.timeout,
-        "library": {k: summarize(v) for k, v in lib.items()},
-        "naive": {k: summarize(v) for k, v in nav.items() if v},
-        "library_on_naive_subset": {k: summarize(lib[k][: len(v)]) for k, v in nav.items() if v},
-        "partition_disagreements": disagree,
-        "peak_python_heap_mb": peak / 2**20,
-        "max_rss_self_mb": ru_self,
-        "max_rss_solver_children_mb": ru_kids,
-        "wall_s": time.perf_counter() - t_all,
-    }
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps(out, indent=1), encoding="utf-8")
-    plot(out, Path(args.img))
     print(render(out))
     return 0
+
+
+def collect(args: Any, argv: Sequence[str] | None, lib: dict, nav: dict, lib_paired: dict,
+            over: dict, disagree: int, t_all: float) -> dict[str, Any]:
+    """Summary of the runs so far (memory figures are the peaks up to now)."""
+    _, peak = tracemalloc.get_traced_memory()
+    return {
+        "command": "python experiments/bench_rerank.py " + " ".join(argv or sys.argv[1:]),
+        "timeout": args.timeout,
+        "library": {k: summarize(v) for k, v in lib.items() if v},
+        "naive": {k: summarize(v) for k, v in nav.items() if v},
+        "library_on_naive_subset": {k: summarize(v) for k, v in lib_paired.items() if v},
+        "runs_over_budget": dict(over),
+        "run_budget": args.run_budget,
+        "partition_disagreements": disagree,
+        "peak_python_heap_mb": peak / 2**20,
+        "max_rss_self_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "max_rss_solver_children_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+        "wall_s": time.perf_counter() - t_all,
+    }
 
 
 def plot(out: dict[str, Any], path: Path) -> None:
@@ -242,7 +290,8 @@ def render(out: dict[str, Any]) -> str:
     for k in sorted(out["library"]):
         row("library", k, out["library"][k])
     lines.append("")
-    lines.append(f"Partitions that differ between the two methods: {out['partition_disagreements']}. "
+    lines.append(f"Runs over the {out['run_budget']:g} s budget (dropped): {out['runs_over_budget']}. "
+                 f"Partitions that differ between the two methods: {out['partition_disagreements']}. "
                  f"Peak Python heap (tracemalloc): {out['peak_python_heap_mb']:.0f} MB; max RSS: "
                  f"{out['max_rss_self_mb']:.0f} MB (this process), "
                  f"{out['max_rss_solver_children_mb']:.0f} MB (largest solver worker). "

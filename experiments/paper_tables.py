@@ -33,6 +33,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import time
 from collections import Counter, defaultdict
@@ -144,7 +145,19 @@ def problem_texts(rec: dict[str, Any]) -> list[str]:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(timeout: float, relation: str) -> None:
+class ProblemTimeout(BaseException):
+    """A problem exceeded its wall-clock budget (``--problem-budget``).  A BaseException,
+    like KeyboardInterrupt, so that the library's ``except Exception`` guards (a parse or
+    check failure is contained per candidate) do not swallow it."""
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise ProblemTimeout("problem budget exceeded")
+
+
+def _init_worker(timeout: float, relation: str, budget: float = 0.0) -> None:
+    if budget > 0 and hasattr(signal, "SIGALRM"):
+        signal.signal(signal.SIGALRM, _alarm)
     try:
         import torch
 
@@ -166,6 +179,7 @@ def _init_worker(timeout: float, relation: str) -> None:
         alpha=0.5,
     )
     _WORKER["timeout"] = timeout
+    _WORKER["budget"] = budget
 
 
 def proved_outright(statement: Any, timeout: float) -> tuple[bool | None, int]:
@@ -199,6 +213,9 @@ def cluster_problem(rec: dict[str, Any]) -> dict[str, Any]:
         "type": rec.get("type"),
     }
     t0 = time.perf_counter()
+    budget = _WORKER.get("budget", 0.0)
+    if budget > 0 and hasattr(signal, "SIGALRM"):
+        signal.setitimer(signal.ITIMER_REAL, budget)
     try:
         # one batched forward pass for the problem's texts; the reranker then reads them
         # from the embedder's cache (it embeds one text at a time, ~10x slower)
@@ -237,10 +254,20 @@ def cluster_problem(rec: dict[str, Any]) -> dict[str, Any]:
         # k-means baseline on embeddings of the formal text
         vecs = _WORKER["embedder"].encode(cands)
         out["kmeans_order"] = select_kmeans(np.asarray(vecs), n=None, seed=0)
-    except Exception as e:  # noqa: BLE001 - one bad problem never stops the run
+    except (Exception, ProblemTimeout) as e:  # noqa: BLE001 - one bad problem never stops the run
         out["error"] = f"{type(e).__name__}: {e}"
+    finally:
+        if budget > 0 and hasattr(signal, "SIGALRM"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
     out["time_total"] = time.perf_counter() - t0
     return out
+
+
+def _timed_out_inside(rec: dict[str, Any]) -> bool:
+    """A budget alarm caught by a library ``except Exception`` guard (runs made before
+    ProblemTimeout became a BaseException): that candidate's parse or check is not real."""
+    text = json.dumps([rec.get("flags"), rec.get("errors")])
+    return "ProblemTimeout" in text
 
 
 def read_cache(path: Path) -> dict[str, dict[str, Any]]:
@@ -255,6 +282,8 @@ def read_cache(path: Path) -> dict[str, dict[str, Any]]:
             except json.JSONDecodeError:
                 continue
             if isinstance(rec, dict) and "id" in rec:
+                if "error" not in rec and _timed_out_inside(rec):
+                    rec["error"] = "ProblemTimeout: problem budget exceeded (caught inside)"
                 done[rec["id"]] = rec
     return done
 
@@ -266,8 +295,12 @@ def run_clustering(
     relation: str = "symbolic",
     workers: int = 1,
     progress: bool = True,
+    budget: float = 0.0,
 ) -> dict[str, dict[str, Any]]:
-    """Stage 1 over every problem not yet in ``cache_path``; returns id -> record."""
+    """Stage 1 over every problem not yet in ``cache_path``; returns id -> record.
+
+    ``budget`` > 0: wall-clock seconds per problem (a problem over it is an error record;
+    its candidates then rank in sample order for every method)."""
     cache_path.parent.mkdir(parents=True, exist_ok=True)
     done = read_cache(cache_path)
     todo = [p for p in problems if p["id"] not in done]
@@ -289,7 +322,7 @@ def run_clustering(
             if bar is not None:
                 bar.update(1)
 
-        args = (timeout, relation)
+        args = (timeout, relation, budget)
         if workers <= 1:
             _init_worker(*args)
             for p in todo:
@@ -740,6 +773,7 @@ def build(
     progress: bool = True,
     bootstrap: int = 2000,
     cached_only: bool = False,
+    budget: float = 0.0,
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """Both stages: (tables, diagnostics, per-problem cache entries in input order).
 
@@ -752,7 +786,7 @@ def build(
         if not problems:
             raise DataError(f"{cache}: no cached problem of {data}")
     else:
-        done = run_clustering(problems, cache, timeout, relation, workers, progress)
+        done = run_clustering(problems, cache, timeout, relation, workers, progress, budget)
     entries = [done[p["id"]] for p in problems]
     records = {p["id"]: p for p in problems}
     res = compute_tables(entries, records, bootstrap=bootstrap)
@@ -785,13 +819,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N problems only")
     ap.add_argument("--bootstrap", type=int, default=2000)
     ap.add_argument("--no-progress", action="store_true")
+    ap.add_argument("--problem-budget", type=float, default=0.0,
+                    help="wall-clock seconds per problem (0 = none); over it: an error record")
     ap.add_argument("--cached-only", action="store_true",
                     help="no clustering: tables over the problems already in the cache")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     cache = Path(args.cache) if args.cache else None
     res, diag, _ = build(args.data, cache, args.timeout, args.relation, args.workers,
-                         args.limit, not args.no_progress, args.bootstrap, args.cached_only)
+                         args.limit, not args.no_progress, args.bootstrap, args.cached_only,
+                         args.problem_budget)
     out = Path(args.out)
     plots(res, out / "img")
     cmd = "python experiments/paper_tables.py " + " ".join(

@@ -169,3 +169,20 @@ def test_report_renders(built: tuple, tmp_path: Path) -> None:
     paths = pt.plots(res, tmp_path / "img")
     assert all(p.exists() and p.stat().st_size > 1000 for p in paths)
     assert np.isfinite(res["sigma"]["SymEq"])
+
+
+def test_problem_budget_gives_an_error_record_not_a_hang(built: tuple) -> None:
+    import signal
+
+    old = signal.getsignal(signal.SIGALRM)
+    try:
+        pt._init_worker(1.0, "symbolic", 1e-3)
+        rec = pt.cluster_problem(PROBLEMS[0])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        pt._WORKER["budget"] = 0.0
+    assert "ProblemTimeout" in rec["error"]
+    assert rec["correct"] == [False, True, True, False]
+    # an error record ranks in sample order for every method
+    assert pt.method_order(rec, "SymEq") == [0, 1, 2, 3]
