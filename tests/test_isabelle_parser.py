@@ -437,3 +437,15 @@ def test_nested_sets_are_read_once():
     for _ in range(60):
         inner = "{" + inner + " | x. True}"
     assert parse('theorem shows "' + inner + ' = {}"').conclusion.op == "eq"
+
+
+def test_prime_on_int_is_normalized():
+    """Isabelle's `prime (-3 :: int)` is False (prime means a normalized prime element), while
+    the IR's `prime` on Int is Lean's (|p| prime): the frontend adds `0 < p`."""
+    from provers.evaluate import truth
+    from provers.isabelle.printer import render
+
+    st = provers.parse('theorem t: fixes p :: int assumes "prime p" shows "p > 1"', "isabelle")
+    h = st.hypotheses[0].formula
+    assert truth(h, {"p": -3}) is False and truth(h, {"p": 3}) is True
+    assert provers.parse(render(st), "isabelle") == st

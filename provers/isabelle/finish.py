@@ -31,6 +31,7 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
+    and_,
     app,
     app_sorted,
     cast,
@@ -237,6 +238,17 @@ def _fin_interval(kind: str):
     return fin
 
 
+def _fin_prime(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
+    """Isabelle's ``prime`` is normalized: on int it also needs ``p > 0`` (the IR ``prime``
+    on Int is Lean's, true of -3)."""
+    (p,) = args
+    if p.sort == NAT:
+        return app("prime", p)
+    if p.sort == INT:
+        return and_(app("lt", Num(0, INT), p), app("prime", p))
+    return Uninterpreted("prime", args, s)
+
+
 _FINISH: dict[str, Callable[[Finisher, tuple[Term, ...], Sort], Term]] = {
     "isa:div": _fin_div, "isa:mod": _fin_mod, "isa:divide": _fin_divide, "isa:dvd": _fin_dvd,
     "isa:abs": _fin_abs, "isa:eq": _fin_eq, "isa:minus": _fin_minus, "isa:negnum": _fin_negnum, "neg": _fin_negnum,
@@ -248,7 +260,7 @@ _FINISH: dict[str, Callable[[Finisher, tuple[Term, ...], Sort], Term]] = {
     "isa:cos": _fin_by_sort({REAL: "cos"}, "cos"),
     "isa:gcd": _fin_by_sort({NAT: "gcd", INT: "gcd"}, "gcd"),
     "isa:lcm": _fin_by_sort({NAT: "lcm", INT: "lcm"}, "lcm"),
-    "isa:prime": _fin_by_sort({NAT: "prime", INT: "prime"}, "prime"),
+    "isa:prime": _fin_prime,
     "isa:even": _fin_by_sort({NAT: "even", INT: "even"}, "even"),
     "isa:odd": _fin_by_sort({NAT: "odd", INT: "odd"}, "odd"),
     "isa:lessThan": _fin_interval("lessThan"), "isa:atMost": _fin_interval("atMost"),

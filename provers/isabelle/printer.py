@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from provers.ir import (
+    BOOL,
     COMPLEX,
     INT,
     NAT,
@@ -213,8 +214,32 @@ def _infix(sym: str, prec: int, assoc: str, args: tuple[Term, ...], flags: list[
     return f"{_term(a, lneed, flags[0])} {sym} {_term(b, rneed, flags[1])}", prec
 
 
+def _isabelle_prime(args: tuple[Term, ...]) -> tuple[Term, ...]:
+    """Undo the frontend's reading of Isabelle ``prime p`` on int as ``0 < p ∧ prime p``:
+    the adjacent pair prints as ``prime p`` again."""
+    out: list[Term] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if (isinstance(a, App) and a.op == "lt" and a.args[0] == Num(0, INT)
+                and isinstance(nxt, App) and nxt.op == "prime" and nxt.args == (a.args[1],)):
+            out.append(Uninterpreted("prime", nxt.args, BOOL))
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return tuple(out)
+
+
 def _app(t: App, anchored: bool) -> tuple[str, int]:
     op, args = t.op, t.args
+    if op == "and":
+        args = _isabelle_prime(args)
+        if len(args) == 1:
+            return _show(args[0], anchored)
+    if op == "prime" and args[0].sort == INT:  # the IR's (Lean's) meaning: |p| is prime
+        return f"prime ¦{_term(args[0], 0, True)}¦", _ATOM
     if op in _CONSTS0:
         return _CONSTS0[op], _ATOM
     if op in _SAME:
