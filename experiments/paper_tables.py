@@ -33,6 +33,7 @@ import argparse
 import json
 import math
 import os
+import re
 import signal
 import sys
 import time
@@ -535,6 +536,15 @@ def diagnostics(entries: Sequence[dict[str, Any]], records: dict[str, dict[str, 
     unparsed = [(e, i) for e in ok for i, p in enumerate(e["parsed"]) if not p]
     reasons = Counter(_reason(e["errors"][i]) for e, i in unparsed)
     correct_unparsed = sum(1 for e, i in unparsed if e["correct"][i])
+    # Isabelle accepted these (the paper's syntax check) but our frontend did not
+    isabelle_ok_unparsed = sum(
+        1 for e, i in unparsed
+        if int(records.get(e["id"], {}).get("candidates", [{}] * e["k"])[i].get("paper_syntax_ok", 0)) == 1
+    )
+    isabelle_rejected = sum(
+        1 for e in ok for c in records.get(e["id"], {}).get("candidates", [])
+        if int(c.get("paper_syntax_ok", 1)) == 0
+    )
     stats = defaultdict(list)
     for e in ok:
         for key in ("checks", "solver_calls", "inconclusive", "equivalent", "inequivalent",
@@ -570,6 +580,8 @@ def diagnostics(entries: Sequence[dict[str, Any]], records: dict[str, dict[str, 
         "n_candidates": n_cand,
         "n_unparsed": len(unparsed),
         "unparsed_correct": correct_unparsed,
+        "unparsed_isabelle_ok": isabelle_ok_unparsed,
+        "isabelle_rejected": isabelle_rejected,
         "parse_reasons": reasons.most_common(8),
         "stats": {k: (float(np.mean(v)), float(np.median(v)), float(np.percentile(v, 90)), float(np.sum(v)))
                   for k, v in stats.items()},
@@ -584,11 +596,13 @@ def diagnostics(entries: Sequence[dict[str, Any]], records: dict[str, dict[str, 
 
 
 def _reason(err: str | None) -> str:
+    """A parse error message without its position, cut to a groupable length."""
     if not err:
         return "?"
     s = err.removeprefix("parse error: ")
-    s = s.split(" at line")[0].split(":")[0] if len(s) > 70 else s
-    return s[:70]
+    s = re.sub(r"^line \d+, column \d+: ", "", s)
+    s = re.sub(r"`[^`]*`", "`…`", s)  # quoted source text differs per candidate
+    return s[:60]
 
 
 def _miss_reason(e: dict[str, Any], top: int) -> str:
@@ -747,7 +761,10 @@ def report(res: dict[str, Any], diag: dict[str, Any] | None, command: str, img_r
             f"fingerprint {s['fingerprint_skips'][0]:.2f} per problem")
         add(f"- parse failures: {diag['n_unparsed']} of {diag['n_candidates']} candidates "
             f"({100 * diag['n_unparsed'] / max(1, diag['n_candidates']):.1f}%), of which "
-            f"{diag['unparsed_correct']} are labelled correct (they can never be picked)")
+            f"{diag['unparsed_correct']} are labelled correct (they can never be picked); "
+            f"{diag['unparsed_isabelle_ok']} of them passed the paper's Isabelle syntax check "
+            f"(our frontend's gaps), the rest Isabelle rejected too "
+            f"(Isabelle rejected {diag['isabelle_rejected']} candidates in all)")
         add("- most frequent parse errors: " + "; ".join(f"{r!r} ×{n}" for r, n in diag["parse_reasons"]))
         add(f"- vacuous candidates flagged: {diag['vacuous_candidates']}")
         add(f"- classes mixing a correct and an incorrect candidate: {diag['mixed_classes']} in "
