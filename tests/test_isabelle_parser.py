@@ -449,3 +449,11 @@ def test_prime_on_int_is_normalized():
     h = st.hypotheses[0].formula
     assert truth(h, {"p": -3}) is False and truth(h, {"p": 3}) is True
     assert provers.parse(render(st), "isabelle") == st
+
+
+def test_statement_keyword_inside_a_term_is_a_parse_error():
+    # Found by the mutation property test: a keyword read as a free variable printed as
+    # `fixes fixes :: 'a`, which no longer parsed.
+    text = 'theorem\n  fixes x :: real\n  shows "orem \nfixes x = 15"'
+    with pytest.raises(ParseError, match="statement keyword"):
+        parse_isabelle(text)

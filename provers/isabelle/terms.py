@@ -101,6 +101,10 @@ class Scope:
     implicit: dict[str, Var]
 
 
+#: Outer-syntax words that cannot name an implicitly fixed variable (they could not be
+#: declared in `fixes`, and in LLM output they mean a quote went missing).
+OUTER_KEYWORDS = frozenset({"theorem", "lemma", "fixes", "assumes", "defines", "shows", "obtains", "and", "where"})
+
 MAX_DEPTH = 200
 MAX_STEPS = 20_000  # Pratt-loop entries per statement (real candidates need < 200)
 
@@ -524,6 +528,8 @@ class Elaborator:
         if t.text in CONSTS:
             return self.apply_const(t.text, [], t.pos)
         if t.text not in self.scope.implicit:
+            if t.text in OUTER_KEYWORDS:
+                raise ElabError(f"`{t.text}` is a statement keyword, not a variable: is a closing quote missing?", t.pos)
             self.scope.implicit[t.text] = Var(t.text, self.untyped(t.text))
         return self.scope.implicit[t.text]
 
