@@ -256,10 +256,16 @@ def plot(out: dict[str, Any], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
     ks = sorted(out["library"])
-    ax.plot(ks, [out["library"][k]["time_mean"] for k in ks], marker="o", label="library clustering")
+    n_lib = max(out["library"][k]["problems"] for k in ks)
+    ax.plot(ks, [out["library"][k]["time_mean"] for k in ks], marker="o",
+            label=f"library clustering ({n_lib} problems)")
     nk = sorted(out["naive"])
     if nk:
-        ax.plot(nk, [out["naive"][k]["time_mean"] for k in nk], marker="s", label="naive all-pairs")
+        n_nav = out["naive"][nk[0]]["problems"]
+        ax.plot(nk, [out["library_on_naive_subset"][k]["time_mean"] for k in nk], marker="^",
+                ls="--", label=f"library, same {n_nav} problems as naive")
+        ax.plot(nk, [out["naive"][k]["time_mean"] for k in nk], marker="s",
+                label=f"naive all-pairs ({n_nav} problems)")
     ax.set_xlabel("k (candidates per problem)")
     ax.set_ylabel("seconds per problem (mean)")
     ax.set_xscale("log", base=2)
