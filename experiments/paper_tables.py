@@ -184,17 +184,12 @@ def _init_worker(timeout: float, relation: str, budget: float = 0.0) -> None:
 
 
 def proved_outright(statement: Any, timeout: float) -> tuple[bool | None, int]:
-    """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C``?  (True / False / None)
-
-    WORKAROUND (missing piece in provers.equivalence, owner: engine): only ``trivial``
-    (conclusion without the premises) and ``vacuous`` are public; the "naive" baseline
-    needs the statement itself, so this calls the private ``_single`` helper.
-    """
-    from provers.equivalence import _single
+    """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C``?  (True / False / None)"""
+    from provers.equivalence import provable
     from rerank.cluster import CountingBackend, default_backend
 
     backend = CountingBackend(default_backend())
-    ob = _single(statement, lambda nf: nf.closed(), "statement holds", timeout, "isabelle", backend)
+    ob = provable(statement, timeout, "isabelle", backend)
     status = getattr(ob, "status", None)
     return {"proved": True, "refuted": False}.get(status), backend.calls
 

@@ -566,4 +566,10 @@ def trivial(statement: Statement | str, timeout: float = 5.0, language: str = "l
     return _single(statement, trivial_obligation, "conclusion holds without premises", timeout, language, backend)
 
 
-__all__ = ["check_equivalence", "has_uninterpreted", "trivial", "vacuous"]
+def provable(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None) -> Obligation:
+    """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C`` outright? (the "naive"
+    baseline keeps such candidates). ``status``: ``proved``, ``refuted``, ``unknown``."""
+    return _single(statement, lambda nf: nf.closed(), "statement holds", timeout, language, backend)
+
+
+__all__ = ["check_equivalence", "has_uninterpreted", "provable", "trivial", "vacuous"]

@@ -345,3 +345,10 @@ def test_backend_with_sources_is_given_both_statements():
     b = "theorem t (y : ℝ) (hy : y > 0) : y * y > 0 := by sorry"
     check_equivalence(a, b, relation="sae", backend=Recording(), fingerprint_points=0)
     assert seen and all(s[0].variables[0].name == "x" and s[1].variables[0].name == "y" for s in seen)
+
+
+def test_provable_decides_whole_statements():
+    from provers.equivalence import provable
+
+    assert provable("theorem t (n : ℕ) (h : n > 2) : n ≥ 3 := by sorry").status == "proved"
+    assert provable("theorem t (n : ℕ) (h : n > 2) : n ≥ 4 := by sorry").status == "refuted"
