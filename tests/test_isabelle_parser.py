@@ -457,3 +457,9 @@ def test_statement_keyword_inside_a_term_is_a_parse_error():
     text = 'theorem\n  fixes x :: real\n  shows "orem \nfixes x = 15"'
     with pytest.raises(ParseError, match="statement keyword"):
         parse_isabelle(text)
+
+
+def test_numerals_of_an_unmodelled_type_keep_their_annotation():
+    # Found by the mutation property test: `(6 * 8 :: r)` printed without `:: r` re-read as real.
+    st = parse_isabelle('theorem t: fixes P :: real shows "3 * (6 * 8 :: r) = 5"')
+    assert parse_isabelle(render(st)) == st

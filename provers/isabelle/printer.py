@@ -328,6 +328,8 @@ def _unint(t: Uninterpreted) -> tuple[str, int]:
         return "{" + ("..<" if sym == "lessThan" else "..") + _term(args[0], 51, True) + "}", _ATOM
     if sym == "UNIV" and not args:
         return f"(UNIV :: {show_sort(t.sort)})", _ATOM
+    if not args and sym.replace(".", "", 1).isdigit():  # a numeral of a type the IR does not model
+        return f"({sym} :: {show_sort(t.sort)})", _ATOM
     if sym in _UNINT_INFIX and len(args) == 2:
         return _infix(*_UNINT_INFIX[sym], args, [True, True])
     if sym == "uminus" and len(args) == 1:
