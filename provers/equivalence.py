@@ -20,27 +20,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from provers.align import Alignment, alignments, drop_unused, match_types
 from provers.backend import Backend, Proved, Refuted, Unknown
 from provers.errors import ParseError
+from provers.evaluate import numeral_probes, sample_assignments, truth
 from provers.ir import (
     BOOL,
-    INT,
-    NAT,
-    RAT,
-    REAL,
     App,
     IRError,
-    Num,
     Quant,
     Statement,
     Term,
     Var,
     has_uninterpreted,
-    subterms,
 )
 from provers.normal import NormalForm, normalize
 from provers.relations import (
@@ -123,17 +117,13 @@ def _trivially_valid(body: Term) -> bool:
 
 
 class _Evaluator:
-    """Adapter over ``provers.evaluate`` (absent until that module lands: then no fingerprints)."""
+    """Exact evaluation at sampled points: a point where an obligation is exactly false is a
+    validated countermodel (the evaluator is exact), so it refutes before any solver runs."""
 
     def __init__(self) -> None:
-        try:
-            from provers import evaluate as ev  # type: ignore[attr-defined]
-
-            self.truth = ev.truth
-            self.sample = ev.sample_assignments
-            self.ok = True
-        except (ImportError, AttributeError):
-            self.ok = False
+        self.truth = truth
+        self.sample = sample_assignments
+        self.ok = True
 
     def counterexample(self, vs: tuple[Var, ...], body: Term, n: int, seed: int) -> dict | None:
         """A sampled assignment where ``body`` is exactly False, or None."""
@@ -143,7 +133,7 @@ class _Evaluator:
             points = self.sample(list(vs), n, seed)
         except Exception:  # noqa: BLE001 - e.g. a sort the sampler does not support
             return None
-        points = _numeral_probes(vs, body, points[0] if points else {}) + points
+        points = numeral_probes(vs, [body], points[0] if points else {}) + points
         for env in points:
             try:
                 val = self.truth(body, env)
@@ -152,31 +142,6 @@ class _Evaluator:
             if val is False:
                 return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
         return None
-
-
-def _numeral_probes(vs: tuple[Var, ...], body: Term, base: dict) -> list[dict]:
-    """Assignments putting the numeric variables at each numeral c of ``body`` and c ± 1:
-    boundary cases (``x < 1`` vs ``x ≤ 1``) that random points rarely hit."""
-    values: list[Fraction] = []
-    for s in subterms(body):
-        if isinstance(s, Num):
-            for d in (0, 1, -1):
-                c = Fraction(s.value) + d
-                if c not in values:
-                    values.append(c)
-    out: list[dict] = []
-    for c in values[:12]:
-        env = dict(base)
-        for v in vs:
-            if v.sort == NAT and c.denominator == 1 and c >= 0:
-                env[v.name] = int(c)
-            elif v.sort == INT and c.denominator == 1:
-                env[v.name] = int(c)
-            elif v.sort in (RAT, REAL):
-                env[v.name] = c
-        if len(env) == len(vs):
-            out.append(env)
-    return out
 
 
 @dataclass
@@ -480,7 +445,7 @@ def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obl
     except Exception:  # noqa: BLE001 - a sort the sampler does not support
         return None
     body_all = iff(items[0][1], items[-1][1])
-    points = _numeral_probes(reps, body_all, points[0] if points else {}) + points
+    points = numeral_probes(reps, [body_all], points[0] if points else {}) + points
     for env in points:
         full = {v.name: env[reps[sorts.index(v.sort)].name] for v in na.variables}
         for name, body in items:

@@ -1400,6 +1400,33 @@ def _sample_value(sort: Sort, rng: random.Random, boundary: int | None) -> Any:
     raise ValueError(f"cannot sample values of sort {sort}")
 
 
+def numeral_probes(
+    variables: Sequence[Var], terms: Iterable[Term], base: dict[str, Value] | None = None, limit: int = 12
+) -> list[dict[str, Value]]:
+    """Assignments putting every numeric variable at each numeral c of ``terms`` and at c ± 1:
+    the boundary cases (``x < 1`` vs ``x ≤ 1``) that random points rarely hit. ``base`` gives
+    the values of the other variables; a point where some variable gets no value is skipped."""
+    values: list[Fraction] = []
+    for t in terms:
+        for s in subterms(t):
+            if isinstance(s, Num):
+                for d in (0, 1, -1):
+                    c = Fraction(s.value) + d
+                    if c not in values:
+                        values.append(c)
+    out: list[dict[str, Value]] = []
+    for c in values[:limit]:
+        env: dict[str, Value] = dict(base or {})
+        for v in variables:
+            if v.sort in (NAT, INT) and c.denominator == 1 and (v.sort == INT or c >= 0):
+                env[v.name] = int(c)
+            elif v.sort in (RAT, REAL):
+                env[v.name] = c
+        if all(v.name in env for v in variables):
+            out.append(env)
+    return out
+
+
 def sample_assignments(variables: Sequence[Var], n: int = 32, seed: int = 0) -> list[dict[str, Value]]:
     """``n`` assignments of the right sorts: first the boundary points (all 0, all 1, all -1
     (3 for Nat), all 2), then random small integers, fractions, tables and finite sets."""

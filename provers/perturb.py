@@ -26,9 +26,8 @@ that is an engine soundness bug, never silently relabelled.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
 from provers.ir import (
@@ -648,29 +647,6 @@ def _premises(st: Statement) -> Term:
     return and_(*(h.formula for h in st.hypotheses if h.style != "instance"))
 
 
-def _probes(vs: Sequence[Var], terms: Iterable[Term]) -> list[dict[str, Any]]:
-    """Every numeric variable at each numeral c of the formulas and c ± 1 (boundary cases)."""
-    values: list[Fraction] = []
-    for t in terms:
-        for s in subterms(t):
-            if isinstance(s, Num) and not isinstance(s.value, complex):
-                for d in (0, 1, -1):
-                    c = Fraction(s.value) + d
-                    if c not in values:
-                        values.append(c)
-    out = []
-    for c in values[:12]:
-        env: dict[str, Any] = {}
-        for v in vs:
-            if v.sort in (NAT, INT) and c.denominator == 1 and (v.sort == INT or c >= 0):
-                env[v.name] = int(c)
-            elif v.sort in (RAT, REAL):
-                env[v.name] = c
-        if len(env) == len(vs):
-            out.append(env)
-    return out
-
-
 def component_witness(a: Statement, b: Statement, points: int = 32, seed: int = 0) -> dict[str, Any] | None:
     """An assignment where the premises (as a conjunction) or the conclusions of ``a`` and
     ``b`` get different EXACT truth values, reading both over the same variables (identity
@@ -685,7 +661,7 @@ def component_witness(a: Statement, b: Statement, points: int = 32, seed: int = 
         samples = ev.sample_assignments(list(va), points, seed)
     except Exception:  # noqa: BLE001 - a sort the sampler cannot draw from
         samples = []
-    samples = _probes(va, [t for _, p, q in pairs for t in (p, q)]) + samples
+    samples = ev.numeral_probes(va, [t for _, p, q in pairs for t in (p, q)]) + samples
     for what, p, q in pairs:
         if p == q:
             continue
