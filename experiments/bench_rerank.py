@@ -84,10 +84,10 @@ def fresh_backend(cache: bool) -> Any:
 
 def run_library(cands: Sequence[str], timeout: float) -> dict[str, Any]:
     """The library's clustering of one pool, with a fresh backend and verdict cache."""
-    c = Clusterer("symbolic", "isabelle", timeout, check_vacuous=False, cache={})
-    # give this run its own backend so its verdict cache starts empty (the clusterer
-    # otherwise shares the process-wide one across problems)
-    c._backend = CountingBackend(fresh_backend(cache=True))  # noqa: SLF001 - benchmark isolation
+    # its own backend, so that its verdict cache starts empty (the clusterer otherwise
+    # shares the process-wide one across problems)
+    c = Clusterer("symbolic", "isabelle", timeout, check_vacuous=False, cache={},
+                  backend=fresh_backend(cache=True))
     t0 = time.perf_counter()
     c.extend(list(cands))
     dt = time.perf_counter() - t0

@@ -208,7 +208,10 @@ class Clusterer:
         check_vacuous: bool = True,
         cache: MutableMapping[Hashable, str] | None = None,
         checker: Checker | None = None,
+        backend: Any = None,
     ) -> None:
+        """``backend``: the prover backend (default: the process-wide SMT portfolio, whose
+        verdict cache is shared across problems); pass a fresh one to isolate a run."""
         if relation not in RELATIONS:
             raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
         if not timeout > 0:
@@ -220,7 +223,7 @@ class Clusterer:
         self.check_vacuous = check_vacuous
         self.cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self.checker = checker
-        self._backend: CountingBackend | None = None
+        self._backend: CountingBackend | None = None if backend is None else CountingBackend(backend)
         self.candidates: list[Candidate] = []
         self.stats = ClusterStats()
         self._uf = UnionFind()

@@ -254,3 +254,22 @@ def test_signature_separates_different_variable_sorts():
     c = Clusterer("sae", check_vacuous=False)
     c.extend([a, b])
     assert c.stats.signature_skips == 1 and c.stats.checks == 0
+
+
+def test_a_given_backend_is_used_and_counted():
+    """A run can be isolated from the process-wide verdict cache by passing its own backend."""
+    from provers.backend import Unknown
+
+    class Abstaining:
+        name = "abstaining"
+        calls = 0
+
+        def prove(self, obligation, timeout=5.0):
+            Abstaining.calls += 1
+            return Unknown("abstains", self.name)
+
+    c = Clusterer("sae", "lean4", 1.0, fingerprints=False, check_vacuous=False, cache={},
+                  backend=Abstaining())
+    c.extend(["theorem a (x : ℝ) (h : 0 < x) : x ^ 2 > 0 := by sorry",
+              "theorem b (y : ℝ) (h : 0 < y) : y * y > 0 := by sorry"])
+    assert Abstaining.calls > 0 and c.classes == [[0], [1]]
