@@ -5,6 +5,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ir_vocab import N, R, Z, i, j, m, n, x, y  # noqa: E402
 
 from provers.evaluate import (
     Approx,
@@ -39,22 +40,6 @@ from provers.ir import (
     num,
     uninterpreted,
 )
-
-x, y = Var("x", REAL), Var("y", REAL)
-n, m = Var("n", NAT), Var("m", NAT)
-i, j = Var("i", INT), Var("j", INT)
-
-
-def R(v):
-    return num(v, REAL)
-
-
-def Z(v):
-    return num(v, INT)
-
-
-def N(v):
-    return num(v, NAT)
 
 
 @pytest.mark.parametrize(

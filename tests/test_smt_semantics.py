@@ -8,6 +8,7 @@ Symbolic facts (∀ over ℕ/ℤ/ℝ) are Proved by both solvers and never False
 from fractions import Fraction
 
 import pytest
+from ir_vocab import N, R, Z, i, m, n, x, y  # noqa: E402
 
 from provers.backend import Proved, Refuted, Unknown
 from provers.evaluate import sample_assignments, truth
@@ -25,22 +26,6 @@ from provers.ir import (
     uninterpreted,
 )
 from provers.smt import lower_obligation, solve
-
-x, y = Var("x", REAL), Var("y", REAL)
-n, m = Var("n", NAT), Var("m", NAT)
-i, j = Var("i", INT), Var("j", INT)
-
-
-def R(v):
-    return num(v, REAL)
-
-
-def Z(v):
-    return num(v, INT)
-
-
-def N(v):
-    return num(v, NAT)
 
 
 def eq(a, b):
