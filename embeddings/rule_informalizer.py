@@ -230,9 +230,10 @@ class _Reader:
         if isinstance(t, ir.Num):
             return _numeral(t.value)
         if isinstance(t, ir.Uninterpreted):
+            shown = ir.display_symbol(t.symbol)
             if not t.args:
-                return t.symbol, _P_ATOM
-            return f"{t.symbol}({', '.join(self.expr(a) for a in t.args)})", _P_ATOM
+                return shown, _P_ATOM
+            return f"{shown}({', '.join(self.expr(a) for a in t.args)})", _P_ATOM
         if isinstance(t, ir.Quant) or (isinstance(t, ir.App) and t.op in _PROP_OPS):
             return self._bool_in_expr(t)
         if isinstance(t, ir.Lam):

@@ -14,6 +14,7 @@ Quick reference::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -582,6 +583,15 @@ def exists_(vars: list[Var] | tuple[Var, ...], body: Term) -> Term:
 
 def uninterpreted(symbol: str, args: tuple[Term, ...] | list[Term], sort: Sort) -> Uninterpreted:
     return Uninterpreted(symbol, tuple(args), sort)
+
+
+#: Digest suffix of a symbol that names a definition by its text (``f@0123456789ab``).
+_DIGEST = re.compile(r"@[0-9a-f]{12}")
+
+
+def display_symbol(symbol: str) -> str:
+    """A symbol (or opaque sort name) as people write it: without definition digests."""
+    return _DIGEST.sub("", symbol)
 
 
 # --------------------------------------------------------------------------------------

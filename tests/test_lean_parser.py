@@ -273,9 +273,12 @@ def test_cardinalities_of_sets():
     assert concl("theorem t : Set.ncard {x : ℕ | x < 5} = 5 := sorry").args[0].op == "card"
 
 
-def test_the_word_theorem_in_trailing_prose_is_not_a_declaration():
-    st = parse_lean("theorem t : 1 = 1 := by sorry\n\nThis theorem is easy: the theorem prover knows it.")
-    assert st.name == "t"
+def test_trailing_text_is_read_the_way_lean_reads_it():
+    # Lean reads text after a proof as more commands: a command word there is refused ...
+    with pytest.raises(ParseError, match="declarations"):
+        parse_lean("theorem t : 1 = 1 := by sorry\n\nThis theorem is easy: the theorem prover knows it.")
+    # ... while words that are no command stay a (failed, ignored) part of the proof
+    assert parse_lean("theorem t : 1 = 1 := by sorry\n\nThis is easy.").name == "t"
     assert parse_lean("open Real in theorem t : π > 3 := sorry").conclusion.op == "gt"
 
 

@@ -59,13 +59,13 @@ from provers.ir import (
     app_sorted,
     cast,
     is_numeric,
-    substitute,
 )
 from provers.lean4.names import NAMES, PROP_HEADS, TYPE_HEADS
 from provers.lean4.sorts import (
     UNKNOWN,
     Res,
     apply,
+    beta,
     can_cast,
     conj,
     flat,
@@ -117,10 +117,11 @@ def _tuple(s: Syn) -> Syn | None:
 class Elaborator(Specials):
     """Elaborates one statement; holds the local context and the sort-inference state."""
 
-    def __init__(self, text: str, opens: tuple[str, ...] = (), consts: dict[str, Sort] | None = None):
+    def __init__(self, text: str, opens: tuple[str, ...] = (), definitions: dict | None = None):
         self.text = text
         self.opens = tuple(dict.fromkeys((*opens, *DEFAULT_OPENS)))
-        self.consts = consts or {}
+        #: name -> ``provers.lean4.definitions.Definition`` (the defs before the theorem)
+        self.defs = definitions if definitions is not None else {}
         self.scope: dict[str, Var] = {}
         self.metas: dict[str, Sort | None] = {}
         self.meta_numeric: set[str] = set()
@@ -335,14 +336,8 @@ class Elaborator(Specials):
                 t, _ = self.elab_proj(syn, recv, f, [], None)
                 recv = term_syn(t, syn)
             return self.elab_proj(syn, recv, fields[-1], list(args), expected)
-        if name in self.consts:
-            sort = self.consts[name]
-            if not args:
-                return Uninterpreted(name, (), sort), False
-            if isinstance(sort, FunSort) and len(args) == len(sort.args):
-                targs = tuple(self.coerce(self.elab(a, s)[0], s, a) for a, s in zip(args, sort.args, strict=False))
-                return Uninterpreted(name, targs, sort.result), False
-            return self.generic(syn, name, args, expected)
+        if name in self.defs:
+            return self.defined(syn, self.defs[name], args, expected)
         found = self.lookup(name)
         if found is not None:
             return self.apply_spec(syn, found[0], found[1], list(args), expected)
@@ -353,6 +348,22 @@ class Elaborator(Specials):
         if name in TYPE_NAMES and not args:
             return Uninterpreted(name, (), TYPE), False
         return self.generic(syn, name, args, expected)
+
+    def defined(self, syn: Syn, d, args: tuple[Syn, ...], expected: Sort | None) -> Res:
+        """A name defined before the theorem: its unfolded value, else its digest symbol."""
+        if d.type_value is not None or d.type_refusal:
+            return Uninterpreted(d.symbol, (), TYPE), False
+        if d.value is not None:
+            if not args:
+                return d.value, False
+            return self.apply_fn(syn, d.value, list(args), expected)
+        sort = d.sort
+        if not args:
+            return Uninterpreted(d.symbol, (), sort), False
+        if isinstance(sort, FunSort) and len(args) == len(sort.args):
+            targs = tuple(self.coerce(self.elab(a, s)[0], s, a) for a, s in zip(args, sort.args, strict=False))
+            return Uninterpreted(d.symbol, targs, sort.result), False
+        return self.generic(syn, d.symbol, args, expected)
 
     def generic(self, syn: Syn, name: str, args: tuple[Syn, ...] | list[Syn], expected: Sort | None) -> Res:
         """An unknown function: Uninterpreted, its sort from the context (or still open)."""
@@ -393,7 +404,7 @@ class Elaborator(Specials):
                 return Uninterpreted("partial_apply", (f, *targs), FunSort(fs.args[len(args):], fs.result)), False
             targs = tuple(self.coerce(self.elab(a, s)[0], s, a) for a, s in zip(args[:n], fs.args, strict=False))
             if isinstance(f, Lam):
-                out = substitute(f.body, dict(zip(f.vars, targs, strict=False)))
+                out = beta(f, targs)
             else:
                 out = self.mk("apply", (f, *targs), syn, fs.result)
             if len(args) > n:
@@ -1055,10 +1066,16 @@ class Elaborator(Specials):
                 if isinstance(v.sort, SetSort) or not modelled(v.sort):
                     return OpaqueSort(f"↥{name}"), True
                 return None, True
-            if name in self.consts:
-                cs = self.consts[name]
-                if cs == TYPE or isinstance(cs, SetSort):
-                    return OpaqueSort(name), True
+            if name in self.defs:
+                d = self.defs[name]
+                if d.type_refusal:
+                    raise self.err(syn, d.type_refusal)
+                if d.type_value is not None:
+                    return d.type_value, True
+                if d.sort == TYPE:
+                    return OpaqueSort(d.symbol), True
+                if isinstance(d.sort, SetSort):
+                    return OpaqueSort(f"↥{d.symbol}"), True
                 return None, True
             if name in TYPE_HEADS:
                 return OpaqueSort(name), True
@@ -1086,7 +1103,7 @@ class Elaborator(Specials):
                 return OpaqueSort(self.src(syn)), True
             if hname in PROP_HEADS or hname.split(".")[-1] in PROP_HEADS or hname in NAMES:
                 return None, True
-            if hname in self.scope or hname.startswith("Is"):
+            if hname in self.scope or hname in self.defs or hname.startswith("Is"):
                 return None, True
             if hname[:1].isupper():
                 return OpaqueSort(self.src(syn)), False
@@ -1119,6 +1136,8 @@ class Elaborator(Specials):
             inner = syn.args[0]
             while inner.kind == "paren":
                 inner = inner.args[0]
+            if inner.kind == "ident" and inner.val in self.defs:
+                return OpaqueSort("↥" + self.defs[inner.val].symbol), True
             return OpaqueSort("↥" + self.src(inner)), True
         if k == "other" and syn.val == "subtype":
             return OpaqueSort(self.src(syn)), True

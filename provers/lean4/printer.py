@@ -51,6 +51,7 @@ from provers.ir import (
     Var,
     VarBinder,
     cast,
+    display_symbol,
 )
 
 
@@ -116,9 +117,10 @@ def render_sort(s: Sort) -> str:
     if isinstance(s, OpaqueSort):
         if s.name.startswith("?"):
             raise PrintError(f"sort {s.name} was never determined; it has no Lean spelling")
-        if s.name.startswith("↥") and len(s.name) > 1:
-            return f"↥({s.name[1:]})"
-        return s.name
+        shown = display_symbol(s.name)
+        if shown.startswith("↥") and len(shown) > 1:
+            return f"↥({shown[1:]})"
+        return shown
     raise PrintError(f"no Lean spelling for sort {s}")
 
 
@@ -318,7 +320,7 @@ class LeanPrinter:
 
     def uninterpreted(self, t: Uninterpreted) -> str:
         if not self.strict:
-            head = name(t.symbol)
+            head = name(display_symbol(t.symbol))
             text = " ".join([head, *(_arg(self.term(a)) for a in t.args)])
             if (isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?")) or _inferred(t.sort):
                 return f"({text})"

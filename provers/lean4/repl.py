@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
+from provers.lean4.commands import MATHLIB_PACKAGES
 from provers.lean4.security import screen_statement
 
 __all__ = [
@@ -55,8 +56,7 @@ DEFAULT_MEMORY_MB = 16 * 1024  # RLIMIT_AS counts mmapped .olean files: Mathlib 
 DEFAULT_TIMEOUT = 30.0
 
 # Packages Mathlib depends on: importing Mathlib makes their modules available too.
-_MATHLIB_DEPS = frozenset({"Mathlib", "Aesop", "Batteries", "Qq", "ProofWidgets", "Plausible",
-                           "ImportGraph", "LeanSearchClient", "Lean", "Std", "Init"})
+_MATHLIB_DEPS = MATHLIB_PACKAGES
 _SORRY_WARNING = "declaration uses 'sorry'"
 
 
