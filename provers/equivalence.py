@@ -36,7 +36,7 @@ from provers.ir import (
     Var,
     has_uninterpreted,
 )
-from provers.normal import NormalForm, normalize
+from provers.normal import NormalForm, normalize, statement_symbols
 from provers.relations import (
     PROVED,
     REFUTED,
@@ -300,7 +300,10 @@ def check_equivalence(
     budget = total_timeout if total_timeout is not None else 4 * timeout
     prover = Prover(backend, timeout, t0 + budget, fingerprint_points, seed)
     try:
-        na, nb = normalize(sa), normalize(sb)
+        # a variable never shares a name with a symbol of either statement (one solver
+        # symbol, one evaluator table, one Lean name per binding)
+        reserved = statement_symbols(sa) | statement_symbols(sb)
+        na, nb = normalize(sa, reserved), normalize(sb, reserved)
         v = _decide(na, nb, relation, prover, max_alignments)
     except (IRError, RecursionError, ValueError) as e:
         # an ill-formed term or an engine limit: never a verdict, never a crashed batch

@@ -714,6 +714,49 @@ def fresh_name(base: str, taken: set[str] | frozenset[str]) -> str:
     return f"{base}_{i}"
 
 
+def symbol_names(t: Term) -> frozenset[str]:
+    """Symbols of the ``Uninterpreted`` subterms of ``t``."""
+    return frozenset(s.symbol for s in subterms(t) if isinstance(s, Uninterpreted))
+
+
+def rename_apart(t: Term, avoid: frozenset[str] | set[str], mapping: dict[Var, Var] | None = None) -> Term:
+    """``t`` with every bound variable named in ``avoid`` renamed to a fresh name, and free
+    variables renamed by ``mapping``. Used so that a variable never shares its name with an
+    uninterpreted symbol (``(padicValNat : ℕ → ℕ → ℕ)`` beside Mathlib's ``padicValNat``):
+    solvers, the evaluator and printers name both by their text."""
+    taken = set(avoid) | {v.name for v in subterms(t) if isinstance(v, Var)}
+    if mapping:
+        taken |= {v.name for v in mapping.values()}
+    return _apart(t, frozenset(avoid), dict(mapping or {}), taken)
+
+
+def _apart(t: Term, avoid: frozenset[str], env: dict[Var, Var], taken: set[str]) -> Term:
+    if isinstance(t, Var):
+        return env.get(t, t)
+    bound = _binders(t)
+    if bound:
+        inner = dict(env)
+        fresh = []
+        for b in bound:
+            nb = b
+            if b.name in avoid:
+                nb = Var(fresh_name(b.name, taken), b.sort)
+                taken.add(nb.name)
+            inner[b] = nb
+            fresh.append(nb)
+        if isinstance(t, BigOp):
+            return replace(t, var=fresh[0], domain=_apart(t.domain, avoid, env, taken),
+                           body=_apart(t.body, avoid, inner, taken))
+        body = _apart(t.body, avoid, inner, taken)  # type: ignore[attr-defined]
+        if isinstance(t, SetBuilder):
+            return replace(t, var=fresh[0], body=body)
+        return replace(t, vars=tuple(fresh), body=body)  # type: ignore[arg-type]
+    kids = children(t)
+    if not kids:
+        return t
+    return rebuild(t, tuple(_apart(c, avoid, env, taken) for c in kids))
+
+
 def map_term(t: Term, fn: Callable[[Term], Term | None]) -> Term:
     """Bottom-up rewrite: ``fn`` returns a replacement or None to keep the node."""
     kids = children(t)
