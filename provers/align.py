@@ -19,8 +19,9 @@ values of the two statements without aligning their other variables.
 Unused variables (occurring in no premise and not in the conclusion) can be dropped first with
 ``drop_unused``: sound for whole-statement (``logical``) and value (``symbolic``) comparisons,
 because ``∀ x, P`` with ``x`` not in ``P`` is ``P`` over an inhabited sort; never for ``sae``,
-which counts binders as structure. Only numeric, Bool, function, set and list sorts are
-dropped (opaque carriers may be empty).
+which counts binders as structure. Only provably inhabited sorts are dropped
+(``ir.known_elements``: numbers, Prop, sets, ``Fin 3``; a type variable, ``Empty``, a
+subtype or a function into one may be empty).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from provers.ir import (
     children,
     free_vars,
     map_term,
+    provably_inhabited,
 )
 from provers.normal import NormalForm
 
@@ -174,14 +176,11 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[NormalForm, str | None]:
     return b2, None
 
 
-def _inhabited(s: Sort) -> bool:
-    return not isinstance(s, OpaqueSort)
-
-
 def drop_unused(nf: NormalForm) -> NormalForm:
-    """``nf`` without prefix variables that occur nowhere (over inhabited sorts)."""
+    """``nf`` without prefix variables that occur nowhere, over provably inhabited sorts only
+    (``∀ x : Fin 0, P`` is vacuously true, ``P`` need not be)."""
     used = nf.used_variables()
-    keep = tuple((k, v) for k, v in nf.prefix if v in used or not _inhabited(v.sort))
+    keep = tuple((k, v) for k, v in nf.prefix if v in used or not provably_inhabited(v.sort))
     if len(keep) == len(nf.prefix):
         return nf
     kept = {v for _, v in keep}

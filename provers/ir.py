@@ -101,6 +101,54 @@ def is_numeric(s: Sort) -> bool:
     return s in NUMERIC_ORDER
 
 
+#: "Infinitely many" for ``known_elements``.
+MANY = 1 << 30
+_INFINITE_TYPES = frozenset({"NNReal", "ℝ≥0", "ENNReal", "ℝ≥0∞", "EReal", "ℕ+", "PNat", "ENat",
+                             "ℕ∞", "Type", "Sort"})
+_FIN = re.compile(r"^Fin (\d+)$")
+_FIN_SUCC = re.compile(r"^Fin \(.+?\s*\+\s*(\d+)\)$")
+_ZMOD = re.compile(r"^ZMod (\d+)$")
+
+
+def known_elements(s: Sort) -> int:
+    """A lower bound on the number of elements of ``s`` (0: it may be empty).
+
+    Numbers, Prop, sets and lists are inhabited; ``Fin k`` has k elements and ``Fin (n + k)``
+    at least k; ``ZMod n`` at least one (``ZMod 0`` is ℤ); ℝ≥0, ℕ+, ... infinitely many;
+    a function sort is inhabited when its codomain is; an Isabelle type variable (``'a``)
+    has at least one (HOL types are never empty). Everything else the IR does not model —
+    a type variable ``(α : Type*)``, ``Empty``, a subtype ``{n : ℕ // n < 0}``, ``↥S`` — may be
+    empty: a binder over it can be dropped by nobody, and no countermodel may invent its
+    elements."""
+    if s == BOOL:
+        return 2
+    if isinstance(s, BaseSort):
+        return MANY
+    if isinstance(s, (SetSort, ListSort)):
+        return 1
+    if isinstance(s, FunSort):
+        return 1 if known_elements(s.result) >= 1 else 0
+    if isinstance(s, OpaqueSort):
+        name = s.name
+        if name in _INFINITE_TYPES or name.startswith("'"):
+            return MANY if name in _INFINITE_TYPES else 1
+        m = _FIN.match(name) or _FIN_SUCC.match(name)
+        if m:
+            return int(m.group(1))
+        m = _ZMOD.match(name)
+        if m:
+            return int(m.group(1)) or MANY
+        if name.startswith("ZMod "):
+            return 1
+    return 0
+
+
+def provably_inhabited(s: Sort) -> bool:
+    """Whether ``s`` certainly has an element (only then may ``∀ x : s`` with ``x`` unused be
+    dropped: over an empty sort it is vacuously true)."""
+    return known_elements(s) >= 1
+
+
 def widest(*sorts: Sort) -> Sort:
     """The widest numeric sort among ``sorts`` (where a cast from every other one exists)."""
     nums = [s for s in sorts if is_numeric(s)]

@@ -56,6 +56,7 @@ from provers.ir import (
     Var,
     canonical,
     free_vars,
+    provably_inhabited,
     substitute,
     subterms,
 )
@@ -193,6 +194,20 @@ def core_sort(s: Sort) -> Sort:
     if isinstance(s, SetSort):
         return SetSort(core_sort(s.elem))
     raise Unsupported(f"sort {s}")
+
+
+def inhabited(s: Sort) -> Term:
+    """A core formula true exactly when sort ``s`` has an element: ``true`` for the sorts that
+    provably do (``ir.known_elements``), the Boolean constant ``%nonempty[S]`` for an opaque
+    sort ``S`` that may be empty, and for a function sort "the codomain is inhabited or the
+    domain is empty"."""
+    if provably_inhabited(s):
+        return T
+    if isinstance(s, FunSort):
+        return c_or(inhabited(s.result), c_not(c_and(*(inhabited(a) for a in s.args))))
+    if isinstance(s, OpaqueSort):
+        return c_ufun(f"%nonempty[{s.name}]", BOOL)
+    return T
 
 
 def _representable(s: Sort) -> bool:
@@ -369,9 +384,12 @@ class Lowerer:
             self.scopes.pop()
         guards = [c_le(cint(0), Var(v.name, INT)) for v in t.vars if v.sort == NAT]
         guards += scope.facts
+        # SMT sorts are never empty, Lean's may be (`Fin 0`, a type variable): over an empty
+        # sort ∀ is true and ∃ false, whatever the body
+        nonempty = c_and(*(inhabited(v.sort) for v in t.vars))
         if t.kind == "forall":
-            return Quant("forall", cvars, c_imp(c_and(*guards), body))
-        return Quant("exists", cvars, c_and(*guards, body))
+            return c_or(c_not(nonempty), Quant("forall", cvars, c_imp(c_and(*guards), body)))
+        return c_and(nonempty, Quant("exists", cvars, c_and(*guards, body)))
 
     # -- main dispatch ----------------------------------------------------------------
 
@@ -1129,6 +1147,9 @@ def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
             raise Unsupported(f"variable {v.name} of sort {v.sort}")
         if v.sort == NAT:
             facts.append(c_le(cint(0), Var(v.name, INT)))
+        # an outer ∀ over an empty sort is vacuous: proving it for inhabited ones suffices
+        if inhabited(v.sort) != T and inhabited(v.sort) not in facts:
+            facts.append(inhabited(v.sort))
     formula = lw.lower(body, 1)
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())
