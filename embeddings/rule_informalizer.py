@@ -409,7 +409,7 @@ def describe_term(term: ir.Term) -> str:
 def describe_statement(statement: ir.Statement) -> str:
     """One English sentence for a parsed statement: variables, hypotheses, conclusion."""
     reader = _Reader()
-    variables = [v for v in statement.variables if v.sort != ir.TYPE]
+    variables = [v for v in statement.variables if not ir.is_universe(v.sort)]
     hyps = [reader.premise(h.formula) for h in statement.hypotheses]
     defines = [
         f"{v.name} = {reader.expr(t)}" if t.sort != ir.BOOL else f"{v.name} means {reader.prop(t)}"

@@ -36,7 +36,6 @@ from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
 from provers.ir import (
-    TYPE,
     App,
     FunSort,
     ListSort,
@@ -49,6 +48,7 @@ from provers.ir import (
     Var,
     children,
     free_vars,
+    is_universe,
     map_term,
     provably_inhabited,
 )
@@ -138,8 +138,8 @@ def rename_types(nf: NormalForm, mapping: dict[str, str]) -> NormalForm:
         return nf
 
     def fix(t: Term) -> Term | None:
-        if isinstance(t, Var) and t.sort == TYPE and t.name in mapping:
-            return Var(mapping[t.name], TYPE)  # the carrier itself, as in `[Group G]`
+        if isinstance(t, Var) and is_universe(t.sort) and t.name in mapping:
+            return Var(mapping[t.name], t.sort)  # the carrier itself, as in `[Group G]`
         if hasattr(t, "sort") and "sort" in getattr(t, "__dataclass_fields__", {}):
             ns = rename_sort(t.sort, mapping)
             if ns != t.sort:
@@ -168,6 +168,9 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[NormalForm, str | None]:
     exactly. Returns (renamed B, failure reason or None)."""
     if len(a.types) != len(b.types):
         return b, f"type variables differ: {len(a.types)} vs {len(b.types)}"
+    for ta, tb in zip(a.types, b.types, strict=True):
+        if ta.sort != tb.sort:  # `α : Sort u` ranges over Prop too, `α : Type*` does not
+            return b, f"binder universes differ: {ta.name} : {ta.sort} vs {tb.name} : {tb.sort}"
     b2 = rename_types(b, {tb.name: ta.name for ta, tb in zip(a.types, b.types, strict=False)})
     ia = sorted(repr(i) for i in a.instances)
     ib = sorted(repr(i) for i in b2.instances)

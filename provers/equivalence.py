@@ -28,6 +28,7 @@ from provers.errors import ParseError
 from provers.evaluate import FunTable, Opaque, numeral_probes, sample_assignments, truth
 from provers.ir import (
     BOOL,
+    FLOAT,
     App,
     IRError,
     OpaqueSort,
@@ -36,8 +37,10 @@ from provers.ir import (
     Statement,
     Term,
     Var,
+    VarBinder,
     has_uninterpreted,
     known_elements,
+    subterms,
 )
 from provers.normal import NormalForm, normalize, sort_mentions, statement_symbols
 from provers.relations import (
@@ -321,11 +324,33 @@ def check_equivalence(
     except (IRError, RecursionError, ValueError) as e:
         # an ill-formed term or an engine limit: never a verdict, never a crashed batch
         v = Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {type(e).__name__}: {e}")
+    unmodelled = [f"statement {side} uses {what}" for side, st in (("A", sa), ("B", sb))
+                  if (what := _unmodelled_meaning(st))]
+    if v.status == INEQUIVALENT and unmodelled:
+        # e.g. Lean's Float: a structural difference or a countermodel says nothing about it
+        v = Verdict(INCONCLUSIVE, relation, alignment=v.alignment, obligations=v.obligations,
+                    reason=f"unsupported: {'; '.join(unmodelled)}, whose meaning the engine does "
+                           f"not model (the inequivalence found: {v.reason})")
+    elif v.status == INCONCLUSIVE and unmodelled:
+        v.reason += f" (unsupported: {'; '.join(unmodelled)})"
     if v.status == INCONCLUSIVE and (sa.has_uninterpreted() or sb.has_uninterpreted()):
         v.reason += " (the statements contain uninterpreted symbols)"
     v.time = time.perf_counter() - t0
     v.solver_calls = prover.solver_calls
     return v
+
+
+def _unmodelled_meaning(st: Statement) -> str:
+    """What in ``st`` has a meaning no check can rely on for a refutation ("" if nothing):
+    Lean's ``Float`` (untyped decimals elaborate there). Proofs stay sound (congruence holds
+    for any meaning), so only ``inequivalent`` verdicts are withdrawn."""
+    for t in st.terms():
+        for s in subterms(t):
+            if getattr(s, "sort", None) == FLOAT:
+                return "Float arithmetic (untyped decimal literals elaborate at Float in Lean)"
+    if any(isinstance(b, VarBinder) and FLOAT.name in sort_mentions(b.var.sort) for b in st.binders):
+        return "Float variables"
+    return ""
 
 
 def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budget: int) -> Verdict:

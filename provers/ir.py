@@ -90,11 +90,22 @@ RAT = BaseSort("Rat")
 REAL = BaseSort("Real")
 COMPLEX = BaseSort("Complex")
 TYPE = OpaqueSort("Type")
+#: ``Sort u``: a universe that contains Prop, so ``(α : Sort u)`` is not ``(α : Type*)``
+#: (``Type u`` and ``Type*`` are both TYPE).
+SORT = OpaqueSort("Sort")
+#: Lean's ``Float`` (where untyped decimals like ``0.1 + 0.2 = 0.3`` elaborate): not modelled,
+#: so a verdict that depends on its meaning is inconclusive.
+FLOAT = OpaqueSort("Float")
 
 #: Numeric sorts in the order of their canonical embeddings (ℕ ⊂ ℤ ⊂ ℚ ⊂ ℝ ⊂ ℂ).
 NUMERIC_ORDER: tuple[BaseSort, ...] = (NAT, INT, RAT, REAL, COMPLEX)
 FIELDS = frozenset({RAT, REAL, COMPLEX})
 ORDERED = frozenset({NAT, INT, RAT, REAL})
+
+
+def is_universe(s: Sort) -> bool:
+    """The sort of a type variable: ``Type*`` / ``Type u`` (TYPE) or ``Sort u`` (SORT)."""
+    return s == TYPE or s == SORT
 
 
 def is_numeric(s: Sort) -> bool:
@@ -927,7 +938,7 @@ class Statement:
         body = self.conclusion
         for b in reversed(self.binders):
             if isinstance(b, VarBinder):
-                if b.var.sort == TYPE:
+                if is_universe(b.var.sort):
                     continue
                 body = Quant("forall", (b.var,), body)
             else:

@@ -27,7 +27,6 @@ from provers.ir import (
     BOOL,
     FALSE,
     TRUE,
-    TYPE,
     App,
     FunSort,
     Hypothesis,
@@ -44,6 +43,7 @@ from provers.ir import (
     app,
     free_vars,
     fresh_name,
+    is_universe,
     map_term,
     rename_apart,
     substitute,
@@ -171,7 +171,7 @@ def split_conjunction(t: Term) -> list[Term]:
 
 
 def is_type_var(v: Var) -> bool:
-    return v.sort == TYPE or (isinstance(v.sort, OpaqueSort) and v.sort.name in ("Type", "Sort"))
+    return is_universe(v.sort)
 
 
 def sort_mentions(s: Sort) -> frozenset[str]:

@@ -289,3 +289,43 @@ def test_forall_binder_is_a_hypothesis_whatever_its_name():
     )
     assert [v.name for v in st.variables] == ["f"]
     assert [h.name for h in st.hypotheses] == ["f_def"]
+
+
+# -- issue 12: readings that follow Lean --------------------------------------------------
+
+
+def test_untyped_decimals_are_float_as_in_lean_so_verdicts_on_them_are_inconclusive():
+    from provers.ir import FLOAT, REAL
+
+    st = parse_lean("theorem t : 0.1 + 0.2 = 0.3")
+    assert st.conclusion.args[0].sort == FLOAT and any("Float" in n for n in st.notes)
+    assert parse_lean("theorem t : (0.1 : ℝ) + 0.2 = 0.3").conclusion.args[0].sort == REAL
+    assert parse_lean("theorem t (x : ℝ) : x + 0.2 = 0.3").conclusion.args[0].sort == REAL
+    real = "theorem t : (0.1 : ℝ) + 0.2 = 0.3"  # true, while the Float statement is false
+    for rel in ("sae", "symbolic"):
+        v = provers.check_equivalence("theorem t : 0.1 + 0.2 = 0.3", real, relation=rel, timeout=3)
+        assert v.status == "inconclusive" and "Float" in v.reason + v.explain()
+    same = provers.check_equivalence("theorem t : 0.1 + 0.2 = 0.3", "theorem t : 0.1 + 0.2 = 0.3")
+    assert same.status == "equivalent"
+
+
+def test_binder_universes_are_part_of_the_statement():
+    from provers.ir import BOOL, SORT, TYPE
+
+    sort_u = "theorem t {α : Sort u} (x : α) : x = x"
+    type_star = "theorem t {I : Type*} (x : I) : x = x"
+    v = provers.check_equivalence(sort_u, type_star, relation="sae")
+    assert v.status == "inequivalent" and "universes" in v.reason
+    assert provers.check_equivalence("theorem t {α : Type u} (x : α) : x = x", type_star).status == "equivalent"
+    sorts = {t: parse_lean(f"theorem t (α : {t}) : True").variables[0].sort
+             for t in ("Sort u", "Sort*", "Sort _", "Sort (u + 1)", "Sort 2", "Sort 0", "Type", "Type u", "Type*")}
+    assert sorts == {"Sort u": SORT, "Sort*": SORT, "Sort _": SORT, "Sort (u + 1)": TYPE,
+                     "Sort 2": TYPE, "Sort 0": BOOL, "Type": TYPE, "Type u": TYPE, "Type*": TYPE}
+
+
+def test_ascii_connectives_parse_as_lean_4_reads_them():
+    ascii_ = parse_lean(r"theorem t (p q r : Prop) (h : p \/ q) : p /\ q \/ r")
+    uni = parse_lean("theorem t (p q r : Prop) (h : p ∨ q) : p ∧ q ∨ r")
+    assert ascii_ == uni and uni.conclusion.op == "or"
+    assert provers.check_equivalence(ascii_, uni, relation="syntactic").status == "equivalent"
+    assert parse_lean(r"theorem t (s t : Set ℕ) : s \ t = s").conclusion.args[0].op == "setdiff"

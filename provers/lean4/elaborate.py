@@ -34,11 +34,13 @@ from provers.ir import (
     BOOL,
     COMPLEX,
     FIELDS,
+    FLOAT,
     INT,
     NAT,
     NUMERIC_ORDER,
     ORDERED,
     REAL,
+    SORT,
     TYPE,
     BaseSort,
     BigOp,
@@ -59,6 +61,7 @@ from provers.ir import (
     app_sorted,
     cast,
     is_numeric,
+    is_universe,
 )
 from provers.lean4.names import NAMES, PROP_HEADS, TYPE_HEADS
 from provers.lean4.sorts import (
@@ -92,7 +95,7 @@ LEAN_SYMBOL = {
 TYPE_NAMES = {
     "ℕ": NAT, "Nat": NAT, "ℤ": INT, "Int": INT, "ℚ": BaseSort("Rat"), "Rat": BaseSort("Rat"),
     "ℝ": REAL, "Real": REAL, "ℂ": COMPLEX, "Complex": COMPLEX, "Prop": BOOL, "Bool": BOOL,
-    "Type": TYPE, "Type*": TYPE, "Type _": TYPE, "Sort*": TYPE, "Sort": TYPE,
+    "Type": TYPE, "Type*": TYPE, "Type _": TYPE, "Sort*": SORT, "Sort": BOOL,
 }
 NAMESPACES_BY_SORT = {NAT: ("Nat",), INT: ("Int",), REAL: ("Real",), BaseSort("Rat"): ("Rat",),
                       COMPLEX: ("Complex",)}
@@ -106,6 +109,18 @@ AUTO_BOUND = re.compile(r"^[A-Za-z\u03b1-\u03c9](?:[0-9₀-₉]*)'*$")
 
 class NeedAutoBound(Exception):
     """Raised when an auto-bound implicit is met outside the inference pass."""
+
+
+def _sort_level(level: Syn) -> Sort:
+    """``Sort 0`` is Prop, ``Sort (u + 1)`` / ``Sort 2`` are ``Type _``, any other level may
+    be 0: a universe containing Prop."""
+    while level.kind == "paren":
+        level = level.args[0]
+    if level.kind == "num":
+        return BOOL if level.val == "0" else TYPE
+    if level.kind == "binop" and level.val == "+" and level.args[1].kind == "num" and level.args[1].val != "0":
+        return TYPE
+    return SORT
 
 
 def _tuple(s: Syn) -> Syn | None:
@@ -285,7 +300,7 @@ class Elaborator(Specials):
             return Lam(vs, Num(value, expected.result)), False
         if modelled(expected):
             raise self.err(syn, f"numeral {syn.val} used where a term of sort {expected} is expected")
-        return Uninterpreted(str(value), (), expected), False
+        return Uninterpreted(text if decimal else str(value), (), expected), False
 
     def lookup(self, name: str) -> tuple[str, tuple] | None:
         if name in NAMES:
@@ -550,6 +565,12 @@ class Elaborator(Specials):
             mx = REAL  # lenient: `2 ^ x` with x : ℝ is read as rpow (Lean wants (2 : ℝ) ^ x)
             self.notes.append(f"{self.src(syn)!r}: numerals taken as ℝ because of a real exponent")
         flex = False
+        if mx is None and any(isinstance(t, Num) and t.sort == REAL and f for t, f in first.values()):
+            # nothing fixes the sort and a decimal literal is there: Lean's default
+            # `OfScientific` instance is Float, which the IR does not model
+            mx = FLOAT
+            self.notes.append(f"{self.src(syn)!r}: untyped decimal literals elaborate at Float "
+                              "(write (0.1 : ℝ) for a real number)")
         if mx is None:
             flex = True
             mx = self.default_sort([t for t, _ in first.values()], has_neg[0])
@@ -810,7 +831,7 @@ class Elaborator(Specials):
             t, _ = self.elab(syn, None)
         except ParseError:
             return None
-        if isinstance(t.sort, SetSort) or not modelled(t.sort) or t.sort == TYPE:
+        if isinstance(t.sort, SetSort) or not modelled(t.sort) or is_universe(t.sort):
             return OpaqueSort(f"↥{self.src(syn)}")
         return None
 
@@ -1061,7 +1082,7 @@ class Elaborator(Specials):
                 return OpaqueSort(name), True
             if name in self.scope:
                 v = self.scope[name]
-                if v.sort == TYPE:
+                if is_universe(v.sort):
                     return OpaqueSort(name), True
                 if isinstance(v.sort, SetSort) or not modelled(v.sort):
                     return OpaqueSort(f"↥{name}"), True
@@ -1095,8 +1116,10 @@ class Elaborator(Specials):
             if hname == "List" and len(syn.args) == 2:
                 e = self.elab_type(syn.args[1])
                 return (ListSort(e) if e is not None else None), True
-            if hname in ("Type", "Sort"):
+            if hname == "Type":
                 return TYPE, True
+            if hname == "Sort":
+                return _sort_level(syn.args[1]), True
             if len(syn.args) == 2 and syn.args[1].kind == "list" and self.elab_type(head) is not None:
                 return OpaqueSort(self.src(syn)), True  # R[X]: polynomials over R
             if hname in TYPE_HEADS or hname.split(".")[-1] in TYPE_HEADS:

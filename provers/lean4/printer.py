@@ -32,6 +32,7 @@ from provers.ir import (
     NAT,
     RAT,
     REAL,
+    SORT,
     TYPE,
     App,
     BigOp,
@@ -52,6 +53,7 @@ from provers.ir import (
     VarBinder,
     cast,
     display_symbol,
+    is_universe,
 )
 
 
@@ -99,6 +101,8 @@ ISA_LN = "isa_ln"
 ISA_LN_AXIOM = "∀ x : ℝ, 0 < x → {f} x = Real.log x"
 
 Hook = Callable[[Term, "LeanPrinter"], "str | None"]
+#: a numeral of a sort the IR does not model (``(3 : ZMod 5)``, ``(0.1 : Float)``)
+_NUMERAL = re.compile(r"\d+(?:\.\d+)?")
 
 
 def render_sort(s: Sort) -> str:
@@ -107,6 +111,8 @@ def render_sort(s: Sort) -> str:
         return _BASE[s]
     if s == TYPE:
         return "Type*"
+    if s == SORT:
+        return "Sort*"
     if isinstance(s, FunSort):
         parts = [_wrap_sort(a) for a in s.args] + [_wrap_sort(s.result)]
         return " → ".join(parts)
@@ -291,7 +297,7 @@ class LeanPrinter:
             if self.strict and t.kind == "forall":
                 # a type variable the caller binds at theorem level with its instances
                 # (`{K : Type*} [MetricSpace K]`): the same ∀, with the instances in scope
-                carriers = [v for v in vs if v.sort == TYPE and self.carriers.get(v.name) == v.name]
+                carriers = [v for v in vs if is_universe(v.sort) and self.carriers.get(v.name) == v.name]
                 for v in carriers:
                     self.names[v] = v.name
                 vs = tuple(v for v in vs if v not in carriers)
@@ -320,7 +326,8 @@ class LeanPrinter:
 
     def uninterpreted(self, t: Uninterpreted) -> str:
         if not self.strict:
-            head = name(display_symbol(t.symbol))
+            shown = display_symbol(t.symbol)
+            head = shown if _NUMERAL.fullmatch(shown) and not t.args else name(shown)
             text = " ".join([head, *(_arg(self.term(a)) for a in t.args)])
             if (isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?")) or _inferred(t.sort):
                 return f"({text})"

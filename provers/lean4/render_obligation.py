@@ -236,7 +236,7 @@ def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
     terms = (*premises, formula)
     type_binders: list[str] = []
     for t in terms:
-        used = mentions(t) | {v.name for v in ir.free_vars(t) if v.sort == ir.TYPE}
+        used = mentions(t) | {v.name for v in ir.free_vars(t) if ir.is_universe(v.sort)}
         for carrier in sorted(used):
             closed = index.closed_type(carrier) if carrier not in p.carriers else None
             if closed is not None:
