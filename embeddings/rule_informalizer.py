@@ -104,6 +104,8 @@ _FUNC_NAMES = {
     "tan": "tan",
     "arcsin": "arcsin",
     "arccos": "arccos",
+    "isa_arcsin": "arcsin",
+    "isa_arccos": "arccos",
     "arctan": "arctan",
     "sinh": "sinh",
     "cosh": "cosh",

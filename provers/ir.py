@@ -509,8 +509,12 @@ _op("log", 1, "Mathlib Real.log: log|x|, log 0 = 0", _fixed((REAL,), REAL))
 _op("logb", 2, "Mathlib Real.logb b x = log x / log b", _fixed((REAL, REAL), REAL))
 _op("ln", 1, "Isabelle ln: natural log for x > 0, unspecified (a fixed unknown) for x ≤ 0", _fixed((REAL,), REAL))
 _op("isa_log", 2, "Isabelle log b x = ln x / ln b", _fixed((REAL, REAL), REAL))
-for _f in ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"):
+for _f in ("sin", "cos", "tan", "arctan", "sinh", "cosh", "tanh"):
     _op(_f, 1, f"Mathlib/Isabelle {_f} on ℝ (tan x = sin x / cos x, so tan(π/2) = 0)", _fixed((REAL,), REAL))
+_op("arcsin", 1, "Mathlib Real.arcsin: inverse of sin on [-1, 1], clamped outside (arcsin x = π/2 for x ≥ 1, -π/2 for x ≤ -1)", _fixed((REAL,), REAL))
+_op("arccos", 1, "Mathlib Real.arccos = π/2 - arcsin x (0 for x ≥ 1, π for x ≤ -1)", _fixed((REAL,), REAL))
+_op("isa_arcsin", 1, "Isabelle arcsin: inverse of sin on [-1, 1]; unspecified (a fixed unknown) outside", _fixed((REAL,), REAL))
+_op("isa_arccos", 1, "Isabelle arccos: inverse of cos on [-1, 1]; unspecified (a fixed unknown) outside", _fixed((REAL,), REAL))
 _op("pi", 0, "π", _const(REAL))
 # complex
 _op("I", 0, "imaginary unit", _const(COMPLEX))

@@ -329,3 +329,16 @@ def test_ascii_connectives_parse_as_lean_4_reads_them():
     assert ascii_ == uni and uni.conclusion.op == "or"
     assert provers.check_equivalence(ascii_, uni, relation="syntactic").status == "equivalent"
     assert parse_lean(r"theorem t (s t : Set ℕ) : s \ t = s").conclusion.args[0].op == "setdiff"
+
+
+def test_lean_and_isabelle_arcsin_are_two_operations():
+    lean = provers.parse("theorem t : Real.arcsin 2 = Real.pi / 2")  # true: Mathlib clamps
+    isa = provers.parse('theorem t: shows "arcsin 2 = pi / 2"', language="isabelle")  # unknown
+    assert lean.conclusion.args[0].op == "arcsin"
+    assert isa.conclusion.args[0].op == "isa_arcsin"
+    for rel in ("syntactic", "sae", "symbolic"):
+        assert provers.check_equivalence(lean, isa, relation=rel, timeout=3).status != "equivalent"
+    inside = ("theorem t (x : ℝ) (h : 0 ≤ x ∧ x ≤ 1) : Real.arccos x = Real.arccos x",
+              'theorem t: fixes x :: real assumes "0 ≤ x ∧ x ≤ 1" shows "arccos x = arccos x"')
+    v = provers.check_equivalence(inside[0], inside[1], language_b="isabelle", relation="sae", timeout=5)
+    assert v.status == "equivalent", v.explain()

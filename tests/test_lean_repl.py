@@ -537,6 +537,11 @@ def test_isabelle_operations_render_as_lean_expansions() -> None:
     isa_ln = ir.Var("isa_ln", ir.REAL)  # a variable of that name: the function gets another
     ob = obligation_from_ir(ir.app("lt", ir.app("isa_log", isa_ln, isa_ln), isa_ln))
     assert ob.binders[0] == "(isa_ln_1 : ℝ → ℝ)" and ob.binders[2] == "(isa_ln : ℝ)"
+    # Isabelle's arcsin / arccos are Mathlib's only on [-1, 1]: constrained function variables
+    ob = obligation_from_ir(ir.forall_([x], ir.app("eq", ir.app("isa_arcsin", x), ir.app("arcsin", x))))
+    assert ob.binders == ("(isa_arcsin : ℝ → ℝ)",
+                          "(h_isa_arcsin : ∀ x : ℝ, -1 ≤ x → x ≤ 1 → isa_arcsin x = Real.arcsin x)")
+    assert ob.goal == "(∀ (x : ℝ), ((isa_arcsin x) = (Real.arcsin x)))"
 
 
 SOURCE_A = ("import Mathlib\nopen Real\ntheorem t {G : Type*} [Group G] (x y : ℝ) (g : G) "

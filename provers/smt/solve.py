@@ -33,6 +33,8 @@ from provers.smt.semantics import (
 )
 
 SOLVERS = ("z3", "cvc5")
+#: Lowering symbols for values Isabelle leaves unspecified -> their evaluator table name.
+_UNSPECIFIED = {"%ln_neg": "@ln", "%arcsin_out": "@arcsin", "%arccos_out": "@arccos"}
 #: Candidate models tried per call before answering "spurious model".
 MAX_MODELS = 4
 
@@ -175,8 +177,8 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     for (kind, name, args, result), decl in em.funcs.items():
         if kind == VARIABLE:
             continue
-        if name == "%ln_neg":
-            env["@ln"] = em.table(model, decl, args, result)
+        if name in _UNSPECIFIED:
+            env[_UNSPECIFIED[name]] = em.table(model, decl, args, result)
             continue
         if name.startswith("%"):
             continue
