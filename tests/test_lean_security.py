@@ -145,8 +145,12 @@ def test_screened_parts() -> None:
     assert s.imports == ("Mathlib", "Aesop")
     assert s.opens == ("open Real Nat", "open scoped BigOperators")
     assert s.keyword == "theorem" and s.name == "foo"
-    assert s.declaration.startswith("/-- doc -/\ntheorem foo")
-    assert s.head == "/-- doc -/\ntheorem foo (x : ℝ) : x = x"
+    # comments are removed from what Lean is sent (safety never rests on our comment reader)
+    assert s.declaration.startswith("theorem foo") and "doc" not in s.declaration
+    assert s.head == "theorem foo (x : ℝ) : x = x"
+    nested = screen_statement("/- a /- nested #eval 1 -/ still a comment -/\n"
+                              "theorem t : True := by sorry /- /- -/ #eval 2 -/")
+    assert "#" not in nested.declaration + nested.head and "eval" not in nested.declaration
 
 
 def test_allowed_proofs_exact_match_only() -> None:

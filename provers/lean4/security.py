@@ -110,7 +110,7 @@ class ScreenedStatement:
 
     imports: tuple[str, ...]
     opens: tuple[str, ...]  # full `open ...` lines (including `set_option` lines allowed)
-    declaration: str  # from the (doc)comment/keyword to the end, comments kept
+    declaration: str  # from the keyword to the end, comments removed (what Lean is sent)
     keyword: str
     name: str | None
     head: str = ""  # the declaration without its `:= ...` tail (the bare statement)
@@ -465,8 +465,10 @@ def screen_statement(text: str, *, allowed_proofs: Iterable[str] = (),
                         "follow the statement")
     last = toks[sig_end - 1]  # end of the statement proper: trailing comments stay out of it
     head_end = last.pos + len(last.text)
-    return ScreenedStatement(tuple(imports), tuple(opens), text[decl_start:].strip(),
-                             kw.text, name, text[decl_start:head_end].strip())
+    # Lean is sent the text with comments removed: safety must not rest on our comment reader
+    # agreeing with Lean's on every nesting trick
+    return ScreenedStatement(tuple(imports), tuple(opens), code[decl_start:].strip(),
+                             kw.text, name, code[decl_start:head_end].strip())
 
 
 def _declaration_start(toks: list[Token], header_end: int) -> int:
