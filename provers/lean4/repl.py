@@ -57,7 +57,12 @@ DEFAULT_TIMEOUT = 30.0
 
 # Packages Mathlib depends on: importing Mathlib makes their modules available too.
 _MATHLIB_DEPS = MATHLIB_PACKAGES
-_SORRY_WARNING = "declaration uses 'sorry'"
+#: Lean's warning for a declaration that uses `sorry` (quote style varies across versions)
+_SORRY_WARNINGS = ("declaration uses 'sorry'", "declaration uses `sorry`")
+
+
+def _sorry_warning(data: str) -> bool:
+    return any(w in data for w in _SORRY_WARNINGS)
 
 
 # --------------------------------------------------------------------------- errors
@@ -132,7 +137,7 @@ class LeanResult:
 
     @property
     def has_sorry(self) -> bool:
-        return bool(self.sorries) or any(_SORRY_WARNING in m.data for m in self.messages)
+        return bool(self.sorries) or any(_sorry_warning(m.data) for m in self.messages)
 
     @property
     def reason(self) -> str:
@@ -164,7 +169,7 @@ class LeanResult:
         if env is None and not messages and not sorries:
             raise ReplProtocolError(f"reply has neither 'env' nor messages: {_short(reply)}")
         ok = not any(m.severity == "error" for m in messages) and not sorries and not any(
-            _SORRY_WARNING in m.data for m in messages)
+            _sorry_warning(m.data) for m in messages)
         return cls(ok=ok, messages=messages, sorries=sorries, env=env, time=elapsed)
 
 
