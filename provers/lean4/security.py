@@ -346,8 +346,8 @@ def _parse_header(text: str, code: str, toks: list[Token],
         line_no = line_of(tok.pos)
         j = i + 1
         while j < len(toks) and line_of(toks[j].pos) == line_no:
-            if tok.text == "open" and toks[j].kind == "word" and toks[j].text == "in":
-                j += 1  # `open X in` ends the line's header part
+            if tok.text in ("open", "set_option") and toks[j].kind == "word" and toks[j].text == "in":
+                j += 1  # `open X in` / `set_option o n in` ends the line's header part
                 break
             j += 1
         rest = toks[i + 1: j]
@@ -360,12 +360,21 @@ def _parse_header(text: str, code: str, toks: list[Token],
             imports.append(rest[0].text)
         elif tok.text == "set_option":
             seen_other = True
+            if len(rest) == 3 and rest[2].kind == "word" and rest[2].text == "in":
+                # `set_option maxHeartbeats N in` only directly before the declaration
+                if j < len(toks) and toks[j].text not in DECL_KEYWORDS | {"open", "set_option"}:
+                    raise _fail(text, rest[2].pos, "`set_option ... in` not followed by the "
+                                "statement")
+                rest = rest[:2]
+                suffix = " in"
+            else:
+                suffix = ""
             if (len(rest) != 2 or rest[0].text not in allowed or rest[1].kind != "num"
                     or not rest[1].text.isdigit()):
                 raise _fail(text, tok.pos, "`set_option` (only "
                             + (", ".join(f"`{o} <n>`" for o in sorted(allowed)) or "none")
                             + " is allowed, in the header)")
-            opens.append(code[tok.pos: rest[-1].pos + len(rest[-1].text)])
+            opens.append(code[tok.pos: rest[-1].pos + len(rest[-1].text)] + suffix)
         else:
             seen_other = True
             if not rest:
