@@ -106,7 +106,6 @@ ISABELLE_PARTIAL = {
     "arcsin": ("isa_arcsin", "∀ x : ℝ, -1 ≤ x → x ≤ 1 → {f} x = Real.arcsin x"),
     "arccos": ("isa_arccos", "∀ x : ℝ, -1 ≤ x → x ≤ 1 → {f} x = Real.arccos x"),
 }
-ISA_LN, ISA_LN_AXIOM = ISABELLE_PARTIAL["ln"]
 
 Hook = Callable[[Term, "LeanPrinter"], "str | None"]
 #: a numeral of a sort the IR does not model (``(3 : ZMod 5)``, ``(0.1 : Float)``)
