@@ -794,30 +794,40 @@ def rename_apart(t: Term, avoid: frozenset[str] | set[str], mapping: dict[Var, V
 
 
 def _apart(t: Term, avoid: frozenset[str], env: dict[Var, Var], taken: set[str]) -> Term:
+    def rename(b: Var, i: int, depth: int) -> Var:
+        if b.name not in avoid:
+            return b
+        nb = Var(fresh_name(b.name, taken), b.sort)
+        taken.add(nb.name)
+        return nb
+
+    return _rebind(t, env, rename, 0)  # type: ignore[arg-type]
+
+
+def _rebind(t: Term, env: dict[Var, Term], rename: Callable[[Var, int, int], Var], depth: int) -> Term:
+    """``t`` with free variables replaced by ``env`` and each binder's variables renamed by
+    ``rename(var, position, depth)`` (capture-free: each binder gets its own names)."""
     if isinstance(t, Var):
         return env.get(t, t)
     bound = _binders(t)
     if bound:
         inner = dict(env)
         fresh = []
-        for b in bound:
-            nb = b
-            if b.name in avoid:
-                nb = Var(fresh_name(b.name, taken), b.sort)
-                taken.add(nb.name)
-            inner[b] = nb
-            fresh.append(nb)
+        for i, b in enumerate(bound):
+            nv = rename(b, i, depth)
+            inner[b] = nv
+            fresh.append(nv)
         if isinstance(t, BigOp):
-            return replace(t, var=fresh[0], domain=_apart(t.domain, avoid, env, taken),
-                           body=_apart(t.body, avoid, inner, taken))
-        body = _apart(t.body, avoid, inner, taken)  # type: ignore[attr-defined]
+            return replace(t, var=fresh[0], domain=_rebind(t.domain, env, rename, depth),
+                           body=_rebind(t.body, inner, rename, depth + 1))
+        body = _rebind(t.body, inner, rename, depth + 1)  # type: ignore[attr-defined]
         if isinstance(t, SetBuilder):
             return replace(t, var=fresh[0], body=body)
         return replace(t, vars=tuple(fresh), body=body)  # type: ignore[arg-type]
     kids = children(t)
     if not kids:
         return t
-    return rebuild(t, tuple(_apart(c, avoid, env, taken) for c in kids))
+    return rebuild(t, tuple(_rebind(c, env, rename, depth) for c in kids))
 
 
 def map_term(t: Term, fn: Callable[[Term], Term | None]) -> Term:
@@ -847,29 +857,7 @@ def canonical(t: Term, free_prefix: str | None = None) -> Term:
 
 
 def _canon(t: Term, env: dict[Var, Term], depth: int) -> Term:
-    if isinstance(t, Var):
-        return env.get(t, t)
-    bound = _binders(t)
-    if bound:
-        inner = dict(env)
-        fresh = []
-        for i, b in enumerate(bound):
-            nv = Var(f"_b{depth}.{i}", b.sort)
-            inner[b] = nv
-            fresh.append(nv)
-        if isinstance(t, BigOp):
-            return replace(
-                t, var=fresh[0], domain=_canon(t.domain, env, depth),
-                body=_canon(t.body, inner, depth + 1),
-            )
-        body = _canon(t.body, inner, depth + 1)  # type: ignore[attr-defined]
-        if isinstance(t, SetBuilder):
-            return replace(t, var=fresh[0], body=body)
-        return replace(t, vars=tuple(fresh), body=body)  # type: ignore[arg-type]
-    kids = children(t)
-    if not kids:
-        return t
-    return rebuild(t, tuple(_canon(c, env, depth) for c in kids))
+    return _rebind(t, env, lambda b, i, d: Var(f"_b{d}.{i}", b.sort), depth)
 
 
 def has_uninterpreted(t: Term) -> bool:
