@@ -46,3 +46,18 @@ def test_a_candidate_with_a_command_is_unparseable_and_never_picked():
     assert "`notation`" in r.errors[0] and "`#eval`" in r.errors[3]
     assert "parse_error" in r.flags[0]
     assert [0] in r.classes and [3] in r.classes  # singletons: never merged with anything
+
+
+def _attacks() -> list[tuple[str, str]]:
+    from test_lean_commands import ATTACKS
+
+    return [(a, names) for a, names, _ in ATTACKS]
+
+
+@pytest.mark.parametrize("attack, names", _attacks(), ids=[n for _, n in _attacks()])
+def test_every_attack_is_an_unparseable_singleton(attack: str, names: str):
+    plain = "theorem t : (1 : ℕ) = 1 := by sorry"
+    r = rerank.rerank("one equals one", [attack, plain], informalizations=["one equals one"] * 2,
+                      n=1, relation="sae")
+    assert r.selected == [1] and sorted(r.classes) == [[0], [1]]
+    assert names in r.errors[0] and "parse_error" in r.flags[0]

@@ -92,8 +92,16 @@ class _StatementParser:
 
     def span(self, syn) -> str:
         """The source text of a syntax node, comments removed, whitespace collapsed (kept on
-        the IR so the Lean backend can render Lean's own text instead of our reading)."""
-        return " ".join(self.clean[syn.pos : syn.end].split()) if syn is not None else ""
+        the IR so the Lean backend can render Lean's own text instead of our reading). Empty
+        when the text uses a name defined before the theorem: Lean would read it in its own
+        environment (where that name is unknown, or the trusted header's definition of it),
+        not as the definition this statement made."""
+        if syn is None:
+            return ""
+        if self.definitions and any(t.kind == "ident" and t.text.split(".")[0] in self.definitions
+                                    for t in self.toks if syn.pos <= t.pos < syn.end):
+            return ""
+        return " ".join(self.clean[syn.pos : syn.end].split())
 
     def parse(self) -> Statement:
         header = HeaderReader(self.text, self.clean, self.toks).read()
