@@ -51,7 +51,6 @@ class Header:
     notes: list[str] = field(default_factory=list)
     decl: int = 0  # first token of the declaration (its modifiers)
     keyword: int = 0  # the theorem / lemma / example / def keyword
-    variables_in: bool = False  # a `variable ... in` was applied to the declaration
 
 
 class HeaderReader:
@@ -129,7 +128,6 @@ class HeaderReader:
                 self.h.decl, self.h.keyword = i, k
                 self.h.opens.extend(self.pending)
                 self.h.variables.extend(self.pending_variables)
-                self.h.variables_in = bool(self.pending_variables)
                 return self.h
             if w == "open":
                 i = self.open_(i)

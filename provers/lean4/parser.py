@@ -198,6 +198,8 @@ class _StatementParser:
         t = toks[k]
         if t.kind == "sym" and t.text == "#":
             nxt = toks[k + 1]
+            if nxt.text == "(" and nxt.pos == t.end:
+                return  # `#(s.filter p)`: Mathlib's Finset.card notation, a term
             word = "#" + (nxt.text if nxt.kind == "ident" and nxt.pos == t.end else "")
             raise self.error(command_reason(word) + " (it comes after the statement)", t)
         if t.kind == "sym" and t.text == "@" and toks[k + 1].text == "[":
