@@ -104,6 +104,8 @@ _FUNC_NAMES = {
     "tan": "tan",
     "arcsin": "arcsin",
     "arccos": "arccos",
+    "isa_arcsin": "arcsin",
+    "isa_arccos": "arccos",
     "arctan": "arctan",
     "sinh": "sinh",
     "cosh": "cosh",
@@ -230,9 +232,10 @@ class _Reader:
         if isinstance(t, ir.Num):
             return _numeral(t.value)
         if isinstance(t, ir.Uninterpreted):
+            shown = ir.display_symbol(t.symbol)
             if not t.args:
-                return t.symbol, _P_ATOM
-            return f"{t.symbol}({', '.join(self.expr(a) for a in t.args)})", _P_ATOM
+                return shown, _P_ATOM
+            return f"{shown}({', '.join(self.expr(a) for a in t.args)})", _P_ATOM
         if isinstance(t, ir.Quant) or (isinstance(t, ir.App) and t.op in _PROP_OPS):
             return self._bool_in_expr(t)
         if isinstance(t, ir.Lam):
@@ -408,7 +411,7 @@ def describe_term(term: ir.Term) -> str:
 def describe_statement(statement: ir.Statement) -> str:
     """One English sentence for a parsed statement: variables, hypotheses, conclusion."""
     reader = _Reader()
-    variables = [v for v in statement.variables if v.sort != ir.TYPE]
+    variables = [v for v in statement.variables if not ir.is_universe(v.sort)]
     hyps = [reader.premise(h.formula) for h in statement.hypotheses]
     defines = [
         f"{v.name} = {reader.expr(t)}" if t.sort != ir.BOOL else f"{v.name} means {reader.prop(t)}"

@@ -19,8 +19,9 @@ values of the two statements without aligning their other variables.
 Unused variables (occurring in no premise and not in the conclusion) can be dropped first with
 ``drop_unused``: sound for whole-statement (``logical``) and value (``symbolic``) comparisons,
 because ``∀ x, P`` with ``x`` not in ``P`` is ``P`` over an inhabited sort; never for ``sae``,
-which counts binders as structure. Only numeric, Bool, function, set and list sorts are
-dropped (opaque carriers may be empty).
+which counts binders as structure. Only provably inhabited sorts are dropped
+(``ir.known_elements``: numbers, Prop, sets, ``Fin 3``; a type variable, ``Empty``, a
+subtype or a function into one may be empty).
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
 from provers.ir import (
-    TYPE,
     App,
     FunSort,
     ListSort,
@@ -48,7 +48,9 @@ from provers.ir import (
     Var,
     children,
     free_vars,
+    is_universe,
     map_term,
+    provably_inhabited,
 )
 from provers.normal import NormalForm
 
@@ -136,8 +138,8 @@ def rename_types(nf: NormalForm, mapping: dict[str, str]) -> NormalForm:
         return nf
 
     def fix(t: Term) -> Term | None:
-        if isinstance(t, Var) and t.sort == TYPE and t.name in mapping:
-            return Var(mapping[t.name], TYPE)  # the carrier itself, as in `[Group G]`
+        if isinstance(t, Var) and is_universe(t.sort) and t.name in mapping:
+            return Var(mapping[t.name], t.sort)  # the carrier itself, as in `[Group G]`
         if hasattr(t, "sort") and "sort" in getattr(t, "__dataclass_fields__", {}):
             ns = rename_sort(t.sort, mapping)
             if ns != t.sort:
@@ -166,6 +168,9 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[NormalForm, str | None]:
     exactly. Returns (renamed B, failure reason or None)."""
     if len(a.types) != len(b.types):
         return b, f"type variables differ: {len(a.types)} vs {len(b.types)}"
+    for ta, tb in zip(a.types, b.types, strict=True):
+        if ta.sort != tb.sort:  # `α : Sort u` ranges over Prop too, `α : Type*` does not
+            return b, f"binder universes differ: {ta.name} : {ta.sort} vs {tb.name} : {tb.sort}"
     b2 = rename_types(b, {tb.name: ta.name for ta, tb in zip(a.types, b.types, strict=False)})
     ia = sorted(repr(i) for i in a.instances)
     ib = sorted(repr(i) for i in b2.instances)
@@ -174,14 +179,11 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[NormalForm, str | None]:
     return b2, None
 
 
-def _inhabited(s: Sort) -> bool:
-    return not isinstance(s, OpaqueSort)
-
-
 def drop_unused(nf: NormalForm) -> NormalForm:
-    """``nf`` without prefix variables that occur nowhere (over inhabited sorts)."""
+    """``nf`` without prefix variables that occur nowhere, over provably inhabited sorts only
+    (``∀ x : Fin 0, P`` is vacuously true, ``P`` need not be)."""
     used = nf.used_variables()
-    keep = tuple((k, v) for k, v in nf.prefix if v in used or not _inhabited(v.sort))
+    keep = tuple((k, v) for k, v in nf.prefix if v in used or not provably_inhabited(v.sort))
     if len(keep) == len(nf.prefix):
         return nf
     kept = {v for _, v in keep}

@@ -25,18 +25,24 @@ from typing import Any
 from provers.align import Alignment, alignments, drop_unused, match_types
 from provers.backend import Backend, Proved, Refuted, Unknown
 from provers.errors import ParseError
-from provers.evaluate import numeral_probes, sample_assignments, truth
+from provers.evaluate import FunTable, Opaque, numeral_probes, sample_assignments, truth
 from provers.ir import (
     BOOL,
+    FLOAT,
     App,
     IRError,
+    OpaqueSort,
     Quant,
+    Sort,
     Statement,
     Term,
     Var,
+    VarBinder,
     has_uninterpreted,
+    known_elements,
+    subterms,
 )
-from provers.normal import NormalForm, normalize
+from provers.normal import NormalForm, normalize, sort_mentions, statement_symbols
 from provers.relations import (
     PROVED,
     REFUTED,
@@ -125,9 +131,10 @@ class _Evaluator:
         self.sample = sample_assignments
         self.ok = True
 
-    def counterexample(self, vs: tuple[Var, ...], body: Term, n: int, seed: int) -> dict | None:
+    def counterexample(self, vs: tuple[Var, ...], body: Term, n: int, seed: int,
+                       carriers: frozenset[str] = frozenset()) -> dict | None:
         """A sampled assignment where ``body`` is exactly False, or None."""
-        if not self.ok or not vs:
+        if not self.ok or not vs or not all(samplable(v.sort, carriers) for v in vs):
             return None
         try:
             points = self.sample(list(vs), n, seed)
@@ -156,6 +163,9 @@ class Prover:
 
     def __post_init__(self) -> None:
         self.evaluator = _Evaluator()
+        #: names of the statements' type variables: a countermodel may give them any number
+        #: of elements; a fixed type the IR does not model (``Fin 1``) only as many as it has
+        self.carriers: frozenset[str] = frozenset()
         self.cache: dict[Term, Obligation] = {}
         self.cheap_cache: dict[Term, Obligation] = {}
         self.solver_calls = 0
@@ -172,7 +182,7 @@ class Prover:
         if _trivially_valid(body):
             ob.status, ob.by = "proved", "syntactic"
         else:
-            model = self.evaluator.counterexample(vs, body, self.points, self.seed)
+            model = self.evaluator.counterexample(vs, body, self.points, self.seed, self.carriers)
             if model is not None:
                 ob.status, ob.by, ob.model = "refuted", "fingerprint", model
                 ob.detail = "false at a sampled point (exact evaluation)"
@@ -192,6 +202,12 @@ class Prover:
         vs, body = _strip_forall(ob.formula)
         names = {v.name for v in vs}
         env = {k: v for k, v in model.items() if k in names}
+        too_many = _invented_elements(env, self.carriers)
+        if too_many:
+            ob.status, ob.model = "unknown", None
+            ob.detail = (f"countermodel uses elements of {too_many} that the type may not have "
+                         "(it is not a type variable)")
+            return
         if len(env) < len(model) or has_uninterpreted(body):
             verdict = None
             if self.evaluator.ok:
@@ -300,11 +316,23 @@ def check_equivalence(
     budget = total_timeout if total_timeout is not None else 4 * timeout
     prover = Prover(backend, timeout, t0 + budget, fingerprint_points, seed)
     try:
-        na, nb = normalize(sa), normalize(sb)
+        # a variable never shares a name with a symbol of either statement (one solver
+        # symbol, one evaluator table, one Lean name per binding)
+        reserved = statement_symbols(sa) | statement_symbols(sb)
+        na, nb = normalize(sa, reserved), normalize(sb, reserved)
         v = _decide(na, nb, relation, prover, max_alignments)
     except (IRError, RecursionError, ValueError) as e:
         # an ill-formed term or an engine limit: never a verdict, never a crashed batch
         v = Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {type(e).__name__}: {e}")
+    unmodelled = [f"statement {side} uses {what}" for side, st in (("A", sa), ("B", sb))
+                  if (what := _unmodelled_meaning(st))]
+    if v.status == INEQUIVALENT and unmodelled:
+        # e.g. Lean's Float: a structural difference or a countermodel says nothing about it
+        v = Verdict(INCONCLUSIVE, relation, alignment=v.alignment, obligations=v.obligations,
+                    reason=f"unsupported: {'; '.join(unmodelled)}, whose meaning the engine does "
+                           f"not model (the inequivalence found: {v.reason})")
+    elif v.status == INCONCLUSIVE and unmodelled:
+        v.reason += f" (unsupported: {'; '.join(unmodelled)})"
     if v.status == INCONCLUSIVE and (sa.has_uninterpreted() or sb.has_uninterpreted()):
         v.reason += " (the statements contain uninterpreted symbols)"
     v.time = time.perf_counter() - t0
@@ -312,8 +340,22 @@ def check_equivalence(
     return v
 
 
+def _unmodelled_meaning(st: Statement) -> str:
+    """What in ``st`` has a meaning no check can rely on for a refutation ("" if nothing):
+    Lean's ``Float`` (untyped decimals elaborate there). Proofs stay sound (congruence holds
+    for any meaning), so only ``inequivalent`` verdicts are withdrawn."""
+    for t in st.terms():
+        for s in subterms(t):
+            if getattr(s, "sort", None) == FLOAT:
+                return "Float arithmetic (untyped decimal literals elaborate at Float in Lean)"
+    if any(isinstance(b, VarBinder) and FLOAT.name in sort_mentions(b.var.sort) for b in st.binders):
+        return "Float variables"
+    return ""
+
+
 def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budget: int) -> Verdict:
     nb, why = match_types(na, nb)
+    prover.carriers = frozenset(v.name for v in na.types)
     if why is not None:
         if relation == "logical":
             return Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {why}")
@@ -425,6 +467,30 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
     return v
 
 
+def samplable(s: Sort, carriers: frozenset[str]) -> bool:
+    """Whether sampled values of sort ``s`` are genuine: every opaque type it mentions is a
+    type variable (any elements will do) or known to have the ≥ 3 elements the sampler
+    invents (``ir.known_elements``): ``Fin 1`` has one, ``Fin 0`` none."""
+    return all(n in carriers or known_elements(OpaqueSort(n)) >= 3 for n in sort_mentions(s))
+
+
+def _invented_elements(env: dict, carriers: frozenset[str]) -> str:
+    """The first opaque type of which ``env`` uses more elements than it is known to have."""
+    stack = list(env.values())
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Opaque):
+            if v.sort not in carriers and v.index >= known_elements(OpaqueSort(v.sort)):
+                return v.sort
+        elif isinstance(v, FunTable):
+            stack.extend(v.entries.values())
+            stack.extend(x for k in v.entries for x in k)
+            stack.append(v.default)
+        elif isinstance(v, (frozenset, set, tuple, list)):
+            stack.extend(v)
+    return ""
+
+
 def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obligation | None:
     """Evaluate ⋀Γ ↔ ⋀Γ' and C ↔ C' at "diagonal" points, where all variables of one sort
     take the same value. Such a point is fixed by every sort-preserving alignment, so a
@@ -435,6 +501,8 @@ def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obl
     if not ev.ok or not na.variables:
         return None
     sorts = list(dict.fromkeys(v.sort for v in na.variables))
+    if not all(samplable(s, prover.carriers) for s in sorts):
+        return None
     reps = tuple(Var(f"_d{i}", s) for i, s in enumerate(sorts))
     items = []
     if na.premises or nbr.premises:
@@ -516,6 +584,7 @@ def _single(st: Statement | str, formula_of, name: str, timeout: float, language
     if backend is None:
         backend = default_backend()
     prover = Prover(backend, timeout, time.perf_counter() + 2 * timeout)
+    prover.carriers = frozenset(v.name for v in nf.types)
     return prover(name, formula_of(nf))
 
 

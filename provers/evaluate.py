@@ -803,19 +803,15 @@ def _analytic(op: str, vals: list[Any], env: dict) -> Any:
         if exact and x == 1:
             return 0
         return Approx(_ctx.log(_mp(x)))
-    if op in ("sin", "tan", "arctan", "sinh", "tanh", "arcsin") and exact and x == 0:
+    if op in ("sin", "tan", "arctan", "sinh", "tanh", "arcsin", "isa_arcsin") and exact and x == 0:
         return 0
     if op in ("cos", "cosh") and exact and x == 0:
         return 1
-    if op == "arccos" and exact and x == 1:
+    if op in ("arccos", "isa_arccos") and exact and x == 1:
         return 0
+    if op in ("arcsin", "arccos", "isa_arcsin", "isa_arccos"):
+        return _arc(op, x, env)
     m = _mp(x)
-    if op in ("arcsin", "arccos"):
-        if abs(m) > 1 and not _near(abs(m), 1):
-            raise Undecided(f"{op} outside [-1, 1] is not fixed across Lean and Isabelle")
-        if _near(abs(m), 1) and not exact:
-            raise Undecided(f"{op} argument near ±1")
-        return Approx(getattr(_ctx, "asin" if op == "arcsin" else "acos")(m))
     if op == "tan":
         c = _ctx.cos(m)
         if _near(c, 0):
@@ -824,6 +820,27 @@ def _analytic(op: str, vals: list[Any], env: dict) -> Any:
     fn = {"sin": _ctx.sin, "cos": _ctx.cos, "arctan": _ctx.atan, "sinh": _ctx.sinh,
           "cosh": _ctx.cosh, "tanh": _ctx.tanh}[op]
     return Approx(fn(m))
+
+
+def _arc(op: str, x: Any, env: dict) -> Any:
+    """arcsin / arccos: Mathlib clamps the argument to [-1, 1] (``Real.arcsin 2 = π/2``,
+    ``Real.arccos 2 = 0``); Isabelle leaves them unspecified outside (``env["@arcsin"]`` /
+    ``env["@arccos"]`` may fix them, as ``@ln`` does for ``ln``)."""
+    lean = not op.startswith("isa_")
+    name = op.removeprefix("isa_")
+    lo, approx = _cmp(x, -1)  # (undecided when x is approximately ±1)
+    hi, _ = _cmp(x, 1)
+    if lo < 0 or hi > 0:
+        if not lean:
+            table = env.get("@" + name)
+            if table is None or approx:
+                raise Undecided(f"Isabelle {name} is unspecified outside [-1, 1]")
+            return _call(table, [x], "@" + name)
+        if name == "arccos":
+            return _wrap(0, approx) if hi > 0 else Approx(_ctx.pi)
+        return Approx(_ctx.pi / 2 if hi > 0 else -_ctx.pi / 2)
+    m = _mp(x)
+    return Approx(getattr(_ctx, "asin" if name == "arcsin" else "acos")(m))
 
 
 def _floorlike(op: str, v: Any) -> Any:
@@ -957,7 +974,7 @@ def _app(t: App, env: dict) -> Any:
     if op == "nat_abs":
         return _int_op(abs, vals[0])
     if op in ("sqrt", "signed_sqrt", "exp", "log", "ln", "sin", "cos", "tan", "arcsin",
-              "arccos", "arctan", "sinh", "cosh", "tanh"):
+              "arccos", "isa_arcsin", "isa_arccos", "arctan", "sinh", "cosh", "tanh"):
         return _norm(_analytic(op, vals, env))
     if op == "root":
         n, approx = _as_int_arg(vals[0])

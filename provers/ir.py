@@ -14,6 +14,7 @@ Quick reference::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -89,6 +90,12 @@ RAT = BaseSort("Rat")
 REAL = BaseSort("Real")
 COMPLEX = BaseSort("Complex")
 TYPE = OpaqueSort("Type")
+#: ``Sort u``: a universe that contains Prop, so ``(α : Sort u)`` is not ``(α : Type*)``
+#: (``Type u`` and ``Type*`` are both TYPE).
+SORT = OpaqueSort("Sort")
+#: Lean's ``Float`` (where untyped decimals like ``0.1 + 0.2 = 0.3`` elaborate): not modelled,
+#: so a verdict that depends on its meaning is inconclusive.
+FLOAT = OpaqueSort("Float")
 
 #: Numeric sorts in the order of their canonical embeddings (ℕ ⊂ ℤ ⊂ ℚ ⊂ ℝ ⊂ ℂ).
 NUMERIC_ORDER: tuple[BaseSort, ...] = (NAT, INT, RAT, REAL, COMPLEX)
@@ -96,8 +103,61 @@ FIELDS = frozenset({RAT, REAL, COMPLEX})
 ORDERED = frozenset({NAT, INT, RAT, REAL})
 
 
+def is_universe(s: Sort) -> bool:
+    """The sort of a type variable: ``Type*`` / ``Type u`` (TYPE) or ``Sort u`` (SORT)."""
+    return s == TYPE or s == SORT
+
+
 def is_numeric(s: Sort) -> bool:
     return s in NUMERIC_ORDER
+
+
+#: "Infinitely many" for ``known_elements``.
+MANY = 1 << 30
+_INFINITE_TYPES = frozenset({"NNReal", "ℝ≥0", "ENNReal", "ℝ≥0∞", "EReal", "ℕ+", "PNat", "ENat",
+                             "ℕ∞", "Type", "Sort"})
+_FIN = re.compile(r"^Fin (\d+)$")
+_FIN_SUCC = re.compile(r"^Fin \(.+?\s*\+\s*(\d+)\)$")
+_ZMOD = re.compile(r"^ZMod (\d+)$")
+
+
+def known_elements(s: Sort) -> int:
+    """A lower bound on the number of elements of ``s`` (0: it may be empty).
+
+    Numbers, Prop, sets and lists are inhabited; ``Fin k`` has k elements and ``Fin (n + k)``
+    at least k; ``ZMod n`` at least one (``ZMod 0`` is ℤ); ℝ≥0, ℕ+, ... infinitely many;
+    a function sort is inhabited when its codomain is; an Isabelle type variable (``'a``)
+    has at least one (HOL types are never empty). Everything else the IR does not model —
+    a type variable ``(α : Type*)``, ``Empty``, a subtype ``{n : ℕ // n < 0}``, ``↥S`` — may be
+    empty: a binder over it can be dropped by nobody, and no countermodel may invent its
+    elements."""
+    if s == BOOL:
+        return 2
+    if isinstance(s, BaseSort):
+        return MANY
+    if isinstance(s, (SetSort, ListSort)):
+        return 1
+    if isinstance(s, FunSort):
+        return 1 if known_elements(s.result) >= 1 else 0
+    if isinstance(s, OpaqueSort):
+        name = s.name
+        if name in _INFINITE_TYPES or name.startswith("'"):
+            return MANY if name in _INFINITE_TYPES else 1
+        m = _FIN.match(name) or _FIN_SUCC.match(name)
+        if m:
+            return int(m.group(1))
+        m = _ZMOD.match(name)
+        if m:
+            return int(m.group(1)) or MANY
+        if name.startswith("ZMod "):
+            return 1
+    return 0
+
+
+def provably_inhabited(s: Sort) -> bool:
+    """Whether ``s`` certainly has an element (only then may ``∀ x : s`` with ``x`` unused be
+    dropped: over an empty sort it is vacuously true)."""
+    return known_elements(s) >= 1
 
 
 def widest(*sorts: Sort) -> Sort:
@@ -449,8 +509,12 @@ _op("log", 1, "Mathlib Real.log: log|x|, log 0 = 0", _fixed((REAL,), REAL))
 _op("logb", 2, "Mathlib Real.logb b x = log x / log b", _fixed((REAL, REAL), REAL))
 _op("ln", 1, "Isabelle ln: natural log for x > 0, unspecified (a fixed unknown) for x ≤ 0", _fixed((REAL,), REAL))
 _op("isa_log", 2, "Isabelle log b x = ln x / ln b", _fixed((REAL, REAL), REAL))
-for _f in ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"):
+for _f in ("sin", "cos", "tan", "arctan", "sinh", "cosh", "tanh"):
     _op(_f, 1, f"Mathlib/Isabelle {_f} on ℝ (tan x = sin x / cos x, so tan(π/2) = 0)", _fixed((REAL,), REAL))
+_op("arcsin", 1, "Mathlib Real.arcsin: inverse of sin on [-1, 1], clamped outside (arcsin x = π/2 for x ≥ 1, -π/2 for x ≤ -1)", _fixed((REAL,), REAL))
+_op("arccos", 1, "Mathlib Real.arccos = π/2 - arcsin x (0 for x ≥ 1, π for x ≤ -1)", _fixed((REAL,), REAL))
+_op("isa_arcsin", 1, "Isabelle arcsin: inverse of sin on [-1, 1]; unspecified (a fixed unknown) outside", _fixed((REAL,), REAL))
+_op("isa_arccos", 1, "Isabelle arccos: inverse of cos on [-1, 1]; unspecified (a fixed unknown) outside", _fixed((REAL,), REAL))
 _op("pi", 0, "π", _const(REAL))
 # complex
 _op("I", 0, "imaginary unit", _const(COMPLEX))
@@ -584,6 +648,15 @@ def uninterpreted(symbol: str, args: tuple[Term, ...] | list[Term], sort: Sort) 
     return Uninterpreted(symbol, tuple(args), sort)
 
 
+#: Digest suffix of a symbol that names a definition by its text (``f@0123456789ab``).
+_DIGEST = re.compile(r"@[0-9a-f]{12}")
+
+
+def display_symbol(symbol: str) -> str:
+    """A symbol (or opaque sort name) as people write it: without definition digests."""
+    return _DIGEST.sub("", symbol)
+
+
 # --------------------------------------------------------------------------------------
 # Traversal, substitution, alpha-canonical form
 # --------------------------------------------------------------------------------------
@@ -704,6 +777,59 @@ def fresh_name(base: str, taken: set[str] | frozenset[str]) -> str:
     return f"{base}_{i}"
 
 
+def symbol_names(t: Term) -> frozenset[str]:
+    """Symbols of the ``Uninterpreted`` subterms of ``t``."""
+    return frozenset(s.symbol for s in subterms(t) if isinstance(s, Uninterpreted))
+
+
+def rename_apart(t: Term, avoid: frozenset[str] | set[str], mapping: dict[Var, Var] | None = None) -> Term:
+    """``t`` with every bound variable named in ``avoid`` renamed to a fresh name, and free
+    variables renamed by ``mapping``. Used so that a variable never shares its name with an
+    uninterpreted symbol (``(padicValNat : ℕ → ℕ → ℕ)`` beside Mathlib's ``padicValNat``):
+    solvers, the evaluator and printers name both by their text."""
+    taken = set(avoid) | {v.name for v in subterms(t) if isinstance(v, Var)}
+    if mapping:
+        taken |= {v.name for v in mapping.values()}
+    return _apart(t, frozenset(avoid), dict(mapping or {}), taken)
+
+
+def _apart(t: Term, avoid: frozenset[str], env: dict[Var, Var], taken: set[str]) -> Term:
+    def rename(b: Var, i: int, depth: int) -> Var:
+        if b.name not in avoid:
+            return b
+        nb = Var(fresh_name(b.name, taken), b.sort)
+        taken.add(nb.name)
+        return nb
+
+    return _rebind(t, env, rename, 0)  # type: ignore[arg-type]
+
+
+def _rebind(t: Term, env: dict[Var, Term], rename: Callable[[Var, int, int], Var], depth: int) -> Term:
+    """``t`` with free variables replaced by ``env`` and each binder's variables renamed by
+    ``rename(var, position, depth)`` (capture-free: each binder gets its own names)."""
+    if isinstance(t, Var):
+        return env.get(t, t)
+    bound = _binders(t)
+    if bound:
+        inner = dict(env)
+        fresh = []
+        for i, b in enumerate(bound):
+            nv = rename(b, i, depth)
+            inner[b] = nv
+            fresh.append(nv)
+        if isinstance(t, BigOp):
+            return replace(t, var=fresh[0], domain=_rebind(t.domain, env, rename, depth),
+                           body=_rebind(t.body, inner, rename, depth + 1))
+        body = _rebind(t.body, inner, rename, depth + 1)  # type: ignore[attr-defined]
+        if isinstance(t, SetBuilder):
+            return replace(t, var=fresh[0], body=body)
+        return replace(t, vars=tuple(fresh), body=body)  # type: ignore[arg-type]
+    kids = children(t)
+    if not kids:
+        return t
+    return rebuild(t, tuple(_rebind(c, env, rename, depth) for c in kids))
+
+
 def map_term(t: Term, fn: Callable[[Term], Term | None]) -> Term:
     """Bottom-up rewrite: ``fn`` returns a replacement or None to keep the node."""
     kids = children(t)
@@ -731,29 +857,7 @@ def canonical(t: Term, free_prefix: str | None = None) -> Term:
 
 
 def _canon(t: Term, env: dict[Var, Term], depth: int) -> Term:
-    if isinstance(t, Var):
-        return env.get(t, t)
-    bound = _binders(t)
-    if bound:
-        inner = dict(env)
-        fresh = []
-        for i, b in enumerate(bound):
-            nv = Var(f"_b{depth}.{i}", b.sort)
-            inner[b] = nv
-            fresh.append(nv)
-        if isinstance(t, BigOp):
-            return replace(
-                t, var=fresh[0], domain=_canon(t.domain, env, depth),
-                body=_canon(t.body, inner, depth + 1),
-            )
-        body = _canon(t.body, inner, depth + 1)  # type: ignore[attr-defined]
-        if isinstance(t, SetBuilder):
-            return replace(t, var=fresh[0], body=body)
-        return replace(t, vars=tuple(fresh), body=body)  # type: ignore[arg-type]
-    kids = children(t)
-    if not kids:
-        return t
-    return rebuild(t, tuple(_canon(c, env, depth) for c in kids))
+    return _rebind(t, env, lambda b, i, d: Var(f"_b{d}.{i}", b.sort), depth)
 
 
 def has_uninterpreted(t: Term) -> bool:
@@ -826,7 +930,7 @@ class Statement:
         body = self.conclusion
         for b in reversed(self.binders):
             if isinstance(b, VarBinder):
-                if b.var.sort == TYPE:
+                if is_universe(b.var.sort):
                     continue
                 body = Quant("forall", (b.var,), body)
             else:

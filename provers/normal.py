@@ -21,13 +21,12 @@ variable) or range premise (``∀ x ∈ S``, ``∀ x < n``) mentions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from provers.ir import (
     BOOL,
     FALSE,
     TRUE,
-    TYPE,
     App,
     FunSort,
     Hypothesis,
@@ -44,9 +43,12 @@ from provers.ir import (
     app,
     free_vars,
     fresh_name,
+    is_universe,
     map_term,
+    rename_apart,
     substitute,
     subterms,
+    symbol_names,
 )
 
 FORALL = "forall"
@@ -169,7 +171,7 @@ def split_conjunction(t: Term) -> list[Term]:
 
 
 def is_type_var(v: Var) -> bool:
-    return v.sort == TYPE or (isinstance(v.sort, OpaqueSort) and v.sort.name in ("Type", "Sort"))
+    return is_universe(v.sort)
 
 
 def sort_mentions(s: Sort) -> frozenset[str]:
@@ -186,8 +188,47 @@ def sort_mentions(s: Sort) -> frozenset[str]:
     return frozenset()
 
 
-def normalize(statement: Statement) -> NormalForm:
-    """The restricted prenex normal form of ``statement`` (see the module docstring)."""
+def statement_symbols(statement: Statement) -> frozenset[str]:
+    """Uninterpreted symbols of a statement (its hypotheses, conclusion and definitions)."""
+    out: frozenset[str] = frozenset()
+    for t in (*statement.terms(), *(v for _, v in statement.defines)):
+        out |= symbol_names(t)
+    return out
+
+
+def apart_from_symbols(statement: Statement, reserved: frozenset[str]) -> Statement:
+    """``statement`` with every variable (theorem binder or bound) whose name is one of the
+    ``reserved`` symbols renamed: a variable ``padicValNat`` and Mathlib's ``padicValNat`` must
+    never become one solver symbol, one evaluator table or one Lean name. Type variables
+    keep their names (they name sorts, a separate namespace everywhere)."""
+    if not reserved:
+        return statement
+    taken = set(reserved)
+    for t in statement.terms():
+        taken |= {v.name for v in subterms(t) if isinstance(v, Var)}
+    mapping: dict[Var, Var] = {}
+    for b in statement.binders:
+        if isinstance(b, VarBinder) and b.var.name in reserved and not is_type_var(b.var):
+            mapping[b.var] = Var(fresh_name(b.var.name, taken), b.var.sort)
+            taken.add(mapping[b.var].name)
+
+    def fix(t: Term) -> Term:
+        return rename_apart(t, reserved, mapping)
+
+    binders = tuple(
+        replace(b, var=mapping.get(b.var, b.var)) if isinstance(b, VarBinder)
+        else replace(b, formula=fix(b.formula)) for b in statement.binders)
+    defines = tuple((mapping.get(v, v), fix(val)) for v, val in statement.defines)
+    out = replace(statement, binders=binders, conclusion=fix(statement.conclusion), defines=defines)
+    return statement if out == statement and not mapping else out
+
+
+def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> NormalForm:
+    """The restricted prenex normal form of ``statement`` (see the module docstring).
+
+    ``reserved``: symbol names no variable may carry (``apart_from_symbols``); by default the
+    statement's own uninterpreted symbols. Pass the symbols of both statements of a pair."""
+    statement = apart_from_symbols(statement, reserved | statement_symbols(statement))
     prefix: list[tuple[str, Var]] = []
     premises: list[Term] = []
     types: list[Var] = []

@@ -37,7 +37,6 @@ from provers.ir import (
     ORDERED,
     RAT,
     REAL,
-    TYPE,
     App,
     BigOp,
     Hypothesis,
@@ -54,6 +53,7 @@ from provers.ir import (
     cast,
     children,
     free_vars,
+    is_universe,
     map_term,
     rebuild,
     show,
@@ -268,7 +268,7 @@ def rw_rename(st: Statement, rng: random.Random) -> list[Candidate]:
     mapping: dict[Var, Term] = {}
     log: list[str] = []
     for b in st.binders:
-        if isinstance(b, VarBinder) and b.var.sort != TYPE:
+        if isinstance(b, VarBinder) and not is_universe(b.var.sort):
             name = _pick_name(rng, taken)
             taken.add(name)
             mapping[b.var] = Var(name, b.var.sort)
@@ -318,7 +318,7 @@ def rw_reorder(st: Statement, rng: random.Random) -> list[Candidate]:
         fv = free_vars(h.formula)
         # after the variables it mentions, and after every type variable and instance binder
         needed = [j + 1 for j, b in enumerate(out)
-                  if (isinstance(b, VarBinder) and (b.var in fv or b.var.sort == TYPE))
+                  if (isinstance(b, VarBinder) and (b.var in fv or is_universe(b.var.sort)))
                   or (isinstance(b, Hypothesis) and b.style == "instance")]
         # Isabelle writes every ``fixes`` before the ``assumes``: keep that shape there
         pos = len(out) if st.language == "isabelle" else max([last, *needed])
@@ -653,8 +653,8 @@ def component_witness(a: Statement, b: Statement, points: int = 32, seed: int = 
     alignment). None when there is none among the sampled points, or the variables differ."""
     from provers import evaluate as ev
 
-    va = tuple(v for v in a.variables if v.sort != TYPE)
-    if va != tuple(v for v in b.variables if v.sort != TYPE):
+    va = tuple(v for v in a.variables if not is_universe(v.sort))
+    if va != tuple(v for v in b.variables if not is_universe(v.sort)):
         return None
     pairs = [("premises", _premises(a), _premises(b)), ("conclusion", a.conclusion, b.conclusion)]
     try:

@@ -20,7 +20,8 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
   with ``c`` closed; with a fresh α, ``α = L`` joins the premises and ``α ⋈ c`` is the
   conclusion. The route needs (i) ⊢ ∀α. (α ⋈ c) ↔ (α ⋈' c'), (ii) the value projections agree
   without aligning the other variables: ⊢ ∀x̄ ȳ. ⋀Γ(x̄) ∧ ⋀Γ'(ȳ) → L(x̄) = L'(ȳ), and (iii) both
-  premise sets are satisfiable (⊢ ∃x̄. ⋀Γ). (i)–(iii) imply T ↔ T', so the route is sound.
+  premise sets are satisfiable (⊢ ∃x̄. ⋀Γ, over every variable whose sort may be empty even
+  without premises). (i)–(iii) imply T ↔ T', so the route is sound.
 * ``logical``: whole statements, ⊢ T ↔ T' (BEq+-style; identifies unrelated provable
   statements). Sufficient check first: pointwise ⊢ ∀x̄. (⋀Γ → C) ↔ (⋀Γ' → C') under an
   alignment. Refutation only when one statement is proved and the other refuted.
@@ -50,6 +51,7 @@ from provers.ir import (
     free_vars,
     fresh_name,
     map_term,
+    provably_inhabited,
     substitute,
     subterms,
 )
@@ -109,9 +111,11 @@ def rename_onto(b: NormalForm, alignment: Alignment) -> NormalForm:
 
 
 def close(body: Term, order: tuple[Var, ...] = ()) -> Term:
-    """``∀`` over the free variables of ``body`` (in ``order`` first, then by name)."""
+    """``∀`` over the free variables of ``body`` (in ``order`` first, then by name), and over
+    the variables of ``order`` that ``body`` does not use but whose sort may be empty: over
+    ``Fin 0`` every ``∀`` is true, so such a binder is never dropped."""
     fv = free_vars(body)
-    vs = [v for v in order if v in fv]
+    vs = [v for v in order if v in fv or not provably_inhabited(v.sort)]
     vs += sorted((v for v in fv if v not in set(vs)), key=lambda v: v.name)
     return Quant("forall", tuple(vs), body) if vs else body
 
@@ -361,7 +365,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
         if ob.status == "refuted":
             return Outcome(REFUTED, obs, f"{name} refuted"), back
     for side, nf in (("A", a), ("B", b2)):
-        if not nf.premises:
+        if not nf.premises and all(provably_inhabited(v.sort) for v in nf.variables):
             continue
         ob = prove(f"premises of {side} not contradictory", _exists(nf.variables, nf.premise()), cheap=cheap)
         obs.append(ob)
@@ -372,7 +376,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
 
 def _exists(vs: tuple[Var, ...], body: Term) -> Term:
     fv = free_vars(body)
-    used = tuple(v for v in vs if v in fv)
+    used = tuple(v for v in vs if v in fv or not provably_inhabited(v.sort))
     return Quant("exists", used, body) if used else body
 
 

@@ -273,9 +273,12 @@ def test_cardinalities_of_sets():
     assert concl("theorem t : Set.ncard {x : ℕ | x < 5} = 5 := sorry").args[0].op == "card"
 
 
-def test_the_word_theorem_in_trailing_prose_is_not_a_declaration():
-    st = parse_lean("theorem t : 1 = 1 := by sorry\n\nThis theorem is easy: the theorem prover knows it.")
-    assert st.name == "t"
+def test_trailing_text_is_read_the_way_lean_reads_it():
+    # Lean reads text after a proof as more commands: a command word there is refused ...
+    with pytest.raises(ParseError, match="declarations"):
+        parse_lean("theorem t : 1 = 1 := by sorry\n\nThis theorem is easy: the theorem prover knows it.")
+    # ... while words that are no command stay a (failed, ignored) part of the proof
+    assert parse_lean("theorem t : 1 = 1 := by sorry\n\nThis is easy.").name == "t"
     assert parse_lean("open Real in theorem t : π > 3 := sorry").conclusion.op == "gt"
 
 
@@ -286,3 +289,56 @@ def test_forall_binder_is_a_hypothesis_whatever_its_name():
     )
     assert [v.name for v in st.variables] == ["f"]
     assert [h.name for h in st.hypotheses] == ["f_def"]
+
+
+# -- issue 12: readings that follow Lean --------------------------------------------------
+
+
+def test_untyped_decimals_are_float_as_in_lean_so_verdicts_on_them_are_inconclusive():
+    from provers.ir import FLOAT, REAL
+
+    st = parse_lean("theorem t : 0.1 + 0.2 = 0.3")
+    assert st.conclusion.args[0].sort == FLOAT and any("Float" in n for n in st.notes)
+    assert parse_lean("theorem t : (0.1 : ℝ) + 0.2 = 0.3").conclusion.args[0].sort == REAL
+    assert parse_lean("theorem t (x : ℝ) : x + 0.2 = 0.3").conclusion.args[0].sort == REAL
+    real = "theorem t : (0.1 : ℝ) + 0.2 = 0.3"  # true, while the Float statement is false
+    for rel in ("sae", "symbolic"):
+        v = provers.check_equivalence("theorem t : 0.1 + 0.2 = 0.3", real, relation=rel, timeout=3)
+        assert v.status == "inconclusive" and "Float" in v.reason + v.explain()
+    same = provers.check_equivalence("theorem t : 0.1 + 0.2 = 0.3", "theorem t : 0.1 + 0.2 = 0.3")
+    assert same.status == "equivalent"
+
+
+def test_binder_universes_are_part_of_the_statement():
+    from provers.ir import BOOL, SORT, TYPE
+
+    sort_u = "theorem t {α : Sort u} (x : α) : x = x"
+    type_star = "theorem t {I : Type*} (x : I) : x = x"
+    v = provers.check_equivalence(sort_u, type_star, relation="sae")
+    assert v.status == "inequivalent" and "universes" in v.reason
+    assert provers.check_equivalence("theorem t {α : Type u} (x : α) : x = x", type_star).status == "equivalent"
+    sorts = {t: parse_lean(f"theorem t (α : {t}) : True").variables[0].sort
+             for t in ("Sort u", "Sort*", "Sort _", "Sort (u + 1)", "Sort 2", "Sort 0", "Type", "Type u", "Type*")}
+    assert sorts == {"Sort u": SORT, "Sort*": SORT, "Sort _": SORT, "Sort (u + 1)": TYPE,
+                     "Sort 2": TYPE, "Sort 0": BOOL, "Type": TYPE, "Type u": TYPE, "Type*": TYPE}
+
+
+def test_ascii_connectives_parse_as_lean_4_reads_them():
+    ascii_ = parse_lean(r"theorem t (p q r : Prop) (h : p \/ q) : p /\ q \/ r")
+    uni = parse_lean("theorem t (p q r : Prop) (h : p ∨ q) : p ∧ q ∨ r")
+    assert ascii_ == uni and uni.conclusion.op == "or"
+    assert provers.check_equivalence(ascii_, uni, relation="syntactic").status == "equivalent"
+    assert parse_lean(r"theorem t (s t : Set ℕ) : s \ t = s").conclusion.args[0].op == "setdiff"
+
+
+def test_lean_and_isabelle_arcsin_are_two_operations():
+    lean = provers.parse("theorem t : Real.arcsin 2 = Real.pi / 2")  # true: Mathlib clamps
+    isa = provers.parse('theorem t: shows "arcsin 2 = pi / 2"', language="isabelle")  # unknown
+    assert lean.conclusion.args[0].op == "arcsin"
+    assert isa.conclusion.args[0].op == "isa_arcsin"
+    for rel in ("syntactic", "sae", "symbolic"):
+        assert provers.check_equivalence(lean, isa, relation=rel, timeout=3).status != "equivalent"
+    inside = ("theorem t (x : ℝ) (h : 0 ≤ x ∧ x ≤ 1) : Real.arccos x = Real.arccos x",
+              'theorem t: fixes x :: real assumes "0 ≤ x ∧ x ≤ 1" shows "arccos x = arccos x"')
+    v = provers.check_equivalence(inside[0], inside[1], language_b="isabelle", relation="sae", timeout=5)
+    assert v.status == "equivalent", v.explain()

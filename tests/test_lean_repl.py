@@ -537,6 +537,11 @@ def test_isabelle_operations_render_as_lean_expansions() -> None:
     isa_ln = ir.Var("isa_ln", ir.REAL)  # a variable of that name: the function gets another
     ob = obligation_from_ir(ir.app("lt", ir.app("isa_log", isa_ln, isa_ln), isa_ln))
     assert ob.binders[0] == "(isa_ln_1 : ℝ → ℝ)" and ob.binders[2] == "(isa_ln : ℝ)"
+    # Isabelle's arcsin / arccos are Mathlib's only on [-1, 1]: constrained function variables
+    ob = obligation_from_ir(ir.forall_([x], ir.app("eq", ir.app("isa_arcsin", x), ir.app("arcsin", x))))
+    assert ob.binders == ("(isa_arcsin : ℝ → ℝ)",
+                          "(h_isa_arcsin : ∀ x : ℝ, -1 ≤ x → x ≤ 1 → isa_arcsin x = Real.arcsin x)")
+    assert ob.goal == "(∀ (x : ℝ), ((isa_arcsin x) = (Real.arcsin x)))"
 
 
 SOURCE_A = ("import Mathlib\nopen Real\ntheorem t {G : Type*} [Group G] (x y : ℝ) (g : G) "
@@ -802,3 +807,95 @@ def test_sorts_checked_against_lean_goal(log_path: Path, monkeypatch: pytest.Mon
     assert sent[0].startswith("open Real\ntheorem t {G : Type*} [Group G]")
     # rebuilt from the components' texts: the candidate's own proof never reaches Lean
     assert sent[0].endswith("(s : Finset ℕ) (h₀ : 0 < x) :\n    f 0 ≤ x := by sorry")
+
+
+# ---------------------------------------------------------------- issue 12: what is sent
+
+def test_prove_keeps_the_candidates_imports(log_path: Path) -> None:
+    """`LeanBackend.prove` on a theorem checks its imports like `pool.check` does."""
+    from provers.lean4.backend import LeanBackend
+
+    text = "import Evil.Pwn\ntheorem t : True := by sorry"
+    with LeanBackend(LeanReplPool(fake_config(), size=1)) as backend:
+        with pytest.raises(LeanImportError, match="Evil.Pwn"):
+            backend.prove(text, timeout=5)
+        with pytest.raises(LeanImportError, match="Evil.Pwn"):
+            backend.transport.check(text, timeout=5)
+    assert read_log(log_path) == []  # nothing reached Lean
+
+
+def test_statements_imports_are_checked_against_the_header(log_path: Path) -> None:
+    from provers import check_equivalence
+    from provers.lean4.backend import LeanBackend
+
+    a = "import Mathlib\ntheorem t (x : ℕ) : x + 0 = x := by sorry"
+    with LeanBackend(LeanReplPool(fake_config(header="import Aesop"), size=1)) as backend:
+        with pytest.raises(LeanImportError, match="Mathlib"):
+            check_equivalence(a, "theorem t (y : ℕ) : y = y + 0", backend=backend, timeout=5)
+    assert read_log(log_path) == []
+
+
+def test_comments_are_removed_before_sending(log_path: Path) -> None:
+    text = ("/- a /- nested #eval 1 -/ comment -/\n/-- doc -/\n"
+            "theorem t (x : ℕ) : OK x = x -- trailing #eval\n  := by decide")
+    with LeanRepl(fake_config()) as repl:
+        assert repl.check(text, timeout=5, allowed_proofs=[PROOF]).ok
+    sent = read_log(log_path)[-1]["cmd"]
+    assert "/-" not in sent and "--" not in sent and "eval" not in sent and "doc" not in sent
+    assert sent.startswith("theorem t (x : ℕ) : OK x = x")
+
+
+def test_repl_shutdown_never_races_its_stderr_reader(log_path: Path) -> None:
+    """Killing REPL processes while they write to stderr: the readers are joined before the
+    pipes close (no exception in any thread), and a crash report keeps the REPL's stderr."""
+    errors: list[BaseException] = []
+    old_hook = threading.excepthook
+    threading.excepthook = lambda args: errors.append(args.exc_value)  # type: ignore[assignment]
+    try:
+        for _ in range(12):
+            repl = LeanRepl(fake_config())
+            assert repl.check(stmt("STDERR_SPAM"), timeout=5, allowed_proofs=[PROOF]).ok
+            repl.close()
+        for _ in range(6):
+            with LeanRepl(fake_config()) as repl:
+                with pytest.raises(ReplCrashError, match="lean panic: line 199"):
+                    repl.check(stmt("STDERR_CRASH"), timeout=5, allowed_proofs=[PROOF])
+    finally:
+        threading.excepthook = old_hook
+    assert errors == []
+
+
+def _attacks() -> list[str]:
+    from test_lean_commands import ATTACKS
+
+    return [a for a, _, _ in ATTACKS]
+
+
+@pytest.mark.parametrize("attack", _attacks())
+def test_command_carrying_candidates_are_errors_and_never_reach_lean(log_path: Path, attack: str) -> None:
+    """In check_equivalence (SMT only, and with a Lean backend) a candidate with a command is a
+    ParseError, never a verdict; and nothing Lean receives ever holds a command."""
+    from provers import check_equivalence
+    from provers.errors import ParseError
+    from provers.lean4.backend import LeanBackend
+    from provers.lean4.commands import COMMAND_KEYWORDS
+    from provers.lean4.render_obligation import tactic_script
+    from provers.lean4.security import screen_statement
+
+    plain = "theorem t (x : ℕ) (h : 0 < x) : x ≠ 0 := by sorry"
+    with pytest.raises(ParseError):
+        check_equivalence(attack, plain, timeout=3)
+    with LeanBackend(LeanReplPool(fake_config(), size=1)) as backend:
+        for a, b in ((attack, plain), (plain, attack)):
+            with pytest.raises(ParseError):
+                check_equivalence(a, b, backend=backend, timeout=5)
+        other = "theorem u (y : ℕ) (hy : 1 ≤ y) : ¬ (y = 0) := by sorry"
+        assert check_equivalence(plain, other, backend=backend, timeout=5).status == "equivalent"
+        proof = tactic_script(backend.tactics)
+    sent = [e["cmd"] for e in read_log(log_path)]
+    assert sent and sent[0] == "import Mathlib" and len(sent) >= 2
+    for cmd in sent[1:]:
+        screen_statement(cmd, allowed_proofs=[proof])  # a header and one theorem, nothing else
+        words = set(cmd.replace("(", " ").replace(")", " ").split())
+        assert not (words & COMMAND_KEYWORDS) - {"theorem", "open"}, cmd
+        assert "#" not in cmd

@@ -145,8 +145,12 @@ def test_screened_parts() -> None:
     assert s.imports == ("Mathlib", "Aesop")
     assert s.opens == ("open Real Nat", "open scoped BigOperators")
     assert s.keyword == "theorem" and s.name == "foo"
-    assert s.declaration.startswith("/-- doc -/\ntheorem foo")
-    assert s.head == "/-- doc -/\ntheorem foo (x : ℝ) : x = x"
+    # comments are removed from what Lean is sent (safety never rests on our comment reader)
+    assert s.declaration.startswith("theorem foo") and "doc" not in s.declaration
+    assert s.head == "theorem foo (x : ℝ) : x = x"
+    nested = screen_statement("/- a /- nested #eval 1 -/ still a comment -/\n"
+                              "theorem t : True := by sorry /- /- -/ #eval 2 -/")
+    assert "#" not in nested.declaration + nested.head and "eval" not in nested.declaration
 
 
 def test_allowed_proofs_exact_match_only() -> None:
@@ -202,3 +206,26 @@ def test_benchmark_statements_pass_the_screen() -> None:
     assert len(texts) > 500
     for text in texts:
         check_safe_statement(text)
+
+
+def test_set_option_in_right_before_the_statement() -> None:
+    s = screen_statement("set_option maxHeartbeats 400000 in\ntheorem t : True := by sorry")
+    assert s.opens == ("set_option maxHeartbeats 400000 in",) and s.declaration.startswith("theorem t")
+    for bad in ("set_option maxHeartbeats 400000 in\n#eval 1",
+                "set_option autoImplicit true in\ntheorem t : True := by sorry",
+                "set_option maxHeartbeats 1 in\nrun_cmd pure ()"):
+        with pytest.raises(UnsafeLeanError):
+            check_safe_statement(bad)
+
+
+@pytest.mark.parametrize("ns", ["IO.Process", "IO", "System.FilePath", "Lean.Elab.Command",
+                                "Lean.Elab.Tactic", "Lean.Parser", "Mathlib.Tactic"])
+def test_opening_io_or_elaborator_namespaces_is_refused(ns: str) -> None:
+    for text in (f"open {ns}\ntheorem t : True := by sorry", f"open {ns} in\ntheorem t : True := by sorry"):
+        with pytest.raises(UnsafeLeanError):
+            check_safe_statement(text)
+
+
+def test_prover_header_boilerplate_still_passes() -> None:
+    # DeepSeek-Prover-style headers open Lean's meta namespaces: names only, nothing runs
+    check_safe_statement("import Mathlib\nopen Lean Meta Qq Function\ntheorem t : True := by sorry")

@@ -98,6 +98,11 @@ GROUND = [
     ("fact", eq(app("fact", N(5)), N(120)), eq(app("fact", N(5)), N(24))),
     ("choose", eq(app("choose", N(3), N(5)), N(0)), eq(app("choose", N(5), N(2)), N(20))),
     ("tan 0", eq(app("tan", R(0)), R(0)), eq(app("tan", R(0)), R(1))),
+    ("lean arccos clamps above 1", eq(app("arccos", R(2)), R(0)), eq(app("arccos", R(2)), R(1))),
+    ("arccos 1", eq(app("arccos", R(1)), R(0)), eq(app("arccos", R(1)), R(1))),
+    ("isabelle arccos 1", eq(app("isa_arccos", R(1)), R(0)), eq(app("isa_arccos", R(1)), R(1))),
+    ("arcsin 0", eq(app("arcsin", R(0)), R(0)), eq(app("arcsin", R(0)), R(1))),
+    ("isabelle arcsin 0", eq(app("isa_arcsin", R(0)), R(0)), eq(app("isa_arcsin", R(0)), R(1))),
     ("cos 0", eq(app("cos", R(0)), R(1)), eq(app("cos", R(0)), R(0))),
     ("sinh 0", eq(app("sinh", R(0)), R(0)), eq(app("sinh", R(0)), R(1))),
     ("card range", eq(app("card", app("range", N(7))), N(7)), eq(app("card", app("range", N(7))), N(6))),
@@ -142,6 +147,14 @@ SYMBOLIC = [
     ("even or odd", forall_([i], app("or", app("even", i), app("odd", i)))),
     ("prime ge 2", forall_([n], implies(app("prime", n), app("ge", n, N(2))))),
     ("congruence", forall_([x], eq(uninterpreted("deriv_f", (x,), REAL), uninterpreted("deriv_f", (x,), REAL)))),
+    ("lean arcsin clamps", forall_([x], implies(app("le", R(1), x), eq(app("arcsin", x), app("arcsin", R(1)))))),
+    ("lean arcsin clamps below", forall_([x], implies(app("le", x, R(-1)), eq(app("arcsin", x), app("neg", app("arcsin", R(1))))))),
+    ("lean arcsin + arccos outside", forall_([x], implies(app("or", app("le", R(1), x), app("le", x, R(-1))),
+                                                          eq(app("add", app("arcsin", x), app("arccos", x)), app("div", app("pi"), R(2)))))),
+    ("arcsin agrees on [-1, 1]", forall_([x], implies(app("and", app("le", R(-1), x), app("le", x, R(1))),
+                                                      eq(app("arcsin", x), app("isa_arcsin", x))))),
+    ("arccos agrees on [-1, 1]", forall_([x], implies(app("and", app("le", R(-1), x), app("le", x, R(1))),
+                                                      eq(app("arccos", x), app("isa_arccos", x))))),
     ("nat quantifier", forall_([i], implies(Quant("forall", (n,), app("le", cast(n, INT), i)), app("ge", i, Z(0))))),
     ("nat exists", Quant("exists", (n,), eq(app("add", n, N(1)), N(1)))),
 ]
@@ -165,6 +178,21 @@ def test_isabelle_ln_of_negative_is_never_proved_either_way():
         assert truth(claim) is None
         for solver in ("z3", "cvc5"):
             assert not isinstance(solve(solver, claim, 5.0), Proved)
+
+
+@pytest.mark.parametrize("op", ["isa_arcsin", "isa_arccos"])
+def test_isabelle_arcsin_arccos_outside_the_interval_are_never_decided(op):
+    # Mathlib clamps (arcsin 2 = π/2, arccos 2 = 0), Isabelle leaves them unspecified: one IR
+    # operation could not mean both
+    lean = app(op[4:], R(2))
+    isa = app(op, R(2))
+    for claim in (eq(isa, lean), app("ne", isa, lean), eq(isa, R(0))):
+        assert truth(claim) is None
+        for solver in ("z3", "cvc5"):
+            assert not isinstance(solve(solver, claim, 5.0), Proved), (claim, solver)
+    r = solve("z3", eq(isa, R(7)), 5.0)  # a model fixes the unspecified value with a table
+    if isinstance(r, Refuted):
+        assert "@" + op[4:] in r.model and truth(eq(isa, R(7)), r.model) is False
 
 
 def test_refutation_models_cover_unspecified_ln_with_a_table():

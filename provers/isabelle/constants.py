@@ -252,8 +252,10 @@ _fixed("ln", "ln", (REAL,), REAL)
 _fixed("log", "isa_log", (REAL, REAL), REAL)
 _fixed("root", "root", (NAT, REAL), REAL)
 _fixed("pi", "pi", (), REAL)
-for _f in ("tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"):
+for _f in ("tan", "arctan", "sinh", "cosh", "tanh"):
     _fixed(_f, _f, (REAL,), REAL)
+_fixed("arcsin", "isa_arcsin", (REAL,), REAL)  # unspecified outside [-1, 1], unlike Mathlib's
+_fixed("arccos", "isa_arccos", (REAL,), REAL)
 _fixed("real", "cast", (NAT,), REAL, "real_of_nat")
 _fixed("real_of_int", "cast", (INT,), REAL)
 _fixed("int", "cast", (NAT,), INT, "int_of_nat")

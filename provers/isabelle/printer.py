@@ -56,7 +56,7 @@ _UNINT_INFIX = {
 }
 _FUNCS = {
     "signed_sqrt": "sqrt", "ln": "ln", "exp": "exp", "isa_log": "log", "root": "root",
-    "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "arcsin", "arccos": "arccos",
+    "sin": "sin", "cos": "cos", "tan": "tan", "isa_arcsin": "arcsin", "isa_arccos": "arccos",
     "arctan": "arctan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "cabs": "cmod",
     "sign": "sgn", "inv": "inverse", "min": "min", "max": "max", "round": "round",
     "to_nat": "nat", "re": "Re", "im": "Im", "conj": "cnj", "gcd": "gcd", "lcm": "lcm",
@@ -67,7 +67,7 @@ _CONSTS0 = {"true": "True", "false": "False", "pi": "pi", "I": "ii"}
 _SAME = frozenset({"add", "sub", "mul", "div", "fdiv", "fmod", "mod", "neg", "abs", "sign", "inv",
                    "min", "max", "gcd", "lcm"})
 _REL = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "dvd"})
-_FORCED = frozenset({"signed_sqrt", "ln", "exp", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+_FORCED = frozenset({"signed_sqrt", "ln", "exp", "sin", "cos", "tan", "isa_arcsin", "isa_arccos", "arctan",
                      "sinh", "cosh", "tanh", "isa_log", "root", "powr", "fact", "choose", "apply",
                      "cast", "to_nat", "re", "im", "conj", "cabs", "list_sum", "list_length", "range"})
 _SET_LINKED = frozenset({"set_of", "Icc", "Ico", "Ioc", "Ioo", "union", "inter", "setdiff"})

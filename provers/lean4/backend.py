@@ -30,7 +30,14 @@ from provers.lean4.render_obligation import (
     render_theorem,
     tactic_script,
 )
-from provers.lean4.repl import LeanConfig, LeanError, LeanTransport, connect
+from provers.lean4.repl import (
+    LeanConfig,
+    LeanError,
+    LeanImportError,
+    LeanTransport,
+    check_imports,
+    connect,
+)
 from provers.lean4.security import UnsafeLeanError, screen_statement
 
 __all__ = ["LeanBackend", "BackendChain"]
@@ -84,7 +91,10 @@ class LeanBackend:
             if stripped.startswith(_DECL_START):
                 screened = screen_statement(obligation)
                 proof = tactic_script(self.tactics)
-                text = "\n".join((*screened.opens, f"{screened.head} := {proof}"))
+                # the candidate's imports stay: the transport checks them against its header
+                # (LeanImportError), as `pool.check` does with the same text
+                text = "\n".join((*(f"import {m}" for m in screened.imports), *screened.opens,
+                                   f"{screened.head} := {proof}"))
                 return text, proof
             return render_theorem(LeanObligation(goal=obligation), self.tactics)
         raise TypeError(f"cannot prove a {type(obligation).__name__}")
@@ -97,6 +107,8 @@ class LeanBackend:
         constants when both statements are Lean. Cheap: the transport is shared."""
         out = copy.copy(self)
         stmts = (a,) if b is None else (a, b)
+        for st in stmts:  # a statement's imports must be provided by this Lean's header
+            check_imports(st.header if st.language == "lean4" else "", self.header)
         out.sources = SourceIndex(stmts)
         out.lean_symbols = self.lean_symbols or all(s.language == "lean4" for s in stmts)
         return out
@@ -111,6 +123,8 @@ class LeanBackend:
             return Unknown(f"not renderable in Lean: {e}", self.name, time.monotonic() - t0)
         except UnsafeLeanError as e:
             return Unknown(f"refused before Lean: {e}", self.name, time.monotonic() - t0)
+        except LeanImportError:
+            raise  # the statement needs modules this Lean does not have: an error, no verdict
         except LeanError as e:
             return Unknown(f"Lean failure: {e}", self.name, time.monotonic() - t0)
         if result.ok:

@@ -34,11 +34,13 @@ from provers.ir import (
     BOOL,
     COMPLEX,
     FIELDS,
+    FLOAT,
     INT,
     NAT,
     NUMERIC_ORDER,
     ORDERED,
     REAL,
+    SORT,
     TYPE,
     BaseSort,
     BigOp,
@@ -59,13 +61,14 @@ from provers.ir import (
     app_sorted,
     cast,
     is_numeric,
-    substitute,
+    is_universe,
 )
 from provers.lean4.names import NAMES, PROP_HEADS, TYPE_HEADS
 from provers.lean4.sorts import (
     UNKNOWN,
     Res,
     apply,
+    beta,
     can_cast,
     conj,
     flat,
@@ -92,7 +95,7 @@ LEAN_SYMBOL = {
 TYPE_NAMES = {
     "ℕ": NAT, "Nat": NAT, "ℤ": INT, "Int": INT, "ℚ": BaseSort("Rat"), "Rat": BaseSort("Rat"),
     "ℝ": REAL, "Real": REAL, "ℂ": COMPLEX, "Complex": COMPLEX, "Prop": BOOL, "Bool": BOOL,
-    "Type": TYPE, "Type*": TYPE, "Type _": TYPE, "Sort*": TYPE, "Sort": TYPE,
+    "Type": TYPE, "Type*": TYPE, "Type _": TYPE, "Sort*": SORT, "Sort": BOOL,
 }
 NAMESPACES_BY_SORT = {NAT: ("Nat",), INT: ("Int",), REAL: ("Real",), BaseSort("Rat"): ("Rat",),
                       COMPLEX: ("Complex",)}
@@ -108,6 +111,18 @@ class NeedAutoBound(Exception):
     """Raised when an auto-bound implicit is met outside the inference pass."""
 
 
+def _sort_level(level: Syn) -> Sort:
+    """``Sort 0`` is Prop, ``Sort (u + 1)`` / ``Sort 2`` are ``Type _``, any other level may
+    be 0: a universe containing Prop."""
+    while level.kind == "paren":
+        level = level.args[0]
+    if level.kind == "num":
+        return BOOL if level.val == "0" else TYPE
+    if level.kind == "binop" and level.val == "+" and level.args[1].kind == "num" and level.args[1].val != "0":
+        return TYPE
+    return SORT
+
+
 def _tuple(s: Syn) -> Syn | None:
     while s.kind == "paren":
         s = s.args[0]
@@ -117,10 +132,11 @@ def _tuple(s: Syn) -> Syn | None:
 class Elaborator(Specials):
     """Elaborates one statement; holds the local context and the sort-inference state."""
 
-    def __init__(self, text: str, opens: tuple[str, ...] = (), consts: dict[str, Sort] | None = None):
+    def __init__(self, text: str, opens: tuple[str, ...] = (), definitions: dict | None = None):
         self.text = text
         self.opens = tuple(dict.fromkeys((*opens, *DEFAULT_OPENS)))
-        self.consts = consts or {}
+        #: name -> ``provers.lean4.definitions.Definition`` (the defs before the theorem)
+        self.defs = definitions if definitions is not None else {}
         self.scope: dict[str, Var] = {}
         self.metas: dict[str, Sort | None] = {}
         self.meta_numeric: set[str] = set()
@@ -284,7 +300,7 @@ class Elaborator(Specials):
             return Lam(vs, Num(value, expected.result)), False
         if modelled(expected):
             raise self.err(syn, f"numeral {syn.val} used where a term of sort {expected} is expected")
-        return Uninterpreted(str(value), (), expected), False
+        return Uninterpreted(text if decimal else str(value), (), expected), False
 
     def lookup(self, name: str) -> tuple[str, tuple] | None:
         if name in NAMES:
@@ -335,14 +351,8 @@ class Elaborator(Specials):
                 t, _ = self.elab_proj(syn, recv, f, [], None)
                 recv = term_syn(t, syn)
             return self.elab_proj(syn, recv, fields[-1], list(args), expected)
-        if name in self.consts:
-            sort = self.consts[name]
-            if not args:
-                return Uninterpreted(name, (), sort), False
-            if isinstance(sort, FunSort) and len(args) == len(sort.args):
-                targs = tuple(self.coerce(self.elab(a, s)[0], s, a) for a, s in zip(args, sort.args, strict=False))
-                return Uninterpreted(name, targs, sort.result), False
-            return self.generic(syn, name, args, expected)
+        if name in self.defs:
+            return self.defined(syn, self.defs[name], args, expected)
         found = self.lookup(name)
         if found is not None:
             return self.apply_spec(syn, found[0], found[1], list(args), expected)
@@ -353,6 +363,22 @@ class Elaborator(Specials):
         if name in TYPE_NAMES and not args:
             return Uninterpreted(name, (), TYPE), False
         return self.generic(syn, name, args, expected)
+
+    def defined(self, syn: Syn, d, args: tuple[Syn, ...], expected: Sort | None) -> Res:
+        """A name defined before the theorem: its unfolded value, else its digest symbol."""
+        if d.type_value is not None or d.type_refusal:
+            return Uninterpreted(d.symbol, (), TYPE), False
+        if d.value is not None:
+            if not args:
+                return d.value, False
+            return self.apply_fn(syn, d.value, list(args), expected)
+        sort = d.sort
+        if not args:
+            return Uninterpreted(d.symbol, (), sort), False
+        if isinstance(sort, FunSort) and len(args) == len(sort.args):
+            targs = tuple(self.coerce(self.elab(a, s)[0], s, a) for a, s in zip(args, sort.args, strict=False))
+            return Uninterpreted(d.symbol, targs, sort.result), False
+        return self.generic(syn, d.symbol, args, expected)
 
     def generic(self, syn: Syn, name: str, args: tuple[Syn, ...] | list[Syn], expected: Sort | None) -> Res:
         """An unknown function: Uninterpreted, its sort from the context (or still open)."""
@@ -393,7 +419,7 @@ class Elaborator(Specials):
                 return Uninterpreted("partial_apply", (f, *targs), FunSort(fs.args[len(args):], fs.result)), False
             targs = tuple(self.coerce(self.elab(a, s)[0], s, a) for a, s in zip(args[:n], fs.args, strict=False))
             if isinstance(f, Lam):
-                out = substitute(f.body, dict(zip(f.vars, targs, strict=False)))
+                out = beta(f, targs)
             else:
                 out = self.mk("apply", (f, *targs), syn, fs.result)
             if len(args) > n:
@@ -539,6 +565,12 @@ class Elaborator(Specials):
             mx = REAL  # lenient: `2 ^ x` with x : ℝ is read as rpow (Lean wants (2 : ℝ) ^ x)
             self.notes.append(f"{self.src(syn)!r}: numerals taken as ℝ because of a real exponent")
         flex = False
+        if mx is None and any(isinstance(t, Num) and t.sort == REAL and f for t, f in first.values()):
+            # nothing fixes the sort and a decimal literal is there: Lean's default
+            # `OfScientific` instance is Float, which the IR does not model
+            mx = FLOAT
+            self.notes.append(f"{self.src(syn)!r}: untyped decimal literals elaborate at Float "
+                              "(write (0.1 : ℝ) for a real number)")
         if mx is None:
             flex = True
             mx = self.default_sort([t for t, _ in first.values()], has_neg[0])
@@ -799,7 +831,7 @@ class Elaborator(Specials):
             t, _ = self.elab(syn, None)
         except ParseError:
             return None
-        if isinstance(t.sort, SetSort) or not modelled(t.sort) or t.sort == TYPE:
+        if isinstance(t.sort, SetSort) or not modelled(t.sort) or is_universe(t.sort):
             return OpaqueSort(f"↥{self.src(syn)}")
         return None
 
@@ -1050,15 +1082,21 @@ class Elaborator(Specials):
                 return OpaqueSort(name), True
             if name in self.scope:
                 v = self.scope[name]
-                if v.sort == TYPE:
+                if is_universe(v.sort):
                     return OpaqueSort(name), True
                 if isinstance(v.sort, SetSort) or not modelled(v.sort):
                     return OpaqueSort(f"↥{name}"), True
                 return None, True
-            if name in self.consts:
-                cs = self.consts[name]
-                if cs == TYPE or isinstance(cs, SetSort):
-                    return OpaqueSort(name), True
+            if name in self.defs:
+                d = self.defs[name]
+                if d.type_refusal:
+                    raise self.err(syn, d.type_refusal)
+                if d.type_value is not None:
+                    return d.type_value, True
+                if d.sort == TYPE:
+                    return OpaqueSort(d.symbol), True
+                if isinstance(d.sort, SetSort):
+                    return OpaqueSort(f"↥{d.symbol}"), True
                 return None, True
             if name in TYPE_HEADS:
                 return OpaqueSort(name), True
@@ -1078,15 +1116,17 @@ class Elaborator(Specials):
             if hname == "List" and len(syn.args) == 2:
                 e = self.elab_type(syn.args[1])
                 return (ListSort(e) if e is not None else None), True
-            if hname in ("Type", "Sort"):
+            if hname == "Type":
                 return TYPE, True
+            if hname == "Sort":
+                return _sort_level(syn.args[1]), True
             if len(syn.args) == 2 and syn.args[1].kind == "list" and self.elab_type(head) is not None:
                 return OpaqueSort(self.src(syn)), True  # R[X]: polynomials over R
             if hname in TYPE_HEADS or hname.split(".")[-1] in TYPE_HEADS:
                 return OpaqueSort(self.src(syn)), True
             if hname in PROP_HEADS or hname.split(".")[-1] in PROP_HEADS or hname in NAMES:
                 return None, True
-            if hname in self.scope or hname.startswith("Is"):
+            if hname in self.scope or hname in self.defs or hname.startswith("Is"):
                 return None, True
             if hname[:1].isupper():
                 return OpaqueSort(self.src(syn)), False
@@ -1119,6 +1159,8 @@ class Elaborator(Specials):
             inner = syn.args[0]
             while inner.kind == "paren":
                 inner = inner.args[0]
+            if inner.kind == "ident" and inner.val in self.defs:
+                return OpaqueSort("↥" + self.defs[inner.val].symbol), True
             return OpaqueSort("↥" + self.src(inner)), True
         if k == "other" and syn.val == "subtype":
             return OpaqueSort(self.src(syn)), True

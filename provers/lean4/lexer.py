@@ -26,10 +26,14 @@ SYMBOLS = sorted(
         "∆", "⊔", "⊓", "⊤", "⊥", "∫", "∂", "∠", "π", "ℝ≥0∞", "ℝ≥0", "++", "::", "..", ";",
         "∃ᶠ", "∀ᶠ", "⨆", "⨅", "∮", "√", "∛", "‖", "≃", "≅", "→+*", "→*", "→+", "→ₗ", "≪", "⋆",
         "#", "?", "&&", "||", "<;>", "%[", "⊢", "∤", "⬝", "ᵀ", "†", "≈", "≺", "≼", "⊊", "∗",
+        "\\/", "/\\",
     ],
     key=len,
     reverse=True,
 )
+
+#: ASCII spellings read as the symbol they stand for.
+_ASCII = {"\\/": "∨", "/\\": "∧"}
 
 #: Symbols by first character (longest first), so the scanner tries only a few.
 _BY_FIRST: dict[str, list[str]] = {}
@@ -205,7 +209,8 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
             continue
         for s in _BY_FIRST.get(c, ()):
             if text.startswith(s, i):
-                toks.append(Token("sym", s, i, i + len(s), space))
+                # Lean 4's ASCII spellings of ∨ and ∧ (`infixr:30 " \/ "`, `infixr:35 " /\ "`)
+                toks.append(Token("sym", _ASCII.get(s, s), i, i + len(s), space))
                 i += len(s)
                 break
         else:

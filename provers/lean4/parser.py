@@ -23,8 +23,6 @@ from contextlib import contextmanager
 from provers.errors import InputTooLargeError, ParseError
 from provers.ir import (
     BOOL,
-    TYPE,
-    FunSort,
     Hypothesis,
     IRError,
     OpaqueSort,
@@ -33,19 +31,14 @@ from provers.ir import (
     Var,
     VarBinder,
 )
+from provers.lean4.commands import COMMAND_KEYWORDS, DECLARATIONS, command_reason
+from provers.lean4.definitions import Definition
 from provers.lean4.elaborate import Elaborator, NeedAutoBound
+from provers.lean4.header import HeaderReader
 from provers.lean4.lexer import MAX_CHARS, Token, strip_comments, tokenize
 from provers.lean4.pratt import TermParser
 from provers.lean4.syntax import BinderGroup
 
-DECL_KEYWORDS = ("theorem", "lemma", "example")
-COMMANDS = {
-    "import", "open", "set_option", "namespace", "section", "end", "universe", "universes",
-    "variable", "variables", "def", "abbrev", "noncomputable", "instance", "attribute",
-    "private", "protected", "axiom", "local", "scoped", "notation", "infix", "infixl", "infixr",
-    "prefix", "postfix", "macro", "syntax", "structure", "class", "inductive", "@[", "#check",
-    "#eval", "opaque", "irreducible_def", "mutual",
-}
 HYP_NAME = re.compile(r"^(h|H\d|hyp|this)[\w₀-₉'.]*$")
 # Nesting is capped (pratt.MAX_DEPTH); the elaborator recurses a few frames per level.
 if sys.getrecursionlimit() < 10_000:
@@ -90,62 +83,35 @@ class _StatementParser:
         self.toks = toks
         self.p = TermParser(toks, text)
         self.opens: list[str] = []
-        self.consts: dict[str, Sort] = {}
+        self.definitions: dict[str, Definition] = {}
         self.variables: list[BinderGroup] = []
+        self.notes: list[str] = []
 
     def error(self, reason: str, tok: Token) -> ParseError:
         return ParseError.at_offset(reason, self.text, tok.pos)
 
     def span(self, syn) -> str:
         """The source text of a syntax node, comments removed, whitespace collapsed (kept on
-        the IR so the Lean backend can render Lean's own text instead of our reading)."""
-        return " ".join(self.clean[syn.pos : syn.end].split()) if syn is not None else ""
+        the IR so the Lean backend can render Lean's own text instead of our reading). Empty
+        when the text uses a name defined before the theorem: Lean would read it in its own
+        environment (where that name is unknown, or the trusted header's definition of it),
+        not as the definition this statement made."""
+        if syn is None:
+            return ""
+        if self.definitions and any(t.kind == "ident" and t.text.split(".")[0] in self.definitions
+                                    for t in self.toks if syn.pos <= t.pos < syn.end):
+            return ""
+        return " ".join(self.clean[syn.pos : syn.end].split())
 
     def parse(self) -> Statement:
-        toks = self.toks
-        decls = [i for i, t in enumerate(toks) if t.kind == "ident" and t.text in DECL_KEYWORDS]
-        # a declaration starts a line (or follows `open … in`, an attribute or a modifier);
-        # the word "theorem" inside prose after the statement is not a second declaration
-        starts = [i for i in decls if self._at_line_start(toks[i]) or (
-            i > 0 and toks[i - 1].text in ("in", "]", "private", "protected", "noncomputable", "nonrec"))]
-        if starts:
-            decls = starts
-        if not decls:
-            d = self._open_def()
-            if d is None:
-                raise self._no_statement()
-            decls = [d]
-        if len(decls) > 1:
-            raise self.error(
-                f"{len(decls)} declarations (theorem/lemma/example); expected exactly one statement",
-                toks[decls[1]])
-        d = decls[0]
-        header_end = self._header(d)
-        return self._theorem(d, header_end)
-
-    def _open_def(self) -> int | None:
-        """A body-less ``def name binders : T :=`` (ProofNet states some exercises so: the
-        statement is that ``T`` is inhabited). A ``def`` with a body is a definition."""
-        defs = [i for i, t in enumerate(self.toks)
-                if t.kind == "ident" and t.text == "def" and (self._at_line_start(t) or (
-                    i > 0 and self.toks[i - 1].text in ("noncomputable", "private", "protected")
-                    and self._at_line_start(self.toks[i - 1])))]
-        if not defs:
-            return None
-        d = defs[-1]
-        k = d
-        depth = 0
-        while self.toks[k].kind != "eof":
-            t = self.toks[k]
-            if t.text in ("(", "[", "{", "⦃", "⟨"):
-                depth += 1
-            elif t.text in (")", "]", "}", "⦄", "⟩"):
-                depth -= 1
-            elif t.text == ":=" and depth == 0:
-                rest = [x.text for x in self.toks[k + 1 :] if x.kind != "eof"]
-                return d if rest in ([], ["sorry"], ["by", "sorry"]) else None
-            k += 1
-        return None
+        header = HeaderReader(self.text, self.clean, self.toks).read()
+        if header is None:
+            raise self._no_statement()
+        self.opens = header.opens
+        self.definitions = header.definitions
+        self.variables = header.variables
+        self.notes = list(header.notes)
+        return self._theorem(header.keyword, header.decl)
 
     def _no_statement(self) -> ParseError:
         toks = self.toks
@@ -164,122 +130,6 @@ class _StatementParser:
         return self.error(
             "no theorem, lemma or example declaration found (prose or other text?)", first)
 
-    # -- header ------------------------------------------------------------------------
-    def _header(self, d: int) -> int:
-        """Walk the commands before the declaration; return the index where the theorem
-        (with its modifiers / ``open ... in`` prefix) starts."""
-        toks = self.toks
-        i = 0
-        decl_start = d
-        # modifiers and attributes directly before the keyword belong to the declaration
-        j = d
-        while j > 0 and toks[j - 1].text in ("private", "protected", "noncomputable", "nonrec"):
-            j -= 1
-        if j > 0 and toks[j - 1].text == "]":
-            k = j - 1
-            while k > 0 and toks[k].text != "@":
-                k -= 1
-            if toks[k].text == "@" and toks[k + 1].text == "[":
-                j = k
-        decl_start = j
-        while i < decl_start:
-            t = toks[i]
-            if t.text == "@" and toks[i + 1].text == "[":
-                i = self._skip_brackets(i + 1)
-                continue
-            if t.kind != "ident" or t.text not in COMMANDS:
-                raise self.error(
-                    f"unexpected {t.text!r} before the theorem: only import/open/set_option/"
-                    "namespace/section/variable/def lines may precede it", t)
-            i = self._command(i, decl_start)
-        return decl_start
-
-    def _skip_brackets(self, i: int) -> int:
-        depth = 0
-        while self.toks[i].kind != "eof":
-            if self.toks[i].text == "[":
-                depth += 1
-            elif self.toks[i].text == "]":
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            i += 1
-        return i
-
-    def _next_command(self, i: int, limit: int) -> int:
-        i += 1
-        while i < limit:
-            t = self.toks[i]
-            if t.kind == "ident" and t.text in COMMANDS and self._at_line_start(t):
-                return i
-            i += 1
-        return limit
-
-    def _at_line_start(self, t: Token) -> bool:
-        k = t.pos - 1
-        while k >= 0 and self.clean[k] in " \t":
-            k -= 1
-        return k < 0 or self.clean[k] == "\n"
-
-    def _command(self, i: int, limit: int) -> int:
-        toks = self.toks
-        t = toks[i]
-        if t.text == "open":
-            j = i + 1
-            while j < limit and toks[j].kind == "ident" and toks[j].text not in COMMANDS:
-                if toks[j].text not in ("scoped", "in", "hiding", "renaming"):
-                    self.opens.append(toks[j].text)
-                j += 1
-            if j < limit and toks[j].text == "(":  # open Foo (bar baz)
-                j = self._next_command(i, limit)
-            return j
-        if t.text in ("def", "abbrev", "noncomputable", "irreducible_def", "opaque", "axiom"):
-            j = i + 1
-            if toks[j].text == "section":
-                return j + 1
-            if toks[j].text in ("def", "abbrev"):
-                j += 1
-            if toks[j].kind == "ident":
-                self._declare_const(j, limit)
-            return self._next_command(i, limit)
-        if t.text in ("variable", "variables"):
-            j = i + 1
-            p = TermParser(toks, self.text, j)
-            while p.i < limit and p.at("(", "{", "[", "⦃"):
-                self.variables.append(p.bracketed_binder())
-            return max(p.i, self._next_command(i, limit) if p.i < limit and not self._at_line_start(toks[p.i]) else p.i)
-        return self._next_command(i, limit)
-
-    def _declare_const(self, j: int, limit: int) -> None:
-        """``def g (n : ℕ) : ℝ := ...``: record ``g : ℕ → ℝ`` (best effort)."""
-        name = self.toks[j].text
-        p = TermParser(self.toks, self.text, j + 1)
-        el = Elaborator(self.text, tuple(self.opens), self.consts)
-        arg_sorts: list[Sort] = []
-        try:
-            while p.at("(", "{", "[", "⦃"):
-                g = p.bracketed_binder()
-                if g.style in ("instance",) or g.type is None:
-                    continue
-                s = el.elab_type(g.type)
-                if s is None:
-                    continue
-                for nm in g.names:
-                    el.scope[nm] = Var(nm, s)
-                    if g.style == "explicit" and s != TYPE:
-                        arg_sorts.append(s)
-            result: Sort | None = None
-            if p.at(":"):
-                p.advance()
-                result = el.elab_type(p.expr(0))
-            elif p.at(":="):
-                result = None
-        except ParseError:
-            result = None
-        if result is None:
-            result = OpaqueSort(name)
-        self.consts[name] = FunSort(tuple(arg_sorts), result) if arg_sorts else result
-
     # -- the theorem -------------------------------------------------------------------
     def _theorem(self, d: int, header_end: int) -> Statement:
         toks = self.toks
@@ -288,7 +138,7 @@ class _StatementParser:
         p.i = d + 1
         name = None
         if kw.text != "example":
-            if toks[p.i].kind != "ident" or toks[p.i].text in COMMANDS:
+            if toks[p.i].kind != "ident" or toks[p.i].text in COMMAND_KEYWORDS:
                 raise self.error(f"expected a name after {kw.text!r}", toks[p.i])
             name = p.advance().text
         groups: list[BinderGroup] = []
@@ -296,14 +146,14 @@ class _StatementParser:
             groups.append(p.bracketed_binder())
         if not p.at(":"):
             found = p.tok.text or "end of input"
+            if p.tok.kind == "ident" and p.tok.text in COMMAND_KEYWORDS:
+                raise self.error(command_reason(p.tok.text), p.tok)
             raise self.error(f"expected ':' and the statement after the binders, found {found!r}", p.tok)
         p.advance()
         concl_syn = p.expr(0)
-        t = p.tok
-        if t.kind != "eof" and not (t.text in (":=", "where", "|") or t.text == "by"):
-            raise self.error(f"unexpected {t.text!r} after the statement (expected ':=' or the end)", t)
+        self._check_tail(p.i)
         if kw.text == "def":
-            self.notes_extra = [f"def {name}: a body-less def; the statement is that its type is inhabited"]
+            self.notes.append(f"def {name}: a body-less def; the statement is that its type is inhabited")
         header = self.text[toks[0].pos : toks[header_end].pos].strip() if header_end > 0 else ""
 
         used = {tk.text.split(".")[0] for tk in toks[d:p.i] if tk.kind == "ident"}
@@ -324,11 +174,65 @@ class _StatementParser:
             header=header,
             source=self.text,
             conclusion_source=self.span(concl_syn),
-            notes=tuple(dict.fromkeys((*el.notes, *getattr(self, "notes_extra", ())))),
+            notes=tuple(dict.fromkeys((*el.notes, *self.notes))),
         )
 
+    def _check_tail(self, i: int) -> None:
+        """After the statement: nothing, ``:= sorry``, ``:= by sorry`` or a proof (ignored) —
+        and never a command: Lean would run it, or read the statement differently."""
+        toks = self.toks
+        t = toks[i]
+        if t.kind == "eof":
+            return
+        if t.text not in (":=", "where", "|", "by"):
+            if t.kind == "ident" and t.text in COMMAND_KEYWORDS:
+                self._refuse_in_tail(i)
+            if t.kind == "sym" and t.text in ("#", "@"):
+                self._refuse_in_tail(i)
+            raise self.error(f"unexpected {t.text!r} after the statement (expected ':=' or the end)", t)
+        for k in range(i + 1, len(toks) - 1):
+            self._refuse_in_tail(k)
+
+    def _refuse_in_tail(self, k: int) -> None:
+        toks = self.toks
+        t = toks[k]
+        if t.kind == "sym" and t.text == "#":
+            nxt = toks[k + 1]
+            if nxt.text == "(" and nxt.pos == t.end:
+                return  # `#(s.filter p)`: Mathlib's Finset.card notation, a term
+            word = "#" + (nxt.text if nxt.kind == "ident" and nxt.pos == t.end else "")
+            raise self.error(command_reason(word) + " (it comes after the statement)", t)
+        if t.kind == "sym" and t.text == "@" and toks[k + 1].text == "[":
+            raise self.error("attribute `@[...]` after the statement: it starts another "
+                             "declaration; remove it", t)
+        if t.kind != "ident" or t.text not in COMMAND_KEYWORDS:
+            return
+        if t.text in ("open", "set_option") and not self._at_column0(t) and self._tactic_in(k):
+            return  # `open Real in simp`, `set_option maxRecDepth 1000 in ring`: tactic combinators
+        if t.text in DECLARATIONS or t.text in ("def", "abbrev"):
+            n = 1 + sum(1 for x in toks[k:] if x.kind == "ident" and x.text in DECLARATIONS)
+            raise self.error(f"{n} declarations (theorem/lemma/example/def); expected exactly one "
+                             f"statement: `{t.text}` after the statement", t)
+        raise self.error(command_reason(t.text) + " (it comes after the statement)", t)
+
+    def _tactic_in(self, k: int) -> bool:
+        """``open ... in`` / ``set_option ... in`` inside a proof, on one line."""
+        toks = self.toks
+        line = self.text.count("\n", 0, toks[k].pos)
+        j = k + 1
+        while toks[j].kind != "eof" and self.text.count("\n", 0, toks[j].pos) == line:
+            if toks[j].kind == "ident" and toks[j].text == "in":
+                return True
+            if toks[j].kind == "ident" and toks[j].text in COMMAND_KEYWORDS:
+                return False
+            j += 1
+        return False
+
+    def _at_column0(self, t: Token) -> bool:
+        return t.pos == 0 or self.text[t.pos - 1] == "\n"
+
     def _new_elaborator(self) -> Elaborator:
-        el = Elaborator(self.text, tuple(self.opens), self.consts)
+        el = Elaborator(self.text, tuple(self.opens), self.definitions)
         el.auto_bound = {}
         return el
 

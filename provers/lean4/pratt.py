@@ -11,6 +11,7 @@ Levels come from the Lean core / Mathlib notation declarations: ``↔`` 20, ``�
 from __future__ import annotations
 
 from provers.errors import InputTooLargeError, ParseError
+from provers.lean4.commands import AROUND_COMMANDS, COMMAND_KEYWORDS, command_reason
 from provers.lean4.lexer import Token
 from provers.lean4.syntax import BinderGroup, Syn
 
@@ -43,9 +44,7 @@ RELATIONS = {"=", "≠", "!=", "<", ">", "≤", "<=", "≥", ">=", "∈", "∉",
 POSTFIX = {"⁻¹": MAX, "!": 10000, "ᶜ": MAX, "ᵀ": MAX, "†": MAX}
 KEYWORDS = {
     "by", "in", "then", "else", "with", "at", "from", "if", "let", "have", "show", "do",
-    "match", "theorem", "lemma", "example", "def", "where", "deriving", "using", "calc",
-    "fun", "sorry", "open", "import", "namespace", "section", "end", "variable", "instance",
-    "abbrev", "noncomputable", "private", "protected", "axiom", "structure", "class",
+    "match", "where", "using", "calc", "fun", "sorry", *COMMAND_KEYWORDS, *AROUND_COMMANDS,
 }
 BIGOPS = {"∑", "∏", "⋃", "⋂", "⨆", "⨅", "∑'", "∏'"}
 QUANTS = {"∀", "∃", "∃!", "∀ᶠ", "∃ᶠ", "Π"}
@@ -71,6 +70,22 @@ def _cdots_to_idents(e: Syn) -> list[str]:
     return names
 
 
+_OPEN = frozenset("([{⟨⦃⌊⌈")
+_CLOSE = frozenset(")]}⟩⦄⌋⌉") | {"⌋₊", "⌉₊"}
+
+
+def _bracket_depths(toks: list[Token]) -> list[int]:
+    """Bracket nesting depth before each token."""
+    out, depth = [], 0
+    for t in toks:
+        out.append(depth)
+        if t.kind == "sym" and t.text in _OPEN:
+            depth += 1
+        elif t.kind == "sym" and t.text in _CLOSE:
+            depth = max(0, depth - 1)
+    return out
+
+
 class TermParser:
     """Parses tokens ``toks[i:]`` into ``Syn`` trees; ``text`` is only for error positions."""
 
@@ -79,6 +94,7 @@ class TermParser:
         self.text = text
         self.i = i
         self.depth = 0
+        self._depths: list[int] | None = None
 
     # -- token helpers ---------------------------------------------------------------
     @property
@@ -200,7 +216,7 @@ class TermParser:
         """``μ |s - t|``: Lean's ``|`` opens an argument only when a term follows without
         whitespace (``atomic("|" noWs) term noWs "|"``); a closing ``|`` is followed by space,
         an operator or the end."""
-        if not self.at("|"):
+        if not self.at("|") or self.column0():
             return False
         nxt = self.peek()
         if nxt.space_before or nxt.kind == "eof":
@@ -209,8 +225,20 @@ class TermParser:
             return nxt.text not in KEYWORDS
         return nxt.kind == "sym" and nxt.text in ("(", "-", "↑", "√", "⌊", "⌈", "π", "∑", "∏")
 
+    def column0(self) -> bool:
+        """The token starts a line outside brackets: Lean never reads it as an application
+        argument (arguments need ``checkColGt``; brackets lift the check), so it ends the term."""
+        pos = self.tok.pos
+        if not (pos == 0 or self.text[pos - 1] == "\n"):
+            return False
+        if self._depths is None:
+            self._depths = _bracket_depths(self.toks)
+        return self._depths[self.i] == 0
+
     def starts_arg(self) -> bool:
         t = self.tok
+        if self.column0():
+            return False
         if t.kind in ("num", "str"):
             return True
         if t.kind == "ident":
@@ -234,6 +262,8 @@ class TermParser:
                 return self.lam()
             if t.text == "if":
                 return self.ite()
+            if t.text in COMMAND_KEYWORDS:
+                raise self.error(command_reason(t.text))
             if t.text in KEYWORDS and t.text != "sorry":
                 raise self.error(f"unexpected keyword {t.text!r} in a term")
             self.advance()

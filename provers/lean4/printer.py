@@ -16,7 +16,8 @@ Two uses, one printer (``LeanPrinter``):
   uninterpreted symbols only when ``lean_symbols`` says they are Lean constants, and, with
   ``isabelle=True``, Isabelle-only operations as their Lean definitional expansions
   (Isabelle's unspecified ``ln x`` for ``x ≤ 0`` becomes a function variable ``isa_ln``
-  constrained to ``Real.log`` on ``x > 0``: the obligation then holds for every meaning).
+  constrained to ``Real.log`` on ``x > 0``, its ``arcsin``/``arccos`` function variables
+  constrained on [-1, 1]: the obligation then holds for every meaning).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from provers.ir import (
     NAT,
     RAT,
     REAL,
+    SORT,
     TYPE,
     App,
     BigOp,
@@ -51,6 +53,8 @@ from provers.ir import (
     Var,
     VarBinder,
     cast,
+    display_symbol,
+    is_universe,
 )
 
 
@@ -91,13 +95,21 @@ _FUNC = {
 #: strict output: Mathlib's own definitions where the round-trip spelling is the parser's
 _STRICT_FUNC = {**_FUNC, "ediv": "Int.ediv", "emod": "Int.emod", "conj": "(starRingEnd ℂ)",
                 "cabs": "Complex.abs"}
-ISABELLE_ONLY = frozenset({"powr", "signed_sqrt", "root", "ln", "isa_log"})
+ISABELLE_ONLY = frozenset({"powr", "signed_sqrt", "root", "ln", "isa_log", "isa_arcsin",
+                           "isa_arccos"})
 _INTERVALS = ("Icc", "Ico", "Ioc", "Ioo")
-#: Isabelle's `ln`, unspecified on x ≤ 0, as a constrained function variable (strict mode)
-ISA_LN = "isa_ln"
-ISA_LN_AXIOM = "∀ x : ℝ, 0 < x → {f} x = Real.log x"
+#: Isabelle functions that are unspecified on part of ℝ, as function variables constrained to
+#: Mathlib's function where Isabelle specifies them (strict mode): an obligation rendered so
+#: holds for every meaning Isabelle could give them. kind -> (variable name, axiom)
+ISABELLE_PARTIAL = {
+    "ln": ("isa_ln", "∀ x : ℝ, 0 < x → {f} x = Real.log x"),
+    "arcsin": ("isa_arcsin", "∀ x : ℝ, -1 ≤ x → x ≤ 1 → {f} x = Real.arcsin x"),
+    "arccos": ("isa_arccos", "∀ x : ℝ, -1 ≤ x → x ≤ 1 → {f} x = Real.arccos x"),
+}
 
 Hook = Callable[[Term, "LeanPrinter"], "str | None"]
+#: a numeral of a sort the IR does not model (``(3 : ZMod 5)``, ``(0.1 : Float)``)
+_NUMERAL = re.compile(r"\d+(?:\.\d+)?")
 
 
 def render_sort(s: Sort) -> str:
@@ -106,6 +118,8 @@ def render_sort(s: Sort) -> str:
         return _BASE[s]
     if s == TYPE:
         return "Type*"
+    if s == SORT:
+        return "Sort*"
     if isinstance(s, FunSort):
         parts = [_wrap_sort(a) for a in s.args] + [_wrap_sort(s.result)]
         return " → ".join(parts)
@@ -116,9 +130,10 @@ def render_sort(s: Sort) -> str:
     if isinstance(s, OpaqueSort):
         if s.name.startswith("?"):
             raise PrintError(f"sort {s.name} was never determined; it has no Lean spelling")
-        if s.name.startswith("↥") and len(s.name) > 1:
-            return f"↥({s.name[1:]})"
-        return s.name
+        shown = display_symbol(s.name)
+        if shown.startswith("↥") and len(shown) > 1:
+            return f"↥({shown[1:]})"
+        return shown
     raise PrintError(f"no Lean spelling for sort {s}")
 
 
@@ -194,7 +209,8 @@ class LeanPrinter:
         self.hook = hook
         self.names: dict[Var, str] = {}
         self.taken: set[str] = set()
-        self.ln_name: str | None = None
+        #: names of the function variables standing for Isabelle's partial functions
+        self.partials: dict[str, str] = {}
 
     # -- names and sorts ---------------------------------------------------------------
     def fresh(self, base: str) -> str:
@@ -289,7 +305,7 @@ class LeanPrinter:
             if self.strict and t.kind == "forall":
                 # a type variable the caller binds at theorem level with its instances
                 # (`{K : Type*} [MetricSpace K]`): the same ∀, with the instances in scope
-                carriers = [v for v in vs if v.sort == TYPE and self.carriers.get(v.name) == v.name]
+                carriers = [v for v in vs if is_universe(v.sort) and self.carriers.get(v.name) == v.name]
                 for v in carriers:
                     self.names[v] = v.name
                 vs = tuple(v for v in vs if v not in carriers)
@@ -318,7 +334,8 @@ class LeanPrinter:
 
     def uninterpreted(self, t: Uninterpreted) -> str:
         if not self.strict:
-            head = name(t.symbol)
+            shown = display_symbol(t.symbol)
+            head = shown if _NUMERAL.fullmatch(shown) and not t.args else name(shown)
             text = " ".join([head, *(_arg(self.term(a)) for a in t.args)])
             if (isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?")) or _inferred(t.sort):
                 return f"({text})"
@@ -468,7 +485,9 @@ class LeanPrinter:
             e = f"((1 : ℝ) / (↑{n} : ℝ))"
             return (f"(if {n} = (0 : ℕ) then (0 : ℝ) else if (0 : ℝ) ≤ {x} then {x} ^ {e} "
                     f"else -((-{x}) ^ {e}))")
-        ln = self.isa_ln()
+        if op in ("isa_arcsin", "isa_arccos"):
+            return f"({self.partial(op[4:])} {_arg(self.term(a[0]))})"
+        ln = self.partial("ln")
         if op == "ln":
             return f"({ln} {_arg(self.term(a[0]))})"
         if op == "isa_log":
@@ -477,11 +496,11 @@ class LeanPrinter:
         x, y = self.term(a[0]), self.term(a[1])  # powr
         return f"(if {x} = (0 : ℝ) then (0 : ℝ) else Real.exp ({y} * {ln} {_arg(x)}))"
 
-    def isa_ln(self) -> str:
-        """The name of the function variable standing for Isabelle's ``ln`` (see ``ISA_LN``)."""
-        if self.ln_name is None:
-            self.ln_name = self.fresh(ISA_LN)
-        return self.ln_name
+    def partial(self, kind: str) -> str:
+        """The function variable standing for Isabelle's ``kind`` (``ISABELLE_PARTIAL``)."""
+        if kind not in self.partials:
+            self.partials[kind] = self.fresh(ISABELLE_PARTIAL[kind][0])
+        return self.partials[kind]
 
 
 def render_term(t: Term) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from provers import ir
-from provers.lean4.printer import ISA_LN_AXIOM, Hook, LeanPrinter, PrintError
+from provers.lean4.printer import ISABELLE_PARTIAL, Hook, LeanPrinter, PrintError
 from provers.lean4.security import (
     FORBIDDEN_WORDS,
     UnsafeLeanError,
@@ -236,7 +236,7 @@ def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
     terms = (*premises, formula)
     type_binders: list[str] = []
     for t in terms:
-        used = mentions(t) | {v.name for v in ir.free_vars(t) if v.sort == ir.TYPE}
+        used = mentions(t) | {v.name for v in ir.free_vars(t) if ir.is_universe(v.sort)}
         for carrier in sorted(used):
             closed = index.closed_type(carrier) if carrier not in p.carriers else None
             if closed is not None:
@@ -260,8 +260,9 @@ def obligation_from_ir(formula: ir.Term, *, premises: Sequence[ir.Term] = (),
             binders.append(p.binder(v))
     prem = [p.term(x) for x in premises]
     goal = p.term(formula)
-    if p.ln_name is not None:  # Isabelle's ln: any function that is Real.log on x > 0
-        f = p.ln_name
-        binders[:0] = [f"({f} : ℝ → ℝ)", f"(h_{f} : {ISA_LN_AXIOM.format(f=f)})"]
+    for kind, f in reversed(list(p.partials.items())):
+        # Isabelle's ln / arcsin / arccos: any function that is Mathlib's where Isabelle's is fixed
+        axiom = ISABELLE_PARTIAL[kind][1].format(f=f)
+        binders[:0] = [f"({f} : ℝ → ℝ)", f"(h_{f} : {axiom})"]
     return LeanObligation(goal=goal, binders=(*type_binders, *binders), premises=tuple(prem),
                           opens=index.opens, name=name, source="ir")

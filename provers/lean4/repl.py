@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
+from provers.lean4.commands import MATHLIB_PACKAGES
 from provers.lean4.security import screen_statement
 
 __all__ = [
@@ -55,9 +56,13 @@ DEFAULT_MEMORY_MB = 16 * 1024  # RLIMIT_AS counts mmapped .olean files: Mathlib 
 DEFAULT_TIMEOUT = 30.0
 
 # Packages Mathlib depends on: importing Mathlib makes their modules available too.
-_MATHLIB_DEPS = frozenset({"Mathlib", "Aesop", "Batteries", "Qq", "ProofWidgets", "Plausible",
-                           "ImportGraph", "LeanSearchClient", "Lean", "Std", "Init"})
-_SORRY_WARNING = "declaration uses 'sorry'"
+_MATHLIB_DEPS = MATHLIB_PACKAGES
+#: Lean's warning for a declaration that uses `sorry` (quote style varies across versions)
+_SORRY_WARNINGS = ("declaration uses 'sorry'", "declaration uses `sorry`")
+
+
+def _sorry_warning(data: str) -> bool:
+    return any(w in data for w in _SORRY_WARNINGS)
 
 
 # --------------------------------------------------------------------------- errors
@@ -132,7 +137,7 @@ class LeanResult:
 
     @property
     def has_sorry(self) -> bool:
-        return bool(self.sorries) or any(_SORRY_WARNING in m.data for m in self.messages)
+        return bool(self.sorries) or any(_sorry_warning(m.data) for m in self.messages)
 
     @property
     def reason(self) -> str:
@@ -164,7 +169,7 @@ class LeanResult:
         if env is None and not messages and not sorries:
             raise ReplProtocolError(f"reply has neither 'env' nor messages: {_short(reply)}")
         ok = not any(m.severity == "error" for m in messages) and not sorries and not any(
-            _SORRY_WARNING in m.data for m in messages)
+            _sorry_warning(m.data) for m in messages)
         return cls(ok=ok, messages=messages, sorries=sorries, env=env, time=elapsed)
 
 
@@ -331,12 +336,22 @@ def prepare_candidate(text: str, header: str, allowed_proofs: Iterable[str] = ()
     Raises UnsafeLeanError or LeanImportError.
     """
     screened = screen_statement(text, allowed_proofs=allowed_proofs)
+    _check_modules(screened.imports, header)
+    return "\n".join((*screened.opens, screened.declaration))
+
+
+def check_imports(text: str, header: str) -> None:
+    """Raise LeanImportError unless every ``import`` of ``text`` (a statement's header) is
+    provided by the trusted ``header``."""
+    _check_modules(header_imports(text), header)
+
+
+def _check_modules(modules: Iterable[str], header: str) -> None:
     provided = header_imports(header)
-    for module in screened.imports:
+    for module in modules:
         if not _import_covered(module, provided):
             raise LeanImportError(f"candidate imports {module!r}, which the configured header "
                                   f"does not import ({', '.join(provided) or 'no imports'})")
-    return "\n".join((*screened.opens, screened.declaration))
 
 
 # --------------------------------------------------------------------------- transports
@@ -388,6 +403,7 @@ class LeanRepl:
         self._env: int | None = None
         self._commands = 0
         self._lock = threading.Lock()
+        self._pumps: tuple[threading.Thread, ...] = ()  # stdout and stderr readers
         self.starts = 0  # processes started so far (restarts = starts - 1)
 
     # -- lifecycle
@@ -424,8 +440,12 @@ class LeanRepl:
         self._lines = queue.Queue()
         self._stderr = deque(maxlen=40)  # fresh per process: a dying one cannot write here
         proc = self._proc
-        threading.Thread(target=self._pump_stdout, args=(proc, self._lines), daemon=True).start()
-        threading.Thread(target=self._pump_stderr, args=(proc, self._stderr), daemon=True).start()
+        self._pumps = (
+            threading.Thread(target=self._pump_stdout, args=(proc, self._lines), daemon=True),
+            threading.Thread(target=self._pump_stderr, args=(proc, self._stderr), daemon=True),
+        )
+        for t in self._pumps:
+            t.start()
         self._env = None
         if cfg.header.strip():
             self._import_header()
@@ -468,6 +488,7 @@ class LeanRepl:
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
+        pumps, self._pumps = self._pumps, ()
         if proc is None:
             return
         if proc.poll() is None:
@@ -479,7 +500,20 @@ class LeanRepl:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            if proc.stdin:
+                proc.stdin.close()
+        except OSError:
+            pass
+        # The readers end at end of file once the process is gone; close their pipes only
+        # after they have (closing a pipe a thread still reads raises in that thread and can
+        # lose the REPL's last words). A reader still blocked (a grandchild holds the pipe)
+        # keeps its pipe: the garbage collector closes it.
+        for stream, pump in zip((proc.stdout, proc.stderr), pumps or (None, None), strict=True):
+            if pump is not None:
+                pump.join(timeout=2)
+                if pump.is_alive():
+                    continue
             try:
                 if stream:
                     stream.close()
@@ -489,15 +523,21 @@ class LeanRepl:
     @staticmethod
     def _pump_stdout(proc: subprocess.Popen[bytes], lines: queue.Queue[str | None]) -> None:
         assert proc.stdout is not None
-        for raw in proc.stdout:
-            lines.put(raw.decode("utf-8", errors="replace"))
+        try:
+            for raw in proc.stdout:
+                lines.put(raw.decode("utf-8", errors="replace"))
+        except (OSError, ValueError):  # the pipe was closed under us: the process is gone
+            pass
         lines.put(None)
 
     @staticmethod
     def _pump_stderr(proc: subprocess.Popen[bytes], sink: deque[str]) -> None:
         assert proc.stderr is not None
-        for raw in proc.stderr:
-            sink.append(raw.decode("utf-8", errors="replace").rstrip())
+        try:
+            for raw in proc.stderr:
+                sink.append(raw.decode("utf-8", errors="replace").rstrip())
+        except (OSError, ValueError):
+            pass
 
     # -- protocol
     def _roundtrip(self, payload: dict[str, Any], timeout: float) -> Any:
@@ -529,6 +569,8 @@ class LeanRepl:
                         code = self._proc.wait(timeout=1)
                     except subprocess.TimeoutExpired:
                         code = None
+                if len(self._pumps) == 2:  # let the stderr reader drain what the REPL said
+                    self._pumps[1].join(timeout=1)
                 tail = " | ".join(list(self._stderr)[-5:])
                 raise _Crashed(f"REPL exited (code {code})" + (f": {tail}" if tail else ""))
             if line.strip():

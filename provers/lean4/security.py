@@ -27,6 +27,13 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from provers.lean4.commands import (
+    AROUND_COMMANDS,
+    COMMAND_KEYWORDS,
+    DECLARATIONS,
+    meta_namespace,
+)
+
 __all__ = [
     "UnsafeLeanError",
     "ScreenedStatement",
@@ -42,31 +49,12 @@ MAX_TEXT_CHARS = 20_000
 
 DECL_KEYWORDS = frozenset({"theorem", "lemma", "example"})
 
-# Words that start a command (Lean core, Batteries, Mathlib, Aesop, Qq, Plausible), keywords
-# that only make sense around commands, and names that run or reach compiled code. A word is
-# checked on every dot-separated component of an identifier, outside comments. `#...` commands
-# are caught separately (any `#` except the `#(` of Finset.card is rejected).
-_COMMANDS = """
-abbrev axiom axioms class coinductive constant def definition example inductive instance
-instances lemma opaque structure theorem mutual namespace section end variable variables
-universe universes open export import prelude module public meta noncomputable private
-protected partial unsafe nonrec set_option attribute local scoped initialize
-builtin_initialize macro macro_rules syntax elab elab_rules notation notation3 infix infixl
-infixr prefix postfix declare_syntax_cat binder_predicate run_cmd run_elab run_meta run_tac
-register_option register_builtin_option register_simp_attr register_label_attr
-register_tactic_tag register_error_explanation register_hint declare_simp_like_tactic
-declare_config_elab declare_command_config_elab declare_uint_theorems
-declare_bitwise_uint_theorems declare_int_theorems add_decl_doc gen_injective_theorems
-simproc dsimproc simproc_decl dsimproc_decl builtin_simproc builtin_dsimproc
-builtin_simproc_decl builtin_dsimproc_decl seal unseal recommended_spelling grind_pattern
-init_quot alias irreducible_def library_note assert_not_exists assert_not_imported
-suppress_compilation unsuppress_compilation proof_wanted compile_inductive compile_def
-initialize_simps_projections mk_iff_of_inductive_prop add_tactic_doc open_locale localized
-restate_axiom mk_all test_extern declare_aesop_rule_sets add_aesop_rules erase_aesop_rules
-count_heartbeats whatsnew show_panel_widgets extend_docs set_premise_selector
-insert_to_additive_translation deprecated_alias omit include deriving where extends
-termination_by decreasing_by partial_fixpoint elab_stx_quot show_term
-""".split()
+# Words that start a command (Lean core, Batteries, Mathlib, Aesop, Qq, Plausible: the shared
+# table in `provers.lean4.commands`), keywords that only make sense around commands, and names
+# that run or reach compiled code. A word is checked on every dot-separated component of an
+# identifier, outside comments. `#...` commands are caught separately (any `#` except the `#(`
+# of Finset.card is rejected).
+_COMMANDS = sorted(COMMAND_KEYWORDS | AROUND_COMMANDS | DECLARATIONS)
 
 # Words that are fine as Lean terms but must not appear *inside* a statement we accept.
 _STATEMENT_ONLY = """
@@ -122,7 +110,7 @@ class ScreenedStatement:
 
     imports: tuple[str, ...]
     opens: tuple[str, ...]  # full `open ...` lines (including `set_option` lines allowed)
-    declaration: str  # from the (doc)comment/keyword to the end, comments kept
+    declaration: str  # from the keyword to the end, comments removed (what Lean is sent)
     keyword: str
     name: str | None
     head: str = ""  # the declaration without its `:= ...` tail (the bare statement)
@@ -358,8 +346,8 @@ def _parse_header(text: str, code: str, toks: list[Token],
         line_no = line_of(tok.pos)
         j = i + 1
         while j < len(toks) and line_of(toks[j].pos) == line_no:
-            if tok.text == "open" and toks[j].kind == "word" and toks[j].text == "in":
-                j += 1  # `open X in` ends the line's header part
+            if tok.text in ("open", "set_option") and toks[j].kind == "word" and toks[j].text == "in":
+                j += 1  # `open X in` / `set_option o n in` ends the line's header part
                 break
             j += 1
         rest = toks[i + 1: j]
@@ -372,12 +360,21 @@ def _parse_header(text: str, code: str, toks: list[Token],
             imports.append(rest[0].text)
         elif tok.text == "set_option":
             seen_other = True
+            if len(rest) == 3 and rest[2].kind == "word" and rest[2].text == "in":
+                # `set_option maxHeartbeats N in` only directly before the declaration
+                if j < len(toks) and toks[j].text not in DECL_KEYWORDS | {"open", "set_option"}:
+                    raise _fail(text, rest[2].pos, "`set_option ... in` not followed by the "
+                                "statement")
+                rest = rest[:2]
+                suffix = " in"
+            else:
+                suffix = ""
             if (len(rest) != 2 or rest[0].text not in allowed or rest[1].kind != "num"
                     or not rest[1].text.isdigit()):
                 raise _fail(text, tok.pos, "`set_option` (only "
                             + (", ".join(f"`{o} <n>`" for o in sorted(allowed)) or "none")
                             + " is allowed, in the header)")
-            opens.append(code[tok.pos: rest[-1].pos + len(rest[-1].text)])
+            opens.append(code[tok.pos: rest[-1].pos + len(rest[-1].text)] + suffix)
         else:
             seen_other = True
             if not rest:
@@ -397,8 +394,13 @@ def _parse_header(text: str, code: str, toks: list[Token],
                     continue
                 if t.kind != "word":
                     raise _fail(text, t.pos, f"unexpected `{t.text}` in `open` line")
-                if t.text in FORBIDDEN_WORDS or t.text in DECL_KEYWORDS or t.text == "in":
+                if t.text in DECL_KEYWORDS or t.text == "in":
                     raise _fail(text, t.pos, f"forbidden word `{t.text}` in `open` line")
+                _check_word(text, t)
+                meta = meta_namespace(t.text)
+                if meta is not None:
+                    raise _fail(text, t.pos, f"`open {t.text}` brings meta-programming or IO "
+                                f"(`{meta}`) into scope")
             last = body[-1]
             opens.append("open " + code[body[0].pos: last.pos + len(last.text)])
         i = j
@@ -472,8 +474,10 @@ def screen_statement(text: str, *, allowed_proofs: Iterable[str] = (),
                         "follow the statement")
     last = toks[sig_end - 1]  # end of the statement proper: trailing comments stay out of it
     head_end = last.pos + len(last.text)
-    return ScreenedStatement(tuple(imports), tuple(opens), text[decl_start:].strip(),
-                             kw.text, name, text[decl_start:head_end].strip())
+    # Lean is sent the text with comments removed: safety must not rest on our comment reader
+    # agreeing with Lean's on every nesting trick
+    return ScreenedStatement(tuple(imports), tuple(opens), code[decl_start:].strip(),
+                             kw.text, name, code[decl_start:head_end].strip())
 
 
 def _declaration_start(toks: list[Token], header_end: int) -> int:

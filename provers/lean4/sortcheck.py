@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from provers.ir import (
     BOOL,
+    SORT,
     TYPE,
     FunSort,
     Hypothesis,
@@ -157,5 +158,7 @@ def check_sorts(statement: Statement, transport: LeanTransport, timeout: float =
 
 def _same(lean: str, ours: str) -> bool:
     if ours == render_sort(TYPE):  # `{α : Type*}`: Lean prints `Type u_1`
-        return lean.startswith(("Type", "Sort"))
+        return lean.startswith("Type")
+    if ours == render_sort(SORT):  # `{α : Sort*}`: Lean prints `Sort u_1`
+        return lean.startswith("Sort")
     return lean == ours

@@ -10,12 +10,14 @@ from provers.ir import (
     FunSort,
     Lam,
     ListSort,
+    Num,
     OpaqueSort,
     SetSort,
     Sort,
     Term,
     app,
     is_numeric,
+    map_term,
     substitute,
 )
 from provers.lean4.syntax import Syn
@@ -70,5 +72,18 @@ def apply(f: Term, *args: Term) -> Term:
     """``f args`` with a lambda head beta-reduced (as the frontend reads ``(fun x => …) a``),
     so the same statement never has two IR shapes."""
     if isinstance(f, Lam) and len(f.vars) == len(args):
-        return substitute(f.body, dict(zip(f.vars, args, strict=True)))
+        return beta(f, args)
     return app("apply", f, *args)
+
+
+def beta(f: Lam, args: tuple[Term, ...] | list[Term]) -> Term:
+    """The body of ``f`` with its variables replaced by ``args``; a numeral substituted under a
+    cast is folded (``↑n`` at ``n := 2`` is ``(2 : ℝ)``, as if written so)."""
+    out = substitute(f.body, dict(zip(f.vars, args, strict=True)))
+
+    def fold(t: Term) -> Term | None:
+        if isinstance(t, App) and t.op == "cast" and isinstance(t.args[0], Num):
+            return Num(t.args[0].value, t.sort)
+        return None
+
+    return map_term(out, fold) if any(isinstance(a, Num) for a in args) else out

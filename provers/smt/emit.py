@@ -33,6 +33,9 @@ from provers.ir import (
 )
 from provers.smt.semantics import Lowered, Unsupported, core_sort
 
+#: Kinds of solver functions (``Emitter.func``).
+SYMBOL, VARIABLE = "symbol", "variable"
+
 
 class Untranslatable(Exception):
     """A model value with no exact IR counterpart (an algebraic irrational, a cofinite set)."""
@@ -46,7 +49,8 @@ class Emitter:
     def __init__(self, Z: Any):
         self.Z = Z
         self.consts: dict[tuple[str, Sort], Any] = {}
-        self.funcs: dict[tuple[str, tuple[Sort, ...], Sort], Any] = {}
+        #: (SYMBOL | VARIABLE, name, argument sorts, result sort) -> solver declaration
+        self.funcs: dict[tuple[str, str, tuple[Sort, ...], Sort], Any] = {}
         self.func_names: dict[str, int] = {}
         self.sorts: dict[str, Any] = {}
         self.depth = 0  # quantifier nesting depth while emitting
@@ -80,12 +84,16 @@ class Emitter:
             self.consts[key] = self.Z.Const(_sym(v.name), self.sort(v.sort))
         return self.consts[key]
 
-    def func(self, name: str, args: tuple[Sort, ...], result: Sort) -> Any:
-        key = (name, args, result)
+    def func(self, name: str, args: tuple[Sort, ...], result: Sort, kind: str = SYMBOL) -> Any:
+        """The solver function for a symbol (``kind`` SYMBOL: an ``Uninterpreted`` symbol or a
+        lowering's ``%`` symbol) or for a function variable (``kind`` VARIABLE). The two kinds
+        never share a solver name: a variable ``f`` and a known function ``f`` stay apart."""
+        key = (kind, name, args, result)
         if key not in self.funcs:
-            k = self.func_names.get(name, 0)
-            self.func_names[name] = k + 1
-            sym = _sym(name if k == 0 else f"{name}@{k}")
+            text = name if kind == VARIABLE or name.startswith("%") else f"?{name}"
+            k = self.func_names.get(text, 0)
+            self.func_names[text] = k + 1
+            sym = _sym(text if k == 0 else f"{text}@{k}")
             if not args:
                 self.funcs[key] = self.Z.Const(sym, self.sort(result))
             else:
@@ -143,7 +151,7 @@ class Emitter:
             assert isinstance(fv, Var) and isinstance(fv.sort, FunSort)
             if is_array_fun(fv.sort):
                 return Z.Select(self.emit(fv, env), self.emit(t.args[1], env))
-            f = self.func(fv.name, fv.sort.args, fv.sort.result)
+            f = self.func(fv.name, fv.sort.args, fv.sort.result, VARIABLE)
             return f(*(self.emit(a, env) for a in t.args[1:]))
         if op == "mem":
             arr = self.emit(t.args[1], env)
@@ -279,7 +287,7 @@ class Emitter:
         for (_name, srt), c in self.consts.items():
             if srt == s:
                 pts.append(model.eval(c, model_completion=True))
-        for (_name, fargs, res), f in self.funcs.items():
+        for (_kind, _name, fargs, res), f in self.funcs.items():
             if not fargs and res == s:
                 pts.append(model.eval(f, model_completion=True))
         return pts

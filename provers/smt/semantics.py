@@ -56,6 +56,7 @@ from provers.ir import (
     Var,
     canonical,
     free_vars,
+    provably_inhabited,
     substitute,
     subterms,
 )
@@ -193,6 +194,20 @@ def core_sort(s: Sort) -> Sort:
     if isinstance(s, SetSort):
         return SetSort(core_sort(s.elem))
     raise Unsupported(f"sort {s}")
+
+
+def inhabited(s: Sort) -> Term:
+    """A core formula true exactly when sort ``s`` has an element: ``true`` for the sorts that
+    provably do (``ir.known_elements``), the Boolean constant ``%nonempty[S]`` for an opaque
+    sort ``S`` that may be empty, and for a function sort "the codomain is inhabited or the
+    domain is empty"."""
+    if provably_inhabited(s):
+        return T
+    if isinstance(s, FunSort):
+        return c_or(inhabited(s.result), c_not(c_and(*(inhabited(a) for a in s.args))))
+    if isinstance(s, OpaqueSort):
+        return c_ufun(f"%nonempty[{s.name}]", BOOL)
+    return T
 
 
 def _representable(s: Sort) -> bool:
@@ -369,9 +384,12 @@ class Lowerer:
             self.scopes.pop()
         guards = [c_le(cint(0), Var(v.name, INT)) for v in t.vars if v.sort == NAT]
         guards += scope.facts
+        # SMT sorts are never empty, Lean's may be (`Fin 0`, a type variable): over an empty
+        # sort ∀ is true and ∃ false, whatever the body
+        nonempty = c_and(*(inhabited(v.sort) for v in t.vars))
         if t.kind == "forall":
-            return Quant("forall", cvars, c_imp(c_and(*guards), body))
-        return Quant("exists", cvars, c_and(*guards, body))
+            return c_or(c_not(nonempty), Quant("forall", cvars, c_imp(c_and(*guards), body)))
+        return c_and(nonempty, Quant("exists", cvars, c_and(*guards, body)))
 
     # -- main dispatch ----------------------------------------------------------------
 
@@ -714,6 +732,8 @@ class Lowerer:
             return self.pi()
         if op in ("sin", "cos", "tan", "arctan", "arcsin", "arccos", "sinh", "cosh", "tanh"):
             return self._trig(op, self.lower(args[0], 0))
+        if op in ("isa_arcsin", "isa_arccos"):
+            return self.isa_arc(op[4:], self.lower(args[0], 0))
         raise Unsupported(f"operation {op}")
 
     def _pow(self, t: App) -> Term:
@@ -917,17 +937,41 @@ class Lowerer:
             return s if op == "sin" else c if op == "cos" else _c("div", REAL, s, c)
         pi = self.pi()
         half = _c("div", REAL, pi, creal(2))
-        a = self.ufun("%" + op, REAL, x)
-        inrange = c_and(c_le(creal(-1), x), c_le(x, one))
         if op == "arctan":
+            a = self.ufun("%arctan", REAL, x)
             self.fact(c_and(c_lt(c_neg(half), a), c_lt(a, half)))
             self.fact(c_eq(c_eq(x, zero), c_eq(a, zero)))
             self.fact(c_eq(c_lt(zero, x), c_lt(zero, a)))
-        elif op == "arcsin":
+            return a
+        # Mathlib clamps: arcsin x = ±π/2 and arccos x = 0 / π outside [-1, 1]
+        a = self.arc_in_range(op, x)
+        if op == "arcsin":
+            return c_ite(c_le(one, x), half, c_ite(c_le(x, creal(-1)), c_neg(half), a))
+        return c_ite(c_le(one, x), zero, c_ite(c_le(x, creal(-1)), pi, a))
+
+    def arc_in_range(self, op: str, x: Term) -> Term:
+        """``%arcsin`` / ``%arccos``: the inverse functions, specified on [-1, 1] (where Lean and
+        Isabelle agree)."""
+        zero, one = creal(0), creal(1)
+        pi = self.pi()
+        half = _c("div", REAL, pi, creal(2))
+        a = self.ufun("%" + op, REAL, x)
+        inrange = c_and(c_le(creal(-1), x), c_le(x, one))
+        if op == "arcsin":
             self.fact(c_imp(inrange, c_and(c_le(c_neg(half), a), c_le(a, half), c_eq(self._trig("sin", a), x))))
+            ends = ((creal(0), zero), (one, half), (creal(-1), c_neg(half)))
         else:
             self.fact(c_imp(inrange, c_and(c_le(zero, a), c_le(a, pi), c_eq(self._trig("cos", a), x))))
+            ends = ((one, zero), (creal(-1), pi), (creal(0), half))
+        for at, value in ends:  # the values at 0 and ±1 (sin and cos facts alone miss them)
+            self.fact(c_imp(c_eq(x, at), c_eq(a, value)))
         return a
+
+    def isa_arc(self, op: str, x: Term) -> Term:
+        """Isabelle's arcsin / arccos: the inverse functions on [-1, 1], a fixed unknown outside
+        (``%arcsin_out``, read back from models as ``@arcsin``, like ``%ln_neg``)."""
+        inrange = c_and(c_le(creal(-1), x), c_le(x, creal(1)))
+        return c_ite(inrange, self.arc_in_range(op, x), self.ufun(f"%{op}_out", REAL, x))
 
 
 def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...]]]) -> list[Term]:
@@ -1129,6 +1173,9 @@ def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
             raise Unsupported(f"variable {v.name} of sort {v.sort}")
         if v.sort == NAT:
             facts.append(c_le(cint(0), Var(v.name, INT)))
+        # an outer ∀ over an empty sort is vacuous: proving it for inhabited ones suffices
+        if inhabited(v.sort) != T and inhabited(v.sort) not in facts:
+            facts.append(inhabited(v.sort))
     formula = lw.lower(body, 1)
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())

@@ -14,7 +14,14 @@ from typing import Any
 from provers.backend import ProofResult, Proved, Refuted, Unknown
 from provers.evaluate import ExactComplex, FunTable, Opaque, decide
 from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
-from provers.smt.emit import Cvc5Emitter, Emitter, Untranslatable, Z3Emitter, is_array_fun
+from provers.smt.emit import (
+    VARIABLE,
+    Cvc5Emitter,
+    Emitter,
+    Untranslatable,
+    Z3Emitter,
+    is_array_fun,
+)
 from provers.smt.semantics import (
     Lowered,
     Unsupported,
@@ -26,6 +33,8 @@ from provers.smt.semantics import (
 )
 
 SOLVERS = ("z3", "cvc5")
+#: Lowering symbols for values Isabelle leaves unspecified -> their evaluator table name.
+_UNSPECIFIED = {"%ln_neg": "@ln", "%arcsin_out": "@arcsin", "%arccos_out": "@arccos"}
 #: Candidate models tried per call before answering "spurious model".
 MAX_MODELS = 4
 
@@ -140,12 +149,12 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
             )
             continue
         if isinstance(s, FunSort):
-            key = (v.name, tuple(core_sort(a) for a in s.args), core_sort(s.result))
+            key = (VARIABLE, v.name, tuple(core_sort(a) for a in s.args), core_sort(s.result))
             decl = em.funcs.get(key)
             if decl is None:
                 env[v.name] = FunTable({}, _default(s.result))
             else:
-                env[v.name] = em.table(model, decl, key[1], key[2])
+                env[v.name] = em.table(model, decl, key[2], key[3])
             continue
         if isinstance(s, SetSort):
             c = em.consts.get((v.name, core_sort(s)))
@@ -164,20 +173,20 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
         else:
             env[v.name] = em.value(model.eval(c, model_completion=True), core_sort(s))
     const_names = {v.name for v in lowered.consts}
-    fun_vars = {v.name for v in lowered.consts if isinstance(v.sort, FunSort)}
-    fun_vars |= {p.name for v in lowered.consts if is_complex_fun(v.sort) for p in complex_fun_parts(v)}
     seen: dict[str, int] = {}
-    for (name, args, result), decl in em.funcs.items():
-        if name in fun_vars:
+    for (kind, name, args, result), decl in em.funcs.items():
+        if kind == VARIABLE:
             continue
-        if name == "%ln_neg":
-            env["@ln"] = em.table(model, decl, args, result)
+        if name in _UNSPECIFIED:
+            env[_UNSPECIFIED[name]] = em.table(model, decl, args, result)
             continue
         if name.startswith("%"):
             continue
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1 or name in const_names:
-            raise Untranslatable(f"symbol {name} used at two signatures")
+            # the evaluator looks symbols and variables up by name: never let one stand for
+            # the other (the engine renames variables apart from symbols; this is a backstop)
+            raise Untranslatable(f"symbol {name} used at two signatures or as a variable name")
         if not args:
             env[name] = em.value(model.eval(decl, model_completion=True), result)
         else:
@@ -192,9 +201,9 @@ def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:
     parts = []
     for pv in complex_fun_parts(f):
         fs = pv.sort
-        key = (pv.name, fs.args, fs.result)  # type: ignore[attr-defined]
+        key = (VARIABLE, pv.name, fs.args, fs.result)  # type: ignore[attr-defined]
         decl = em.funcs.get(key)
-        parts.append(FunTable({}, 0) if decl is None else em.table(model, decl, key[1], key[2]))
+        parts.append(FunTable({}, 0) if decl is None else em.table(model, decl, key[2], key[3]))
     re_t, im_t = parts
 
     def regroup(flat: tuple) -> tuple:
