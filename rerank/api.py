@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from provers.deadline import check_seconds
 from provers.ir import Statement
 from rerank.cluster import RELATIONS, Clusterer
 from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
@@ -68,7 +69,11 @@ class Reranker:
     relation: equivalence relation for the classes (``symbolic``, ``sae``, ``logical``,
         ``syntactic``).
     language: ``lean4`` or ``isabelle``.
-    timeout: seconds per equivalence check.
+    timeout: seconds per solver call (a whole equivalence check gets 4 × timeout, a
+        candidate's fingerprint and vacuity test ``timeout`` each).
+    problem_timeout: seconds of engine time for one problem (parsing, fingerprints, vacuity
+        and equivalence checks); once spent, later pairs are left unchecked (the candidates
+        stay apart and are flagged). None: no limit beyond the per-check budgets.
     informalizer: ``"rule"`` (read the IR back as English), ``"given"`` (only the
         informalizations passed in), ``"none"``, or an ``embeddings.Informalizer`` instance.
     embedder: a sentence-transformers model name/path or an ``embeddings.Embedder``
@@ -98,6 +103,7 @@ class Reranker:
         penalize_vacuous: bool = True,
         exclude_unparsed: bool = True,
         cache: MutableMapping[Hashable, str] | None = None,
+        problem_timeout: float | None = None,
     ) -> None:
         self.n = n
         self.rule = rule
@@ -114,6 +120,7 @@ class Reranker:
         self.penalize_vacuous = penalize_vacuous
         self.exclude_unparsed = exclude_unparsed
         self.cache = cache
+        self.problem_timeout = problem_timeout
         self._validate()
         self._cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self._informalizer_obj: Any = None
@@ -130,6 +137,9 @@ class Reranker:
             raise ValueError(f"normalize must be one of {NORMALIZERS}, got {self.normalize!r}")
         if self.language not in ("lean4", "isabelle"):
             raise ValueError(f"language must be 'lean4' or 'isabelle', got {self.language!r}")
+        check_seconds("timeout", self.timeout)
+        if self.problem_timeout is not None:
+            check_seconds("problem_timeout", self.problem_timeout)
         if isinstance(self.informalizer, str) and self.informalizer not in INFORMALIZERS:
             raise ValueError(
                 f"informalizer must be one of {INFORMALIZERS} or an Informalizer, "
@@ -267,6 +277,7 @@ class RerankSession:
             fingerprints=reranker.fingerprints,
             check_vacuous=reranker.check_vacuous,
             cache=reranker._cache if cache is None else cache,
+            problem_timeout=reranker.problem_timeout,
         )
         self.back_translations: list[str | None] = []
         self.informalization_errors: list[str | None] = []
