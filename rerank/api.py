@@ -396,6 +396,8 @@ class RerankSession:
                     scores[i] = -math.inf
                     flags[i].append("excluded_unparsed")
         order = select_top_n(scores, classes, None) if k else []
+        if rr.exclude_unparsed:  # unparseable ones after EVERY parseable one, in any round
+            order = [i for i in order if cands[i].parsed] + [i for i in order if not cands[i].parsed]
         selected = order[: min(n, k)]
         stats = self.clusterer.stats.to_dict()
         stats["n_classes"] = len(classes)
@@ -414,6 +416,7 @@ class RerankSession:
             stats=stats,
             params={**rr.params_dict(), "n": n},
             timing=dict(self.timing),
+            unparsed_selected=[i for i in selected if not cands[i].parsed],
         )
 
 
