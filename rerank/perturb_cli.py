@@ -10,25 +10,22 @@ evaluator). Exit codes: 0 success, 1 bad input (missing file, text that is not a
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import typer
 
 from provers import ParseError, parse
 from provers.perturb import PERTURBATION_KINDS, REWRITE_KINDS, perturbations, rewrites
+from rerank.textfile import read_text
 
 app = typer.Typer(add_completion=False, help=__doc__.splitlines()[0] if __doc__ else None)
 
 
 def _read(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
-    if not path.exists():
-        typer.echo(f"error: input file {source} not found", err=True)
-        raise typer.Exit(1)
-    return path.read_text()
+    try:
+        return read_text(source)
+    except ValueError as e:  # missing, a directory, not UTF-8: one line, no traceback
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
 
 
 def perturb(
