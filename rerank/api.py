@@ -332,6 +332,10 @@ class RerankSession:
                 if len(out) != len(sts):
                     raise ValueError(f"{len(out)} back-translations for {len(sts)} statements")
             except Exception as e:
+                from embeddings.informalize import InformalizerConfigError
+
+                if isinstance(e, InformalizerConfigError):
+                    raise  # a missing or rejected key: the problem fails loudly, not with 0 scores
                 out = [None] * len(sts)
                 for j in todo:
                     errors[j] = f"informalization failed: {type(e).__name__}: {e}"

@@ -444,6 +444,12 @@ def run_batch(
     Reranker(**params)  # fail fast on a bad configuration, before any work
     in_path, out_path = Path(in_path), Path(out_path)
     check_paths(in_path, out_path)
+    keys = _explicit_keys(params)
+    if keys and scheduler is not None:
+        raise ValueError(
+            "an informalizer's api_key= does not travel to Dask workers (keys are never "
+            "pickled): set OPENAI_API_KEY in the workers' environment instead"
+        )
     client, own_client = (None, False) if scheduler is None else _dask_client(scheduler, connect_timeout)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     records = list(iter_records(in_path))
@@ -488,7 +494,7 @@ def run_batch(
         if client is not None:
             _run_dask(todo, params, client, emit, timing)
         elif workers > 1:
-            _run_processes(todo, params, workers, emit, timing)
+            _run_processes(todo, params, workers, emit, timing, keys)
         else:
             for rid, rec, problem in todo:
                 emit(process_record(rid, rec, problem, params, False, timing))
@@ -532,13 +538,30 @@ def _write_all(path: Path, recs: list[dict[str, Any]]) -> None:
         raise
 
 
-def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any, timing: bool) -> None:
-    """Local worker processes (loky: robust to worker crashes and safe with torch)."""
+def _explicit_keys(params: dict[str, Any]) -> dict[str, str]:
+    """API keys given as ``api_key=`` to an informalizer among ``params`` (by key id)."""
+    if not any(hasattr(v, "_key_id") for v in params.values()):
+        return {}
+    from embeddings.informalize import worker_keys
+
+    return worker_keys(*params.values())
+
+
+def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any, timing: bool,
+                   keys: dict[str, str] | None = None) -> None:
+    """Local worker processes (loky: robust to worker crashes and safe with torch). ``keys``:
+    explicit API keys, handed to each worker when it starts (pickles never carry them)."""
     from concurrent.futures import as_completed
 
     from joblib.externals.loky import get_reusable_executor
 
-    ex = get_reusable_executor(max_workers=workers, timeout=60)
+    if keys:
+        from embeddings.informalize import install_worker_keys
+
+        ex = get_reusable_executor(max_workers=workers, timeout=60, initializer=install_worker_keys,
+                                   initargs=(keys,))
+    else:
+        ex = get_reusable_executor(max_workers=workers, timeout=60)
     futures = {
         ex.submit(process_record, rid, rec, prob, params, True, timing): rid
         for rid, rec, prob in todo
