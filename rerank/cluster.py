@@ -19,8 +19,8 @@ Vacuous candidates (premises that prove False) are flagged; they prove anything,
 :mod:`rerank.api` does not let them win by class size alone.
 
 Time: each check is bounded by its own budget (``provers.check_equivalence``), each
-candidate's fingerprint and vacuity test by ``timeout``, and the whole problem by
-``problem_timeout`` (engine time summed over every ``add``). Once a problem's budget is
+candidate's vacuity test by ``timeout``, its fingerprint by the evaluator's step budget, and
+the whole problem by ``problem_timeout`` (engine time summed over every ``add``). Once a problem's budget is
 spent, the remaining pairs are not checked: the new candidate stays apart (sound: only
 ``equivalent`` merges) and is flagged ``unchecked: problem time budget spent``.
 """
@@ -330,7 +330,9 @@ class Clusterer:
             c.flags.append("parse_error")
         if c.statement is None:
             return c
-        describe(c, self.relation, self.fingerprints, Deadline.after(self.timeout).sooner(deadline))
+        # the fingerprint is bounded by the evaluator's step budget and the problem's deadline,
+        # not by a wall-clock of its own: classes and statistics must not depend on the load
+        describe(c, self.relation, self.fingerprints, deadline)
         if self.check_vacuous:
             c.vacuous = self._vacuous(c.statement, deadline)
             if c.vacuous:
