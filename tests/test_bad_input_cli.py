@@ -138,6 +138,15 @@ def test_batch_with_an_address_that_is_not_a_dask_scheduler(tmp_path):
     one_clear_error(r, f"cannot use the Dask scheduler at tcp://127.0.0.1:{port}")
 
 
+def test_batch_with_the_guides_example_scheduler_address(tmp_path):
+    """The guide's own tcp://10.0.0.5:8786: unreachable, or something that is not Dask."""
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": "a", "informal": INFORMAL, "candidates": [GOOD]}) + "\n")
+    r = invoke("batch", str(inp), str(tmp_path / "out.jsonl"), *FAST, "--no-progress",
+               "--scheduler", "tcp://10.0.0.5:8786")
+    one_clear_error(r, "the Dask scheduler at tcp://10.0.0.5:8786")
+
+
 def test_an_unavailable_model_is_one_line(tmp_path):
     f = tmp_path / "p.json"
     f.write_text(json.dumps({"informal": INFORMAL, "candidates": [GOOD, SAME]}))
@@ -161,6 +170,14 @@ def test_flags_are_shown_and_accepted_as_flags():
     for cmd in ("select", "batch", "eval", "filter", "demo", "perturb"):
         assert "<bool>" not in invoke(cmd, "--help").output, cmd
     assert "<bool>" not in invoke("--help").output
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "nan", "inf"])
+def test_timeouts_must_be_finite_and_positive(bad):
+    for cmd in (["equiv", "theorem a : 1 = 1", "theorem b : 1 = 1"], ["select", "-"]):
+        r = invoke(*cmd, "--timeout", bad, input="{}")
+        assert r.exit_code == 2 and "Traceback" not in r.output
+        assert "Invalid value for '--timeout'" in r.output
 
 
 def test_version():
