@@ -21,8 +21,9 @@ Vacuous candidates (premises that prove False) are flagged; they prove anything,
 Time: each check is bounded by its own budget (``provers.check_equivalence``), each
 candidate's vacuity test by ``timeout``, its fingerprint by the evaluator's step budget, and
 the whole problem by ``problem_timeout`` (engine time summed over every ``add``). Once a problem's budget is
-spent, the remaining pairs are not checked: the new candidate stays apart (sound: only
-``equivalent`` merges) and is flagged ``unchecked: problem time budget spent``.
+spent, the remaining pairs are not checked (identical canonical forms still merge, at no
+cost): the new candidate stays apart (sound: only ``equivalent`` merges) and is flagged
+``unchecked: problem time budget spent``.
 """
 
 from __future__ import annotations
@@ -272,7 +273,8 @@ class Clusterer:
             if not rep.parsed:
                 self.stats.unparsed_skips += 1
                 continue
-            if deadline is not None and deadline.expired():
+            identical = rep.key is not None and rep.key == c.key  # merges without the engine
+            if deadline is not None and deadline.expired() and not identical:
                 self.stats.budget_skips += 1
                 if BUDGET_FLAG not in c.flags:
                     c.flags.append(BUDGET_FLAG)
