@@ -35,7 +35,7 @@ from provers.ir import Statement
 from rerank.cluster import RELATIONS, Clusterer
 from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
 from rerank.ranking import Ranking
-from rerank.select import select_top_n
+from rerank.select import behind, select_top_n
 
 __all__ = ["Reranker", "RerankSession", "rerank"]
 
@@ -401,7 +401,7 @@ class RerankSession:
                     flags[i].append("excluded_unparsed")
         order = select_top_n(scores, classes, None) if k else []
         if rr.exclude_unparsed:  # unparseable ones after EVERY parseable one, in any round
-            order = [i for i in order if cands[i].parsed] + [i for i in order if not cands[i].parsed]
+            order = behind(order, [not c.parsed for c in cands])
         selected = order[: min(n, k)]
         stats = self.clusterer.stats.to_dict()
         stats["n_classes"] = len(classes)

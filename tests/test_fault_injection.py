@@ -20,13 +20,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# pairs that need a solver (no syntactic or fingerprint shortcut), so workers are busy
-CANDIDATES = [
-    "theorem t (x : ℝ) (h : 2 * x = 4) : x = 2",
-    "theorem t (y : ℝ) (h : y + y = 4) : y = 2",
-    "theorem t (x : ℝ) (h : x * 2 = 4) : x = 2",
-    "theorem t (x : ℝ) (h : 3 * x = 6) : x = 2",
-    "theorem t (z : ℝ) (h : 4 = z + z) : 2 = z",
+# pairs that need a solver (no syntactic or fingerprint shortcut), so workers are busy; the
+# coefficient a is drawn per record, so no earlier test in the process has cached the verdicts
+SHAPES = [
+    "theorem t (x : ℝ) (h : {a} * x = {b}) : x = 2",
+    "theorem t (y : ℝ) (h : y * {a} = {b}) : y = 2",
+    "theorem t (x : ℝ) (h : {b} = {a} * x) : 2 = x",
+    "theorem t (x : ℝ) (h : {a} * x + 1 = {c}) : x = 2",
+    "theorem t (z : ℝ) (h : {c} = 1 + z * {a}) : 2 = z",
 ]
 
 
@@ -75,13 +76,16 @@ class RestartableServer:
 
 
 def _chaos(stop: threading.Event, server: RestartableServer, seed: int, kills: dict) -> None:
-    """Every 0.1-0.4 s: SIGKILL a random solver worker, or take the server down for a while."""
+    """Every 0.1-0.4 s (seeded), in turn: SIGKILL a random solver worker, take the server down
+    for a while."""
     from provers.smt.pool import default_pool
 
     rng = random.Random(seed)
     pool = default_pool()
+    turn = 0
     while not stop.wait(rng.uniform(0.1, 0.4)):
-        if rng.random() < 0.6:
+        turn += 1
+        if turn % 2:
             pids = pool.pids()
             if pids:
                 try:
@@ -104,8 +108,9 @@ def test_killing_solver_workers_and_the_informalizer_loses_and_duplicates_nothin
     rng = random.Random(16)
     recs = []
     for i in range(5):
-        cands = rng.sample(CANDIDATES, rng.randint(2, 3))
-        recs.append({"id": f"p{i}", "informal": "Show that x = 2 when 2x = 4.", "candidates": cands})
+        a = rng.randint(11, 97)
+        cands = [shape.format(a=a, b=2 * a, c=2 * a + 1) for shape in rng.sample(SHAPES, rng.randint(2, 3))]
+        recs.append({"id": f"p{i}", "informal": f"Show that x = 2 when {a}x = {2 * a}.", "candidates": cands})
     inp = tmp_path / "in.jsonl"
     inp.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
     out = tmp_path / "out.jsonl"

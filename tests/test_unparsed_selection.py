@@ -43,3 +43,13 @@ def test_unparseable_fills_the_list_only_when_no_parseable_is_left_and_the_ranki
     d = r.to_dict()
     assert d["unparsed_selected"] == [0, 2]
     assert Ranking.from_dict(d).unparsed_selected == [0, 2]
+
+
+def test_behind_moves_flagged_candidates_last_keeping_both_orders():
+    from rerank.select import behind, select_top_n
+
+    # classes {0, 2}, {1}, {3}: the -inf candidate 3 fills round one before 2's round two
+    order = select_top_n([0.9, 0.5, 0.8, float("-inf")], [[0, 2], [1], [3]], None)
+    assert order == [0, 1, 3, 2]
+    assert behind(order, [False, False, False, True]) == [0, 1, 2, 3]
+    assert behind([2, 0, 1], [True, False, True]) == [1, 2, 0]  # 0 and 2 flagged
