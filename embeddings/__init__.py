@@ -12,6 +12,7 @@ from .informalize import (
     GivenInformalizer,
     InformalizationError,
     Informalizer,
+    InformalizerConfigError,
     OpenAIInformalizer,
 )
 from .similarity import cosine_matrix, cosine_similarity, l2_normalize, semantic_scores
@@ -22,6 +23,7 @@ __all__ = [
     "GivenInformalizer",
     "InformalizationError",
     "Informalizer",
+    "InformalizerConfigError",
     "NearDuplicates",
     "OpenAIInformalizer",
     "RuleInformalizer",

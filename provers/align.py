@@ -35,6 +35,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
+from provers.deadline import Deadline
 from provers.ir import (
     App,
     FunSort,
@@ -209,9 +210,10 @@ def _assign(cost: np.ndarray) -> tuple[float, tuple[int, ...]] | None:
     return total, tuple(perm)
 
 
-def murty(cost: np.ndarray, k: int) -> list[tuple[float, tuple[int, ...]]]:
+def murty(cost: np.ndarray, k: int, deadline: Deadline | None = None) -> list[tuple[float, tuple[int, ...]]]:
     """Up to ``k`` cheapest perfect assignments of a square matrix (entries ≥ ``_BIG`` are
-    forbidden), in nondecreasing cost, by Murty's partitioning."""
+    forbidden), in nondecreasing cost, by Murty's partitioning (``DeadlineExceeded`` once
+    ``deadline`` passes)."""
     n = cost.shape[0]
     if n == 0:
         return [(0.0, ())]
@@ -222,6 +224,8 @@ def murty(cost: np.ndarray, k: int) -> list[tuple[float, tuple[int, ...]]]:
     counter = 1
     out: list[tuple[float, tuple[int, ...]]] = []
     while heap and len(out) < k:
+        if deadline is not None:
+            deadline.check("alignment enumeration")
         total, _, perm, forced, forbidden = heapq.heappop(heap)
         out.append((total, perm))
         forced_rows = {r for r, _ in forced}
@@ -285,8 +289,9 @@ def _respects_deps(a: NormalForm, b: NormalForm, pairs: dict[Var, Var]) -> bool:
     return True
 
 
-def alignments(a: NormalForm, b: NormalForm, budget: int = 32) -> Alignments:
-    """Admissible alignments of B onto A, cheapest first, at most ``budget`` of them."""
+def alignments(a: NormalForm, b: NormalForm, budget: int = 32, deadline: Deadline | None = None) -> Alignments:
+    """Admissible alignments of B onto A, cheapest first, at most ``budget`` of them
+    (``DeadlineExceeded`` once ``deadline`` passes)."""
     m, why = admissible_matrix(a, b)
     if why is not None:
         return Alignments((), 0, True, why)
@@ -295,7 +300,7 @@ def alignments(a: NormalForm, b: NormalForm, budget: int = 32) -> Alignments:
     total = math.prod(math.factorial(c) for c in groups.values())
     items: list[Alignment] = []
     want = budget + (8 if a.deps else 0)  # dependency filtering may drop some
-    ranked = murty(m, want)
+    ranked = murty(m, want, deadline)
     enumerated_all = len(ranked) < want or len(ranked) >= total
     cut = False
     for cost, perm in ranked:

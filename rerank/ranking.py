@@ -30,7 +30,9 @@ class Ranking:
     ``order[:m]`` is the top-m for any m; n@k for n > len(selected) reads it).
     ``flags``/``errors``: per-candidate flags (``parse_error``, ``vacuous``, ...) and the
     parse error message (None when it parsed).  ``stats``: solver statistics of the
-    clustering (see :class:`rerank.cluster.ClusterStats`).
+    clustering (see :class:`rerank.cluster.ClusterStats`).  ``unparsed_selected``: selected
+    candidates that do not parse; they come after every parseable one, so this is non-empty
+    only when n exceeds the parseable candidates (the list was filled with them).
     """
 
     selected: list[int]
@@ -46,6 +48,7 @@ class Ranking:
     stats: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
     timing: dict[str, float] = field(default_factory=dict, compare=False)
+    unparsed_selected: list[int] = field(default_factory=list)
 
     @property
     def k(self) -> int:
@@ -83,6 +86,7 @@ class Ranking:
             "errors": list(self.errors),
             "stats": dict(self.stats),
             "params": dict(self.params),
+            "unparsed_selected": list(self.unparsed_selected),
         }
         if timing:
             d["timing"] = dict(self.timing)
@@ -109,4 +113,5 @@ class Ranking:
             stats=dict(d.get("stats", {})),
             params=dict(d.get("params", {})),
             timing=dict(d.get("timing", {})),
+            unparsed_selected=list(d.get("unparsed_selected", [])),
         )

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = [
+    "behind",
     "class_of",
     "select_kmeans",
     "select_by_logprob",
@@ -105,6 +106,14 @@ def select_top_n(
         if when_exhausted == "stop":
             break
     return chosen
+
+
+def behind(order: Sequence[int], last: Sequence[bool]) -> list[int]:
+    """``order`` with every candidate whose ``last`` flag is set moved behind all the others
+    (each part keeps its order). The reranker puts unparseable candidates there: a -inf score
+    alone would still let one fill a round of :func:`select_top_n` before a parseable
+    candidate's second round, so it could be picked ahead of a statement."""
+    return [int(i) for i in order if not last[i]] + [int(i) for i in order if last[i]]
 
 
 def select_by_logprob(

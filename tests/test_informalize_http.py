@@ -12,7 +12,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from embeddings import GivenInformalizer, InformalizationError, OpenAIInformalizer
+from embeddings import (
+    GivenInformalizer,
+    InformalizationError,
+    InformalizerConfigError,
+    OpenAIInformalizer,
+)
 
 KEY = "sk-test-TOPSECRET-0123456789"
 
@@ -117,6 +122,30 @@ def hang(h, record):
     """Answer only when the test is over: the client's timeout always fires first."""
     h.server.chat.release.wait(timeout=30)
     reply_back(h, record)
+
+
+def drip(where: str, seconds: float = 60.0, every: float = 0.25) -> Behaviour:
+    """A server that never stops sending: one byte every ``every`` seconds for ``seconds``,
+    in the headers or in the body. Each read gets a byte long before a per-read timeout."""
+
+    def run(h, record):
+        stop = h.server.chat.release
+        n = int(seconds / every)
+        if where == "headers":
+            h.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+            chunks = [b"a"] * n
+        else:
+            body = json.dumps(completion("x" * n)).encode()
+            h.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+            chunks = [body[i:i + 1] for i in range(len(body))]
+        for c in chunks:
+            if stop.wait(every):
+                return
+            h.wfile.write(c)
+            h.wfile.flush()
+
+    return run
 
 
 def echo_auth(code: int) -> Behaviour:
@@ -317,11 +346,78 @@ def test_pickled_informalizer_rereads_env_key(monkeypatch):
     blob = pickle.dumps(inf)
     assert KEY.encode() not in blob
     assert pickle.loads(blob).has_api_key
-    # a key passed as an argument is not written into the pickle at all
+    # a key passed as an argument is not written into the pickle at all ...
     explicit = OpenAIInformalizer(model="m", base_url="http://127.0.0.1:9/v1", api_key="k-arg")
     blob = pickle.dumps(explicit)
     assert b"k-arg" not in blob
-    assert not pickle.loads(blob).has_api_key
+    # ... it comes back from this process's keyring, not from the pickle
+    assert pickle.loads(blob).has_api_key
+
+
+def test_an_explicit_key_that_did_not_reach_a_process_fails_loudly(monkeypatch):
+    """What a worker process that was not handed the key sees: no silent 401s."""
+    from embeddings import informalize
+
+    with ChatServer() as server:
+        inf, lenient = client(server), client(server, on_error="empty")
+        monkeypatch.setattr(informalize, "_KEYRING", {})  # a fresh process
+        there = pickle.loads(pickle.dumps(inf))
+        assert not there.has_api_key
+        with pytest.raises(InformalizerConfigError, match="api_key= did not reach this process"):
+            there.informalize(["a"])
+        with pytest.raises(InformalizerConfigError):  # on_error="empty" does not hide it either
+            pickle.loads(pickle.dumps(lenient)).informalize(["a"])
+        assert server.requests == []  # nothing was sent without the key
+        # the worker-side installation brings it back
+        monkeypatch.setattr(informalize, "_KEYRING", {})
+        informalize.install_worker_keys(informalize.worker_keys(inf))
+        assert pickle.loads(pickle.dumps(inf)).informalize(["b"]) == ["In words: b"]
+        assert server.requests[-1]["headers"]["Authorization"] == f"Bearer {KEY}"
+
+
+def test_a_rejected_key_is_an_error_of_the_problem_not_a_silent_zero():
+    from rerank import Reranker
+
+    with ChatServer(default=status(401)) as server:
+        rr = Reranker(informalizer=client(server), relation="syntactic", check_vacuous=False)
+        with pytest.raises(InformalizerConfigError, match="HTTP 401"):
+            rr.rerank("x = 1", ["theorem t (x : ℕ) (h : x = 1) : x = 1"])
+
+
+def test_error_body_is_redacted_before_it_is_cut(caplog):
+    """The body is cut at 200 characters: a key straddling the cut leaked its first characters
+    into the exception, the retry log and the batch output."""
+    caplog.set_level(logging.DEBUG)
+
+    def key_at_the_cut(h, record):
+        send(h, 500, {"e": "x" * 183 + KEY + " more"})  # the key spans characters 190..217
+
+    with ChatServer(default=key_at_the_cut) as server, client(server, max_retries=1) as inf:
+        with pytest.raises(InformalizationError) as info:
+            inf.informalize(["p"])
+        from rerank import Reranker
+
+        r = Reranker(informalizer=client(server, max_retries=0), relation="syntactic",
+                     check_vacuous=False).rerank("x = 1", ["theorem t (x : ℕ) : x = x"])
+    record = json.dumps(r.to_dict())
+    assert "informalization failed" in record
+    for text in (str(info.value), caplog.text, record):
+        assert KEY[:6] not in text  # "sk-tes": not even the start of the key
+    assert "***" in str(info.value)
+
+
+@pytest.mark.timeout(40)
+@pytest.mark.parametrize("where", ["body", "headers"])
+def test_a_slow_drip_server_times_out_after_the_total_deadline(where):
+    """One byte every 0.25 s for 60 s: each read succeeds, only a total deadline ends it
+    (without one this test would run into its 40 s pytest timeout)."""
+    with ChatServer(default=drip(where)) as server, client(server, timeout=1.0, max_retries=1) as inf:
+        with pytest.raises(InformalizationError, match="timeout after 1s"):
+            inf.informalize(["slow"])
+        assert len(server.requests) == 2  # the retry got its own deadline
+    # the client stays usable for the next statement (connections are not left behind)
+    with ChatServer() as server, client(server, timeout=1.0) as inf:
+        assert inf.informalize(["fast"]) == ["In words: fast"]
 
 
 # ----------------------------------------------------------------------------- given texts
@@ -358,3 +454,32 @@ def test_parsed_statements_are_sent_as_text():
     assert out[0] == "In words: theorem t (x : ℝ) : 0 ≤ x ^ 2"
     # no source text: the IR's neutral rendering is sent
     assert out[1].startswith("In words: (x : Real) ⊢ ")
+
+
+def only_with_the_key(h, record):
+    if record["headers"].get("Authorization") != f"Bearer {KEY}":
+        send(h, 401, {"error": {"message": "missing or wrong key"}})
+    else:
+        reply_back(h, record)
+
+
+@pytest.mark.timeout(240)
+def test_an_explicit_key_reaches_batch_worker_processes(tmp_path):
+    """``--workers 2`` used to drop a key passed as api_key=: every request got 401 and the
+    batch reported "0 errors"."""
+    from rerank.batch import run_batch
+
+    inp = tmp_path / "in.jsonl"
+    inp.write_text("".join(json.dumps({"id": f"p{i}", "informal": f"x = {i}",
+                                       "candidates": [f"theorem t (x : ℕ) : x + {i} = {i} + x"]}) + "\n"
+                           for i in range(4)))
+    with ChatServer(default=only_with_the_key) as server:
+        params = {"informalizer": client(server), "relation": "syntactic", "check_vacuous": False}
+        s = run_batch(inp, tmp_path / "out.jsonl", params, workers=2, progress=False)
+        assert (s.ok, s.errors) == (4, 0)
+        auth = {r["headers"].get("Authorization") for r in server.requests}
+        assert auth == {f"Bearer {KEY}"} and len(server.requests) == 4
+        got = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+        assert all(g["back_translations"][0].startswith("In words: theorem t") for g in got)
+        with pytest.raises(ValueError, match="does not travel to Dask workers.*OPENAI_API_KEY"):
+            run_batch(inp, tmp_path / "dask.jsonl", params, scheduler="tcp://127.0.0.1:1", progress=False)

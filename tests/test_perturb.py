@@ -323,7 +323,7 @@ def test_cli_jsonl(tmp_path):
     res = CliRunner().invoke(app, ["-"], input="this is prose, not a theorem")
     assert res.exit_code == 1 and "cannot parse" in res.output
     res = CliRunner().invoke(app, [str(tmp_path / "missing.lean")])
-    assert res.exit_code == 1 and "not found" in res.output
+    assert res.exit_code == 1 and "does not exist" in res.output
 
 
 ISA = '''theorem

@@ -1,8 +1,7 @@
 """Relations under one alignment: obligations, tree matching, standardization."""
 
-import time
-
 from provers.align import Alignment
+from provers.deadline import Deadline
 from provers.equivalence import Prover
 from provers.ir import (
     NAT,
@@ -40,7 +39,7 @@ def nf(vs, hyps, concl):
 
 
 def prover():
-    return Prover(backend=None, timeout=1.0, deadline=time.perf_counter() + 30)
+    return Prover(backend=None, timeout=1.0, deadline=Deadline.after(30))
 
 
 def test_canon_key_orders_commutative_operands_and_flips_gt():

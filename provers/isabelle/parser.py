@@ -9,6 +9,7 @@ not one statement raises ``ParseError`` with a position and a reason a user can 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from provers.errors import InputTooLargeError, ParseError
@@ -25,6 +26,7 @@ from provers.ir import (
     VarBinder,
     and_,
     app,
+    depth,
     show,
 )
 from provers.isabelle.finish import Finisher
@@ -36,6 +38,10 @@ from provers.isabelle.types import TypeReader, Unifier, show_sort
 MAX_CHARS = 100_000  # one statement (the Lean frontend uses the same limit)
 MAX_TOKENS = 5_000  # outer tokens (keywords, names, quoted strings)
 MAX_TERM_TOKENS = 20_000  # tokens inside one quoted term
+MAX_TREE_DEPTH = 1_000  # height of one term, e.g. an operator chain (the Lean frontend's limit)
+# Later stages (type finishing, normal form) recurse a few frames per level of a term.
+if sys.getrecursionlimit() < 10_000:
+    sys.setrecursionlimit(10_000)
 
 THEOREM_WORDS = ("theorem", "lemma", "corollary", "proposition", "schematic_goal")
 ELEMENT_WORDS = ("fixes", "assumes", "defines", "shows", "obtains", "constrains", "notes", "includes")
@@ -144,6 +150,8 @@ def parse_isabelle(text: str) -> Statement:
     decoded, offsets = decode(_strip_fences(text))  # positions of its errors are already in `text`
     try:
         return _parse(decoded, source)
+    except RecursionError:  # a safety net: the limits above should come first
+        raise InputTooLargeError("statement nested too deeply to read") from None
     except ParseError as e:
         # map the position from decoded text back to the user's text
         if e.text is decoded:
@@ -151,6 +159,18 @@ def parse_isabelle(text: str) -> Statement:
             cls = type(e)
             raise cls.at_offset(e.reason, source, offsets[min(off, len(offsets) - 1)]) from None
         raise
+
+
+def _height(res: object) -> int:
+    """Height of the deepest term in an elaboration result (terms in tuples and lists)."""
+    stack, best = [res], 0
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Term):
+            best = max(best, depth(x))
+        elif isinstance(x, (tuple, list)):
+            stack.extend(x)
+    return best
 
 
 def _offset_of(text: str, line: int, column: int) -> int:
@@ -423,6 +443,11 @@ class _Statement:
             else:
                 res = self.el.formula(0)
             self.el.finish_input()
+            height = _height(res)
+            if height > MAX_TREE_DEPTH:
+                raise InputTooLargeError.at_offset(
+                    f"term {height} levels deep (an operator chain that long); the limit is {MAX_TREE_DEPTH}",
+                    self.text, tok.pos)
             return res
         except ElabError as e:
             err = ParseError.at_offset(e.reason, self.text, e.pos)

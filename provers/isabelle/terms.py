@@ -107,6 +107,17 @@ OUTER_KEYWORDS = frozenset({"theorem", "lemma", "fixes", "assumes", "defines", "
 
 MAX_DEPTH = 200
 MAX_STEPS = 20_000  # Pratt-loop entries per statement (real candidates need < 200)
+MAX_NUMERAL_DIGITS = 4_000  # Python refuses to convert longer digit strings to int
+
+
+def _numeral(tok: Token) -> int | Fraction:
+    """The value of a numeral token; a too-long one is an input error, not a ValueError."""
+    digits = sum(ch.isdigit() for ch in tok.text)
+    if digits > MAX_NUMERAL_DIGITS:
+        from provers.errors import InputTooLargeError
+
+        raise InputTooLargeError(f"a numeral of {digits} digits; the limit is {MAX_NUMERAL_DIGITS}")
+    return Fraction(tok.text) if "." in tok.text else int(tok.text)
 
 
 class Elaborator:
@@ -461,7 +472,7 @@ class Elaborator:
             if n.kind != "num":
                 raise ElabError("expected a number after ⇧ (x\\<^sup>2)", n.pos)
             self.require(t.sort, "num", pos, "a power")
-            t = App("pow", (t, Num(int(n.text), NAT)), t.sort)
+            t = App("pow", (t, Num(_numeral(n), NAT)), t.sort)
         return t
 
     # ---- atoms ---------------------------------------------------------------------------------
@@ -471,10 +482,10 @@ class Elaborator:
     def _atom(self) -> Term:
         t = self.next()
         if t.kind == "num":
-            if "." in t.text:
-                s = self.uni.fresh("num", "field")
-                return pending_num(Fraction(t.text), s)
-            return pending_num(int(t.text), self.uni.fresh("num"))
+            value = _numeral(t)
+            if isinstance(value, Fraction):
+                return pending_num(value, self.uni.fresh("num", "field"))
+            return pending_num(value, self.uni.fresh("num"))
         if t.kind == "ident":
             if t.text in INFIX:
                 raise ElabError(f"`{t.text}` is an infix operator in HOL: write a {t.text} b", t.pos)

@@ -62,8 +62,13 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
             res = Unknown(f"solver error: {type(e).__name__}: {e}"[:500], name)
         try:
             conn.send((job, res))
+        except OSError:  # BrokenPipeError, ConnectionResetError: the caller is gone
+            return  # exit quietly (a traceback here used to reach the caller's terminal)
         except Exception as e:  # noqa: BLE001 - e.g. an unpicklable model
-            conn.send((job, Unknown(f"result not transferable: {e}"[:300], name)))
+            try:
+                conn.send((job, Unknown(f"result not transferable: {e}"[:300], name)))
+            except OSError:
+                return
 
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
