@@ -3,13 +3,12 @@ elements of a type the IR does not model (issue 12, item 2: empty sorts)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from provers import check_equivalence, parse
 from provers.align import drop_unused
 from provers.backend import Proved, Refuted
+from provers.deadline import Deadline
 from provers.equivalence import Prover
 from provers.ir import (
     NAT,
@@ -97,7 +96,7 @@ def test_smt_sorts_that_may_be_empty_are_guarded(solver: str):
     vacuous = Quant("forall", (x,), app("not", TRUE))
     assert isinstance(solve(solver, vacuous, timeout=5), Refuted)  # the solver's reading
     backend = Z3Backend(use_cache=False) if solver == "z3" else Cvc5Backend(use_cache=False)
-    prover = Prover(backend, 5.0, time.perf_counter() + 10)
+    prover = Prover(backend, 5.0, Deadline.after(10))
     ob = prover("vacuous", vacuous)
     assert ob.status == "unknown" and "Fin 0" in ob.detail
     # an inhabited sort keeps its meaning
