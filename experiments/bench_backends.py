@@ -26,10 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import provers  # noqa: E402
-from provers.backend import Proved, Refuted  # noqa: E402
-from provers.cache import VerdictCache  # noqa: E402
+from provers.backends.base import Proved, Refuted  # noqa: E402
+from provers.backends.cache import VerdictCache  # noqa: E402
+from provers.backends.smt import Cvc5Backend, Portfolio, WorkerPool, Z3Backend  # noqa: E402
 from provers.ir import Num, Quant, Term, Var, app, canonical, map_term, substitute  # noqa: E402
-from provers.smt import Cvc5Backend, Portfolio, WorkerPool, Z3Backend  # noqa: E402
 
 
 def split(formula: Term) -> tuple[list, Term]:

@@ -77,7 +77,7 @@ def guarded(fn: Any, cands: Sequence[str], timeout: float, budget: float) -> dic
 
 def fresh_backend(cache: bool) -> Any:
     """A new SMT portfolio (shared solver worker pool, own verdict cache or none)."""
-    from provers.smt import Portfolio
+    from provers.backends.smt import Portfolio
 
     return Portfolio(use_cache=cache)
 
@@ -100,7 +100,7 @@ def run_library(cands: Sequence[str], timeout: float) -> dict[str, Any]:
 
 def run_naive(cands: Sequence[str], timeout: float) -> dict[str, Any]:
     """NAIVE ALL-PAIRS (benchmark reference, not the library): every pair checked."""
-    from provers.equivalence import check_equivalence
+    from provers.engine.equivalence import check_equivalence
 
     backend = CountingBackend(fresh_backend(cache=False))
     t0 = time.perf_counter()

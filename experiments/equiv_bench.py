@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tqdm import tqdm  # noqa: E402
 
 from provers import ParseError, parse  # noqa: E402
-from provers.equivalence import check_equivalence  # noqa: E402
+from provers.engine.equivalence import check_equivalence  # noqa: E402
+from provers.engine.normal import is_type_var  # noqa: E402
 from provers.ir import INT, NAT, App, Hypothesis, Num, Statement, Var, VarBinder, substitute  # noqa: E402
-from provers.normal import is_type_var  # noqa: E402
 
 SECTION = "## Equivalence"
 

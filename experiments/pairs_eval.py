@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tqdm import tqdm  # noqa: E402
 
 from provers import ParseError, parse  # noqa: E402
-from provers.equivalence import check_equivalence  # noqa: E402
+from provers.engine.equivalence import check_equivalence  # noqa: E402
 
 SECTION = "## Reference-based evaluation on GTED pairs"
 STATUSES = ("equivalent", "inequivalent", "inconclusive", "parse error", "error")

@@ -185,7 +185,7 @@ def _init_worker(timeout: float, relation: str, budget: float = 0.0) -> None:
 
 def proved_outright(statement: Any, timeout: float) -> tuple[bool | None, int]:
     """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C``?  (True / False / None)"""
-    from provers.equivalence import provable
+    from provers.engine.equivalence import provable
     from rerank.cluster import CountingBackend, default_backend
 
     backend = CountingBackend(default_backend())

@@ -1,8 +1,8 @@
 """Render the Lean obligations of every (reference, candidate) pair of a GTED-style JSONL.
 
 For each pair: parse both statements (header + statement), normalize, take the engine's best
-admissible alignment (``provers.align.alignments``, first item) and collect the obligations
-``provers.relations.check_sae`` builds for it — exactly the formulas a backend is asked when
+admissible alignment (``provers.engine.align.alignments``, first item) and collect the obligations
+``provers.engine.relations.check_sae`` builds for it — exactly the formulas a backend is asked when
 the cheap checks (syntactic identity, fingerprints) decide none of them, deduplicated as the
 engine's per-call cache does. Each is rendered by ``obligation_from_ir`` with both statements
 as sources (original text of their components, carrier binders, ``open`` lines) and Lean
@@ -34,22 +34,22 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from provers import parse  # noqa: E402
-from provers.align import alignments, match_types  # noqa: E402
-from provers.errors import ParseError  # noqa: E402
-from provers.ir import Statement, Term  # noqa: E402
-from provers.lean4.render_obligation import (  # noqa: E402
+from provers.backends.lean.render import (  # noqa: E402
     NotRenderable,
     SourceIndex,
     obligation_from_ir,
 )
-from provers.lean4.security import UnsafeLeanError  # noqa: E402
-from provers.normal import normalize  # noqa: E402
-from provers.relations import check_sae, rename_onto  # noqa: E402
-from provers.verdict import Obligation  # noqa: E402
+from provers.backends.lean.security import UnsafeLeanError  # noqa: E402
+from provers.engine.align import alignments, match_types  # noqa: E402
+from provers.engine.normal import normalize  # noqa: E402
+from provers.engine.relations import check_sae, rename_onto  # noqa: E402
+from provers.engine.verdict import Obligation  # noqa: E402
+from provers.errors import ParseError  # noqa: E402
+from provers.ir import Statement, Term  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests/fixtures/lean_obligations.golden.jsonl"
-MAX_ALIGNMENTS = 24  # the engine's default budget (provers.equivalence.DEFAULT_MAX_ALIGNMENTS)
+MAX_ALIGNMENTS = 24  # the engine's default budget (provers.engine.equivalence.DEFAULT_MAX_ALIGNMENTS)
 
 
 def sae_obligations(a: Statement, b: Statement) -> tuple[list[tuple[str, Term]], list[list[str]], str]:

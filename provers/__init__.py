@@ -34,8 +34,8 @@ def parse(text: str, language: str = "lean4") -> Statement:
 def check_equivalence(a: Any, b: Any, relation: str = "sae", timeout: float = 5.0, **kwargs: Any):
     """Decide whether two statements (``Statement`` or text) are equivalent under ``relation``.
 
-    Returns a ``provers.verdict.Verdict``: ``equivalent`` / ``inequivalent`` / ``inconclusive``.
+    Returns a ``provers.engine.verdict.Verdict``: ``equivalent`` / ``inequivalent`` / ``inconclusive``.
     """
-    from provers.equivalence import check_equivalence as _check
+    from provers.engine.equivalence import check_equivalence as _check
 
     return _check(a, b, relation=relation, timeout=timeout, **kwargs)

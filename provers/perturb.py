@@ -651,7 +651,7 @@ def component_witness(a: Statement, b: Statement, points: int = 32, seed: int = 
     """An assignment where the premises (as a conjunction) or the conclusions of ``a`` and
     ``b`` get different EXACT truth values, reading both over the same variables (identity
     alignment). None when there is none among the sampled points, or the variables differ."""
-    from provers import evaluate as ev
+    from provers.semantics import evaluate as ev
 
     va = tuple(v for v in a.variables if not is_universe(v.sort))
     if va != tuple(v for v in b.variables if not is_universe(v.sort)):

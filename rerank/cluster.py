@@ -180,7 +180,7 @@ def default_backend() -> Any:
     """The engine's default backend (SMT portfolio), created once per process."""
     if not _BACKEND:
         try:
-            from provers.equivalence import default_backend as make
+            from provers.engine.equivalence import default_backend as make
         except ImportError:
             return None
         _BACKEND.append(make())
@@ -350,7 +350,7 @@ class Clusterer:
         return self._backend
 
     def _engine_check(self, a: Statement, b: Statement, deadline: Deadline | None) -> Any:
-        from provers.equivalence import check_equivalence
+        from provers.engine.equivalence import check_equivalence
 
         # the syntactic relation never calls a solver: do not start one for it
         backend = None if self.relation == "syntactic" else self._counting_backend()
@@ -372,7 +372,7 @@ class Clusterer:
         if deadline is not None and deadline.expired():
             return None
         try:
-            from provers.equivalence import vacuous
+            from provers.engine.equivalence import vacuous
         except ImportError:
             return None
         self.stats.vacuity_checks += 1
@@ -460,8 +460,8 @@ def canonical_form(st: Statement) -> str:
     of commutative arguments and of premises: such statements are equivalent under every
     relation, so equal keys merge without a solver and key the verdict cache."""
     try:
-        from provers.normal import normalize
-        from provers.relations import canon_key
+        from provers.engine.normal import normalize
+        from provers.engine.relations import canon_key
     except ImportError:  # engine not installed: alpha-canonical form of the IR
         return "ir:" + st.canonical_key()
     try:
@@ -476,11 +476,11 @@ def canonical_form(st: Statement) -> str:
 # ---------------------------------------------------------------------- buckets and fingerprints
 #
 # Both are computed once per candidate and compared per pair with no solver.  They are
-# deliberately coarser than the engine's own checks (``provers.equivalence._decide``), so a
+# deliberately coarser than the engine's own checks (``provers.engine.equivalence._decide``), so a
 # pair they separate is one the engine would also rule out:
 # * type-variable and instance-binder counts must match (``match_types``);
 # * an admissible alignment preserves the quantifier blocks and the multiset of (block,
-#   sort) of the variables (``provers.align.admissible_matrix``; unused variables dropped
+#   sort) of the variables (``provers.engine.align.admissible_matrix``; unused variables dropped
 #   first for ``symbolic``); ``sae`` also needs premises on both sides or on neither;
 # * ``symbolic`` can also match through the numeric-conclusion route, which needs no
 #   alignment but equal sorts of the standardized value and answer;
@@ -512,8 +512,8 @@ def _shape(s: Any) -> str:
 
 
 def _form(st: Statement, relation: str) -> Any:
-    from provers.align import drop_unused
-    from provers.normal import normalize
+    from provers.engine.align import drop_unused
+    from provers.engine.normal import normalize
 
     nf = normalize(st)
     return drop_unused(nf) if relation == "symbolic" else nf
@@ -526,7 +526,7 @@ def signature(st: Statement, relation: str) -> Signature | None:
     try:
         from collections import Counter
 
-        from provers.relations import standardize
+        from provers.engine.relations import standardize
 
         nf = _form(st, relation)
         blocks = nf.blocks()
@@ -549,8 +549,8 @@ def _diagonal_points(sorts: list[Any], n: int) -> list[dict[str, Any]]:
     """Point j gives every sort its own value, the same in every statement."""
     import zlib
 
-    from provers.evaluate import sample_assignments
     from provers.ir import Var
+    from provers.semantics.evaluate import sample_assignments
 
     per_sort = {}
     for s in sorts:
@@ -578,7 +578,7 @@ def fingerprint(st: Statement, relation: str, points: int = FINGERPRINT_POINTS, 
     if relation in ("logical", "syntactic"):
         return None
     try:
-        from provers.evaluate import truth
+        from provers.semantics.evaluate import truth
 
         nf = _form(st, relation)
     except Exception:
@@ -605,9 +605,9 @@ def _answers(nf: Any, points: int, deadline: Deadline | None = None) -> tuple | 
     try:
         from fractions import Fraction
 
-        from provers.evaluate import evaluate, truth
+        from provers.engine.relations import standardize
         from provers.ir import BOOL, NAT, App, Var
-        from provers.relations import standardize
+        from provers.semantics.evaluate import evaluate, truth
 
         std = standardize(nf)
         if std is None:

@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provers.align import alignments, drop_unused, murty
+from provers.engine.align import alignments, drop_unused, murty
+from provers.engine.normal import normalize
 from provers.ir import INT, NAT, REAL, Hypothesis, Statement, Var, VarBinder, app, num
-from provers.normal import normalize
 
 
 def nf(vs, hyps, concl):

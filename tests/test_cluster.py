@@ -227,7 +227,7 @@ def small_statements(draw):
 @settings(max_examples=80, deadline=None)
 @given(small_statements(), small_statements(), st.sampled_from(["sae", "symbolic"]))
 def test_buckets_and_fingerprints_never_separate_what_the_engine_proves_equivalent(a, b, rel):
-    from provers.equivalence import check_equivalence
+    from provers.engine.equivalence import check_equivalence
 
     why = separated(describe(a, rel), describe(b, rel))
     if why is not None:
@@ -258,7 +258,7 @@ def test_signature_separates_different_variable_sorts():
 
 def test_a_given_backend_is_used_and_counted():
     """A run can be isolated from the process-wide verdict cache by passing its own backend."""
-    from provers.backend import Unknown
+    from provers.backends.base import Unknown
 
     class Abstaining:
         name = "abstaining"

@@ -9,11 +9,11 @@ import math
 import pytest
 
 import provers
-from provers.align import alignments
 from provers.deadline import Deadline, DeadlineExceeded
-from provers.equivalence import vacuous
-from provers.evaluate import truth
-from provers.normal import normalize
+from provers.engine.align import alignments
+from provers.engine.equivalence import vacuous
+from provers.engine.normal import normalize
+from provers.semantics.evaluate import truth
 
 PUTNAM_A2 = (
     "theorem dummy (n : ℕ) : ∃ m : ℕ, m > n ∧ ∃ (a b c : ℕ), m = a ^ 2 + b ^ 2 ∧ "

@@ -12,10 +12,10 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provers.backend import Proved, Refuted
-from provers.evaluate import sample_assignments, truth
+from provers.backends.base import Proved, Refuted
+from provers.backends.smt import solve
 from provers.ir import INT, NAT, REAL, Var, app, cast, forall_, free_vars, num
-from provers.smt import solve
+from provers.semantics.evaluate import sample_assignments, truth
 
 N_VARS = [Var("n", NAT), Var("m", NAT)]
 I_VARS = [Var("i", INT), Var("j", INT)]

@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 
 from provers import check_equivalence, parse
-from provers.align import drop_unused
-from provers.backend import Proved, Refuted
+from provers.backends.base import Proved, Refuted
+from provers.backends.smt.backends import Cvc5Backend, Z3Backend
+from provers.backends.smt.solve import solve
 from provers.deadline import Deadline
-from provers.equivalence import Prover
+from provers.engine.align import drop_unused
+from provers.engine.equivalence import Prover
+from provers.engine.normal import normalize
 from provers.ir import (
     NAT,
     TRUE,
@@ -21,9 +24,6 @@ from provers.ir import (
     known_elements,
     provably_inhabited,
 )
-from provers.normal import normalize
-from provers.smt.backends import Cvc5Backend, Z3Backend
-from provers.smt.solve import solve
 
 
 @pytest.mark.parametrize("name, n", [("Fin 0", 0), ("Fin 3", 3), ("Fin (n + 1)", 1),

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from provers.equivalence import check_equivalence, trivial, vacuous
+from provers.engine.equivalence import check_equivalence, trivial, vacuous
 from provers.ir import (
     FALSE,
     NAT,
@@ -148,7 +148,7 @@ def test_unrelated_provable_statements_sae_vs_logical():
     A = st([n], [], app("eq", app("add", n, num(0, NAT)), n))
     B = st([Var("s", REAL)], [], app("eq", Var("s", REAL), Var("s", REAL)))
     assert check_equivalence(A, B, relation="sae").status == "inequivalent"
-    smt = pytest.importorskip("provers.smt")
+    smt = pytest.importorskip("provers.backends.smt")
     if not hasattr(smt, "Portfolio"):
         pytest.skip("SMT portfolio not landed yet")
     v = check_equivalence(A, B, relation="logical", timeout=5.0)
@@ -224,8 +224,8 @@ def test_lean_equivalent(lean, what, a, b):
 
 @pytest.mark.parametrize("what,a,b", INEQUIVALENT_LEAN, ids=[c[0] for c in INEQUIVALENT_LEAN])
 def test_lean_inequivalent_with_validated_countermodel(lean, what, a, b):
-    from provers.evaluate import truth
-    from provers.normal import normalize
+    from provers.engine.normal import normalize
+    from provers.semantics.evaluate import truth
 
     v = check_equivalence(a, b, relation="sae", timeout=3.0)
     assert v.status == "inequivalent", v.explain()
@@ -325,7 +325,7 @@ def test_renaming_a_carrier_and_its_instance_is_equivalent(relation):
 def test_backend_with_sources_is_given_both_statements():
     """A Lean backend renders obligations from each statement's own text: the engine hands it
     the two parsed statements of the call before any obligation."""
-    from provers.backend import Unknown
+    from provers.backends.base import Unknown
 
     class Recording:
         name = "recording"
@@ -348,7 +348,7 @@ def test_backend_with_sources_is_given_both_statements():
 
 
 def test_provable_decides_whole_statements():
-    from provers.equivalence import provable
+    from provers.engine.equivalence import provable
 
     assert provable("theorem t (n : ℕ) (h : n > 2) : n ≥ 3 := by sorry").status == "proved"
     assert provable("theorem t (n : ℕ) (h : n > 2) : n ≥ 4 := by sorry").status == "refuted"

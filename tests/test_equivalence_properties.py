@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provers.equivalence import check_equivalence
+from provers.engine.equivalence import check_equivalence
+from provers.engine.normal import is_type_var
 from provers.ir import NAT, App, Hypothesis, Num, Statement, Var, VarBinder, substitute
-from provers.normal import is_type_var
 
 MINIF2F = [
     "theorem amc12a_2015_p10 (x y : ℤ) (h₀ : 0 < y) (h₁ : y < x) (h₂ : x + y + x * y = 80) : x = 26",

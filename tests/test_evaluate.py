@@ -7,18 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_vocab import N, R, Z, i, j, m, n, x, y  # noqa: E402
 
-from provers.evaluate import (
-    Approx,
-    ApproxBool,
-    ExactComplex,
-    FunTable,
-    Undetermined,
-    decide,
-    evaluate,
-    fingerprint,
-    sample_assignments,
-    truth,
-)
 from provers.ir import (
     BOOL,
     COMPLEX,
@@ -39,6 +27,18 @@ from provers.ir import (
     implies,
     num,
     uninterpreted,
+)
+from provers.semantics.evaluate import (
+    Approx,
+    ApproxBool,
+    ExactComplex,
+    FunTable,
+    Undetermined,
+    decide,
+    evaluate,
+    fingerprint,
+    sample_assignments,
+    truth,
 )
 
 

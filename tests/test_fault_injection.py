@@ -78,7 +78,7 @@ class RestartableServer:
 def _chaos(stop: threading.Event, server: RestartableServer, seed: int, kills: dict) -> None:
     """Every 0.1-0.4 s (seeded), in turn: SIGKILL a random solver worker, take the server down
     for a while."""
-    from provers.smt.pool import default_pool
+    from provers.backends.smt.pool import default_pool
 
     rng = random.Random(seed)
     pool = default_pool()
@@ -147,8 +147,8 @@ def test_killing_solver_workers_and_the_informalizer_loses_and_duplicates_nothin
 
 SOLVER_CALLER = textwrap.dedent("""
     import provers
-    from provers.normal import normalize
-    from provers.smt.pool import WorkerPool
+    from provers.engine.normal import normalize
+    from provers.backends.smt.pool import WorkerPool
 
     hard = normalize(provers.parse("theorem t (x y z : ℤ) : x ^ 3 + y ^ 3 + z ^ 3 ≠ 33")).closed()
     pool = WorkerPool(max_workers=1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from provers import parse
+from provers.backends.lean.security import UnsafeLeanError, check_safe_statement
 from provers.errors import ParseError
 from provers.lean4.commands import (
     COMMAND_KEYWORDS,
@@ -14,7 +15,6 @@ from provers.lean4.commands import (
     HEADER_COMMANDS,
     command_reason,
 )
-from provers.lean4.security import UnsafeLeanError, check_safe_statement
 
 B = "theorem t : (1 : ℕ) = 1 := by sorry"
 
@@ -72,7 +72,7 @@ def test_every_attack_is_a_parse_error_naming_the_command_and_where(text: str, n
 
 
 def test_unknown_imports_never_reach_lean():
-    from provers.lean4.repl import LeanImportError, prepare_candidate
+    from provers.backends.lean.repl import LeanImportError, prepare_candidate
 
     with pytest.raises(LeanImportError, match="Evil.Pwn"):
         prepare_candidate("import Evil.Pwn\n" + B, "import Mathlib")

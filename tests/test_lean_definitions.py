@@ -110,8 +110,8 @@ def test_text_using_a_definition_is_never_sent_to_lean_as_is():
     """The Lean backend renders obligations from the statements' own text where it can; a
     component that uses a definition of the statement must come from the IR instead (Lean's
     environment does not have the candidate's definition, or has another one)."""
-    from provers.lean4.render_obligation import SourceIndex, obligation_from_ir
-    from provers.normal import normalize
+    from provers.backends.lean.render import SourceIndex, obligation_from_ir
+    from provers.engine.normal import normalize
 
     st = parse("def P (x : ℝ) : Prop := 0 < x\ntheorem t (y : ℝ) (h : P y) (h2 : y < 3) : P (y + 1)")
     assert [h.source for h in st.hypotheses] == ["", "y < 3"] and st.conclusion_source == ""

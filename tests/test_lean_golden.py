@@ -48,8 +48,8 @@ def test_rendering_is_deterministic(rendered: list[dict]) -> None:
 def test_rendered_obligations_are_safe_and_use_original_text(rendered: list[dict]) -> None:
     """Every rendered theorem passes the security screen with the portfolio as its proof, and
     most two-sided obligations quote at least one component as the statements wrote it."""
-    from provers.lean4.render_obligation import DEFAULT_TACTICS, tactic_script
-    from provers.lean4.security import check_safe_statement
+    from provers.backends.lean.render import DEFAULT_TACTICS, tactic_script
+    from provers.backends.lean.security import check_safe_statement
 
     proof = tactic_script(DEFAULT_TACTICS)
     theorems = [(r, o["theorem"]) for r in rendered for o in r.get("obligations", []) if "theorem" in o]

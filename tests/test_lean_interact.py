@@ -17,14 +17,14 @@ from lean_interact.interface import (  # noqa: E402
 )
 
 from provers import check_equivalence, ir  # noqa: E402
-from provers.backend import Proved, Unknown  # noqa: E402
-from provers.lean4.interact import (  # noqa: E402
+from provers.backends.base import Proved, Unknown  # noqa: E402
+from provers.backends.lean.interact import (  # noqa: E402
     LeanInteractBackend,
     LeanInteractTransport,
     result_from_response,
 )
-from provers.lean4.repl import LeanConfigError, LeanHeaderError, LeanImportError  # noqa: E402
-from provers.lean4.security import UnsafeLeanError  # noqa: E402
+from provers.backends.lean.repl import LeanConfigError, LeanHeaderError, LeanImportError  # noqa: E402
+from provers.backends.lean.security import UnsafeLeanError  # noqa: E402
 
 
 def msg(severity: str, data: str) -> Message:

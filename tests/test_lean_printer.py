@@ -129,8 +129,8 @@ def test_strict_rendering_means_the_ir_to_the_frontend():
 
     from hypothesis import HealthCheck, given, settings
 
+    from provers.backends.lean.render import obligation_from_ir
     from provers.ir import canonical
-    from provers.lean4.render_obligation import obligation_from_ir
 
     sys.path.insert(0, str(ROOT / "tests"))
     from test_lean_properties import statements

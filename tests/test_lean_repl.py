@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from provers.lean4.repl import (
+from provers.backends.lean.repl import (
     KiminaClient,
     LeanConfig,
     LeanConfigError,
@@ -25,7 +25,7 @@ from provers.lean4.repl import (
     ReplProtocolError,
     connect,
 )
-from provers.lean4.security import UnsafeLeanError
+from provers.backends.lean.security import UnsafeLeanError
 
 FAKE = Path(__file__).parent / "fixtures" / "fake_repl.py"
 PROOF = "by decide"
@@ -424,7 +424,7 @@ def test_real_repl_core_obligations() -> None:
 # ---------------------------------------------------------------- rendering and LeanBackend
 
 def test_portfolio_depends_on_imports() -> None:
-    from provers.lean4.render_obligation import DEFAULT_TACTICS, portfolio_for
+    from provers.backends.lean.render import DEFAULT_TACTICS, portfolio_for
 
     assert portfolio_for("import Mathlib\nopen Real") == DEFAULT_TACTICS
     assert portfolio_for("") == ("rfl", "omega", "decide", "simp")
@@ -433,8 +433,8 @@ def test_portfolio_depends_on_imports() -> None:
 
 
 def test_render_from_text_parts_and_screen() -> None:
-    from provers.lean4.render_obligation import LeanObligation, render_theorem
-    from provers.lean4.security import check_safe_statement
+    from provers.backends.lean.render import LeanObligation, render_theorem
+    from provers.backends.lean.security import check_safe_statement
 
     ob = LeanObligation(goal="x ^ 2 ≥ 0", binders=("(x : ℝ)",), premises=("0 < x",),
                         opens=("open Real",))
@@ -460,7 +460,7 @@ def _strict(t, free=()):
 
 def test_render_from_ir() -> None:
     from provers import ir
-    from provers.lean4.render_obligation import NotRenderable, obligation_from_ir
+    from provers.backends.lean.render import NotRenderable, obligation_from_ir
 
     x, n, i = ir.Var("x", ir.REAL), ir.Var("n", ir.NAT), ir.Var("i", ir.NAT)
     total = ir.BigOp("sum", i, ir.app("range", n), i)
@@ -522,7 +522,7 @@ def test_isabelle_operations_render_as_lean_expansions() -> None:
     """Isabelle's `ln` is unspecified on x ≤ 0: the obligation quantifies over every function
     that is Real.log on x > 0 (proving it proves it for Isabelle's ln, whatever it is)."""
     from provers import ir
-    from provers.lean4.render_obligation import obligation_from_ir
+    from provers.backends.lean.render import obligation_from_ir
 
     x, y, n = ir.Var("x", ir.REAL), ir.Var("y", ir.REAL), ir.Var("n", ir.NAT)
     ob = obligation_from_ir(ir.forall_([x, y], ir.app("eq", ir.app("powr", x, y), ir.app("ln", x))))
@@ -551,10 +551,10 @@ SOURCE_B = ("import Mathlib\ntheorem u {G : Type*} [Group G] (a b : ℝ) (k : G)
 
 
 def _sae_obligations(a, b):
-    from provers.align import alignments, match_types
-    from provers.normal import normalize
-    from provers.relations import check_sae, rename_onto
-    from provers.verdict import Obligation
+    from provers.engine.align import alignments, match_types
+    from provers.engine.normal import normalize
+    from provers.engine.relations import check_sae, rename_onto
+    from provers.engine.verdict import Obligation
 
     na, nb = normalize(a), normalize(b)
     nb, why = match_types(na, nb)
@@ -570,8 +570,8 @@ def _sae_obligations(a, b):
 
 
 def test_obligations_use_each_statements_own_text() -> None:
+    from provers.backends.lean.render import obligation_from_ir
     from provers.lean4.parser import parse_lean
-    from provers.lean4.render_obligation import obligation_from_ir
 
     a, b = parse_lean(SOURCE_A), parse_lean(SOURCE_B)
     premises, conclusions = _sae_obligations(a, b)
@@ -590,8 +590,8 @@ def test_obligations_use_each_statements_own_text() -> None:
 def test_source_text_never_crosses_sides() -> None:
     """B's component must be rendered from B's text even when it equals A's IR: A's text there
     would make Lean check our reading of B instead of B."""
+    from provers.backends.lean.render import obligation_from_ir
     from provers.lean4.parser import parse_lean
-    from provers.lean4.render_obligation import obligation_from_ir
 
     a = parse_lean("theorem t (x : ℝ) (h : 0 < x) : x ^ 2 > 0 := sorry")
     b = parse_lean("theorem t (y : ℝ) (hy : (0:ℝ) < y) : y ^ 2 > 0 := sorry")
@@ -607,8 +607,8 @@ def test_source_text_the_screen_refuses_falls_back_to_the_ir() -> None:
     here the IR has no rendering either, so the obligation is NotRenderable (an `Unknown`),
     never text that the REPL client would have to refuse."""
     from provers import ir
+    from provers.backends.lean.render import NotRenderable, obligation_from_ir
     from provers.lean4.parser import parse_lean
-    from provers.lean4.render_obligation import NotRenderable, obligation_from_ir
 
     a = parse_lean('theorem t (x : ℕ) (h : x = String.length "ab") : x > 0 := sorry')
     f = ir.forall_(list(a.variables), a.hypotheses[0].formula)
@@ -630,15 +630,15 @@ def test_source_text_the_screen_refuses_falls_back_to_the_ir() -> None:
     ("(Finset.range n).card = n", {"n": "m"}, "(Finset.range m).card = m"),
 ])
 def test_rename_source_text_is_token_level_and_refuses_capture(text, names, expected) -> None:
-    from provers.lean4.source_text import rename_text
+    from provers.backends.lean.source_text import rename_text
 
     assert rename_text(text, names, frozenset({"x", "f", "n"})) == expected
 
 
 def test_lean_backend_maps_results(log_path: Path) -> None:
     from provers import ir
-    from provers.backend import Proved, Unknown
-    from provers.lean4.backend import LeanBackend
+    from provers.backends.base import Proved, Unknown
+    from provers.backends.lean.backend import LeanBackend
 
     n = ir.Var("n", ir.NAT)
     with LeanBackend(LeanReplPool(fake_config(), size=1)) as backend:
@@ -671,7 +671,7 @@ def test_engine_sends_original_text_through_with_sources(log_path: Path) -> None
     own hypothesis text (B's renamed onto A's variables), the carriers' binders and the
     headers' `open` lines. (The stand-in accepts every proof: this checks the wiring.)"""
     from provers import check_equivalence
-    from provers.lean4.backend import LeanBackend
+    from provers.backends.lean.backend import LeanBackend
     from provers.lean4.parser import parse_lean
 
     a = parse_lean("import Mathlib\nopen Real\ntheorem t {G : Type*} [Group G] (x : ℝ) (g : G) "
@@ -691,8 +691,9 @@ def test_engine_sends_original_text_through_with_sources(log_path: Path) -> None
 
 def test_backend_chain_runs_lean_only_on_unknown(log_path: Path) -> None:
     from provers import ir
-    from provers.backend import Proved, Refuted, Unknown
-    from provers.lean4.backend import BackendChain, LeanBackend
+    from provers.backends.base import Proved, Refuted, Unknown
+    from provers.backends.chain import BackendChain
+    from provers.backends.lean.backend import LeanBackend
 
     class Stub:
         def __init__(self, name: str, answer: object) -> None:
@@ -720,8 +721,8 @@ def test_backend_chain_runs_lean_only_on_unknown(log_path: Path) -> None:
 @requires_lean
 def test_real_lean_backend() -> None:
     from provers import ir
-    from provers.backend import Proved, Unknown
-    from provers.lean4.backend import LeanBackend
+    from provers.backends.base import Proved, Unknown
+    from provers.backends.lean.backend import LeanBackend
 
     n = ir.Var("n", ir.NAT)
     with LeanBackend(config=_real_config()) as backend:
@@ -742,9 +743,9 @@ def test_real_lean_sorts_and_source_obligations() -> None:
     """Core Lean is enough: ℕ/ℤ statements; the sort check agrees with the frontend, and an
     obligation rendered from both statements' own text is proved."""
     from provers import check_equivalence
-    from provers.lean4.backend import LeanBackend
+    from provers.backends.lean.backend import LeanBackend
+    from provers.backends.lean.sortcheck import check_sorts
     from provers.lean4.parser import parse_lean
-    from provers.lean4.sortcheck import check_sorts
 
     a = parse_lean("theorem t (a b : ℕ) (h : a ≤ b ∧ 0 < a) : a ≤ b + 1 := by sorry")
     b = parse_lean("theorem u (x y : ℕ) (h : 0 < x) (h' : x ≤ y) : x < y + 2 := by sorry")
@@ -773,7 +774,7 @@ def test_real_kimina_server() -> None:
 # ---------------------------------------------------------------- sorts checked by Lean
 
 def test_lean_context_parsing() -> None:
-    from provers.lean4.sortcheck import lean_context
+    from provers.backends.lean.sortcheck import lean_context
 
     goal = ("G : Type u_1\ninst✝ : Group G\nx y : ℝ\nf : ℕ →\n  ℝ\nh₀ : 0 < x\n⊢ f 0 ≤ x")
     assert lean_context(goal) == {"G": "Type u_1", "x": "ℝ", "y": "ℝ", "f": "ℕ → ℝ",
@@ -783,8 +784,8 @@ def test_lean_context_parsing() -> None:
 def test_sorts_checked_against_lean_goal(log_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The stand-in answers with the local context real Lean prints for the statement; the
     check compares it with the frontend's sorts (and reports what differs)."""
+    from provers.backends.lean.sortcheck import check_sorts
     from provers.lean4.parser import parse_lean
-    from provers.lean4.sortcheck import check_sorts
 
     st = parse_lean("import Mathlib\nopen Real\ntheorem t {G : Type*} [Group G] (x y : ℝ) "
                     "(f : ℕ → ℝ) (s : Finset ℕ) (h₀ : 0 < x) : f 0 ≤ x := by simp")
@@ -813,7 +814,7 @@ def test_sorts_checked_against_lean_goal(log_path: Path, monkeypatch: pytest.Mon
 
 def test_prove_keeps_the_candidates_imports(log_path: Path) -> None:
     """`LeanBackend.prove` on a theorem checks its imports like `pool.check` does."""
-    from provers.lean4.backend import LeanBackend
+    from provers.backends.lean.backend import LeanBackend
 
     text = "import Evil.Pwn\ntheorem t : True := by sorry"
     with LeanBackend(LeanReplPool(fake_config(), size=1)) as backend:
@@ -826,7 +827,7 @@ def test_prove_keeps_the_candidates_imports(log_path: Path) -> None:
 
 def test_statements_imports_are_checked_against_the_header(log_path: Path) -> None:
     from provers import check_equivalence
-    from provers.lean4.backend import LeanBackend
+    from provers.backends.lean.backend import LeanBackend
 
     a = "import Mathlib\ntheorem t (x : ℕ) : x + 0 = x := by sorry"
     with LeanBackend(LeanReplPool(fake_config(header="import Aesop"), size=1)) as backend:
@@ -876,11 +877,11 @@ def test_command_carrying_candidates_are_errors_and_never_reach_lean(log_path: P
     """In check_equivalence (SMT only, and with a Lean backend) a candidate with a command is a
     ParseError, never a verdict; and nothing Lean receives ever holds a command."""
     from provers import check_equivalence
+    from provers.backends.lean.backend import LeanBackend
+    from provers.backends.lean.render import tactic_script
+    from provers.backends.lean.security import screen_statement
     from provers.errors import ParseError
-    from provers.lean4.backend import LeanBackend
     from provers.lean4.commands import COMMAND_KEYWORDS
-    from provers.lean4.render_obligation import tactic_script
-    from provers.lean4.security import screen_statement
 
     plain = "theorem t (x : ℕ) (h : 0 < x) : x ≠ 0 := by sorry"
     with pytest.raises(ParseError):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from provers.lean4.security import (
+from provers.backends.lean.security import (
     UnsafeLeanError,
     check_safe_header,
     check_safe_statement,

@@ -8,10 +8,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from provers.backends.lean.source_text import SourceIndex, rename_text
 from provers.errors import ParseError
 from provers.ir import Hypothesis, Var, VarBinder, canonical, substitute
 from provers.lean4.parser import parse_lean
-from provers.lean4.source_text import SourceIndex, rename_text
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = [json.loads(line)["text"] for line in (ROOT / "tests/fixtures/lean/statements.jsonl").open(encoding="utf-8")]
@@ -94,8 +94,8 @@ def test_index_matches_up_to_renaming_and_only_within_one_statement() -> None:
 def test_statement_rebuilt_from_component_texts_means_the_same() -> None:
     """The text the sort check sends (components' source texts, proof `by sorry`) passes the
     security screen and reads back as the same binders and conclusion."""
-    from provers.lean4.security import screen_statement
-    from provers.lean4.sortcheck import statement_text
+    from provers.backends.lean.security import screen_statement
+    from provers.backends.lean.sortcheck import statement_text
 
     checked = 0
     for text in TEXTS:

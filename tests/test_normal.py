@@ -1,5 +1,6 @@
 """Normal form: presentation choices that do not change meaning are erased."""
 
+from provers.engine.normal import normalize, simplify_logic
 from provers.ir import (
     BOOL,
     FALSE,
@@ -20,7 +21,6 @@ from provers.ir import (
     not_,
     num,
 )
-from provers.normal import normalize, simplify_logic
 
 x, y, n = Var("x", REAL), Var("y", REAL), Var("n", NAT)
 P = app("lt", num(0, REAL), x)

@@ -231,7 +231,7 @@ def test_effective_labels_on_a_statement_with_forced_values():
 
 def test_conflicting_engine_verdict_is_kept_as_a_change(monkeypatch):
     """A wrong `equivalent` against an exact witness is a soundness bug: never relabelled."""
-    from provers import verdict as vd
+    from provers.engine import verdict as vd
 
     st0 = STATEMENTS[S5]
     h0 = st0.binders[1]

@@ -1,8 +1,21 @@
 """Relations under one alignment: obligations, tree matching, standardization."""
 
-from provers.align import Alignment
 from provers.deadline import Deadline
-from provers.equivalence import Prover
+from provers.engine.align import Alignment
+from provers.engine.equivalence import Prover
+from provers.engine.normal import normalize
+from provers.engine.relations import (
+    PROVED,
+    REFUTED,
+    STRUCTURAL,
+    canon_key,
+    check_sae,
+    check_symbolic,
+    check_syntactic,
+    rename_onto,
+    standardize,
+    syntactic_key,
+)
 from provers.ir import (
     NAT,
     REAL,
@@ -15,19 +28,6 @@ from provers.ir import (
     app,
     num,
     or_,
-)
-from provers.normal import normalize
-from provers.relations import (
-    PROVED,
-    REFUTED,
-    STRUCTURAL,
-    canon_key,
-    check_sae,
-    check_symbolic,
-    check_syntactic,
-    rename_onto,
-    standardize,
-    syntactic_key,
 )
 
 x, y, z = (Var(s, REAL) for s in "xyz")

@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from provers.backend import Proved, Refuted, Unknown
-from provers.cache import VerdictCache
-from provers.evaluate import truth
+from provers.backends.base import Proved, Refuted, Unknown
+from provers.backends.cache import VerdictCache
+from provers.backends.smt import Cvc5Backend, Portfolio, WorkerPool, Z3Backend
 from provers.ir import INT, NAT, REAL, FunSort, Quant, Var, app, cast, forall_, implies, num
-from provers.smt import Cvc5Backend, Portfolio, WorkerPool, Z3Backend
+from provers.semantics.evaluate import truth
 
 x, y = Var("x", REAL), Var("y", REAL)
 n, m = Var("n", NAT), Var("m", NAT)
@@ -140,7 +140,7 @@ def test_portfolio_on_a_one_worker_pool_runs_solvers_in_turn():
 
 
 def test_module_level_prove_uses_shared_backends():
-    from provers.smt import prove
+    from provers.backends.smt import prove
 
     claim = forall_([x], app("ge", app("abs", x), num(0, REAL)))
     assert isinstance(prove(claim, 5.0), Proved)

@@ -10,8 +10,8 @@ from fractions import Fraction
 import pytest
 from ir_vocab import N, R, Z, i, m, n, x, y  # noqa: E402
 
-from provers.backend import Proved, Refuted, Unknown
-from provers.evaluate import sample_assignments, truth
+from provers.backends.base import Proved, Refuted, Unknown
+from provers.backends.smt import lower_obligation, solve
 from provers.ir import (
     INT,
     NAT,
@@ -25,7 +25,7 @@ from provers.ir import (
     num,
     uninterpreted,
 )
-from provers.smt import lower_obligation, solve
+from provers.semantics.evaluate import sample_assignments, truth
 
 
 def eq(a, b):

@@ -8,7 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provers import check_equivalence, parse
-from provers.cache import cache_key
+from provers.backends.cache import cache_key
+from provers.backends.smt.solve import solve
+from provers.engine.normal import normalize, statement_symbols
+from provers.engine.relations import canon_key
 from provers.ir import (
     NAT,
     FunSort,
@@ -23,9 +26,6 @@ from provers.ir import (
     map_term,
     subterms,
 )
-from provers.normal import normalize, statement_symbols
-from provers.relations import canon_key
-from provers.smt.solve import solve
 
 a_var = Var("a", NAT)
 a_sym = Uninterpreted("a", (), NAT)

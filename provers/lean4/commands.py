@@ -1,7 +1,7 @@
 """Lean 4 command keywords, and which of them a statement may contain.
 
 One table for the two places that read candidate text: the frontend (``provers.lean4.header``
-raises ``ParseError``) and the security screen (``provers.lean4.security`` raises
+raises ``ParseError``) and the security screen (``provers.backends.lean.security`` raises
 ``UnsafeLeanError``). A statement is a header plus one declaration; any other command changes
 what the text means to Lean (notation, instances, attributes, scopes) or runs code, so the
 frontend refuses it with the advice below rather than reading past it.

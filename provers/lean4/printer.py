@@ -8,7 +8,7 @@ Two uses, one printer (``LeanPrinter``):
   explicit ``(↑(t) : ℝ)``, binders carry their types, names are kept. Operations that exist
   only in Isabelle's semantics (``powr``, ``signed_sqrt``, ``ln``...) raise ``PrintError``.
 - **strict** (``LeanPrinter(strict=True)``, used for proof obligations by
-  ``provers.lean4.render_obligation``): output whose meaning in real Lean + Mathlib is exactly
+  ``provers.backends.lean.render``): output whose meaning in real Lean + Mathlib is exactly
   the IR's, even where the frontend would not read it back: every variable must be bound
   (``bind``) and gets a unique safe name (no capture, no keyword), finite sets are ``Finset``
   where a sum or a count needs one and ``Set`` elsewhere, ``sign``/``conj``/``gcd`` on ℤ use
@@ -226,7 +226,7 @@ class LeanPrinter:
         if not self.strict:
             self.names[v] = name(v.name)
             return self.names[v]
-        from provers.lean4.security import FORBIDDEN_WORDS
+        from provers.backends.lean.security import FORBIDDEN_WORDS
 
         ok = _SAFE_NAME.fullmatch(v.name) and v.name not in _RESERVED and v.name not in FORBIDDEN_WORDS
         self.names[v] = self.fresh(v.name if ok else "v")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from provers.engine.normal import is_type_var, simplify_logic, split_conjunction
 from provers.errors import ParseError
 from provers.ir import (
     App,
@@ -43,7 +44,6 @@ from provers.ir import (
 from provers.lean4.lexer import strip_comments, tokenize
 from provers.lean4.pratt import TermParser
 from provers.lean4.syntax import BinderGroup, Syn
-from provers.normal import is_type_var, simplify_logic, split_conjunction
 
 
 @dataclass(frozen=True)

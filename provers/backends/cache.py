@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from provers.backend import ProofResult, Proved, Refuted, Unknown
+from provers.backends.base import ProofResult, Proved, Refuted, Unknown
 from provers.ir import Quant, Term, Var, canonical, free_vars, subterms
 
 

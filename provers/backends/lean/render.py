@@ -7,7 +7,7 @@ Two sources:
   names, Isabelle-only operations as their Lean expansions). Given the statements it came
   from (`sources`), every hypothesis or conclusion of a Lean statement that the obligation
   contains (up to the alignment's renaming) is printed from its original text instead
-  (`provers.lean4.source_text`), so Lean checks Mathlib's definitions rather than our
+  (`provers.backends.lean.source_text`), so Lean checks Mathlib's definitions rather than our
   reading, and opaque carriers get their original binders (`{G : Type*} [Group G]`).
   Constructs with no faithful Lean rendering raise `NotRenderable` (= `PrintError`).
 
@@ -21,15 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from provers import ir
-from provers.lean4.printer import ISABELLE_PARTIAL, Hook, LeanPrinter, PrintError
-from provers.lean4.security import (
+from provers.backends.lean.security import (
     FORBIDDEN_WORDS,
     UnsafeLeanError,
     check_safe_header,
     check_safe_term,
     strip_comments,
 )
-from provers.lean4.source_text import SourceIndex, mentions
+from provers.backends.lean.source_text import SourceIndex, mentions
+from provers.lean4.printer import ISABELLE_PARTIAL, Hook, LeanPrinter, PrintError
 
 __all__ = [
     "CORE_TACTICS", "MATHLIB_TACTICS", "DEFAULT_TACTICS", "NotRenderable", "LeanObligation",
@@ -126,7 +126,7 @@ def render_theorem(ob: LeanObligation, tactics: Sequence[str]) -> tuple[str, str
 
 def _sides(formula: ir.Term) -> ir.App | None:
     """The two-sided body of an equivalence obligation `∀ x̄, L ↔ R` / `∀ x̄, E = E'`: its left
-    side comes from statement A, its right side from statement B (`provers.relations`)."""
+    side comes from statement A, its right side from statement B (`provers.engine.relations`)."""
     while isinstance(formula, ir.Quant) and formula.kind == "forall":
         formula = formula.body
     if isinstance(formula, ir.App) and formula.op in ("iff", "eq") and len(formula.args) == 2:

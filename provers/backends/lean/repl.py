@@ -7,7 +7,7 @@ by a blank line. `{"cmd": "import Mathlib"}` (no `env`) builds an environment on
 process. Replies carry `messages` (severity trace/info/warning/error) and `sorries`; empty
 lists are omitted. A command the REPL cannot run is answered `{"message": "..."}`.
 
-Every candidate-derived text goes through `provers.lean4.security.screen_statement` before it
+Every candidate-derived text goes through `provers.backends.lean.security.screen_statement` before it
 can reach a process or server; only the configured header (from the user) is trusted.
 
 A result is accepted (`LeanResult.ok`) only when Lean reported no error and no `sorry`.
@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
+from provers.backends.lean.security import screen_statement
 from provers.lean4.commands import MATHLIB_PACKAGES
-from provers.lean4.security import screen_statement
 
 __all__ = [
     "ENV_PROJECT", "ENV_REPL", "ENV_KIMINA", "ENV_KIMINA_KEY", "ENV_MEMORY",

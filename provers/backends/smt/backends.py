@@ -11,10 +11,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from provers.backend import ProofResult, Proved, Refuted, Unknown
-from provers.cache import VerdictCache
+from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.cache import VerdictCache
+from provers.backends.smt.pool import WorkerPool, default_pool
 from provers.ir import BOOL, Term
-from provers.smt.pool import WorkerPool, default_pool
 
 
 class SolverBackend:

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from provers import ir
-from provers.lean4.backend import LeanBackend
-from provers.lean4.render_obligation import DEFAULT_TACTICS
-from provers.lean4.repl import (
+from provers.backends.lean.backend import LeanBackend
+from provers.backends.lean.render import DEFAULT_TACTICS
+from provers.backends.lean.repl import (
     DEFAULT_TIMEOUT,
     LeanConfigError,
     LeanHeaderError,

@@ -2,7 +2,7 @@
 
 Why: z3 and cvc5 must agree with the exact evaluator on every operation, so the meaning of
 each IR op is written down once, here, as a rewrite into a small core that both emitters
-(``provers.smt.emit``) translate mechanically. The core is IR too (no second term language):
+(``provers.backends.smt.emit``) translate mechanically. The core is IR too (no second term language):
 
 * sorts Bool, Int, Real, opaque sorts, ``FunSort`` of those (function variables) and
   ``SetSort`` of those (set variables, as arrays);
@@ -620,7 +620,7 @@ class Lowerer:
         if op in ("fact", "choose", "gcd", "lcm", "prime", "digits", "list_sum", "list_length", "even", "odd", "dvd") and all(
             isinstance(a, Num) and abs(a.value) <= MAX_LITERAL for a in args
         ) and op not in ("digits",):
-            from provers.evaluate import evaluate
+            from provers.semantics.evaluate import evaluate
 
             v = evaluate(t, {})
             if isinstance(v, bool):
@@ -1076,7 +1076,7 @@ def _cpower(a: tuple[Term, Term], n: int) -> tuple[Term, Term]:
 
 
 def _exact_root(v: Fraction, k: int) -> Fraction | None:
-    from provers.evaluate import _rational_root
+    from provers.semantics.evaluate import _rational_root
 
     return _rational_root(v, k)
 
@@ -1121,7 +1121,7 @@ def fold_ground(t: Term) -> Term:
     Sound because the evaluator is exact (approximate or undecided values are left alone);
     it spares the solvers e.g. gcd (20!) 200000 or the digits of 2^100.
     """
-    from provers.evaluate import evaluate
+    from provers.semantics.evaluate import evaluate
 
     def fn(s: Term) -> Term | None:
         if not isinstance(s, App) or s.op not in _FOLDABLE:

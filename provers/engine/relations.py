@@ -37,7 +37,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from provers.align import Alignment, standardize
+from provers.engine.align import Alignment, standardize
+from provers.engine.normal import NormalForm
+from provers.engine.verdict import Obligation
 from provers.ir import (
     BOOL,
     TRUE,
@@ -55,8 +57,6 @@ from provers.ir import (
     substitute,
     subterms,
 )
-from provers.normal import NormalForm
-from provers.verdict import Obligation
 
 RELATIONS = ("syntactic", "sae", "symbolic", "logical")
 

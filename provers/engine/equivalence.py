@@ -4,12 +4,12 @@ Order of work, cheapest first:
 
 1. parse (text) and normalize both sides; alignment-independent structure (type variables,
    instance binders, variable sorts, premises on one side only for ``sae``);
-2. rank admissible alignments (``provers.align``); for each, the relation's obligations are
+2. rank admissible alignments (``provers.engine.align``); for each, the relation's obligations are
    first checked *cheaply*: syntactic identity proves, and exact evaluation at sampled points
-   (fingerprints, ``provers.evaluate``) refutes — a point where an obligation is false is a
+   (fingerprints, ``provers.semantics.evaluate``) refutes — a point where an obligation is false is a
    validated countermodel, since the evaluator is exact;
-3. the surviving alignments, best first, go to the backend (``provers.smt.Portfolio`` by
-   default; any ``provers.backend.Backend``) until one has all obligations proved.
+3. the surviving alignments, best first, go to the backend (``provers.backends.smt.Portfolio`` by
+   default; any ``provers.backends.base.Backend``) until one has all obligations proved.
 
 Every stage runs against one ``provers.deadline.Deadline`` (the check's total budget, or the
 caller's if sooner); when it passes, the check stops where it is and answers
@@ -26,29 +26,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from provers.align import Alignment, alignments, drop_unused, match_types
-from provers.backend import Backend, Proved, Refuted, Unknown
+from provers.backends.base import Backend, Proved, Refuted, Unknown
 from provers.deadline import Deadline, DeadlineExceeded, check_seconds
-from provers.errors import ParseError
-from provers.evaluate import FunTable, Opaque, numeral_probes, sample_assignments, truth
-from provers.ir import (
-    BOOL,
-    FLOAT,
-    App,
-    IRError,
-    OpaqueSort,
-    Quant,
-    Sort,
-    Statement,
-    Term,
-    Var,
-    VarBinder,
-    has_uninterpreted,
-    known_elements,
-    subterms,
-)
-from provers.normal import NormalForm, normalize, sort_mentions, statement_symbols
-from provers.relations import (
+from provers.engine.align import Alignment, alignments, drop_unused, match_types
+from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
+from provers.engine.relations import (
     PROVED,
     REFUTED,
     RELATIONS,
@@ -66,7 +48,25 @@ from provers.relations import (
     vacuous_obligation,
     value_route,
 )
-from provers.verdict import EQUIVALENT, INCONCLUSIVE, INEQUIVALENT, Obligation, Verdict
+from provers.engine.verdict import EQUIVALENT, INCONCLUSIVE, INEQUIVALENT, Obligation, Verdict
+from provers.errors import ParseError
+from provers.ir import (
+    BOOL,
+    FLOAT,
+    App,
+    IRError,
+    OpaqueSort,
+    Quant,
+    Sort,
+    Statement,
+    Term,
+    Var,
+    VarBinder,
+    has_uninterpreted,
+    known_elements,
+    subterms,
+)
+from provers.semantics.evaluate import FunTable, Opaque, numeral_probes, sample_assignments, truth
 
 DEFAULT_MAX_ALIGNMENTS = 24
 FINGERPRINT_POINTS = 24
@@ -94,7 +94,7 @@ def as_statement(x: Any, language: str, side: str) -> Statement:
 def default_backend() -> Backend | None:
     """The SMT portfolio when it is installed in this tree, else None (cheap checks only)."""
     try:
-        from provers.smt import Portfolio  # type: ignore[attr-defined]
+        from provers.backends.smt import Portfolio  # type: ignore[attr-defined]
     except ImportError:
         return None
     try:
@@ -314,7 +314,7 @@ def check_equivalence(
     ``timeout``: seconds per backend call; ``total_timeout`` (default 4 × timeout): the whole
     check (both finite and > 0, else ValueError). ``deadline``: the caller's own budget (e.g.
     a problem's); the check stops at whichever comes first, with an ``inconclusive`` verdict
-    whose reason starts with ``deadline``. ``backend``: any ``provers.backend.Backend``
+    whose reason starts with ``deadline``. ``backend``: any ``provers.backends.base.Backend``
     (default: the SMT portfolio). Text inputs are parsed as ``language`` (``language_b`` for
     ``b`` if given); a parse error is a ``ParseError`` whose message starts with
     ``statement A`` or ``statement B``.

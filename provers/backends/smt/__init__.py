@@ -2,10 +2,10 @@
 
 Public API (other modules code against these names)::
 
-    from provers.smt import Portfolio, Z3Backend, Cvc5Backend, WorkerPool, VerdictCache
+    from provers.backends.smt import Portfolio, Z3Backend, Cvc5Backend, WorkerPool, VerdictCache
     backend = Portfolio()                       # or Z3Backend(), Cvc5Backend()
     r = backend.prove(obligation, timeout=5.0)  # obligation: closed IR formula (free vars = ∀)
-    # r is provers.backend.Proved | Refuted(model) | Unknown(reason)
+    # r is provers.backends.base.Proved | Refuted(model) | Unknown(reason)
     #   Proved:   the formula is valid (negation unsat) under exact Lean/Isabelle semantics
     #   Refuted:  r.model maps the outer-∀ / free variable names to exact values (int,
     #             Fraction, bool, ExactComplex, frozenset, FunTable for functions; user
@@ -17,23 +17,23 @@ Public API (other modules code against these names)::
     backend.prove_many(obligations, timeout)    # one result per obligation, never raises
     Portfolio(pool=WorkerPool(max_workers=4, memory_mb=4096), cache=VerdictCache("v.sqlite"))
 
-    from provers.smt import prove
+    from provers.backends.smt import prove
     prove(obligation, timeout=5.0, backend="portfolio")  # shared backend per name ("z3", "cvc5")
 
-    from provers.smt import solve, lower_obligation
+    from provers.backends.smt import solve, lower_obligation
     solve("z3", obligation, timeout)            # in-process call (no containment): tests, debugging
 
-Exact evaluation and fingerprints live in ``provers.evaluate`` (``evaluate``, ``truth``,
+Exact evaluation and fingerprints live in ``provers.semantics.evaluate`` (``evaluate``, ``truth``,
 ``decide``, ``sample_assignments``, ``fingerprint``). Semantics: ``docs/semantics.md``.
 """
 
-from provers.backend import ProofResult
-from provers.cache import VerdictCache
+from provers.backends.base import ProofResult
+from provers.backends.cache import VerdictCache
+from provers.backends.smt.backends import Cvc5Backend, Portfolio, SolverBackend, Z3Backend
+from provers.backends.smt.lower import Lowered, Unsupported, lower_obligation
+from provers.backends.smt.pool import WorkerPool, default_pool
+from provers.backends.smt.solve import solve
 from provers.ir import Term
-from provers.smt.backends import Cvc5Backend, Portfolio, SolverBackend, Z3Backend
-from provers.smt.pool import WorkerPool, default_pool
-from provers.smt.semantics import Lowered, Unsupported, lower_obligation
-from provers.smt.solve import solve
 
 _SHARED: dict[str, SolverBackend] = {}
 

@@ -1,6 +1,6 @@
 """`LeanBackend`: obligations proved by Lean (local REPL pool or Kimina server).
 
-Same contract as the SMT backends (`provers.backend.Backend`): `prove(obligation, timeout)`
+Same contract as the SMT backends (`provers.backends.base.Backend`): `prove(obligation, timeout)`
 answers `Proved` when Lean accepted the rendered theorem (no error, no `sorry`), else
 `Unknown(reason)`. It never answers `Refuted`: a failed tactic portfolio proves nothing.
 
@@ -19,8 +19,8 @@ import time
 from collections.abc import Sequence
 
 from provers import ir
-from provers.backend import Backend, ProofResult, Proved, Refuted, Unknown
-from provers.lean4.render_obligation import (
+from provers.backends.base import ProofResult, Proved, Unknown
+from provers.backends.lean.render import (
     DEFAULT_TACTICS,
     LeanObligation,
     NotRenderable,
@@ -30,7 +30,7 @@ from provers.lean4.render_obligation import (
     render_theorem,
     tactic_script,
 )
-from provers.lean4.repl import (
+from provers.backends.lean.repl import (
     LeanConfig,
     LeanError,
     LeanImportError,
@@ -38,9 +38,9 @@ from provers.lean4.repl import (
     check_imports,
     connect,
 )
-from provers.lean4.security import UnsafeLeanError, screen_statement
+from provers.backends.lean.security import UnsafeLeanError, screen_statement
 
-__all__ = ["LeanBackend", "BackendChain"]
+__all__ = ["LeanBackend"]
 
 _DECL_START = ("theorem", "lemma", "example", "import", "open", "/-", "--")
 
@@ -139,25 +139,3 @@ class LeanBackend:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class BackendChain:
-    """Ask backends in order until one decides: e.g. `BackendChain(smt, LeanBackend())` runs
-    Lean only on what SMT left `Unknown`. Each backend gets the full `timeout`."""
-
-    def __init__(self, *backends: Backend) -> None:
-        if not backends:
-            raise ValueError("BackendChain needs at least one backend")
-        self.backends = backends
-        self.name = "+".join(getattr(b, "name", type(b).__name__) for b in backends)
-
-    def prove(self, obligation: ir.Term, timeout: float = 5.0) -> ProofResult:
-        reasons = []
-        spent = 0.0
-        for b in self.backends:
-            res = b.prove(obligation, timeout)
-            spent += res.time
-            if isinstance(res, (Proved, Refuted)):
-                return res
-            reasons.append(f"{getattr(b, 'name', '?')}: {res.reason}")
-        return Unknown("; ".join(reasons), self.name, spent)

@@ -1,6 +1,6 @@
 """One solver call, start to finish: lower, emit, check, read the model back, validate it.
 
-Runs inside a worker process (``provers.smt.pool``), so a crash, hang or memory blow-up of
+Runs inside a worker process (``provers.backends.smt.pool``), so a crash, hang or memory blow-up of
 a solver (or of the evaluator on a huge model) never reaches the caller. A ``sat`` answer
 becomes ``Refuted`` only when the exact evaluator confirms, on the ORIGINAL obligation, that
 the model falsifies it; everything else is ``Unknown("spurious model: ...")``.
@@ -11,10 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from provers.backend import ProofResult, Proved, Refuted, Unknown
-from provers.evaluate import ExactComplex, FunTable, Opaque, decide
-from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
-from provers.smt.emit import (
+from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.smt.emit import (
     VARIABLE,
     Cvc5Emitter,
     Emitter,
@@ -22,7 +20,7 @@ from provers.smt.emit import (
     Z3Emitter,
     is_array_fun,
 )
-from provers.smt.semantics import (
+from provers.backends.smt.lower import (
     Lowered,
     Unsupported,
     complex_fun_parts,
@@ -31,6 +29,8 @@ from provers.smt.semantics import (
     is_complex_fun,
     lower_obligation,
 )
+from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
+from provers.semantics.evaluate import ExactComplex, FunTable, Opaque, decide
 
 SOLVERS = ("z3", "cvc5")
 #: Lowering symbols for values Isabelle leaves unspecified -> their evaluator table name.
@@ -222,7 +222,7 @@ def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:
 
 
 def _read_set(em: Emitter, model: Any, arr: Any, elem: Any) -> frozenset:
-    from provers.smt.emit import _walk_literals
+    from provers.backends.smt.emit import _walk_literals
 
     Z = em.Z
     val = model.eval(arr, model_completion=True)

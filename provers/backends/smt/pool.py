@@ -22,7 +22,7 @@ import threading
 import time
 from multiprocessing.connection import Connection, wait
 
-from provers.backend import ProofResult, Proved, Refuted, Unknown
+from provers.backends.base import ProofResult, Proved, Refuted, Unknown
 from provers.ir import Term
 
 HARD_FACTOR = 1.5
@@ -44,7 +44,7 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (ImportError, ValueError, OSError):
         pass
-    from provers.smt.solve import solve
+    from provers.backends.smt.solve import solve
 
     while True:
         try:
@@ -90,7 +90,7 @@ class _Worker:
         parent, child = socket.socketpair()
         env = dict(os.environ)
         env["PYTHONPATH"] = _ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        code = f"from provers.smt.pool import worker_entry; worker_entry({child.fileno()}, {memory_mb})"
+        code = f"from provers.backends.smt.pool import worker_entry; worker_entry({child.fileno()}, {memory_mb})"
         popen = subprocess.Popen(
             [sys.executable, "-c", code], pass_fds=(child.fileno(),), env=env,
             stdin=subprocess.DEVNULL, start_new_session=True,

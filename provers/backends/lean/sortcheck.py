@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from provers.backends.lean.repl import LeanError, LeanTransport
+from provers.backends.lean.security import UnsafeLeanError, screen_statement
 from provers.ir import (
     BOOL,
     SORT,
@@ -30,8 +32,6 @@ from provers.ir import (
     VarBinder,
 )
 from provers.lean4.printer import render_sort
-from provers.lean4.repl import LeanError, LeanTransport
-from provers.lean4.security import UnsafeLeanError, screen_statement
 
 __all__ = ["SortCheck", "check_sorts", "lean_context", "lean_type", "statement_text"]
 

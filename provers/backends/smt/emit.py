@@ -1,4 +1,4 @@
-"""Thin emitters: core IR (``provers.smt.semantics``) → z3 / cvc5 terms, and models back.
+"""Thin emitters: core IR (``provers.backends.smt.lower``) → z3 / cvc5 terms, and models back.
 
 Both solvers are driven through the z3py-style API (``z3`` and ``cvc5.pythonic``), so one
 class does the translation; ``Z3Emitter`` and ``Cvc5Emitter`` only differ in solver set-up
@@ -13,7 +13,7 @@ import itertools
 from fractions import Fraction
 from typing import Any
 
-from provers.evaluate import FunTable, Opaque
+from provers.backends.smt.lower import Lowered, Unsupported, core_sort
 from provers.ir import (
     BOOL,
     INT,
@@ -31,7 +31,7 @@ from provers.ir import (
     Uninterpreted,
     Var,
 )
-from provers.smt.semantics import Lowered, Unsupported, core_sort
+from provers.semantics.evaluate import FunTable, Opaque
 
 #: Kinds of solver functions (``Emitter.func``).
 SYMBOL, VARIABLE = "symbol", "variable"

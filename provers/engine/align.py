@@ -13,7 +13,7 @@ When the admissible set is no larger than the budget, enumeration is exhaustive;
 ``Alignments.exhaustive`` is False and a verdict must not claim that all alignments failed.
 
 Numeric-conclusion standardization (``standardize``): a conclusion ``L ⋈ c`` with ``c`` closed
-reads as "the value L satisfies ⋈ c"; ``provers.relations.value_route`` then compares the
+reads as "the value L satisfies ⋈ c"; ``provers.engine.relations.value_route`` then compares the
 values of the two statements without aligning their other variables.
 
 Unused variables (occurring in no premise and not in the conclusion) can be dropped first with
@@ -36,6 +36,7 @@ from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
 from provers.deadline import Deadline
+from provers.engine.normal import NormalForm
 from provers.ir import (
     App,
     FunSort,
@@ -53,7 +54,6 @@ from provers.ir import (
     map_term,
     provably_inhabited,
 )
-from provers.normal import NormalForm
 
 #: Operations whose argument order does not matter for the role signature.
 _COMMUTATIVE = frozenset({"add", "mul", "and", "or", "eq", "ne", "iff", "gcd", "lcm", "min", "max", "union", "inter"})
