@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 
+class IRError(ValueError):
+    """An ill-formed IR term (wrong sorts or arity). Frontends turn it into ParseError."""
+
+
 class ParseError(ValueError):
     """Text that is not a well-formed statement in the given language.
 

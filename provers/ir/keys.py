@@ -1,0 +1,27 @@
+"""Canonical forms: alpha-canonical terms and the hash keys built on them."""
+
+from __future__ import annotations
+
+from provers.ir.terms import Term, Var
+from provers.ir.traverse import free_vars, rebind, subterms
+
+
+def canonical(t: Term, free_prefix: str | None = None) -> Term:
+    """Alpha-canonical form: each bound variable renamed by its binder depth and position
+    (``_b<depth>.<i>``, de Bruijn levels). The canonical form of a subterm does not depend on
+    its siblings, so reordering the operands of ``∧`` after canonicalizing stays stable.
+
+    With ``free_prefix`` the free variables are renamed too (``_v0, …`` in order of first
+    occurrence), which makes the hash invariant under renaming a whole statement.
+    """
+    free_map: dict[Var, Term] = {}
+    if free_prefix is not None:
+        fv = free_vars(t)
+        for s in subterms(t):
+            if isinstance(s, Var) and s in fv and s not in free_map:
+                free_map[s] = Var(f"{free_prefix}{len(free_map)}", s.sort)
+    return _canon(t, free_map, 0)
+
+
+def _canon(t: Term, env: dict[Var, Term], depth: int) -> Term:
+    return rebind(t, env, lambda b, i, d: Var(f"_b{d}.{i}", b.sort), depth)

@@ -1,0 +1,156 @@
+"""Sorts of the IR: base sorts, functions, sets, lists, opaque carriers; inhabitation."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from provers.errors import IRError
+
+# --------------------------------------------------------------------------------------
+# Sorts
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sort:
+    """Base class of sorts. Compare by value; ``str`` gives a readable name."""
+
+    def __str__(self) -> str:  # pragma: no cover - overridden
+        return self.__class__.__name__
+
+
+@dataclass(frozen=True)
+class BaseSort(Sort):
+    """Bool (Prop), Nat, Int, Rat, Real, Complex."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class FunSort(Sort):
+    """Total function sort ``args -> result`` (curried application is not modelled)."""
+
+    args: tuple[Sort, ...]
+    result: Sort
+
+    def __str__(self) -> str:
+        return " → ".join([*(str(a) for a in self.args), str(self.result)])
+
+
+@dataclass(frozen=True)
+class SetSort(Sort):
+    """Sets and finite sets of ``elem`` (Lean ``Set``/``Finset``, Isabelle ``set``)."""
+
+    elem: Sort
+
+    def __str__(self) -> str:
+        return f"Set {self.elem}"
+
+
+@dataclass(frozen=True)
+class ListSort(Sort):
+    """Finite lists, e.g. the result of ``Nat.digits``."""
+
+    elem: Sort
+
+    def __str__(self) -> str:
+        return f"List {self.elem}"
+
+
+@dataclass(frozen=True)
+class OpaqueSort(Sort):
+    """A carrier the IR does not model (a group ``G``, a space ``X``, ``Type``)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+BOOL = BaseSort("Bool")
+NAT = BaseSort("Nat")
+INT = BaseSort("Int")
+RAT = BaseSort("Rat")
+REAL = BaseSort("Real")
+COMPLEX = BaseSort("Complex")
+TYPE = OpaqueSort("Type")
+#: ``Sort u``: a universe that contains Prop, so ``(α : Sort u)`` is not ``(α : Type*)``
+#: (``Type u`` and ``Type*`` are both TYPE).
+SORT = OpaqueSort("Sort")
+#: Lean's ``Float`` (where untyped decimals like ``0.1 + 0.2 = 0.3`` elaborate): not modelled,
+#: so a verdict that depends on its meaning is inconclusive.
+FLOAT = OpaqueSort("Float")
+
+#: Numeric sorts in the order of their canonical embeddings (ℕ ⊂ ℤ ⊂ ℚ ⊂ ℝ ⊂ ℂ).
+NUMERIC_ORDER: tuple[BaseSort, ...] = (NAT, INT, RAT, REAL, COMPLEX)
+FIELDS = frozenset({RAT, REAL, COMPLEX})
+ORDERED = frozenset({NAT, INT, RAT, REAL})
+
+
+def is_universe(s: Sort) -> bool:
+    """The sort of a type variable: ``Type*`` / ``Type u`` (TYPE) or ``Sort u`` (SORT)."""
+    return s == TYPE or s == SORT
+
+
+def is_numeric(s: Sort) -> bool:
+    return s in NUMERIC_ORDER
+
+
+#: "Infinitely many" for ``known_elements``.
+MANY = 1 << 30
+_INFINITE_TYPES = frozenset({"NNReal", "ℝ≥0", "ENNReal", "ℝ≥0∞", "EReal", "ℕ+", "PNat", "ENat",
+                             "ℕ∞", "Type", "Sort"})
+_FIN = re.compile(r"^Fin (\d+)$")
+_FIN_SUCC = re.compile(r"^Fin \(.+?\s*\+\s*(\d+)\)$")
+_ZMOD = re.compile(r"^ZMod (\d+)$")
+
+
+def known_elements(s: Sort) -> int:
+    """A lower bound on the number of elements of ``s`` (0: it may be empty).
+
+    Numbers, Prop, sets and lists are inhabited; ``Fin k`` has k elements and ``Fin (n + k)``
+    at least k; ``ZMod n`` at least one (``ZMod 0`` is ℤ); ℝ≥0, ℕ+, ... infinitely many;
+    a function sort is inhabited when its codomain is; an Isabelle type variable (``'a``)
+    has at least one (HOL types are never empty). Everything else the IR does not model —
+    a type variable ``(α : Type*)``, ``Empty``, a subtype ``{n : ℕ // n < 0}``, ``↥S`` — may be
+    empty: a binder over it can be dropped by nobody, and no countermodel may invent its
+    elements."""
+    if s == BOOL:
+        return 2
+    if isinstance(s, BaseSort):
+        return MANY
+    if isinstance(s, (SetSort, ListSort)):
+        return 1
+    if isinstance(s, FunSort):
+        return 1 if known_elements(s.result) >= 1 else 0
+    if isinstance(s, OpaqueSort):
+        name = s.name
+        if name in _INFINITE_TYPES or name.startswith("'"):
+            return MANY if name in _INFINITE_TYPES else 1
+        m = _FIN.match(name) or _FIN_SUCC.match(name)
+        if m:
+            return int(m.group(1))
+        m = _ZMOD.match(name)
+        if m:
+            return int(m.group(1)) or MANY
+        if name.startswith("ZMod "):
+            return 1
+    return 0
+
+
+def provably_inhabited(s: Sort) -> bool:
+    """Whether ``s`` certainly has an element (only then may ``∀ x : s`` with ``x`` unused be
+    dropped: over an empty sort it is vacuously true)."""
+    return known_elements(s) >= 1
+
+
+def widest(*sorts: Sort) -> Sort:
+    """The widest numeric sort among ``sorts`` (where a cast from every other one exists)."""
+    nums = [s for s in sorts if is_numeric(s)]
+    if not nums:
+        raise IRError(f"no numeric sort among {', '.join(map(str, sorts))}")
+    return max(nums, key=NUMERIC_ORDER.index)

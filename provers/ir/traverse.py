@@ -1,0 +1,193 @@
+"""Walking and rebuilding terms: children, free variables, substitution, renaming apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from provers.ir.terms import App, BigOp, Lam, Quant, SetBuilder, Term, Uninterpreted, Var
+
+# --------------------------------------------------------------------------------------
+# Traversal, substitution, alpha-canonical form
+# --------------------------------------------------------------------------------------
+
+
+def children(t: Term) -> tuple[Term, ...]:
+    if isinstance(t, (App, Uninterpreted)):
+        return t.args
+    if isinstance(t, (Quant, Lam)):
+        return (*t.vars, t.body)
+    if isinstance(t, BigOp):
+        return (t.var, t.domain, t.body)
+    if isinstance(t, SetBuilder):
+        return (t.var, t.body)
+    return ()
+
+
+def subterms(t: Term) -> Iterator[Term]:
+    """All subterms, pre-order, iteratively (safe on deep terms)."""
+    stack = [t]
+    while stack:
+        s = stack.pop()
+        yield s
+        stack.extend(reversed(children(s)))
+
+
+def size(t: Term) -> int:
+    return sum(1 for _ in subterms(t))
+
+
+def depth(t: Term) -> int:
+    best, stack = 0, [(t, 1)]
+    while stack:
+        s, d = stack.pop()
+        best = max(best, d)
+        stack.extend((c, d + 1) for c in children(s))
+    return best
+
+
+def _binders(t: Term) -> tuple[Var, ...]:
+    if isinstance(t, (Quant, Lam)):
+        return t.vars
+    if isinstance(t, (BigOp, SetBuilder)):
+        return (t.var,)
+    return ()
+
+
+def free_vars(t: Term) -> frozenset[Var]:
+    if isinstance(t, Var):
+        return frozenset({t})
+    if isinstance(t, (Quant, Lam)):
+        return free_vars(t.body) - frozenset(t.vars)
+    if isinstance(t, BigOp):
+        return free_vars(t.domain) | (free_vars(t.body) - {t.var})
+    if isinstance(t, SetBuilder):
+        return free_vars(t.body) - {t.var}
+    out: frozenset[Var] = frozenset()
+    for c in children(t):
+        out |= free_vars(c)
+    return out
+
+
+def rebuild(t: Term, kids: tuple[Term, ...]) -> Term:
+    """``t`` with its children replaced (same shape as ``children(t)``)."""
+    if isinstance(t, App):
+        return replace(t, args=kids)
+    if isinstance(t, Uninterpreted):
+        return replace(t, args=kids)
+    if isinstance(t, (Quant, Lam)):
+        return replace(t, vars=tuple(kids[:-1]), body=kids[-1])  # type: ignore[arg-type]
+    if isinstance(t, BigOp):
+        return replace(t, var=kids[0], domain=kids[1], body=kids[2])  # type: ignore[arg-type]
+    if isinstance(t, SetBuilder):
+        return replace(t, var=kids[0], body=kids[1])  # type: ignore[arg-type]
+    return t
+
+
+def substitute(t: Term, mapping: dict[Var, Term]) -> Term:
+    """Capture-avoiding substitution of free variables."""
+    if not mapping:
+        return t
+    if isinstance(t, Var):
+        return mapping.get(t, t)
+    bound = _binders(t)
+    if bound:
+        inner = {k: v for k, v in mapping.items() if k not in bound}
+        incoming = frozenset().union(*(free_vars(v) for v in inner.values())) if inner else frozenset()
+        renames: dict[Var, Term] = {}
+        taken = {v.name for v in incoming} | {v.name for v in free_vars(t)}
+        for b in bound:
+            if b in incoming:
+                fresh = fresh_name(b.name, taken)
+                taken.add(fresh)
+                renames[b] = Var(fresh, b.sort)
+        inner_all = {**inner, **renames}
+        if isinstance(t, BigOp):
+            return replace(
+                t,
+                var=renames.get(t.var, t.var),  # type: ignore[arg-type]
+                domain=substitute(t.domain, mapping),
+                body=substitute(t.body, inner_all),
+            )
+        new_vars = tuple(renames.get(b, b) for b in bound)
+        body = substitute(t.body, inner_all)  # type: ignore[attr-defined]
+        if isinstance(t, SetBuilder):
+            return replace(t, var=new_vars[0], body=body)  # type: ignore[arg-type]
+        return replace(t, vars=new_vars, body=body)  # type: ignore[arg-type]
+    kids = children(t)
+    if not kids:
+        return t
+    return rebuild(t, tuple(substitute(c, mapping) for c in kids))
+
+
+def fresh_name(base: str, taken: set[str] | frozenset[str]) -> str:
+    i = 1
+    while f"{base}_{i}" in taken:
+        i += 1
+    return f"{base}_{i}"
+
+
+def symbol_names(t: Term) -> frozenset[str]:
+    """Symbols of the ``Uninterpreted`` subterms of ``t``."""
+    return frozenset(s.symbol for s in subterms(t) if isinstance(s, Uninterpreted))
+
+
+def rename_apart(t: Term, avoid: frozenset[str] | set[str], mapping: dict[Var, Var] | None = None) -> Term:
+    """``t`` with every bound variable named in ``avoid`` renamed to a fresh name, and free
+    variables renamed by ``mapping``. Used so that a variable never shares its name with an
+    uninterpreted symbol (``(padicValNat : ℕ → ℕ → ℕ)`` beside Mathlib's ``padicValNat``):
+    solvers, the evaluator and printers name both by their text."""
+    taken = set(avoid) | {v.name for v in subterms(t) if isinstance(v, Var)}
+    if mapping:
+        taken |= {v.name for v in mapping.values()}
+    return _apart(t, frozenset(avoid), dict(mapping or {}), taken)
+
+
+def _apart(t: Term, avoid: frozenset[str], env: dict[Var, Var], taken: set[str]) -> Term:
+    def rename(b: Var, i: int, depth: int) -> Var:
+        if b.name not in avoid:
+            return b
+        nb = Var(fresh_name(b.name, taken), b.sort)
+        taken.add(nb.name)
+        return nb
+
+    return rebind(t, env, rename, 0)  # type: ignore[arg-type]
+
+
+def rebind(t: Term, env: dict[Var, Term], rename: Callable[[Var, int, int], Var], depth: int) -> Term:
+    """``t`` with free variables replaced by ``env`` and each binder's variables renamed by
+    ``rename(var, position, depth)`` (capture-free: each binder gets its own names)."""
+    if isinstance(t, Var):
+        return env.get(t, t)
+    bound = _binders(t)
+    if bound:
+        inner = dict(env)
+        fresh = []
+        for i, b in enumerate(bound):
+            nv = rename(b, i, depth)
+            inner[b] = nv
+            fresh.append(nv)
+        if isinstance(t, BigOp):
+            return replace(t, var=fresh[0], domain=rebind(t.domain, env, rename, depth),
+                           body=rebind(t.body, inner, rename, depth + 1))
+        body = rebind(t.body, inner, rename, depth + 1)  # type: ignore[attr-defined]
+        if isinstance(t, SetBuilder):
+            return replace(t, var=fresh[0], body=body)
+        return replace(t, vars=tuple(fresh), body=body)  # type: ignore[arg-type]
+    kids = children(t)
+    if not kids:
+        return t
+    return rebuild(t, tuple(rebind(c, env, rename, depth) for c in kids))
+
+
+def map_term(t: Term, fn: Callable[[Term], Term | None]) -> Term:
+    """Bottom-up rewrite: ``fn`` returns a replacement or None to keep the node."""
+    kids = children(t)
+    if kids:
+        t = rebuild(t, tuple(map_term(c, fn) for c in kids))
+    out = fn(t)
+    return t if out is None else out
+
+
+def has_uninterpreted(t: Term) -> bool:
+    return any(isinstance(s, Uninterpreted) for s in subterms(t))
