@@ -3,10 +3,13 @@
 A refactoring that "changes no verdict" is shown by capturing every verdict before it and
 reproducing them after it::
 
-    python experiments/verdict_fixture.py capture tests/fixtures/verdicts_reference.jsonl \
+    python experiments/verdict_fixture.py capture tests/fixtures/verdicts_before_reshape.jsonl \
         --data ../shared/data --timeout 1
-    python experiments/verdict_fixture.py compare tests/fixtures/verdicts_reference.jsonl \
-        --data ../shared/data --timeout 1
+    python experiments/verdict_fixture.py compare tests/fixtures/verdicts_before_reshape.jsonl \
+        --data ../shared/data --timeout 1 [--decided-only]
+
+(``tests/test_verdict_fixture.py`` runs the ``--decided-only`` comparison when the data is
+present.)
 
 Three parts, each record keyed by ``(part, id, relation)``:
 
@@ -64,9 +67,14 @@ def _gted_parse(text: str, header: str) -> Any:
     return provers.parse(text, "lean4")
 
 
-def gted_records(data: Path, timeout: float, limit: int | None) -> Iterator[dict[str, Any]]:
+Only = set[tuple[str, str, str]] | None  # keys to run (None: all)
+
+
+def gted_records(data: Path, timeout: float, limit: int | None, only: Only = None) -> Iterator[dict[str, Any]]:
     rows = [json.loads(x) for x in (data / "lean_pairs_gted.jsonl").read_text().splitlines() if x.strip()]
     rows = rows[:limit] if limit else rows
+    if only is not None:
+        rows = [r for r in rows if any(("gted", r["id"], rel) in only for rel in RELATIONS)]
     for row in tqdm(rows, desc="gted", unit="pair"):
         try:
             a = _gted_parse(row["reference"], row.get("header", ""))
@@ -77,6 +85,8 @@ def gted_records(data: Path, timeout: float, limit: int | None) -> Iterator[dict
                        "timed": False, "reason": str(e)[:120]}
             continue
         for rel in RELATIONS:
+            if only is not None and ("gted", row["id"], rel) not in only:
+                continue
             try:
                 v = provers.check_equivalence(a, b, relation=rel, timeout=timeout)
                 status, reason = v.status, v.reason or ""
@@ -86,13 +96,15 @@ def gted_records(data: Path, timeout: float, limit: int | None) -> Iterator[dict
                    "timed": status == "inconclusive" and _timed(reason), "reason": reason[:120]}
 
 
-def math_records(data: Path, timeout: float, limit: int | None) -> Iterator[dict[str, Any]]:
+def math_records(data: Path, timeout: float, limit: int | None, only: Only = None) -> Iterator[dict[str, Any]]:
     from rerank.cluster import Clusterer
 
     rows = [json.loads(x) for x in (data / "isabelle_math_400.jsonl").read_text().splitlines() if x.strip()]
     rng = random.Random(0)
     sample = sorted(rng.sample(range(len(rows)), MATH_SAMPLE))
     sample = sample[:limit] if limit else sample
+    if only is not None:
+        sample = [i for i in sample if ("math", rows[i]["id"], "symbolic") in only]
     for i in tqdm(sample, desc="math", unit="problem"):
         row = rows[i]
         c = Clusterer("symbolic", "isabelle", timeout, cache={})
@@ -104,11 +116,13 @@ def math_records(data: Path, timeout: float, limit: int | None) -> Iterator[dict
                "timed": c.stats.inconclusive > 0}
 
 
-def diag_records(timeout: float, limit: int | None) -> Iterator[dict[str, Any]]:
+def diag_records(timeout: float, limit: int | None, only: Only = None) -> Iterator[dict[str, Any]]:
     path = ROOT / "tests" / "fixtures" / "diagnostics_sample.jsonl"
     rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
     rows = rows[:limit] if limit else rows
     for n, rec in enumerate(tqdm(rows, desc="diag", unit="variant")):
+        if only is not None and ("diag", f"{n}:{rec['id']}:{rec['kind']}", "sae") not in only:
+            continue
         a = provers.parse(rec["formal"], "lean4")
         b = provers.parse(rec["text"], rec["language"])
         v = provers.check_equivalence(a, b, relation="sae", timeout=timeout)
@@ -117,15 +131,19 @@ def diag_records(timeout: float, limit: int | None) -> Iterator[dict[str, Any]]:
                "reason": (v.reason or "")[:120]}
 
 
-def run(data: Path, timeout: float, parts: list[str], limit: int | None) -> list[dict[str, Any]]:
+def run(data: Path, timeout: float, parts: list[str], limit: int | None, only: Only = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if "gted" in parts:
-        out += gted_records(data, timeout, limit)
+        out += gted_records(data, timeout, limit, only)
     if "math" in parts:
-        out += math_records(data, timeout, limit)
+        out += math_records(data, timeout, limit, only)
     if "diag" in parts:
-        out += diag_records(timeout, limit)
+        out += diag_records(timeout, limit, only)
     return out
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
 
 
 def key(r: dict[str, Any]) -> tuple[str, str, str]:
@@ -159,16 +177,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=1.0)
     ap.add_argument("--parts", default="gted,math,diag")
     ap.add_argument("--limit", type=int, default=None, help="first N items of each part (smoke runs)")
+    ap.add_argument("--decided-only", action="store_true",
+                    help="compare: re-run only the records whose reference outcome did not depend on a clock")
     args = ap.parse_args(argv)
     parts = args.parts.split(",")
     t0 = time.perf_counter()
-    now = run(args.data, args.timeout, parts, args.limit)
+    only = None
+    if args.mode == "compare" and args.decided_only:
+        only = {key(r) for r in load(args.fixture) if not r["timed"]}
+    now = run(args.data, args.timeout, parts, args.limit, only)
     if args.mode == "capture":
         args.fixture.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in now))
         print(f"{len(now)} records written to {args.fixture} in {time.perf_counter() - t0:.0f} s")
         return 0
-    reference = [json.loads(x) for x in args.fixture.read_text().splitlines() if x.strip()]
-    real, timed = compare(reference, now)
+    real, timed = compare(load(args.fixture), now)
     print(f"{len(now)} records compared in {time.perf_counter() - t0:.0f} s: "
           f"{len(real)} real differences, {len(timed)} clock-dependent")
     for label, diffs in (("REAL", real), ("clock-dependent", timed)):

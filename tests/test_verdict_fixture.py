@@ -1,0 +1,55 @@
+"""The reshape of provers/ (issue 13) changed no verdict.
+
+``tests/fixtures/verdicts_before_reshape.jsonl`` holds the verdicts computed on the shared data
+by the code before the reshape (ids and outcomes only, no data text): GTED pairs under the four
+relations, 40 MATH/Isabelle problems clustered, and the diagnostics sample. Every record whose
+outcome did not depend on a clock is re-computed here and must come out the same. The shared
+data lives outside the repository; without it the test is skipped with that reason.
+Regenerate (only for an intended change of verdicts, saying why in the commit)::
+
+    python experiments/verdict_fixture.py capture tests/fixtures/verdicts_before_reshape.jsonl --timeout 1
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+FIXTURE = ROOT / "tests" / "fixtures" / "verdicts_before_reshape.jsonl"
+
+sys.path.insert(0, str(ROOT / "experiments"))
+import verdict_fixture as vf  # noqa: E402
+
+REFERENCE = vf.load(FIXTURE)
+DECIDED = {vf.key(r) for r in REFERENCE if not r["timed"]}
+
+
+def test_fixture_covers_the_three_parts_and_is_mostly_decided():
+    parts = {r["part"] for r in REFERENCE}
+    assert parts == {"gted", "math", "diag"}
+    assert len(DECIDED) >= 0.8 * len(REFERENCE)
+
+
+def test_compare_separates_real_from_clock_dependent_differences():
+    ref = [{"part": "gted", "id": "a", "relation": "sae", "status": "equivalent", "timed": False},
+           {"part": "gted", "id": "b", "relation": "sae", "status": "inconclusive", "timed": True}]
+    now = [{"part": "gted", "id": "a", "relation": "sae", "status": "inconclusive", "timed": False},
+           {"part": "gted", "id": "b", "relation": "sae", "status": "equivalent", "timed": False}]
+    real, timed = vf.compare(ref, now)
+    assert [k for k, _, _ in real] == [("gted", "a", "sae")]
+    assert [k for k, _, _ in timed] == [("gted", "b", "sae")]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (DATA / "lean_pairs_gted.jsonl").exists(),
+                    reason=f"shared data not found at {DATA}")
+@pytest.mark.timeout(3600)
+def test_every_decided_verdict_is_reproduced():
+    now = vf.run(DATA, 1.0, ["gted", "math", "diag"], None, DECIDED)
+    assert len(now) == len(DECIDED)
+    real, _ = vf.compare(REFERENCE, now)
+    assert not real, "verdicts changed:\n" + "\n".join(f"{k}: {a} -> {b}" for k, a, b in real)
