@@ -14,7 +14,8 @@ dataclass fields, so a frontend may add a compound pre-sort without teaching thi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from functools import cache
 
@@ -83,19 +84,19 @@ class PendingSorts:
     """Sort variables of one statement and what unification has learnt about them.
 
     Subclasses give a language's meaning to classes (``check_class``) and how clash messages
-    show sorts (``show``)."""
+    show sorts (``show``). ``ids`` numbers the variables (1, 2, ... unless a frontend numbers
+    them together with the other fresh names of a statement)."""
 
-    def __init__(self) -> None:
+    def __init__(self, ids: Iterator[int] | None = None) -> None:
+        self.ids = ids if ids is not None else itertools.count(1)
         self.bound: dict[int, Sort] = {}
         #: variable id -> its classes, in the order they were required (messages are stable)
         self.classes: dict[int, dict[str, None]] = {}
         self.names: dict[int, str] = {}
-        self.count = 0
 
     # ---- variables ------------------------------------------------------------------------
     def fresh(self, *classes: str, name: str | None = None) -> SortVar:
-        self.count += 1
-        v = SortVar(self.count)
+        v = SortVar(next(self.ids))
         self.classes[v.id] = dict.fromkeys(classes)
         if name:
             self.names[v.id] = name

@@ -50,10 +50,12 @@ from provers.ir import (
     ListSort,
     Num,
     OpaqueSort,
+    PendingSorts,
     Quant,
     SetBuilder,
     SetSort,
     Sort,
+    SortVar,
     Term,
     Uninterpreted,
     Var,
@@ -72,9 +74,9 @@ from provers.lean4.sorts import (
     can_cast,
     conj,
     flat,
-    is_meta,
     modelled,
     term_syn,
+    unfixed,
 )
 from provers.lean4.specials import Specials
 from provers.lean4.syntax import BinderGroup, Syn
@@ -138,15 +140,19 @@ class Elaborator(Specials):
         #: name -> ``provers.lean4.definitions.Definition`` (the defs before the theorem)
         self.defs = definitions if definitions is not None else {}
         self.scope: dict[str, Var] = {}
-        self.metas: dict[str, Sort | None] = {}
-        self.meta_numeric: set[str] = set()
+        #: sorts of binders written without a type, while inference runs (class "num": the
+        #: binder was used in defaulted arithmetic, so it defaults to ℕ)
+        self._fresh = itertools.count()  # invented names and pending sorts, numbered together
+        self.sorts = PendingSorts(self._fresh)
         self.infer_depth = 0
         self.steps = 0
         self.notes: list[str] = []
-        self._fresh = itertools.count()
-        #: None: auto-bound implicits not allowed (header); else name -> Var (meta sort in pass 1)
+        #: None: auto-bound implicits not allowed (header); else name -> Var
         self.auto_bound: dict[str, Var] | None = None
-        self.collect_auto = False
+        #: what an unbound single letter does (Lean's autoImplicit): "refuse" (raise
+        #: NeedAutoBound: the caller starts over with inference), "infer" (pass 1: a variable
+        #: of pending sort) or "default" (pass 2: a variable of its default sort, ``α_name``)
+        self.auto_mode = "refuse"
 
     # -- utilities -------------------------------------------------------------------
     def err(self, syn: Syn, reason: str) -> ParseError:
@@ -174,11 +180,11 @@ class Elaborator(Specials):
 
     def coerce(self, t: Term, target: Sort | None, syn: Syn) -> Term:
         """Lean's ``ensureHasType``: insert ``↑`` on a narrower numeric term, else insist."""
-        if target is None or is_meta(target) or t.sort == target:
+        if target is None or unfixed(target) or t.sort == target:
             return t
         if can_cast(t.sort, target):
             return cast(t, target)
-        if self.infer_depth or is_meta(t.sort) or t.sort == UNKNOWN:
+        if self.infer_depth or unfixed(t.sort):
             return t
         if not (modelled(t.sort) and modelled(target)):
             # a coercion into or out of a sort the IR does not model (ℕ → ZMod p, ℕ+ → ℕ)
@@ -202,7 +208,7 @@ class Elaborator(Specials):
         self.steps += 1
         if self.steps > MAX_STEPS:
             raise InputTooLargeError.at_offset("statement too complex to elaborate", self.text, syn.pos)
-        if expected is not None and is_meta(expected):
+        if expected is not None and unfixed(expected):
             expected = None
         k = syn.kind
         if k == "term":
@@ -270,6 +276,8 @@ class Elaborator(Specials):
         sym = symbol or {"anon": "⟨⟩", "tuple": "Prod.mk", "list": "List.literal", "hole": "_",
                          "cdot": "·", "str": "String"}.get(syn.kind, syn.val or syn.kind)
         if syn.kind == "tuple" and expected is None:
+            if any(unfixed(a.sort) for a in args):  # its sort is not known either
+                return Uninterpreted(sym, tuple(args), UNKNOWN), False
             return Uninterpreted(sym, tuple(args), OpaqueSort(" × ".join(str(a.sort) for a in args))), False
         if syn.kind == "list" and expected is None and args:
             return Uninterpreted(sym, tuple(args), ListSort(args[0].sort)), False
@@ -321,16 +329,16 @@ class Elaborator(Specials):
         return None
 
     def var_ref(self, v: Var, expected: Sort | None) -> Res:
-        if is_meta(v.sort):
-            m = v.sort.name  # type: ignore[attr-defined]
-            assigned = self.metas.get(m)
-            if assigned is not None:
-                return Var(v.name, assigned), False
-            if expected is not None:
-                self.metas[m] = expected
-                return Var(v.name, expected), False
-            return v, True
-        return v, False
+        """A variable of a pending sort takes the first sort its uses expect."""
+        if not isinstance(v.sort, SortVar):
+            return v, False
+        s = self.sorts.shallow(v.sort)
+        if not isinstance(s, SortVar):
+            return Var(v.name, s), False
+        if expected is not None:
+            self.sorts.unify(s, expected)
+            return Var(v.name, expected), False
+        return v, True
 
     def elab_ident(self, syn: Syn, name: str, args: tuple[Syn, ...], expected: Sort | None) -> Res:
         if name not in self.scope and self.auto_bound and name in self.auto_bound:
@@ -384,11 +392,10 @@ class Elaborator(Specials):
         """An unknown function: Uninterpreted, its sort from the context (or still open)."""
         if self.auto_bound is not None and not args and AUTO_BOUND.match(name):
             if name not in self.auto_bound:
-                if not self.collect_auto:
+                if self.auto_mode == "refuse":
                     raise NeedAutoBound(name)
-                m = f"?{name}#{next(self._fresh)}"
-                self.metas[m] = None
-                self.auto_bound[name] = Var(name, OpaqueSort(m))
+                sort = self.sorts.fresh(name=name) if self.auto_mode == "infer" else OpaqueSort(f"α_{name}")
+                self.auto_bound[name] = Var(name, sort)
             return self.var_ref(self.auto_bound[name], expected)
         targs = tuple(self.elab(a, None)[0] for a in args)
         if expected is not None:
@@ -493,15 +500,15 @@ class Elaborator(Specials):
 
     def mark_numeric(self, t: Term) -> None:
         """Binders of unknown sort used directly in defaulted arithmetic default to ℕ."""
-        if isinstance(t, Var) and is_meta(t.sort):
-            self.meta_numeric.add(t.sort.name)  # type: ignore[attr-defined]
+        if isinstance(t, Var) and isinstance(t.sort, SortVar):
+            self.sorts.require(t.sort, "num")
 
     @staticmethod
     def max_sort(first: list[Res], expected: Sort | None) -> tuple[Sort | None, bool]:
         mx = expected if expected is not None and expected != BOOL else None
         uncomparable = False
         for t, f in first:
-            if f or is_meta(t.sort) or t.sort == UNKNOWN or (not modelled(t.sort) and mx is not None and is_numeric(mx)):
+            if f or unfixed(t.sort) or (not modelled(t.sort) and mx is not None and is_numeric(mx)):
                 continue
             s = t.sort
             if not modelled(s) and mx is not None:
@@ -701,7 +708,7 @@ class Elaborator(Specials):
             else:
                 x, xflex = self.elab(lhs, None)
                 if not (xflex and isinstance(s.sort, SetSort)):
-                    s, _ = self.elab(rhs, SetSort(x.sort) if not is_meta(x.sort) else None)
+                    s, _ = self.elab(rhs, SetSort(x.sort) if not unfixed(x.sort) else None)
                 if isinstance(s.sort, SetSort) and x.sort != s.sort.elem:
                     x = self.coerce(self.elab(lhs, s.sort.elem)[0], s.sort.elem, lhs)
             if isinstance(s.sort, ListSort):
@@ -840,23 +847,23 @@ class Elaborator(Specials):
         sort unification gave it (ℕ if only used in defaulted arithmetic)."""
         return self.infer_sorts(names or [name], body)[0]
 
-    def resolve_meta(self, m: str, name: str) -> Sort:
-        """The sort inference gave meta ``m`` (ℕ if only defaulted arithmetic used it)."""
-        s = self.metas.pop(m, None)
-        if s is None or is_meta(s) or s == UNKNOWN:
-            s = NAT if m in self.meta_numeric else OpaqueSort(f"α_{name}")
-            if s == NAT:
-                self.notes.append(f"binder {name}: sort defaulted to ℕ (numerals only)")
-        return s
+    def settle(self, v: SortVar, name: str) -> Sort:
+        """The sort inference gave the binder ``name``, every pending part grounded: ℕ for a
+        binder only defaulted arithmetic used, else an opaque ``α_name``."""
+
+        def default(u: SortVar) -> Sort:
+            label = self.sorts.names.get(u.id, name)
+            if "num" in self.sorts.classes.get(u.id, {}):
+                self.notes.append(f"binder {label}: sort defaulted to ℕ (numerals only)")
+                return NAT
+            return OpaqueSort(f"α_{label}")
+
+        s = self.sorts.ground(v, default)
+        return default(v) if s == UNKNOWN else s
 
     def infer_sorts(self, names: list[str], body: Callable[[], object]) -> list[Sort]:
-        metas = []
-        vs = []
-        for n in names:
-            m = f"?{n}#{next(self._fresh)}"
-            self.metas[m] = None
-            metas.append(m)
-            vs.append(Var(n, OpaqueSort(m)))
+        pending = [self.sorts.fresh(name=n) for n in names]
+        vs = [Var(n, v) for n, v in zip(names, pending, strict=True)]
         self.infer_depth += 1
         try:
             with self.bind(vs):
@@ -866,7 +873,7 @@ class Elaborator(Specials):
                 raise
         finally:
             self.infer_depth -= 1
-        return [self.resolve_meta(m, n) for m, n in zip(metas, names, strict=False)]
+        return [self.settle(v, n) for v, n in zip(pending, names, strict=True)]
 
     def group_vars(self, groups: tuple[BinderGroup, ...], body: Callable[[], object],
                    fun_args: tuple[Sort, ...] = ()) -> list[tuple[Var, tuple[str, Syn] | None]]:

@@ -248,24 +248,18 @@ class _StatementParser:
         """Two passes for untyped binders ``(n)`` and auto-bound implicits (Lean's
         autoImplicit): infer their sorts from their uses, then elaborate for real."""
         el1 = self._new_elaborator()
-        el1.collect_auto = True
+        el1.auto_mode = "infer"
         el1.infer_depth = 1
-        metas: dict[str, Sort] = {}
-        for g in groups:
-            if g.type is None and g.style != "instance":
-                for n in g.names:
-                    m = f"?{n}#{len(metas)}"
-                    el1.metas[m] = None
-                    metas[n] = OpaqueSort(m)
+        pending = {n: el1.sorts.fresh(name=n) for g in groups if g.type is None and g.style != "instance" for n in g.names}
         try:
-            self._build(el1, groups, concl_syn, metas)
+            self._build(el1, groups, concl_syn, dict(pending))
         except ParseError as e:  # (IRError is converted by _build)
             if isinstance(e, InputTooLargeError):
                 raise
-        sorts = {n: el1.resolve_meta(m.name, n) for n, m in metas.items()}  # type: ignore[attr-defined]
-        auto = {n: el1.resolve_meta(v.sort.name, n) for n, v in (el1.auto_bound or {}).items()}  # type: ignore[attr-defined]
+        sorts = {n: el1.settle(v, n) for n, v in pending.items()}
+        auto = {n: el1.settle(v.sort, n) for n, v in (el1.auto_bound or {}).items()}  # type: ignore[arg-type]
         el = self._new_elaborator()
-        el.collect_auto = True
+        el.auto_mode = "default"
         el.auto_bound = {n: Var(n, s) for n, s in auto.items()}
         el.notes.extend(el1.notes)
         for n in auto:
