@@ -163,9 +163,12 @@ class PreSetBuilder(PreTerm):
         return SetSort(self.var.sort)
 
 
-def pair(a: PreTerm, b: PreTerm) -> PreSym:
-    """The HOL pair ``(a, b)``."""
-    return PreSym("Pair", (a, b), Prod(a.sort, b.sort))
+def pairs(items: list[PreTerm] | list[PreVar]) -> PreTerm:
+    """The HOL tuple ``(a, b, c)``: nested pairs ``(a, (b, c))``; one item is itself."""
+    out = items[-1]
+    for a in reversed(items[:-1]):
+        out = PreSym("Pair", (a, out), Prod(a.sort, out.sort))
+    return out
 
 
 # --------------------------------------------------------------------------------------
