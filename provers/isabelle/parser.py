@@ -335,8 +335,7 @@ class _Statement:
                     raise o.err(f"variable {nt.text} is fixed twice", nt)
                 self.scope.fixed[nt.text] = v
                 self.fixes.append(v)
-            if o.is_word("and") and not (o.peek(1).kind == "word" and o.peek(2).text in (":", "[") and False):
-                # `and` continues the fixes unless an element keyword follows
+            if o.is_word("and"):  # `and` continues the fixes (an element keyword after it is an error)
                 o.next()
                 if o.peek().kind == "word" and o.peek().text in ELEMENT_WORDS:
                     raise o.err("dangling `and` before a new statement element")

@@ -33,11 +33,12 @@ from provers.lean4.commands import (
     meta_namespace,
 )
 from provers.lean4.definitions import Definition, define
-from provers.lean4.elaborate import TYPE_NAMES, Elaborator
+from provers.lean4.elaborate import Elaborator
 from provers.lean4.lexer import Token
 from provers.lean4.names import NAMES
 from provers.lean4.pratt import TermParser
 from provers.lean4.syntax import BinderGroup
+from provers.lean4.types import TYPE_NAMES
 
 
 @dataclass
