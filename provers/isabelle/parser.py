@@ -18,7 +18,7 @@ from provers.ir import BOOL, Hypothesis, IRError, Statement, Term, VarBinder, an
 from provers.isabelle.finish import Finisher
 from provers.isabelle.inference import ElabError, Inference
 from provers.isabelle.lexer import LexError, tokenize
-from provers.isabelle.preterm import PreApp, PreLam, PreQuant, PreTerm, PreVar, depth
+from provers.isabelle.preterm import PreApp, PreLam, PreQuant, PreTerm, PreVar, height
 from provers.isabelle.symbols import decode
 from provers.isabelle.terms import Scope, TermParser
 from provers.isabelle.types import TypeReader, show_sort
@@ -155,7 +155,7 @@ def _height(res: object) -> int:
     while stack:
         x = stack.pop()
         if isinstance(x, PreTerm):
-            best = max(best, depth(x))
+            best = max(best, height(x))
         elif isinstance(x, (tuple, list)):
             stack.extend(x)
     return best

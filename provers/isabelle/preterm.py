@@ -14,8 +14,9 @@ validating constructors only; nothing else builds IR in this frontend.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
+from functools import cache
 
 from provers.ir import BIG_OPS, BOOL, OPS, QUANTIFIERS, FunSort, IRError, SetSort, Sort, fresh_name
 from provers.isabelle.types import Prod
@@ -45,6 +46,11 @@ PSEUDO_OPS: dict[str, tuple[int, str]] = {
     "isa:lessThan": (1, "{..<n}: range on nat"),
     "isa:atMost": (1, "{..n}: {0..n} on nat"),
 }
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
 
 
 def _check_sort(s: object, what: str) -> None:
@@ -177,27 +183,28 @@ def pairs(items: list[PreTerm] | list[PreVar]) -> PreTerm:
 
 
 def children(t: PreTerm) -> tuple[PreTerm, ...]:
-    if isinstance(t, (PreApp, PreSym)):
-        return t.args
-    if isinstance(t, (PreQuant, PreLam)):
-        return (*t.vars, t.body)
-    if isinstance(t, PreBigOp):
-        return (t.var, t.domain, t.body)
-    if isinstance(t, PreSetBuilder):
-        return (t.var, t.body)
-    return ()
+    """The pre-terms right under ``t`` (bound variables included), in field order."""
+    out: list[PreTerm] = []
+    for name in _field_names(type(t)):
+        value = getattr(t, name)
+        if isinstance(value, PreTerm):
+            out.append(value)
+        elif isinstance(value, tuple):  # args, vars
+            out.extend(value)
+    return tuple(out)
 
 
-def depth(t: PreTerm) -> int:
-    best, stack = 0, [(t, 1)]
-    while stack:
-        s, d = stack.pop()
-        best = max(best, d)
-        stack.extend((c, d + 1) for c in children(s))
-    return best
+def height(t: PreTerm) -> int:
+    """Levels of ``t`` (counted level by level: a long operator chain is deep, and it must be
+    measured before anything recurses on it)."""
+    level, n = [t], 0
+    while level:
+        n += 1
+        level = [c for s in level for c in children(s)]
+    return n
 
 
-def binders(t: PreTerm) -> tuple[PreVar, ...]:
+def bound_by(t: PreTerm) -> tuple[PreVar, ...]:
     if isinstance(t, (PreQuant, PreLam)):
         return t.vars
     if isinstance(t, (PreBigOp, PreSetBuilder)):
@@ -208,12 +215,9 @@ def binders(t: PreTerm) -> tuple[PreVar, ...]:
 def free_vars(t: PreTerm) -> frozenset[PreVar]:
     if isinstance(t, PreVar):
         return frozenset({t})
-    if isinstance(t, PreBigOp):
+    if isinstance(t, PreBigOp):  # its domain is outside the scope of its variable
         return free_vars(t.domain) | (free_vars(t.body) - {t.var})
-    out: frozenset[PreVar] = frozenset()
-    for c in children(t):
-        out |= free_vars(c)
-    return out - frozenset(binders(t))
+    return frozenset().union(*map(free_vars, children(t))) - frozenset(bound_by(t))
 
 
 def substitute(t: PreTerm, mapping: dict[PreVar, PreTerm]) -> PreTerm:
@@ -222,7 +226,7 @@ def substitute(t: PreTerm, mapping: dict[PreVar, PreTerm]) -> PreTerm:
         return t
     if isinstance(t, PreVar):
         return mapping.get(t, t)
-    bound = binders(t)
+    bound = bound_by(t)
     if not bound:
         if isinstance(t, (PreApp, PreSym)) and t.args:
             return replace(t, args=tuple(substitute(a, mapping) for a in t.args))
