@@ -392,8 +392,6 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
                     return self.eta(syn, name, spec, expected)
                 return self.generic(syn, name, args, expected)
             targs = tuple(self.coerce(self.elab(a, p)[0], p, a) for a, p in zip(args, params, strict=False))
-            if op in ("and", "or"):
-                return self.mk(op, targs, syn), False
             return self.mk(op, targs, syn), False
         if kind in ("poly", "pred"):
             op, n = spec[1], spec[2]

@@ -41,19 +41,18 @@ for _s in SYMBOLS:
     _BY_FIRST.setdefault(_s[0], []).append(_s)
 
 _SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ"
-_SUPERSCRIPT_IDENT = "ᵢ"
 _GREEK_NOT_IDENT = {"λ", "Π", "Σ"}
 # Modifier letters Lean uses as postfix operators (complement, transpose), not name parts.
 _POSTFIX_LETTERS = {"ᶜ", "ᵀ"}
-# Letter-like symbols that Lean treats as identifiers.
-_LETTERLIKE = "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ∞"
+# Letter-like symbols that Lean treats as identifiers (∞ is a term of its own).
+_LETTERLIKE = "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ"
 
 
 @lru_cache(maxsize=4096)
 def _ident_start(c: str) -> bool:
     if c in _GREEK_NOT_IDENT or c in _POSTFIX_LETTERS:
         return False
-    return c.isalpha() or c == "_" or c in "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ" or ("\u03b1" <= c <= "\u03c9") or (
+    return c.isalpha() or c == "_" or c in _LETTERLIKE or ("\u03b1" <= c <= "\u03c9") or (
         "\u0391" <= c <= "\u03a9"
     ) or ("\U0001d400" <= c <= "\U0001d7ff")
 

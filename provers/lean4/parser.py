@@ -37,7 +37,7 @@ from provers.lean4.elaborate import Elaborator, NeedAutoBound
 from provers.lean4.header import HeaderReader
 from provers.lean4.lexer import MAX_CHARS, Token, strip_comments, tokenize
 from provers.lean4.pratt import TermParser
-from provers.lean4.syntax import BinderGroup
+from provers.lean4.syntax import BinderGroup, Syn
 
 HYP_NAME = re.compile(r"^(h|H\d|hyp|this)[\w₀-₉'.]*$")
 # Nesting is capped (pratt.MAX_DEPTH); the elaborator recurses a few frames per level.
@@ -279,7 +279,7 @@ class _StatementParser:
             return out
         if g.type is None:
             if g.pred is not None:
-                raise el.err(g.type or _pos(g), "binder predicates are not allowed in theorem binders")
+                raise el.err(Syn("other", g.pos, g.pos), "binder predicates are not allowed in theorem binders")
             for n in g.names:
                 v = Var(n, (untyped or {}).get(n) or OpaqueSort(f"α_{n}"))
                 el.scope[n] = v
@@ -310,9 +310,3 @@ def _ill_typed_at(text: str, offset: int) -> Iterator[None]:
         yield
     except IRError as e:
         raise ParseError.at_offset(f"ill-typed: {e}", text, offset) from None
-
-
-def _pos(g: BinderGroup):  # pragma: no cover - tiny helper for error positions
-    from provers.lean4.syntax import Syn
-
-    return Syn("other", g.pos, g.pos)
