@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from functools import cache
 
 from provers.ir.sorts import BaseSort, OpaqueSort, Sort
@@ -41,31 +41,45 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
 
 
-def _parts(s: Sort) -> list[tuple[str, Sort | tuple[Sort, ...]]]:
-    """The sort-valued fields of a compound sort (``FunSort``: args and result)."""
-    if isinstance(s, (BaseSort, OpaqueSort, SortVar)):
-        return []
-    out: list[tuple[str, Sort | tuple[Sort, ...]]] = []
-    for name in _field_names(type(s)):
-        value = getattr(s, name)
-        if isinstance(value, Sort) or (isinstance(value, tuple) and all(isinstance(x, Sort) for x in value)):
-            out.append((name, value))
-    return out
+_LEAVES = (BaseSort, OpaqueSort, SortVar)
+
+
+def _is_sorts(value: object) -> bool:
+    return isinstance(value, tuple) and all(isinstance(x, Sort) for x in value)
 
 
 def map_sort(s: Sort, fn: Callable[[Sort], Sort]) -> Sort:
-    """``s`` with ``fn`` applied to each immediate sort part (a leaf comes back unchanged)."""
-    parts = _parts(s)
-    if not parts:
+    """``s`` with ``fn`` applied to each immediate sort part (``s`` itself when nothing
+    changes; a leaf comes back unchanged)."""
+    if isinstance(s, _LEAVES):
         return s
-    new = {name: (tuple(fn(x) for x in v) if isinstance(v, tuple) else fn(v)) for name, v in parts}
-    return replace(s, **new)  # type: ignore[type-var]
+    changed = False
+    values = []
+    for name in _field_names(type(s)):
+        value = getattr(s, name)
+        if isinstance(value, Sort):
+            new = fn(value)
+            changed = changed or new is not value
+            value = new
+        elif _is_sorts(value):
+            new_tuple = tuple(fn(x) for x in value)
+            changed = changed or any(a is not b for a, b in zip(new_tuple, value, strict=True))
+            value = new_tuple
+        values.append(value)
+    return type(s)(*values) if changed else s
 
 
 def sort_children(s: Sort) -> tuple[Sort, ...]:
+    """The sorts right under ``s`` (``FunSort``: its argument sorts, then its result)."""
+    if isinstance(s, _LEAVES):
+        return ()
     out: list[Sort] = []
-    for _, v in _parts(s):
-        out.extend(v if isinstance(v, tuple) else (v,))
+    for name in _field_names(type(s)):
+        value = getattr(s, name)
+        if isinstance(value, Sort):
+            out.append(value)
+        elif _is_sorts(value):
+            out.extend(value)
     return tuple(out)
 
 
@@ -117,6 +131,8 @@ class PendingSorts:
             r = self.resolve(t)
             self.bound[s.id] = r
             return r
+        if isinstance(s, _LEAVES):
+            return s
         return map_sort(s, self.resolve)
 
     # ---- classes ----------------------------------------------------------------------------
@@ -143,13 +159,11 @@ class PendingSorts:
             v, t = (a, b) if isinstance(a, SortVar) else (b, a)
             self._bind(v, t)  # type: ignore[arg-type]
             return
-        pa, pb = _parts(a), _parts(b)
-        if type(a) is type(b) and pa and _same_shape(a, b, pa, pb):
-            for (_, x), (_, y) in zip(pa, pb, strict=True):
-                for xi, yi in zip(x if isinstance(x, tuple) else (x,), y if isinstance(y, tuple) else (y,), strict=True):
-                    self.unify(xi, yi)
-            return
-        raise SortClash(f"{self.show(self.resolve(a))} vs {self.show(self.resolve(b))}")
+        pairs = _matching_parts(a, b)
+        if pairs is None:
+            raise SortClash(f"{self.show(self.resolve(a))} vs {self.show(self.resolve(b))}")
+        for x, y in pairs:
+            self.unify(x, y)
 
     def _bind(self, v: SortVar, t: Sort) -> None:
         if self._occurs(v, t):
@@ -175,15 +189,23 @@ class PendingSorts:
             d = default(s)
             self.bound[s.id] = d
             return d
+        if isinstance(s, _LEAVES):
+            return s
         return map_sort(s, lambda x: self.ground(x, default))
 
 
-def _same_shape(a: Sort, b: Sort, pa: list, pb: list) -> bool:
-    """Same constructor, same non-sort fields, same number of sort parts in each field."""
+def _matching_parts(a: Sort, b: Sort) -> list[tuple[Sort, Sort]] | None:
+    """The pairs of sort parts to unify when ``a`` and ``b`` are built the same way (same
+    constructor, same other fields, as many parts in each field); None when they are not."""
+    if type(a) is not type(b) or isinstance(a, _LEAVES):
+        return None
+    pairs: list[tuple[Sort, Sort]] = []
     for name in _field_names(type(a)):
-        if name not in dict(pa) and getattr(a, name) != getattr(b, name):
-            return False
-    return all(
-        (isinstance(x, tuple) == isinstance(y, tuple)) and (not isinstance(x, tuple) or len(x) == len(y))
-        for (_, x), (_, y) in zip(pa, pb, strict=True)
-    )
+        x, y = getattr(a, name), getattr(b, name)
+        if isinstance(x, Sort):
+            pairs.append((x, y))
+        elif _is_sorts(x) and len(x) == len(y):
+            pairs.extend(zip(x, y, strict=True))
+        elif x != y or _is_sorts(x):
+            return None
+    return pairs
