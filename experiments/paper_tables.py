@@ -59,7 +59,7 @@ from rerank.metrics import (  # noqa: E402
 )
 from rerank.select import select_kmeans, select_naive, select_top_n  # noqa: E402
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: per-candidate evidence, every pair decision, rule back-translations
 RULES = ("log", "linear", "quadratic")
 ALPHA_GRID = tuple(round(a, 2) for a in np.linspace(0.0, 1.0, 21))
 NS = (1, 2, 3)
@@ -194,6 +194,24 @@ def proved_outright(statement: Any, timeout: float) -> tuple[bool | None, int]:
     return {"proved": True, "refuted": False}.get(status), backend.calls
 
 
+def rule_back_translations(candidates: Sequence[Any]) -> list[str | None]:
+    """Our own back-translation (``embeddings.rule_informalizer``) of each parsed candidate."""
+    from embeddings.rule_informalizer import RuleInformalizer
+
+    inf = RuleInformalizer(language="isabelle", on_error="empty")
+    out: list[str | None] = []
+    for c in candidates:
+        if c.statement is None:
+            out.append(None)
+            continue
+        try:
+            text = inf.informalize([c.statement])[0]
+        except Exception:  # noqa: BLE001 - no back-translation is no evidence, not a failure
+            text = ""
+        out.append(text or None)
+    return out
+
+
 def cluster_problem(rec: dict[str, Any]) -> dict[str, Any]:
     """Stage 1 for one problem (runs in a worker): a cache record, never an exception."""
     rr = _WORKER["reranker"]
@@ -230,6 +248,11 @@ def cluster_problem(rec: dict[str, Any]) -> dict[str, Any]:
         out["errors"] = r.errors
         out["stats"] = r.stats
         out["timing"] = r.timing
+        # what scoring variants need without re-running the engine (rerank.evidence)
+        from rerank.evidence import problem_evidence
+
+        out["evidence"] = problem_evidence(session.clusterer)
+        out["rule_back_translations"] = rule_back_translations(session.clusterer.candidates)
         # naive baseline: which candidates a prover proves outright
         t1 = time.perf_counter()
         proved: list[bool | None] = []

@@ -34,6 +34,7 @@ __all__ = [
     "Candidate",
     "ClusterStats",
     "Clusterer",
+    "PairDecision",
     "UnionFind",
     "cluster",
 ]
@@ -146,6 +147,24 @@ class ClusterStats:
         return d
 
 
+@dataclass(frozen=True)
+class PairDecision:
+    """How one compared pair was settled: ``a`` the earlier candidate (a class
+    representative), ``b`` the new one; ``how`` in ``syntactic`` (identical canonical
+    forms), ``signature`` / ``fingerprint`` (separated without the engine), ``cache`` or
+    ``engine``; ``status`` the verdict; ``reason`` the engine's (empty otherwise).  Scores
+    read these to weigh pairs the engine left undecided (:mod:`rerank.evidence`)."""
+
+    a: int
+    b: int
+    how: str
+    status: str
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 class CountingBackend:
     """Delegates to a prover backend and counts the calls (the honest "solver calls")."""
 
@@ -225,6 +244,7 @@ class Clusterer:
         self.checker = checker
         self._backend: CountingBackend | None = None if backend is None else CountingBackend(backend)
         self.candidates: list[Candidate] = []
+        self.decisions: list[PairDecision] = []
         self.stats = ClusterStats()
         self._uf = UnionFind()
         self._members: dict[int, list[int]] = {}  # root -> its class, sorted
@@ -366,24 +386,28 @@ class Clusterer:
         return members[0]
 
     def _same(self, a: Candidate, b: Candidate) -> bool:
-        """Whether ``a`` and ``b`` are provably equivalent; counts how it was decided."""
+        """Whether ``a`` and ``b`` are provably equivalent; records and counts how it was decided."""
         s = self.stats
         if a.key is not None and a.key == b.key:
             s.syntactic_hits += 1
+            self.decisions.append(PairDecision(a.index, b.index, "syntactic", "equivalent"))
             return True
         why = separated(a, b)
-        if why == "signature":
-            s.signature_skips += 1
-            return False
-        if why == "fingerprint":
-            s.fingerprint_skips += 1
+        if why is not None:
+            if why == "signature":
+                s.signature_skips += 1
+            else:
+                s.fingerprint_skips += 1
+            self.decisions.append(PairDecision(a.index, b.index, why, "inequivalent"))
             return False
         ck = (self.relation, self.timeout, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
         status = self.cache.get(ck)
+        how, reason = "cache", ""
         if status is not None:
             s.cache_hits += 1
         else:
             s.checks += 1
+            how = "engine"
             try:
                 if self.checker is not None:
                     verdict = self.checker(a.statement, b.statement, self.relation, self.timeout)
@@ -391,10 +415,13 @@ class Clusterer:
                 else:
                     verdict = self._engine_check(a.statement, b.statement)
                 status = _status(verdict)
+                reason = str(getattr(verdict, "reason", "") or "")
             except Exception as e:  # an engine failure is an inconclusive pair, never a crash
                 status = "inconclusive"
+                reason = f"check error: {type(e).__name__}: {e}"
                 b.flags.append(f"check_error with {a.index}: {type(e).__name__}: {e}")
             self.cache[ck] = status
+        self.decisions.append(PairDecision(a.index, b.index, how, status, reason))
         if status == "equivalent":
             s.equivalent += 1
             return True
