@@ -156,7 +156,8 @@ def _alarm(signum: int, frame: Any) -> None:
     raise ProblemTimeout("problem budget exceeded")
 
 
-def _init_worker(timeout: float, relation: str, budget: float = 0.0) -> None:
+def _init_worker(timeout: float, relation: str, budget: float = 0.0,
+                 language: str = "isabelle", naive: bool = True) -> None:
     if budget > 0 and hasattr(signal, "SIGALRM"):
         signal.signal(signal.SIGALRM, _alarm)
     try:
@@ -171,7 +172,7 @@ def _init_worker(timeout: float, relation: str, budget: float = 0.0) -> None:
     emb = Embedder(batch_size=32)  # in-memory cache: each problem's texts are embedded in one batch
     _WORKER["embedder"] = emb
     _WORKER["reranker"] = Reranker(
-        language="isabelle",
+        language=language,
         relation=relation,
         timeout=timeout,
         informalizer="given",
@@ -181,24 +182,26 @@ def _init_worker(timeout: float, relation: str, budget: float = 0.0) -> None:
     )
     _WORKER["timeout"] = timeout
     _WORKER["budget"] = budget
+    _WORKER["language"] = language
+    _WORKER["naive"] = naive
 
 
-def proved_outright(statement: Any, timeout: float) -> tuple[bool | None, int]:
+def proved_outright(statement: Any, timeout: float, language: str = "isabelle") -> tuple[bool | None, int]:
     """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C``?  (True / False / None)"""
     from provers.equivalence import provable
     from rerank.cluster import CountingBackend, default_backend
 
     backend = CountingBackend(default_backend())
-    ob = provable(statement, timeout, "isabelle", backend)
+    ob = provable(statement, timeout, language, backend)
     status = getattr(ob, "status", None)
     return {"proved": True, "refuted": False}.get(status), backend.calls
 
 
-def rule_back_translations(candidates: Sequence[Any]) -> list[str | None]:
+def rule_back_translations(candidates: Sequence[Any], language: str = "isabelle") -> list[str | None]:
     """Our own back-translation (``embeddings.rule_informalizer``) of each parsed candidate."""
     from embeddings.rule_informalizer import RuleInformalizer
 
-    inf = RuleInformalizer(language="isabelle", on_error="empty")
+    inf = RuleInformalizer(language=language, on_error="empty")
     out: list[str | None] = []
     for c in candidates:
         if c.statement is None:
@@ -252,17 +255,18 @@ def cluster_problem(rec: dict[str, Any]) -> dict[str, Any]:
         from rerank.evidence import problem_evidence
 
         out["evidence"] = problem_evidence(session.clusterer)
-        out["rule_back_translations"] = rule_back_translations(session.clusterer.candidates)
+        out["rule_back_translations"] = rule_back_translations(
+            session.clusterer.candidates, _WORKER.get("language", "isabelle"))
         # naive baseline: which candidates a prover proves outright
         t1 = time.perf_counter()
         proved: list[bool | None] = []
         calls = 0
         for c in session.clusterer.candidates:
-            if c.statement is None:
+            if c.statement is None or not _WORKER.get("naive", True):
                 proved.append(None)
                 continue
             try:
-                p, n = proved_outright(c.statement, timeout)
+                p, n = proved_outright(c.statement, timeout, _WORKER.get("language", "isabelle"))
             except Exception:  # noqa: BLE001 - an engine failure is "not proved"
                 p, n = None, 0
             proved.append(p)
@@ -315,8 +319,13 @@ def run_clustering(
     workers: int = 1,
     progress: bool = True,
     budget: float = 0.0,
+    language: str = "isabelle",
+    naive: bool = True,
 ) -> dict[str, dict[str, Any]]:
     """Stage 1 over every problem not yet in ``cache_path``; returns id -> record.
+
+    ``language``: the candidates' frontend; ``naive``: also try to prove every candidate
+    outright (the "naive" baseline; one prover call per candidate, skipped when False).
 
     ``budget`` > 0: wall-clock seconds per problem (a problem over it is an error record;
     its candidates then rank in sample order for every method)."""
@@ -341,7 +350,7 @@ def run_clustering(
             if bar is not None:
                 bar.update(1)
 
-        args = (timeout, relation, budget)
+        args = (timeout, relation, budget, language, naive)
         if workers <= 1:
             _init_worker(*args)
             for p in todo:

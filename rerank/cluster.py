@@ -103,6 +103,7 @@ class Candidate:
     signature: Signature | None = None
     fingerprint: tuple | None = None
     vacuous: bool | None = None
+    holds: bool | None = None
     flags: list[str] = field(default_factory=list)
 
     @property
@@ -134,6 +135,8 @@ class ClusterStats:
     inconclusive: int = 0
     vacuity_checks: int = 0
     vacuity_solver_calls: int = 0
+    truth_checks: int = 0
+    truth_solver_calls: int = 0
     merges: int = 0
 
     @property
@@ -225,12 +228,16 @@ class Clusterer:
         *,
         fingerprints: bool = True,
         check_vacuous: bool = True,
+        check_truth: bool = False,
         cache: MutableMapping[Hashable, str] | None = None,
         checker: Checker | None = None,
         backend: Any = None,
     ) -> None:
         """``backend``: the prover backend (default: the process-wide SMT portfolio, whose
-        verdict cache is shared across problems); pass a fresh one to isolate a run."""
+        verdict cache is shared across problems); pass a fresh one to isolate a run.
+        ``check_truth``: also ask whether each candidate holds outright (``holds``: True
+        proved, False refuted by a validated countermodel, None undecided); a false
+        statement is never a faithful formalization of a true problem."""
         if relation not in RELATIONS:
             raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
         if not timeout > 0:
@@ -240,6 +247,7 @@ class Clusterer:
         self.timeout = float(timeout)
         self.fingerprints = fingerprints
         self.check_vacuous = check_vacuous
+        self.check_truth = check_truth
         self.cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self.checker = checker
         self._backend: CountingBackend | None = None if backend is None else CountingBackend(backend)
@@ -326,6 +334,10 @@ class Clusterer:
             c.vacuous = self._vacuous(c.statement)
             if c.vacuous:
                 c.flags.append("vacuous")
+        if self.check_truth:
+            c.holds = self._holds(c.statement)
+            if c.holds is False:
+                c.flags.append("refuted")
         return c
 
     def _counting_backend(self) -> CountingBackend | None:
@@ -371,6 +383,25 @@ class Clusterer:
                 self.stats.vacuity_solver_calls += backend.calls - before
         status = getattr(out, "status", None)
         return {"proved": True, "refuted": False}.get(status)
+
+    def _holds(self, st: Statement) -> bool | None:
+        """True: the whole statement ⊢ ∀x̄. ⋀Γ → C was proved; False: refuted by a validated
+        countermodel; None: undecided."""
+        try:
+            from provers.equivalence import provable
+        except ImportError:
+            return None
+        self.stats.truth_checks += 1
+        backend = self._counting_backend()
+        before = backend.calls if backend is not None else 0
+        try:
+            out = provable(st, timeout=min(self.timeout, VACUITY_TIMEOUT), backend=backend)
+        except Exception:
+            return None
+        finally:
+            if backend is not None:
+                self.stats.truth_solver_calls += backend.calls - before
+        return {"proved": True, "refuted": False}.get(getattr(out, "status", None))
 
     def _roots_by_size(self, exclude: int) -> list[int]:
         """Class roots, largest class first, ties by lowest member."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from rerank.cluster import Candidate, Clusterer, separated
 
-__all__ = ["answer_of", "candidate_evidence", "problem_evidence"]
+__all__ = ["answer_key", "answer_of", "candidate_evidence", "degenerate", "problem_evidence"]
 
 
 def _json_value(v: Any) -> Any:
@@ -60,6 +60,38 @@ def answer_of(c: Candidate) -> dict[str, Any] | None:
     return {"op": op, "value": str(value) if exact else None, "sort": str(lhs.sort)}
 
 
+def answer_key(c: Candidate | dict[str, Any] | None) -> str | None:
+    """``"eq 7"``: the comparison and exact value of a numeric conclusion, or None (also
+    accepts the ``answer`` dict of :func:`answer_of`)."""
+    a = answer_of(c) if isinstance(c, Candidate) else c
+    if not a or a.get("value") is None:
+        return None
+    return f"{a['op']} {a['value']}"
+
+
+_SELF_RELATIONS = ("eq", "le", "ge", "iff")
+
+
+def degenerate(statement: Any) -> bool:
+    """A statement that says nothing about its problem: its conclusion is ``True``, a
+    comparison of a term with itself, or one of its own premises ("assumes k = 7 shows
+    k = 7").  It is provable whatever the problem, so it is never a faithful formalization.
+    """
+    try:
+        from provers.ir import TRUE, App
+        from provers.normal import normalize
+
+        nf = normalize(statement)
+    except Exception:
+        return False
+    c = nf.conclusion
+    if c == TRUE:
+        return True
+    if isinstance(c, App) and c.op in _SELF_RELATIONS and len(c.args) == 2 and c.args[0] == c.args[1]:
+        return True
+    return any(c == p for p in nf.premises)
+
+
 def candidate_evidence(c: Candidate) -> dict[str, Any]:
     """One candidate's evidence as a JSON-safe dict."""
     fp = c.fingerprint
@@ -67,12 +99,14 @@ def candidate_evidence(c: Candidate) -> dict[str, Any]:
         "parsed": c.parsed,
         "error": c.error,
         "vacuous": c.vacuous,
+        "holds": c.holds,
         "key": None if c.key is None else hashlib.sha1(c.key.encode()).hexdigest()[:16],
         "flags": list(c.flags),
         "diagonal": None if fp is None or fp.diagonal is None else [list(p) for p in fp.diagonal],
         "answers": None if fp is None or fp.answers is None
         else [[_json_value(v), t] for v, t in fp.answers],
         "answer": answer_of(c),
+        "degenerate": None if c.statement is None else degenerate(c.statement),
         "n_premises": None if c.statement is None
         else sum(1 for h in c.statement.hypotheses if h.style != "instance"),
     }
