@@ -89,6 +89,7 @@ class Pool:
     old_semantic: np.ndarray | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     greedy: int | None = None  # position of a candidate the user flags as the greedy decode
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def k(self) -> int:
@@ -454,8 +455,14 @@ _F = {"log": lambda s: np.log(np.maximum(s, DEFAULT_EPS)), "linear": lambda s: s
       "quadratic": lambda s: s**2}
 
 
-def _structure(pool: Pool, cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(tiers, support, semantic) of ``pool`` under ``cfg``, from the library's own pieces."""
+def _structure(pool: Pool, cfg: Config) -> tuple[np.ndarray, np.ndarray]:
+    """(tiers, support) of ``pool`` under ``cfg``, from the library's own pieces (memoized
+    per pool: they do not depend on the semantic variant, rule, α or margin)."""
+    key = ("structure", cfg.undecided_weight, cfg.truth_weight, cfg.demote,
+           cfg.exclude_unparsed, cfg.class_size)
+    hit = pool.memo.get(key)
+    if hit is not None:
+        return hit
     ev = pool.ev
     if not cfg.class_size:
         ev = dataclasses.replace(ev, classes=[[i] for i in range(ev.k)], undecided=[])
@@ -465,30 +472,37 @@ def _structure(pool: Pool, cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndar
     tiers = np.array([UNPARSED if (sel.exclude_unparsed and not ev.parsed[i])
                       else DEMOTED if demoted[i] is not None else SOUND for i in range(k)])
     sup = support(ev, sel.undecided_weight, sel.truth_weight, eligible=tiers == SOUND)
-    sem = pool.semantic[cfg.semantic] if cfg.semantic else np.zeros(k)
-    return tiers, sup, sem
+    pool.memo[key] = (tiers, sup)
+    return tiers, sup
 
 
-def top_picks(pool: Pool, base: Config, alphas: np.ndarray, margins: Sequence[float | None]) -> np.ndarray:
-    """First pick of ``pool`` for every (α, margin) of ``base`` at once: shape (A, M).
+def top_picks(pool: Pool, base: Config, alphas: np.ndarray, margins: Sequence[float | None],
+              prior_weights: Sequence[float] = (0.0,)) -> np.ndarray:
+    """First pick of ``pool`` for every (prior weight, α, margin) of ``base`` at once:
+    shape (W, A, M).
 
     The same arithmetic and lexicographic order as :meth:`rerank.scoring.Selector.select`
-    (checked against it on a sample by :func:`verify_fast_path`), vectorized over α."""
-    tiers, sup, sem = _structure(pool, base)
+    (checked against it on a sample by :func:`verify_fast_path`), vectorized."""
+    tiers, sup = _structure(pool, base)
+    sem = pool.semantic[base.semantic] if base.semantic else np.zeros(pool.k)
     k = pool.k
     f = _F[base.rule]
-    sym_in = np.where(tiers == DEMOTED, 0.0, sup / k)
-    fs = f(normalize_scores(sym_in, base.normalize, base.temperature))
+    fs = f(normalize_scores(sup / k, base.normalize, base.temperature))
     fm = f(normalize_scores(sem, base.normalize, base.temperature))
     if not base.semantic:
         alphas = np.ones_like(alphas)
-    scores = alphas[:, None] * fs[None, :] + (1 - alphas)[:, None] * fm[None, :]
+    mix = alphas[:, None] * fs[None, :] + (1 - alphas)[:, None] * fm[None, :]
     prior = greedy_prior(pool)
-    if prior is not None and base.prior_weight > 0:
-        fp = f(normalize_scores(prior, "softmax", 1.0))
-        scores = (1 - base.prior_weight) * scores + base.prior_weight * fp[None, :]
+    layers = []
+    for w in prior_weights:
+        if prior is not None and w > 0:
+            fp = f(normalize_scores(prior, "softmax", 1.0))
+            layers.append((1 - w) * mix + w * fp[None, :])
+        else:
+            layers.append(mix)
+    scores = np.concatenate(layers)  # (W*A, k)
     scores = np.where(tiers[None, :] == UNPARSED, -math.inf, scores)
-    a = len(alphas)
+    a = scores.shape[0]
     idx = np.broadcast_to(np.arange(k), (a, k))
     keys: list[np.ndarray] = [idx]
     if base.tie_break == "evidence":
@@ -502,35 +516,42 @@ def top_picks(pool: Pool, base: Config, alphas: np.ndarray, margins: Sequence[fl
     for j, m in enumerate(margins):
         keep = same & (gap <= m) if m is not None else np.zeros(a, bool)
         out[:, j] = np.where(keep, 0, best)
-    return out
+    return out.reshape(len(prior_weights), len(alphas), len(margins))
 
 
-def config_grid(bases: Sequence[Config], alphas: Sequence[float],
-                margins: Sequence[float | None]) -> list[Config]:
-    """Every base × α × margin, in that nesting order (earlier rows win CV ties)."""
-    return [dataclasses.replace(b, alpha=float(a), keep_first_margin=m)
-            for b in bases for m in margins for a in (alphas if b.semantic else alphas[:1])]
+def config_grid(bases: Sequence[Config], alphas: Sequence[float], margins: Sequence[float | None],
+                prior_weights: Sequence[float] = (0.0,)) -> list[Config]:
+    """Every base × prior weight × margin × α, in that nesting order (earlier rows win CV
+    ties, so simpler settings come first)."""
+    return [dataclasses.replace(b, alpha=float(a), keep_first_margin=m, prior_weight=float(w))
+            for b in bases for w in prior_weights for m in margins
+            for a in (alphas if b.semantic else alphas[:1])]
 
 
 def grid_hits(instances: Sequence[Sequence[Pool]], bases: Sequence[Config], alphas: Sequence[float],
               margins: Sequence[float | None], rules: Sequence[str] = RULES_CORRECT,
-              ) -> tuple[list[Config], dict[str, np.ndarray]]:
+              prior_weights: Sequence[float] = (0.0,)) -> tuple[list[Config], dict[str, np.ndarray]]:
     """The grid of :func:`config_grid` and its hit matrices (fast path)."""
-    grid = config_grid(bases, alphas, margins)
+    grid = config_grid(bases, alphas, margins, prior_weights)
     n = len(instances[0])
     out = {r: np.zeros((len(grid), n), dtype=np.float32) for r in rules}
     al = np.asarray(alphas, dtype=np.float64)
     for pools in instances:
+        correct = {r: np.stack([p.correct[r] for p in pools]) if len({p.k for p in pools}) == 1
+                   else None for r in rules}
         row = 0
         for b in bases:
             a_used = al if b.semantic else al[:1]
-            picks = np.stack([top_picks(p, b, a_used, margins) for p in pools])  # (n, A, M)
-            for m in range(len(margins)):
-                for ai in range(len(a_used)):
-                    top = picks[:, ai, m]
-                    for r in rules:
-                        out[r][row] += [p.correct[r][t] for p, t in zip(pools, top, strict=True)]
-                    row += 1
+            picks = np.stack([top_picks(p, b, a_used, margins, prior_weights) for p in pools])
+            # picks: (n, W, A, M) -> rows in the order of config_grid: W, M, A
+            picks = picks.transpose(1, 3, 2, 0).reshape(-1, n)
+            for r in rules:
+                if correct[r] is not None:
+                    vals = np.take_along_axis(correct[r][None, :, :], picks[:, :, None], axis=2)[:, :, 0]
+                else:
+                    vals = np.array([[pools[j].correct[r][t] for j, t in enumerate(row_)] for row_ in picks])
+                out[r][row:row + picks.shape[0]] += vals
+            row += picks.shape[0]
     for r in rules:
         out[r] /= len(instances)
     return grid, out
@@ -543,7 +564,7 @@ def verify_fast_path(pools: Sequence[Pool], grid: Sequence[Config], n: int = 300
     for _ in range(n):
         p = pools[int(rng.integers(len(pools)))]
         c = grid[int(rng.integers(len(grid)))]
-        fast = int(top_picks(p, c, np.array([c.alpha]), [c.keep_first_margin])[0, 0])
+        fast = int(top_picks(p, c, np.array([c.alpha]), [c.keep_first_margin], [c.prior_weight])[0, 0, 0])
         slow = config_order(p, c)[0]
         if fast != slow:
             raise AssertionError(f"fast path {fast} != Selector {slow} on {p.id} with {c.label()}")

@@ -263,9 +263,8 @@ class Selector:
         sound = [t == SOUND for t in tiers]
         sup = support(ev, self.undecided_weight, self.truth_weight, eligible=sound)
         symbolic = sup / k
-        sym_in = np.where(np.array(tiers) == DEMOTED, 0.0, symbolic)
         f = _TRANSFORM[self.rule]
-        s_sym = normalize_scores(sym_in, self.normalize, self.temperature)
+        s_sym = normalize_scores(symbolic, self.normalize, self.temperature)
         s_sem = normalize_scores(sem, self.normalize, self.temperature)
         scores = self.alpha * f(s_sym, self.eps) + (1 - self.alpha) * f(s_sem, self.eps)
         if prior is not None and self.prior_weight > 0:
