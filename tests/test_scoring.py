@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -208,3 +209,38 @@ def test_selected_candidate_with_evidence_support_from_real_statements():
     c.extend(cands)
     out = Selector(alpha=1.0).select(PoolEvidence.from_clusterer(c), np.zeros(3))
     assert out.order[0] in (1, 2) and out.order[-1] == 0
+
+
+# ------------------------------------------------------------------ answers
+
+
+def test_split_answer_and_exact_answer_values():
+    from embeddings.answer import answer_value, split_answer
+
+    q, a = split_answer("Find k such that f(x) = a(x-h)^2 + k. The final answer is $7$.")
+    assert q == "Find k such that f(x) = a(x-h)^2 + k." and a == "$7$"
+    assert split_answer("What is 2 + 2?") == ("What is 2 + 2?", None)
+    assert split_answer("... Show that it is \\textbf{(C) }36.")[1] == "\\textbf{(C) }36"
+    cases = {"7": 7, "$-6.5$": Fraction(-13, 2), "\\frac{5}{2}": Fraction(5, 2),
+             "-\\dfrac{1}{3}": Fraction(-1, 3), "1,000": 1000, "k = 7": 7,
+             "\\textbf{(E)}\\ 26": 26, "\\boxed{40}": 40, "5/2": Fraction(5, 2)}
+    for text, value in cases.items():
+        assert answer_value(text) == value, text
+    for text in ("5r^5", "[2, 3)", "\\mathrm{(C)}", "", None, "40\\pi"):
+        assert answer_value(text) is None, text
+
+
+def test_answer_weight_demotes_a_candidate_with_the_wrong_answer():
+    from rerank import Reranker
+
+    informal = "If 2x + 3 = 7, what is x? The final answer is 2."
+    cands = [
+        'theorem fixes x :: real assumes h0: "2 * x + 3 = 8" shows "x = 5 / 2"',
+        'theorem fixes x :: real assumes h0: "2 * x + 3 = 7" shows "x = 2"',
+    ]
+    same = ["If 2x + 3 = 7, what is x?"] * 2
+    common = dict(language="isabelle", relation="syntactic", informalizer="given", alpha=0.0,
+                  check_vacuous=False, check_truth=False)
+    assert Reranker(answer_weight=0.0, **common).rerank(informal, cands, same).selected == [0]
+    r = Reranker(answer_weight=0.1, **common).rerank(informal, cands, same)
+    assert r.selected == [1] and r.semantic[1] - r.semantic[0] == pytest.approx(0.2)
