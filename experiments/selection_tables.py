@@ -19,13 +19,21 @@ import numpy as np
 import selection_eval as se
 from selection_eval import ALPHAS, RULES_CORRECT, Config, Pool
 
+# The grids are small on purpose: with 400 problems, every extra option the folds can choose
+# among costs more in selection noise than it gains (a first run with ~50 semantic variants
+# and 5 values per weight chose worse out of fold than the fixed method before this work).
+#: semantic variants stage 1 chooses among (fixed before looking at results: the score
+#: before this work, the question part, our own back-translation, both, BM25; each also
+#: with the exact answer term)
+SEMANTIC = ("minilm:qa:given", "minilm:qa:given_q", "minilm:q:given_q", "minilm:qa:rule",
+            "minilm:qa:both", "bm25:qa:given")
+ANSWER_WEIGHT = 0.1
 NORMS = ("sum", "softmax")
-COMB_RULES = ("log", "linear")
-UNDECIDED = (0.0, 0.25, 0.5, 1.0)
-TRUTH = (0.0, 0.5, 1.0, 2.0, 4.0)
-PRIOR = (0.0, 0.1, 0.2, 0.3, 0.5)
-MARGINS = {"log": (None, 0.1, 0.25, 0.5, 1.0), "linear": (None, 0.01, 0.025, 0.05, 0.1)}
-ANSWER_WEIGHTS = (0.05, 0.1, 0.2)
+ALL_RULES = ("log", "linear", "quadratic")
+UNDECIDED = (0.0, 0.5)
+TRUTH = (0.0, 1.0)
+PRIOR = (0.0, 0.1, 0.2, 0.3)
+MARGINS = {"log": (None, 0.25), "linear": (None, 0.025), "quadratic": (None, 0.005)}
 
 
 @dataclasses.dataclass
@@ -56,30 +64,8 @@ def family(name: str, instances: dict[str, list[list[Pool]]], bases: Sequence[Co
     return Family(name, grid, {k: {r: np.concatenate(v) for r, v in d.items()} for k, d in hits.items()})
 
 
-def cross_validate(choose: Any, report: dict[str, np.ndarray], ids: Sequence[str],
-                   repeats: int) -> tuple[dict[str, np.ndarray], Counter]:
-    """Out-of-fold per-problem 1@k for each rule of ``report`` (rule -> (rows, n)) where
-    ``choose(train_mask, rule) -> row`` picks on the training folds only."""
-    n = len(ids)
-    oof = {r: np.zeros(n) for r in report}
-    chosen: Counter = Counter()
-    for rep in range(repeats):
-        fold = se.folds(ids, se.N_FOLDS, seed=rep)
-        for f in range(se.N_FOLDS):
-            train, test = fold != f, fold == f
-            for r, h in report.items():
-                row = choose(train, r)
-                if r == RULES_CORRECT[0]:
-                    chosen[row] += 1
-                oof[r][test] += h[row, test]
-    return {r: v / repeats for r, v in oof.items()}, chosen
-
-
-def argbest(h: np.ndarray, mask: np.ndarray, rows: Sequence[int] | None = None) -> int:
-    """Row with the best mean over ``mask`` (ties: the earliest row)."""
-    idx = np.arange(h.shape[0]) if rows is None else np.asarray(rows)
-    means = h[idx][:, mask].mean(axis=1).round(9)
-    return int(idx[int(np.argmax(means))])
+cross_validate = se.cross_validate
+argbest = se.argbest
 
 
 def two_stage(sem_only: Family, comb: Family, tune_kind: str | Sequence[str]) -> Any:
@@ -159,11 +145,8 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
     repeats = args.repeats
     n_boot = args.bootstrap
     seeds = range(args.seeds)
-    # answer-aware variants: the question part by embedding, the answer exactly
-    variants = list(names)
-    for base in [n for n in names if n.split(":")[-1] in ("given_q", "rule", "both")]:
-        for w in ANSWER_WEIGHTS:
-            variants.append(se.with_answer_term(pools, base, w))
+    variants = [v for v in SEMANTIC if v in names]
+    variants += [se.with_answer_term(pools, v, ANSWER_WEIGHT) for v in list(variants)]
     instances = {
         "exchangeable": [pools],
         "privileged": [[p.permuted(perm) for p, perm in zip(pools, se.privileged_perms(pools, s), strict=True)]
@@ -176,106 +159,129 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
     se.verify_fast_path(pools, [Config(semantic=v, undecided_weight=0.5, truth_weight=1.0,
                                        keep_first_margin=0.25) for v in variants[:5]] +
                         [Config(semantic=variants[0], rule="linear", normalize="softmax",
-                                keep_first_margin=0.05, alpha=0.3)])
+                                keep_first_margin=0.025, alpha=0.3)])
+    se.verify_fast_path(instances["privileged+flag"][0],
+                        [Config(semantic=variants[1], prior_weight=0.2, keep_first_margin=0.25)], n=100)
     # ---- families
-    sem_only = family("semantic only", instances,
-                      [Config(semantic=v, undecided_weight=0.0, truth_weight=0.0) for v in variants],
-                      (0.0,), kinds)
-    sem_only_nomargin = Family(sem_only.name, [c for c in sem_only.grid if c.keep_first_margin is None], {
-        k: {r: h[[i for i, c in enumerate(sem_only.grid) if c.keep_first_margin is None]]
-            for r, h in d.items()} for k, d in sem_only.hits.items()})
-    # variants any fold could choose in stage 1 of the procedure: stage 2 needs only these
+    sem_only = family("semantic only", instances, [Config(semantic=v) for v in variants], (0.0,), kinds)
     candidates_v = variants_chosen(sem_only, [*kinds, list(kinds)], ids, repeats)
     old_variant = "minilm:qa:given"
     comb_variants = sorted(candidates_v | {old_variant})
-    comb_bases = [Config(semantic=v, rule=r, normalize=nz, undecided_weight=u, truth_weight=t)
-                  for v in comb_variants for r in COMB_RULES for nz in NORMS
-                  for u in UNDECIDED for t in TRUTH]
+    comb_bases = [Config(semantic=v, undecided_weight=u, truth_weight=t)
+                  for v in comb_variants for u in UNDECIDED for t in TRUTH]
     comb = family("combined", instances, comb_bases, ALPHAS, kinds)
-    sym_bases = [Config(semantic=None, undecided_weight=u, truth_weight=t) for u in UNDECIDED for t in TRUTH]
-    sym = family("symbolic only", instances, sym_bases, (1.0,), kinds)
+    sym = family("symbolic only", instances, [Config(undecided_weight=u, truth_weight=t)
+                                              for u in UNDECIDED for t in TRUTH], (1.0,), kinds)
     prior_fam = family("combined + greedy prior", {"privileged": instances["privileged+flag"]},
                        comb_bases, ALPHAS, ["privileged"], prior_weights=PRIOR)
-    old_sym = family("SymEq before", instances, [Config(semantic=None, demote=(), undecided_weight=0,
-                                                        truth_weight=0, tie_break="index")], (1.0,), kinds)
+    old_sym = family("before", instances, [Config(demote=(), tie_break="index")], (1.0,), kinds)
+    old_sem = _subset(sem_only, lambda c: c.semantic == old_variant and c.keep_first_margin is None)
+    old_comb = _subset(comb, lambda c: c.semantic == old_variant and c.undecided_weight == 0
+                       and c.truth_weight == 0 and c.keep_first_margin is None)
+    old_comb_raw = family("before, raw", instances, [Config(semantic=old_variant, demote=(),
+                                                            tie_break="index")], ALPHAS, kinds)
     # ---- main table
     lines: list[str] = []
     add = lines.append
     add(f"Command: `{cmd}`  ")
     add(f"Problems: {len(pools)}; CV: {se.N_FOLDS}-fold × {repeats} repeats (seeded), every tuned "
-        f"choice chosen on the training folds; privileged-first pools: {len(list(seeds))} seeded "
-        f"reorderings (position 0 correct with probability {100 * se.PRIVILEGED_RATE:.0f}% under `label`); "
-        f"CIs: paired bootstrap over problems ({n_boot} resamples), Δ against the first sample.")
+        f"choice made on the training folds; privileged-first pools: {len(list(seeds))} seeded "
+        f"reorderings (position 0 correct with probability {100 * se.PRIVILEGED_RATE:.0f}% under "
+        f"`label`, the others in their order); CIs: paired bootstrap over problems ({n_boot} "
+        "resamples) of the difference to the first sample.")
     add("")
     results: dict[tuple[str, str, str], np.ndarray] = {}
-    rows: list[tuple[str, dict[str, Any]]] = []
+    rows: list[tuple[str, str, str]] = []
 
     def run(name: str, choose: Any, fam: Family, kind: str) -> None:
         oof, ch = cross_validate(choose, fam.hits[kind], ids, repeats)
         for r in RULES_CORRECT:
             results[(name, kind, r)] = oof[r]
-        rows.append((name, {"kind": kind, "chosen": chosen_summary(fam, ch)}))
+        rows.append((name, kind, chosen_summary(fam, ch)))
 
     for kind in kinds:
-        run("symbolic only (before: class size, index ties)", simple(old_sym, kind), old_sym, kind)
+        run("symbolic only, before (class size, vacuous = singleton, index ties)", simple(old_sym, kind), old_sym, kind)
+        run("semantic only, before (MiniLM, given back-translation, whole text)", simple(old_sem, kind), old_sem, kind)
+        run("combined, before (log rule, CV α)", simple(old_comb_raw, kind), old_comb_raw, kind)
         run("symbolic only", simple(sym, kind), sym, kind)
-        run("semantic only (before: MiniLM, given, whole text)",
-            simple(_subset(sem_only, lambda c: c.semantic == old_variant and c.keep_first_margin is None), kind),
-            _subset(sem_only, lambda c: c.semantic == old_variant and c.keep_first_margin is None), kind)
         run("semantic only", simple(sem_only, kind), sem_only, kind)
-        old_comb = _subset(comb, lambda c: c.semantic == old_variant and c.undecided_weight == 0
-                           and c.truth_weight == 0 and c.keep_first_margin is None and c.rule == "log"
-                           and c.normalize == "sum")
-        run("combined (before: log rule, CV α)", simple(old_comb, kind), old_comb, kind)
+        run("combined, old scores + new tiers (CV α)", simple(old_comb, kind), old_comb, kind)
         run("combined", two_stage(sem_only, comb, kind), comb, kind)
-        run("combined, tuned on both pool kinds (the default)", two_stage(sem_only, comb, kinds), comb, kind)
+        run("combined, tuned on both pool kinds (the default's procedure)",
+            two_stage(sem_only, comb, kinds), comb, kind)
     run("combined + greedy-flag prior", two_stage(sem_only, prior_fam, "privileged"), prior_fam, "privileged")
-    names_order = list(dict.fromkeys(n for n, _ in rows))
+    names_order = list(dict.fromkeys(n for n, _, _ in rows))
     for rule in RULES_CORRECT:
-        add(f"**1@k (%), correct = `{rule}`**, out of fold; in parentheses Δ vs first sample [95% CI]")
+        add(f"**1@k (%), correct = `{rule}`**, out of fold; in parentheses Δ vs the first sample [95% CI]")
         add("")
-        add("| method | exchangeable | privileged first |")
+        add("| method | exchangeable pools | privileged-first pools |")
         add("|---|---|---|")
-        for b in ("first", "random", "oracle"):
-            add(f"| {dict(first='first sample', random='random (expected)', oracle='oracle (any correct)')[b]} | "
-                + " | ".join(se.pct(float(base[k][b][rule].mean())) for k in kinds) + " |")
+        for b, label in (("first", "first sample"), ("random", "random (expected)"),
+                         ("oracle", "oracle (any correct)")):
+            add(f"| {label} | " + " | ".join(se.pct(float(base[k][b][rule].mean())) for k in kinds) + " |")
         for name in names_order:
             cells = []
             for kind in kinds:
                 x = results.get((name, kind, rule))
-                cells.append("" if x is None else fmt_cell(x, base[kind]["first"][rule], n_boot))
-            if name.startswith("combined + greedy"):
-                x = results[(name, "privileged", rule)]
-                cells = ["(needs a flag)", fmt_cell(x, base["privileged"]["first"][rule], n_boot)]
+                cells.append("(needs the flag)" if x is None else fmt_cell(x, base[kind]["first"][rule], n_boot))
             add(f"| {name} | " + " | ".join(cells) + " |")
         add("")
     add("Configurations the folds chose most often (`label` rule):")
     add("")
-    for name, info in rows:
-        add(f"- {name} [{info['kind']}]: {info['chosen']}")
+    for name, kind, chosen in rows:
+        add(f"- {name} [{kind}]: {chosen}")
+    add("")
+    default = comb.grid[two_stage(sem_only, comb, kinds)(np.ones(len(ids), dtype=bool), RULES_CORRECT[0])]
+    add(f"The same procedure on all problems (the library default): `{default.label()}`.")
     add("")
     # ---- semantic variants (no tuning inside a variant: each row is a fixed method)
-    add("**Semantic score variants** (semantic only, exchangeable pools, every problem; each row is one "
-        "fixed method, so these are not tuned figures; the CV row above chooses among them)")
+    add("**Semantic score variants** (semantic only, exchangeable pools, all problems; each row is "
+        "one fixed method, not tuned; `qa`: the informal text with its answer, `q`: its question "
+        "part; `given_q`: the given back-translation without its final-answer sentence; `rule`: "
+        f"our back-translation from the IR; `both`: their mean; `+{ANSWER_WEIGHT:g}*ans`: plus "
+        f"{ANSWER_WEIGHT:g} × exact answer agreement)")
     add("")
-    add("| variant | 1@k `label` | 1@k `label+syntax` |")
+    add("| variant | 1@k `label` (Δ vs first) | 1@k `label+syntax` |")
     add("|---|---|---|")
     fs = base["exchangeable"]["first"]
-    for i, c in enumerate(sem_only_nomargin.grid):
-        h = sem_only_nomargin.hits["exchangeable"]
+    for i, c in enumerate(sem_only.grid):
+        if c.keep_first_margin is not None:
+            continue
+        h = sem_only.hits["exchangeable"]
         add(f"| `{c.semantic}` | {fmt_cell(h['label'][i], fs['label'], n_boot)} | "
             f"{se.pct(float(h['label+syntax'][i].mean()))} |")
     add("")
+    lines += model_comparison(pools, base, n_boot)
     # ---- ablation
-    lines += ablation(pools, instances, sem_only, comb, comb_variants, ids, repeats, n_boot, base)
+    lines += ablation(instances, sem_only, comb, ids, repeats, n_boot, base)
     # ---- plots
     img = Path(args.out) / "img"
-    plot_alpha(comb, sem_only, base, img, old_variant)
+    plot_alpha(comb, old_comb_raw, base, img, default)
     add("![1@k vs alpha](img/selection_alpha.png)")
     add("")
     if lean is not None:
         lines += lean_section(lean, args, n_boot)
     return "\n".join(lines)
+
+
+def model_comparison(pools: list[Pool], base: dict, n_boot: int) -> list[str]:
+    """MiniLM against all-mpnet-base-v2 on the problems whose mpnet embeddings were computed."""
+    have = [j for j, p in enumerate(pools) if "mpnet:qa:given" in p.semantic]
+    if not have:
+        return []
+    sub = [pools[j] for j in have]
+    out = [f"**Embedding model** (semantic only, exchangeable pools, the {len(sub)} problems of a "
+           "seeded subset embedded with all-mpnet-base-v2; fixed methods; Δ = mpnet − MiniLM)", "",
+           "| text compared | MiniLM 1@k | mpnet 1@k | Δ [95% CI] |", "|---|---|---|---|"]
+    for v in ("qa:given", "qa:given_q", "q:given_q"):
+        h = {}
+        for m in ("minilm", "mpnet"):
+            _, hm = se.grid_hits([sub], [Config(semantic=f"{m}:{v}")], (0.0,), (None,))
+            h[m] = hm["label"][0]
+        out.append(f"| `{v}` | {se.pct(float(h['minilm'].mean()))} | {se.pct(float(h['mpnet'].mean()))} | "
+                   f"{se.delta(se.ci_vs(h['mpnet'], h['minilm'], n_boot))} |")
+    out.append("")
+    return out
 
 
 def _subset(fam: Family, keep: Any) -> Family:
@@ -285,21 +291,24 @@ def _subset(fam: Family, keep: Any) -> Family:
 
 
 ABLATIONS = (
-    ("no exclusion of unparsed candidates", {"exclude_unparsed": False}),
-    ("no vacuity demotion", {"demote": ("degenerate", "refuted")}),
-    ("no degenerate demotion", {"demote": ("vacuous", "refuted")}),
-    ("no refuted demotion", {"demote": ("vacuous", "degenerate")}),
-    ("no class size (every candidate its own class)", {"class_size": False}),
-    ("tie-break by index only", {"tie_break": "index"}),
+    ("exclusion of unparsed candidates", {"exclude_unparsed": False}),
+    ("vacuity demotion", {"demote": ("degenerate", "refuted")}),
+    ("degenerate demotion", {"demote": ("vacuous", "refuted")}),
+    ("refuted demotion", {"demote": ("vacuous", "degenerate")}),
+    ("every demotion", {"demote": ()}),
+    ("class size (every candidate its own class)", {"class_size": False}),
+    ("evidence tie-break (index only)", {"tie_break": "index"}),
 )
 
 
-def ablation(pools: list[Pool], instances: dict, sem_only: Family, comb: Family, variants: list[str],
-             ids: list[str], repeats: int, n_boot: int, base: dict) -> list[str]:
-    """Each component removed in turn from the combined method, re-tuned by CV."""
-    out = ["**Ablation** (combined method, exchangeable pools, out of fold; each row re-tunes "
-           "everything else by CV)", "", "| removed | 1@k `label` | 1@k `label+syntax` |", "|---|---|---|"]
+def ablation(instances: dict, sem_only: Family, comb: Family, ids: list[str], repeats: int,
+             n_boot: int, base: dict) -> list[str]:
+    """Each component removed in turn from the combined method, everything else re-tuned by
+    the same CV procedure; plus tuning the rule and normalization too."""
     kind = "exchangeable"
+    out = ["**Ablation** (combined method, exchangeable pools, out of fold; each row removes one "
+           "component and re-tunes the rest by the same CV procedure)", "",
+           "| removed | 1@k `label` (Δ vs first) | 1@k `label+syntax` (Δ vs first) |", "|---|---|---|"]
     fs = base[kind]["first"]
 
     def row(name: str, choose: Any, fam: Family) -> None:
@@ -308,33 +317,42 @@ def ablation(pools: list[Pool], instances: dict, sem_only: Family, comb: Family,
                    f"{fmt_cell(oof['label+syntax'], fs['label+syntax'], n_boot)} |")
 
     row("nothing (full method)", two_stage(sem_only, comb, kind), comb)
-    row("semantic score", simple(_sym_from(comb), kind), _sym_from(comb))
-    row("undecided-pair evidence", two_stage(sem_only, _subset(comb, lambda c: c.undecided_weight == 0), kind),
-        _subset(comb, lambda c: c.undecided_weight == 0))
-    row("truth evidence (proved bonus)", two_stage(sem_only, _subset(comb, lambda c: c.truth_weight == 0), kind),
-        _subset(comb, lambda c: c.truth_weight == 0))
-    row("keep-first margin", two_stage(sem_only, _subset(comb, lambda c: c.keep_first_margin is None), kind),
-        _subset(comb, lambda c: c.keep_first_margin is None))
+    sym_part = _subset(comb, lambda c: c.alpha == 1.0)
+    row("semantic score (α = 1)", simple(sym_part, kind), sym_part)
+    for name, keep in (("undecided-pair support", lambda c: c.undecided_weight == 0),
+                       ("truth bonus (proved statements)", lambda c: c.truth_weight == 0),
+                       ("keep-first margin", lambda c: c.keep_first_margin is None),
+                       ("exact answer term", lambda c: "*ans" not in (c.semantic or ""))):
+        fam = _subset(comb, keep)
+        sem = _subset(sem_only, keep) if name == "exact answer term" else sem_only
+        row(name, two_stage(sem, fam, kind), fam)
     inst = {kind: instances[kind]}
+    variants = sorted({c.semantic for c in comb.grid})
     for name, change in ABLATIONS:
-        bases = [dataclasses.replace(c, **change) for c in comb.grid
-                 if c.alpha == ALPHAS[0] and c.keep_first_margin is None]
+        bases = [dataclasses.replace(Config(semantic=v, undecided_weight=u, truth_weight=t), **change)
+                 for v in variants for u in UNDECIDED for t in TRUTH]
         fam = family(name, inst, bases, ALPHAS, [kind])
         sem = family(name, inst, [dataclasses.replace(c, **change) for c in sem_only.grid
                                   if c.keep_first_margin is None], (0.0,), [kind])
         row(name, two_stage(sem, fam, kind), fam)
+    bases = [Config(semantic=v, rule=r, normalize=nz, undecided_weight=u, truth_weight=t)
+             for v in variants for r in ALL_RULES for nz in NORMS for u in UNDECIDED for t in TRUTH]
+    wide = family("rules", inst, bases, ALPHAS, [kind])
+    out.append("")
+    out.append("Tuning the combination rule (log / linear / quadratic) and the normalization (sum / "
+               "softmax) as well, by the same CV:")
+    out.append("")
+    oof, _ = cross_validate(two_stage(sem_only, wide, kind), wide.hits[kind], ids, repeats)
+    out.append(f"- 1@k `label` {fmt_cell(oof['label'], fs['label'], n_boot)}, `label+syntax` "
+               f"{fmt_cell(oof['label+syntax'], fs['label+syntax'], n_boot)} (log rule and sum "
+               "normalization fixed: the first row of the table above)")
     out.append("")
     return out
 
 
-def _sym_from(comb: Family) -> Family:
-    """The combined grid at α = 1 (semantic score unused)."""
-    return _subset(comb, lambda c: c.alpha == 1.0)
-
-
-def plot_alpha(comb: Family, sem_only: Family, base: dict, img: Path, old_variant: str) -> None:
-    """1@k vs α (all problems, descriptive) per pool kind: the method before this work
-    and the new one at its most chosen structure."""
+def plot_alpha(comb: Family, before: Family, base: dict, img: Path, default: Config) -> None:
+    """1@k vs α on all problems (descriptive: the tables above are the tuned figures) per pool
+    kind: the selection before this work and the default's structure."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -343,25 +361,23 @@ def plot_alpha(comb: Family, sem_only: Family, base: dict, img: Path, old_varian
     img.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for ax, kind in zip(axes, ("exchangeable", "privileged"), strict=True):
-        h = comb.hits[kind]["label"]
-        curves: dict[str, list[float]] = {}
-        for i, c in enumerate(comb.grid):
-            if c.keep_first_margin is not None or c.normalize != "sum" or c.rule != "log":
-                continue
-            if c.semantic == old_variant and c.undecided_weight == 0 and c.truth_weight == 0:
-                curves.setdefault("before: class size + MiniLM(given)", []).append(float(h[i].mean()))
-            elif c.undecided_weight == 0.5 and c.truth_weight == 1.0:
-                curves.setdefault(f"evidence support + {c.semantic}", []).append(float(h[i].mean()))
-        for name, ys in curves.items():
-            if len(ys) == len(ALPHAS):
-                ax.plot(ALPHAS, [100 * y for y in ys], marker="o", ms=3, label=name)
-        for b, style in (("first", "--"), ("oracle", ":")):
-            ax.axhline(100 * base[kind][b]["label"].mean(), color="grey", ls=style, lw=1, label=f"{b} sample" if b == "first" else b)
-        ax.set_title(f"{kind} pools (log rule, sum normalization)")
+        plain = [i for i, c in enumerate(before.grid) if c.keep_first_margin is None]
+        for rule, style in (("label", "-"), ("label+syntax", "--")):
+            ax.plot(ALPHAS, 100 * before.hits[kind][rule][plain].mean(axis=1), ls=style, marker="o", ms=3,
+                    color="tab:red", label=f"before: class size + MiniLM(given) [{rule}]")
+            rows = [i for i, c in enumerate(comb.grid)
+                    if dataclasses.replace(c, alpha=default.alpha) == default]
+            ax.plot([comb.grid[i].alpha for i in rows], 100 * comb.hits[kind][rule][rows].mean(axis=1),
+                    ls=style, marker="o", ms=3, color="tab:blue",
+                    label=f"default's evidence + {default.semantic} [{rule}]")
+            ax.axhline(100 * base[kind]["first"][rule].mean(), color="grey", ls=style, lw=1,
+                       label=f"first sample [{rule}]")
+        ax.axhline(100 * base[kind]["oracle"]["label"].mean(), color="black", ls=":", lw=1, label="oracle [label]")
+        ax.set_title(f"{kind} pools")
         ax.set_xlabel("α (weight of the symbolic score)")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("1@k (%), correct = label")
-    axes[0].legend(fontsize=7)
+    axes[0].set_ylabel("1@k (%)")
+    axes[1].legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     fig.savefig(img / "selection_alpha.png", dpi=110)
     plt.close(fig)
@@ -370,19 +386,16 @@ def plot_alpha(comb: Family, sem_only: Family, base: dict, img: Path, old_varian
 def lean_section(lean: list[Pool], args: Any, n_boot: int) -> list[str]:
     """FormalAlign mutant pools: how often the aligned statement is picked."""
     seeds = range(args.seeds)
-    names = [n for n in lean[0].semantic if n.split(":")[-1] == "rule" or n == "ans"]
-    for b in [n for n in names if n.endswith(":rule")]:
-        for w in ANSWER_WEIGHTS:
-            names.append(se.with_answer_term(lean, b, w))
+    names = [n for n in ("minilm:qa:rule", "minilm:q:rule") if n in lean[0].semantic]
+    names += [se.with_answer_term(lean, b, ANSWER_WEIGHT) for b in list(names)]
     exch = [[p.permuted(perm) for p, perm in zip(lean, se.shuffle_perms(lean, s), strict=True)] for s in seeds]
     priv = [[p.permuted(perm) for p, perm in zip(lean, se.privileged_perms(lean, s), strict=True)] for s in seeds]
     inst = {"exchangeable": exch, "privileged": priv}
     ids = [p.id for p in lean]
     base = {k: baselines(v) for k, v in inst.items()}
     sem_only = family("semantic", inst, [Config(semantic=v) for v in names], (0.0,))
-    comb = family("combined", inst, [Config(semantic=v, rule=r, undecided_weight=u, truth_weight=t)
-                                     for v in names for r in COMB_RULES for u in (0.0, 0.5) for t in (0.0, 1.0)],
-                  ALPHAS)
+    comb = family("combined", inst, [Config(semantic=v, undecided_weight=u, truth_weight=t)
+                                     for v in names for u in UNDECIDED for t in TRUTH], ALPHAS)
     sym = family("symbolic", inst, [Config(semantic=None, undecided_weight=u, truth_weight=t)
                                     for u in (0.0, 0.5) for t in (0.0, 1.0)], (1.0,))
     out = [f"**Lean: FormalAlign mutant pools** ({len(lean)} miniF2F problems, 1 aligned + 20 mutants "
