@@ -28,6 +28,10 @@ from selection_eval import ALPHAS, RULES_CORRECT, Config, Pool
 SEMANTIC = ("minilm:qa:given", "minilm:qa:given_q", "minilm:q:given_q", "minilm:qa:rule",
             "minilm:qa:both", "bm25:qa:given")
 ANSWER_WEIGHT = 0.1
+#: the variants the library implements (``Reranker(semantic_text=..., answer_weight=...)``
+#: with the given back-translations): the default is chosen among these only
+LIBRARY_SEMANTIC = ("minilm:qa:given", "minilm:q:given_q",
+                    f"minilm:qa:given+{ANSWER_WEIGHT:g}*ans", f"minilm:q:given_q+{ANSWER_WEIGHT:g}*ans")
 NORMS = ("sum", "softmax")
 ALL_RULES = ("log", "linear", "quadratic")
 UNDECIDED = (0.0, 0.5)
@@ -164,12 +168,15 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
                         [Config(semantic=variants[1], prior_weight=0.2, keep_first_margin=0.25)], n=100)
     # ---- families
     sem_only = family("semantic only", instances, [Config(semantic=v) for v in variants], (0.0,), kinds)
+    lib_sem = _subset(sem_only, lambda c: c.semantic in LIBRARY_SEMANTIC)
     candidates_v = variants_chosen(sem_only, [*kinds, list(kinds)], ids, repeats)
+    candidates_v |= variants_chosen(lib_sem, [list(kinds)], ids, repeats)
     old_variant = "minilm:qa:given"
     comb_variants = sorted(candidates_v | {old_variant})
     comb_bases = [Config(semantic=v, undecided_weight=u, truth_weight=t)
                   for v in comb_variants for u in UNDECIDED for t in TRUTH]
     comb = family("combined", instances, comb_bases, ALPHAS, kinds)
+    lib_comb = _subset(comb, lambda c: c.semantic in LIBRARY_SEMANTIC)
     sym = family("symbolic only", instances, [Config(undecided_weight=u, truth_weight=t)
                                               for u in UNDECIDED for t in TRUTH], (1.0,), kinds)
     prior_fam = family("combined + greedy prior", {"privileged": instances["privileged+flag"]},
@@ -207,8 +214,8 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
         run("semantic only", simple(sem_only, kind), sem_only, kind)
         run("combined, old scores + new tiers (CV α)", simple(old_comb, kind), old_comb, kind)
         run("combined", two_stage(sem_only, comb, kind), comb, kind)
-        run("combined, tuned on both pool kinds (the default's procedure)",
-            two_stage(sem_only, comb, kinds), comb, kind)
+        run("combined, tuned on both pool kinds, library variants (the default's procedure)",
+            two_stage(lib_sem, lib_comb, kinds), lib_comb, kind)
     run("combined + greedy-flag prior", two_stage(sem_only, prior_fam, "privileged"), prior_fam, "privileged")
     names_order = list(dict.fromkeys(n for n, _, _ in rows))
     for rule in RULES_CORRECT:
@@ -231,7 +238,7 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
     for name, kind, chosen in rows:
         add(f"- {name} [{kind}]: {chosen}")
     add("")
-    default = comb.grid[two_stage(sem_only, comb, kinds)(np.ones(len(ids), dtype=bool), RULES_CORRECT[0])]
+    default = lib_comb.grid[two_stage(lib_sem, lib_comb, kinds)(np.ones(len(ids), dtype=bool), RULES_CORRECT[0])]
     add(f"The same procedure on all problems (the library default): `{default.label()}`.")
     add("")
     # ---- semantic variants (no tuning inside a variant: each row is a fixed method)
@@ -252,6 +259,8 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
             f"{se.pct(float(h['label+syntax'][i].mean()))} |")
     add("")
     lines += model_comparison(pools, base, n_boot)
+    lines += evidence_table(pools)
+    lines += failures(pools, default)
     # ---- ablation
     lines += ablation(instances, sem_only, comb, ids, repeats, n_boot, base)
     # ---- plots
@@ -262,6 +271,67 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
     if lean is not None:
         lines += lean_section(lean, args, n_boot)
     return "\n".join(lines)
+
+
+def evidence_table(pools: list[Pool]) -> list[str]:
+    """How often a candidate is correct given what the engine said about it (all problems)."""
+    from collections import defaultdict
+
+    cells: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for p in pools:
+        ev = p.ev
+        size = {i: len(c) for c in ev.classes for i in c}
+        for i in range(p.k):
+            if not ev.parsed[i]:
+                keys = ["does not parse"]
+            elif ev.demotion(i):
+                keys = [f"parses, {ev.demotion(i)}"]
+            else:
+                h = {True: "proved", False: "refuted", None: "undecided"}[ev.holds[i]]
+                keys = [f"sound, {h}", f"sound, class size {min(size[i], 4)}{'+' if size[i] >= 4 else ''}"]
+            for key in keys:
+                cells[key][0] += 1
+                cells[key][1] += int(p.correct["label"][i])
+                cells[key][2] += int(p.correct["label+syntax"][i])
+    out = ["**What the evidence says** (all candidates of all problems: how many are correct, by what "
+           "the engine found; `sound` = parses and is not demoted)", "",
+           "| candidate | count | correct `label` | correct `label+syntax` |", "|---|---|---|---|"]
+    for key in sorted(cells):
+        n, a, b = cells[key]
+        out.append(f"| {key} | {n} | {se.pct(a / n)} | {se.pct(b / n)} |")
+    out.append("")
+    return out
+
+
+def failures(pools: list[Pool], cfg: Config) -> list[str]:
+    """Why the default's pick is wrong where a correct candidate exists (all problems)."""
+    why: Counter = Counter()
+    for p in pools:
+        c = p.correct["label"]
+        if not c.any():
+            continue
+        top = se.config_order(p, cfg)[0]
+        if c[top]:
+            continue
+        ev = p.ev
+        sound = [i for i in range(p.k) if ev.parsed[i] and not ev.demotion(i)]
+        ok = [i for i in sound if c[i]]
+        if not ok:
+            why["every correct candidate is unparsed or demoted"] += 1
+            continue
+        size = {i: len(m) for m in ev.classes for i in m}
+        if max(size[i] for i in ok) < size[top]:
+            why["a larger class is wrong (the majority of samples is wrong)"] += 1
+        elif max(size[i] for i in ok) == size[top]:
+            why["same class size: the semantic score / evidence chose a wrong one"] += 1
+        else:
+            why["a correct class is larger but lost on the semantic score"] += 1
+    total = sum(why.values())
+    out = [f"**Where the default still misses** ({total} problems with a correct candidate, `label`, "
+           "exchangeable, on all problems)", ""]
+    out += [f"- {k}: {v}" for k, v in why.most_common()]
+    out.append("")
+    return out
 
 
 def model_comparison(pools: list[Pool], base: dict, n_boot: int) -> list[str]:

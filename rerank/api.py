@@ -100,9 +100,9 @@ class Reranker:
     undecided_weight: support a class gets from each class the engine could neither merge
         with it nor separate from it, per member (0: plain class sizes).
     truth_weight: extra weight of a class whose statement was proved outright.
-    semantic_text: ``"question"`` embeds each back-translation without its trailing
-        "The final answer is ..." sentence (the answer is compared exactly instead, with
-        ``answer_weight``); ``"whole"`` embeds the whole text.
+    semantic_text: ``"question"`` embeds the informal text and each back-translation
+        without their trailing "The final answer is ..." sentence (answers are compared
+        exactly instead, with ``answer_weight``); ``"whole"`` embeds the whole texts.
     answer_weight: added to the semantic score when the candidate's numeric answer equals
         the one stated in the informal text, subtracted when it differs.
     prior_weight: weight of the per-candidate prior passed to :meth:`rerank` (0: ignored).
@@ -418,10 +418,10 @@ class RerankSession:
         self.timing["informalize"] += time.perf_counter() - t0
 
     def _semantic_scores(self) -> list[float]:
-        """Per candidate: cosine of its back-translation (with ``semantic_text="question"``,
-        its question part) with the informal text, plus ``answer_weight`` times the exact
-        answer agreement (+1 / -1 / 0, :func:`answer_agreement`); 0.0 without a
-        back-translation.
+        """Per candidate: cosine of its back-translation with the informal text (with
+        ``semantic_text="question"``: of their question parts, each without its trailing
+        final-answer sentence), plus ``answer_weight`` times the exact answer agreement
+        (+1 / -1 / 0, :func:`answer_agreement`); 0.0 without a back-translation.
 
         Each text is embedded on its own, so a score never depends on which other texts
         were in the same batch (that keeps incremental and one-shot results identical).
@@ -435,7 +435,8 @@ class RerankSession:
             if need:
                 emb = rr._embedder()
                 if self._informal_vec is None:
-                    self._informal_vec = _unit(np.asarray(emb.encode([self.informal]))[0])
+                    ref = semantic_text(self.informal, rr.semantic_text) or self.informal
+                    self._informal_vec = _unit(np.asarray(emb.encode([ref]))[0])
                 for i, t in zip(missing, texts, strict=True):
                     if t is None:
                         continue
@@ -500,14 +501,14 @@ class RerankSession:
 
 
 def semantic_text(back_translation: str | None, part: str) -> str | None:
-    """The part of a back-translation that is embedded (None: nothing to embed)."""
+    """The part of a text (a back-translation or the informal statement) that is embedded:
+    all of it, or its question part without the final-answer sentence (None: nothing)."""
     if back_translation is None or not back_translation.strip():
         return None
     if part == "question":
         from embeddings.answer import split_answer
 
-        question = split_answer(back_translation)[0]
-        return question or back_translation
+        return split_answer(back_translation)[0] or None
     return back_translation
 
 

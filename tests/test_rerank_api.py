@@ -193,3 +193,27 @@ def test_symbolic_classes_come_from_the_engine_on_lean_text():
     s = r.stats
     assert s["equivalent"] >= 1 and s["checks"] < s["naive_pairs"] == 10
     assert s["signature_skips"] >= 1  # the ℕ candidate never reaches a solver against ℝ ones
+
+
+def test_default_keeps_the_first_sample_when_nothing_separates_the_candidates():
+    # three pairwise inequivalent statements, no truth check, no back-translations: no
+    # score separates them
+    cands = [lin("x", 1, 2), lin("x", 2, 2), lin("x", 3, 2)]
+    r = Reranker(relation="syntactic", informalizer="none", check_truth=False).rerank(INFORMAL, cands, n=3)
+    assert r.classes == [[0], [1], [2]]
+    assert r.selected == [0, 1, 2]
+    # reversing the pool keeps its (new) first candidate: the rule follows position, not text
+    r2 = Reranker(relation="syntactic", informalizer="none", check_truth=False).rerank(
+        INFORMAL, cands[::-1], n=1)
+    assert r2.selected == [0]
+
+
+def test_a_proved_pair_beats_a_first_singleton_with_the_defaults():
+    cands = [
+        "theorem t (x : ℝ) (h : 2 * x + 3 = 7) : x ≠ 5 := by sorry",
+        "theorem t (x : ℝ) (h : 2 * x + 3 = 7) : x = 2 := by sorry",
+        "theorem t (y : ℝ) (h : 2 * y = 4) : y = 2 := by sorry",
+    ]
+    r = Reranker(informalizer="none", timeout=5.0).rerank(INFORMAL, cands)
+    assert [1, 2] in r.classes
+    assert r.selected[0] in (1, 2)
