@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import signal
@@ -59,6 +58,12 @@ from rerank.metrics import (  # noqa: E402
 )
 from rerank.select import select_kmeans, select_naive, select_top_n  # noqa: E402
 
+#: The paper's scores (class size; cosine of the whole back-translation), no truth check,
+#: ties by sample order: what Table 1 reproduces.  Unparsed, vacuous and degenerate
+#: candidates come last (rerank.scoring tiers).
+PAPER_SELECTION = dict(rule="log", alpha=0.5, check_truth=False, penalize_vacuous=True,
+                       undecided_weight=0.0, truth_weight=0.0, semantic_text="whole",
+                       answer_weight=0.0, keep_first_margin=None, tie_break="index")
 CACHE_VERSION = 2  # 2: per-candidate evidence, every pair decision, rule back-translations
 RULES = ("log", "linear", "quadratic")
 ALPHA_GRID = tuple(round(a, 2) for a in np.linspace(0.0, 1.0, 21))
@@ -171,15 +176,8 @@ def _init_worker(timeout: float, relation: str, budget: float = 0.0,
 
     emb = Embedder(batch_size=32)  # in-memory cache: each problem's texts are embedded in one batch
     _WORKER["embedder"] = emb
-    _WORKER["reranker"] = Reranker(
-        language=language,
-        relation=relation,
-        timeout=timeout,
-        informalizer="given",
-        embedder=emb,
-        rule="log",
-        alpha=0.5,
-    )
+    _WORKER["reranker"] = Reranker(language=language, relation=relation, timeout=timeout,
+                                   informalizer="given", embedder=emb, **PAPER_SELECTION)
     _WORKER["timeout"] = timeout
     _WORKER["budget"] = budget
     _WORKER["language"] = language
@@ -380,13 +378,20 @@ def _parsed(e: dict[str, Any]) -> np.ndarray:
 
 
 def combined_order(e: dict[str, Any], rule: str, alpha: float) -> list[int]:
-    """Every candidate, best first, under ``rule``/``alpha`` (what ``Reranker`` picks:
-    normalized scores combined, unparsed candidates last, one class at a time)."""
+    """Every candidate, best first, under ``rule``/``alpha``: the library's selection
+    (``rerank.scoring.Selector`` with the paper's scores, :data:`PAPER_SELECTION`) replayed
+    on the cached evidence, so it is what ``Reranker`` picks."""
     if "error" in e:
         return list(range(e["k"]))
-    s = combine(e["symbolic"], e["semantic"], rule=rule, alpha=alpha)
-    s = np.where(_parsed(e), s, -math.inf)
-    return select_top_n(s, e["classes"], None)
+    from rerank.scoring import PoolEvidence, Selector
+
+    if "evidence" in e:
+        ev = PoolEvidence.from_evidence(e["evidence"], e["classes"])
+    else:  # cache version 1: classes and parse status only
+        ev = PoolEvidence(classes=e["classes"], parsed=list(_parsed(e)))
+    sel = Selector(rule=rule, alpha=alpha, tie_break="index",
+                   demote=("vacuous", "degenerate") if PAPER_SELECTION["penalize_vacuous"] else ())
+    return sel.select(ev, e["semantic"]).order
 
 
 def method_order(e: dict[str, Any], method: str, alpha: float | None = None, rec: dict | None = None) -> list[int]:

@@ -159,30 +159,14 @@ def evidence_from_record(e: dict[str, Any], statements: Sequence[Any] | None = N
     """:class:`PoolEvidence` from a stage-1 cache record.  ``statements`` (a re-parse of the
     candidates) fills in what older records lack (``degenerate``); a record whose problem
     ran over its budget keeps only what parsing tells (singleton classes)."""
-    from rerank.evidence import degenerate
-
     k = e["k"]
     if "error" in e or "evidence" not in e:
         parsed = [s is not None for s in statements] if statements is not None else [True] * k
         return PoolEvidence(classes=[[i] for i in range(k)], parsed=parsed)
-    cands = e["evidence"]["candidates"]
-    deg = []
-    for i, c in enumerate(cands):
-        d = c.get("degenerate")
-        if d is None and statements is not None and statements[i] is not None:
-            d = degenerate(statements[i])
-        deg.append(bool(d))
-    holds = [c.get("holds") for c in cands]
-    if all(h is None for h in holds) and "proved" in e:  # v2 records: the naive baseline's proofs
-        holds = list(e["proved"])
-    answers = []
-    for c in cands:
-        a = c.get("answer")
-        answers.append(None if not a or a.get("value") is None else f"{a['op']} {a['value']}")
-    undecided = [(d["a"], d["b"]) for d in e["evidence"]["decisions"] if d["status"] == "inconclusive"]
-    return PoolEvidence(classes=e["classes"], parsed=list(e["parsed"]),
-                        vacuous=[c.get("vacuous") for c in cands], degenerate=deg, holds=holds,
-                        undecided=undecided, answers=answers)
+    ev = PoolEvidence.from_evidence(e["evidence"], e["classes"], statements)
+    if all(h is None for h in ev.holds) and "proved" in e:  # records without the truth check:
+        ev.holds = [p if p is None else bool(p) for p in e["proved"]]  # the naive baseline's proofs
+    return ev
 
 
 def reparse(rec: dict[str, Any], language: str) -> list[Any]:

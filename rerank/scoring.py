@@ -86,6 +86,34 @@ class PoolEvidence:
         return next((r for r in reasons if facts[r]), None)
 
     @classmethod
+    def from_evidence(cls, evidence: dict[str, Any], classes: list[list[int]],
+                      statements: Sequence[Any] | None = None) -> PoolEvidence:
+        """The inverse of :func:`rerank.evidence.problem_evidence` (a cached record);
+        ``statements`` (a re-parse) fill in ``degenerate`` where the record lacks it."""
+        from rerank.evidence import degenerate
+
+        cands = evidence["candidates"]
+        deg = []
+        for i, c in enumerate(cands):
+            d = c.get("degenerate")
+            if d is None and statements is not None and statements[i] is not None:
+                d = degenerate(statements[i])
+            deg.append(bool(d))
+        answers = []
+        for c in cands:
+            a = c.get("answer")
+            answers.append(None if not a or a.get("value") is None else f"{a['op']} {a['value']}")
+        return cls(
+            classes=[list(c) for c in classes],
+            parsed=[bool(c["parsed"]) for c in cands],
+            vacuous=[c.get("vacuous") for c in cands],
+            degenerate=deg,
+            holds=[c.get("holds") for c in cands],
+            undecided=[(d["a"], d["b"]) for d in evidence["decisions"] if d["status"] == "inconclusive"],
+            answers=answers,
+        )
+
+    @classmethod
     def from_clusterer(cls, clusterer: Any) -> PoolEvidence:
         from rerank.evidence import answer_key, degenerate
 
