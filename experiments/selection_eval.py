@@ -360,6 +360,8 @@ def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: di
             for rname, ref in refs.items():
                 feats[f"{m}:{rname}:given"] = _cos(emb, ref, t.given)
                 feats[f"{m}:{rname}:given_q"] = _cos(emb, ref, t.given_q)
+                if m in only:  # a comparison model: the given back-translations only
+                    continue
                 feats[f"{m}:{rname}:rule"] = _cos(emb, ref, t.rule)
                 g, r = feats[f"{m}:{rname}:given"], feats[f"{m}:{rname}:rule"]
                 feats[f"{m}:{rname}:both"] = np.where((g != 0) & (r != 0), (g + r) / 2, g + r)

@@ -47,11 +47,11 @@ __all__ = ["Reranker", "RerankSession", "rerank"]
 
 #: Defaults chosen by cross-validation on isabelle_math_400 (docs/experiments.md, "Selection
 #: on unseen problems"; experiments/selection_eval.py).
-DEFAULT_UNDECIDED_WEIGHT = 0.5
-DEFAULT_TRUTH_WEIGHT = 1.0
-DEFAULT_SEMANTIC_TEXT = "question"
-DEFAULT_ANSWER_WEIGHT = 0.0
-DEFAULT_KEEP_FIRST_MARGIN: float | None = None
+DEFAULT_UNDECIDED_WEIGHT = 0.0
+DEFAULT_TRUTH_WEIGHT = 0.0
+DEFAULT_SEMANTIC_TEXT = "whole"
+DEFAULT_ANSWER_WEIGHT = 0.1
+DEFAULT_KEEP_FIRST_MARGIN: float | None = 0.25
 
 INFORMALIZERS = ("rule", "given", "none")
 SEMANTIC_TEXTS = ("whole", "question")

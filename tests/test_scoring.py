@@ -240,7 +240,7 @@ def test_answer_weight_demotes_a_candidate_with_the_wrong_answer():
     ]
     same = ["If 2x + 3 = 7, what is x?"] * 2
     common = dict(language="isabelle", relation="syntactic", informalizer="given", alpha=0.0,
-                  check_vacuous=False, check_truth=False)
+                  check_vacuous=False, check_truth=False, keep_first_margin=None)
     assert Reranker(answer_weight=0.0, **common).rerank(informal, cands, same).selected == [0]
     r = Reranker(answer_weight=0.1, **common).rerank(informal, cands, same)
     assert r.selected == [1] and r.semantic[1] - r.semantic[0] == pytest.approx(0.2)
