@@ -630,6 +630,28 @@ def argbest(h: np.ndarray, mask: np.ndarray, rows: Sequence[int] | None = None) 
     return int(idx[int(np.argmax(means))])
 
 
+def library_agreement(pools: Sequence[Pool], records: Sequence[dict], cfg: Config, n: int,
+                      timeout: float) -> tuple[int, int]:
+    """Run ``rerank.Reranker`` itself (the library default, given back-translations, the
+    informal text with its answer) on the first ``n`` clustered problems and count how often
+    its pick is the pick the evaluation replays from the cache for ``cfg``."""
+    from rerank import Reranker
+
+    rr = Reranker(language="isabelle", informalizer="given", timeout=timeout)
+    same = total = 0
+    for p, r in zip(pools, records, strict=True):
+        if total >= n:
+            break
+        if p.meta.get("error"):
+            continue
+        informal = Texts(r, p, with_answer=True).informal
+        out = rr.rerank(informal, [c["formal"] for c in r["candidates"]],
+                        [c.get("informalization") for c in r["candidates"]])
+        same += int(out.selected[0] == config_order(p, cfg)[0])
+        total += 1
+    return same, total
+
+
 # ---------------------------------------------------------------------------- report helpers
 
 
@@ -668,6 +690,8 @@ def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - thin C
     ap.add_argument("--bootstrap", type=int, default=2000)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--cached-only", action="store_true")
+    ap.add_argument("--check-library", type=int, default=10,
+                    help="run Reranker() on this many problems and compare with the replayed default")
     args = ap.parse_args(argv)
     return run(args)
 
@@ -694,6 +718,7 @@ def run(args: argparse.Namespace) -> int:
         lean = lpools
     cmd = "python experiments/selection_eval.py " + " ".join(
         a if not os.path.isabs(a) else os.path.relpath(a, ROOT) for a in (sys.argv[1:]))
+    args.records = records
     text = build_report(pools, names, lean, args, cmd)
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(text + "\n", encoding="utf-8")

@@ -240,6 +240,11 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
     add("")
     default = lib_comb.grid[two_stage(lib_sem, lib_comb, kinds)(np.ones(len(ids), dtype=bool), RULES_CORRECT[0])]
     add(f"The same procedure on all problems (the library default): `{default.label()}`.")
+    if getattr(args, "check_library", 0):
+        same, total = se.library_agreement(pools, args.records, default, args.check_library, args.timeout)
+        add(f"`rerank.Reranker` with its defaults, run live on {total} problems, picks what the "
+            f"replay of that configuration picks on {same} of them (the rest: the engine's "
+            "timeouts under load can differ between runs).")
     add("")
     # ---- semantic variants (no tuning inside a variant: each row is a fixed method)
     add("**Semantic score variants** (semantic only, exchangeable pools, all problems; each row is "
