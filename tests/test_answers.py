@@ -15,7 +15,9 @@ import provers
 from provers.backends.smt import Cvc5Backend, Z3Backend
 from provers.deadline import Deadline
 from provers.engine import answers
-from provers.engine.answers import AnswerPin, pin_answer, pin_key, propagate
+from provers.engine import definitions as definitions_module
+from provers.engine.answers import AnswerPin, pin_answer, pin_key
+from provers.engine.definitions import definitions
 from provers.engine.equivalence import Prover, check_equivalence, default_backend, vacuous
 from provers.engine.normal import NormalForm, normalize
 from provers.engine.relations import vacuous_obligation
@@ -52,12 +54,41 @@ def test_pinned_by_propagation_needs_no_solver():
     assert pin.vacuity is not None and pin.vacuity.status == "refuted"  # Γ has a model
 
 
-def test_propagation_chains_definitions():
-    nf = nf_of("theorem t (x y z : ℤ) (h₀ : x = 2) (h₁ : y = x * 5) (h₂ : 7 = z) : y - z = 3 := by sorry")
-    env, notes = propagate(nf)
-    assert env == {"x": 2, "y": 10, "z": 7} and len(notes) == 3
+def test_propagation_chains_definitions_in_any_order():
+    nf = nf_of("theorem t (x y z : ℤ) (h₁ : y = x * 5) (h₀ : x = 2) (h₂ : 7 = z) : y - z = 3 := by sorry")
+    defs = definitions(nf)
+    assert defs.values == {"x": 2, "y": 10, "z": 7} and defs.complete
     pin = pin_answer(nf, prover())
     assert (pin.status, pin.value, pin.by) == ("pinned", 3, "propagation")
+
+
+def test_function_definitions_are_substituted():
+    text = ("theorem t (a b : ℝ) (f : ℝ → ℝ) (h₀ : ∀ x, f x = a * x + b) (h₁ : a = 2) (h₂ : b = 1) :"
+            " f 3 = 7 := by sorry")
+    nf = nf_of(text)
+    p = prover()
+    pin = pin_answer(nf, p)
+    assert (pin.status, pin.value, pin.by) == ("pinned", 7, "propagation") and p.solver_calls == 0
+    assert pin.satisfiable and pin.sat.by == "propagation"  # every premise is a definition
+    # a recursive "definition" defines nothing
+    rec = nf_of("theorem t (f : ℕ → ℕ) (h : ∀ n, f n = f n + 0) : f 3 = 7 := by sorry")
+    assert not definitions(rec).funs
+
+
+def test_irrational_closed_forms_are_compared_by_a_proof():
+    """π r² h with r, h given: no exact value, but the closed forms of two candidates are
+    proved equal (and Γ has a model because every premise is a definition)."""
+    a = ("theorem t (r h V : ℝ) (h₀ : r = 3 / 8) (h₁ : h = 3 / 16) (h₂ : V = Real.pi * r ^ 2 * h) :"
+         " V = 27 * Real.pi / 1024 := by sorry")
+    b = "theorem t (d : ℝ) (h₀ : d = 3 / 4) : Real.pi * (d / 2) ^ 2 * (3 / 16) = 27 * Real.pi / 1024 := by sorry"
+    pa = pin_answer(nf_of(a), prover())
+    assert pa.status == "pinned" and pa.value is None and pa.closed_form is not None and pa.by == "propagation"
+    v = check_equivalence(a, b, relation="symbolic", timeout=5.0)
+    assert v.status == "equivalent", v.explain()
+    assert v.route.startswith("answer value")
+    assert any(o.name == "pinned answers agree t = t'" and o.status == "proved" for o in v.obligations)
+    c = "theorem t (d : ℝ) (h₀ : d = 3 / 4) : Real.pi * (d / 2) ^ 2 * (3 / 8) = 27 * Real.pi / 1024 := by sorry"
+    assert check_equivalence(a, c, relation="symbolic", timeout=5.0).status != "equivalent"
 
 
 def test_pinned_by_solver_isabelle():
@@ -231,20 +262,22 @@ def test_answer_cache_is_shared_across_checks():
 
 
 def test_mangled_evaluator_values_are_never_pinned(monkeypatch):
-    """Every number the pin module reads from the evaluator is off by one: the second path
+    """Every number the pin modules read from the evaluator is off by one: the second path
     (truth of L = v) and the premises' check catch it; nothing is pinned to a wrong value."""
-    real = answers.evaluate
+    real = definitions_module.evaluate
 
     def off_by_one(term, env=None, deadline=None):
         v = real(term, env, deadline)
         return v + 1 if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else v
 
-    monkeypatch.setattr(answers, "evaluate", off_by_one)
+    monkeypatch.setattr(definitions_module, "evaluate", off_by_one)
     for text, true_value in (("theorem t (x : ℝ) (h : x = 3) : x + 1 = 4 := by sorry", 4),
                              ("theorem t (x : ℝ) (h : 2 * x + 3 = 7) : x = 2 := by sorry", 2)):
         pin = pin_answer(nf_of(text), prover())
-        assert pin.status != "pinned", pin
+        assert pin.value in (None, true_value), pin
         assert all(v == true_value for _, v in pin.witnesses), pin
+        if pin.status == "pinned":  # by a closed form, which is right
+            assert truth(app("eq", pin.closed_form, num(true_value, REAL)), {}) is True
     b = "theorem t (a : ℝ) (h : 2 * a = 16) : a = 7 := by sorry"
     assert check_equivalence(A_SUM, b, relation="symbolic", timeout=5.0).status != "equivalent"
 

@@ -7,11 +7,11 @@ of every variable in front of a solver, which rarely decides it in a second. A p
 solves each candidate once: finds the value of L, checks that it is the only one, and
 compares numbers. ``pin_answer`` does that per normal form, so k candidates cost O(k) work:
 
-1. propagation (no solver): premises ``v = e`` (or ``e = v``) whose ``e`` is closed once the
-   earlier definitions are substituted define ``v`` exactly (the exact evaluator computes
-   ``e``). Γ implies every definition, so when L becomes closed its value v is pinned:
-   Γ ⊢ L = v. When every variable of Γ gets a value and ⋀Γ evaluates to True, that
-   assignment is a model of Γ;
+1. propagation (no solver, ``provers.engine.definitions``): the premises that define
+   variables and functions by closed terms are substituted into L. If L becomes closed,
+   Γ ⊢ L = L[definitions] (its *closed form*; its value when the evaluator knows it
+   exactly). The defined values are a model of Γ when every premise evaluates to True there;
+   when every premise is a definition, Γ has a model even where the values are not exact (π);
 2. a model of Γ otherwise: the vacuity obligation ∀x̄. ¬⋀Γ (``relations.vacuous_obligation``,
    shared with the clusterer's vacuity test) refuted by ``prove`` (sampled points, then the
    backend; every model re-checked here by the exact evaluator). Proved: Γ is contradictory
@@ -20,11 +20,13 @@ compares numbers. ``pin_answer`` does that per normal form, so k candidates cost
    ``unknown``); uniqueness ⊢ ∀x̄. ⋀Γ → L = v: proved → ``pinned``; refuted by a validated
    model where L takes another exact value → ``free`` with both witnesses; else ``unknown``.
 
-``pinned`` always comes with a validated model (a contradictory Γ pins nothing). Witnesses are
-kept whatever the status: two candidates whose witnesses give L different values already
-refute the value-projection obligation (``value_route`` re-checks the combined model).
+``pinned`` always comes with a proof that Γ has a model (a contradictory Γ pins nothing).
+Witnesses are kept whatever the status: two candidates whose witnesses give L different
+values already refute the value-projection obligation (``value_route`` re-checks the combined
+model with the exact evaluator).
 
 Irrational models (x² = 2) are ``unknown``: the SMT model reader yields exact rationals only.
+An irrational closed form (``π·(3/8)²·(3/16)``) is kept as a term and compared by a proof.
 
 Pins depend only on a normal form's content, so they can be cached by ``pin_key`` (variable
 names canonicalized; witnesses stored under the canonical names and renamed back on a hit).
@@ -39,28 +41,27 @@ from typing import Any
 
 from provers.deadline import Deadline
 from provers.engine.align import standardize
+from provers.engine.definitions import answer_is, definitions, exact_value, value_of, value_term
 from provers.engine.normal import NormalForm
 from provers.engine.verdict import Obligation
 from provers.ir import (
     BOOL,
-    FALSE,
     INT,
     NAT,
     RAT,
     REAL,
-    TRUE,
-    App,
+    Quant,
     Term,
     Var,
     app,
     canonical,
     free_vars,
     implies,
-    num,
     provably_inhabited,
+    show,
     subterms,
 )
-from provers.semantics.evaluate import evaluate, truth
+from provers.semantics.evaluate import truth
 
 ProveFn = Callable[..., Obligation]
 
@@ -70,6 +71,7 @@ PIN_STATUSES = (PINNED, FREE, VACUOUS, UNKNOWN, NOT_APPLICABLE)
 #: ``Obligation.by`` of steps that need no backend (anything else names a solver).
 SOLVERLESS = frozenset({"syntactic", "fingerprint", "propagation", "evaluator"})
 VACUITY_NAME = "premises prove False"
+SAT_NAME = "premises not contradictory"
 
 #: A value of a base sort that every such sort has (for variables Γ does not mention).
 _DEFAULT = {NAT: 0, INT: 0, RAT: 0, REAL: 0, BOOL: False}
@@ -82,10 +84,13 @@ Model = dict[str, Any]
 class AnswerPin:
     """What ``pin_answer`` found for one normal form.
 
-    ``status``: ``pinned`` (Γ has a model and ⊢ Γ → L = value), ``free`` (two validated models
-    give L different values), ``vacuous`` (⊢ ¬⋀Γ), ``unknown`` (``reason`` says why) or
-    ``n/a`` (the conclusion is not ``L ⋈ c``). ``witnesses``: ``(model, value of L)`` pairs,
-    each model re-checked by the exact evaluator (⋀Γ true, L exact). ``obligations``: the
+    ``status``: ``pinned`` (Γ has a model and ⊢ Γ → L = ``closed_form``), ``free`` (two
+    models give L different values), ``vacuous`` (⊢ ¬⋀Γ), ``unknown`` (``reason`` says why)
+    or ``n/a`` (the conclusion is not ``L ⋈ c``). ``value``: L's exact value when known;
+    ``closed_form``: a closed term equal to L under Γ (the value's literal, or the answer
+    with the definitions substituted). ``witnesses``: ``(model, value of L)`` pairs, each model
+    re-checked by the exact evaluator (⋀Γ true, L exact). ``sat``: the proof that Γ has a
+    model (by a witness or because every premise is a definition). ``obligations``: the
     certificate (vacuity, uniqueness). ``by``: ``propagation`` (definitions alone),
     ``evaluator`` (sampled points and the exact evaluator, no backend) or ``solver``."""
 
@@ -95,11 +100,13 @@ class AnswerPin:
     obligations: list[Obligation] = field(default_factory=list)
     reason: str = ""
     by: str = ""
+    closed_form: Term | None = None
+    sat: Obligation | None = None
 
     @property
     def satisfiable(self) -> bool:
-        """Γ has a validated model."""
-        return bool(self.witnesses)
+        """Γ is known to have a model."""
+        return self.sat is not None and self.sat.status == "proved"
 
     @property
     def vacuity(self) -> Obligation | None:
@@ -117,85 +124,12 @@ class AnswerPin:
         return {
             "status": self.status,
             "value": _jsonable(self.value),
+            "closed_form": show(self.closed_form) if self.closed_form is not None else None,
             "witnesses": [[_jsonable(m), _jsonable(v)] for m, v in self.witnesses],
             "obligations": [o.to_dict() for o in self.obligations],
             "reason": self.reason,
             "by": self.by,
         }
-
-
-# --------------------------------------------------------------------------------------
-# exact values
-# --------------------------------------------------------------------------------------
-
-
-def exact_value(v: Any) -> Value | None:
-    """``v`` if the evaluator returned an exact number or truth value, else None."""
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, int):
-        return v
-    if isinstance(v, Fraction):
-        return int(v) if v.denominator == 1 else v
-    return None
-
-
-def _value_of(t: Term, env: Model, deadline: Deadline | None) -> Value | None:
-    return exact_value(evaluate(t, env, deadline))
-
-
-def value_term(v: Value, sort: Any) -> Term | None:
-    """The IR literal of value ``v`` at ``sort`` (None when the sort has no such literal)."""
-    if sort == BOOL:
-        return TRUE if v is True else FALSE if v is False else None
-    if isinstance(v, bool) or sort not in (NAT, INT, RAT, REAL):
-        return None
-    if sort in (NAT, INT) and isinstance(v, Fraction):
-        return None
-    if sort == NAT and v < 0:
-        return None
-    return num(v, sort)
-
-
-def answer_is(lhs: Term, v: Value) -> Term | None:
-    """``L = v`` (``L ↔ v`` for truth values), or None when v has no literal of L's sort."""
-    lit = value_term(v, lhs.sort)
-    if lit is None:
-        return None
-    return app("iff", lhs, lit) if lhs.sort == BOOL else app("eq", lhs, lit)
-
-
-# --------------------------------------------------------------------------------------
-# propagation
-# --------------------------------------------------------------------------------------
-
-
-def propagate(nf: NormalForm, deadline: Deadline | None = None) -> tuple[Model, list[str]]:
-    """Exact values of the variables that Γ defines by closed values (``v = e`` / ``e = v``,
-    ``e`` closed after substituting earlier definitions), and the definitions in words.
-    Γ implies each of them."""
-    prefix = set(nf.variables)
-    env: Model = {}
-    notes: list[str] = []
-    changed = True
-    while changed:
-        changed = False
-        for p in nf.premises:
-            if not (isinstance(p, App) and p.op in ("eq", "iff") and len(p.args) == 2):
-                continue
-            for lhs, rhs in (p.args, p.args[::-1]):
-                if not (isinstance(lhs, Var) and lhs in prefix and lhs.name not in env):
-                    continue
-                if any(u in prefix and u.name not in env for u in free_vars(rhs)):
-                    continue
-                val = _value_of(rhs, env, deadline)
-                if val is None or value_term(val, lhs.sort) is None:
-                    continue
-                env[lhs.name] = val
-                notes.append(f"{lhs.name} = {val}")
-                changed = True
-                break
-    return env, notes
 
 
 # --------------------------------------------------------------------------------------
@@ -233,17 +167,12 @@ def premises_model(nf: NormalForm, model: Model | None, extra: tuple[Var, ...] =
 
 
 def validated(nf: NormalForm, lhs: Term, model: Model | None, deadline: Deadline | None) -> tuple[Model, Value] | None:
-    """``(model, L at model)`` when ⋀Γ is EXACTLY true at the model and L's value is exact
-    (read back as a literal and confirmed by ``truth(L = value)``, a second path through the
-    evaluator: a value mangled on the way out never becomes a witness)."""
+    """``(model, L at model)`` when ⋀Γ is EXACTLY true at the model and L's value is exact."""
     env = premises_model(nf, model, _mentioned(nf, lhs), deadline)
     if env is None:
         return None
-    val = _value_of(lhs, env, deadline)
-    claim = answer_is(lhs, val) if val is not None else None
-    if claim is None or truth(claim, env, deadline) is not True:
-        return None
-    return env, val
+    val = value_of(lhs, env, deadline)
+    return None if val is None else (env, val)
 
 
 def _mentioned(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:
@@ -308,25 +237,33 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
     label = f" ({side})" if side else ""
     obs: list[Obligation] = []
 
+    def pin(status: str, reason: str = "", **kw: Any) -> AnswerPin:
+        return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), **kw)
+
     # 1. propagation
-    defs, notes = propagate(nf, deadline)
-    pinned_by_defs: Value | None = None
-    if not (free_vars(lhs) & set(nf.variables)) - {v for v in nf.variables if v.name in defs}:
-        pinned_by_defs = _value_of(lhs, defs, deadline)
-    witness = validated(nf, lhs, defs, deadline) if all(v.name in defs for v in _mentioned(nf, lhs)) else None
+    defs = definitions(nf, deadline)
+    closed = defs.close(lhs)
+    closed_value = value_of(closed, {}, deadline) if closed is not None else None
+    mentioned = _mentioned(nf, lhs)
+    witness = validated(nf, lhs, defs.values, deadline) if all(v.name in defs.values for v in mentioned) else None
     vac_formula = _vacuity_formula(nf)
+    sat: Obligation | None = None
+    sat_formula = _exists(nf)
     if witness is not None:
         obs.append(Obligation(VACUITY_NAME, vac_formula, "refuted", "propagation",
                               "model from the premises' definitions (exact evaluator)", dict(witness[0])))
+        sat = _sat_by_model(sat_formula, witness[0])
+    elif defs.complete:
+        sat = Obligation(SAT_NAME, sat_formula, "proved", "propagation",
+                         "every premise defines a variable or a function by earlier ones")
 
-    # 2. a model of Γ
-    if witness is None:
+    # 2. a model of Γ, unless the definitions already close L and prove Γ satisfiable
+    if witness is None and not (closed is not None and sat is not None):
         if not nf.premises and all(provably_inhabited(v.sort) for v in nf.variables):
             # Γ is True: any point is a model, but only base sorts have a value to start from
             witness = validated(nf, lhs, {}, deadline)
             if witness is None:
-                return AnswerPin(UNKNOWN, obligations=obs, by=_by(obs),
-                                 reason="no premises, and the answer has no exact value at a default point")
+                return pin(UNKNOWN, "no premises, and the answer has no exact value at a default point")
         else:
             ob = vacuity if vacuity is not None and _same_formula(vacuity.formula, vac_formula) else None
             if ob is None:
@@ -334,58 +271,75 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
             ob = Obligation(VACUITY_NAME, ob.formula, ob.status, ob.by, ob.detail, ob.model, ob.time)
             obs.append(ob)
             if ob.status == "proved":
-                return AnswerPin(VACUOUS, obligations=obs, reason=f"premises{label} are contradictory",
-                                 by=_by(obs))
-            if ob.status == "refuted":
-                witness = validated(nf, lhs, ob.model, deadline)
-                if witness is None:
-                    return AnswerPin(UNKNOWN, obligations=obs, by=_by(obs),
-                                     reason="model of the premises not confirmed, or the answer's value there not exact")
-            else:
-                if pinned_by_defs is None:
-                    return AnswerPin(UNKNOWN, obligations=obs, by=_by(obs),
-                                     reason=f"premises{label}: no model found ({ob.detail or 'unknown'})")
-                return AnswerPin(UNKNOWN, value=pinned_by_defs, obligations=obs, by=_by(obs),
-                                 reason=f"answer is {pinned_by_defs} if the premises{label} have a model; none found "
-                                        f"({ob.detail or 'unknown'})")
-    if witness is None:
-        return AnswerPin(UNKNOWN, obligations=obs, by=_by(obs), reason="the answer has no exact value at a model")
-    model, v = witness
-    witnesses = [witness]
+                return pin(VACUOUS, f"premises{label} are contradictory")
+            if ob.status != "refuted":
+                return pin(UNKNOWN, f"premises{label}: no model found ({ob.detail or 'unknown'})",
+                           value=closed_value, closed_form=closed)
+            env = premises_model(nf, ob.model, mentioned, deadline)
+            if env is None:
+                return pin(UNKNOWN, "model of the premises not confirmed by the exact evaluator")
+            sat = sat or _sat_by_model(sat_formula, env)
+            witness = validated(nf, lhs, env, deadline)
+            if witness is None and closed is None:
+                return pin(UNKNOWN, "the answer has no exact value at the model of the premises", sat=sat)
+        if witness is not None:
+            sat = sat or _sat_by_model(sat_formula, witness[0])
+    witnesses = [witness] if witness is not None else []
 
-    # 3. uniqueness
+    # 3. uniqueness: by the definitions, else by a proof
+    if closed is not None:
+        v = closed_value if closed_value is not None else witness[1] if witness is not None else None
+        if witness is not None and v != witness[1]:  # Γ ⊢ L = v, yet L ≠ v at a model of Γ
+            return pin(UNKNOWN, f"inconsistent: propagation gives {v}, a model gives {witness[1]}",
+                       witnesses=witnesses)
+        form = value_term(v, lhs.sort) if v is not None else closed
+        form = form if form is not None else closed
+        defined = ", ".join(defs.notes) or "no definitions needed"
+        result = f"{v}" if v is not None else show(closed)
+        obs.append(Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), "proved", "propagation",
+                              f"the premises define {defined}; L becomes {result}"))
+        return pin(PINNED, value=v, witnesses=witnesses, closed_form=form, sat=sat)
+    assert witness is not None
+    model, v = witness
     claim = answer_is(lhs, v)
     if claim is None:
-        return AnswerPin(UNKNOWN, witnesses=witnesses, obligations=obs, by=_by(obs),
-                         reason=f"value {v} has no literal of sort {lhs.sort}")
-    from provers.engine.relations import close
-
-    u_name = f"answer L = {v} under Γ{label}"
-    u_formula = close(implies(nf.premise(), claim) if nf.premises else claim, nf.variables)
-    if pinned_by_defs is not None:
-        if pinned_by_defs != v:  # Γ ⊢ L = pinned_by_defs, yet L = v at a model of Γ
-            return AnswerPin(UNKNOWN, witnesses=witnesses, obligations=obs, by=_by(obs),
-                             reason=f"inconsistent: propagation gives {pinned_by_defs}, a model gives {v}")
-        defined = ", ".join(notes) or "no definitions needed"
-        obs.append(Obligation(u_name, u_formula, "proved", "propagation",
-                              f"the premises define {defined}; L evaluates to {v} (exact evaluator)"))
-        return AnswerPin(PINNED, v, witnesses, obs, by=_by(obs))
-    ob = prove(u_name, u_formula, cheap=cheap)
+        return pin(UNKNOWN, f"value {v} has no literal of sort {lhs.sort}", witnesses=witnesses, sat=sat)
+    ob = prove(f"answer L = {v} under Γ{label}", _claim(nf, lhs, value_term(v, lhs.sort)), cheap=cheap)
     obs.append(ob)
     if ob.status == "proved":
-        return AnswerPin(PINNED, v, witnesses, obs, by=_by(obs))
+        return pin(PINNED, value=v, witnesses=witnesses, closed_form=value_term(v, lhs.sort), sat=sat)
     if ob.status == "refuted":
         other = validated(nf, lhs, ob.model, deadline)
         if other is not None and other[1] != v:
-            return AnswerPin(FREE, None, [*witnesses, other], obs, by=_by(obs),
-                             reason=f"L takes the values {v} and {other[1]} under Γ{label}")
+            return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{label}",
+                       witnesses=[*witnesses, other], sat=sat)
         if other is None and premises_model(nf, ob.model, deadline=deadline) is not None:
-            return AnswerPin(FREE, None, witnesses, obs, by=_by(obs),
-                             reason=f"L is not always {v} under Γ{label} (its other value is not exact)")
-        return AnswerPin(UNKNOWN, None, witnesses, obs, by=_by(obs),
-                         reason=f"uniqueness of the answer {v}{label}: countermodel not confirmed")
-    return AnswerPin(UNKNOWN, None, witnesses, obs, by=_by(obs),
-                     reason=f"uniqueness of the answer {v}{label}: {ob.detail or 'not proved'}")
+            return pin(FREE, f"L is not always {v} under Γ{label} (its other value is not exact)",
+                       witnesses=witnesses, sat=sat)
+        return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: countermodel not confirmed",
+                   witnesses=witnesses, sat=sat)
+    return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: {ob.detail or 'not proved'}",
+               witnesses=witnesses, sat=sat)
+
+
+def _claim(nf: NormalForm, lhs: Term, form: Term) -> Term:
+    """∀x̄. ⋀Γ → L = form."""
+    from provers.engine.relations import close
+
+    eq = app("iff", lhs, form) if lhs.sort == BOOL else app("eq", lhs, form)
+    return close(implies(nf.premise(), eq) if nf.premises else eq, nf.variables)
+
+
+def _exists(nf: NormalForm) -> Term:
+    """∃x̄. ⋀Γ over the variables Γ uses and those whose sort may be empty."""
+    fv = free_vars(nf.premise())
+    used = tuple(v for v in nf.variables if v in fv or not provably_inhabited(v.sort))
+    return Quant("exists", used, nf.premise()) if used else nf.premise()
+
+
+def _sat_by_model(formula: Term, model: Model) -> Obligation:
+    shown = ", ".join(f"{k} = {v}" for k, v in model.items())
+    return Obligation(SAT_NAME, formula, "proved", "evaluator", f"model {{{shown}}} (exact evaluator)")
 
 
 def _by(obs: list[Obligation]) -> str:
@@ -435,6 +389,5 @@ __all__ = [
     "exact_value",
     "pin_answer",
     "pin_key",
-    "propagate",
     "validated",
 ]

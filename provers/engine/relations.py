@@ -384,13 +384,13 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     name = "value projections L = L' under Γ, Γ'"
     value = app("implies", and_(a.premise(), b2.premise()), app("eq", la, lb))
     vform = close(value, (*a.variables, *b2.variables))
-    ob = _value_by_pins(name, vform, value, pin["A"], pin["B"], getattr(prove, "deadline", None))
+    ob, extra = _value_by_pins(name, vform, value, pin["A"], pin["B"], prove, cheap)
     by_pins = ob is not None
     if ob is None:
         ob = prove(name, vform, cheap=cheap)
     obs.append(ob)
     if by_pins and ob.status == "proved":
-        obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == "proved"]
+        obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == "proved"] + extra
     if ob.status == "refuted":
         route = f"answer value ({how})" if by_pins else "value projections"
         return Outcome(REFUTED, obs, f"{name} refuted" + (f": {ob.detail}" if by_pins else ""), route=route), back
@@ -399,10 +399,9 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
             continue
         sat = _exists(nf.variables, nf.premise())
         sat_name = f"premises of {side} not contradictory"
-        w = pin[side].witnesses
-        if w:
-            ob = Obligation(sat_name, sat, "proved", "evaluator",
-                            f"model {_show_model(w[0][0])} (exact evaluator)")
+        known = pin[side].sat
+        if known is not None and known.status == "proved":
+            ob = Obligation(sat_name, sat, "proved", known.by, known.detail)
         else:
             ob = prove(sat_name, sat, cheap=cheap)
         obs.append(ob)
@@ -419,14 +418,24 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     return out, back
 
 
-def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: AnswerPin,
-                   deadline: Any = None) -> Obligation | None:
-    """Obligation (ii) settled by the two pins, or None: equal pinned values prove it; a model
-    of Γ and one of Γ' where the answers differ refute it, once the exact evaluator confirms
-    that the combined model falsifies (ii)."""
-    if pa.status == PINNED and pb.status == PINNED and pa.value == pb.value:
-        return Obligation(name, vform, "proved", "answer pinning",
-                          f"Γ ⊢ L = {pa.value} and Γ' ⊢ L' = {pb.value}")
+def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: AnswerPin, prove: ProveFn,
+                   cheap: bool) -> tuple[Obligation | None, list[Obligation]]:
+    """Obligation (ii) settled by the two pins (None: not settled), and the obligations that
+    settled it. Pinned to equal exact values, or to closed forms proved equal (⊢ t = t'): proved.
+    A model of Γ and one of Γ' where the answers differ: refuted, once the exact evaluator
+    confirms that the combined model falsifies (ii)."""
+    if pa.status == PINNED and pb.status == PINNED:
+        if pa.value is not None and pb.value is not None:
+            if pa.value == pb.value:
+                return Obligation(name, vform, "proved", "answer pinning",
+                                  f"Γ ⊢ L = {pa.value} and Γ' ⊢ L' = {pb.value}"), []
+        elif pa.closed_form is not None and pb.closed_form is not None and pa.closed_form.sort == pb.closed_form.sort:
+            same = iff(pa.closed_form, pb.closed_form) if pa.closed_form.sort == BOOL else app("eq", pa.closed_form, pb.closed_form)
+            ob = prove("pinned answers agree t = t'", close(same), cheap=cheap)
+            if ob.status == "proved":
+                return Obligation(name, vform, "proved", "answer pinning",
+                                  "Γ ⊢ L = t, Γ' ⊢ L' = t' and ⊢ t = t'"), [ob]
+    deadline = getattr(prove, "deadline", None)
     for ma, va in pa.witnesses:
         for mb, vb in pb.witnesses:
             if va == vb:
@@ -435,12 +444,8 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
             if truth(value, model, deadline) is False:
                 return Obligation(name, vform, "refuted", "answer pinning",
                                   f"L = {va} at a model of Γ, L' = {vb} at a model of Γ' "
-                                  "(combined model re-checked by the exact evaluator)", model)
-    return None
-
-
-def _show_model(m: dict) -> str:
-    return "{" + ", ".join(f"{k} = {v}" for k, v in m.items()) + "}"
+                                  "(combined model re-checked by the exact evaluator)", model), []
+    return None, []
 
 
 def _exists(vs: tuple[Var, ...], body: Term) -> Term:
