@@ -409,3 +409,28 @@ def test_answer_pin_dict_roundtrip():
     assert pin.status == "pinned" and pin.value == Fraction(1, 3)
     d = pin.to_dict()
     assert d["value"] == "1/3" and d["status"] == "pinned" and isinstance(pin, AnswerPin)
+
+
+class _NoBackend:
+    """A backend that never decides anything: only exact evaluation is left."""
+
+    name = "none"
+
+    def prove(self, obligation, timeout=5.0):
+        from provers.backends.base import Unknown
+
+        return Unknown("no backend in this test", self.name)
+
+
+def test_pins_models_refute_every_alignment_without_a_solver():
+    """Premises that random points never satisfy (x = 3 ∧ y = 4): the pins' models are where
+    the aligned premises and conclusions part, under every alignment, by exact evaluation."""
+    a = "theorem t (x y : ℝ) (h₀ : x = 3) (h₁ : y = 4) : x + 2 * y = 11 := by sorry"
+    b = "theorem t (x y : ℝ) (h₀ : x = 3) (h₁ : y = 5) : x + 2 * y = 11 := by sorry"
+    v = check_equivalence(a, b, relation="symbolic", timeout=1.0, backend=_NoBackend(), fingerprint_points=4)
+    assert v.status == "inequivalent", v.explain()
+    assert v.solver_calls == 0 and "answer value (propagation)" in v.route
+    assert v.countermodel is not None
+    same = "theorem t (u w : ℝ) (h₀ : w = 4) (h₁ : u = 3) : 2 * w + u = 11 := by sorry"
+    v = check_equivalence(a, same, relation="symbolic", timeout=1.0, backend=_NoBackend())
+    assert v.status == "equivalent" and v.route in ("syntactic", "answer value (propagation)"), v.explain()

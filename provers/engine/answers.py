@@ -137,7 +137,7 @@ class AnswerPin:
 # --------------------------------------------------------------------------------------
 
 
-def _complete(model: Model, vs: tuple[Var, ...]) -> Model | None:
+def complete_model(model: Model, vs: tuple[Var, ...] | list[Var]) -> Model | None:
     """``model`` with a default value for each variable of ``vs`` it lacks (None if a lacking
     variable's sort has no default: its values cannot be invented)."""
     out = dict(model)
@@ -158,7 +158,7 @@ def premises_model(nf: NormalForm, model: Model | None, extra: tuple[Var, ...] =
     if model is None:
         return None
     names = {v.name for v in nf.variables}
-    env = _complete({k: x for k, x in model.items() if k in names}, extra)
+    env = complete_model({k: x for k, x in model.items() if k in names}, extra)
     if env is None or any(v.name not in env for v in nf.variables if not provably_inhabited(v.sort)):
         return None  # over ``Fin 0`` there is no model at all, whatever Γ says
     if truth(nf.premise(), env, deadline) is not True:
@@ -233,6 +233,8 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
     std = standardize(nf)
     if std is None:
         return AnswerPin(NOT_APPLICABLE, reason="the conclusion is not L ⋈ c with c closed")
+    if any(kind != "forall" for kind, _ in nf.prefix):
+        return AnswerPin(NOT_APPLICABLE, reason="the prefix is not universal")
     lhs = std[0]
     label = f" ({side})" if side else ""
     obs: list[Obligation] = []
@@ -386,6 +388,7 @@ __all__ = [
     "AnswerPin",
     "answer_is",
     "combined_by",
+    "complete_model",
     "exact_value",
     "pin_answer",
     "pin_key",

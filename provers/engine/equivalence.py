@@ -29,6 +29,7 @@ from typing import Any
 from provers.backends.base import Backend, Proved, Refuted, Unknown
 from provers.deadline import Deadline, DeadlineExceeded, check_seconds
 from provers.engine.align import Alignment, alignments, drop_unused, match_types
+from provers.engine.answers import complete_model
 from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
 from provers.engine.relations import (
     PROVED,
@@ -138,16 +139,21 @@ class _Evaluator:
 
     def counterexample(self, vs: tuple[Var, ...], body: Term, n: int, seed: int,
                        carriers: frozenset[str] = frozenset(),
-                       deadline: Deadline | None = None) -> dict | None:
+                       deadline: Deadline | None = None, probes: list[dict] | None = None) -> dict | None:
         """A sampled assignment where ``body`` is exactly False, or None
-        (``DeadlineExceeded`` once ``deadline`` passes)."""
+        (``DeadlineExceeded`` once ``deadline`` passes). ``probes``: points to try first
+        (models of the premises, say), completed with default values where they lack a
+        variable and skipped where they cannot be."""
         if not self.ok or not vs or not all(samplable(v.sort, carriers) for v in vs):
             return None
         try:
             points = self.sample(list(vs), n, seed)
         except Exception:  # noqa: BLE001 - e.g. a sort the sampler does not support
             return None
-        points = numeral_probes(vs, [body], points[0] if points else {}) + points
+        names = {v.name for v in vs}
+        first = [p for p in (complete_model({k: x for k, x in pr.items() if k in names}, vs) for pr in probes or [])
+                 if p is not None]
+        points = first + numeral_probes(vs, [body], points[0] if points else {}) + points
         for env in points:
             try:
                 val = self.truth(body, env, deadline)
@@ -177,13 +183,22 @@ class Prover:
         #: of elements; a fixed type the IR does not model (``Fin 1``) only as many as it has
         self.carriers: frozenset[str] = frozenset()
         self.cache: dict[Term, Obligation] = {}
-        self.cheap_cache: dict[Term, Obligation] = {}
+        self.cheap_cache: dict[tuple[Term, str], Obligation] = {}
         self.solver_calls = 0
+        self.probes: list[dict] = []
+        self._probe_tag = ""
+
+    def use_probes(self, points: list[dict]) -> None:
+        """Try ``points`` (variable name → value) first when looking for a countermodel, e.g.
+        models of the premises, where the premises of two statements are worth comparing.
+        Cheap "unknown" results are remembered per set of probes."""
+        self.probes = [dict(p) for p in points]
+        self._probe_tag = repr(self.probes)
 
     def __call__(self, name: str, formula: Term, cheap: bool = False) -> Obligation:
         hit = self.cache.get(formula)
         if hit is None and cheap:
-            hit = self.cheap_cache.get(formula)
+            hit = self.cheap_cache.get((formula, self._probe_tag))
         if hit is not None:
             return Obligation(name, formula, hit.status, hit.by, hit.detail, hit.model, 0.0)
         t0 = time.perf_counter()
@@ -193,7 +208,7 @@ class Prover:
             ob.status, ob.by = "proved", "syntactic"
         else:
             model = self.evaluator.counterexample(vs, body, self.points, self.seed, self.carriers,
-                                                  self.deadline)
+                                                  self.deadline, self.probes)
             if model is not None:
                 ob.status, ob.by, ob.model = "refuted", "fingerprint", model
                 ob.detail = "false at a sampled point (exact evaluation)"
@@ -202,7 +217,10 @@ class Prover:
             else:
                 self._solve(ob)
         ob.time = time.perf_counter() - t0
-        (self.cheap_cache if ob.status == "unknown" and cheap else self.cache)[formula] = ob
+        if ob.status == "unknown" and cheap:
+            self.cheap_cache[(formula, self._probe_tag)] = ob
+        else:
+            self.cache[formula] = ob
         return ob
 
     def _check_model(self, ob: Obligation, model: dict) -> None:
@@ -442,9 +460,21 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
     last_model: tuple[dict, Alignment] | None = None
     outcomes: dict[int, Outcome] = {}
     kinds: set[str] = set()
+    # models of each side's premises found by the value route: the points where two
+    # premise sets and conclusions are worth comparing (B's through each alignment)
+    probes_a = route.witnesses.get("A", []) if route is not None else []
+    probes_b = route.witnesses.get("B", []) if route is not None else []
+
+    def probe(al: Alignment) -> None:
+        if probes_a or probes_b:
+            onto = {vb.name: va.name for va, vb in al.pairs}
+            prover.use_probes(probes_a + [{onto.get(route_names.get(k, k), k): x for k, x in m.items()}
+                                          for m in probes_b])
+
     # pass 1: cheap checks on every enumerated alignment
     for al in als.items:
         nbr = rename_onto(nb, al)
+        probe(al)
         out = check(na, nbr, prover, cheap=True)
         if out.status == PROVED:
             return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + 1, als=als,
@@ -462,6 +492,7 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
     best_unknown: tuple[Alignment, Outcome] | None = None
     if relation != "syntactic":
         for al, nbr in survivors:
+            probe(al)
             out = check(na, nbr, prover, cheap=False)
             if out.status == PROVED:
                 return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + len(unknown_reasons) + 1,

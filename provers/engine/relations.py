@@ -21,7 +21,12 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
   conclusion. The route needs (i) ⊢ ∀α. (α ⋈ c) ↔ (α ⋈' c'), (ii) the value projections agree
   without aligning the other variables: ⊢ ∀x̄ ȳ. ⋀Γ(x̄) ∧ ⋀Γ'(ȳ) → L(x̄) = L'(ȳ), and (iii) both
   premise sets are satisfiable (⊢ ∃x̄. ⋀Γ, over every variable whose sort may be empty even
-  without premises). (i)–(iii) imply T ↔ T', so the route is sound.
+  without premises). (i)–(iii) imply T ↔ T', so the route is sound. (ii) and (iii) are first
+  settled per side by answer pinning (``provers.engine.answers``): Γ ⊢ L = v and Γ' ⊢ L' = v
+  (equal exact values, or closed forms proved equal) proves (ii); a validated model of Γ and
+  one of Γ' where L and L' differ refutes it (the combined model re-checked by the exact
+  evaluator); a pin's model or its all-definitions premises prove (iii); a pin that proves Γ
+  contradictory makes the route structural. Otherwise the obligations go to ``prove``.
 * ``logical``: whole statements, ⊢ T ↔ T' (BEq+-style; identifies unrelated provable
   statements). Sufficient check first: pointwise ⊢ ∀x̄. (⋀Γ → C) ↔ (⋀Γ' → C') under an
   alignment. Refutation only when one statement is proved and the other refuted.
@@ -82,6 +87,9 @@ class Outcome:
     reason: str = ""
     #: how the outcome was reached, for ``Verdict.route`` (``answer value (propagation)``, ...)
     route: str = ""
+    #: models of each side's premises found on the way (``value_route``: ``{"A": [...],
+    #: "B": [...]}``, B's in its renamed-apart names), good probe points for other checks
+    witnesses: dict[str, list[dict]] = field(default_factory=dict)
 
     @property
     def model(self) -> dict | None:
@@ -375,11 +383,19 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     vac = vacuity or {}
     pin = {side: pin_answer(nf, prove, side, vac.get(side), cache, cheap)
            for side, nf in (("A", a), ("B", b2))}
+    out = _pinned_route(a, b2, la, lb, pin, obs, prove, cheap)
+    out.witnesses = {side: [m for m, _ in pin[side].witnesses] for side in ("A", "B")}
+    return out, back
+
+
+def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[str, AnswerPin],
+                  obs: list[Obligation], prove: ProveFn, cheap: bool) -> Outcome:
+    """(ii) and (iii) of the value route, given both sides' pins."""
     how = combined_by(*pin.values())
     for side in ("A", "B"):
         if pin[side].status == VACUOUS:
             obs += pin[side].obligations
-            return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route=f"answer value ({how})"), back
+            return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route=f"answer value ({how})")
 
     name = "value projections L = L' under Γ, Γ'"
     value = app("implies", and_(a.premise(), b2.premise()), app("eq", la, lb))
@@ -393,7 +409,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
         obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == "proved"] + extra
     if ob.status == "refuted":
         route = f"answer value ({how})" if by_pins else "value projections"
-        return Outcome(REFUTED, obs, f"{name} refuted" + (f": {ob.detail}" if by_pins else ""), route=route), back
+        return Outcome(REFUTED, obs, f"{name} refuted" + (f": {ob.detail}" if by_pins else ""), route=route)
     for side, nf in (("A", a), ("B", b2)):
         if not nf.premises and all(provably_inhabited(v.sort) for v in nf.variables):
             continue
@@ -406,7 +422,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
             ob = prove(sat_name, sat, cheap=cheap)
         obs.append(ob)
         if ob.status == "refuted":
-            return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route="structure"), back
+            return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route="structure")
     out = _combine(obs)
     if out.status == PROVED:
         out.route = f"answer value ({how})" if by_pins else "value projections"
@@ -415,7 +431,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
                  for side in ("A", "B") if pin[side].status != PINNED]
         if notes:
             out.reason += "; answer pins " + "; ".join(notes)
-    return out, back
+    return out
 
 
 def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: AnswerPin, prove: ProveFn,
