@@ -18,7 +18,8 @@ rotates per problem so that load drifts hit them alike):
   the clusterer gets once pins are wired into its per-candidate profile).
 
 Per problem: wall time, engine checks, inconclusive checks, solver calls (pair checks and
-vacuity tests), classes; for ``after*`` also the routes of decided verdicts and whether the
+vacuity tests; ``solver_runs``: those that missed the backend's verdict cache, i.e. really
+ran a solver), classes; for ``after*`` also the routes of decided verdicts and whether the
 value-projection obligation was still an inconclusive reason. Summary at the end.
 """
 
@@ -56,7 +57,7 @@ def worker(tree: str, data: str, timeout: float, cache: bool) -> None:
     sys.path.insert(0, tree)
     import provers
     import provers.engine.equivalence as eq
-    from rerank.cluster import Clusterer
+    from rerank.cluster import Clusterer, default_backend
 
     assert Path(provers.__file__).resolve().is_relative_to(Path(tree).resolve()), provers.__file__
     rows = [json.loads(x) for x in Path(data).read_text().splitlines() if x.strip()]
@@ -78,9 +79,12 @@ def worker(tree: str, data: str, timeout: float, cache: bool) -> None:
         verdicts.clear()
         state["pins"] = {}
         c = Clusterer("symbolic", "isabelle", timeout, cache={})
+        vcache = getattr(default_backend(), "cache", None)
+        misses = vcache.misses if vcache is not None else 0
         t0 = time.perf_counter()
         c.extend([cand["formal"] for cand in rows[i]["candidates"]])
         dt = time.perf_counter() - t0
+        runs = (vcache.misses - misses) if vcache is not None else None
         s = c.stats
         routes = Counter(getattr(v, "route", "") or v.status for v in verdicts if v.status != "inconclusive")
         value_undecided = sum(1 for v in verdicts if v.status == "inconclusive"
@@ -90,7 +94,7 @@ def worker(tree: str, data: str, timeout: float, cache: bool) -> None:
             "id": rows[i]["id"], "time": dt, "checks": s.checks, "inconclusive": s.inconclusive,
             "equivalent": s.equivalent, "inequivalent": s.inequivalent,
             "solver_calls": s.solver_calls + s.vacuity_solver_calls,
-            "pair_solver_calls": s.solver_calls, "k": s.k, "classes": len(c.classes),
+            "pair_solver_calls": s.solver_calls, "solver_runs": runs, "k": s.k, "classes": len(c.classes),
             "classes_list": c.classes, "routes": dict(routes), "value_undecided": value_undecided,
             "inconclusive_reasons": dict(reasons),
         }), flush=True)
@@ -125,6 +129,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "problems": len(rows),
         "checks": mean("checks"), "inconclusive": mean("inconclusive"),
         "solver_calls": mean("solver_calls"), "pair_solver_calls": mean("pair_solver_calls"),
+        "solver_runs": mean("solver_runs"),
         "value_undecided": mean("value_undecided"),
         "ideal_proofs": statistics.fmean(r["k"] - r["classes"] for r in rows),
         "time_mean": statistics.fmean(times), "time_median": statistics.median(times),

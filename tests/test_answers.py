@@ -149,6 +149,22 @@ def test_irrational_answer_is_unknown_never_pinned():
     assert pin.status in ("unknown", "free") and pin.value is None, pin
 
 
+def test_irrational_solutions_pin_the_stated_answer():
+    """No exact model (x = √2), but L = x⁴ is 4 at every model: the stated answer is proved
+    unique and Γ satisfiable (∃x. x² = 2 ∧ 0 < x), so the answer is pinned without a witness."""
+    nf = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 4 := by sorry")
+    pin = pin_answer(nf, prover(timeout=5.0))
+    assert (pin.status, pin.value, pin.by) == ("pinned", 4, "solver"), pin
+    assert not pin.witnesses and pin.satisfiable
+    assert any("stated answer" in o.name and o.status == "proved" for o in pin.obligations)
+    other = "theorem t (y : ℝ) (h : y = 2) : y * y = 4 := by sorry"
+    v = check_equivalence(provers.parse("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 4 := by sorry",
+                                        "lean4"), other, relation="symbolic", timeout=5.0)
+    assert v.status == "equivalent" and v.route == "answer value (solver)", v.explain()
+    wrong = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 5 := by sorry")
+    assert pin_answer(wrong, prover(timeout=2.0)).status != "pinned"
+
+
 def test_caller_vacuity_obligation_is_reused():
     text = "theorem t (x : ℝ) (h : 2 * x + 1 = 9) : x = 4 := by sorry"
     ob = vacuous(text, timeout=5.0)

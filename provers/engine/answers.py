@@ -274,16 +274,16 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
             obs.append(ob)
             if ob.status == "proved":
                 return pin(VACUOUS, f"premises{label} are contradictory")
-            if ob.status != "refuted":
-                return pin(UNKNOWN, f"premises{label}: no model found ({ob.detail or 'unknown'})",
-                           value=closed_value, closed_form=closed)
-            env = premises_model(nf, ob.model, mentioned, deadline)
+            env = premises_model(nf, ob.model, mentioned, deadline) if ob.status == "refuted" else None
             if env is None:
-                return pin(UNKNOWN, "model of the premises not confirmed by the exact evaluator")
+                why = (f"premises{label}: no model found ({ob.detail or 'unknown'})" if ob.status != "refuted"
+                       else "model of the premises not confirmed by the exact evaluator")
+                return _without_model(nf, std, closed, closed_value, sat, prove, cheap, label, obs, why)
             sat = sat or _sat_by_model(sat_formula, env)
             witness = validated(nf, lhs, env, deadline)
             if witness is None and closed is None:
-                return pin(UNKNOWN, "the answer has no exact value at the model of the premises", sat=sat)
+                return _without_model(nf, std, closed, closed_value, sat, prove, cheap, label, obs,
+                                      "the answer has no exact value at the model of the premises")
         if witness is not None:
             sat = sat or _sat_by_model(sat_formula, witness[0])
     witnesses = [witness] if witness is not None else []
@@ -301,27 +301,84 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
         obs.append(Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), "proved", "propagation",
                               f"the premises define {defined}; L becomes {result}"))
         return pin(PINNED, value=v, witnesses=witnesses, closed_form=form, sat=sat)
-    assert witness is not None
-    model, v = witness
-    claim = answer_is(lhs, v)
-    if claim is None:
-        return pin(UNKNOWN, f"value {v} has no literal of sort {lhs.sort}", witnesses=witnesses, sat=sat)
-    ob = prove(f"answer L = {v} under Γ{label}", _claim(nf, lhs, value_term(v, lhs.sort)), cheap=cheap)
+    assert witness is not None and sat is not None
+    return _from_witness(nf, lhs, witness, sat, prove, cheap, label, obs, deadline)
+
+
+def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: Obligation, prove: ProveFn,
+                  cheap: bool, label: str, obs: list[Obligation], deadline: Deadline | None,
+                  more: list[tuple[Model, Value]] | None = None) -> AnswerPin:
+    """Step 3 with a validated model: is L's value there its only value under Γ?"""
+    _, v = witness
+    witnesses = [witness, *(more or [])]
+
+    def pin(status: str, reason: str = "", **kw: Any) -> AnswerPin:
+        return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), sat=sat, **kw)
+
+    lit = value_term(v, lhs.sort)
+    if lit is None:
+        return pin(UNKNOWN, f"value {v} has no literal of sort {lhs.sort}", witnesses=witnesses)
+    ob = prove(f"answer L = {v} under Γ{label}", _claim(nf, lhs, lit), cheap=cheap)
     obs.append(ob)
     if ob.status == "proved":
-        return pin(PINNED, value=v, witnesses=witnesses, closed_form=value_term(v, lhs.sort), sat=sat)
+        return pin(PINNED, value=v, witnesses=witnesses, closed_form=lit)
     if ob.status == "refuted":
         other = validated(nf, lhs, ob.model, deadline)
         if other is not None and other[1] != v:
-            return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{label}",
-                       witnesses=[*witnesses, other], sat=sat)
+            return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{label}", witnesses=[*witnesses, other])
         if other is None and premises_model(nf, ob.model, deadline=deadline) is not None:
             return pin(FREE, f"L is not always {v} under Γ{label} (its other value is not exact)",
-                       witnesses=witnesses, sat=sat)
-        return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: countermodel not confirmed",
-                   witnesses=witnesses, sat=sat)
-    return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: {ob.detail or 'not proved'}",
-               witnesses=witnesses, sat=sat)
+                       witnesses=witnesses)
+        return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: countermodel not confirmed", witnesses=witnesses)
+    return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: {ob.detail or 'not proved'}", witnesses=witnesses)
+
+
+def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | None, closed_value: Value | None,
+                   sat: Obligation | None, prove: ProveFn, cheap: bool, label: str, obs: list[Obligation],
+                   why: str) -> AnswerPin:
+    """No exact model of Γ to read L's value from (irrational solutions, say): pin L to its
+    closed form, or to the stated answer c of ``L = c`` once ∀x̄. ⋀Γ → L = c is proved, and
+    prove Γ satisfiable by ⊢ ∃x̄. ⋀Γ (asked of the backend only over numbers and truth values)."""
+    lhs, op, c = std
+
+    def unknown(reason: str) -> AnswerPin:
+        return AnswerPin(UNKNOWN, closed_value, [], obs, reason, _by(obs), closed, sat)
+
+    if closed is not None:
+        v, form = closed_value, closed
+        result = f"{v}" if v is not None else show(closed)
+        unique = Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), "proved", "propagation",
+                            "the premises' definitions substituted into L")
+    else:
+        v = value_of(c, {}) if op == "eq" else None
+        lit = value_term(v, lhs.sort) if v is not None else None
+        if lit is None:
+            return unknown(why)
+        unique = prove(f"answer L = {v} (the stated answer) under Γ{label}", _claim(nf, lhs, lit), cheap=cheap)
+        if unique.status != "proved":
+            obs.append(unique)
+            deadline = getattr(prove, "deadline", None)
+            other = validated(nf, lhs, unique.model, deadline) if unique.status == "refuted" else None
+            if other is not None:  # a model after all, where L is not the stated answer
+                return _from_witness(nf, lhs, other, _sat_by_model(_exists(nf), other[0]), prove, cheap, label,
+                                     obs, deadline)
+            return unknown(f"{why}; the stated answer {v} is not proved unique ({unique.detail or unique.status})")
+        form = lit
+    obs.append(unique)
+    if sat is None:
+        formula = _exists(nf)
+        bound = formula.vars if isinstance(formula, Quant) else ()
+        if not all(b.sort in _DEFAULT for b in bound):
+            return unknown(f"{why}; satisfiability over functions or sets is left to a model")
+        sat = prove(SAT_NAME, formula, cheap=cheap)
+        obs.append(sat)
+        if sat.status == "refuted":  # a closed formula, exactly false: Γ has no model
+            obs.append(Obligation(VACUITY_NAME, _vacuity_formula(nf), "proved", sat.by,
+                                  "∃x̄. ⋀Γ is false (exact evaluator)"))
+            return AnswerPin(VACUOUS, None, [], obs, f"premises{label} are contradictory", _by(obs))
+        if sat.status != "proved":
+            return unknown(f"{why}; premises not proved satisfiable ({sat.detail or sat.status})")
+    return AnswerPin(PINNED, v, [], obs, "", _by(obs), form, sat)
 
 
 def _claim(nf: NormalForm, lhs: Term, form: Term) -> Term:

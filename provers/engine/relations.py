@@ -394,7 +394,7 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     how = combined_by(*pin.values())
     for side in ("A", "B"):
         if pin[side].status == VACUOUS:
-            obs += pin[side].obligations
+            obs += [o for o in pin[side].obligations if o.status == "proved"]
             return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route=f"answer value ({how})")
 
     name = "value projections L = L' under Γ, Γ'"
