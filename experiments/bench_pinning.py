@@ -17,6 +17,8 @@ rotates per problem so that load drifts hit them alike):
 * ``after+cache``: this tree with one ``answer_cache`` per problem passed to every check (what
   the clusterer gets once pins are wired into its per-candidate profile).
 
+``--pins`` instead counts what ``pin_answer`` decides on each parsed candidate of the sample.
+
 Per problem: wall time, engine checks, inconclusive checks, solver calls (pair checks and
 vacuity tests; ``solver_runs``: those that missed the backend's verdict cache, i.e. really
 ran a solver), classes; for ``after*`` also the routes of decided verdicts and whether the
@@ -101,6 +103,38 @@ def worker(tree: str, data: str, timeout: float, cache: bool) -> None:
 
 
 # --------------------------------------------------------------------------------------
+# per candidate: what pin_answer decides (this tree only)
+# --------------------------------------------------------------------------------------
+
+
+def pin_census(data: str, timeout: float, limit: int) -> dict[str, Any]:
+    """``pin_answer`` on every parsed candidate of the sample: statuses and how they were
+    reached (``status/by``), one fresh ``Prover`` per candidate."""
+    import provers
+    from provers.deadline import Deadline
+    from provers.engine.align import drop_unused
+    from provers.engine.answers import pin_answer
+    from provers.engine.equivalence import Prover, default_backend
+    from provers.engine.normal import normalize
+
+    rows = [json.loads(x) for x in Path(data).read_text().splitlines() if x.strip()]
+    sample = sample_indices(len(rows))
+    sample = sample[:limit] if limit else sample
+    backend = default_backend()
+    counts: Counter = Counter()
+    for i in sample:
+        for cand in rows[i]["candidates"]:
+            try:
+                nf = drop_unused(normalize(provers.parse(cand["formal"], "isabelle")))
+            except Exception:  # noqa: BLE001 - unparsable candidates are counted, not pinned
+                counts["parse error"] += 1
+                continue
+            pin = pin_answer(nf, Prover(backend, timeout, Deadline.after(10 * timeout)))
+            counts[f"{pin.status}/{pin.by}" if pin.by else pin.status] += 1
+    return dict(counts.most_common())
+
+
+# --------------------------------------------------------------------------------------
 # driver
 # --------------------------------------------------------------------------------------
 
@@ -145,11 +179,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per solver call")
     ap.add_argument("--limit", type=int, default=0, help="first N problems of the sample only")
     ap.add_argument("--out", default="experiments/out/pinning.jsonl", help="per-problem records (JSONL)")
+    ap.add_argument("--pins", action="store_true", help="only count pin_answer's statuses per candidate (this tree)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--cache", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
         worker(args.worker, args.data, args.timeout, args.cache)
+        return 0
+    if args.pins:
+        print(json.dumps(pin_census(args.data, args.timeout, args.limit), indent=1))
         return 0
     from tqdm import tqdm
 

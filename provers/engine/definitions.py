@@ -123,7 +123,7 @@ class Definitions:
 
     def close(self, t: Term) -> Term | None:
         """``t`` with the definitions substituted (function applications beta-reduced), or
-        None when a prefix variable remains or a binder of ``t`` shadows a defined function."""
+        None when a variable remains free or a binder of ``t`` shadows a defined function."""
         if self.funs:
             if any(b in self.funs for s in subterms(t) for b in _binders(s)):
                 return None
@@ -143,9 +143,7 @@ class Definitions:
                     lams[f] = lam
             t = substitute(t, lams)
         t = substitute(t, self.terms)
-        if free_vars(t) & set(self.nf.variables):
-            return None
-        return t
+        return None if free_vars(t) else t
 
 
 def _binders(t: Term) -> tuple[Var, ...]:
