@@ -125,8 +125,9 @@ class Definitions:
         """``t`` with the definitions substituted (function applications beta-reduced), or
         None when a variable remains free or a binder of ``t`` shadows a defined function."""
         if self.funs:
-            if any(b in self.funs for s in subterms(t) for b in _binders(s)):
-                return None
+            if any(set(s.vars) & self.funs.keys() if isinstance(s, (Quant, Lam)) else
+                   isinstance(s, (BigOp, SetBuilder)) and s.var in self.funs for s in subterms(t)):
+                return None  # a binder of t shadows a defined function
 
             def beta(s: Term) -> Term | None:
                 if isinstance(s, App) and s.op == "apply" and s.args and s.args[0] in self.funs:
@@ -144,14 +145,6 @@ class Definitions:
             t = substitute(t, lams)
         t = substitute(t, self.terms)
         return None if free_vars(t) else t
-
-
-def _binders(t: Term) -> tuple[Var, ...]:
-    if isinstance(t, (Quant, Lam)):
-        return t.vars
-    if isinstance(t, (BigOp, SetBuilder)):
-        return (t.var,)
-    return ()
 
 
 def _definition(p: Term, defs: Definitions, prefix: set[Var]) -> tuple[str, Var, tuple[Var, ...], Term] | None:
