@@ -29,6 +29,7 @@ from typing import Any
 from provers.backends.base import Backend, Proved, Refuted, Unknown
 from provers.deadline import Deadline, DeadlineExceeded, check_seconds
 from provers.engine.align import Alignment, alignments, drop_unused, match_types
+from provers.engine.answers import complete_model
 from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
 from provers.engine.relations import (
     PROVED,
@@ -138,16 +139,21 @@ class _Evaluator:
 
     def counterexample(self, vs: tuple[Var, ...], body: Term, n: int, seed: int,
                        carriers: frozenset[str] = frozenset(),
-                       deadline: Deadline | None = None) -> dict | None:
+                       deadline: Deadline | None = None, probes: list[dict] | None = None) -> dict | None:
         """A sampled assignment where ``body`` is exactly False, or None
-        (``DeadlineExceeded`` once ``deadline`` passes)."""
+        (``DeadlineExceeded`` once ``deadline`` passes). ``probes``: points to try first
+        (models of the premises, say), completed with default values where they lack a
+        variable and skipped where they cannot be."""
         if not self.ok or not vs or not all(samplable(v.sort, carriers) for v in vs):
             return None
         try:
             points = self.sample(list(vs), n, seed)
         except Exception:  # noqa: BLE001 - e.g. a sort the sampler does not support
             return None
-        points = numeral_probes(vs, [body], points[0] if points else {}) + points
+        names = {v.name for v in vs}
+        first = [p for p in (complete_model({k: x for k, x in pr.items() if k in names}, vs) for pr in probes or [])
+                 if p is not None]
+        points = first + numeral_probes(vs, [body], points[0] if points else {}) + points
         for env in points:
             try:
                 val = self.truth(body, env, deadline)
@@ -177,13 +183,22 @@ class Prover:
         #: of elements; a fixed type the IR does not model (``Fin 1``) only as many as it has
         self.carriers: frozenset[str] = frozenset()
         self.cache: dict[Term, Obligation] = {}
-        self.cheap_cache: dict[Term, Obligation] = {}
+        self.cheap_cache: dict[tuple[Term, str], Obligation] = {}
         self.solver_calls = 0
+        self.probes: list[dict] = []
+        self._probe_tag = ""
+
+    def use_probes(self, points: list[dict]) -> None:
+        """Try ``points`` (variable name → value) first when looking for a countermodel, e.g.
+        models of the premises, where the premises of two statements are worth comparing.
+        Cheap "unknown" results are remembered per set of probes."""
+        self.probes = [dict(p) for p in points]
+        self._probe_tag = repr(self.probes)
 
     def __call__(self, name: str, formula: Term, cheap: bool = False) -> Obligation:
         hit = self.cache.get(formula)
         if hit is None and cheap:
-            hit = self.cheap_cache.get(formula)
+            hit = self.cheap_cache.get((formula, self._probe_tag))
         if hit is not None:
             return Obligation(name, formula, hit.status, hit.by, hit.detail, hit.model, 0.0)
         t0 = time.perf_counter()
@@ -193,7 +208,7 @@ class Prover:
             ob.status, ob.by = "proved", "syntactic"
         else:
             model = self.evaluator.counterexample(vs, body, self.points, self.seed, self.carriers,
-                                                  self.deadline)
+                                                  self.deadline, self.probes)
             if model is not None:
                 ob.status, ob.by, ob.model = "refuted", "fingerprint", model
                 ob.detail = "false at a sampled point (exact evaluation)"
@@ -202,7 +217,10 @@ class Prover:
             else:
                 self._solve(ob)
         ob.time = time.perf_counter() - t0
-        (self.cheap_cache if ob.status == "unknown" and cheap else self.cache)[formula] = ob
+        if ob.status == "unknown" and cheap:
+            self.cheap_cache[(formula, self._probe_tag)] = ob
+        else:
+            self.cache[formula] = ob
         return ob
 
     def _check_model(self, ob: Obligation, model: dict) -> None:
@@ -307,6 +325,7 @@ def check_equivalence(
     seed: int = 0,
     language_b: str | None = None,
     deadline: Deadline | None = None,
+    answer_cache: dict | None = None,
 ) -> Verdict:
     """Decide whether statements ``a`` and ``b`` are equivalent under ``relation``
     (``syntactic`` | ``sae`` | ``symbolic`` | ``logical``).
@@ -318,6 +337,11 @@ def check_equivalence(
     (default: the SMT portfolio). Text inputs are parsed as ``language`` (``language_b`` for
     ``b`` if given); a parse error is a ``ParseError`` whose message starts with
     ``statement A`` or ``statement B``.
+
+    ``answer_cache``: a dict the caller keeps across checks (e.g. one per problem) in which
+    the ``symbolic`` relation stores each normal form's answer pin
+    (``provers.engine.answers``), so a candidate's answer is pinned once, not once per pair.
+    Use one dict per ``timeout``: a pin left unknown by a short timeout is reused as is.
     """
     if relation not in RELATIONS:
         raise ValueError(f"unknown relation {relation!r}; expected one of {RELATIONS}")
@@ -338,7 +362,7 @@ def check_equivalence(
         # symbol, one evaluator table, one Lean name per binding)
         reserved = statement_symbols(sa) | statement_symbols(sb)
         na, nb = normalize(sa, reserved), normalize(sb, reserved)
-        v = _decide(na, nb, relation, prover, max_alignments)
+        v = _decide(na, nb, relation, prover, max_alignments, answer_cache)
     except DeadlineExceeded as e:
         whose = "the caller's deadline" if stop is deadline else f"the check's {budget:g} s budget"
         v = Verdict(INCONCLUSIVE, relation, reason=f"deadline: {whose} ran out during {e.args[0] if e.args else 'the check'}")
@@ -374,18 +398,20 @@ def _unmodelled_meaning(st: Statement) -> str:
     return ""
 
 
-def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budget: int) -> Verdict:
+def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budget: int,
+            answer_cache: dict | None = None) -> Verdict:
     nb, why = match_types(na, nb)
     prover.carriers = frozenset(v.name for v in na.types)
     if why is not None:
         if relation == "logical":
             return Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {why}")
-        return Verdict(INEQUIVALENT, relation, reason=why, structural=True)
+        return Verdict(INEQUIVALENT, relation, reason=why, structural=True, route="structure")
     if relation == "logical":
         return _logical(na, nb, prover, budget)
     if relation == "sae" and bool(na.premises) != bool(nb.premises):
         side = "A" if na.premises else "B"
-        return Verdict(INEQUIVALENT, relation, reason=f"premises on one side only (statement {side})", structural=True)
+        return Verdict(INEQUIVALENT, relation, reason=f"premises on one side only (statement {side})", structural=True,
+                       route="structure")
 
     route: Outcome | None = None
     route_names: dict[str, str] = {}
@@ -397,12 +423,13 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
         for al in early.items:
             out = check_symbolic(na, rename_onto(nb, al), prover, cheap=True)
             if out.status == PROVED:
-                return _verdict(EQUIVALENT, relation, al, out.obligations, tried=1, als=early)
-        r = value_route(na, nb, prover)
+                return _verdict(EQUIVALENT, relation, al, out.obligations, tried=1, als=early, route=_proof_route(out))
+        r = value_route(na, nb, prover, pins=answer_cache)
         if r is not None:
             route, route_names = r
             if route.status == PROVED:
-                return _verdict(EQUIVALENT, relation, None, route.obligations, reason="numeric-conclusion standardization: same answer values")
+                return _verdict(EQUIVALENT, relation, None, route.obligations,
+                                reason="numeric-conclusion standardization: same answer values", route=route.route)
 
     als = alignments(na, nb, budget, prover.deadline)
     if not als.items:
@@ -413,13 +440,16 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
             return Verdict(INCONCLUSIVE, relation, reason="alignment budget exhausted", budget_exhausted=True, alignments_total=als.total)
         ob = route.obligations if route is not None else []
         cm = _two_sided(route.model, na, nb, None, route_names) if route is not None else None
-        return _verdict(INEQUIVALENT, relation, None, ob, reason=reason, structural=cm is None, countermodel=cm)
+        how = "; ".join(x for x in ("structure", route.route if route is not None else "") if x)
+        return _verdict(INEQUIVALENT, relation, None, ob, reason=reason, structural=cm is None, countermodel=cm,
+                        route=how)
 
     if not als.exhaustive and relation in ("sae", "symbolic") and (route is None or route.ruled_out):
         diag = _diagonal_refutation(na, rename_onto(nb, als.items[0]), prover)
         if diag is not None:
             cm = _two_sided(diag.model, na, nb, als.items[0])
-            v = _verdict(INEQUIVALENT, relation, als.items[0], [diag], countermodel=cm, tried=0, als=als)
+            v = _verdict(INEQUIVALENT, relation, als.items[0], [diag], countermodel=cm, tried=0, als=als,
+                         route="; ".join(x for x in ("fingerprint", route.route if route is not None else "") if x))
             v.budget_exhausted = False
             v.reason = f"{diag.name} false at a point where all variables of each sort share one value: every one of the {als.total} admissible alignments is refuted there"
             return v
@@ -429,14 +459,29 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
     survivors: list[tuple[Alignment, NormalForm]] = []
     last_model: tuple[dict, Alignment] | None = None
     outcomes: dict[int, Outcome] = {}
+    kinds: set[str] = set()
+    # models of each side's premises found by the value route: the points where two
+    # premise sets and conclusions are worth comparing (B's through each alignment)
+    probes_a = route.witnesses.get("A", []) if route is not None else []
+    probes_b = route.witnesses.get("B", []) if route is not None else []
+
+    def probe(al: Alignment) -> None:
+        if probes_a or probes_b:
+            onto = {vb.name: va.name for va, vb in al.pairs}
+            prover.use_probes(probes_a + [{onto.get(route_names.get(k, k), k): x for k, x in m.items()}
+                                          for m in probes_b])
+
     # pass 1: cheap checks on every enumerated alignment
     for al in als.items:
         nbr = rename_onto(nb, al)
+        probe(al)
         out = check(na, nbr, prover, cheap=True)
         if out.status == PROVED:
-            return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + 1, als=als)
+            return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + 1, als=als,
+                            route=_proof_route(out))
         if out.ruled_out:
             ruled.append(_ruled_line(al, out, na, nb))
+            kinds.add(_refutation_route(out))
             if out.model is not None:
                 last_model = (out.model, al)
             outcomes[id(al)] = out
@@ -447,11 +492,14 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
     best_unknown: tuple[Alignment, Outcome] | None = None
     if relation != "syntactic":
         for al, nbr in survivors:
+            probe(al)
             out = check(na, nbr, prover, cheap=False)
             if out.status == PROVED:
-                return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + len(unknown_reasons) + 1, als=als)
+                return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + len(unknown_reasons) + 1,
+                                als=als, route=_proof_route(out))
             if out.ruled_out:
                 ruled.append(_ruled_line(al, out, na, nb))
+                kinds.add(_refutation_route(out))
                 outcomes[id(al)] = out
                 if out.model is not None:
                     last_model = (out.model, al)
@@ -469,7 +517,10 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
             obs = [o for o in outcomes.get(id(last_model[1]), Outcome(REFUTED)).obligations]
         elif route is not None and route.model is not None:
             cm = _two_sided(route.model, na, nb, None, route_names)
-        v = _verdict(INEQUIVALENT, relation, als.items[0], obs, tried=tried, als=als, countermodel=cm, structural=cm is None)
+        order = ("structure", "fingerprint", "countermodel")
+        how = [k for k in order if k in kinds] + ([route.route] if route is not None and route.route else [])
+        v = _verdict(INEQUIVALENT, relation, als.items[0], obs, tried=tried, als=als, countermodel=cm, structural=cm is None,
+                     route="; ".join(dict.fromkeys(how)))
         v.reason = f"all {tried} admissible alignment(s) ruled out"
         v.ruled_out = ruled
         return v
@@ -557,7 +608,19 @@ def _ruled_line(al: Alignment, out: Outcome, na: NormalForm, nb: NormalForm) -> 
     return f"[{names}] {out.reason}; countermodel {cm}"
 
 
-def _verdict(status: str, relation: str, al: Alignment | None, obs: list[Obligation], reason: str = "", tried: int = 0, als: Any = None, countermodel: dict | None = None, structural: bool = False) -> Verdict:
+def _proof_route(out: Outcome) -> str:
+    """``syntactic`` when identity up to renaming proved every obligation, else ``alignment``."""
+    return "syntactic" if all(o.by == "syntactic" for o in out.obligations) else "alignment"
+
+
+def _refutation_route(out: Outcome) -> str:
+    if out.status == STRUCTURAL:
+        return "structure"
+    bad = next((o for o in out.obligations if o.status == "refuted"), None)
+    return "fingerprint" if bad is not None and bad.by == "fingerprint" else "countermodel"
+
+
+def _verdict(status: str, relation: str, al: Alignment | None, obs: list[Obligation], reason: str = "", tried: int = 0, als: Any = None, countermodel: dict | None = None, structural: bool = False, route: str = "") -> Verdict:
     return Verdict(
         status=status,
         relation=relation,
@@ -569,6 +632,7 @@ def _verdict(status: str, relation: str, al: Alignment | None, obs: list[Obligat
         alignments_total=als.total if als is not None else 0,
         budget_exhausted=bool(als is not None and not als.exhaustive),
         structural=structural,
+        route=route if status != INCONCLUSIVE else "",
     )
 
 
@@ -581,18 +645,20 @@ def _logical(na: NormalForm, nb: NormalForm, prover: Prover, budget: int) -> Ver
         out = check_logical_pointwise(da, rename_onto(db, al), prover)
         obs.extend(out.obligations)
         if out.status == PROVED:
-            return _verdict(EQUIVALENT, rel, al, out.obligations, reason="pointwise equivalent under an alignment", als=als, tried=1)
+            return _verdict(EQUIVALENT, rel, al, out.obligations, reason="pointwise equivalent under an alignment", als=als, tried=1,
+                            route="logical (pointwise, one alignment)")
     ta, tb = na.closed(), nb.closed()
     whole = prover("T ↔ T'", iff(ta, tb))
     if whole.status == "proved":
-        return _verdict(EQUIVALENT, rel, None, [whole], reason="T ↔ T' proved")
+        return _verdict(EQUIVALENT, rel, None, [whole], reason="T ↔ T' proved", route="logical (whole statements)")
     pa = prover("T (statement A)", ta)
     pb = prover("T' (statement B)", tb)
     for proved, refuted, side in ((pa, pb, "B"), (pb, pa, "A")):
         if proved.status == "proved" and refuted.status == "refuted":
             cm = {"A": {}, "B": {}}
             cm[side] = dict(refuted.model or {})
-            return _verdict(INEQUIVALENT, rel, None, [whole, pa, pb], reason=f"statement {'A' if side == 'B' else 'B'} is provable, statement {side} is refuted", countermodel=cm)
+            return _verdict(INEQUIVALENT, rel, None, [whole, pa, pb], reason=f"statement {'A' if side == 'B' else 'B'} is provable, statement {side} is refuted", countermodel=cm,
+                            route="logical (one statement proved, the other refuted)")
     return _verdict(INCONCLUSIVE, rel, None, [whole, pa, pb], reason=whole.detail or "T ↔ T' not decided")
 
 

@@ -21,7 +21,12 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
   conclusion. The route needs (i) ⊢ ∀α. (α ⋈ c) ↔ (α ⋈' c'), (ii) the value projections agree
   without aligning the other variables: ⊢ ∀x̄ ȳ. ⋀Γ(x̄) ∧ ⋀Γ'(ȳ) → L(x̄) = L'(ȳ), and (iii) both
   premise sets are satisfiable (⊢ ∃x̄. ⋀Γ, over every variable whose sort may be empty even
-  without premises). (i)–(iii) imply T ↔ T', so the route is sound.
+  without premises). (i)–(iii) imply T ↔ T', so the route is sound. (ii) and (iii) are first
+  settled per side by answer pinning (``provers.engine.answers``): Γ ⊢ L = v and Γ' ⊢ L' = v
+  (equal exact values, or closed forms proved equal) proves (ii); a validated model of Γ and
+  one of Γ' where L and L' differ refutes it (the combined model re-checked by the exact
+  evaluator); a pin's model or its all-definitions premises prove (iii); a pin that proves Γ
+  contradictory makes the route structural. Otherwise the obligations go to ``prove``.
 * ``logical``: whole statements, ⊢ T ↔ T' (BEq+-style; identifies unrelated provable
   statements). Sufficient check first: pointwise ⊢ ∀x̄. (⋀Γ → C) ↔ (⋀Γ' → C') under an
   alignment. Refutation only when one statement is proved and the other refuted.
@@ -31,13 +36,15 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from provers.engine.align import Alignment, standardize
+from provers.engine.answers import PINNED, VACUOUS, AnswerPin, combined_by, pin_answer
 from provers.engine.normal import NormalForm
 from provers.engine.verdict import Obligation
 from provers.ir import (
@@ -57,6 +64,7 @@ from provers.ir import (
     substitute,
     subterms,
 )
+from provers.semantics.evaluate import truth
 
 RELATIONS = ("syntactic", "sae", "symbolic", "logical")
 
@@ -77,6 +85,11 @@ class Outcome:
     status: str
     obligations: list[Obligation] = field(default_factory=list)
     reason: str = ""
+    #: how the outcome was reached, for ``Verdict.route`` (``answer value (propagation)``, ...)
+    route: str = ""
+    #: models of each side's premises found on the way (``value_route``: ``{"A": [...],
+    #: "B": [...]}``, B's in its renamed-apart names), good probe points for other checks
+    witnesses: dict[str, list[dict]] = field(default_factory=dict)
 
     @property
     def model(self) -> dict | None:
@@ -337,9 +350,15 @@ def _rename_apart(b: NormalForm, taken: set[str]) -> tuple[NormalForm, dict[str,
     ), back
 
 
-def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False) -> tuple[Outcome, dict[str, str]] | None:
+def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False,
+                pins: MutableMapping[Any, AnswerPin] | None = None,
+                vacuity: dict[str, Obligation] | None = None) -> tuple[Outcome, dict[str, str]] | None:
     """The numeric-conclusion standardization (see the module docstring); None when it does not
-    apply. Also returns B's renaming (new name → B's own name) for countermodels."""
+    apply. Also returns B's renaming (new name → B's own name) for countermodels.
+
+    Obligations (ii) and (iii) are first settled by answer pinning (``provers.engine.answers``):
+    one pin per side, from ``pins`` (a cache keyed by ``answers.pin_key``) when given;
+    ``vacuity``: already decided vacuity obligations by side (``"A"``, ``"B"``)."""
     sa, sb = standardize(a), standardize(b)
     if sa is None or sb is None:
         return None
@@ -351,27 +370,98 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     assert sb2 is not None
     lb = sb2[0]
     if la.sort != lb.sort or ca.sort != cb.sort:
-        return Outcome(STRUCTURAL, [], "standardized values have different sorts"), back
+        return Outcome(STRUCTURAL, [], "standardized values have different sorts", route="structure"), back
     alpha = Var(fresh_name("α", taken | {v.name for v in b2.variables}), la.sort)
     pred = iff(App(opa, (alpha, ca), BOOL), App(opb, (alpha, cb), BOOL))
-    value = app("implies", and_(a.premise(), b2.premise()), app("eq", la, lb))
     obs: list[Obligation] = []
-    for name, f in (
-        ("answer predicates α ⋈ c ↔ α ⋈' c'", Quant("forall", (alpha,), pred)),
-        ("value projections L = L' under Γ, Γ'", close(value, (*a.variables, *b2.variables))),
-    ):
-        ob = prove(name, f, cheap=cheap)
-        obs.append(ob)
-        if ob.status == "refuted":
-            return Outcome(REFUTED, obs, f"{name} refuted"), back
+    ob = prove("answer predicates α ⋈ c ↔ α ⋈' c'", Quant("forall", (alpha,), pred), cheap=cheap)
+    obs.append(ob)
+    if ob.status == "refuted":
+        return Outcome(REFUTED, obs, f"{ob.name} refuted", route="answer predicates"), back
+
+    cache = pins if pins is not None else {}
+    vac = vacuity or {}
+    pin = {side: pin_answer(nf, prove, side, vac.get(side), cache, cheap)
+           for side, nf in (("A", a), ("B", b2))}
+    out = _pinned_route(a, b2, la, lb, pin, obs, prove, cheap)
+    out.witnesses = {side: [m for m, _ in pin[side].witnesses] for side in ("A", "B")}
+    return out, back
+
+
+def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[str, AnswerPin],
+                  obs: list[Obligation], prove: ProveFn, cheap: bool) -> Outcome:
+    """(ii) and (iii) of the value route, given both sides' pins."""
+    how = combined_by(*pin.values())
+    for side in ("A", "B"):
+        if pin[side].status == VACUOUS:
+            obs += [o for o in pin[side].obligations if o.status == "proved"]
+            return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route=f"answer value ({how})")
+
+    name = "value projections L = L' under Γ, Γ'"
+    value = app("implies", and_(a.premise(), b2.premise()), app("eq", la, lb))
+    vform = close(value, (*a.variables, *b2.variables))
+    ob, extra = _value_by_pins(name, vform, value, pin["A"], pin["B"], prove, cheap)
+    by_pins = ob is not None
+    if ob is None:
+        ob = prove(name, vform, cheap=cheap)
+    obs.append(ob)
+    if by_pins and ob.status == "proved":
+        obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == "proved"] + extra
+    if ob.status == "refuted":
+        route = f"answer value ({how})" if by_pins else "value projections"
+        return Outcome(REFUTED, obs, f"{name} refuted" + (f": {ob.detail}" if by_pins else ""), route=route)
     for side, nf in (("A", a), ("B", b2)):
         if not nf.premises and all(provably_inhabited(v.sort) for v in nf.variables):
             continue
-        ob = prove(f"premises of {side} not contradictory", _exists(nf.variables, nf.premise()), cheap=cheap)
+        sat = _exists(nf.variables, nf.premise())
+        sat_name = f"premises of {side} not contradictory"
+        known = pin[side].sat
+        if known is not None and known.status == "proved":
+            ob = Obligation(sat_name, sat, "proved", known.by, known.detail)
+        else:
+            ob = prove(sat_name, sat, cheap=cheap)
         obs.append(ob)
         if ob.status == "refuted":
-            return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory"), back
-    return _combine(obs), back
+            return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route="structure")
+    out = _combine(obs)
+    if out.status == PROVED:
+        out.route = f"answer value ({how})" if by_pins else "value projections"
+    elif out.status == UNKNOWN:
+        notes = [f"{side}: {pin[side].status}" + (f" ({pin[side].reason})" if pin[side].reason else "")
+                 for side in ("A", "B") if pin[side].status != PINNED]
+        if notes:
+            out.reason += "; answer pins " + "; ".join(notes)
+    return out
+
+
+def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: AnswerPin, prove: ProveFn,
+                   cheap: bool) -> tuple[Obligation | None, list[Obligation]]:
+    """Obligation (ii) settled by the two pins (None: not settled), and the obligations that
+    settled it. Pinned to equal exact values, or to closed forms proved equal (⊢ t = t'): proved.
+    A model of Γ and one of Γ' where the answers differ: refuted, once the exact evaluator
+    confirms that the combined model falsifies (ii)."""
+    if pa.status == PINNED and pb.status == PINNED:
+        if pa.value is not None and pb.value is not None:
+            if pa.value == pb.value:
+                return Obligation(name, vform, "proved", "answer pinning",
+                                  f"Γ ⊢ L = {pa.value} and Γ' ⊢ L' = {pb.value}"), []
+        elif pa.closed_form is not None and pb.closed_form is not None and pa.closed_form.sort == pb.closed_form.sort:
+            same = iff(pa.closed_form, pb.closed_form) if pa.closed_form.sort == BOOL else app("eq", pa.closed_form, pb.closed_form)
+            ob = prove("pinned answers agree t = t'", close(same), cheap=cheap)
+            if ob.status == "proved":
+                return Obligation(name, vform, "proved", "answer pinning",
+                                  "Γ ⊢ L = t, Γ' ⊢ L' = t' and ⊢ t = t'"), [ob]
+    deadline = getattr(prove, "deadline", None)
+    for ma, va in pa.witnesses:
+        for mb, vb in pb.witnesses:
+            if va == vb:
+                continue
+            model = {**ma, **mb}
+            if truth(value, model, deadline) is False:
+                return Obligation(name, vform, "refuted", "answer pinning",
+                                  f"L = {va} at a model of Γ, L' = {vb} at a model of Γ' "
+                                  "(combined model re-checked by the exact evaluator)", model), []
+    return None, []
 
 
 def _exists(vs: tuple[Var, ...], body: Term) -> Term:

@@ -79,7 +79,11 @@ class Verdict:
     "B": {name: value}}`` in each statement's own names; ``alignments_tried`` /
     ``alignments_total``; ``budget_exhausted``: the alignment budget cut enumeration short;
     ``ruled_out``: one line per rejected alignment (structural reason or countermodel);
-    ``solver_calls``: backend calls made (fingerprints and syntactic checks are free)."""
+    ``solver_calls``: backend calls made (fingerprints and syntactic checks are free);
+    ``route``: what decided it (``syntactic``, ``alignment``, ``answer value (propagation)``,
+    ``answer value (solver)``, ``value projections``, ``fingerprint``, ``countermodel``,
+    ``structure``, ``logical ...``; joined by ``; `` when an inequivalence needed the aligned
+    comparison and the value route both ruled out); empty when inconclusive."""
 
     status: str
     relation: str
@@ -94,6 +98,7 @@ class Verdict:
     structural: bool = False
     ruled_out: list[str] = field(default_factory=list)
     solver_calls: int = 0
+    route: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -106,6 +111,8 @@ class Verdict:
     def explain(self) -> str:
         """A short human-readable certificate."""
         lines = [f"{self.status.upper()} under {self.relation} ({self.time:.2f} s)"]
+        if self.route:
+            lines.append(f"  decided by: {self.route}")
         if self.reason:
             lines.append(f"  reason: {self.reason}")
         if self.alignment:
@@ -144,6 +151,7 @@ class Verdict:
             "structural": self.structural,
             "ruled_out": list(self.ruled_out),
             "solver_calls": self.solver_calls,
+            "route": self.route,
         }
 
     def to_json(self) -> str:

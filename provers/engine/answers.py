@@ -1,0 +1,453 @@
+"""Answer pinning: the one value a numeric conclusion's expression takes under the premises.
+
+Why: most MATH-style candidates read ``Γ ⊢ L ⋈ c`` with ``c`` closed (``m - n = 1``,
+``x = 6``) and premises that pin the variables. Comparing two such candidates through the
+obligation ∀x̄ ȳ. ⋀Γ(x̄) ∧ ⋀Γ'(ȳ) → L(x̄) = L'(ȳ) (``relations.value_route``) puts two copies
+of every variable in front of a solver, which rarely decides it in a second. A person instead
+solves each candidate once: finds the value of L, checks that it is the only one, and
+compares numbers. ``pin_answer`` does that per normal form, so k candidates cost O(k) work:
+
+1. propagation (no solver, ``provers.engine.definitions``): the premises that define
+   variables and functions by closed terms are substituted into L. If L becomes closed,
+   Γ ⊢ L = L[definitions] (its *closed form*; its value when the evaluator knows it
+   exactly). The defined values are a model of Γ when every premise evaluates to True there;
+   when every premise is a definition, Γ has a model even where the values are not exact (π);
+2. a model of Γ otherwise: the vacuity obligation ∀x̄. ¬⋀Γ (``relations.vacuous_obligation``,
+   shared with the clusterer's vacuity test) refuted by ``prove`` (sampled points, then the
+   backend; every model re-checked here by the exact evaluator). Proved: Γ is contradictory
+   (status ``vacuous``);
+3. v = the exact value of L at the model (int / Fraction / bool; anything inexact is
+   ``unknown``); uniqueness ⊢ ∀x̄. ⋀Γ → L = v: proved → ``pinned``; refuted by a validated
+   model where L takes another exact value → ``free`` with both witnesses; else ``unknown``.
+
+``pinned`` always comes with a proof that Γ has a model (a contradictory Γ pins nothing).
+Witnesses are kept whatever the status: two candidates whose witnesses give L different
+values already refute the value-projection obligation (``value_route`` re-checks the combined
+model with the exact evaluator).
+
+Irrational models (x² = 2) are ``unknown``: the SMT model reader yields exact rationals only.
+An irrational closed form (``π·(3/8)²·(3/16)``) is kept as a term and compared by a proof.
+
+Pins depend only on a normal form's content, so they can be cached by ``pin_key`` (variable
+names canonicalized; witnesses stored under the canonical names and renamed back on a hit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from provers.deadline import Deadline
+from provers.engine.align import standardize
+from provers.engine.definitions import answer_is, definitions, exact_value, value_of, value_term
+from provers.engine.normal import NormalForm
+from provers.engine.verdict import Obligation
+from provers.ir import (
+    BOOL,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    Quant,
+    Term,
+    Var,
+    app,
+    canonical,
+    free_vars,
+    implies,
+    provably_inhabited,
+    show,
+    subterms,
+)
+from provers.semantics.evaluate import truth
+
+ProveFn = Callable[..., Obligation]
+
+PINNED, FREE, VACUOUS, UNKNOWN, NOT_APPLICABLE = "pinned", "free", "vacuous", "unknown", "n/a"
+PIN_STATUSES = (PINNED, FREE, VACUOUS, UNKNOWN, NOT_APPLICABLE)
+
+#: ``Obligation.by`` of steps that need no backend (anything else names a solver).
+SOLVERLESS = frozenset({"syntactic", "fingerprint", "propagation", "evaluator"})
+VACUITY_NAME = "premises prove False"
+SAT_NAME = "premises not contradictory"
+
+#: A value of a base sort that every such sort has (for variables Γ does not mention).
+_DEFAULT = {NAT: 0, INT: 0, RAT: 0, REAL: 0, BOOL: False}
+
+Value = int | Fraction | bool
+Model = dict[str, Any]
+
+
+@dataclass
+class AnswerPin:
+    """What ``pin_answer`` found for one normal form.
+
+    ``status``: ``pinned`` (Γ has a model and ⊢ Γ → L = ``closed_form``), ``free`` (two
+    models give L different values), ``vacuous`` (⊢ ¬⋀Γ), ``unknown`` (``reason`` says why)
+    or ``n/a`` (the conclusion is not ``L ⋈ c``). ``value``: L's exact value when known;
+    ``closed_form``: a closed term equal to L under Γ (the value's literal, or the answer
+    with the definitions substituted). ``witnesses``: ``(model, value of L)`` pairs, each model
+    re-checked by the exact evaluator (⋀Γ true, L exact). ``sat``: the proof that Γ has a
+    model (by a witness or because every premise is a definition). ``obligations``: the
+    certificate (vacuity, uniqueness). ``by``: ``propagation`` (definitions alone),
+    ``evaluator`` (sampled points and the exact evaluator, no backend) or ``solver``."""
+
+    status: str
+    value: Value | None = None
+    witnesses: list[tuple[Model, Value]] = field(default_factory=list)
+    obligations: list[Obligation] = field(default_factory=list)
+    reason: str = ""
+    by: str = ""
+    closed_form: Term | None = None
+    sat: Obligation | None = None
+
+    @property
+    def satisfiable(self) -> bool:
+        """Γ is known to have a model."""
+        return self.sat is not None and self.sat.status == "proved"
+
+    @property
+    def vacuity(self) -> Obligation | None:
+        """The vacuity obligation (∀x̄. ¬⋀Γ) as decided here, for the clusterer's test."""
+        return next((o for o in self.obligations if o.name == VACUITY_NAME), None)
+
+    def renamed(self, names: dict[str, str]) -> AnswerPin:
+        """The same pin with the witnesses' variable names mapped by ``names``."""
+        ws = [({names.get(k, k): x for k, x in m.items()}, v) for m, v in self.witnesses]
+        return replace(self, witnesses=ws, obligations=list(self.obligations))
+
+    def to_dict(self) -> dict[str, Any]:
+        from provers.engine.verdict import _jsonable
+
+        return {
+            "status": self.status,
+            "value": _jsonable(self.value),
+            "closed_form": show(self.closed_form) if self.closed_form is not None else None,
+            "witnesses": [[_jsonable(m), _jsonable(v)] for m, v in self.witnesses],
+            "obligations": [o.to_dict() for o in self.obligations],
+            "reason": self.reason,
+            "by": self.by,
+        }
+
+
+# --------------------------------------------------------------------------------------
+# models
+# --------------------------------------------------------------------------------------
+
+
+def complete_model(model: Model, vs: tuple[Var, ...] | list[Var]) -> Model | None:
+    """``model`` with a default value for each variable of ``vs`` it lacks (None if a lacking
+    variable's sort has no default: its values cannot be invented)."""
+    out = dict(model)
+    for v in vs:
+        if v.name not in out:
+            if v.sort not in _DEFAULT:
+                return None
+            out[v.name] = _DEFAULT[v.sort]
+    return out
+
+
+def premises_model(nf: NormalForm, model: Model | None, extra: tuple[Var, ...] = (),
+                   deadline: Deadline | None = None) -> Model | None:
+    """``model`` restricted to ``nf``'s variables (a solver's choice for an uninterpreted symbol
+    is no model: its meaning is fixed, only unknown), completed with defaults for the
+    variables of ``extra`` it lacks, when it gives a value to every variable whose sort may be
+    empty and ⋀Γ is EXACTLY true there; else None."""
+    if model is None:
+        return None
+    names = {v.name for v in nf.variables}
+    env = complete_model({k: x for k, x in model.items() if k in names}, extra)
+    if env is None or any(v.name not in env for v in nf.variables if not provably_inhabited(v.sort)):
+        return None  # over ``Fin 0`` there is no model at all, whatever Γ says
+    if truth(nf.premise(), env, deadline) is not True:
+        return None
+    return env
+
+
+def validated(nf: NormalForm, lhs: Term, model: Model | None, deadline: Deadline | None) -> tuple[Model, Value] | None:
+    """``(model, L at model)`` when ⋀Γ is EXACTLY true at the model and L's value is exact."""
+    env = premises_model(nf, model, _mentioned(nf, lhs), deadline)
+    if env is None:
+        return None
+    val = value_of(lhs, env, deadline)
+    return None if val is None else (env, val)
+
+
+def _mentioned(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:
+    fv = free_vars(lhs)
+    for p in nf.premises:
+        fv |= free_vars(p)
+    return tuple(v for v in nf.variables if v in fv)
+
+
+def _vacuity_formula(nf: NormalForm) -> Term:
+    from provers.engine.relations import vacuous_obligation
+
+    return vacuous_obligation(nf)
+
+
+def _same_formula(f: Term, g: Term) -> bool:
+    return f == g or canonical(f) == canonical(g)
+
+
+# --------------------------------------------------------------------------------------
+# pin_answer
+# --------------------------------------------------------------------------------------
+
+
+def pin_answer(
+    nf: NormalForm,
+    prove: ProveFn,
+    side: str = "",
+    vacuity: Obligation | None = None,
+    cache: MutableMapping[Any, AnswerPin] | None = None,
+    cheap: bool = False,
+    deadline: Deadline | None = None,
+) -> AnswerPin:
+    """Pin the value of ``nf``'s answer expression (see the module docstring).
+
+    ``prove(name, closed formula, cheap=False) -> Obligation`` validates every countermodel
+    it returns (``equivalence.Prover``); ``vacuity``: the vacuity obligation already decided
+    by the caller (used when it is this normal form's, up to bound-variable names);
+    ``cache``: pins by ``pin_key`` (not filled by ``cheap`` runs, whose unknowns are not
+    final); ``deadline`` bounds the exact evaluations (``DeadlineExceeded`` propagates, as it
+    does from ``prove``)."""
+    deadline = deadline if deadline is not None else getattr(prove, "deadline", None)
+    key = names = None
+    if cache is not None:
+        key, names = pin_key(nf)
+        hit = cache.get(key)
+        if hit is not None:
+            back = {c: n for n, c in names.items()}
+            return hit.renamed(back)
+    pin = _pin(nf, prove, side, vacuity, cheap, deadline)
+    if cache is not None and not cheap:
+        cache[key] = pin.renamed(names)
+    return pin
+
+
+def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, cheap: bool,
+         deadline: Deadline | None) -> AnswerPin:
+    std = standardize(nf)
+    if std is None:
+        return AnswerPin(NOT_APPLICABLE, reason="the conclusion is not L ⋈ c with c closed")
+    if any(kind != "forall" for kind, _ in nf.prefix):
+        return AnswerPin(NOT_APPLICABLE, reason="the prefix is not universal")
+    lhs = std[0]
+    label = f" ({side})" if side else ""
+    obs: list[Obligation] = []
+
+    def pin(status: str, reason: str = "", **kw: Any) -> AnswerPin:
+        return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), **kw)
+
+    # 1. propagation
+    defs = definitions(nf, deadline)
+    closed = defs.close(lhs)
+    closed_value = value_of(closed, {}, deadline) if closed is not None else None
+    mentioned = _mentioned(nf, lhs)
+    witness = validated(nf, lhs, defs.values, deadline) if all(v.name in defs.values for v in mentioned) else None
+    vac_formula = _vacuity_formula(nf)
+    sat: Obligation | None = None
+    sat_formula = _exists(nf)
+    if witness is not None:
+        obs.append(Obligation(VACUITY_NAME, vac_formula, "refuted", "propagation",
+                              "model from the premises' definitions (exact evaluator)", dict(witness[0])))
+        sat = _sat_by_model(sat_formula, witness[0])
+    elif defs.complete:
+        sat = Obligation(SAT_NAME, sat_formula, "proved", "propagation",
+                         "every premise defines a variable or a function by earlier ones")
+
+    # 2. a model of Γ, unless the definitions already close L and prove Γ satisfiable
+    if witness is None and not (closed is not None and sat is not None):
+        if not nf.premises and all(provably_inhabited(v.sort) for v in nf.variables):
+            # Γ is True: any point is a model, but only base sorts have a value to start from
+            witness = validated(nf, lhs, {}, deadline)
+            if witness is None:
+                return pin(UNKNOWN, "no premises, and the answer has no exact value at a default point")
+        else:
+            ob = vacuity if vacuity is not None and _same_formula(vacuity.formula, vac_formula) else None
+            if ob is None:
+                ob = prove(VACUITY_NAME, vac_formula, cheap=cheap)
+            ob = Obligation(VACUITY_NAME, ob.formula, ob.status, ob.by, ob.detail, ob.model, ob.time)
+            obs.append(ob)
+            if ob.status == "proved":
+                return pin(VACUOUS, f"premises{label} are contradictory")
+            env = premises_model(nf, ob.model, mentioned, deadline) if ob.status == "refuted" else None
+            if env is None:
+                why = (f"premises{label}: no model found ({ob.detail or 'unknown'})" if ob.status != "refuted"
+                       else "model of the premises not confirmed by the exact evaluator")
+                return _without_model(nf, std, closed, closed_value, sat, prove, cheap, label, obs, why)
+            sat = sat or _sat_by_model(sat_formula, env)
+            witness = validated(nf, lhs, env, deadline)
+            if witness is None and closed is None:
+                return _without_model(nf, std, closed, closed_value, sat, prove, cheap, label, obs,
+                                      "the answer has no exact value at the model of the premises")
+        if witness is not None:
+            sat = sat or _sat_by_model(sat_formula, witness[0])
+    witnesses = [witness] if witness is not None else []
+
+    # 3. uniqueness: by the definitions, else by a proof
+    if closed is not None:
+        v = closed_value if closed_value is not None else witness[1] if witness is not None else None
+        if witness is not None and v != witness[1]:  # Γ ⊢ L = v, yet L ≠ v at a model of Γ
+            return pin(UNKNOWN, f"inconsistent: propagation gives {v}, a model gives {witness[1]}",
+                       witnesses=witnesses)
+        form = value_term(v, lhs.sort) if v is not None else closed
+        form = form if form is not None else closed
+        defined = ", ".join(defs.notes) or "no definitions needed"
+        result = f"{v}" if v is not None else show(closed)
+        obs.append(Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), "proved", "propagation",
+                              f"the premises define {defined}; L becomes {result}"))
+        return pin(PINNED, value=v, witnesses=witnesses, closed_form=form, sat=sat)
+    assert witness is not None and sat is not None
+    return _from_witness(nf, lhs, witness, sat, prove, cheap, label, obs, deadline)
+
+
+def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: Obligation, prove: ProveFn,
+                  cheap: bool, label: str, obs: list[Obligation], deadline: Deadline | None,
+                  more: list[tuple[Model, Value]] | None = None) -> AnswerPin:
+    """Step 3 with a validated model: is L's value there its only value under Γ?"""
+    _, v = witness
+    witnesses = [witness, *(more or [])]
+
+    def pin(status: str, reason: str = "", **kw: Any) -> AnswerPin:
+        return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), sat=sat, **kw)
+
+    lit = value_term(v, lhs.sort)
+    if lit is None:
+        return pin(UNKNOWN, f"value {v} has no literal of sort {lhs.sort}", witnesses=witnesses)
+    ob = prove(f"answer L = {v} under Γ{label}", _claim(nf, lhs, lit), cheap=cheap)
+    obs.append(ob)
+    if ob.status == "proved":
+        return pin(PINNED, value=v, witnesses=witnesses, closed_form=lit)
+    if ob.status == "refuted":
+        other = validated(nf, lhs, ob.model, deadline)
+        if other is not None and other[1] != v:
+            return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{label}", witnesses=[*witnesses, other])
+        if other is None and premises_model(nf, ob.model, deadline=deadline) is not None:
+            return pin(FREE, f"L is not always {v} under Γ{label} (its other value is not exact)",
+                       witnesses=witnesses)
+        return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: countermodel not confirmed", witnesses=witnesses)
+    return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: {ob.detail or 'not proved'}", witnesses=witnesses)
+
+
+def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | None, closed_value: Value | None,
+                   sat: Obligation | None, prove: ProveFn, cheap: bool, label: str, obs: list[Obligation],
+                   why: str) -> AnswerPin:
+    """No exact model of Γ to read L's value from (irrational solutions, say): pin L to its
+    closed form, or to the stated answer c of ``L = c`` once ∀x̄. ⋀Γ → L = c is proved, and
+    prove Γ satisfiable by ⊢ ∃x̄. ⋀Γ (asked of the backend only over numbers and truth values)."""
+    lhs, op, c = std
+
+    def unknown(reason: str) -> AnswerPin:
+        return AnswerPin(UNKNOWN, closed_value, [], obs, reason, _by(obs), closed, sat)
+
+    if closed is not None:
+        v, form = closed_value, closed
+        result = f"{v}" if v is not None else show(closed)
+        unique = Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), "proved", "propagation",
+                            "the premises' definitions substituted into L")
+    else:
+        v = value_of(c, {}) if op == "eq" else None
+        lit = value_term(v, lhs.sort) if v is not None else None
+        if lit is None:
+            return unknown(why)
+        unique = prove(f"answer L = {v} (the stated answer) under Γ{label}", _claim(nf, lhs, lit), cheap=cheap)
+        if unique.status != "proved":
+            obs.append(unique)
+            deadline = getattr(prove, "deadline", None)
+            other = validated(nf, lhs, unique.model, deadline) if unique.status == "refuted" else None
+            if other is not None:  # a model after all, where L is not the stated answer
+                return _from_witness(nf, lhs, other, _sat_by_model(_exists(nf), other[0]), prove, cheap, label,
+                                     obs, deadline)
+            return unknown(f"{why}; the stated answer {v} is not proved unique ({unique.detail or unique.status})")
+        form = lit
+    obs.append(unique)
+    if sat is None:
+        formula = _exists(nf)
+        bound = formula.vars if isinstance(formula, Quant) else ()
+        if not all(b.sort in _DEFAULT for b in bound):
+            return unknown(f"{why}; satisfiability over functions or sets is left to a model")
+        sat = prove(SAT_NAME, formula, cheap=cheap)
+        obs.append(sat)
+        if sat.status == "refuted":  # a closed formula, exactly false: Γ has no model
+            obs.append(Obligation(VACUITY_NAME, _vacuity_formula(nf), "proved", sat.by,
+                                  "∃x̄. ⋀Γ is false (exact evaluator)"))
+            return AnswerPin(VACUOUS, None, [], obs, f"premises{label} are contradictory", _by(obs))
+        if sat.status != "proved":
+            return unknown(f"{why}; premises not proved satisfiable ({sat.detail or sat.status})")
+    return AnswerPin(PINNED, v, [], obs, "", _by(obs), form, sat)
+
+
+def _claim(nf: NormalForm, lhs: Term, form: Term) -> Term:
+    """∀x̄. ⋀Γ → L = form."""
+    from provers.engine.relations import close
+
+    eq = app("iff", lhs, form) if lhs.sort == BOOL else app("eq", lhs, form)
+    return close(implies(nf.premise(), eq) if nf.premises else eq, nf.variables)
+
+
+def _exists(nf: NormalForm) -> Term:
+    """∃x̄. ⋀Γ over the variables Γ uses and those whose sort may be empty."""
+    fv = free_vars(nf.premise())
+    used = tuple(v for v in nf.variables if v in fv or not provably_inhabited(v.sort))
+    return Quant("exists", used, nf.premise()) if used else nf.premise()
+
+
+def _sat_by_model(formula: Term, model: Model) -> Obligation:
+    shown = ", ".join(f"{k} = {v}" for k, v in model.items())
+    return Obligation(SAT_NAME, formula, "proved", "evaluator", f"model {{{shown}}} (exact evaluator)")
+
+
+def _by(obs: list[Obligation]) -> str:
+    if any(o.by and o.by not in SOLVERLESS for o in obs):
+        return "solver"
+    return "propagation" if all(o.by == "propagation" for o in obs) else "evaluator"
+
+
+def combined_by(*pins: AnswerPin) -> str:
+    """How a decision from several pins was reached: the costliest of their ``by``."""
+    for how in ("solver", "evaluator"):
+        if any(p.by == how for p in pins):
+            return how
+    return "propagation"
+
+
+# --------------------------------------------------------------------------------------
+# cache key
+# --------------------------------------------------------------------------------------
+
+
+def pin_key(nf: NormalForm) -> tuple[tuple, dict[str, str]]:
+    """A key equal for normal forms that differ only in their variables' names, and the
+    renaming of ``nf``'s variables to the key's canonical names (``_v0, _v1, …`` in order of
+    first occurrence in Γ → C, then the unused prefix variables in prefix order)."""
+    body = implies(nf.premise(), nf.conclusion) if nf.premises else nf.conclusion
+    fv = free_vars(body)
+    names: dict[str, str] = {}
+    for s in subterms(body):
+        if isinstance(s, Var) and s in fv and s.name not in names:
+            names[s.name] = f"_v{len(names)}"
+    unused = []
+    for v in nf.variables:
+        if v.name not in names:
+            names[v.name] = f"_v{len(names)}"
+            unused.append(str(v.sort))
+    key = (repr(canonical(body, "_v")), tuple(unused), tuple(v.name for v in nf.types),
+           tuple(repr(i) for i in nf.instances))
+    return key, names
+
+
+__all__ = [
+    "PIN_STATUSES",
+    "AnswerPin",
+    "answer_is",
+    "combined_by",
+    "complete_model",
+    "exact_value",
+    "pin_answer",
+    "pin_key",
+    "validated",
+]

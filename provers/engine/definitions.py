@@ -1,0 +1,213 @@
+"""What the premises define: variables by closed terms, functions by closed bodies.
+
+Why: MATH-style statements name their data (``r = 3/8``, ``h = 3/16``, ``∀x. f x = 2x + 1``)
+and then ask for a value (``π r² h = …``, ``f 3 = …``). Substituting the definitions into the
+answer expression closes it without any search, and Γ implies every definition, so
+Γ ⊢ L = L[definitions] (``answers.pin_answer`` uses this before any solver).
+
+A premise is a definition when it reads
+
+* ``v = e`` or ``e = v`` (``↔`` for propositions), ``v`` a prefix variable not yet defined and
+  every prefix variable of ``e`` already defined (so ``v`` is not in ``e``);
+* ``∀ y₁ … yₙ. f y₁ … yₙ = e`` with ``f`` a prefix variable not yet defined, applied to exactly
+  the bound variables in order, and every other prefix variable of ``e`` already defined.
+
+Definitions are found in rounds until none is left, so their order in Γ does not matter. When
+every premise is a definition, Γ has a model (every term denotes in Lean and Isabelle, so
+each variable can take its definition's value) as soon as the variables Γ leaves undefined
+have provably inhabited sorts: ``Definitions.complete``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from provers.deadline import Deadline
+from provers.engine.normal import NormalForm
+from provers.ir import (
+    BOOL,
+    FALSE,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    TRUE,
+    App,
+    BigOp,
+    FunSort,
+    Lam,
+    Quant,
+    SetBuilder,
+    Term,
+    Var,
+    app,
+    free_vars,
+    map_term,
+    num,
+    provably_inhabited,
+    substitute,
+    subterms,
+)
+from provers.semantics.evaluate import evaluate, truth
+
+Value = int | Fraction | bool
+
+
+def exact_value(v: Any) -> Value | None:
+    """``v`` if the evaluator returned an exact number or truth value, else None."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        return v
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else v
+    return None
+
+
+def value_of(t: Term, env: dict[str, Any], deadline: Deadline | None = None) -> Value | None:
+    """The exact value of ``t`` under ``env`` (None when it is not exactly known), read back
+    as a literal and confirmed by ``truth(t = value)``, a second path through the evaluator:
+    a value mangled on the way out is never used."""
+    v = exact_value(evaluate(t, env, deadline))
+    claim = answer_is(t, v) if v is not None else None
+    if claim is None or truth(claim, env, deadline) is not True:
+        return None
+    return v
+
+
+def value_term(v: Value, sort: Any) -> Term | None:
+    """The IR literal of value ``v`` at ``sort`` (None when the sort has no such literal)."""
+    if sort == BOOL:
+        return TRUE if v is True else FALSE if v is False else None
+    if isinstance(v, bool) or sort not in (NAT, INT, RAT, REAL):
+        return None
+    if sort in (NAT, INT) and isinstance(v, Fraction):
+        return None
+    if sort == NAT and v < 0:
+        return None
+    return num(v, sort)
+
+
+def answer_is(lhs: Term, v: Value) -> Term | None:
+    """``L = v`` (``L ↔ v`` for truth values), or None when v has no literal of L's sort."""
+    lit = value_term(v, lhs.sort)
+    if lit is None:
+        return None
+    return app("iff", lhs, lit) if lhs.sort == BOOL else app("eq", lhs, lit)
+
+
+@dataclass
+class Definitions:
+    """``terms``: variable → closed term; ``funs``: function variable → (parameters, body
+    closed but for them); ``values``: exact values of the defined variables where the
+    evaluator knows them; ``used``: indices of the premises that are definitions."""
+
+    nf: NormalForm
+    terms: dict[Var, Term] = field(default_factory=dict)
+    funs: dict[Var, tuple[tuple[Var, ...], Term]] = field(default_factory=dict)
+    values: dict[str, Value] = field(default_factory=dict)
+    used: set[int] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+
+    def defined(self, v: Var) -> bool:
+        return v in self.terms or v in self.funs
+
+    @property
+    def complete(self) -> bool:
+        """Every premise is a definition and every undefined variable's sort is provably
+        inhabited: then Γ has a model."""
+        return len(self.used) == len(self.nf.premises) and all(
+            self.defined(v) or provably_inhabited(v.sort) for v in self.nf.variables)
+
+    def close(self, t: Term) -> Term | None:
+        """``t`` with the definitions substituted (function applications beta-reduced), or
+        None when a variable remains free or a binder of ``t`` shadows a defined function."""
+        if self.funs:
+            if any(set(s.vars) & self.funs.keys() if isinstance(s, (Quant, Lam)) else
+                   isinstance(s, (BigOp, SetBuilder)) and s.var in self.funs for s in subterms(t)):
+                return None  # a binder of t shadows a defined function
+
+            def beta(s: Term) -> Term | None:
+                if isinstance(s, App) and s.op == "apply" and s.args and s.args[0] in self.funs:
+                    params, body = self.funs[s.args[0]]  # type: ignore[index]
+                    if len(s.args) - 1 == len(params):
+                        return substitute(body, dict(zip(params, s.args[1:], strict=True)))
+                return None
+
+            t = map_term(t, beta)
+            lams: dict[Var, Term] = {}
+            for f, (params, body) in self.funs.items():
+                lam = Lam(params, body)
+                if lam.sort == f.sort:
+                    lams[f] = lam
+            t = substitute(t, lams)
+        t = substitute(t, self.terms)
+        return None if free_vars(t) else t
+
+
+def _definition(p: Term, defs: Definitions, prefix: set[Var]) -> tuple[str, Var, tuple[Var, ...], Term] | None:
+    """``(kind, variable, parameters, right-hand side)`` when ``p`` defines something now."""
+
+    def ready(e: Term, params: tuple[Var, ...] = ()) -> bool:
+        return all(defs.defined(u) for u in free_vars(e) - set(params) if u in prefix)
+
+    if isinstance(p, App) and p.op in ("eq", "iff") and len(p.args) == 2:
+        for lhs, rhs in (p.args, p.args[::-1]):
+            if isinstance(lhs, Var) and lhs in prefix and not defs.defined(lhs) and ready(rhs):
+                return "var", lhs, (), rhs
+        return None
+    params: list[Var] = []
+    body = p
+    while isinstance(body, Quant) and body.kind == "forall":
+        params.extend(body.vars)
+        body = body.body
+    if not params or not (isinstance(body, App) and body.op == "eq" and len(body.args) == 2):
+        return None
+    ps = tuple(params)
+    if len(set(ps)) != len(ps):
+        return None
+    for lhs, rhs in (body.args, body.args[::-1]):
+        if not (isinstance(lhs, App) and lhs.op == "apply" and lhs.args):
+            continue
+        f = lhs.args[0]
+        if (isinstance(f, Var) and f in prefix and isinstance(f.sort, FunSort) and not defs.defined(f)
+                and lhs.args[1:] == ps and f not in free_vars(rhs) and ready(rhs, ps)):
+            return "fun", f, ps, rhs
+    return None
+
+
+def definitions(nf: NormalForm, deadline: Deadline | None = None) -> Definitions:
+    """The definitions among ``nf``'s premises (see the module docstring)."""
+    defs = Definitions(nf)
+    prefix = set(nf.variables)
+    changed = True
+    while changed:
+        changed = False
+        for i, p in enumerate(nf.premises):
+            if i in defs.used:
+                continue
+            d = _definition(p, defs, prefix)
+            if d is None:
+                continue
+            kind, v, params, rhs = d
+            closed = defs.close(rhs) if kind == "var" else defs.close(Lam(params, rhs))
+            if closed is None:
+                continue
+            if kind == "var":
+                defs.terms[v] = closed
+                val = value_of(closed, {}, deadline)
+                if val is not None:
+                    defs.values[v.name] = val
+                defs.notes.append(f"{v.name} = {val if val is not None else 'a closed term'}")
+            else:
+                assert isinstance(closed, Lam)
+                defs.funs[v] = (closed.vars, closed.body)
+                defs.notes.append(f"the function {v.name}")
+            defs.used.add(i)
+            changed = True
+    return defs
+
+
+__all__ = ["Definitions", "answer_is", "definitions", "exact_value", "value_of", "value_term"]

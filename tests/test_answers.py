@@ -1,0 +1,452 @@
+"""Answer pinning (provers/engine/answers.py) and its use by the symbolic value route.
+
+A pin is only as good as its certificate: every pinned value is checked against an exact
+solution computed here with fractions, every witness against the premises, and a pinned
+value that is wrong on purpose must never make two statements equivalent.
+"""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import provers
+from provers.backends.smt import Cvc5Backend, Z3Backend
+from provers.deadline import Deadline
+from provers.engine import answers
+from provers.engine import definitions as definitions_module
+from provers.engine.answers import AnswerPin, pin_answer, pin_key
+from provers.engine.definitions import definitions
+from provers.engine.equivalence import Prover, check_equivalence, default_backend, vacuous
+from provers.engine.normal import NormalForm, normalize
+from provers.engine.relations import vacuous_obligation
+from provers.ir import INT, REAL, Hypothesis, Statement, Var, VarBinder, app, num
+from provers.semantics.evaluate import truth
+
+
+def nf_of(text: str, language: str = "lean4") -> NormalForm:
+    return normalize(provers.parse(text, language))
+
+
+def prover(backend=None, timeout: float = 5.0, points: int = 24) -> Prover:
+    """``points=0``: no sampled points (models and refutations come from the backend)."""
+    return Prover(backend if backend is not None else default_backend(), timeout, Deadline.after(60), points)
+
+
+def premises_hold(nf: NormalForm, model: dict) -> bool:
+    return truth(nf.premise(), model) is True
+
+
+# ---- one candidate ----------------------------------------------------------------------
+
+
+def test_pinned_by_propagation_needs_no_solver():
+    nf = nf_of("theorem t (x : ℝ) (h : x = 3) : x + 1 = 4 := by sorry")
+    p = prover()
+    pin = pin_answer(nf, p, "A")
+    assert pin.status == "pinned" and pin.value == 4 and pin.by == "propagation"
+    assert p.solver_calls == 0
+    (model, value), = pin.witnesses
+    assert model == {"x": 3} and value == 4
+    unique = next(o for o in pin.obligations if o.name.startswith("answer L = 4"))
+    assert unique.status == "proved" and unique.by == "propagation"
+    assert pin.vacuity is not None and pin.vacuity.status == "refuted"  # Γ has a model
+
+
+def test_propagation_chains_definitions_in_any_order():
+    nf = nf_of("theorem t (x y z : ℤ) (h₁ : y = x * 5) (h₀ : x = 2) (h₂ : 7 = z) : y - z = 3 := by sorry")
+    defs = definitions(nf)
+    assert defs.values == {"x": 2, "y": 10, "z": 7} and defs.complete
+    pin = pin_answer(nf, prover())
+    assert (pin.status, pin.value, pin.by) == ("pinned", 3, "propagation")
+
+
+def test_function_definitions_are_substituted():
+    text = ("theorem t (a b : ℝ) (f : ℝ → ℝ) (h₀ : ∀ x, f x = a * x + b) (h₁ : a = 2) (h₂ : b = 1) :"
+            " f 3 = 7 := by sorry")
+    nf = nf_of(text)
+    p = prover()
+    pin = pin_answer(nf, p)
+    assert (pin.status, pin.value, pin.by) == ("pinned", 7, "propagation") and p.solver_calls == 0
+    assert pin.satisfiable and pin.sat.by == "propagation"  # every premise is a definition
+    # a recursive "definition" defines nothing
+    rec = nf_of("theorem t (f : ℕ → ℕ) (h : ∀ n, f n = f n + 0) : f 3 = 7 := by sorry")
+    assert not definitions(rec).funs
+
+
+def test_irrational_closed_forms_are_compared_by_a_proof():
+    """π r² h with r, h given: no exact value, but the closed forms of two candidates are
+    proved equal (and Γ has a model because every premise is a definition)."""
+    a = ("theorem t (r h V : ℝ) (h₀ : r = 3 / 8) (h₁ : h = 3 / 16) (h₂ : V = Real.pi * r ^ 2 * h) :"
+         " V = 27 * Real.pi / 1024 := by sorry")
+    b = "theorem t (d : ℝ) (h₀ : d = 3 / 4) : Real.pi * (d / 2) ^ 2 * (3 / 16) = 27 * Real.pi / 1024 := by sorry"
+    pa = pin_answer(nf_of(a), prover())
+    assert pa.status == "pinned" and pa.value is None and pa.closed_form is not None and pa.by == "propagation"
+    v = check_equivalence(a, b, relation="symbolic", timeout=5.0)
+    assert v.status == "equivalent", v.explain()
+    assert v.route.startswith("answer value")
+    assert any(o.name == "pinned answers agree t = t'" and o.status == "proved" for o in v.obligations)
+    c = "theorem t (d : ℝ) (h₀ : d = 3 / 4) : Real.pi * (d / 2) ^ 2 * (3 / 8) = 27 * Real.pi / 1024 := by sorry"
+    assert check_equivalence(a, c, relation="symbolic", timeout=5.0).status != "equivalent"
+
+
+def test_pinned_by_solver_isabelle():
+    text = 'theorem t: fixes x :: real assumes h: "2 * x + 3 = 7" shows "x = 2"'
+    nf = nf_of(text, "isabelle")
+    pin = pin_answer(nf, prover(), "A")
+    assert pin.status == "pinned" and pin.value == 2 and pin.by == "solver", pin
+    unique = pin.obligations[-1]
+    assert unique.status == "proved" and unique.by not in answers.SOLVERLESS
+    for model, value in pin.witnesses:
+        assert premises_hold(nf, model) and value == 2
+
+
+def test_free_answer_has_two_validated_witnesses():
+    nf = nf_of("theorem t (x : ℝ) (h : x ≥ 0) : x = 5 := by sorry")
+    pin = pin_answer(nf, prover(), "A")
+    assert pin.status == "free" and pin.value is None
+    assert len(pin.witnesses) == 2
+    (m1, v1), (m2, v2) = pin.witnesses
+    assert v1 != v2
+    for m, v in pin.witnesses:
+        assert premises_hold(nf, m) and m["x"] == v
+
+
+def test_free_answer_isabelle_two_variables():
+    text = 'theorem t: fixes a b :: int assumes "a + b = 10" shows "a = 4"'
+    nf = nf_of(text, "isabelle")
+    pin = pin_answer(nf, prover())
+    assert pin.status == "free"
+    assert len({v for _, v in pin.witnesses}) == 2
+    for m, v in pin.witnesses:
+        assert m["a"] + m["b"] == 10 and m["a"] == v
+
+
+def test_contradictory_premises_are_vacuous():
+    nf = nf_of("theorem t (x : ℝ) (h₀ : x = 1) (h₁ : x = 2) : x = 3 := by sorry")
+    pin = pin_answer(nf, prover())
+    assert pin.status == "vacuous" and not pin.witnesses and pin.value is None
+    assert pin.vacuity is not None and pin.vacuity.status == "proved"
+
+
+def test_empty_binder_is_never_pinned():
+    """``(x : Fin 0)``: the premises (none) have no model, so ``1 = 2`` pins nothing."""
+    nf = nf_of("theorem t (x : Fin 0) : (1 : ℕ) = 2 := by sorry")
+    pin = pin_answer(nf, prover())
+    assert pin.status in ("vacuous", "unknown") and not pin.witnesses, pin  # the solver knows no Fin 0
+
+
+def test_not_applicable_and_closed_answers():
+    assert pin_answer(nf_of("theorem t (x y : ℝ) (h : 0 < x) : x < y := by sorry"), prover()).status == "n/a"
+    pin = pin_answer(nf_of("theorem t : (2 : ℝ) * 3 + 1 = 5 := by sorry"), prover())
+    assert (pin.status, pin.value, pin.by) == ("pinned", 7, "propagation")
+
+
+def test_irrational_answer_is_unknown_never_pinned():
+    nf = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x = 1 := by sorry")
+    pin = pin_answer(nf, prover(timeout=2.0))
+    assert pin.status in ("unknown", "free") and pin.value is None, pin
+
+
+def test_irrational_solutions_pin_the_stated_answer():
+    """No exact model (x = √2), but L = x⁴ is 4 at every model: the stated answer is proved
+    unique and Γ satisfiable (∃x. x² = 2 ∧ 0 < x), so the answer is pinned without a witness."""
+    nf = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 4 := by sorry")
+    pin = pin_answer(nf, prover(timeout=5.0))
+    assert (pin.status, pin.value, pin.by) == ("pinned", 4, "solver"), pin
+    assert not pin.witnesses and pin.satisfiable
+    assert any("stated answer" in o.name and o.status == "proved" for o in pin.obligations)
+    other = "theorem t (y : ℝ) (h : y = 2) : y * y = 4 := by sorry"
+    v = check_equivalence(provers.parse("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 4 := by sorry",
+                                        "lean4"), other, relation="symbolic", timeout=5.0)
+    assert v.status == "equivalent" and v.route == "answer value (solver)", v.explain()
+    wrong = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 5 := by sorry")
+    assert pin_answer(wrong, prover(timeout=2.0)).status != "pinned"
+
+
+def test_caller_vacuity_obligation_is_reused():
+    text = "theorem t (x : ℝ) (h : 2 * x + 1 = 9) : x = 4 := by sorry"
+    ob = vacuous(text, timeout=5.0)
+    assert ob.status == "refuted"
+    nf = nf_of(text)
+    calls = []
+
+    def prove(name, formula, cheap=False):
+        calls.append(name)
+        return prover()(name, formula, cheap)
+
+    pin = pin_answer(nf, prove, vacuity=ob)
+    assert pin.status == "pinned" and pin.value == 4
+    assert answers.VACUITY_NAME not in calls  # the caller's model was used
+    # an obligation of another normal form is not taken for this one
+    other = vacuous("theorem t (x : ℝ) (h : 2 * x + 1 = 7) : x = 3 := by sorry", timeout=5.0)
+    calls.clear()
+    pin = pin_answer(nf, prove, vacuity=other)
+    assert pin.status == "pinned" and pin.value == 4
+    assert vacuous_obligation(nf) != other.formula
+
+
+def test_cache_is_keyed_up_to_renaming_and_renames_witnesses_back():
+    a = nf_of("theorem t (x : ℝ) (h : x ≥ 0) : x = 5 := by sorry")
+    b = nf_of("theorem t (y : ℝ) (h : y ≥ 0) : y = 5 := by sorry")
+    assert pin_key(a)[0] == pin_key(b)[0]
+    cache: dict = {}
+    pa = pin_answer(a, prover(), cache=cache)
+    assert len(cache) == 1
+
+    def no_prove(*args, **kw):
+        raise AssertionError("a cached pin must not prove anything")
+
+    pb = pin_answer(b, no_prove, cache=cache)
+    assert pb.status == pa.status == "free"
+    assert [set(m) for m, _ in pb.witnesses] == [{"y"}, {"y"}]
+    for m, _ in pb.witnesses:
+        assert premises_hold(b, m)
+    c = nf_of("theorem t (y : ℝ) (h : y ≥ 1) : y = 5 := by sorry")
+    assert pin_key(c)[0] != pin_key(a)[0]
+
+
+# ---- pairs: the value route ---------------------------------------------------------------
+
+A_SUM = "theorem t (x y : ℝ) (h₀ : x = 3) (h₁ : y = 4) : x + y = 7 := by sorry"
+
+
+@pytest.mark.parametrize("b, route", [
+    ("theorem t (a : ℝ) (h : a = 7) : a = 7 := by sorry", "answer value (propagation)"),
+    ("theorem t (a : ℝ) (h : 2 * a = 14) : a = 7 := by sorry", "answer value (solver)"),
+    ('theorem t: fixes a :: real assumes "a * 2 - 4 = 10" shows "a = 7"', "answer value (solver)"),
+])
+def test_pairs_equivalent_by_pinned_answers(b, route):
+    lang = "isabelle" if b.startswith("theorem t:") else "lean4"
+    v = check_equivalence(A_SUM, provers.parse(b, lang), relation="symbolic", timeout=5.0)
+    assert v.status == "equivalent", v.explain()
+    assert v.route == route
+    assert "decided by: " + route in v.explain() and v.to_dict()["route"] == route
+    proved = [o for o in v.obligations if o.name.startswith("value projections")]
+    assert proved and proved[0].by == "answer pinning"
+    assert sum(o.name.startswith("answer L = 7") for o in v.obligations) == 2
+    assert all(o.status == "proved" for o in v.obligations)
+
+
+def test_pair_with_different_pinned_answers_is_inequivalent():
+    b = "theorem t (a : ℝ) (h : 2 * a = 16) : a = 7 := by sorry"  # a = 8: same c, other value
+    v = check_equivalence(A_SUM, b, relation="symbolic", timeout=5.0)
+    assert v.status == "inequivalent", v.explain()
+    assert "answer value" in v.route
+    refuted = next(o for o in v.obligations if o.name.startswith("value projections"))
+    assert refuted.status == "refuted" and refuted.by == "answer pinning"
+    assert truth(refuted.formula.body, refuted.model) is False
+    assert v.countermodel["A"] == {"x": 3, "y": 4} and v.countermodel["B"] == {"a": 8}
+
+
+def test_free_answer_against_pinned_is_refuted_by_witnesses():
+    a = "theorem t (x : ℝ) (h : x = 5) : x = 5 := by sorry"
+    b = "theorem t (p q : ℝ) (h : p ≥ 0) : p + q = 5 := by sorry"
+    v = check_equivalence(a, b, relation="symbolic", timeout=5.0)
+    assert v.status == "inequivalent", v.explain()
+    assert v.countermodel is not None
+
+
+def test_routes_of_other_verdicts():
+    same = check_equivalence(A_SUM, A_SUM.replace("x", "u"), relation="symbolic")
+    assert same.status == "equivalent" and same.route == "syntactic"
+    v = check_equivalence("theorem t (x : ℝ) (h : 0 < x) : x * 2 > x := by sorry",
+                          "theorem t (x : ℝ) (h : x > 0) : x < x + x := by sorry", relation="sae")
+    assert v.status == "equivalent" and v.route == "alignment"
+    v = check_equivalence("theorem t (x : ℝ) (h : 0 < x) : x < 3 := by sorry",
+                          "theorem t (x : ℝ) (h : 0 < x) : x < 4 := by sorry", relation="sae")
+    assert v.status == "inequivalent" and v.route == "fingerprint"
+    v = check_equivalence("theorem t (x : ℝ) (h : 0 < x) : x < 3 := by sorry",
+                          "theorem t (x : ℝ) : x < 3 := by sorry", relation="sae")
+    assert v.status == "inequivalent" and v.route == "structure"
+
+
+def test_answer_cache_is_shared_across_checks():
+    cache: dict = {}
+    b = "theorem t (a : ℝ) (h : 2 * a = 14) : a = 7 := by sorry"
+    c = "theorem t (a b : ℝ) (h₀ : a - b = 2) (h₁ : a + b = 12) : a = 7 := by sorry"
+    v1 = check_equivalence(A_SUM, b, relation="symbolic", timeout=5.0, answer_cache=cache)
+    assert v1.status == "equivalent" and len(cache) == 2
+    v2 = check_equivalence(b, c, relation="symbolic", timeout=5.0, answer_cache=cache)
+    assert v2.status == "equivalent" and len(cache) == 3
+    # b's pin came from the cache: only c's vacuity and uniqueness needed a backend, at most
+    assert v2.solver_calls <= 2
+
+
+# ---- soundness: a wrong value never becomes a pinned answer -------------------------------
+
+
+def test_mangled_evaluator_values_are_never_pinned(monkeypatch):
+    """Every number the pin modules read from the evaluator is off by one: the second path
+    (truth of L = v) and the premises' check catch it; nothing is pinned to a wrong value."""
+    real = definitions_module.evaluate
+
+    def off_by_one(term, env=None, deadline=None):
+        v = real(term, env, deadline)
+        return v + 1 if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else v
+
+    monkeypatch.setattr(definitions_module, "evaluate", off_by_one)
+    for text, true_value in (("theorem t (x : ℝ) (h : x = 3) : x + 1 = 4 := by sorry", 4),
+                             ("theorem t (x : ℝ) (h : 2 * x + 3 = 7) : x = 2 := by sorry", 2)):
+        pin = pin_answer(nf_of(text), prover())
+        assert pin.value in (None, true_value), pin
+        assert all(v == true_value for _, v in pin.witnesses), pin
+        if pin.status == "pinned":  # by a closed form, which is right
+            assert truth(app("eq", pin.closed_form, num(true_value, REAL)), {}) is True
+    b = "theorem t (a : ℝ) (h : 2 * a = 16) : a = 7 := by sorry"
+    assert check_equivalence(A_SUM, b, relation="symbolic", timeout=5.0).status != "equivalent"
+
+
+def test_wrong_pinned_value_is_refuted_by_the_uniqueness_obligation(monkeypatch):
+    """A witness value forged to 7 (the truth is 8): the uniqueness obligation ∀a. Γ → L = 7
+    is refuted, so the pin is not ``pinned`` and the pair with answer 7 is not equivalent."""
+    real = answers.validated
+
+    def forged(nf, lhs, model, deadline):
+        out = real(nf, lhs, model, deadline)
+        return None if out is None else (out[0], 7)
+
+    monkeypatch.setattr(answers, "validated", forged)
+    b = "theorem t (a : ℝ) (h : 2 * a = 16) : a = 7 := by sorry"
+    nf = nf_of(b)
+    pin = pin_answer(nf, prover())
+    assert pin.status != "pinned", pin
+    unique = next(o for o in pin.obligations if o.name.startswith("answer L = 7"))
+    assert unique.status == "refuted"
+    v = check_equivalence(A_SUM, b, relation="symbolic", timeout=5.0)
+    assert v.status != "equivalent", v.explain()
+
+
+# ---- differential: random linear systems against exact fractions ------------------------
+
+BACKENDS = {"z3": Z3Backend(use_cache=False), "cvc5": Cvc5Backend(use_cache=False)}
+
+
+def _rank(rows: list[list[Fraction]]) -> int:
+    m = [r[:] for r in rows]
+    rank, col, n = 0, 0, len(m[0]) if m else 0
+    while rank < len(m) and col < n:
+        piv = next((i for i in range(rank, len(m)) if m[i][col] != 0), None)
+        if piv is None:
+            col += 1
+            continue
+        m[rank], m[piv] = m[piv], m[rank]
+        for i in range(len(m)):
+            if i != rank and m[i][col] != 0:
+                f = m[i][col] / m[rank][col]
+                m[i] = [a - f * b for a, b in zip(m[i], m[rank], strict=True)]
+        rank, col = rank + 1, col + 1
+    return rank
+
+
+def _linear(coeffs: list[int], xs: list[Var], sort) -> object:
+    terms = [app("mul", num(c, sort), x) for c, x in zip(coeffs, xs, strict=True) if c != 0]
+    acc = terms[0]
+    for t in terms[1:]:
+        acc = app("add", acc, t)
+    return acc
+
+
+def _system(data, n: int, m: int, sort):
+    xs = [Var(f"x{i}", sort) for i in range(n)]
+    small = st.integers(-4, 4)
+    rows = data.draw(st.lists(st.lists(small, min_size=n, max_size=n).filter(any), min_size=m, max_size=m))
+    c = data.draw(st.lists(small, min_size=n, max_size=n).filter(any))
+    if sort == INT:
+        sol = data.draw(st.lists(st.integers(-6, 6), min_size=n, max_size=n))
+    else:
+        sol = data.draw(st.lists(st.fractions(-6, 6, max_denominator=4), min_size=n, max_size=n))
+    rhs = [sum(Fraction(a) * s for a, s in zip(r, sol, strict=True)) for r in rows]
+    prem = [app("eq", _linear(r, xs, sort), num(b, sort)) for r, b in zip(rows, rhs, strict=True)]
+    answer = sum(Fraction(a) * s for a, s in zip(c, sol, strict=True))
+    concl = app("eq", _linear(c, xs, sort), num(0, sort))  # the stated answer does not matter
+    nf = NormalForm(tuple(("forall", x) for x in xs), tuple(prem), concl)
+    return nf, rows, rhs, c, answer
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), n=st.integers(1, 3), sort=st.sampled_from([INT, REAL]),
+       solver=st.sampled_from(sorted(BACKENDS)), points=st.sampled_from([0, 24]))
+def test_unique_solution_is_pinned_to_the_exact_value(data, n, sort, solver, points):
+    nf, rows, rhs, c, answer = _system(data, n, n, sort)
+    rows_f = [[Fraction(a) for a in r] for r in rows]
+    assume(_rank(rows_f) == n)  # singular: pinned only when c lies in the row space
+    pin = pin_answer(nf, prover(BACKENDS[solver], points=points))
+    assert pin.status == "pinned", pin
+    assert pin.value == answer and type(pin.value) in (int, Fraction)
+    for model, value in pin.witnesses:
+        assert [sum(Fraction(a) * model[f"x{j}"] for j, a in enumerate(r)) for r in rows] == rhs
+        assert value == answer
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), n=st.integers(2, 3), sort=st.sampled_from([INT, REAL]),
+       solver=st.sampled_from(sorted(BACKENDS)), points=st.sampled_from([0, 24]))
+def test_underdetermined_answer_is_free_with_two_witnesses(data, n, sort, solver, points):
+    nf, rows, rhs, c, _ = _system(data, n, n - 1, sort)
+    rows_f = [[Fraction(a) for a in r] for r in rows]
+    assume(_rank([*rows_f, [Fraction(a) for a in c]]) > _rank(rows_f))  # else c is determined
+    pin = pin_answer(nf, prover(BACKENDS[solver], points=points))
+    assert pin.status == "free", pin
+    assert len(pin.witnesses) == 2 and pin.witnesses[0][1] != pin.witnesses[1][1]
+    for model, value in pin.witnesses:
+        assert [sum(Fraction(a) * model[f"x{j}"] for j, a in enumerate(r)) for r in rows] == rhs
+        assert value == sum(Fraction(a) * model[f"x{j}"] for j, a in enumerate(c))
+        if sort == INT:
+            assert all(isinstance(model[f"x{j}"], int) for j in range(n))
+
+
+@settings(max_examples=8, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), sort=st.sampled_from([INT, REAL]), delta=st.sampled_from([-2, -1, 1, 3]))
+def test_pinned_pairs_equivalent_iff_exact_answers_agree(data, sort, delta):
+    """Two systems over different variables with the same stated answer: equivalent exactly
+    when their exact solutions give the same value (a perturbed system never is)."""
+    nf, rows, rhs, c, answer = _system(data, 2, 2, sort)
+    assume(_rank([[Fraction(a) for a in r] for r in rows]) == 2)
+    xs = [v for _, v in nf.prefix]
+    stated = app("eq", nf.conclusion.args[0], num(answer, sort))
+    a_st = Statement(tuple(VarBinder(x, "explicit") for x in xs)
+                                + tuple(Hypothesis(f"h{i}", p) for i, p in enumerate(nf.premises)), stated)
+    z = Var("z", sort)
+    same = Statement((VarBinder(z, "explicit"),
+                                 Hypothesis("h", app("eq", z, num(answer, sort)))),
+                                app("eq", z, num(answer, sort)))
+    other = Statement((VarBinder(z, "explicit"),
+                                  Hypothesis("h", app("eq", z, num(answer + delta, sort)))),
+                                 app("eq", z, num(answer, sort)))
+    assert check_equivalence(a_st, same, relation="symbolic", timeout=5.0).status == "equivalent"
+    v = check_equivalence(a_st, other, relation="symbolic", timeout=5.0)
+    assert v.status == "inequivalent", v.explain()
+
+
+def test_answer_pin_dict_roundtrip():
+    pin = pin_answer(nf_of("theorem t (x : ℚ) (h : 3 * x = 1) : x = 1 / 3 := by sorry"), prover())
+    assert pin.status == "pinned" and pin.value == Fraction(1, 3)
+    d = pin.to_dict()
+    assert d["value"] == "1/3" and d["status"] == "pinned" and isinstance(pin, AnswerPin)
+
+
+class _NoBackend:
+    """A backend that never decides anything: only exact evaluation is left."""
+
+    name = "none"
+
+    def prove(self, obligation, timeout=5.0):
+        from provers.backends.base import Unknown
+
+        return Unknown("no backend in this test", self.name)
+
+
+def test_pins_models_refute_every_alignment_without_a_solver():
+    """Premises that random points never satisfy (x = 3 ∧ y = 4): the pins' models are where
+    the aligned premises and conclusions part, under every alignment, by exact evaluation."""
+    a = "theorem t (x y : ℝ) (h₀ : x = 3) (h₁ : y = 4) : x + 2 * y = 11 := by sorry"
+    b = "theorem t (x y : ℝ) (h₀ : x = 3) (h₁ : y = 5) : x + 2 * y = 11 := by sorry"
+    v = check_equivalence(a, b, relation="symbolic", timeout=1.0, backend=_NoBackend(), fingerprint_points=4)
+    assert v.status == "inequivalent", v.explain()
+    assert v.solver_calls == 0 and "answer value (propagation)" in v.route
+    assert v.countermodel is not None
+    same = "theorem t (u w : ℝ) (h₀ : w = 4) (h₁ : u = 3) : 2 * w + u = 11 := by sorry"
+    v = check_equivalence(a, same, relation="symbolic", timeout=1.0, backend=_NoBackend())
+    assert v.status == "equivalent" and v.route in ("syntactic", "answer value (propagation)"), v.explain()
