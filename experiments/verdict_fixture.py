@@ -154,10 +154,13 @@ def outcome(r: dict[str, Any]) -> Any:
     return r["classes"] if r["part"] == "math" else r["status"]
 
 
-def compare(reference: list[dict[str, Any]], now: list[dict[str, Any]]) -> tuple[list, list]:
-    """(real differences, clock-dependent differences) as (key, before, after) triples."""
+def compare(reference: list[dict[str, Any]], now: list[dict[str, Any]]) -> tuple[list, list, list]:
+    """(real differences, clock-dependent differences, newly decided) as (key, before, after)
+    triples. A verdict that was decided and changed is real; an inconclusive verdict that is now
+    decided is listed apart (an engine that decides more is not a regression, but it must be
+    read: each such change is a new claim)."""
     ref = {key(r): r for r in reference}
-    real, timed = [], []
+    real, timed, decided = [], [], []
     for r in now:
         k = key(r)
         if k not in ref:
@@ -165,8 +168,19 @@ def compare(reference: list[dict[str, Any]], now: list[dict[str, Any]]) -> tuple
         before, after = outcome(ref[k]), outcome(r)
         if before == after and (r["part"] != "math" or (ref[k]["parsed"], ref[k]["vacuous"]) == (r["parsed"], r["vacuous"])):
             continue
-        (timed if ref[k]["timed"] or r["timed"] else real).append((k, before, after))
-    return real, timed
+        if ref[k]["timed"] or r["timed"]:
+            timed.append((k, before, after))
+        elif _undecided(ref[k]) and not _undecided(r):
+            decided.append((k, before, after))
+        else:
+            real.append((k, before, after))
+    return real, timed, decided
+
+
+def _undecided(r: dict[str, Any]) -> bool:
+    """An outcome a better engine may decide later: an inconclusive verdict, or a clustering
+    (classes only ever merge on a proof, so a finer reference partition is not a verdict)."""
+    return r["part"] != "math" and r["status"] == "inconclusive"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -190,10 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         args.fixture.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in now))
         print(f"{len(now)} records written to {args.fixture} in {time.perf_counter() - t0:.0f} s")
         return 0
-    real, timed = compare(load(args.fixture), now)
+    real, timed, decided = compare(load(args.fixture), now)
     print(f"{len(now)} records compared in {time.perf_counter() - t0:.0f} s: "
-          f"{len(real)} real differences, {len(timed)} clock-dependent")
-    for label, diffs in (("REAL", real), ("clock-dependent", timed)):
+          f"{len(real)} real differences, {len(timed)} clock-dependent, {len(decided)} newly decided")
+    for label, diffs in (("REAL", real), ("clock-dependent", timed), ("newly decided", decided)):
         for k, before, after in diffs:
             print(f"  {label}: {k}: {before} -> {after}")
     return 1 if real else 0
