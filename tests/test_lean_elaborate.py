@@ -292,3 +292,19 @@ def test_leniencies_are_noted_and_limited():
     assert st2.hypotheses[0].formula.args[0] == app("cabs", Var("z", COMPLEX))
     assert any("Complex.abs" in note for note in st2.notes)
     assert parse_lean("theorem t (x : ℝ) : x = 0.5 := sorry").notes == ()
+
+
+def test_projection_applied_to_arguments_keeps_them():
+    """``σ.2 2`` (an ``Equiv``'s inverse applied to 2) once lost its argument, so
+    ``σ.2 2 = 10`` and ``σ.2 10 = 1`` read the same symbol and looked contradictory."""
+    from provers import check_equivalence, parse
+    from provers.ir import Uninterpreted
+
+    st = parse("theorem t (σ : Equiv ℝ ℝ) (h₀ : σ.2 2 = 10) (h₁ : σ.2 10 = 1) : σ.1 (σ.1 10) = 1 := by sorry")
+    h0, h1 = (h.formula.args[0] for h in st.hypotheses)
+    assert isinstance(h0, Uninterpreted) and h0.symbol == "Prod.snd" and len(h0.args) == 2
+    assert h0 != h1
+    concl = st.conclusion.args[0]
+    assert isinstance(concl.args[1], Uninterpreted) and concl.args[1].symbol == "Prod.fst"
+    other = "theorem t (σ : Equiv ℝ ℝ) (h₀ : σ.2 2 = 10) (h₁ : σ.2 10 = 1) : σ.1 10 = 1 := by sorry"
+    assert check_equivalence(st, other, relation="symbolic", timeout=2).status != "equivalent"

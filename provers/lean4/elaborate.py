@@ -493,7 +493,10 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         else:
             spaces = NAMESPACES_BY_SORT.get(s, ())  # type: ignore[arg-type]
         if field in ("1", "2", "fst", "snd"):
-            return Uninterpreted("Prod." + {"1": "fst", "2": "snd"}.get(field, field), (recv,), expected or UNKNOWN), expected is None
+            # a projection applied to arguments (``σ.2 2`` for an ``Equiv``) keeps them
+            targs = tuple(self.elab(a, None)[0] for a in args)
+            name = "Prod." + {"1": "fst", "2": "snd"}.get(field, field)
+            return Uninterpreted(name, (recv, *targs), expected or UNKNOWN), expected is None
         for ns in spaces:
             full = f"{ns}.{field}"
             spec = NAMES.get(full) or (NAMES.get(field) if field in ("Prime",) else None)
