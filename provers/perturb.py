@@ -651,22 +651,22 @@ def component_witness(a: Statement, b: Statement, points: int = 32, seed: int = 
     """An assignment where the premises (as a conjunction) or the conclusions of ``a`` and
     ``b`` get different EXACT truth values, reading both over the same variables (identity
     alignment). None when there is none among the sampled points, or the variables differ."""
-    from provers.semantics import evaluate as ev
+    from provers.semantics import numeral_probes, sample_assignments, truth
 
     va = tuple(v for v in a.variables if not is_universe(v.sort))
     if va != tuple(v for v in b.variables if not is_universe(v.sort)):
         return None
     pairs = [("premises", _premises(a), _premises(b)), ("conclusion", a.conclusion, b.conclusion)]
     try:
-        samples = ev.sample_assignments(list(va), points, seed)
+        samples = sample_assignments(list(va), points, seed)
     except Exception:  # noqa: BLE001 - a sort the sampler cannot draw from
         samples = []
-    samples = ev.numeral_probes(va, [t for _, p, q in pairs for t in (p, q)]) + samples
+    samples = numeral_probes(va, [t for _, p, q in pairs for t in (p, q)]) + samples
     for what, p, q in pairs:
         if p == q:
             continue
         for env in samples:
-            x, y = ev.truth(p, env), ev.truth(q, env)
+            x, y = truth(p, env), truth(q, env)
             if x is not None and y is not None and x != y:
                 return {"component": what, "assignment": dict(env), "original": x, "variant": y}
     return None

@@ -550,7 +550,7 @@ def _diagonal_points(sorts: list[Any], n: int) -> list[dict[str, Any]]:
     import zlib
 
     from provers.ir import Var
-    from provers.semantics.evaluate import sample_assignments
+    from provers.semantics import sample_assignments
 
     per_sort = {}
     for s in sorts:
@@ -578,7 +578,7 @@ def fingerprint(st: Statement, relation: str, points: int = FINGERPRINT_POINTS, 
     if relation in ("logical", "syntactic"):
         return None
     try:
-        from provers.semantics.evaluate import truth
+        from provers.semantics import truth
 
         nf = _form(st, relation)
     except Exception:
@@ -607,7 +607,7 @@ def _answers(nf: Any, points: int, deadline: Deadline | None = None) -> tuple | 
 
         from provers.engine.relations import standardize
         from provers.ir import BOOL, NAT, App, Var
-        from provers.semantics.evaluate import evaluate, truth
+        from provers.semantics import evaluate, truth
 
         std = standardize(nf)
         if std is None:

@@ -66,7 +66,7 @@ from provers.ir import (
     known_elements,
     subterms,
 )
-from provers.semantics.evaluate import FunTable, Opaque, numeral_probes, sample_assignments, truth
+from provers.semantics import FunTable, Opaque, numeral_probes, sample_assignments, truth
 
 DEFAULT_MAX_ALIGNMENTS = 24
 FINGERPRINT_POINTS = 24

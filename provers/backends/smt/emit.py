@@ -31,7 +31,7 @@ from provers.ir import (
     Uninterpreted,
     Var,
 )
-from provers.semantics.evaluate import FunTable, Opaque
+from provers.semantics import FunTable, Opaque
 
 #: Kinds of solver functions (``Emitter.func``).
 SYMBOL, VARIABLE = "symbol", "variable"

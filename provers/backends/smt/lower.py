@@ -1076,7 +1076,7 @@ def _cpower(a: tuple[Term, Term], n: int) -> tuple[Term, Term]:
 
 
 def _exact_root(v: Fraction, k: int) -> Fraction | None:
-    from provers.semantics.evaluate import _rational_root
+    from provers.semantics.exact import rational_root as _rational_root
 
     return _rational_root(v, k)
 

@@ -30,7 +30,7 @@ from provers.backends.smt.lower import (
     lower_obligation,
 )
 from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
-from provers.semantics.evaluate import ExactComplex, FunTable, Opaque, decide
+from provers.semantics import ExactComplex, FunTable, Opaque, decide
 
 SOLVERS = ("z3", "cvc5")
 #: Lowering symbols for values Isabelle leaves unspecified -> their evaluator table name.
