@@ -30,7 +30,8 @@ Exact evaluation and fingerprints live in ``provers.semantics.evaluate`` (``eval
 from provers.backends.base import ProofResult
 from provers.backends.cache import VerdictCache
 from provers.backends.smt.backends import Cvc5Backend, Portfolio, SolverBackend, Z3Backend
-from provers.backends.smt.lower import Lowered, Unsupported, lower_obligation
+from provers.backends.smt.core import Unsupported
+from provers.backends.smt.lower import Lowered, lower_obligation
 from provers.backends.smt.pool import WorkerPool, default_pool
 from provers.backends.smt.solve import solve
 from provers.ir import Term

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.smt.core import Unsupported, core_sort
 from provers.backends.smt.emit import (
     VARIABLE,
     Cvc5Emitter,
@@ -19,17 +20,16 @@ from provers.backends.smt.emit import (
     Untranslatable,
     Z3Emitter,
     is_array_fun,
+    walk_literals,
 )
 from provers.backends.smt.lower import (
     Lowered,
-    Unsupported,
     complex_fun_parts,
     complex_parts,
-    core_sort,
     is_complex_fun,
     lower_obligation,
 )
-from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
+from provers.ir import BOOL, COMPLEX, REAL, FunSort, OpaqueSort, SetSort, Sort, Term, Var
 from provers.semantics import ExactComplex, FunTable, Opaque, decide
 
 SOLVERS = ("z3", "cvc5")
@@ -222,32 +222,29 @@ def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:
 
 
 def _read_set(em: Emitter, model: Any, arr: Any, elem: Any) -> frozenset:
-    from provers.backends.smt.emit import _walk_literals
-
     Z = em.Z
     val = model.eval(arr, model_completion=True)
     lits: list[Any] = []
-    _walk_literals(Z, val, lits)
+    walk_literals(Z, val, lits)
     cs = em.sort(elem)
     members = set()
     pts = {str(x): x for x in lits if x.sort() == cs}
     for p in pts.values():
         if Z.is_true(model.eval(Z.Select(arr, p), model_completion=True)):
             members.add(em.value(p, elem))
-    out = em._outside(elem, list(pts.values()))
+    out = em.outside(elem, list(pts.values()))
     if Z.is_true(model.eval(Z.Select(arr, out), model_completion=True)):
         raise Untranslatable("set model is not finite")
     return frozenset(members)
 
 
-def _default(s: Any) -> Any:
+def _default(s: Sort) -> Any:
+    """The value of a variable the solver never mentioned (any value will do)."""
     if s == BOOL:
         return False
-    if s in (NAT, INT, REAL) or s in (core_sort(s),):
-        if isinstance(s, OpaqueSort):
-            return Opaque(s.name, 0)
-        return 0
+    if isinstance(s, OpaqueSort):
+        return Opaque(s.name, 0)
     return 0
 
 
-__all__ = ["SOLVERS", "Var", "solve"]
+__all__ = ["SOLVERS", "read_model", "solve"]
