@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from provers.ir import (
-    BOOL,
     FALSE,
+    ORDER_OPS,
     TRUE,
     App,
     FunSort,
@@ -55,7 +55,7 @@ FORALL = "forall"
 EXISTS = "exists"
 
 #: Relations whose second argument bounds a freshly bound variable (``∀ x < n``, ``∀ x ∈ S``).
-_RANGE_OPS = frozenset({"mem", "lt", "le", "gt", "ge"})
+_RANGE_OPS = ORDER_OPS | {"mem"}
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def simplify_logic(t: Term) -> Term:
             if s.op == "and":
                 return and_(*flat)
             if len(flat) != len(s.args):
-                return App("or", tuple(flat), BOOL)
+                return app("or", *flat)
         return None
 
     return map_term(t, rw)
@@ -150,14 +150,14 @@ def _not(p: Term) -> Term:
         if p.op == "not":
             return p.args[0]
         if p.op == "eq":
-            return App("ne", p.args, BOOL)
+            return app("ne", *p.args)
         if p.op == "ne":
-            return App("eq", p.args, BOOL)
+            return app("eq", *p.args)
         if p == TRUE:
             return FALSE
         if p == FALSE:
             return TRUE
-    return App("not", (p,), BOOL)
+    return app("not", p)
 
 
 def split_conjunction(t: Term) -> list[Term]:

@@ -299,9 +299,9 @@ _op("finite", 1, "S is finite", lambda s: BOOL)
 #: Propositional connectives.
 CONNECTIVES = frozenset({"not", "and", "or", "implies", "iff"})
 #: Binary relations between two operands of one sort (equality at any sort, order on numbers).
-RELATIONS = ("eq", "ne", "lt", "le", "gt", "ge")
+RELATION_OPS = ("eq", "ne", "lt", "le", "gt", "ge")
 #: The order relations (ordered numeric sorts).
-ORDER_RELATIONS = frozenset({"lt", "le", "gt", "ge"})
+ORDER_OPS = frozenset({"lt", "le", "gt", "ge"})
 #: The relation that holds with the operands swapped: ``a < b`` iff ``b > a``.
 DUAL = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
 #: ``>``/``≥`` read as ``<``/``≤`` with the operands swapped.
