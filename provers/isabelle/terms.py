@@ -23,8 +23,10 @@ from provers.ir import (
     COMPLEX,
     INT,
     NAT,
+    ORDER_OPS,
     RAT,
     REAL,
+    RELATION_OPS,
     App,
     BigOp,
     FunSort,
@@ -349,7 +351,7 @@ class Elaborator:
                     rbp = prec if assoc == "right" else prec + 1
                     right = self.expr(rbp)
                     left = self.binary(name, left, right, t.pos)
-                    if assoc == "none" and self.peek().text in INFIX and INFIX[self.peek().text][0] == prec and INFIX[self.peek().text][2] in ("lt", "le", "gt", "ge"):
+                    if assoc == "none" and self.peek().text in INFIX and INFIX[self.peek().text][0] == prec and INFIX[self.peek().text][2] in ORDER_OPS:
                         nt = self.peek()
                         raise ElabError(f"chained comparison {t.text} … {nt.text} is not HOL syntax: write a {t.text} b ∧ b {nt.text} c", nt.pos)
                     continue
@@ -1039,7 +1041,7 @@ class Elaborator:
         try:
             return handler(self, a, b, pos)
         except ElabError as e:
-            if name in _RELATIONS and isinstance(a, App) and a.op in _REL_OPS and not e.hints:
+            if name in RELATION_OPS and isinstance(a, App) and a.op in _REL_OPS and not e.hints:
                 raise ElabError(
                     f"{e.reason} — a chained relation a = b = c (or a < b = c) reads as (a = b) = c in "
                     "Isabelle: write a = b ∧ b = c", e.pos) from None
@@ -1065,7 +1067,6 @@ class Elaborator:
         return self.apply_term(t, rest, pos) if rest else t
 
 
-_RELATIONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
 _REL_OPS = frozenset({"isa:eq", "ne", "lt", "le", "gt", "ge"})
 
 

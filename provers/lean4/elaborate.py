@@ -38,6 +38,7 @@ from provers.ir import (
     INT,
     NAT,
     NUMERIC_ORDER,
+    ORDER_OPS,
     ORDERED,
     REAL,
     SORT,
@@ -605,7 +606,7 @@ class Elaborator(Specials):
             return build(syn), flex
         a, b = build(syn.args[0]), build(syn.args[1])
         op = RELS[rel]
-        if op in ("lt", "le", "gt", "ge") and a.sort == b.sort and a.sort not in ORDERED:
+        if op in ORDER_OPS and a.sort == b.sort and a.sort not in ORDERED:
             return Uninterpreted(LEAN_SYMBOL[op], (a, b), BOOL)
         if op == "dvd" and a.sort == b.sort and a.sort not in (NAT, INT):
             return Uninterpreted("Dvd.dvd", (a, b), BOOL)
