@@ -23,7 +23,11 @@ Public API (other modules code against these names)::
     from provers.backends.smt import solve, lower_obligation
     solve("z3", obligation, timeout)            # in-process call (no containment): tests, debugging
 
-Exact evaluation and fingerprints live in ``provers.semantics.evaluate`` (``evaluate``, ``truth``,
+Modules: ``core`` (the checked fragment the emitters translate), ``lower`` (IR → core: scopes,
+facts, dispatch) with its tables ``rewrites.LOWERING``, ``sets.MEMBERSHIP``,
+``complex_pairs.COMPLEX_PARTS`` and the fresh symbols of ``symbols``; ``emit`` (core → z3 /
+cvc5, table ``EMITTERS``), ``solve`` (one call, model validation), ``pool``, ``backends``.
+Exact evaluation and fingerprints live in ``provers.semantics`` (``evaluate``, ``truth``,
 ``decide``, ``sample_assignments``, ``fingerprint``). Semantics: ``docs/semantics.md``.
 """
 

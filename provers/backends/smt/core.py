@@ -238,6 +238,11 @@ def c_floor(a: Term) -> Term:
     return core_app("floor", INT, a)
 
 
+def c_dvd(a: Term, b: Term) -> Term:
+    """``a ∣ b`` on Int: ``b = 0`` when ``a = 0``, else ``b emod a = 0``."""
+    return c_ite(c_eq(a, cint(0)), c_eq(b, cint(0)), c_eq(c_emod(b, a), cint(0)))
+
+
 def c_abs(a: Term) -> Term:
     return c_ite(c_le(c_num(0, a.sort), a), a, c_neg(a))
 
@@ -257,6 +262,18 @@ def c_power(b: Term, n: int, sort: Sort) -> Term:
     half = c_power(b, n // 2, sort)
     sq = c_mul(half, half)
     return c_mul(sq, b) if n % 2 else sq
+
+
+def fresh_name(base: str, *ts: Term) -> str:
+    """A variable name ``base%i`` for a binder the lowering introduces, free in ``ts`` (the
+    ``%`` keeps it apart from every name a statement can use)."""
+    taken = set()
+    for t in ts:
+        taken |= {s.name for s in subterms(t) if isinstance(s, Var)}
+    i = 0
+    while f"{base}%{i}" in taken:
+        i += 1
+    return f"{base}%{i}"
 
 
 def inhabited(s: Sort) -> Term:
