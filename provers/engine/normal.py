@@ -41,6 +41,7 @@ from provers.ir import (
     VarBinder,
     and_,
     app,
+    conjuncts,
     free_vars,
     fresh_name,
     is_universe,
@@ -160,16 +161,6 @@ def _not(p: Term) -> Term:
     return app("not", p)
 
 
-def split_conjunction(t: Term) -> list[Term]:
-    """Conjuncts of ``t`` (flattened), without ``True``."""
-    if isinstance(t, App) and t.op == "and":
-        out: list[Term] = []
-        for a in t.args:
-            out.extend(split_conjunction(a))
-        return out
-    return [] if t == TRUE else [t]
-
-
 def is_type_var(v: Var) -> bool:
     return is_universe(v.sort)
 
@@ -255,7 +246,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
             if b.style == "instance":
                 instances.append(b.formula)
             else:
-                premises.extend(split_conjunction(simplify_logic(b.formula)))
+                premises.extend(conjuncts(simplify_logic(b.formula)))
     for v, value in statement.defines:
         if v not in {pv for _, pv in prefix}:
             add_var(v)
@@ -280,7 +271,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
             body = substitute(concl.body, ren) if ren else concl.body
             # a range premise right after the binder: ∀ x ∈ S / ∀ x < n
             if isinstance(body, App) and body.op == "implies":
-                for p in split_conjunction(body.args[0]):
+                for p in conjuncts(body.args[0]):
                     if isinstance(p, App) and p.op in _RANGE_OPS:
                         fv = free_vars(p)
                         for nv in fresh:
@@ -296,7 +287,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
             inner = concl.args[0]
             concl = Quant(FORALL, inner.vars, simplify_logic(_not(inner.body)))
         elif isinstance(concl, App) and concl.op == "implies":
-            premises.extend(split_conjunction(concl.args[0]))
+            premises.extend(conjuncts(concl.args[0]))
             concl = concl.args[1]
         else:
             break

@@ -45,6 +45,7 @@ from provers.ir.ops import (
     ORDER_OPS,
     RELATION_OPS,
     ROUNDING,
+    SET_FORMERS,
     SET_OPS,
     STRICTNESS,
     TRUE,
@@ -110,6 +111,7 @@ from provers.ir.terms import (
 )
 from provers.ir.traverse import (
     children,
+    conjuncts,
     depth,
     free_vars,
     fresh_name,
@@ -167,6 +169,7 @@ __all__ = [
     "REAL",
     "RELATION_OPS",
     "ROUNDING",
+    "SET_FORMERS",
     "SET_OPS",
     "SORT",
     "STRICTNESS",
@@ -186,6 +189,7 @@ __all__ = [
     "canonical",
     "cast",
     "children",
+    "conjuncts",
     "depth",
     "display_symbol",
     "exists_",

@@ -324,6 +324,8 @@ ANALYTIC = frozenset({"sqrt", "signed_sqrt", "exp", "log", "ln", "sin", "cos", "
 INTERVALS = ("Icc", "Ico", "Ioc", "Ioo")
 #: Binary set operations ``∪ ∩ \\``.
 SET_OPS = frozenset({"union", "inter", "setdiff"})
+#: Operations whose value is a set.
+SET_FORMERS = frozenset({"set_of", "range", *INTERVALS, *SET_OPS, "image", "filter", "divisors"})
 #: Isabelle's meanings where Lean's differ (no Lean/Mathlib function means the same).
 ISABELLE_ONLY = frozenset({"powr", "signed_sqrt", "root", "ln", "isa_log", "isa_arcsin",
                            "isa_arccos"})

@@ -12,21 +12,24 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import BOOL, FLIPPED, INT, NAT, RAT, REAL, App, Sort, Term, Var, free_vars
+from provers.ir import (
+    BOOL,
+    FLIPPED,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    Sort,
+    Term,
+    Var,
+    conjuncts,
+    free_vars,
+)
 from provers.semantics.approx import is_rational
 
 #: Largest finite domain a quantifier, set or big operator is enumerated over.
 MAX_DOMAIN = 20_000
-
-
-def conjuncts(t: Term) -> list[Term]:
-    """The operands of a (nested) conjunction."""
-    if isinstance(t, App) and t.op == "and":
-        out: list[Term] = []
-        for a in t.args:
-            out.extend(conjuncts(a))
-        return out
-    return [t]
 
 
 def guards(kind: str, body: Term) -> list[Term]:

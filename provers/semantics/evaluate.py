@@ -58,6 +58,7 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
+    conjuncts,
 )
 from provers.semantics import numeric, sets
 from provers.semantics.approx import (
@@ -70,7 +71,7 @@ from provers.semantics.approx import (
     values_equal,
     wrap,
 )
-from provers.semantics.domains import MAX_DOMAIN, bound_domain, conjuncts, guards, probe_values
+from provers.semantics.domains import MAX_DOMAIN, bound_domain, guards, probe_values
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
     Approx,
@@ -384,8 +385,8 @@ def _order(t: App, vals: list[Any], env: Env) -> Any:
 # --------------------------------------------------------------------------------------
 
 
-def _register_value_handlers(handlers: dict[str, Callable[[App, list[Value]], Value]]) -> None:
-    for op, fn in handlers.items():
+def _register_value_handlers(handlers: OpTable[Callable[[App, list[Value]], Value]]) -> None:
+    for op, fn in handlers.handlers.items():
         _strict(op)(lambda t, vals, env, fn=fn: fn(t, vals))
 
 

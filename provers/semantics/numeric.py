@@ -14,7 +14,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import COMPLEX, NAT, REAL, App, Sort
+from provers.ir import COMPLEX, NAT, REAL, App, OpTable, Sort
 from provers.semantics.approx import (
     as_int_arg,
     compare,
@@ -48,17 +48,10 @@ Handler = Callable[[App, list[Any]], Any]
 #: A value the assignment gives where the language leaves the function unspecified.
 Fix = Callable[[Any], Any] | None
 
-#: Handlers of the operations whose value is a function of their arguments' values.
-HANDLERS: dict[str, Handler] = {}
-
-
-def _handles(*ops: str) -> Callable[[Handler], Handler]:
-    def deco(fn: Handler) -> Handler:
-        for op in ops:
-            HANDLERS[op] = fn
-        return fn
-
-    return deco
+#: Handlers of the numeric operations whose value is a function of their arguments' values
+#: (part of the evaluator's table ``evaluate.OPERATIONS``).
+HANDLERS: OpTable[Handler] = OpTable("exact evaluator (numbers)")
+_handles = HANDLERS.register
 
 
 def zero(sort: Sort) -> Any:

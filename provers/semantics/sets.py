@@ -10,24 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from provers.ir import INT, INTERVALS, NAT, App
+from provers.ir import INT, INTERVALS, NAT, App, OpTable
 from provers.semantics.approx import as_int_arg, compare, is_approx, truth_value, truthy
 from provers.semantics.domains import MAX_DOMAIN
 from provers.semantics.values import PredSet, Undecided
 
 Handler = Callable[[App, list[Any]], Any]
 
-#: Handlers of the set operations whose value is a function of their arguments' values.
-HANDLERS: dict[str, Handler] = {}
-
-
-def _handles(*ops: str) -> Callable[[Handler], Handler]:
-    def deco(fn: Handler) -> Handler:
-        for op in ops:
-            HANDLERS[op] = fn
-        return fn
-
-    return deco
+#: Handlers of the set operations whose value is a function of their arguments' values
+#: (part of the evaluator's table ``evaluate.OPERATIONS``).
+HANDLERS: OpTable[Handler] = OpTable("exact evaluator (sets)")
+_handles = HANDLERS.register
 
 
 def finite_elements(s: Any, what: str) -> frozenset:

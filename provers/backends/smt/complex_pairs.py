@@ -33,6 +33,7 @@ from provers.ir import (
     BigOp,
     FunSort,
     Num,
+    OpTable,
     Sort,
     Term,
     Var,
@@ -45,16 +46,8 @@ if TYPE_CHECKING:
 ComplexHandler = Callable[["Lowerer", App], tuple[Term, Term]]
 
 #: ``handler(lowerer, term) -> (re, im)`` for each operation with a Complex value.
-COMPLEX_PARTS: dict[str, ComplexHandler] = {}
-
-
-def _complex(*ops: str) -> Callable[[ComplexHandler], ComplexHandler]:
-    def deco(fn: ComplexHandler) -> ComplexHandler:
-        for op in ops:
-            COMPLEX_PARTS[op] = fn
-        return fn
-
-    return deco
+COMPLEX_PARTS: OpTable[ComplexHandler] = OpTable("SMT lowering (complex pairs)")
+_complex = COMPLEX_PARTS.register
 
 
 @_complex("I")

@@ -60,9 +60,9 @@ from provers.ir import (
     BOOL,
     COMPLEX,
     INT,
-    INTERVALS,
     NAT,
     REAL,
+    SET_FORMERS,
     App,
     Num,
     OpTable,
@@ -99,8 +99,7 @@ _COMPLEX_VALUE = "Complex-valued: lowered as a pair of reals (COMPLEX_PARTS)"
 #: The lowering's rewrite of each operation (``handler(lowerer, term, polarity)``).
 LOWERING: OpTable[Handler] = OpTable("SMT lowering", unsupported={
     "digits": _LISTS, "list_sum": _LISTS, "list_length": _LISTS,
-    **{op: _SET_VALUE for op in ("set_of", "range", *INTERVALS, "union", "inter", "setdiff",
-                                 "image", "filter", "divisors")},
+    **dict.fromkeys(SET_FORMERS, _SET_VALUE),
     "I": _COMPLEX_VALUE, "conj": _COMPLEX_VALUE,
 })
 
@@ -483,14 +482,15 @@ def _integer_function(lw: Lowerer, t: App, pol: int) -> Term:
 # -- real analysis -------------------------------------------------------------------
 
 
-@LOWERING.register("sqrt")
-def _sqrt(lw: Lowerer, t: App, pol: int) -> Term:
-    return sqrt(lw, lw.lower(t.args[0], 0))
+#: Real functions of one argument that are a fresh symbol with its facts (``symbols``).
+_SYMBOLS: dict[str, Callable[[Lowerer, Term], Term]] = {
+    "sqrt": sqrt, "signed_sqrt": signed_sqrt, "exp": exp, "log": log, "ln": isa_ln,
+}
 
 
-@LOWERING.register("signed_sqrt")
-def _signed_sqrt(lw: Lowerer, t: App, pol: int) -> Term:
-    return signed_sqrt(lw, lw.lower(t.args[0], 0))
+@LOWERING.register(*_SYMBOLS)
+def _real_function(lw: Lowerer, t: App, pol: int) -> Term:
+    return _SYMBOLS[t.op](lw, lw.lower(t.args[0], 0))
 
 
 @LOWERING.register("root")
@@ -522,21 +522,6 @@ def _root(lw: Lowerer, t: App, pol: int) -> Term:
     lw.fact(c_imp(c_and(c_le(cint(1), nn), c_lt(creal(0), x)), c_lt(creal(0), r)))
     lw.fact(c_imp(c_and(c_le(cint(1), nn), c_lt(x, creal(0))), c_lt(r, creal(0))))
     return r
-
-
-@LOWERING.register("exp")
-def _exp(lw: Lowerer, t: App, pol: int) -> Term:
-    return exp(lw, lw.lower(t.args[0], 0))
-
-
-@LOWERING.register("log")
-def _log(lw: Lowerer, t: App, pol: int) -> Term:
-    return log(lw, lw.lower(t.args[0], 0))
-
-
-@LOWERING.register("ln")
-def _ln(lw: Lowerer, t: App, pol: int) -> Term:
-    return isa_ln(lw, lw.lower(t.args[0], 0))
 
 
 @LOWERING.register("logb")

@@ -29,7 +29,21 @@ from provers.backends.smt.core import (
     core_sort,
     fresh_name,
 )
-from provers.ir import INT, INTERVALS, NAT, App, BigOp, Num, Quant, Term, Var, app, substitute
+from provers.ir import (
+    INT,
+    INTERVALS,
+    NAT,
+    SET_FORMERS,
+    App,
+    BigOp,
+    Num,
+    OpTable,
+    Quant,
+    Term,
+    Var,
+    app,
+    substitute,
+)
 
 if TYPE_CHECKING:
     from provers.backends.smt.lower import Lowerer
@@ -41,17 +55,9 @@ SYMBOLIC_BIGOP_CASES = 5
 
 MemberHandler = Callable[["Lowerer", Term, Term, App, int], Term]
 
-#: ``handler(lowerer, x, lowered x, the set term, polarity)`` for each set-valued operation.
-MEMBERSHIP: dict[str, MemberHandler] = {}
-
-
-def _member_of(*ops: str) -> Callable[[MemberHandler], MemberHandler]:
-    def deco(fn: MemberHandler) -> MemberHandler:
-        for op in ops:
-            MEMBERSHIP[op] = fn
-        return fn
-
-    return deco
+#: ``handler(lowerer, x, lowered x, the set term, polarity)`` for each set former.
+MEMBERSHIP: OpTable[MemberHandler] = OpTable("SMT lowering (membership)", universe=SET_FORMERS)
+_member_of = MEMBERSHIP.register
 
 
 @_member_of("set_of")
