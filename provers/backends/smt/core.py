@@ -14,12 +14,13 @@ restricted to:
   sorts (the user's own and the lowering's fresh ``%`` symbols), numerals of Int and Real.
 
 Every core application is built by ``core_app``, which checks all of this and the operation's
-sort rule; ``check_core`` checks a whole term (``Lowered`` runs it on what it is given).
+sort rule; the leaves get core sorts from ``core_sort``. ``check_core`` checks a whole term.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 from provers.errors import IRError
 from provers.ir import (
@@ -70,6 +71,7 @@ class Unsupported(Exception):
         self.what = what
 
 
+@cache
 def is_core_sort(s: Sort) -> bool:
     if s in (BOOL, INT, REAL) or isinstance(s, OpaqueSort):
         return True
