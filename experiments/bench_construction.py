@@ -1,5 +1,5 @@
-"""Cost of building IR terms: parse every statement of a JSONL (and take its canonical key),
-side by side for several source trees, in one run on one machine.
+"""Cost of building IR terms: parse every statement of a JSONL, take its canonical key, lower
+it for the SMT solvers; side by side for several source trees, in one run on one machine.
 
 Usage::
 
@@ -10,8 +10,10 @@ Each TREE is a checkout of the project (e.g. this one and an export of the previ
 commit: ``git archive <commit> | tar -x -C /tmp/before``). Every round runs each tree once,
 in a fresh interpreter, one after the other (interleaved, so load changes hit all trees
 alike); after one untimed warm-up pass (lazy imports, lexer caches) a run parses all statements ``--repeat`` times and reports the best CPU time
-(``time.process_time``) of parsing alone and of parsing plus ``Statement.canonical_key``
-(which rebuilds every term). Prints the best round per tree and the ratio to the first tree.
+(``time.process_time``) of parsing alone, of parsing plus ``Statement.canonical_key`` (which
+rebuilds every term), and of lowering every parsed statement (``lower_obligation`` of
+``Statement.as_formula()``: the SMT core terms). Prints the best round per tree and the
+ratio to the first tree.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ _CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 import provers
+from provers.backends.smt import lower_obligation
 texts = json.loads(sys.stdin.read())
 lang = sys.argv[2]
 repeat = int(sys.argv[3])
@@ -48,10 +51,32 @@ for t in texts:  # warm-up: lazy imports, lexer caches
         provers.parse(t, language=lang).canonical_key()
     except Exception:
         pass
+parsed = []
+for t in texts:
+    try:
+        parsed.append(provers.parse(t, language=lang).as_formula())
+    except Exception:
+        pass
+def lower_all():
+    best = None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        for f in parsed:
+            try:
+                lower_obligation(f)
+            except Exception:
+                pass
+        dt = time.process_time() - t0
+        best = dt if best is None else min(best, dt)
+    return best
 parse_only = run(False)
 with_key = run(True)
-print(json.dumps({"parse": parse_only, "parse_key": with_key, "file": provers.__file__}))
+lowering = lower_all()
+print(json.dumps({"parse": parse_only, "parse_key": with_key, "lower": lowering, "file": provers.__file__}))
 """
+
+
+_MEASURES = ("parse", "parse_key", "lower")
 
 
 def _texts(path: Path, language: str) -> list[str]:
@@ -86,19 +111,18 @@ def main() -> None:
             res = json.loads(out.stdout.strip().splitlines()[-1])
             if not res["file"].startswith(str(tree.resolve())):
                 raise SystemExit(f"{tree}: imported {res['file']} instead")
-            cur = best.setdefault(tree, {"parse": float("inf"), "parse_key": float("inf")})
-            for k in ("parse", "parse_key"):
+            cur = best.setdefault(tree, {k: float("inf") for k in _MEASURES})
+            for k in _MEASURES:
                 cur[k] = min(cur[k], res[k])
-            print(f"round {r + 1}: {tree}: parse {res['parse']:.3f} s, parse+key {res['parse_key']:.3f} s",
-                  file=sys.stderr)
+            print(f"round {r + 1}: {tree}: " + ", ".join(f"{k} {res[k]:.3f} s" for k in _MEASURES), file=sys.stderr)
     base = best[args.trees[0]]
     print(f"{len(texts)} statements, best of {args.rounds} rounds x {args.repeat} passes (CPU s)")
-    print("| tree | parse | per statement | parse + canonical key | ratio (parse) | ratio (+ key) |")
-    print("|---|---|---|---|---|---|")
+    print("| tree | parse | per statement | parse + canonical key | lower | ratio (parse) | ratio (+ key) | ratio (lower) |")
+    print("|---|---|---|---|---|---|---|---|")
     for tree in args.trees:
         b = best[tree]
-        print(f"| {tree} | {b['parse']:.3f} s | {1000 * b['parse'] / len(texts):.2f} ms | "
-              f"{b['parse_key']:.3f} s | {b['parse'] / base['parse']:.3f} | {b['parse_key'] / base['parse_key']:.3f} |")
+        print(f"| {tree} | {b['parse']:.3f} s | {1000 * b['parse'] / len(texts):.2f} ms | {b['parse_key']:.3f} s | "
+              f"{b['lower']:.3f} s | " + " | ".join(f"{b[k] / base[k]:.3f}" for k in _MEASURES) + " |")
 
 
 if __name__ == "__main__":

@@ -111,7 +111,7 @@ def core_app(op: str, sort: Sort, *args: Term) -> App:
     if op not in CORE_OPS:
         raise IRError(f"{op} is not a core operation")
     for s in (sort, *(a.sort for a in args)):
-        if not is_core_sort(s):
+        if not (s is BOOL or s is INT or s is REAL or is_core_sort(s)):  # the common sorts first
             raise IRError(f"{op}: sort {s} is not a core sort")
     narrowed = _NARROWED.get(op)
     if narrowed is not None and (tuple(a.sort for a in args), sort) != narrowed:
