@@ -9,7 +9,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt torch==2.13.0
-	$(BIN)/pip install --quiet -c constraints.txt -e ".[dev,dask,lean]"
+	$(BIN)/pip install --quiet -c constraints.txt -e ".[dev,dask,lean,experiments]"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import signal
@@ -59,7 +58,13 @@ from rerank.metrics import (  # noqa: E402
 )
 from rerank.select import behind, select_kmeans, select_naive, select_top_n  # noqa: E402
 
-CACHE_VERSION = 1
+#: The paper's scores (class size; cosine of the whole back-translation), no truth check,
+#: ties by sample order: what Table 1 reproduces.  Unparsed, vacuous and degenerate
+#: candidates come last (rerank.scoring tiers).
+PAPER_SELECTION = dict(rule="log", alpha=0.5, check_truth=False, penalize_vacuous=True,
+                       undecided_weight=0.0, truth_weight=0.0, semantic_text="whole",
+                       answer_weight=0.0, keep_first_margin=None, tie_break="index")
+CACHE_VERSION = 2  # 2: per-candidate evidence, every pair decision, rule back-translations
 RULES = ("log", "linear", "quadratic")
 ALPHA_GRID = tuple(round(a, 2) for a in np.linspace(0.0, 1.0, 21))
 NS = (1, 2, 3)
@@ -156,7 +161,8 @@ def _alarm(signum: int, frame: Any) -> None:
     raise ProblemTimeout("problem budget exceeded")
 
 
-def _init_worker(timeout: float, relation: str, budget: float = 0.0) -> None:
+def _init_worker(timeout: float, relation: str, budget: float = 0.0,
+                 language: str = "isabelle", naive: bool = True) -> None:
     if budget > 0 and hasattr(signal, "SIGALRM"):
         signal.signal(signal.SIGALRM, _alarm)
     try:
@@ -170,28 +176,41 @@ def _init_worker(timeout: float, relation: str, budget: float = 0.0) -> None:
 
     emb = Embedder(batch_size=32)  # in-memory cache: each problem's texts are embedded in one batch
     _WORKER["embedder"] = emb
-    _WORKER["reranker"] = Reranker(
-        language="isabelle",
-        relation=relation,
-        timeout=timeout,
-        informalizer="given",
-        embedder=emb,
-        rule="log",
-        alpha=0.5,
-    )
+    _WORKER["reranker"] = Reranker(language=language, relation=relation, timeout=timeout,
+                                   informalizer="given", embedder=emb, **PAPER_SELECTION)
     _WORKER["timeout"] = timeout
     _WORKER["budget"] = budget
+    _WORKER["language"] = language
+    _WORKER["naive"] = naive
 
 
-def proved_outright(statement: Any, timeout: float) -> tuple[bool | None, int]:
+def proved_outright(statement: Any, timeout: float, language: str = "isabelle") -> tuple[bool | None, int]:
     """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C``?  (True / False / None)"""
     from provers.engine.equivalence import provable
     from rerank.cluster import CountingBackend, default_backend
 
     backend = CountingBackend(default_backend())
-    ob = provable(statement, timeout, "isabelle", backend)
+    ob = provable(statement, timeout, language, backend)
     status = getattr(ob, "status", None)
     return {"proved": True, "refuted": False}.get(status), backend.calls
+
+
+def rule_back_translations(candidates: Sequence[Any], language: str = "isabelle") -> list[str | None]:
+    """Our own back-translation (``embeddings.rule_informalizer``) of each parsed candidate."""
+    from embeddings.rule_informalizer import RuleInformalizer
+
+    inf = RuleInformalizer(language=language, on_error="empty")
+    out: list[str | None] = []
+    for c in candidates:
+        if c.statement is None:
+            out.append(None)
+            continue
+        try:
+            text = inf.informalize([c.statement])[0]
+        except Exception:  # noqa: BLE001 - no back-translation is no evidence, not a failure
+            text = ""
+        out.append(text or None)
+    return out
 
 
 def cluster_problem(rec: dict[str, Any]) -> dict[str, Any]:
@@ -230,16 +249,22 @@ def cluster_problem(rec: dict[str, Any]) -> dict[str, Any]:
         out["errors"] = r.errors
         out["stats"] = r.stats
         out["timing"] = r.timing
+        # what scoring variants need without re-running the engine (rerank.evidence)
+        from rerank.evidence import problem_evidence
+
+        out["evidence"] = problem_evidence(session.clusterer)
+        out["rule_back_translations"] = rule_back_translations(
+            session.clusterer.candidates, _WORKER.get("language", "isabelle"))
         # naive baseline: which candidates a prover proves outright
         t1 = time.perf_counter()
         proved: list[bool | None] = []
         calls = 0
         for c in session.clusterer.candidates:
-            if c.statement is None:
+            if c.statement is None or not _WORKER.get("naive", True):
                 proved.append(None)
                 continue
             try:
-                p, n = proved_outright(c.statement, timeout)
+                p, n = proved_outright(c.statement, timeout, _WORKER.get("language", "isabelle"))
             except Exception:  # noqa: BLE001 - an engine failure is "not proved"
                 p, n = None, 0
             proved.append(p)
@@ -292,8 +317,13 @@ def run_clustering(
     workers: int = 1,
     progress: bool = True,
     budget: float = 0.0,
+    language: str = "isabelle",
+    naive: bool = True,
 ) -> dict[str, dict[str, Any]]:
     """Stage 1 over every problem not yet in ``cache_path``; returns id -> record.
+
+    ``language``: the candidates' frontend; ``naive``: also try to prove every candidate
+    outright (the "naive" baseline; one prover call per candidate, skipped when False).
 
     ``budget`` > 0: wall-clock seconds per problem (a problem over it is an error record;
     its candidates then rank in sample order for every method)."""
@@ -318,7 +348,7 @@ def run_clustering(
             if bar is not None:
                 bar.update(1)
 
-        args = (timeout, relation, budget)
+        args = (timeout, relation, budget, language, naive)
         if workers <= 1:
             _init_worker(*args)
             for p in todo:
@@ -348,13 +378,20 @@ def _parsed(e: dict[str, Any]) -> np.ndarray:
 
 
 def combined_order(e: dict[str, Any], rule: str, alpha: float) -> list[int]:
-    """Every candidate, best first, under ``rule``/``alpha`` (what ``Reranker`` picks:
-    normalized scores combined, unparsed candidates last, one class at a time)."""
+    """Every candidate, best first, under ``rule``/``alpha``: the library's selection
+    (``rerank.scoring.Selector`` with the paper's scores, :data:`PAPER_SELECTION`) replayed
+    on the cached evidence, so it is what ``Reranker`` picks."""
     if "error" in e:
         return list(range(e["k"]))
-    s = combine(e["symbolic"], e["semantic"], rule=rule, alpha=alpha)
-    s = np.where(_parsed(e), s, -math.inf)
-    return behind(select_top_n(s, e["classes"], None), ~_parsed(e))
+    from rerank.scoring import PoolEvidence, Selector
+
+    if "evidence" in e:
+        ev = PoolEvidence.from_evidence(e["evidence"], e["classes"])
+    else:  # cache version 1: classes and parse status only
+        ev = PoolEvidence(classes=e["classes"], parsed=list(_parsed(e)))
+    sel = Selector(rule=rule, alpha=alpha, tie_break="index",
+                   demote=("vacuous", "degenerate") if PAPER_SELECTION["penalize_vacuous"] else ())
+    return behind(sel.select(ev, e["semantic"]).order, ~_parsed(e))
 
 
 def method_order(e: dict[str, Any], method: str, alpha: float | None = None, rec: dict | None = None) -> list[int]:

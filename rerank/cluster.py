@@ -43,6 +43,7 @@ __all__ = [
     "Candidate",
     "ClusterStats",
     "Clusterer",
+    "PairDecision",
     "UnionFind",
     "cluster",
 ]
@@ -114,6 +115,7 @@ class Candidate:
     signature: Signature | None = None
     fingerprint: tuple | None = None
     vacuous: bool | None = None
+    holds: bool | None = None
     flags: list[str] = field(default_factory=list)
 
     @property
@@ -146,6 +148,8 @@ class ClusterStats:
     inconclusive: int = 0
     vacuity_checks: int = 0
     vacuity_solver_calls: int = 0
+    truth_checks: int = 0
+    truth_solver_calls: int = 0
     merges: int = 0
     budget_skips: int = 0
 
@@ -158,6 +162,24 @@ class ClusterStats:
         d = asdict(self)
         d["ratio_to_naive"] = None if math.isnan(self.ratio_to_naive) else self.ratio_to_naive
         return d
+
+
+@dataclass(frozen=True)
+class PairDecision:
+    """How one compared pair was settled: ``a`` the earlier candidate (a class
+    representative), ``b`` the new one; ``how`` in ``syntactic`` (identical canonical
+    forms), ``signature`` / ``fingerprint`` (separated without the engine), ``cache`` or
+    ``engine``; ``status`` the verdict; ``reason`` the engine's (empty otherwise).  Scores
+    read these to weigh pairs the engine left undecided (:mod:`rerank.evidence`)."""
+
+    a: int
+    b: int
+    how: str
+    status: str
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 class CountingBackend:
@@ -220,6 +242,7 @@ class Clusterer:
         *,
         fingerprints: bool = True,
         check_vacuous: bool = True,
+        check_truth: bool = False,
         cache: MutableMapping[Hashable, str] | None = None,
         checker: Checker | None = None,
         backend: Any = None,
@@ -228,7 +251,9 @@ class Clusterer:
         """``backend``: the prover backend (default: the process-wide SMT portfolio, whose
         verdict cache is shared across problems); pass a fresh one to isolate a run.
         ``problem_timeout``: seconds of engine time for the whole problem (None: no limit
-        beyond the per-check budgets)."""
+        beyond the per-check budgets). ``check_truth``: also ask whether each candidate holds
+        outright (``holds``: True proved, False refuted by a validated countermodel, None
+        undecided); a false statement is never a faithful formalization of a true problem."""
         if relation not in RELATIONS:
             raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
         self.relation = relation
@@ -238,10 +263,12 @@ class Clusterer:
         self.spent = 0.0  # engine seconds used so far (counted against problem_timeout)
         self.fingerprints = fingerprints
         self.check_vacuous = check_vacuous
+        self.check_truth = check_truth
         self.cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self.checker = checker
         self._backend: CountingBackend | None = None if backend is None else CountingBackend(backend)
         self.candidates: list[Candidate] = []
+        self.decisions: list[PairDecision] = []
         self.stats = ClusterStats()
         self._uf = UnionFind()
         self._members: dict[int, list[int]] = {}  # root -> its class, sorted
@@ -339,6 +366,10 @@ class Clusterer:
             c.vacuous = self._vacuous(c.statement, deadline)
             if c.vacuous:
                 c.flags.append("vacuous")
+        if self.check_truth:
+            c.holds = self._holds(c.statement, deadline)
+            if c.holds is False:
+                c.flags.append("refuted")
         return c
 
     def _counting_backend(self) -> CountingBackend | None:
@@ -388,6 +419,25 @@ class Clusterer:
         status = getattr(out, "status", None)
         return {"proved": True, "refuted": False}.get(status)
 
+    def _holds(self, st: Statement, deadline: Deadline | None = None) -> bool | None:
+        """True: the whole statement ⊢ ∀x̄. ⋀Γ → C was proved; False: refuted by a validated
+        countermodel; None: undecided."""
+        if deadline is not None and deadline.expired():
+            return None
+        from provers.engine.equivalence import provable
+
+        self.stats.truth_checks += 1
+        backend = self._counting_backend()
+        before = backend.calls if backend is not None else 0
+        try:
+            out = provable(st, timeout=min(self.timeout, VACUITY_TIMEOUT), backend=backend, deadline=deadline)
+        except Exception:
+            return None
+        finally:
+            if backend is not None:
+                self.stats.truth_solver_calls += backend.calls - before
+        return {"proved": True, "refuted": False}.get(getattr(out, "status", None))
+
     def _roots_by_size(self, exclude: int) -> list[int]:
         """Class roots, largest class first, ties by lowest member."""
         roots = [r for r in self._members if r != exclude]
@@ -402,24 +452,28 @@ class Clusterer:
         return members[0]
 
     def _same(self, a: Candidate, b: Candidate, deadline: Deadline | None = None) -> bool:
-        """Whether ``a`` and ``b`` are provably equivalent; counts how it was decided."""
+        """Whether ``a`` and ``b`` are provably equivalent; records and counts how it was decided."""
         s = self.stats
         if a.key is not None and a.key == b.key:
             s.syntactic_hits += 1
+            self.decisions.append(PairDecision(a.index, b.index, "syntactic", "equivalent"))
             return True
         why = separated(a, b)
-        if why == "signature":
-            s.signature_skips += 1
-            return False
-        if why == "fingerprint":
-            s.fingerprint_skips += 1
+        if why is not None:
+            if why == "signature":
+                s.signature_skips += 1
+            else:
+                s.fingerprint_skips += 1
+            self.decisions.append(PairDecision(a.index, b.index, why, "inequivalent"))
             return False
         ck = (self.relation, self.timeout, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
         status = self.cache.get(ck)
+        how, reason = "cache", ""
         if status is not None:
             s.cache_hits += 1
         else:
             s.checks += 1
+            how = "engine"
             try:
                 if self.checker is not None:
                     verdict = self.checker(a.statement, b.statement, self.relation, self.timeout)
@@ -427,11 +481,14 @@ class Clusterer:
                 else:
                     verdict = self._engine_check(a.statement, b.statement, deadline)
                 status = _status(verdict)
+                reason = str(getattr(verdict, "reason", "") or "")
             except Exception as e:  # an engine failure is an inconclusive pair, never a crash
                 status = "inconclusive"
+                reason = f"check error: {type(e).__name__}: {e}"
                 b.flags.append(f"check_error with {a.index}: {type(e).__name__}: {e}")
             if not (deadline is not None and deadline.expired()):
                 self.cache[ck] = status  # a pair cut short by this problem's budget is not a verdict to reuse
+        self.decisions.append(PairDecision(a.index, b.index, how, status, reason))
         if status == "equivalent":
             s.equivalent += 1
             return True

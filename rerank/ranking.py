@@ -23,9 +23,12 @@ class Ranking:
 
     ``selected``: the top-n candidate indices, best first (each pick removes its class
     before the next).  ``classes``: the equivalence classes (lists of indices).
-    ``symbolic``/``semantic``/``scores``: per-candidate symbolic score (class size / k),
-    semantic score (cosine of back-translation and informal text) and combined score
-    (``-inf`` for candidates excluded from winning, e.g. unparseable ones).
+    ``symbolic``/``semantic``/``scores``: per-candidate symbolic score (class size / k; with
+    ``undecided_weight`` or ``truth_weight`` the weighted support / k, see
+    :mod:`rerank.scoring`), semantic score (cosine of back-translation and informal text,
+    plus the exact answer term) and combined score (``-inf`` for unparseable candidates).
+    Demoted candidates (vacuous, degenerate, refuted) keep their scores but are ordered
+    after every sound one; their flags say why (``demoted_refuted``, ...).
     ``order``: every candidate, in the order the selection rule would pick them (so
     ``order[:m]`` is the top-m for any m; n@k for n > len(selected) reads it).
     ``flags``/``errors``: per-candidate flags (``parse_error``, ``vacuous``, ...) and the

@@ -227,10 +227,10 @@ def test_nan_and_non_binary_labels_are_errors_naming_record_and_field(tmp_path):
     got = [strict_json(line) for line in out.read_text().splitlines()]
     assert [g["id"] for g in got] == ["a", "b", "c", "d", "ok"]
     err = {g["id"]: g["error"] for g in got if g["status"] == "error"}
-    assert err["a"] == "record a: field 'logprobs[0]' must be a finite number, got NaN"
+    assert err["a"] == "record a: field 'logprobs[0]' must be a finite number or null, got NaN"
     assert err["b"] == "record b: field 'labels[0]' must be 0, 1, true or false, got NaN"
     assert err["c"] == 'record c: field \'labels[0]\' must be 0, 1, true or false, got "yes"'
-    assert err["d"] == "record d: field 'logprobs[0]' must be a finite number, got -Infinity"
+    assert err["d"] == "record d: field 'logprobs[0]' must be a finite number or null, got -Infinity"
     assert got[-1]["status"] == "ok" and got[-1]["labels"] == [1]
     assert "4 errors" in r.output
     # `eval` never counts "yes" as correct: that record is an error and is skipped

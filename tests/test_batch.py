@@ -21,7 +21,8 @@ NEEDS_SMT = "theorem t (x : ℝ) (h : 2 * x = 4) : x = 2 := by sorry"
 PROSE = "x is two."
 
 # no back-translations and no model: these tests are about the runner, not the scores
-FAST = {"relation": "syntactic", "informalizer": "none", "check_vacuous": False}
+FAST = {"relation": "syntactic", "informalizer": "none", "check_vacuous": False,
+        "check_truth": False}
 
 
 def problem(i: int, **extra) -> dict:
@@ -187,3 +188,28 @@ def test_bad_configuration_fails_before_any_work(tmp_path):
     assert not (tmp_path / "out.jsonl").exists()
     with pytest.raises(FileNotFoundError, match="does not exist"):
         run_batch(tmp_path / "missing.jsonl", tmp_path / "out.jsonl", FAST, progress=False)
+
+
+def test_prior_fields_pick_among_candidates_the_scores_cannot_separate(tmp_path):
+    # three singleton classes, no back-translations: only the prior separates them
+    cands = [GOOD, WRONG, NEEDS_SMT]
+    recs = [
+        {"id": "greedy", "informal": "x", "candidates": cands, "greedy": 2},
+        {"id": "logprobs", "informal": "x", "candidates": cands, "logprobs": [-9.0, -1.0, -5.0]},
+        {"id": "prior", "informal": "x", "candidates": cands, "prior": [0.0, None, 3.0],
+         "logprobs": [-9.0, -1.0, -5.0]},
+        {"id": "bad-greedy", "informal": "x", "candidates": cands, "greedy": 3},
+        {"id": "bad-prior", "informal": "x", "candidates": cands, "prior": ["a", 1, 2]},
+    ]
+    inp = write_jsonl(tmp_path / "in.jsonl", recs)
+    weighted = tmp_path / "weighted.jsonl"
+    run_batch(inp, weighted, {**FAST, "prior_weight": 0.5}, progress=False)
+    got = {r["id"]: r for r in lines(weighted)}
+    assert got["greedy"]["selected"] == [2] and got["greedy"]["greedy"] == 2
+    assert got["logprobs"]["selected"] == [1]
+    assert got["prior"]["selected"] == [2]  # an explicit prior wins over logprobs
+    assert got["bad-greedy"]["status"] == "error" and "greedy" in got["bad-greedy"]["error"]
+    assert got["bad-prior"]["status"] == "error" and "prior" in got["bad-prior"]["error"]
+    ignored = tmp_path / "ignored.jsonl"
+    run_batch(inp, ignored, FAST, progress=False)
+    assert {r["id"]: r.get("selected") for r in lines(ignored)}["greedy"] == [0]

@@ -52,7 +52,9 @@ def test_select_reads_stdin_and_prints_json():
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
     assert d["classes"] == [[0], [1, 3], [2]]
-    assert d["selected"][0] in (1, 3) and d["selected"][1] == 0
+    # WRONG (x = 3 under 2x + 3 = 7) is refuted: after both sound candidates, before prose
+    assert set(d["selected"]) == {1, 3} and d["order"][2:] == [0, 2]
+    assert "demoted_refuted" in d["flags"][0]
     assert d["errors"][2] and d["scores"][2] is None
 
 

@@ -31,9 +31,9 @@ from provers.ir import (
     app,
     cast,
 )
-from provers.lean4.elaborate import flat
 from provers.lean4.parser import parse_lean
 from provers.lean4.printer import render
+from provers.lean4.sorts import flat
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_STATEMENTS = [json.loads(line)["text"] for line in (ROOT / "tests/fixtures/lean/statements.jsonl").open(encoding="utf-8")]

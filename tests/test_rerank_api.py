@@ -52,7 +52,13 @@ def test_alpha_one_is_pure_symbolic_and_alpha_zero_pure_semantic():
     cands = [lin("x", 1, 3), lin("x", 1, 2), lin("y", 1, 2)]
     infs = ["x plus one equals two", "the sky is blue today", "a cat sat on a mat"]
     sym = rerank.rerank(INFORMAL, cands, infs, alpha=1.0, relation="syntactic", n=2)
-    assert sym.selected == [1, 0]  # biggest class first; its best member by index
+    assert sym.selected[0] in (1, 2) and sym.selected[1] == 0  # biggest class first
+    # within the class the evidence breaks the tie: the better back-translation
+    better = 1 if sym.semantic[1] > sym.semantic[2] else 2
+    assert sym.selected[0] == better
+    by_index = rerank.rerank(INFORMAL, cands, infs, alpha=1.0, relation="syntactic", n=2,
+                             tie_break="index")
+    assert by_index.selected == [1, 0]  # its first member by sample order
     sem = rerank.rerank(INFORMAL, cands, infs, alpha=0.0, relation="syntactic", n=2)
     assert sem.selected[0] == 0
     assert sem.semantic[0] == max(sem.semantic)
@@ -159,13 +165,14 @@ def test_vacuous_candidates_are_flagged_and_cannot_win_by_class_size():
     r = RR_NONE.rerank(INFORMAL, cands)
     assert [0, 1, 2] in r.classes and [3, 4] in r.classes
     for i in range(3):
-        assert "vacuous" in r.flags[i] and "vacuous_penalized" in r.flags[i]
-        assert r.symbolic[i] == pytest.approx(1 / 5)
+        assert "vacuous" in r.flags[i] and "demoted_vacuous" in r.flags[i]
     assert r.selected == [3]
+    assert r.order[:2] in ([3, 0], [3, 4]) and set(r.order[2:]) >= {1, 2}
+    assert max(r.order.index(i) for i in (3, 4)) < min(r.order.index(i) for i in (0, 1, 2))
     loose = Reranker(relation="syntactic", informalizer="none", penalize_vacuous=False)
     r2 = loose.rerank(INFORMAL, cands)
     assert r2.selected == [0]  # without the guard the contradictory class would win
-    assert "vacuous" in r2.flags[0] and "vacuous_penalized" not in r2.flags[0]
+    assert "vacuous" in r2.flags[0] and "demoted_vacuous" not in r2.flags[0]
 
 
 def test_symbolic_classes_come_from_the_engine_on_lean_text():
@@ -179,7 +186,34 @@ def test_symbolic_classes_come_from_the_engine_on_lean_text():
     r = Reranker(informalizer="none", timeout=5.0).rerank(INFORMAL, cands, n=3)
     assert [0, 2, 3] in r.classes  # 2x + 3 = 7 and 2x = 4 agree only by a proof
     assert r.selected[0] in (0, 2, 3)
-    assert len({r.class_index(i) for i in r.selected}) == 3
+    # x = 3 is refuted (2x + 3 = 7 forces x = 2): it comes after every sound candidate
+    assert "refuted" in r.flags[1] and "demoted_refuted" in r.flags[1]
+    assert r.order[-1] == 1
+    assert {r.class_index(i) for i in r.selected[:2]} == {r.class_index(0), r.class_index(4)}
     s = r.stats
     assert s["equivalent"] >= 1 and s["checks"] < s["naive_pairs"] == 10
     assert s["signature_skips"] >= 1  # the ℕ candidate never reaches a solver against ℝ ones
+
+
+def test_default_keeps_the_first_sample_when_nothing_separates_the_candidates():
+    # three pairwise inequivalent statements, no truth check, no back-translations: no
+    # score separates them
+    cands = [lin("x", 1, 2), lin("x", 2, 2), lin("x", 3, 2)]
+    r = Reranker(relation="syntactic", informalizer="none", check_truth=False).rerank(INFORMAL, cands, n=3)
+    assert r.classes == [[0], [1], [2]]
+    assert r.selected == [0, 1, 2]
+    # reversing the pool keeps its (new) first candidate: the rule follows position, not text
+    r2 = Reranker(relation="syntactic", informalizer="none", check_truth=False).rerank(
+        INFORMAL, cands[::-1], n=1)
+    assert r2.selected == [0]
+
+
+def test_a_proved_pair_beats_a_first_singleton_with_the_defaults():
+    cands = [
+        "theorem t (x : ℝ) (h : 2 * x + 3 = 7) : x ≠ 5 := by sorry",
+        "theorem t (x : ℝ) (h : 2 * x + 3 = 7) : x = 2 := by sorry",
+        "theorem t (y : ℝ) (h : 2 * y = 4) : y = 2 := by sorry",
+    ]
+    r = Reranker(informalizer="none", timeout=5.0).rerank(INFORMAL, cands)
+    assert [1, 2] in r.classes
+    assert r.selected[0] in (1, 2)

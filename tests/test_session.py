@@ -122,3 +122,18 @@ def test_a_bad_informalization_is_rejected_and_leaves_the_session_usable(rr):
     assert s.k == 1
     s.add(POOL[1])
     assert s.ranking().classes == [[0, 1]]
+
+
+def test_priors_added_one_at_a_time_give_the_one_shot_result():
+    rr = Reranker(relation="syntactic", informalizer="none", check_truth=False, prior_weight=0.3)
+    cands = [_lin("x", value=3), _lin("x", value=4), _lin("x", value=5)]
+    logprobs = [-3.0, -0.5, -2.0]
+    s = rr.start(INFORMAL)
+    for c, lp in zip(cands, logprobs, strict=True):
+        s.add(c, prior=lp)
+    one_shot = rr.rerank(INFORMAL, cands, prior=logprobs)
+    assert s.ranking(3).order == one_shot.order == [1, 2, 0]
+    assert Reranker(relation="syntactic", informalizer="none", check_truth=False).rerank(
+        INFORMAL, cands, prior=logprobs).selected == [0]  # prior_weight 0: ignored
+    with pytest.raises(ValueError):
+        s.add(cands[0], prior=float("nan"))

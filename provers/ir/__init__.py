@@ -63,6 +63,7 @@ from provers.ir.ops import (
     or_,
     uninterpreted,
 )
+from provers.ir.pending import PendingSorts, SortClash, SortVar, is_ground  # noqa: F401
 from provers.ir.sorts import (
     BOOL,
     COMPLEX,

@@ -1,7 +1,7 @@
-"""What HOL's operators and constants mean, as builders of (provisional) IR terms.
+"""What HOL's operators and constants mean, as builders of pre-terms.
 
 ``BINARY`` maps an infix operator to a builder; ``CONSTS`` maps a constant name to its arity
-and builder. Each builder unifies sorts through the ``Elaborator`` and returns an IR node;
+and builder. Each builder unifies sorts through ``inference.Inference`` and returns a pre-term;
 names that are not here are free variables, exactly as in Isabelle. Meanings follow
 docs/semantics.md: ``sqrt`` is ``signed_sqrt``, ``log b x`` is ``isa_log``, ``div``/``mod``
 pick ``fdiv``/``fmod`` on int once sorts are known (see ``finish.py``).
@@ -10,62 +10,42 @@ pick ``fdiv``/``fmod`` on int once sorts are known (see ``finish.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from provers.ir import (
-    BOOL,
-    COMPLEX,
-    INT,
-    NAT,
-    RAT,
-    REAL,
-    App,
-    BigOp,
-    FunSort,
-    Lam,
-    ListSort,
-    Num,
-    SetSort,
-    Sort,
-    Term,
-    Uninterpreted,
-)
+from provers.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, FunSort, ListSort, SetSort, Sort
+from provers.isabelle.inference import Inference
+from provers.isabelle.preterm import PreApp, PreBigOp, PreLam, PreNum, PreSym, PreTerm
 from provers.isabelle.types import Prod
-
-if TYPE_CHECKING:
-    from provers.isabelle.terms import Elaborator
-
 
 # --------------------------------------------------------------------------------------
 # Binary operators
 # --------------------------------------------------------------------------------------
 
-BinHandler = Callable[["Elaborator", Term, Term, int], Term]
+BinHandler = Callable[[Inference, PreTerm, PreTerm, int], PreTerm]
 
 
 def _logic(op: str) -> BinHandler:
-    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    def h(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
         e.unify(a.sort, BOOL, pos, op)
         e.unify(b.sort, BOOL, pos, op)
-        return App(op, (a, b), BOOL)
+        return PreApp(op, (a, b), BOOL)
 
     return h
 
 
 def _rel(op: str, cls: str | None) -> BinHandler:
-    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    def h(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
         a, b = e.join(a, b, pos, f"the two sides of {_OPTEXT.get(op, op)}")
         if cls:
             a2 = e.lift(a, cls, pos, _OPTEXT.get(op, op))
             if a2 is not a:
-                a, b = a2, App("cast", (b,), a2.sort)
-        return App(op, (a, b), BOOL)
+                a, b = a2, PreApp("cast", (b,), a2.sort)
+        return PreApp(op, (a, b), BOOL)
 
     return h
 
 
 def _arith(op: str, *classes: str) -> BinHandler:
-    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    def h(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
         if op == "isa:divide":
             a, b = e.to_field(a, b, pos)
         else:
@@ -73,127 +53,127 @@ def _arith(op: str, *classes: str) -> BinHandler:
         for cls in classes:
             a2 = e.lift(a, cls, pos, _OPTEXT.get(op, op))
             if a2 is not a:
-                a, b = a2, App("cast", (b,), a2.sort)
-        return App(op, (a, b), a.sort)
+                a, b = a2, PreApp("cast", (b,), a2.sort)
+        return PreApp(op, (a, b), a.sort)
 
     return h
 
 
-def _pow(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+def _pow(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
     e.require(a.sort, "num", pos, "^")
     b = e.coerce(b, NAT, pos, "the exponent of ^ (Isabelle's ^ takes a nat exponent; use powr for a real one)")
-    return App("pow", (a, b), a.sort)
+    return PreApp("pow", (a, b), a.sort)
 
 
-def _powr(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
-    if e._base(a.sort) == COMPLEX or e._base(b.sort) == COMPLEX:  # complex powr (HOL-Analysis)
+def _powr(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
+    if e.shallow(a.sort) == COMPLEX or e.shallow(b.sort) == COMPLEX:  # complex powr (HOL-Analysis)
         a = e.coerce(a, COMPLEX, pos, "powr")
         b = e.coerce(b, COMPLEX, pos, "powr")
-        return Uninterpreted("powr", (a, b), COMPLEX)
+        return PreSym("powr", (a, b), COMPLEX)
     a = e.coerce(a, REAL, pos, "powr (defined on real and complex)")
     b = e.coerce(b, REAL, pos, "powr (defined on real and complex)")
-    return App("powr", (a, b), REAL)
+    return PreApp("powr", (a, b), REAL)
 
 
 def _mem(neg: bool) -> BinHandler:
-    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
-        bs = e.uni.resolve(b.sort)
+    def h(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
+        bs = e.sorts.resolve(b.sort)
         if isinstance(bs, SetSort):  # f n ∈ {x::real. …} with f n :: nat: coerce the element
             a = e.coerce(a, bs.elem, pos, "∈ (the right side must be a set of the left side's type)")
         e.unify(b.sort, SetSort(a.sort), pos, "∈ (the right side must be a set of the left side's type)")
-        t = App("mem", (a, b), BOOL)
-        return App("not", (t,), BOOL) if neg else t
+        t = PreApp("mem", (a, b), BOOL)
+        return PreApp("not", (t,), BOOL) if neg else t
 
     return h
 
 
 def _subset(flip: bool, proper: bool) -> BinHandler:
-    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    def h(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
         if flip:
             a, b = b, a
         e.unify(a.sort, b.sort, pos, "⊆")
-        e.unify(a.sort, SetSort(e.uni.fresh()), pos, "⊆ (both sides must be sets)")
-        t = App("subset", (a, b), BOOL)
+        e.unify(a.sort, SetSort(e.fresh()), pos, "⊆ (both sides must be sets)")
+        t = PreApp("subset", (a, b), BOOL)
         if proper:
-            t = App("and", (t, App("ne", (a, b), BOOL)), BOOL)
+            t = PreApp("and", (t, PreApp("ne", (a, b), BOOL)), BOOL)
         return t
 
     return h
 
 
 def _setop(op: str) -> BinHandler:
-    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+    def h(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
         e.unify(a.sort, b.sort, pos, op)
-        e.unify(a.sort, SetSort(e.uni.fresh()), pos, f"{op} (both sides must be sets)")
-        return App(op, (a, b), a.sort)
+        e.unify(a.sort, SetSort(e.fresh()), pos, f"{op} (both sides must be sets)")
+        return PreApp(op, (a, b), a.sort)
 
     return h
 
 
-def _minus(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+def _minus(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
     a, b = e.join(a, b, pos, "the two sides of -")
-    return App("isa:minus", (a, b), a.sort)
+    return PreApp("isa:minus", (a, b), a.sort)
 
 
-def _image(e: Elaborator, f: Term, s: Term, pos: int) -> Term:
-    x, y = e.uni.fresh(), e.uni.fresh()
+def _image(e: Inference, f: PreTerm, s: PreTerm, pos: int) -> PreTerm:
+    x, y = e.fresh(), e.fresh()
     e.unify(f.sort, FunSort((x,), y), pos, "f ` A (f must be a function)")
     e.unify(s.sort, SetSort(x), pos, "f ` A (A must be a set of f's argument type)")
-    return App("image", (f, s), SetSort(y))
+    return PreApp("image", (f, s), SetSort(y))
 
 
-def _comp(e: Elaborator, f: Term, g: Term, pos: int) -> Term:
-    x = e.fresh_var("x", e.uni.fresh())
+def _comp(e: Inference, f: PreTerm, g: PreTerm, pos: int) -> PreTerm:
+    x = e.fresh_var("x", e.fresh())
     inner = e.apply_term(g, [x], pos)
-    return Lam((x,), e.apply_term(f, [inner], pos))
+    return PreLam((x,), e.apply_term(f, [inner], pos))
 
 
-def _unint(sym: str, result: Callable[[Elaborator, Term, Term, int], Sort]) -> BinHandler:
-    def h(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
-        return Uninterpreted(sym, (a, b), result(e, a, b, pos))
+def _unint(sym: str, result: Callable[[Inference, PreTerm, PreTerm, int], Sort]) -> BinHandler:
+    def h(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
+        return PreSym(sym, (a, b), result(e, a, b, pos))
 
     return h
 
 
-def _nth_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
-    elem = e.uni.fresh()
+def _nth_sort(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> Sort:
+    elem = e.fresh()
     e.unify(a.sort, ListSort(elem), pos, "xs ! i (xs must be a list)")
     e.unify(b.sort, NAT, pos, "xs ! i (i must be a nat)")
     return elem
 
 
-def _cons_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
+def _cons_sort(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> Sort:
     e.unify(b.sort, ListSort(a.sort), pos, "x # xs")
     return b.sort
 
 
-def _append_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
+def _append_sort(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> Sort:
     e.unify(a.sort, b.sort, pos, "xs @ ys")
-    e.unify(a.sort, ListSort(e.uni.fresh()), pos, "xs @ ys")
+    e.unify(a.sort, ListSort(e.fresh()), pos, "xs @ ys")
     return a.sort
 
 
-def _times_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
-    x, y = e.uni.fresh(), e.uni.fresh()
+def _times_sort(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> Sort:
+    x, y = e.fresh(), e.fresh()
     e.unify(a.sort, SetSort(x), pos, "A × B")
     e.unify(b.sort, SetSort(y), pos, "A × B")
     return SetSort(Prod(x, y))
 
 
-def _inner_sort(e: Elaborator, a: Term, b: Term, pos: int) -> Sort:
+def _inner_sort(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> Sort:
     e.unify(a.sort, b.sort, pos, "∙")
     return REAL
 
 
-def _scale_r(e: Elaborator, a: Term, v: Term, pos: int) -> Term:
+def _scale_r(e: Inference, a: PreTerm, v: PreTerm, pos: int) -> PreTerm:
     a = e.coerce(a, REAL, pos, "r *⇩R v (r must be real)")
-    return Uninterpreted("scaleR", (a, v), v.sort)
+    return PreSym("scaleR", (a, v), v.sort)
 
 
-def _choose(e: Elaborator, a: Term, b: Term, pos: int) -> Term:
+def _choose(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
     e.unify(a.sort, NAT, pos, "choose")
     e.unify(b.sort, NAT, pos, "choose")
-    return App("choose", (a, b), NAT)
+    return PreApp("choose", (a, b), NAT)
 
 
 _OPTEXT = {"isa:eq": "=", "isa:minus": "-", "eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥", "add": "+", "mul": "*",
@@ -221,7 +201,7 @@ BINARY: dict[str, BinHandler] = {
 # Constants: name -> (arity, builder). Unknown names are free variables (as in Isabelle).
 # --------------------------------------------------------------------------------------
 
-Builder = Callable[["Elaborator", list[Term], int], Term]
+Builder = Callable[[Inference, list[PreTerm], int], PreTerm]
 CONSTS: dict[str, tuple[int, Builder]] = {}
 NULLARY: set[str] = set()
 
@@ -237,9 +217,9 @@ def _const(name: str, arity: int):
 
 
 def _fixed(name: str, op: str, args: tuple[Sort, ...], result: Sort, *aliases: str) -> None:
-    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
         xs = [e.coerce(x, s, pos, f"the argument of {name}") for x, s in zip(xs, args, strict=True)]
-        return App(op, tuple(xs), result)
+        return PreApp(op, tuple(xs), result)
 
     for n in (name, *aliases):
         CONSTS[n] = (len(args), build)
@@ -272,11 +252,11 @@ _fixed("False", "false", (), BOOL)
 
 
 def _poly_unary(name: str, op: str, *classes: str, result: Sort | None = None) -> None:
-    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
         x = xs[0]
         for c in classes:
             x = e.lift(x, c, pos, name)
-        return App(op, (x,), result or x.sort)
+        return PreApp(op, (x,), result or x.sort)
 
     CONSTS[name] = (1, build)
 
@@ -296,10 +276,10 @@ _poly_unary("odd", "isa:odd", "num", result=BOOL)
 
 
 def _cast_from(name: str, src: Sort, *classes: str) -> None:
-    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
         e.unify(xs[0].sort, src, pos, f"the argument of {name}")
-        res = e.uni.fresh(*classes)
-        return App("cast", (xs[0],), res)
+        res = e.fresh(*classes)
+        return PreApp("cast", (xs[0],), res)
 
     CONSTS[name] = (1, build)
 
@@ -311,12 +291,12 @@ _cast_from("of_rat", RAT, "num", "field")
 
 
 def _same2(name: str, op: str, *classes: str) -> None:
-    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
         a, b = xs
         e.unify(a.sort, b.sort, pos, f"the arguments of {name}")
         for c in classes:
             e.require(a.sort, c, pos, name)
-        return App(op, (a, b), a.sort)
+        return PreApp(op, (a, b), a.sort)
 
     CONSTS[name] = (2, build)
 
@@ -328,42 +308,42 @@ _same2("max", "max", "num", "ord")
 
 
 @_const("fact", 1)
-def _fact(e: Elaborator, xs: list[Term], pos: int) -> Term:
+def _fact(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     e.unify(xs[0].sort, NAT, pos, "the argument of fact")
-    return App("isa:fact", (xs[0],), e.uni.fresh("num"))
+    return PreApp("isa:fact", (xs[0],), e.fresh("num"))
 
 
 @_const("Suc", 1)
-def _suc(e: Elaborator, xs: list[Term], pos: int) -> Term:
+def _suc(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     e.unify(xs[0].sort, NAT, pos, "the argument of Suc")
-    return App("add", (xs[0], Num(1, NAT)), NAT)
+    return PreApp("add", (xs[0], PreNum(1, NAT)), NAT)
 
 
 @_const("card", 1)
-def _card(e: Elaborator, xs: list[Term], pos: int) -> Term:
-    e.unify(xs[0].sort, SetSort(e.uni.fresh()), pos, "card (its argument must be a set)")
-    return App("card", (xs[0],), NAT)
+def _card(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    e.unify(xs[0].sort, SetSort(e.fresh()), pos, "card (its argument must be a set)")
+    return PreApp("card", (xs[0],), NAT)
 
 
 @_const("finite", 1)
-def _finite(e: Elaborator, xs: list[Term], pos: int) -> Term:
-    e.unify(xs[0].sort, SetSort(e.uni.fresh()), pos, "finite (its argument must be a set)")
-    return App("finite", (xs[0],), BOOL)
+def _finite(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    e.unify(xs[0].sort, SetSort(e.fresh()), pos, "finite (its argument must be a set)")
+    return PreApp("finite", (xs[0],), BOOL)
 
 
 def _big(kind: str):
-    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
+    def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
         f, dom = xs
-        x = e.uni.fresh()
+        x = e.fresh()
         e.unify(dom.sort, SetSort(x), pos, f"{kind} f A (A must be a set)")
-        if isinstance(f, Lam) and len(f.vars) == 1:
+        if isinstance(f, PreLam) and len(f.vars) == 1:
             v, body = f.vars[0], f.body
             e.unify(v.sort, x, pos, f"{kind} f A")
         else:
             v = e.fresh_var("i", x)
             body = e.apply_term(f, [v], pos)
         e.require(body.sort, "num", pos, f"the summand of {kind}")
-        return BigOp(kind, v, dom, body)
+        return PreBigOp(kind, v, dom, body)
 
     return build
 
@@ -375,39 +355,39 @@ CONSTS["setprod"] = (2, _big("prod"))
 
 
 @_const("Complex", 2)
-def _complex(e: Elaborator, xs: list[Term], pos: int) -> Term:
+def _complex(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     a, b = xs
     e.unify(a.sort, REAL, pos, "Complex a b")
     e.unify(b.sort, REAL, pos, "Complex a b")
-    i = App("I", (), COMPLEX)
-    return App("add", (App("cast", (a,), COMPLEX), App("mul", (i, App("cast", (b,), COMPLEX)), COMPLEX)), COMPLEX)
+    i = PreApp("I", (), COMPLEX)
+    return PreApp("add", (PreApp("cast", (a,), COMPLEX), PreApp("mul", (i, PreApp("cast", (b,), COMPLEX)), COMPLEX)), COMPLEX)
 
 
-def _unint_const(name: str, arity: int, scheme: Callable[[Elaborator, list[Term], int], Sort]) -> None:
-    def build(e: Elaborator, xs: list[Term], pos: int) -> Term:
-        return Uninterpreted(name, tuple(xs), scheme(e, xs, pos))
+def _unint_const(name: str, arity: int, scheme: Callable[[Inference, list[PreTerm], int], Sort]) -> None:
+    def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+        return PreSym(name, tuple(xs), scheme(e, xs, pos))
 
     CONSTS[name] = (arity, build)
     if arity == 0:
         NULLARY.add(name)
 
 
-def _to_real(e: Elaborator, xs: list[Term], pos: int) -> Sort:
+def _to_real(e: Inference, xs: list[PreTerm], pos: int) -> Sort:
     if len(xs) == 2:
         e.unify(xs[0].sort, xs[1].sort, pos, "the arguments")
     return REAL
 
 
-def _set_elem(e: Elaborator, xs: list[Term], pos: int) -> Sort:
-    x = e.uni.fresh()
+def _set_elem(e: Inference, xs: list[PreTerm], pos: int) -> Sort:
+    x = e.fresh()
     e.unify(xs[0].sort, SetSort(x), pos, "Max/Min (the argument must be a set)")
     e.require(x, "ord", pos, "Max/Min")
     return x
 
 
 def _pair_part(left: bool):
-    def scheme(e: Elaborator, xs: list[Term], pos: int) -> Sort:
-        a, b = e.uni.fresh(), e.uni.fresh()
+    def scheme(e: Inference, xs: list[PreTerm], pos: int) -> Sort:
+        a, b = e.fresh(), e.fresh()
         e.unify(xs[0].sort, Prod(a, b), pos, "fst/snd (the argument must be a pair)")
         return a if left else b
 
@@ -415,16 +395,16 @@ def _pair_part(left: bool):
 
 
 def _list_fn(result: Callable[[Sort], Sort]):
-    def scheme(e: Elaborator, xs: list[Term], pos: int) -> Sort:
-        x = e.uni.fresh()
+    def scheme(e: Inference, xs: list[PreTerm], pos: int) -> Sort:
+        x = e.fresh()
         e.unify(xs[0].sort, ListSort(x), pos, "a list function (the argument must be a list)")
         return result(x)
 
     return scheme
 
 
-def _univ(e: Elaborator, xs: list[Term], pos: int) -> Sort:
-    return SetSort(e.uni.fresh())
+def _univ(e: Inference, xs: list[PreTerm], pos: int) -> Sort:
+    return SetSort(e.fresh())
 
 
 _unint_const("norm", 1, _to_real)
@@ -443,15 +423,15 @@ _unint_const("last", 1, _list_fn(lambda x: x))
 
 
 @_const("length", 1)
-def _length(e: Elaborator, xs: list[Term], pos: int) -> Term:
-    e.unify(xs[0].sort, ListSort(e.uni.fresh()), pos, "length (its argument must be a list)")
-    return App("list_length", (xs[0],), NAT)
+def _length(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    e.unify(xs[0].sort, ListSort(e.fresh()), pos, "length (its argument must be a list)")
+    return PreApp("list_length", (xs[0],), NAT)
 
 
 @_const("sum_list", 1)
-def _sum_list(e: Elaborator, xs: list[Term], pos: int) -> Term:
-    x = e.uni.fresh("num")
+def _sum_list(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    x = e.fresh("num")
     e.unify(xs[0].sort, ListSort(x), pos, "sum_list (its argument must be a list of numbers)")
-    return App("list_sum", (xs[0],), x)
+    return PreApp("list_sum", (xs[0],), x)
 
 

@@ -1,9 +1,10 @@
-"""Finishing an elaborated term: resolve every sort, then pick the one IR operation.
+"""Pre-term -> IR: resolve every sort, pick the one IR operation, build with the IR's checks.
 
-Operations whose IR meaning depends on the sort carry an ``isa:`` name during elaboration
-(``isa:div`` is ``div`` on nat and ``fdiv`` on int; ``isa:eq`` on bool is ``iff``; ...).
-``Finisher.term`` rebuilds the term bottom-up with the IR's checked constructors, so an
-ill-sorted result raises ``IRError`` (the parser reports it as a ParseError).
+A pseudo-operation (``preterm.PSEUDO_OPS``) names an HOL operator whose IR meaning depends
+on the sort (``isa:div`` is ``div`` on nat and ``fdiv`` on int; ``isa:eq`` on bool is
+``iff``); ``_FINISH`` has one handler for each. ``Finisher.term`` rebuilds the term bottom-up
+with the IR's validating constructors only (``app``, ``cast``, ``Num`` ...), so an ill-sorted
+result raises ``IRError`` (the parser reports it as a ParseError).
 """
 
 from __future__ import annotations
@@ -40,56 +41,71 @@ from provers.ir import (
     show,
     substitute,
 )
-from provers.isabelle.types import Unifier
-
-# --------------------------------------------------------------------------------------
-# Finishing: resolve sorts, pick the one IR operation, validate with the IR constructors
-# --------------------------------------------------------------------------------------
+from provers.isabelle.preterm import (
+    PreApp,
+    PreBigOp,
+    PreLam,
+    PreNum,
+    PreQuant,
+    PreSetBuilder,
+    PreSym,
+    PreTerm,
+    PreVar,
+)
+from provers.isabelle.types import HolSorts
 
 
 class Finisher:
-    """Turns an elaborated term into a plain IR term (no type variables, no ``isa:`` ops)."""
+    """Turns pre-terms into IR terms (no pending sorts, no pseudo-operations)."""
 
-    def __init__(self, uni: Unifier):
-        self.uni = uni
+    def __init__(self, sorts: HolSorts):
+        self.sorts = sorts
+        #: type variable id -> the default it got (a numeric one nothing fixed), for the notes
         self.defaulted: dict[int, Sort] = {}
         self.count = 0
 
     def sort(self, s: Sort) -> Sort:
-        return self.uni.finish(s, self.defaulted)
+        return self.sorts.finish(s, self.defaulted)
 
-    def term(self, t: Term) -> Term:
-        if isinstance(t, Var):
-            return Var(t.name, self.sort(t.sort))
-        if isinstance(t, Num):
-            s = self.sort(t.sort)
-            if isinstance(s, OpaqueSort) and isinstance(t.value, int) and t.value >= 0:
-                return Uninterpreted(str(t.value), (), s)  # a numeral of a type the IR does not model
-            try:
-                return Num(t.value, s)
-            except IRError as e:
-                raise IRError(f"numeral {t.value}: {e}") from None
-        if isinstance(t, Uninterpreted):
-            args = tuple(self.term(a) for a in t.args)
-            if t.symbol in ("fst", "snd") and isinstance(args[0], Uninterpreted) and args[0].symbol == "Pair":
-                return args[0].args[0 if t.symbol == "fst" else 1]  # fst (a, b) = a
-            return Uninterpreted(t.symbol, args, self.sort(t.sort))
-        if isinstance(t, Quant):
-            return Quant(t.kind, tuple(self.term(v) for v in t.vars), self.term(t.body))  # type: ignore[misc]
-        if isinstance(t, Lam):
-            vs = [self.term(v) for v in t.vars]
-            body = self.term(t.body)
-            if isinstance(body, Lam):
-                return Lam((*vs, *body.vars), body.body)  # type: ignore[arg-type]
-            return Lam(tuple(vs), body)  # type: ignore[arg-type]
-        if isinstance(t, BigOp):
-            return BigOp(t.kind, self.term(t.var), self.term(t.domain), self.term(t.body))  # type: ignore[arg-type]
-        if isinstance(t, SetBuilder):
-            return SetBuilder(self.term(t.var), self.term(t.body))  # type: ignore[arg-type]
-        if isinstance(t, App):
-            args = tuple(self.term(a) for a in t.args)
-            return self.app(t.op, args, t.sort)
-        raise IRError(f"unexpected term {t!r}")
+    def term(self, t: PreTerm) -> Term:
+        return _TERM[type(t)](self, t)
+
+    def var(self, t: PreVar) -> Var:
+        return Var(t.name, self.sort(t.sort))
+
+    def num(self, t: PreNum) -> Term:
+        s = self.sort(t.sort)
+        if isinstance(s, OpaqueSort) and isinstance(t.value, int) and t.value >= 0:
+            return Uninterpreted(str(t.value), (), s)  # a numeral of a type the IR does not model
+        try:
+            return Num(t.value, s)
+        except IRError as e:
+            raise IRError(f"numeral {t.value}: {e}") from None
+
+    def sym(self, t: PreSym) -> Term:
+        args = tuple(self.term(a) for a in t.args)
+        if t.symbol in ("fst", "snd") and isinstance(args[0], Uninterpreted) and args[0].symbol == "Pair":
+            return args[0].args[0 if t.symbol == "fst" else 1]  # fst (a, b) = a
+        return Uninterpreted(t.symbol, args, self.sort(t.sort))
+
+    def quant(self, t: PreQuant) -> Term:
+        return Quant(t.kind, tuple(self.var(v) for v in t.vars), self.term(t.body))
+
+    def lam(self, t: PreLam) -> Term:
+        vs = [self.var(v) for v in t.vars]
+        body = self.term(t.body)
+        if isinstance(body, Lam):
+            return Lam((*vs, *body.vars), body.body)
+        return Lam(tuple(vs), body)
+
+    def bigop(self, t: PreBigOp) -> Term:
+        return BigOp(t.kind, self.var(t.var), self.term(t.domain), self.term(t.body))
+
+    def set_builder(self, t: PreSetBuilder) -> Term:
+        return SetBuilder(self.var(t.var), self.term(t.body))
+
+    def application(self, t: PreApp) -> Term:
+        return self.app(t.op, tuple(self.term(a) for a in t.args), t.sort)
 
     def app(self, op: str, args: tuple[Term, ...], raw_sort: Sort) -> Term:
         s = self.sort(raw_sort)
@@ -264,4 +280,10 @@ _FINISH: dict[str, Callable[[Finisher, tuple[Term, ...], Sort], Term]] = {
     "isa:even": _fin_by_sort({NAT: "even", INT: "even"}, "even"),
     "isa:odd": _fin_by_sort({NAT: "odd", INT: "odd"}, "odd"),
     "isa:lessThan": _fin_interval("lessThan"), "isa:atMost": _fin_interval("atMost"),
+}
+
+_TERM: dict[type, Callable] = {
+    PreVar: Finisher.var, PreNum: Finisher.num, PreSym: Finisher.sym, PreQuant: Finisher.quant,
+    PreLam: Finisher.lam, PreBigOp: Finisher.bigop, PreSetBuilder: Finisher.set_builder,
+    PreApp: Finisher.application,
 }

@@ -63,6 +63,41 @@ def _is_ident_char(c: str) -> bool:
     return _is_letter(c) or c.isdigit() or c in "_'⇩"
 
 
+def _ident_end(text: str, i: int, end: int) -> int:
+    while i < end and _is_ident_char(text[i]):
+        i += 1
+    return i
+
+
+def _numeral_end(text: str, i: int, end: int) -> int:
+    """End of the numeral at ``i`` (``12``, ``0.5``); a name glued to it is an error."""
+    j = i
+    while j < end and text[j].isdigit():
+        j += 1
+    if j + 1 < end and text[j] == "." and text[j + 1].isdigit():
+        j += 1
+        while j < end and text[j].isdigit():
+            j += 1
+    if j < end and (_is_letter(text[j]) or text[j] == "_") and not text.startswith("⇩", j):
+        # 2x, 3pi: a number glued to a name is not HOL syntax
+        k = _ident_end(text, j, end)
+        raise LexError(
+            f"'{text[i:k]}' is not a HOL term: write multiplication explicitly ({text[i:j]} * {text[j:k]})",
+            i,
+        )
+    return j
+
+
+def _name_span(text: str, i: int, end: int) -> tuple[int, int]:
+    """Span of the name at ``i``; of a qualified ``Theory.const`` (``List.length``,
+    ``Real.sqrt``), the constant's name only."""
+    j = _ident_end(text, i, end)
+    while text[i:j] in THEORIES and j + 1 < end and text[j] == "." and _is_letter(text[j + 1]):
+        i = j + 1
+        j = _ident_end(text, i, end)
+    return i, j
+
+
 def tokenize(text: str, start: int, end: int) -> list[Token]:
     """Tokens of ``text[start:end]`` (one quoted term), ending with an ``eof`` token."""
     toks: list[Token] = []
@@ -79,42 +114,17 @@ def tokenize(text: str, start: int, end: int) -> list[Token]:
             i = j + 2
             continue
         if c.isdigit():
-            j = i
-            while j < end and text[j].isdigit():
-                j += 1
-            if j + 1 < end and text[j] == "." and text[j + 1].isdigit():
-                j += 1
-                while j < end and text[j].isdigit():
-                    j += 1
-            if j < end and (_is_letter(text[j]) or text[j] == "_") and not text.startswith("⇩", j):
-                # 2x, 3pi: a number glued to a name is not HOL syntax
-                k = j
-                while k < end and _is_ident_char(text[k]):
-                    k += 1
-                raise LexError(
-                    f"'{text[i:k]}' is not a HOL term: write multiplication explicitly ({text[i:j]} * {text[j:k]})",
-                    i,
-                )
+            j = _numeral_end(text, i, end)
             toks.append(Token("num", text[i:j], i))
             i = j
             continue
         if c == "'" and i + 1 < end and _is_letter(text[i + 1]):
-            j = i + 1
-            while j < end and _is_ident_char(text[j]):
-                j += 1
+            j = _ident_end(text, i + 1, end)
             toks.append(Token("tvar", text[i:j], i))
             i = j
             continue
         if _is_letter(c) or (c == "_" and i + 1 < end and _is_ident_char(text[i + 1])):
-            j = i
-            while j < end and _is_ident_char(text[j]):
-                j += 1
-            # a qualified name Theory.const (List.length, Real.sqrt): keep the constant name
-            while text[i:j] in THEORIES and j + 1 < end and text[j] == "." and _is_letter(text[j + 1]):
-                i = j + 1
-                j = i
-                while j < end and _is_ident_char(text[j]):
-                    j += 1
+            i, j = _name_span(text, i, end)
             toks.append(Token("ident", text[i:j], i))
             i = j
             continue

@@ -2,8 +2,9 @@
 
 Reads the outer syntax of ``theorem``/``lemma`` (name, attributes, ``fixes``, ``assumes``,
 ``defines``, ``shows``, the short form ``theorem "P"`` with ``for``), drops a trailing proof
-(``proof``/``by``/``sorry``/``oops``/``apply``), elaborates every quoted term with one shared
-sort-inference state (``terms.Elaborator``) and finishes all sorts at once. Anything that is
+(``proof``/``by``/``sorry``/``oops``/``apply``), reads every quoted term into a pre-term with
+one shared sort-inference state (``terms.TermParser`` over ``inference.Inference``), and
+finishes all of them into IR at once (``finish.Finisher``), when every sort is known. Anything that is
 not one statement raises ``ParseError`` with a position and a reason a user can act on.
 """
 
@@ -13,27 +14,14 @@ import sys
 from dataclasses import dataclass
 
 from provers.errors import InputTooLargeError, ParseError
-from provers.ir import (
-    BOOL,
-    App,
-    Hypothesis,
-    IRError,
-    Lam,
-    Quant,
-    Statement,
-    Term,
-    Var,
-    VarBinder,
-    and_,
-    app,
-    depth,
-    show,
-)
+from provers.ir import BOOL, Hypothesis, IRError, Statement, Term, VarBinder, and_, app, show
 from provers.isabelle.finish import Finisher
+from provers.isabelle.inference import ElabError, Inference
 from provers.isabelle.lexer import LexError, tokenize
+from provers.isabelle.preterm import PreApp, PreLam, PreQuant, PreTerm, PreVar, height
 from provers.isabelle.symbols import decode
-from provers.isabelle.terms import ElabError, Elaborator, Scope
-from provers.isabelle.types import TypeReader, Unifier, show_sort
+from provers.isabelle.terms import Scope, TermParser
+from provers.isabelle.types import TypeReader, show_sort
 
 MAX_CHARS = 100_000  # one statement (the Lean frontend uses the same limit)
 MAX_TOKENS = 5_000  # outer tokens (keywords, names, quoted strings)
@@ -162,12 +150,12 @@ def parse_isabelle(text: str) -> Statement:
 
 
 def _height(res: object) -> int:
-    """Height of the deepest term in an elaboration result (terms in tuples and lists)."""
+    """Height of the deepest pre-term in an elaboration result (in tuples and lists)."""
     stack, best = [res], 0
     while stack:
         x = stack.pop()
-        if isinstance(x, Term):
-            best = max(best, depth(x))
+        if isinstance(x, PreTerm):
+            best = max(best, height(x))
         elif isinstance(x, (tuple, list)):
             stack.extend(x)
     return best
@@ -241,16 +229,15 @@ class _Statement:
 
     def __init__(self, o: _Outer, text: str, source: str, hints: dict | None = None):
         self.o, self.text, self.source = o, text, source
-        self.uni = Unifier()
+        self.inf = Inference(hints=hints)
         self.scope = Scope(fixed={}, implicit={})
-        self.el = Elaborator(text, self.uni, self.scope)
-        self.el.hints = dict(hints or {})
-        self.fixes: list[Var] = []
-        self.hyps: list[tuple[str | None, Term, int]] = []
-        self.defines: list[tuple[Var, Term, str | None, int]] = []
-        self.concls: list[tuple[Term, int]] = []
-        self.raw_concls: list[tuple[list[Var], list[Term], Term, int]] = []
-        self.meta_vars: list[Var] = []
+        self.el = TermParser(self.inf, self.scope)
+        self.fixes: list[PreVar] = []
+        self.hyps: list[tuple[str | None, PreTerm, int]] = []
+        self.defines: list[tuple[PreVar, PreTerm, str | None, int]] = []
+        self.concls: list[tuple[PreTerm, int]] = []
+        self.raw_concls: list[tuple[list[PreVar], list[PreTerm], PreTerm, int]] = []
+        self.meta_vars: list[PreVar] = []
         self.name: str | None = None
         self.coercion_notes: list[str] = []
 
@@ -343,13 +330,12 @@ class _Statement:
             for nt in names:
                 if "." in nt.text:
                     raise o.err(f"{nt.text!r} is not a variable name", nt)
-                v = Var(nt.text, sort if sort is not None else self.uni.fresh())
+                v = PreVar(nt.text, sort if sort is not None else self.inf.fresh())
                 if nt.text in self.scope.fixed:
                     raise o.err(f"variable {nt.text} is fixed twice", nt)
                 self.scope.fixed[nt.text] = v
                 self.fixes.append(v)
-            if o.is_word("and") and not (o.peek(1).kind == "word" and o.peek(2).text in (":", "[") and False):
-                # `and` continues the fixes unless an element keyword follows
+            if o.is_word("and"):  # `and` continues the fixes (an element keyword after it is an error)
                 o.next()
                 if o.peek().kind == "word" and o.peek().text in ELEMENT_WORDS:
                     raise o.err("dangling `and` before a new statement element")
@@ -367,7 +353,7 @@ class _Statement:
             raise o.err(f"expected a type after `::`, found {t.text!r}", t)
         try:
             toks = tokenize(self.text, start, end)
-            r = TypeReader(toks, 0, self.uni)
+            r = TypeReader(toks, 0, self.inf.sorts)
             s = r.read()
             if toks[r.i].kind != "eof":
                 raise LexError(f"unexpected {toks[r.i].text!r} in a type", toks[r.i].pos)
@@ -462,9 +448,9 @@ class _Statement:
             raise InputTooLargeError.at_offset("term nested too deeply", self.text, tok.pos) from None
 
     def note_coercions(self, where: str) -> None:
-        if self.el.coercions:
-            self.coercion_notes.append(f"{where}: Isabelle coercions inserted for {', '.join(self.el.coercions)}")
-            self.el.coercions = []
+        if self.inf.coercions:
+            self.coercion_notes.append(f"{where}: Isabelle coercions inserted for {', '.join(self.inf.coercions)}")
+            self.inf.coercions = []
 
     def add_hyp(self, tok: OTok, name: str | None) -> None:
         vs, hyps, concl = self.elaborate(tok, "prop")
@@ -489,7 +475,7 @@ class _Statement:
         for vs, hyps, concl, pos in self.raw_concls:
             self.concls.append((_closed(vs, hyps, concl), pos))
 
-    def read_define_body(self) -> tuple[Var, Term]:
+    def read_define_body(self) -> tuple[PreVar, PreTerm]:
         """``x ≡ t`` or ``f x y ≡ t`` (read as ``f ≡ λx y. t``)."""
         el = self.el
         t = el.next()
@@ -501,18 +487,18 @@ class _Statement:
         if not el.at("≡", "=", "=="):
             raise ElabError("`defines` expects \"x ≡ t\": found no ≡ after the defined name", el.peek().pos)
         el.next()
-        pvars = [Var(p.text, self.uni.fresh()) for p in params]
+        pvars = [PreVar(p.text, self.inf.fresh()) for p in params]
         el.bound.append({v.name: v for v in pvars})
         rhs = el.expr(0)
         el.bound.pop()
         for v in reversed(pvars):
-            rhs = Lam((v,), rhs)
+            rhs = PreLam((v,), rhs)
         sort = rhs.sort
         if t.text in self.scope.fixed:
             var = self.scope.fixed[t.text]
-            el.unify(var.sort, sort, t.pos, "the definition")
+            self.inf.unify(var.sort, sort, t.pos, "the definition")
         else:
-            var = Var(t.text, sort)
+            var = PreVar(t.text, sort)
             self.scope.fixed[t.text] = var
         return var, rhs
 
@@ -526,10 +512,10 @@ class _Statement:
         self.settle_conclusions()
         if not self.concls:
             raise ParseError.at_offset("no conclusion: expected `shows \"…\"`", self.text, len(self.text))
-        fz = Finisher(self.uni)
+        fz = Finisher(self.inf.sorts)
         notes: list[str] = list(self.coercion_notes)
 
-        def fin(t: Term, pos: int, where: str) -> Term:
+        def fin(t: PreTerm, pos: int, where: str) -> Term:
             before = set(fz.defaulted)
             try:
                 out = fz.term(t)
@@ -576,10 +562,9 @@ class _Statement:
         )
 
 
-def _closed(vs: list[Var], hyps: list[Term], concl: Term) -> Term:
-    """``⋀vs. ⟦hyps⟧ ⟹ concl`` as one object-level formula ``∀vs. hyps ⟶ concl``
-    (built before sorts are final, hence the raw constructors)."""
+def _closed(vs: list[PreVar], hyps: list[PreTerm], concl: PreTerm) -> PreTerm:
+    """``⋀vs. ⟦hyps⟧ ⟹ concl`` as one object-level formula ``∀vs. hyps ⟶ concl``."""
     body = concl
     for h in reversed(hyps):
-        body = App("implies", (h, body), BOOL)
-    return Quant("forall", tuple(vs), body) if vs else body
+        body = PreApp("implies", (h, body), BOOL)
+    return PreQuant("forall", tuple(vs), body) if vs else body

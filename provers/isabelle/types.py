@@ -1,14 +1,16 @@
-"""Hindley–Milner bookkeeping for the Isabelle frontend: type variables, type classes,
-unification, and the reader of HOL type expressions.
+"""HOL types for the Isabelle frontend: the type classes it tracks, the pending sorts of one
+statement (``HolSorts``: unification with classes, defaults), and the reader of HOL type
+expressions.
 
-Type variables (``TVar``) and pairs (``Prod``) exist only while a statement is being
-elaborated; ``Unifier.finish`` turns every sort into an IR sort (defaulting numeric type
-variables by the documented rule) before any term leaves the frontend.
+Unknown types are the IR's pending sorts (``provers.ir.pending.SortVar``); pairs (``Prod``) are
+a pre-sort of this frontend. Both exist only while a statement is elaborated:
+``HolSorts.finish`` turns every sort into an IR sort (defaulting numeric type variables by the
+documented rule) before any term leaves the frontend.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from provers.ir import (
     BOOL,
@@ -23,20 +25,13 @@ from provers.ir import (
     FunSort,
     ListSort,
     OpaqueSort,
+    PendingSorts,
     SetSort,
     Sort,
+    SortClash,
+    SortVar,
 )
 from provers.isabelle.lexer import LexError, Token
-
-
-@dataclass(frozen=True)
-class TVar(Sort):
-    """An unknown sort (internal to elaboration)."""
-
-    id: int
-
-    def __str__(self) -> str:
-        return f"?{self.id}"
 
 
 @dataclass(frozen=True)
@@ -74,109 +69,31 @@ DEFAULT_NUMERIC = REAL
 BASE_TYPES = {"nat": NAT, "int": INT, "rat": RAT, "real": REAL, "complex": COMPLEX, "bool": BOOL}
 
 
-class TypeClash(Exception):
-    """Two sorts that cannot be unified (the caller adds the position)."""
+class HolSorts(PendingSorts):
+    """The pending sorts of one HOL statement: Isabelle's type classes and defaults."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.user_tvars: dict[str, SortVar] = {}
 
-@dataclass
-class Unifier:
-    subst: dict[int, Sort] = field(default_factory=dict)
-    classes: dict[int, set[str]] = field(default_factory=dict)
-    names: dict[int, str] = field(default_factory=dict)
-    user_tvars: dict[str, TVar] = field(default_factory=dict)
-    count: int = 0
-
-    def fresh(self, *classes: str, name: str | None = None) -> TVar:
-        self.count += 1
-        v = TVar(self.count)
-        self.classes[v.id] = set(classes)
-        if name:
-            self.names[v.id] = name
-        return v
-
-    def user_tvar(self, name: str) -> TVar:
+    def user_tvar(self, name: str) -> SortVar:
         """The type variable the user wrote as ``'a`` (one per statement)."""
         if name not in self.user_tvars:
             self.user_tvars[name] = self.fresh(name=name)
         return self.user_tvars[name]
 
-    def resolve(self, s: Sort) -> Sort:
-        if isinstance(s, TVar):
-            t = self.subst.get(s.id)
-            if t is None:
-                return s
-            r = self.resolve(t)
-            self.subst[s.id] = r
-            return r
-        if isinstance(s, FunSort):
-            return FunSort(tuple(self.resolve(a) for a in s.args), self.resolve(s.result))
-        if isinstance(s, SetSort):
-            return SetSort(self.resolve(s.elem))
-        if isinstance(s, ListSort):
-            return ListSort(self.resolve(s.elem))
-        if isinstance(s, Prod):
-            return Prod(self.resolve(s.left), self.resolve(s.right))
-        return s
-
-    def shallow(self, s: Sort) -> Sort:
-        while isinstance(s, TVar) and s.id in self.subst:
-            s = self.subst[s.id]
-        return s
-
-    def require(self, s: Sort, cls: str) -> None:
-        s = self.shallow(s)
-        if isinstance(s, TVar):
-            self.classes.setdefault(s.id, set()).add(cls)
-            return
+    def check_class(self, s: Sort, cls: str) -> None:
         if isinstance(s, OpaqueSort):
             return  # a carrier the IR does not model: trust the user's class
         if s not in CLASSES[cls]:
-            raise TypeClash(f"{show_sort(self.resolve(s))} is not {_CLASS_WORDS[cls]}")
+            raise SortClash(f"{show_sort(self.resolve(s))} is not {_CLASS_WORDS[cls]}")
 
-    def unify(self, a: Sort, b: Sort) -> None:
-        a, b = self.shallow(a), self.shallow(b)
-        if a == b:
-            return
-        if isinstance(a, TVar) or isinstance(b, TVar):
-            v, t = (a, b) if isinstance(a, TVar) else (b, a)
-            assert isinstance(v, TVar)
-            if self._occurs(v, t):
-                raise TypeClash(f"cyclic type: {v} occurs in {show_sort(self.resolve(t))}")
-            self.subst[v.id] = t
-            for cls in self.classes.get(v.id, ()):
-                self.require(t, cls)
-            if isinstance(t, TVar) and v.id in self.names and t.id not in self.names:
-                self.names[t.id] = self.names[v.id]
-            return
-        if isinstance(a, FunSort) and isinstance(b, FunSort) and len(a.args) == len(b.args):
-            for x, y in zip(a.args, b.args, strict=False):
-                self.unify(x, y)
-            self.unify(a.result, b.result)
-            return
-        if type(a) is type(b) and isinstance(a, (SetSort, ListSort)):
-            self.unify(a.elem, b.elem)  # type: ignore[attr-defined]
-            return
-        if isinstance(a, Prod) and isinstance(b, Prod):
-            self.unify(a.left, b.left)
-            self.unify(a.right, b.right)
-            return
-        raise TypeClash(f"{show_sort(self.resolve(a))} vs {show_sort(self.resolve(b))}")
+    def show(self, s: Sort) -> str:
+        return show_sort(s)
 
-    def _occurs(self, v: TVar, t: Sort) -> bool:
-        t = self.shallow(t)
-        if t == v:
-            return True
-        if isinstance(t, FunSort):
-            return any(self._occurs(v, x) for x in (*t.args, t.result))
-        if isinstance(t, (SetSort, ListSort)):
-            return self._occurs(v, t.elem)
-        if isinstance(t, Prod):
-            return self._occurs(v, t.left) or self._occurs(v, t.right)
-        return False
-
-    def default(self, v: TVar) -> Sort:
+    def default(self, v: SortVar) -> Sort:
         """The documented default for a type variable nothing fixed."""
-        cls = self.classes.get(v.id, set())
+        cls = self.classes.get(v.id, {})
         if "integral" in cls or "intlike" in cls:
             return DEFAULT_INTEGRAL
         if cls:
@@ -184,27 +101,34 @@ class Unifier:
         return OpaqueSort(self.names.get(v.id) or f"'t{v.id}")
 
     def finish(self, s: Sort, defaulted: dict[int, Sort] | None = None) -> Sort:
-        """The IR sort of ``s``: defaults applied, curried functions flattened, pairs opaque."""
-        s = self.resolve(s)
-        if isinstance(s, TVar):
-            d = self.default(s)
-            self.subst[s.id] = d
-            if defaulted is not None and self.classes.get(s.id):
-                defaulted[s.id] = d
+        """The IR sort of ``s``: defaults applied (the numeric ones recorded in ``defaulted``),
+        curried functions flattened, pairs opaque."""
+
+        def default(v: SortVar) -> Sort:
+            d = self.default(v)
+            if defaulted is not None and self.classes.get(v.id):
+                defaulted[v.id] = d
             return d
-        if isinstance(s, FunSort):
-            args = [self.finish(a, defaulted) for a in s.args]
-            res = self.finish(s.result, defaulted)
-            if isinstance(res, FunSort):
-                return FunSort((*args, *res.args), res.result)
-            return FunSort(tuple(args), res)
-        if isinstance(s, SetSort):
-            return SetSort(self.finish(s.elem, defaulted))
-        if isinstance(s, ListSort):
-            return ListSort(self.finish(s.elem, defaulted))
-        if isinstance(s, Prod):
-            return OpaqueSort(f"{_paren(self.finish(s.left, defaulted))} × {_paren(self.finish(s.right, defaulted))}")
-        return s
+
+        return _lower(self.ground(s, default))
+
+
+def _lower(s: Sort) -> Sort:
+    """A ground HOL sort as an IR sort: ``a ⇒ b ⇒ c`` is one two-argument function sort,
+    a pair type an opaque carrier."""
+    if isinstance(s, FunSort):
+        args = [_lower(a) for a in s.args]
+        res = _lower(s.result)
+        if isinstance(res, FunSort):
+            return FunSort((*args, *res.args), res.result)
+        return FunSort(tuple(args), res)
+    if isinstance(s, SetSort):
+        return SetSort(_lower(s.elem))
+    if isinstance(s, ListSort):
+        return ListSort(_lower(s.elem))
+    if isinstance(s, Prod):
+        return OpaqueSort(f"{_paren(_lower(s.left))} × {_paren(_lower(s.right))}")
+    return s
 
 
 def _paren(s: Sort) -> str:
@@ -226,7 +150,7 @@ def show_sort(s: Sort) -> str:
         return s.name
     if isinstance(s, Prod):
         return f"{_postfix_arg(s.left)} × {_postfix_arg(s.right)}"
-    if isinstance(s, TVar):
+    if isinstance(s, SortVar):
         return "_"
     return str(s)
 
@@ -250,7 +174,7 @@ def _postfix_arg(s: Sort) -> str:
 class TypeReader:
     """Recursive-descent reader of HOL types over inner-syntax tokens."""
 
-    def __init__(self, toks: list[Token], i: int, uni: Unifier):
+    def __init__(self, toks: list[Token], i: int, uni: HolSorts):
         self.toks, self.i, self.uni = toks, i, uni
 
     def peek(self, k: int = 0) -> Token:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from provers.errors import InputTooLargeError, ParseError
 from provers.ir import BOOL, TYPE, FunSort, Lam, OpaqueSort, Sort, Term, Var, free_vars
-from provers.lean4.sorts import UNKNOWN, is_meta
+from provers.lean4.sorts import unfixed
 from provers.lean4.syntax import BinderGroup, Syn
 
 #: Sorts a type-valued definition body may name (``Type``, ``Type*``, ``Type u``, ``Sort u``).
@@ -158,7 +158,7 @@ def _unfold(el, groups: list[BinderGroup], type_syn: Syn | None, body: Syn) -> T
         else:
             t, _ = el.elab(body, expected)
             t = el.coerce(t, expected, body)
-    if t.sort == UNKNOWN or is_meta(t.sort) or not free_vars(t) <= set(params):
+    if unfixed(t.sort) or not free_vars(t) <= set(params):
         return None
     return Lam(tuple(params), t) if params else t
 
@@ -188,7 +188,7 @@ def _signature(el, groups: list[BinderGroup], type_syn: Syn | None, body: Syn | 
                 result = el.elab_type(type_syn)
             elif body is not None:
                 t, _ = el.elab(body, None)
-                result = None if (t.sort == UNKNOWN or is_meta(t.sort)) else t.sort
+                result = None if unfixed(t.sort) else t.sort
     except InputTooLargeError:
         raise
     except ParseError:

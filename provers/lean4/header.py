@@ -33,11 +33,12 @@ from provers.lean4.commands import (
     meta_namespace,
 )
 from provers.lean4.definitions import Definition, define
-from provers.lean4.elaborate import TYPE_NAMES, Elaborator
+from provers.lean4.elaborate import Elaborator
 from provers.lean4.lexer import Token
 from provers.lean4.names import NAMES
 from provers.lean4.pratt import TermParser
-from provers.lean4.syntax import BinderGroup
+from provers.lean4.syntax import BinderGroup, Syn
+from provers.lean4.types import TYPE_NAMES
 
 
 @dataclass
@@ -104,20 +105,13 @@ class HeaderReader:
         seen_other = False
         while True:
             t = self.tok(i)
-            w = self.word(i)
             if t.kind == "eof":
                 if self.pending or self.pending_variables:
                     raise self.error("`open ... in` / `variable ... in` is not followed by the "
                                      "statement", t)
                 return None
-            if t.kind == "sym" and t.text == "#":
-                nxt = self.tok(i + 1)
-                word = "#" + (nxt.text if nxt.kind == "ident" and nxt.pos == t.end else "")
-                raise self.refuse(t, word)
-            if t.kind == "sym" and t.text == "@" and self.tok(i + 1).text == "[":
-                raise self.error("attribute `@[...]`: attributes change how Lean uses the "
-                                 "declaration and can run code; remove it", t)
-            if w == "import":
+            self.refuse_directive(i)
+            if self.word(i) == "import":
                 if seen_other:
                     raise self.error("`import` after other commands: imports come first", t)
                 i = self.import_(i)
@@ -129,38 +123,53 @@ class HeaderReader:
                 self.h.opens.extend(self.pending)
                 self.h.variables.extend(self.pending_variables)
                 return self.h
-            if w == "open":
-                i = self.open_(i)
-            elif w == "set_option":
-                i = self.set_option(i)
-            elif w == "universe":
-                i = self.universe(i)
-            elif w == "variable":
-                i = self.variable(i)
-            elif w in ("universes", "variables"):
-                raise self.error(f"`{w}` is Lean 3: in Lean 4 + Mathlib it declares nothing (a "
-                                 f"stub that warns); write `{w[:-1]}`", t)
-            elif w == "noncomputable" and self.word(i + 1) == "section":
-                self.no_scoped(i)
-                i += 2
-                if self.tok(i).kind == "ident" and self.word(i) not in COMMAND_KEYWORDS:
-                    raise self.error("a named section: sections change how names resolve; "
-                                     "remove it", self.tok(i))
-            elif self.word(self.skip_modifiers(i)) in ("def", "abbrev"):
-                i = self.definition(i)
-            elif w in ("local", "scoped") and self.word(i + 1) in COMMAND_KEYWORDS:
-                nxt = self.word(i + 1)
-                raise self.error(command_reason(nxt).replace(f"`{nxt}`", f"`{w} {nxt}`", 1), t)
-            elif w in COMMAND_KEYWORDS:
-                raise self.refuse(t)
-            elif t.kind == "ident" and self.word(i + 1) in ("def", "abbrev", "theorem", "lemma", "example"):
-                raise self.error(f"`{w}` before a declaration is not a modifier Lean knows", t)
-            elif not self.has_declaration(i):
+            nxt = self.command(i)
+            if nxt is None:
                 return None  # prose or a proof script: the caller says which
-            else:
-                raise self.error(f"unexpected {t.text or t.kind!r} before the theorem: only import, "
-                                 "open, universe, variable, set_option and def/abbrev commands may "
-                                 "precede it (prose or an unknown command?)", t)
+            i = nxt
+
+    def refuse_directive(self, i: int) -> None:
+        """``#eval``-like commands and ``@[attributes]`` run code or change the declaration."""
+        t = self.tok(i)
+        if t.kind == "sym" and t.text == "#":
+            nxt = self.tok(i + 1)
+            word = "#" + (nxt.text if nxt.kind == "ident" and nxt.pos == t.end else "")
+            raise self.refuse(t, word)
+        if t.kind == "sym" and t.text == "@" and self.tok(i + 1).text == "[":
+            raise self.error("attribute `@[...]`: attributes change how Lean uses the "
+                             "declaration and can run code; remove it", t)
+
+    def command(self, i: int) -> int | None:
+        """Read the command at ``i`` (not a declaration); the index after it, None when what
+        follows has no declaration at all, or a ParseError naming the command."""
+        t, w = self.tok(i), self.word(i)
+        reader = {"open": self.open_, "set_option": self.set_option, "universe": self.universe,
+                  "variable": self.variable}.get(w)
+        if reader is not None:
+            return reader(i)
+        if w in ("universes", "variables"):
+            raise self.error(f"`{w}` is Lean 3: in Lean 4 + Mathlib it declares nothing (a "
+                             f"stub that warns); write `{w[:-1]}`", t)
+        if w == "noncomputable" and self.word(i + 1) == "section":
+            self.no_scoped(i)
+            if self.tok(i + 2).kind == "ident" and self.word(i + 2) not in COMMAND_KEYWORDS:
+                raise self.error("a named section: sections change how names resolve; "
+                                 "remove it", self.tok(i + 2))
+            return i + 2
+        if self.word(self.skip_modifiers(i)) in ("def", "abbrev"):
+            return self.definition(i)
+        if w in ("local", "scoped") and self.word(i + 1) in COMMAND_KEYWORDS:
+            nxt = self.word(i + 1)
+            raise self.error(command_reason(nxt).replace(f"`{nxt}`", f"`{w} {nxt}`", 1), t)
+        if w in COMMAND_KEYWORDS:
+            raise self.refuse(t)
+        if t.kind == "ident" and self.word(i + 1) in ("def", "abbrev", "theorem", "lemma", "example"):
+            raise self.error(f"`{w}` before a declaration is not a modifier Lean knows", t)
+        if not self.has_declaration(i):
+            return None
+        raise self.error(f"unexpected {t.text or t.kind!r} before the theorem: only import, "
+                         "open, universe, variable, set_option and def/abbrev commands may "
+                         "precede it (prose or an unknown command?)", t)
 
     def skip_modifiers(self, i: int) -> int:
         while self.word(i) in HARMLESS_MODIFIERS:
@@ -300,12 +309,41 @@ class HeaderReader:
         return p.i
 
     def definition(self, i: int) -> int:
+        """``def``/``abbrev`` before the theorem: its meaning (``definitions.define``) is
+        recorded under its name; the index after it."""
         opens = self.h.opens + self.pending
         self.pending = []
         if self.pending_variables:
             raise self.error("`variable ... in` before a definition: not modelled", self.tok(i))
         i = self.skip_modifiers(i)
         kind = self.word(i)
+        name_tok = self.definition_name(i, kind, opens)
+        name = name_tok.text
+        el = self.elaborator(opens)
+        p = TermParser(self.toks, self.text, i + 2)
+        groups, type_syn, body, equations = self.definition_parts(p, name)
+        after = p.tok
+        if after.kind == "ident" and after.text in ("where", "termination_by", "decreasing_by",
+                                                    "deriving"):
+            raise self.error(f"`{after.text}` after the definition of {name}: not modelled",
+                             after)
+        end = p.i
+        roots = {t.text.split(".")[0] for t in self.toks[i + 2:end] if t.kind == "ident"}
+        used_vars = {n for g in self.h.variables for n in g.names}
+        if used_vars & roots:
+            v = sorted(used_vars & roots)[0]
+            raise self.error(f"definition {name} uses the `variable` {v}: not modelled; make it "
+                             "an explicit parameter of the definition", name_tok)
+        context = self.clean[self.toks[0].pos: after.pos]
+        d = define(el, name, kind, groups, type_syn, body, context, equations=equations,
+                   self_reference=name in roots, at=name_tok.pos)
+        self.h.definitions[name] = d
+        if d.note:
+            self.h.notes.append(d.note)
+        return end
+
+    def definition_name(self, i: int, kind: str, opens: list[str]) -> Token:
+        """The name after ``def``/``abbrev`` at ``i``: new, top level, not a Mathlib name."""
         name_tok = self.tok(i + 1)
         if name_tok.kind != "ident" or name_tok.text in COMMAND_KEYWORDS:
             raise self.error(f"expected a name after `{kind}`", self.tok(i))
@@ -314,15 +352,16 @@ class HeaderReader:
             raise self.error(f"`{kind} {name}`: a namespaced definition is not modelled (its "
                              "short name resolves differently under `open`); define it at top "
                              "level", name_tok)
-        el = self.elaborator(opens)
         if name in self.h.definitions:
             raise self.error(f"`{name}` is already defined", name_tok)
         if name in TYPE_NAMES or name in NAMES or any(f"{ns}.{name}" in NAMES for ns in opens):
             raise self.error(f"`{kind} {name}` reuses the name of a Mathlib definition the "
                              "frontend interprets: Lean's reading would be ambiguous; rename it",
                              name_tok)
-        used_vars = {n for g in self.h.variables for n in g.names}
-        p = TermParser(self.toks, self.text, i + 2)
+        return name_tok
+
+    def definition_parts(self, p: TermParser, name: str) -> tuple[list[BinderGroup], Syn | None, Syn | None, bool]:
+        """Binders, type, body (or pattern-matching equations: read, not kept) of a definition."""
         groups: list[BinderGroup] = []
         while True:
             if p.at("(", "{", "[", "⦃"):
@@ -336,39 +375,17 @@ class HeaderReader:
         if p.at(":"):
             p.advance()
             type_syn = p.expr(0)
-        body = None
-        equations = False
         if p.at(":="):
             p.advance()
-            body = p.expr(0)
-        elif p.at("|"):
-            equations = True
-            while p.at("|"):
-                p.advance()
-                p.comma_list("=>")
-                p.expect("=>", "in a pattern-matching equation")
-                p.expr(0)
-        else:
+            return groups, type_syn, p.expr(0), False
+        if not p.at("|"):
             raise self.error(f"expected `:=` and the body of `{name}`", p.tok)
-        after = p.tok
-        if after.kind == "ident" and after.text in ("where", "termination_by", "decreasing_by",
-                                                    "deriving"):
-            raise self.error(f"`{after.text}` after the definition of {name}: not modelled",
-                             after)
-        end = p.i
-        words = {t.text for t in self.toks[i + 2:end] if t.kind == "ident"}
-        roots = {w.split(".")[0] for w in words}
-        if used_vars & roots:
-            v = sorted(used_vars & roots)[0]
-            raise self.error(f"definition {name} uses the `variable` {v}: not modelled; make it "
-                             "an explicit parameter of the definition", name_tok)
-        context = self.clean[self.toks[0].pos: after.pos]
-        d = define(el, name, kind, groups, type_syn, body, context, equations=equations,
-                   self_reference=name in roots, at=name_tok.pos)
-        self.h.definitions[name] = d
-        if d.note:
-            self.h.notes.append(d.note)
-        return end
+        while p.at("|"):
+            p.advance()
+            p.comma_list("=>")
+            p.expect("=>", "in a pattern-matching equation")
+            p.expr(0)
+        return groups, type_syn, None, True
 
 
 __all__ = ["Header", "HeaderReader"]

@@ -41,19 +41,18 @@ for _s in SYMBOLS:
     _BY_FIRST.setdefault(_s[0], []).append(_s)
 
 _SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ"
-_SUPERSCRIPT_IDENT = "ᵢ"
 _GREEK_NOT_IDENT = {"λ", "Π", "Σ"}
 # Modifier letters Lean uses as postfix operators (complement, transpose), not name parts.
 _POSTFIX_LETTERS = {"ᶜ", "ᵀ"}
-# Letter-like symbols that Lean treats as identifiers.
-_LETTERLIKE = "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ∞"
+# Letter-like symbols that Lean treats as identifiers (∞ is a term of its own).
+_LETTERLIKE = "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ"
 
 
 @lru_cache(maxsize=4096)
 def _ident_start(c: str) -> bool:
     if c in _GREEK_NOT_IDENT or c in _POSTFIX_LETTERS:
         return False
-    return c.isalpha() or c == "_" or c in "ℕℤℚℝℂ𝔽𝕜𝓝𝓟ℓ" or ("\u03b1" <= c <= "\u03c9") or (
+    return c.isalpha() or c == "_" or c in _LETTERLIKE or ("\u03b1" <= c <= "\u03c9") or (
         "\u0391" <= c <= "\u03a9"
     ) or ("\U0001d400" <= c <= "\U0001d7ff")
 
@@ -122,6 +121,72 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
+def _quoted_name_end(text: str, i: int, end: int) -> int:
+    """End of ``«an identifier»`` (possibly continued by ``.name`` parts)."""
+    j = text.find("»", i)
+    if j < 0 or j >= end:
+        raise ParseError.at_offset("unterminated «identifier»", text, i)
+    j += 1
+    while j < end and (_ident_rest(text[j]) or (text[j] == "." and j + 1 < end and _ident_start(text[j + 1]))):
+        j += 1
+    return j
+
+
+def _numeral_end(text: str, i: int, end: int) -> int:
+    """End of a numeral: ``1_000``, ``0x1F``, ``0.5``, ``1e-3``."""
+    j = i
+    while j < end and (text[j].isdigit() or text[j] == "_"):
+        j += 1
+    if text.startswith(("0x", "0b", "0o"), i):
+        j = i + 2
+        while j < end and text[j].isalnum():
+            j += 1
+    elif j + 1 < end and text[j] == "." and text[j + 1].isdigit():
+        j += 1
+        while j < end and text[j].isdigit():
+            j += 1
+    if j < end and text[j] in "eE" and j + 1 < end and (text[j + 1].isdigit() or (text[j + 1] in "+-" and j + 2 < end and text[j + 2].isdigit())):
+        j += 2
+        while j < end and text[j].isdigit():
+            j += 1
+    return j
+
+
+def _string_end(text: str, i: int, end: int) -> int:
+    j = i + 1
+    while j < end and text[j] != '"':
+        j += 2 if text[j] == "\\" else 1
+    if j >= end:
+        raise ParseError.at_offset("unterminated string literal", text, i)
+    return j + 1
+
+
+def _name_end(text: str, i: int, end: int) -> int:
+    """End of a (qualified) name; ``Type*``/``Sort _`` are one name, and a final ``!``/``?``
+    is left out (``n!`` is ``n !``, the factorial)."""
+    j = i + 1
+    while j < end:
+        if _ident_rest(text[j]):
+            j += 1
+        elif text[j] == "." and j + 1 < end and (_ident_start(text[j + 1]) or text[j + 1].isdigit()):
+            j += 1
+        else:
+            break
+    if text[i:j] in ("Type", "Sort") and j < end and text[j] in "*_":
+        j += 1
+    while text[j - 1] in "!?" and j - i > 1:
+        j -= 1
+    return j
+
+
+def _field_end(text: str, i: int, end: int) -> int:
+    """End of the field name after the ``.`` at ``i`` (``(Nat.digits 10 n).sum``, ``x.1``)."""
+    j = i + 1
+    while j < end and (_ident_rest(text[j]) or (text[j] == "." and j + 1 < end and _ident_start(text[j + 1]))):
+        j += 1
+    return j
+
+
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     """Tokens of ``text[start:end]`` (comments must already be blanked out)."""
     if len(text) > MAX_CHARS:
@@ -137,87 +202,31 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
             space = True
             continue
         if c == "«":
-            j = text.find("»", i)
-            if j < 0 or j >= end:
-                raise ParseError.at_offset("unterminated «identifier»", text, i)
-            j += 1
-            while j < end and (_ident_rest(text[j]) or (text[j] == "." and j + 1 < end and _ident_start(text[j + 1]))):
-                j += 1
+            j = _quoted_name_end(text, i, end)
             toks.append(Token("ident", text[i:j].replace("«", "").replace("»", ""), i, j, space))
-            i, space = j, False
-            continue
-        if c.isdigit():
-            j = i
-            while j < end and (text[j].isdigit() or text[j] == "_"):
-                j += 1
-            if text.startswith(("0x", "0b", "0o"), i):
-                j = i + 2
-                while j < end and text[j].isalnum():
-                    j += 1
-            elif j + 1 < end and text[j] == "." and text[j + 1].isdigit():
-                j += 1
-                while j < end and text[j].isdigit():
-                    j += 1
-            if j < end and text[j] in "eE" and j + 1 < end and (text[j + 1].isdigit() or (text[j + 1] in "+-" and j + 2 < end and text[j + 2].isdigit())):
-                j += 2
-                while j < end and text[j].isdigit():
-                    j += 1
+        elif c.isdigit():
+            j = _numeral_end(text, i, end)
             toks.append(Token("num", text[i:j], i, j, space))
-            i, space = j, False
-            continue
-        if c == '"':
-            j = i + 1
-            while j < end and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            if j >= end:
-                raise ParseError.at_offset("unterminated string literal", text, i)
-            toks.append(Token("str", text[i : j + 1], i, j + 1, space))
-            i, space = j + 1, False
-            continue
-        if text.startswith(("ℝ≥0", "ℕ+"), i):
+        elif c == '"':
+            j = _string_end(text, i, end)
+            toks.append(Token("str", text[i:j], i, j, space))
+        elif text.startswith(("ℝ≥0", "ℕ+"), i):
             sym = "ℝ≥0∞" if text.startswith("ℝ≥0∞", i) else text[i : i + (3 if c == "ℝ" else 2)]
-            toks.append(Token("ident", sym, i, i + len(sym), space))
-            i, space = i + len(sym), False
-            continue
-        if _ident_start(c):
-            j = i + 1
-            while j < end:
-                if _ident_rest(text[j]):
-                    j += 1
-                elif text[j] == "." and j + 1 < end and (_ident_start(text[j + 1]) or text[j + 1].isdigit()):
-                    j += 1
-                else:
-                    break
-            word = text[i:j]
-            if word in ("Type", "Sort") and j < end and text[j] in "*_":
-                j += 1
-                word = text[i:j]
-            # `n!` is `n !` (factorial) unless it is a known identifier ending in `!`
-            while word.endswith(("!", "?")) and len(word) > 1:
-                word = word[:-1]
-                j -= 1
-            toks.append(Token("ident", word, i, j, space))
-            i, space = j, False
-            continue
-        if c == "." and i + 1 < end and (_ident_start(text[i + 1]) or text[i + 1].isdigit()) and not space and toks:
-            # field access after a closing bracket: `(Nat.digits 10 n).sum`, `x.1`
-            j = i + 1
-            while j < end and (_ident_rest(text[j]) or (text[j] == "." and j + 1 < end and _ident_start(text[j + 1]))):
-                j += 1
+            j = i + len(sym)
+            toks.append(Token("ident", sym, i, j, space))
+        elif _ident_start(c):
+            j = _name_end(text, i, end)
+            toks.append(Token("ident", text[i:j], i, j, space))
+        elif c == "." and i + 1 < end and (_ident_start(text[i + 1]) or text[i + 1].isdigit()) and not space and toks:
+            j = _field_end(text, i, end)  # field access after a closing bracket
             toks.append(Token("proj", text[i + 1 : j], i, j, False))
-            i, space = j, False
-            continue
-        for s in _BY_FIRST.get(c, ()):
-            if text.startswith(s, i):
-                # Lean 4's ASCII spellings of ∨ and ∧ (`infixr:30 " \/ "`, `infixr:35 " /\ "`)
-                toks.append(Token("sym", _ASCII.get(s, s), i, i + len(s), space))
-                i += len(s)
-                break
         else:
+            sym = next((s for s in _BY_FIRST.get(c, ()) if text.startswith(s, i)), c)
+            # Lean 4's ASCII spellings of ∨ and ∧ (`infixr:30 " \/ "`, `infixr:35 " /\ "`);
             # unknown characters become one-character symbols: the parser reports them
             # with a position when (and only when) they matter
-            toks.append(Token("sym", c, i, i + 1, space))
-            i += 1
-        space = False
+            j = i + len(sym)
+            toks.append(Token("sym", _ASCII.get(sym, sym), i, j, space))
+        i, space = j, False
     toks.append(Token("eof", "", end, end, True))
     return toks

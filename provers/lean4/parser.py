@@ -37,7 +37,7 @@ from provers.lean4.elaborate import Elaborator, NeedAutoBound
 from provers.lean4.header import HeaderReader
 from provers.lean4.lexer import MAX_CHARS, Token, strip_comments, tokenize
 from provers.lean4.pratt import TermParser
-from provers.lean4.syntax import BinderGroup
+from provers.lean4.syntax import BinderGroup, Syn
 
 HYP_NAME = re.compile(r"^(h|H\d|hyp|this)[\w₀-₉'.]*$")
 # Nesting is capped (pratt.MAX_DEPTH); the elaborator recurses a few frames per level.
@@ -248,24 +248,18 @@ class _StatementParser:
         """Two passes for untyped binders ``(n)`` and auto-bound implicits (Lean's
         autoImplicit): infer their sorts from their uses, then elaborate for real."""
         el1 = self._new_elaborator()
-        el1.collect_auto = True
+        el1.auto_mode = "infer"
         el1.infer_depth = 1
-        metas: dict[str, Sort] = {}
-        for g in groups:
-            if g.type is None and g.style != "instance":
-                for n in g.names:
-                    m = f"?{n}#{len(metas)}"
-                    el1.metas[m] = None
-                    metas[n] = OpaqueSort(m)
+        pending = {n: el1.sorts.fresh(name=n) for g in groups if g.type is None and g.style != "instance" for n in g.names}
         try:
-            self._build(el1, groups, concl_syn, metas)
+            self._build(el1, groups, concl_syn, dict(pending))
         except ParseError as e:  # (IRError is converted by _build)
             if isinstance(e, InputTooLargeError):
                 raise
-        sorts = {n: el1.resolve_meta(m.name, n) for n, m in metas.items()}  # type: ignore[attr-defined]
-        auto = {n: el1.resolve_meta(v.sort.name, n) for n, v in (el1.auto_bound or {}).items()}  # type: ignore[attr-defined]
+        sorts = {n: el1.settle(v, n) for n, v in pending.items()}
+        auto = {n: el1.settle(v.sort, n) for n, v in (el1.auto_bound or {}).items()}  # type: ignore[arg-type]
         el = self._new_elaborator()
-        el.collect_auto = True
+        el.auto_mode = "default"
         el.auto_bound = {n: Var(n, s) for n, s in auto.items()}
         el.notes.extend(el1.notes)
         for n in auto:
@@ -285,7 +279,7 @@ class _StatementParser:
             return out
         if g.type is None:
             if g.pred is not None:
-                raise el.err(g.type or _pos(g), "binder predicates are not allowed in theorem binders")
+                raise el.err(Syn("other", g.pos, g.pos), "binder predicates are not allowed in theorem binders")
             for n in g.names:
                 v = Var(n, (untyped or {}).get(n) or OpaqueSort(f"α_{n}"))
                 el.scope[n] = v
@@ -316,9 +310,3 @@ def _ill_typed_at(text: str, offset: int) -> Iterator[None]:
         yield
     except IRError as e:
         raise ParseError.at_offset(f"ill-typed: {e}", text, offset) from None
-
-
-def _pos(g: BinderGroup):  # pragma: no cover - tiny helper for error positions
-    from provers.lean4.syntax import Syn
-
-    return Syn("other", g.pos, g.pos)

@@ -86,6 +86,10 @@ def _bracket_depths(toks: list[Token]) -> list[int]:
     return out
 
 
+#: opening symbols of enclosed terms -> their closer (``TermParser.enclosed``)
+_ENCLOSING = {"⟨": "⟩", "[": "]", "⟪": "⟫", "⁅": "⁆", "|": "|", "‖": "‖", "⌊": "⌋", "⌈": "⌉"}
+
+
 class TermParser:
     """Parses tokens ``toks[i:]`` into ``Syn`` trees; ``text`` is only for error positions."""
 
@@ -151,40 +155,10 @@ class TermParser:
                     if lbp < min_bp:
                         break
                     self.advance()
-                    if t.text in ("→ₗ", "≃ₗ", "→L", "→ᵃ") and self.at("["):  # V →ₗ[F] W
-                        self.advance()
-                        self.expr(0)
-                        self.expect("]")
-                    rhs = self.expr(rbp)
-                    if t.text in ("$", "<|"):  # f $ x is application
-                        args = (*lhs.args, rhs) if lhs.kind == "app" else (lhs, rhs)
-                        lhs = Syn("app", lhs.pos, rhs.end, "", args)
-                        continue
-                    if t.text == "|>":
-                        lhs = Syn("app", lhs.pos, rhs.end, "", (rhs, lhs))
-                        continue
-                    if t.text == "/.":  # Rat.divInt: (a /. b) = ((a : ℚ) / b)
-                        div = Syn("binop", lhs.pos, rhs.end, "/", (lhs, rhs))
-                        lhs = Syn("ascr", lhs.pos, rhs.end, "", (div, Syn("ident", t.pos, t.end, "ℚ")))
-                        continue
-                    lhs = self.grown(Syn("binop", lhs.pos, rhs.end, t.text, (lhs, rhs)))
+                    lhs = self.infix(t, lhs, rbp)
                     continue
                 if APP >= min_bp and (self.starts_arg() or self.abs_arg_ahead()):
-                    args = []
-                    while self.starts_arg() or self.abs_arg_ahead():
-                        if self.at("fun", "λ"):
-                            args.append(self.expr(0))
-                        elif self.at("|"):
-                            save = self.i
-                            try:
-                                args.append(self.expr(MAX))
-                            except ParseError as e:
-                                if isinstance(e, InputTooLargeError):
-                                    raise
-                                self.i = save
-                                break
-                        else:
-                            args.append(self.named_arg() or self.expr(MAX))
+                    args = self.arguments()
                     if not args:
                         break
                     lhs = self.grown(Syn("app", lhs.pos, args[-1].end, "", (lhs, *args)))
@@ -193,6 +167,43 @@ class TermParser:
             return lhs
         finally:
             self.depth -= 1
+
+    def infix(self, t: Token, lhs: Syn, rbp: int) -> Syn:
+        """``lhs op rhs`` after the operator token ``t``; ``$``, ``<|``, ``|>`` are application
+        and ``a /. b`` is ``((a / b : ℚ))``."""
+        if t.text in ("→ₗ", "≃ₗ", "→L", "→ᵃ") and self.at("["):  # V →ₗ[F] W
+            self.advance()
+            self.expr(0)
+            self.expect("]")
+        rhs = self.expr(rbp)
+        if t.text in ("$", "<|"):  # f $ x is application
+            args = (*lhs.args, rhs) if lhs.kind == "app" else (lhs, rhs)
+            return Syn("app", lhs.pos, rhs.end, "", args)
+        if t.text == "|>":
+            return Syn("app", lhs.pos, rhs.end, "", (rhs, lhs))
+        if t.text == "/.":  # Rat.divInt: (a /. b) = ((a : ℚ) / b)
+            div = Syn("binop", lhs.pos, rhs.end, "/", (lhs, rhs))
+            return Syn("ascr", lhs.pos, rhs.end, "", (div, Syn("ident", t.pos, t.end, "ℚ")))
+        return self.grown(Syn("binop", lhs.pos, rhs.end, t.text, (lhs, rhs)))
+
+    def arguments(self) -> list[Syn]:
+        """The arguments of an application (``f x (y + 1) |z|``), as many as there are."""
+        args: list[Syn] = []
+        while self.starts_arg() or self.abs_arg_ahead():
+            if self.at("fun", "λ"):
+                args.append(self.expr(0))
+            elif self.at("|"):
+                save = self.i
+                try:
+                    args.append(self.expr(MAX))
+                except ParseError as e:
+                    if isinstance(e, InputTooLargeError):
+                        raise
+                    self.i = save
+                    break
+            else:
+                args.append(self.named_arg() or self.expr(MAX))
+        return args
 
     def grown(self, s: Syn) -> Syn:
         """Record the height of a new node; refuse trees too deep to elaborate safely."""
@@ -273,32 +284,10 @@ class TermParser:
         s = t.text
         if s == "(":
             return self.paren()
-        if s == "⟨":
-            self.advance()
-            items = self.comma_list("⟩")
-            end = self.expect("⟩")
-            return Syn("anon", t.pos, end.end, "", tuple(items))
-        if s == "[":
-            self.advance()
-            items = self.comma_list("]")
-            end = self.expect("]")
-            return Syn("list", t.pos, end.end, "", tuple(items))
         if s == "{":
             return self.brace()
-        if s in ("|", "‖"):
-            self.advance()
-            e = self.expr(0)
-            end = self.expect(s, "to close " + s)
-            return Syn("abs" if s == "|" else "norm", t.pos, end.end, "", (e,))
-        if s in ("⌊", "⌈"):
-            self.advance()
-            e = self.expr(0)
-            closers = ("⌋", "⌋₊") if s == "⌊" else ("⌉", "⌉₊")
-            if not self.at(*closers):
-                raise self.error(f"expected {closers[0]!r} to close {s!r}")
-            end = self.advance()
-            kind = ("floor" if s == "⌊" else "ceil") if end.text in ("⌋", "⌉") else ("nfloor" if s == "⌊" else "nceil")
-            return Syn(kind, t.pos, end.end, "", (e,))
+        if s in _ENCLOSING:
+            return self.enclosed(t)
         if s in ("-", "¬", "↑", "√", "∛", "!", "@", "⇑", "↥"):
             self.advance()
             if s == "@":
@@ -316,18 +305,38 @@ class TermParser:
             return Syn(kind, t.pos, t.end, s)
         if s == "∫":
             return self.integral()
-        if s in ("⟪", "⁅"):
-            self.advance()
-            items = self.comma_list("⟫" if s == "⟪" else "⁆")
-            end = self.expect("⟫" if s == "⟪" else "⁆")
-            if self.tok.kind == "ident" and self.tok.text.startswith("_") and not self.tok.space_before:
-                end = self.advance()
-            return Syn("other", t.pos, end.end, "inner" if s == "⟪" else "bracket", tuple(items))
         if s in ("⋃₀", "⋂₀"):
             self.advance()
             e = self.expr(110)
             return Syn("other", t.pos, e.end, s, (e,))
         raise self.error(f"unexpected {s!r}, expected a term")
+
+    def enclosed(self, t: Token) -> Syn:
+        """A term between an opening symbol and its closer: ``⟨a, b⟩``, ``[a, b]``, ``|x|``,
+        ``‖x‖``, ``⌊x⌋``/``⌊x⌋₊``, ``⌈x⌉``/``⌈x⌉₊``, ``⟪x, y⟫_ℝ``, ``⁅x, y⁆``."""
+        s = t.text
+        self.advance()
+        if s in ("⟨", "[", "⟪", "⁅"):
+            closer = _ENCLOSING[s]
+            items = self.comma_list(closer)
+            end = self.expect(closer)
+            if s == "⟨":
+                return Syn("anon", t.pos, end.end, "", tuple(items))
+            if s == "[":
+                return Syn("list", t.pos, end.end, "", tuple(items))
+            if self.tok.kind == "ident" and self.tok.text.startswith("_") and not self.tok.space_before:
+                end = self.advance()
+            return Syn("other", t.pos, end.end, "inner" if s == "⟪" else "bracket", tuple(items))
+        e = self.expr(0)
+        if s in ("|", "‖"):
+            end = self.expect(s, "to close " + s)
+            return Syn("abs" if s == "|" else "norm", t.pos, end.end, "", (e,))
+        closers = ("⌋", "⌋₊") if s == "⌊" else ("⌉", "⌉₊")
+        if not self.at(*closers):
+            raise self.error(f"expected {closers[0]!r} to close {s!r}")
+        end = self.advance()
+        kind = ("floor" if s == "⌊" else "ceil") if end.text in ("⌋", "⌉") else ("nfloor" if s == "⌊" else "nceil")
+        return Syn(kind, t.pos, end.end, "", (e,))
 
     def comma_list(self, closer: str) -> list[Syn]:
         items: list[Syn] = []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from provers.ir import (
-    BOOL,
     NUMERIC_ORDER,
     App,
     BaseSort,
@@ -14,6 +13,7 @@ from provers.ir import (
     OpaqueSort,
     SetSort,
     Sort,
+    SortVar,
     Term,
     app,
     is_numeric,
@@ -22,7 +22,9 @@ from provers.ir import (
 )
 from provers.lean4.syntax import Syn
 
-#: Placeholder sort of a term whose sort nothing has fixed yet (a sort-less leaf).
+#: The sort of a term whose sort nothing fixes (an unknown function applied with no expected
+#: type): an opaque carrier like any other in the IR. While elaborating, such a term is
+#: "flexible" (see ``Res``) and is elaborated again where a sort is expected.
 UNKNOWN = OpaqueSort("?")
 
 Res = tuple[Term, bool]  # (term, flexible: its sort was only defaulted)
@@ -43,8 +45,10 @@ def can_cast(src: Sort, dst: Sort) -> bool:
     return is_numeric(src) and is_numeric(dst) and NUMERIC_ORDER.index(src) <= NUMERIC_ORDER.index(dst)
 
 
-def is_meta(s: Sort | None) -> bool:
-    return isinstance(s, OpaqueSort) and s.name.startswith("?")
+def unfixed(s: Sort | None) -> bool:
+    """Nothing is known about ``s``: a binder's sort still being inferred (a pending
+    ``SortVar``), or ``UNKNOWN``."""
+    return isinstance(s, SortVar) or s == UNKNOWN
 
 
 def term_syn(t: Term, like: Syn) -> Syn:
@@ -61,7 +65,7 @@ def flat(op: str, *args: Term) -> Term:
             out.extend(a.args)
         else:
             out.append(a)
-    return out[0] if len(out) == 1 else App(op, tuple(out), BOOL)
+    return out[0] if len(out) == 1 else app(op, *out)
 
 
 def conj(*args: Term) -> Term:
