@@ -73,7 +73,6 @@ PERTURBATION_KINDS: tuple[str, ...] = (
     "swap_quantifier", "reverse_implication", "replace_conclusion",
 )
 
-_SYM = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥", "add": "+", "mul": "*"}
 _NAME_POOL = ("a", "b", "c", "d", "m", "n", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "k", "j")
 #: Lean/Isabelle words a fresh variable must never be called.
 _RESERVED = frozenset({"fun", "at", "by", "in", "if", "then", "else", "let", "have", "show", "from",

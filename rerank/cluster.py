@@ -663,7 +663,7 @@ def _answers(nf: Any, points: int, deadline: Deadline | None = None) -> tuple | 
         from fractions import Fraction
 
         from provers.engine.relations import standardize
-        from provers.ir import BOOL, NAT, App, Var
+        from provers.ir import NAT, Var, app
         from provers.semantics import evaluate, truth
 
         std = standardize(nf)
@@ -671,7 +671,7 @@ def _answers(nf: Any, points: int, deadline: Deadline | None = None) -> tuple | 
             return None
         lhs, op, c = std
         alpha = Var("_alpha", lhs.sort)
-        pred = App(op, (alpha, c), BOOL)
+        pred = app(op, alpha, c)
         values = [d[str(lhs.sort)] for d in _diagonal_points([lhs.sort], points)]
         try:
             cv = evaluate(c, {}, deadline)

@@ -42,6 +42,7 @@ from provers.engine.normal import NormalForm
 from provers.engine.verdict import Obligation
 from provers.ir import (
     COMMUTATIVE,
+    CONNECTIVES,
     DUAL,
     FALSE,
     FLIPPED,
@@ -207,7 +208,7 @@ def check_sae(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False)
 
 
 def _kind(t: Term) -> str:
-    if isinstance(t, App) and t.op in ("and", "or", "not", "implies", "iff"):
+    if isinstance(t, App) and t.op in CONNECTIVES:
         return t.op
     if isinstance(t, App) and t.op in RELATION_OPS:
         return "rel"
@@ -218,7 +219,7 @@ def _match(p: Term, q: Term, prove: ProveFn, order: tuple[Var, ...], cheap: bool
     kp, kq = _kind(p), _kind(q)
     if same_term(p, q):
         return Outcome(PROVED, [Obligation(f"{path} identical up to renaming", close(iff(p, q), order), "proved", "syntactic")])
-    if kp in ("and", "or", "not", "implies", "iff") or kq in ("and", "or", "not", "implies", "iff"):
+    if kp in CONNECTIVES or kq in CONNECTIVES:
         if kp != kq:
             return Outcome(STRUCTURAL, [], f"{path}: connective {kp} vs {kq}")
         assert isinstance(p, App) and isinstance(q, App)
