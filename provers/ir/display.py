@@ -47,10 +47,7 @@ def show(t: Term) -> str:
         v = t.value
         return f"({v} : {t.sort})" if isinstance(v, Fraction) or t.sort != NAT else str(v)
     if isinstance(t, App):
-        handler = DISPLAY.get(t.op)
-        if handler is None:  # not an operation of OPS: a frontend's intermediate term
-            return f"{t.op}(" + ", ".join(show(a) for a in t.args) + ")"
-        return handler(t)
+        return DISPLAY.handlers[t.op](t)
     if isinstance(t, Uninterpreted):
         return f"?{t.symbol}(" + ", ".join(show(a) for a in t.args) + ")"
     if isinstance(t, Quant):
