@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+import provers
 from provers import ir
 
 from .informalize import InformalizationError, Informalizer
@@ -89,38 +90,19 @@ def _article(noun: str) -> str:
 
 # ----------------------------------------------------------------------------- terms
 
-_REL = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
+_REL = dict(zip(ir.RELATION_OPS, ("=", "≠", "<", "≤", ">", "≥"), strict=True))
+#: Operations read as a clause ("x divides y", "P and Q"), also inside an expression.
 _PROP_OPS = frozenset(
     {"true", "false", "and", "or", "implies", "iff", "not", "dvd", "prime", "even", "odd"}
     | {"finite", "mem", "subset", *_REL}
 )
 _SET_INFIX = {"mem": "∈", "subset": "⊆", "union": "∪", "inter": "∩", "setdiff": "\\"}
 _FUNC_NAMES = {
-    "exp": "exp",
-    "log": "log",
-    "ln": "ln",
-    "sin": "sin",
-    "cos": "cos",
-    "tan": "tan",
-    "arcsin": "arcsin",
-    "arccos": "arccos",
-    "isa_arcsin": "arcsin",
-    "isa_arccos": "arccos",
-    "arctan": "arctan",
-    "sinh": "sinh",
-    "cosh": "cosh",
-    "tanh": "tanh",
-    "gcd": "gcd",
-    "lcm": "lcm",
-    "min": "min",
-    "max": "max",
-    "sign": "sign",
-    "round": "round",
-    "re": "Re",
-    "im": "Im",
-    "conj": "conj",
-    "frac": "frac",
-    "to_nat": "toNat",
+    "exp": "exp", "log": "log", "ln": "ln", "sin": "sin", "cos": "cos", "tan": "tan",
+    "arcsin": "arcsin", "arccos": "arccos", "isa_arcsin": "arcsin", "isa_arccos": "arccos",
+    "arctan": "arctan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "gcd": "gcd",
+    "lcm": "lcm", "min": "min", "max": "max", "sign": "sign", "round": "round", "re": "Re",
+    "im": "Im", "conj": "conj", "frac": "frac", "to_nat": "toNat",
 }
 
 # precedence levels of the math notation
@@ -138,38 +120,11 @@ class _Reader:
     def _prop(self, t: ir.Term) -> tuple[str, bool]:
         if isinstance(t, ir.Quant):
             return self._quant(t), True
-        if isinstance(t, ir.App):
-            op, a = t.op, t.args
-            if op == "true":
-                return "true", False
-            if op == "false":
-                return "false", False
-            if op in ("and", "or"):
-                parts = [self.prop(x, nested=True) for x in _flatten(t, op)]
-                return _join(parts, op), True
-            if op == "implies":
-                # the consequent runs to the end of the clause: no parentheses needed
-                return f"if {self._antecedent(a[0])}, then {self.prop(a[1])}", True
-            if op == "iff":
-                return f"{self.prop(a[0], True)} if and only if {self.prop(a[1], True)}", True
-            if op == "not":
-                return self._negation(a[0]), True
-            if op in _REL and a[0].sort == ir.BOOL:
-                word = "if and only if" if op == "eq" else "is not equivalent to"
-                return f"{self.prop(a[0], True)} {word} {self.prop(a[1], True)}", True
-            if op in _REL:
-                return self.rel(t), False
-            if op == "dvd":
-                return f"{self.expr(a[0], _P_REL + 1)} divides {self.expr(a[1], _P_REL + 1)}", False
-            if op in ("prime", "even", "odd"):
-                return f"{self.expr(a[0], _P_REL + 1)} is {op}", False
-            if op == "finite":
-                return f"{self.expr(a[0], _P_REL + 1)} is finite", False
-            if op in ("mem", "subset"):
-                return self.expr(t), False
+        if isinstance(t, ir.App) and t.op in CLAUSES:
+            return CLAUSES[t.op](self, t)
         return self.expr(t), False
 
-    def _antecedent(self, p: ir.Term) -> str:
+    def antecedent(self, p: ir.Term) -> str:
         """Parenthesize an antecedent only when "if ..., then" would be ambiguous."""
         if isinstance(p, ir.Quant) or (isinstance(p, ir.App) and p.op in ("implies", "iff")):
             return f"({self.prop(p)})"
@@ -179,12 +134,12 @@ class _Reader:
         """One hypothesis in a list joined by "and"."""
         if isinstance(p, ir.App) and p.op == "or":
             return f"({self.prop(p)})"
-        return self._antecedent(p)
+        return self.antecedent(p)
 
-    def _negation(self, p: ir.Term) -> str:
+    def negation(self, p: ir.Term) -> str:
         if isinstance(p, ir.App):
             if p.op == "eq" and p.args[0].sort != ir.BOOL:
-                return self.expr(ir.App("ne", p.args, ir.BOOL))
+                return self.expr(ir.app("ne", *p.args))
             if p.op in ("prime", "even", "odd", "finite"):
                 return f"{self.expr(p.args[0], _P_REL + 1)} is not {p.op}"
             if p.op == "dvd":
@@ -236,8 +191,8 @@ class _Reader:
             if not t.args:
                 return shown, _P_ATOM
             return f"{shown}({', '.join(self.expr(a) for a in t.args)})", _P_ATOM
-        if isinstance(t, ir.Quant) or (isinstance(t, ir.App) and t.op in _PROP_OPS):
-            return self._bool_in_expr(t)
+        if isinstance(t, ir.Quant):
+            return self.bool_in_expr(t)
         if isinstance(t, ir.Lam):
             names = ", ".join(v.name for v in t.vars)
             return f"the function {names} ↦ {self.expr(t.body)}", 0
@@ -250,10 +205,14 @@ class _Reader:
             noun = _sort_noun(t.var.sort, True)
             return f"the set of {noun} {t.var.name} such that {self.prop(t.body)}", 0
         if isinstance(t, ir.App):
-            return self._app(t)
+            handler = EXPRESSIONS.get(t.op)
+            if handler is None:
+                raise InformalizationError(EXPRESSIONS.why_unsupported(t.op))
+            return handler(self, t)
         return str(t), _P_ATOM  # pragma: no cover - all term classes handled
 
-    def _bool_in_expr(self, t: ir.Term) -> tuple[str, int]:
+    def bool_in_expr(self, t: ir.Term) -> tuple[str, int]:
+        """A proposition where a value is expected (an operand of ``=``, an ``if`` branch)."""
         if isinstance(t, ir.App) and t.op in _REL and t.args[0].sort != ir.BOOL:
             return self.rel(t), _P_REL
         if isinstance(t, ir.App) and t.op in ("mem", "subset"):
@@ -263,86 +222,7 @@ class _Reader:
         text, compound = self._prop(t)
         return text, (0 if compound else _P_REL)
 
-    def _app(self, t: ir.App) -> tuple[str, int]:
-        op, a = t.op, t.args
-        e = self.expr
-        if op == "cast":
-            return self._expr(a[0])
-        if op == "add":
-            return f"{e(a[0], _P_ADD)} + {e(a[1], _P_ADD + 1)}", _P_ADD
-        if op == "sub":
-            return f"{e(a[0], _P_ADD)} - {e(a[1], _P_ADD + 1)}", _P_ADD
-        if op == "mul":
-            left, right = a
-            coef = _strip_cast(left)
-            if isinstance(coef, ir.Num) and _juxtaposable(_strip_cast(right)):
-                if coef.value < 0:
-                    return f"-{_numeral(-coef.value)[0]}{e(right, _P_POW)}", _P_NEG
-                return f"{e(left, _P_POW)}{e(right, _P_POW)}", _P_MUL
-            return f"{e(left, _P_MUL)} * {e(right, _P_MUL + 1)}", _P_MUL
-        if op in ("div", "ediv", "fdiv"):
-            text = f"{e(a[0], _P_MUL)} / {e(a[1], _P_MUL + 1)}"
-            if t.sort in (ir.NAT, ir.INT):  # integer division
-                return f"⌊{text}⌋", _P_ATOM
-            return text, _P_MUL
-        if op in ("mod", "emod", "fmod"):
-            return f"{e(a[0], _P_MUL)} mod {e(a[1], _P_MUL + 1)}", _P_MUL
-        if op == "neg":
-            return f"-{e(a[0], _P_NEG)}", _P_NEG
-        if op == "inv":
-            return f"1 / {e(a[0], _P_MUL + 1)}", _P_MUL
-        if op in ("pow", "zpow", "rpow", "powr"):
-            return f"{e(a[0], _P_POW + 1)}^{e(a[1], _P_ATOM)}", _P_POW
-        if op in ("abs", "cabs", "nat_abs"):
-            return f"|{e(a[0])}|", _P_ATOM
-        if op in ("sqrt", "signed_sqrt"):
-            return f"√{e(a[0], _P_ATOM)}", _P_POW
-        if op == "root":
-            return f"the {e(a[0], _P_ATOM)}-th root of {e(a[1], _P_ATOM)}", 0
-        if op in ("floor", "nat_floor"):
-            return f"⌊{e(a[0])}⌋", _P_ATOM
-        if op in ("ceil", "nat_ceil"):
-            return f"⌈{e(a[0])}⌉", _P_ATOM
-        if op == "fact":
-            return f"{e(a[0], _P_ATOM)}!", _P_POST
-        if op == "choose":
-            return f"C({e(a[0])}, {e(a[1])})", _P_ATOM
-        if op == "logb" or op == "isa_log":
-            return f"log_{e(a[0], _P_ATOM)}({e(a[1])})", _P_ATOM
-        if op == "pi":
-            return "π", _P_ATOM
-        if op == "I":
-            return "i", _P_ATOM
-        if op == "ite":
-            c, x, y = a
-            return f"(if {self.prop(c, True)} then {e(x)} else {e(y)})", _P_ATOM
-        if op == "apply":
-            return f"{e(a[0], _P_ATOM)}({', '.join(e(x) for x in a[1:])})", _P_ATOM
-        if op in ("union", "inter", "setdiff"):
-            return f"{e(a[0], _P_SET + 1)} {_SET_INFIX[op]} {e(a[1], _P_SET + 1)}", _P_SET
-        if op == "set_of":
-            return "{" + ", ".join(e(x) for x in a) + "}", _P_ATOM
-        if op in ("range", "Icc", "Ico", "Ioc", "Ioo", "divisors"):
-            return self.domain(t), _P_ATOM
-        if op == "card":
-            return f"the number of elements of {self.domain(a[0])}", 0
-        if op == "image":
-            return f"the image of {self.domain(a[1])} under {e(a[0], _P_ATOM)}", 0
-        if op == "filter":
-            return self._filter(a[0], a[1]), _P_ATOM
-        if op == "digits":
-            return f"the digits of {e(a[1], _P_ATOM)} in base {e(a[0], _P_ATOM)}", 0
-        if op == "list_sum":
-            return f"the sum of {e(a[0], _P_ATOM)}", 0
-        if op == "list_length":
-            return f"the length of {e(a[0], _P_ATOM)}", 0
-        if op in _FUNC_NAMES:
-            return f"{_FUNC_NAMES[op]}({', '.join(e(x) for x in a)})", _P_ATOM
-        if not a:
-            return op, _P_ATOM
-        return f"{op}({', '.join(e(x) for x in a)})", _P_ATOM
-
-    def _filter(self, pred: ir.Term, dom: ir.Term) -> str:
+    def filtered(self, pred: ir.Term, dom: ir.Term) -> str:
         d = self.domain(dom)
         if isinstance(pred, ir.Lam) and len(pred.vars) == 1:
             v = pred.vars[0].name
@@ -356,7 +236,7 @@ class _Reader:
             discrete = isinstance(t.sort, ir.SetSort) and t.sort.elem in (ir.NAT, ir.INT)
             if op == "range":
                 return f"{{0, …, {self.expr(a[0], _P_ADD)} - 1}}"
-            if op in ("Icc", "Ico", "Ioc", "Ioo"):
+            if op in ir.INTERVALS:
                 lo, hi = self.expr(a[0]), self.expr(a[1])
                 if discrete:
                     lo_t = lo if op in ("Icc", "Ico") else f"{self.expr(a[0], _P_ADD)} + 1"
@@ -368,6 +248,134 @@ class _Reader:
             if op == "divisors":
                 return f"the set of divisors of {self.expr(a[0], _P_ATOM)}"
         return self.expr(t, _P_ATOM)
+
+
+# ----------------------------------------------------------------------------- clauses
+
+ClauseHandler = Callable[[_Reader, ir.App], tuple[str, bool]]
+
+
+def _junction(r: _Reader, t: ir.App) -> tuple[str, bool]:
+    parts = [r.prop(x, nested=True) for x in _flatten(t, t.op)]
+    return _join(parts, t.op), True
+
+
+def _relation_clause(r: _Reader, t: ir.App) -> tuple[str, bool]:
+    a = t.args
+    if a[0].sort == ir.BOOL:
+        word = "if and only if" if t.op == "eq" else "is not equivalent to"
+        return f"{r.prop(a[0], True)} {word} {r.prop(a[1], True)}", True
+    return r.rel(t), False
+
+
+#: Propositions read as English clauses: ``handler(reader, term) -> (text, compound)``;
+#: any other Bool-valued term is read as its math notation.
+CLAUSES: dict[str, ClauseHandler] = {
+    "true": lambda r, t: ("true", False),
+    "false": lambda r, t: ("false", False),
+    "and": _junction,
+    "or": _junction,
+    # the consequent runs to the end of the clause: no parentheses needed
+    "implies": lambda r, t: (f"if {r.antecedent(t.args[0])}, then {r.prop(t.args[1])}", True),
+    "iff": lambda r, t: (f"{r.prop(t.args[0], True)} if and only if {r.prop(t.args[1], True)}", True),
+    "not": lambda r, t: (r.negation(t.args[0]), True),
+    **dict.fromkeys(_REL, _relation_clause),
+    "dvd": lambda r, t: (f"{r.expr(t.args[0], _P_REL + 1)} divides {r.expr(t.args[1], _P_REL + 1)}", False),
+    **dict.fromkeys(("prime", "even", "odd"), lambda r, t: (f"{r.expr(t.args[0], _P_REL + 1)} is {t.op}", False)),
+    "finite": lambda r, t: (f"{r.expr(t.args[0], _P_REL + 1)} is finite", False),
+}
+
+# ----------------------------------------------------------------------------- expressions
+
+Handler = Callable[[_Reader, ir.App], tuple[str, int]]
+#: Each operation in math notation: ``handler(reader, term) -> (text, precedence)``.
+EXPRESSIONS: ir.OpTable[Handler] = ir.OpTable("rule-based informalizer")
+
+for _op in _PROP_OPS:
+    EXPRESSIONS.add(_op, lambda r, t: r.bool_in_expr(t))
+
+
+def _binary(symbol: str, prec: int) -> Handler:
+    """Left-associative ``a symbol b`` at precedence ``prec``."""
+    return lambda r, t: (f"{r.expr(t.args[0], prec)} {symbol} {r.expr(t.args[1], prec + 1)}", prec)
+
+
+def _wrapped(left: str, right: str) -> Handler:
+    return lambda r, t: (f"{left}{r.expr(t.args[0])}{right}", _P_ATOM)
+
+
+def _phrase(template: str, prec: int = 0) -> Handler:
+    """English for a value: ``template`` with ``{0}``, ``{1}`` for the atomic arguments."""
+    return lambda r, t: (template.format(*(r.expr(a, _P_ATOM) for a in t.args)), prec)
+
+
+def _named_function(name: str) -> Handler:
+    return lambda r, t: (f"{name}({', '.join(r.expr(x) for x in t.args)})", _P_ATOM)
+
+
+@EXPRESSIONS.register("mul")
+def _mul(r: _Reader, t: ir.App) -> tuple[str, int]:
+    left, right = t.args
+    coef = _strip_cast(left)
+    if isinstance(coef, ir.Num) and _juxtaposable(_strip_cast(right)):
+        if coef.value < 0:
+            return f"-{_numeral(-coef.value)[0]}{r.expr(right, _P_POW)}", _P_NEG
+        return f"{r.expr(left, _P_POW)}{r.expr(right, _P_POW)}", _P_MUL
+    return f"{r.expr(left, _P_MUL)} * {r.expr(right, _P_MUL + 1)}", _P_MUL
+
+
+@EXPRESSIONS.register("div", "ediv", "fdiv")
+def _div(r: _Reader, t: ir.App) -> tuple[str, int]:
+    text = f"{r.expr(t.args[0], _P_MUL)} / {r.expr(t.args[1], _P_MUL + 1)}"
+    if t.sort in (ir.NAT, ir.INT):  # integer division
+        return f"⌊{text}⌋", _P_ATOM
+    return text, _P_MUL
+
+
+@EXPRESSIONS.register("ite")
+def _ite(r: _Reader, t: ir.App) -> tuple[str, int]:
+    c, x, y = t.args
+    return f"(if {r.prop(c, True)} then {r.expr(x)} else {r.expr(y)})", _P_ATOM
+
+
+EXPRESSIONS.add("cast", lambda r, t: r._expr(t.args[0]))
+EXPRESSIONS.add("add", _binary("+", _P_ADD))
+EXPRESSIONS.add("sub", _binary("-", _P_ADD))
+for _op in ("mod", "emod", "fmod"):
+    EXPRESSIONS.add(_op, _binary("mod", _P_MUL))
+EXPRESSIONS.add("neg", lambda r, t: (f"-{r.expr(t.args[0], _P_NEG)}", _P_NEG))
+EXPRESSIONS.add("inv", lambda r, t: (f"1 / {r.expr(t.args[0], _P_MUL + 1)}", _P_MUL))
+for _op in ("pow", "zpow", "rpow", "powr"):
+    EXPRESSIONS.add(_op, lambda r, t: (f"{r.expr(t.args[0], _P_POW + 1)}^{r.expr(t.args[1], _P_ATOM)}", _P_POW))
+for _op in ("abs", "cabs", "nat_abs"):
+    EXPRESSIONS.add(_op, _wrapped("|", "|"))
+for _op in ("sqrt", "signed_sqrt"):
+    EXPRESSIONS.add(_op, lambda r, t: (f"√{r.expr(t.args[0], _P_ATOM)}", _P_POW))
+for _op in ("floor", "nat_floor"):
+    EXPRESSIONS.add(_op, _wrapped("⌊", "⌋"))
+for _op in ("ceil", "nat_ceil"):
+    EXPRESSIONS.add(_op, _wrapped("⌈", "⌉"))
+EXPRESSIONS.add("root", _phrase("the {0}-th root of {1}"))
+EXPRESSIONS.add("fact", lambda r, t: (f"{r.expr(t.args[0], _P_ATOM)}!", _P_POST))
+EXPRESSIONS.add("choose", lambda r, t: (f"C({r.expr(t.args[0])}, {r.expr(t.args[1])})", _P_ATOM))
+for _op in ("logb", "isa_log"):
+    EXPRESSIONS.add(_op, lambda r, t: (f"log_{r.expr(t.args[0], _P_ATOM)}({r.expr(t.args[1])})", _P_ATOM))
+EXPRESSIONS.add("pi", lambda r, t: ("π", _P_ATOM))
+EXPRESSIONS.add("I", lambda r, t: ("i", _P_ATOM))
+EXPRESSIONS.add("apply", lambda r, t: (f"{r.expr(t.args[0], _P_ATOM)}({', '.join(r.expr(x) for x in t.args[1:])})", _P_ATOM))
+for _op in ir.SET_OPS:
+    EXPRESSIONS.add(_op, lambda r, t: (f"{r.expr(t.args[0], _P_SET + 1)} {_SET_INFIX[t.op]} {r.expr(t.args[1], _P_SET + 1)}", _P_SET))
+EXPRESSIONS.add("set_of", lambda r, t: ("{" + ", ".join(r.expr(x) for x in t.args) + "}", _P_ATOM))
+for _op in ("range", *ir.INTERVALS, "divisors"):
+    EXPRESSIONS.add(_op, lambda r, t: (r.domain(t), _P_ATOM))
+EXPRESSIONS.add("card", lambda r, t: (f"the number of elements of {r.domain(t.args[0])}", 0))
+EXPRESSIONS.add("image", lambda r, t: (f"the image of {r.domain(t.args[1])} under {r.expr(t.args[0], _P_ATOM)}", 0))
+EXPRESSIONS.add("filter", lambda r, t: (r.filtered(t.args[0], t.args[1]), _P_ATOM))
+EXPRESSIONS.add("digits", lambda r, t: (f"the digits of {r.expr(t.args[1], _P_ATOM)} in base {r.expr(t.args[0], _P_ATOM)}", 0))
+EXPRESSIONS.add("list_sum", _phrase("the sum of {0}"))
+EXPRESSIONS.add("list_length", _phrase("the length of {0}"))
+for _op, _name in _FUNC_NAMES.items():
+    EXPRESSIONS.add(_op, _named_function(_name))
 
 
 def _flatten(t: ir.Term, op: str) -> list[ir.Term]:
@@ -415,7 +423,7 @@ def describe_statement(statement: ir.Statement) -> str:
     hyps = [reader.premise(h.formula) for h in statement.hypotheses]
     defines = [
         f"{v.name} = {reader.expr(t)}" if t.sort != ir.BOOL else f"{v.name} means {reader.prop(t)}"
-        for v, t in getattr(statement, "defines", ())
+        for v, t in statement.defines
     ]
     conclusion = reader.prop(statement.conclusion)
     text = f"if {_join(hyps)}, then {conclusion}" if hyps else conclusion
@@ -454,8 +462,6 @@ class RuleInformalizer(Informalizer):
     def _parse(self, text: str) -> ir.Statement:
         if self.parser is not None:
             return self.parser(text)
-        import provers
-
         return provers.parse(text, language=self.language)
 
     def describe(self, statement: ir.Statement | str) -> str:
@@ -466,8 +472,6 @@ class RuleInformalizer(Informalizer):
             raise TypeError(f"expected a Statement or text, got {type(statement).__name__}")
         try:
             parsed = self._parse(statement)
-        except ImportError:  # a missing frontend is a setup problem, not bad input
-            raise
         except Exception as exc:  # parse errors of any frontend
             raise InformalizationError(f"cannot read the statement: {exc}") from exc
         return describe_statement(parsed)

@@ -30,7 +30,7 @@ from tqdm import tqdm  # noqa: E402
 from provers import ParseError, parse  # noqa: E402
 from provers.engine.equivalence import check_equivalence  # noqa: E402
 from provers.engine.normal import is_type_var  # noqa: E402
-from provers.ir import INT, NAT, App, Hypothesis, Num, Statement, Var, VarBinder, substitute  # noqa: E402
+from provers.ir import INT, NAT, App, Hypothesis, Num, Statement, Var, VarBinder, app, substitute  # noqa: E402
 
 SECTION = "## Equivalence"
 
@@ -49,7 +49,7 @@ def perturbed(s: Statement) -> Statement | None:
         old = c.args[1]
         value = Fraction(old.value) + 1
         new = Num(int(value) if old.sort in (NAT, INT) else value, old.sort)
-        return Statement(s.binders, App("eq", (c.args[0], new), c.sort), s.language)
+        return Statement(s.binders, app("eq", c.args[0], new), s.language)
     return None
 
 

@@ -31,12 +31,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from provers.ir import (
-    BOOL,
+    DUAL,
     INT,
     NAT,
+    ORDER_OPS,
     ORDERED,
     RAT,
     REAL,
+    STRICTNESS,
     App,
     BigOp,
     Hypothesis,
@@ -71,9 +73,6 @@ PERTURBATION_KINDS: tuple[str, ...] = (
     "swap_quantifier", "reverse_implication", "replace_conclusion",
 )
 
-_DUAL = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
-_STRICTNESS = {"lt": "le", "le": "lt", "gt": "ge", "ge": "gt"}
-_SYM = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥", "add": "+", "mul": "*"}
 _NAME_POOL = ("a", "b", "c", "d", "m", "n", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "k", "j")
 #: Lean/Isabelle words a fresh variable must never be called.
 _RESERVED = frozenset({"fun", "at", "by", "in", "if", "then", "else", "let", "have", "show", "from",
@@ -350,7 +349,7 @@ def rw_swap_eq(st: Statement, rng: random.Random) -> list[Candidate]:
         a, b = t.args
         if a == b:
             return None
-        return App(t.op, (b, a), BOOL), f"swap sides of {show(t)}"
+        return app(t.op, b, a), f"swap sides of {show(t)}"
 
     return _site_candidates(st, _is_app("eq", "ne"), make)
 
@@ -358,10 +357,10 @@ def rw_swap_eq(st: Statement, rng: random.Random) -> list[Candidate]:
 def rw_flip_dual(st: Statement, rng: random.Random) -> list[Candidate]:
     def make(t: App) -> tuple[Term, str]:
         a, b = t.args
-        new = App(_DUAL[t.op], (b, a), BOOL)
+        new = app(DUAL[t.op], b, a)
         return new, f"rewrite {show(t)} as {show(new)}"
 
-    return _site_candidates(st, _is_app(*_DUAL), make)
+    return _site_candidates(st, _is_app(*ORDER_OPS), make)
 
 
 def rw_commute(st: Statement, rng: random.Random) -> list[Candidate]:
@@ -369,7 +368,7 @@ def rw_commute(st: Statement, rng: random.Random) -> list[Candidate]:
         a, b = t.args
         if a == b:
             return None
-        return App(t.op, (b, a), t.sort), f"commute {show(t)}"
+        return app(t.op, b, a), f"commute {show(t)}"
 
     return _site_candidates(st, _is_app("add", "mul"), make)
 
@@ -459,7 +458,7 @@ def pt_add(st: Statement, rng: random.Random) -> list[Candidate]:
     name = _fresh_name("h_extra", taken)
     for v in _numeric_vars(st):
         c = Num(rng.choice([0, 1, 2, 3]), v.sort)
-        for f in (App("lt", (c, v), BOOL), App("ne", (v, c), BOOL)):
+        for f in (app("lt", c, v), app("ne", v, c)):
             binders = (*st.binders, Hypothesis(name, f, "explicit"))
             out.append((_fresh(st, binders=binders), f"add hypothesis {name} : {show(f)}", "hypotheses"))
     return out
@@ -467,11 +466,11 @@ def pt_add(st: Statement, rng: random.Random) -> list[Candidate]:
 
 def pt_strictness(st: Statement, rng: random.Random) -> list[Candidate]:
     def make(t: App) -> tuple[Term, str]:
-        new = App(_STRICTNESS[t.op], t.args, BOOL)
+        new = app(STRICTNESS[t.op], *t.args)
         verb = "weaken" if t.op in ("lt", "gt") else "strengthen"
         return new, f"{verb} {show(t)} to {show(new)}"
 
-    return _site_candidates(st, _is_app(*_STRICTNESS), make)
+    return _site_candidates(st, _is_app(*STRICTNESS), make)
 
 
 _DOMAIN = {REAL: NAT, RAT: NAT, INT: NAT}
@@ -523,7 +522,7 @@ def pt_reverse(st: Statement, rng: random.Random) -> list[Candidate]:
     conclusion (the theorem's own implication)."""
     out = _site_candidates(
         st, _is_app("implies"),
-        lambda t: (App("implies", (t.args[1], t.args[0]), BOOL), f"reverse {show(t)}") if t.args[0] != t.args[1] else None,
+        lambda t: (app("implies", t.args[1], t.args[0]), f"reverse {show(t)}") if t.args[0] != t.args[1] else None,
     )
     if out:
         return out
@@ -545,9 +544,9 @@ def pt_reverse(st: Statement, rng: random.Random) -> list[Candidate]:
 
 def pt_replace_conclusion(st: Statement, rng: random.Random) -> list[Candidate]:
     """A provable conclusion unrelated to the problem: ``1 + 1 = 2`` or ``0 ≤ v * v``."""
-    options: list[Term] = [App("eq", (app("add", Num(1, NAT), Num(1, NAT)), Num(2, NAT)), BOOL)]
+    options: list[Term] = [app("eq", app("add", Num(1, NAT), Num(1, NAT)), Num(2, NAT))]
     for v in _numeric_vars(st):
-        options.append(App("le", (Num(0, v.sort), app("mul", v, v)), BOOL))
+        options.append(app("le", Num(0, v.sort), app("mul", v, v)))
     out = []
     for f in options:
         if f != st.conclusion:
@@ -651,22 +650,22 @@ def component_witness(a: Statement, b: Statement, points: int = 32, seed: int = 
     """An assignment where the premises (as a conjunction) or the conclusions of ``a`` and
     ``b`` get different EXACT truth values, reading both over the same variables (identity
     alignment). None when there is none among the sampled points, or the variables differ."""
-    from provers.semantics import evaluate as ev
+    from provers.semantics import numeral_probes, sample_assignments, truth
 
     va = tuple(v for v in a.variables if not is_universe(v.sort))
     if va != tuple(v for v in b.variables if not is_universe(v.sort)):
         return None
     pairs = [("premises", _premises(a), _premises(b)), ("conclusion", a.conclusion, b.conclusion)]
     try:
-        samples = ev.sample_assignments(list(va), points, seed)
+        samples = sample_assignments(list(va), points, seed)
     except Exception:  # noqa: BLE001 - a sort the sampler cannot draw from
         samples = []
-    samples = ev.numeral_probes(va, [t for _, p, q in pairs for t in (p, q)]) + samples
+    samples = numeral_probes(va, [t for _, p, q in pairs for t in (p, q)]) + samples
     for what, p, q in pairs:
         if p == q:
             continue
         for env in samples:
-            x, y = ev.truth(p, env), ev.truth(q, env)
+            x, y = truth(p, env), truth(q, env)
             if x is not None and y is not None and x != y:
                 return {"component": what, "assignment": dict(env), "original": x, "variant": y}
     return None

@@ -607,7 +607,7 @@ def _diagonal_points(sorts: list[Any], n: int) -> list[dict[str, Any]]:
     import zlib
 
     from provers.ir import Var
-    from provers.semantics.evaluate import sample_assignments
+    from provers.semantics import sample_assignments
 
     per_sort = {}
     for s in sorts:
@@ -635,7 +635,7 @@ def fingerprint(st: Statement, relation: str, points: int = FINGERPRINT_POINTS, 
     if relation in ("logical", "syntactic"):
         return None
     try:
-        from provers.semantics.evaluate import truth
+        from provers.semantics import truth
 
         nf = _form(st, relation)
     except Exception:
@@ -663,15 +663,15 @@ def _answers(nf: Any, points: int, deadline: Deadline | None = None) -> tuple | 
         from fractions import Fraction
 
         from provers.engine.relations import standardize
-        from provers.ir import BOOL, NAT, App, Var
-        from provers.semantics.evaluate import evaluate, truth
+        from provers.ir import NAT, Var, app
+        from provers.semantics import evaluate, truth
 
         std = standardize(nf)
         if std is None:
             return None
         lhs, op, c = std
         alpha = Var("_alpha", lhs.sort)
-        pred = App(op, (alpha, c), BOOL)
+        pred = app(op, alpha, c)
         values = [d[str(lhs.sort)] for d in _diagonal_points([lhs.sort], points)]
         try:
             cv = evaluate(c, {}, deadline)

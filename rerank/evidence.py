@@ -44,7 +44,7 @@ def answer_of(c: Candidate) -> dict[str, Any] | None:
     try:
         from provers.engine.align import drop_unused, standardize
         from provers.engine.normal import normalize
-        from provers.semantics.evaluate import evaluate
+        from provers.semantics import evaluate
 
         std = standardize(drop_unused(normalize(c.statement)))
     except Exception:

@@ -13,7 +13,7 @@ from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.align import alignments
 from provers.engine.equivalence import vacuous
 from provers.engine.normal import normalize
-from provers.semantics.evaluate import truth
+from provers.semantics import truth
 
 PUTNAM_A2 = (
     "theorem dummy (n : ℕ) : ∃ m : ℕ, m > n ∧ ∃ (a b c : ℕ), m = a ^ 2 + b ^ 2 ∧ "

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from provers.backends.base import Proved, Refuted
 from provers.backends.smt import solve
 from provers.ir import INT, NAT, REAL, Var, app, cast, forall_, free_vars, num
-from provers.semantics.evaluate import sample_assignments, truth
+from provers.semantics import sample_assignments, truth
 
 N_VARS = [Var("n", NAT), Var("m", NAT)]
 I_VARS = [Var("i", INT), Var("j", INT)]

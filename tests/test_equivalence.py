@@ -225,7 +225,7 @@ def test_lean_equivalent(lean, what, a, b):
 @pytest.mark.parametrize("what,a,b", INEQUIVALENT_LEAN, ids=[c[0] for c in INEQUIVALENT_LEAN])
 def test_lean_inequivalent_with_validated_countermodel(lean, what, a, b):
     from provers.engine.normal import normalize
-    from provers.semantics.evaluate import truth
+    from provers.semantics import truth
 
     v = check_equivalence(a, b, relation="sae", timeout=3.0)
     assert v.status == "inequivalent", v.explain()

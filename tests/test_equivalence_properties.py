@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from provers.engine.equivalence import check_equivalence
 from provers.engine.normal import is_type_var
-from provers.ir import NAT, App, Hypothesis, Num, Statement, Var, VarBinder, substitute
+from provers.ir import NAT, App, Hypothesis, Num, Statement, Var, VarBinder, app, substitute
 
 MINIF2F = [
     "theorem amc12a_2015_p10 (x y : ℤ) (h₀ : 0 < y) (h₁ : y < x) (h₂ : x + y + x * y = 80) : x = 26",
@@ -98,9 +98,9 @@ def perturb(s: Statement, k: int, delta: int) -> Statement | None:
 
     def swap(t):
         if isinstance(t, App) and t.op == "and":
-            return App("and", tuple(swap(a) for a in t.args), t.sort)
+            return app("and", *(swap(a) for a in t.args))
         if isinstance(t, App) and t.op == "eq" and t.args[1] is old:
-            return App("eq", (t.args[0], new), t.sort)
+            return app("eq", t.args[0], new)
         return t
 
     return Statement(s.binders, swap(s.conclusion), s.language)

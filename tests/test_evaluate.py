@@ -28,7 +28,7 @@ from provers.ir import (
     num,
     uninterpreted,
 )
-from provers.semantics.evaluate import (
+from provers.semantics import (
     Approx,
     ApproxBool,
     ExactComplex,

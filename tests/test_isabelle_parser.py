@@ -377,7 +377,7 @@ def test_unannotated_variable_takes_the_type_its_exponent_needs():
     ],
 )
 def test_isabelle_meanings_evaluate_as_isabelle_does(prop, expected):
-    from provers.semantics.evaluate import truth
+    from provers.semantics import truth
 
     assert truth(concl(f'theorem "{prop}"')) is expected
 
@@ -443,7 +443,7 @@ def test_prime_on_int_is_normalized():
     """Isabelle's `prime (-3 :: int)` is False (prime means a normalized prime element), while
     the IR's `prime` on Int is Lean's (|p| prime): the frontend adds `0 < p`."""
     from provers.isabelle.printer import render
-    from provers.semantics.evaluate import truth
+    from provers.semantics import truth
 
     st = provers.parse('theorem t: fixes p :: int assumes "prime p" shows "p > 1"', "isabelle")
     h = st.hypotheses[0].formula

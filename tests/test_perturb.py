@@ -29,6 +29,7 @@ from provers.ir import (
     Term,
     Var,
     VarBinder,
+    app,
     free_vars,
     is_numeric,
     subterms,
@@ -203,11 +204,11 @@ def test_redundant_hypothesis_change_is_labelled_not_effective():
     st0 = STATEMENTS[S5]  # h₁ : 0 < x follows from h₀ : 2 < x
     h0, h1 = st0.binders[1], st0.binders[2]
     assert isinstance(h1, Hypothesis) and isinstance(h0, Hypothesis)
-    weaker = replace(st0, binders=(st0.binders[0], h0, replace(h1, formula=App("lt", (Num(1, h1.formula.args[0].sort), st0.variables[0]), BOOL))), source="")
+    weaker = replace(st0, binders=(st0.binders[0], h0, replace(h1, formula=app("lt", Num(1, h1.formula.args[0].sort), st0.variables[0]))), source="")
     v = label_effect(st0, Variant(weaker, render(weaker)[0], "change_numeral", False, "0 → 1 in h₁"))
     assert v.effective is False and "SAE-equivalent" in v.evidence
     assert v.verdict is not None and v.verdict.status == "equivalent"
-    stronger = replace(st0, binders=(st0.binders[0], replace(h0, formula=App("lt", (Num(3, h1.formula.args[0].sort), st0.variables[0]), BOOL)), h1), source="")
+    stronger = replace(st0, binders=(st0.binders[0], replace(h0, formula=app("lt", Num(3, h1.formula.args[0].sort), st0.variables[0])), h1), source="")
     v = label_effect(st0, Variant(stronger, render(stronger)[0], "change_numeral", False, "2 → 3 in h₀"))
     assert v.effective is True and v.verdict.status == "inequivalent"
     assert component_witness(st0, stronger) is not None  # x = 3 separates the premises
@@ -235,7 +236,7 @@ def test_conflicting_engine_verdict_is_kept_as_a_change(monkeypatch):
 
     st0 = STATEMENTS[S5]
     h0 = st0.binders[1]
-    stronger = replace(st0, binders=(st0.binders[0], replace(h0, formula=App("lt", (Num(5, st0.variables[0].sort), st0.variables[0]), BOOL)), st0.binders[2]), source="")
+    stronger = replace(st0, binders=(st0.binders[0], replace(h0, formula=app("lt", Num(5, st0.variables[0].sort), st0.variables[0])), st0.binders[2]), source="")
     lie = vd.Verdict("equivalent", "sae", alignment=[("x", "x")])
     monkeypatch.setattr(provers, "check_equivalence", lambda *a, **k: lie)
     v = label_effect(st0, Variant(stronger, "", "change_numeral", False, "2 → 5"))

@@ -10,7 +10,7 @@ from provers.backends.base import Proved, Refuted, Unknown
 from provers.backends.cache import VerdictCache
 from provers.backends.smt import Cvc5Backend, Portfolio, WorkerPool, Z3Backend
 from provers.ir import INT, NAT, REAL, FunSort, Quant, Var, app, cast, forall_, implies, num
-from provers.semantics.evaluate import truth
+from provers.semantics import truth
 
 x, y = Var("x", REAL), Var("y", REAL)
 n, m = Var("n", NAT), Var("m", NAT)

@@ -25,7 +25,7 @@ from provers.ir import (
     num,
     uninterpreted,
 )
-from provers.semantics.evaluate import sample_assignments, truth
+from provers.semantics import sample_assignments, truth
 
 
 def eq(a, b):

@@ -38,6 +38,9 @@ from scipy.optimize import linear_sum_assignment
 from provers.deadline import Deadline
 from provers.engine.normal import NormalForm
 from provers.ir import (
+    COMMUTATIVE,
+    DUAL,
+    RELATION_OPS,
     App,
     FunSort,
     ListSort,
@@ -55,8 +58,6 @@ from provers.ir import (
     provably_inhabited,
 )
 
-#: Operations whose argument order does not matter for the role signature.
-_COMMUTATIVE = frozenset({"add", "mul", "and", "or", "eq", "ne", "iff", "gcd", "lcm", "min", "max", "union", "inter"})
 _BIG = 1e6
 NAME_WEIGHT = 1.0
 ROLE_WEIGHT = 2.0
@@ -107,7 +108,7 @@ def role_signature(nf: NormalForm, v: Var) -> Counter:
             else:
                 op = type(s).__name__
             for i, k in enumerate(kids):
-                pos = "" if op in _COMMUTATIVE else str(i)
+                pos = "" if op in COMMUTATIVE else str(i)
                 stack.append((k, f"{op}{pos}"))
     return roles
 
@@ -318,17 +319,12 @@ def alignments(a: NormalForm, b: NormalForm, budget: int = 32, deadline: Deadlin
     return Alignments(tuple(items), total, enumerated_all and not cut)
 
 
-#: Relations of a conclusion ``L ⋈ c`` and their duals (⋈ read with the sides swapped).
-RELATIONAL = ("eq", "ne", "lt", "le", "gt", "ge")
-DUAL = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
-
-
 def standardize(nf: NormalForm) -> tuple[Term, str, Term] | None:
     """``(L, ⋈, c)`` when the conclusion is ``L ⋈ c`` (or ``c ⋈ L``, read with the dual) with
     ``c`` closed (no prefix variable); when both sides are closed, the numeral side is ``c``.
     None when both sides mention variables."""
     c = nf.conclusion
-    if not (isinstance(c, App) and c.op in RELATIONAL):
+    if not (isinstance(c, App) and c.op in RELATION_OPS):
         return None
     lhs, rhs = c.args
     pv = set(nf.variables)

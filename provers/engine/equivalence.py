@@ -52,8 +52,8 @@ from provers.engine.relations import (
 from provers.engine.verdict import EQUIVALENT, INCONCLUSIVE, INEQUIVALENT, Obligation, Verdict
 from provers.errors import ParseError
 from provers.ir import (
-    BOOL,
     FLOAT,
+    TRUE,
     App,
     IRError,
     OpaqueSort,
@@ -67,7 +67,7 @@ from provers.ir import (
     known_elements,
     subterms,
 )
-from provers.semantics.evaluate import FunTable, Opaque, numeral_probes, sample_assignments, truth
+from provers.semantics import FunTable, Opaque, numeral_probes, sample_assignments, truth
 
 DEFAULT_MAX_ALIGNMENTS = 24
 FINGERPRINT_POINTS = 24
@@ -118,7 +118,7 @@ def _strip_forall(f: Term) -> tuple[tuple[Var, ...], Term]:
 
 
 def _trivially_valid(body: Term) -> bool:
-    if body == App("true", (), BOOL):
+    if body == TRUE:
         return True
     if isinstance(body, App) and body.op in ("iff", "eq") and len(body.args) == 2:
         return canon_key(body.args[0]) == canon_key(body.args[1])

@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from provers.ir import (
-    BOOL,
     FALSE,
+    ORDER_OPS,
     TRUE,
     App,
     FunSort,
@@ -41,6 +41,7 @@ from provers.ir import (
     VarBinder,
     and_,
     app,
+    conjuncts,
     free_vars,
     fresh_name,
     is_universe,
@@ -55,7 +56,7 @@ FORALL = "forall"
 EXISTS = "exists"
 
 #: Relations whose second argument bounds a freshly bound variable (``∀ x < n``, ``∀ x ∈ S``).
-_RANGE_OPS = frozenset({"mem", "lt", "le", "gt", "ge"})
+_RANGE_OPS = ORDER_OPS | {"mem"}
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ def simplify_logic(t: Term) -> Term:
             if s.op == "and":
                 return and_(*flat)
             if len(flat) != len(s.args):
-                return App("or", tuple(flat), BOOL)
+                return app("or", *flat)
         return None
 
     return map_term(t, rw)
@@ -150,24 +151,14 @@ def _not(p: Term) -> Term:
         if p.op == "not":
             return p.args[0]
         if p.op == "eq":
-            return App("ne", p.args, BOOL)
+            return app("ne", *p.args)
         if p.op == "ne":
-            return App("eq", p.args, BOOL)
+            return app("eq", *p.args)
         if p == TRUE:
             return FALSE
         if p == FALSE:
             return TRUE
-    return App("not", (p,), BOOL)
-
-
-def split_conjunction(t: Term) -> list[Term]:
-    """Conjuncts of ``t`` (flattened), without ``True``."""
-    if isinstance(t, App) and t.op == "and":
-        out: list[Term] = []
-        for a in t.args:
-            out.extend(split_conjunction(a))
-        return out
-    return [] if t == TRUE else [t]
+    return app("not", p)
 
 
 def is_type_var(v: Var) -> bool:
@@ -255,7 +246,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
             if b.style == "instance":
                 instances.append(b.formula)
             else:
-                premises.extend(split_conjunction(simplify_logic(b.formula)))
+                premises.extend(conjuncts(simplify_logic(b.formula)))
     for v, value in statement.defines:
         if v not in {pv for _, pv in prefix}:
             add_var(v)
@@ -280,7 +271,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
             body = substitute(concl.body, ren) if ren else concl.body
             # a range premise right after the binder: ∀ x ∈ S / ∀ x < n
             if isinstance(body, App) and body.op == "implies":
-                for p in split_conjunction(body.args[0]):
+                for p in conjuncts(body.args[0]):
                     if isinstance(p, App) and p.op in _RANGE_OPS:
                         fv = free_vars(p)
                         for nv in fresh:
@@ -296,7 +287,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
             inner = concl.args[0]
             concl = Quant(FORALL, inner.vars, simplify_logic(_not(inner.body)))
         elif isinstance(concl, App) and concl.op == "implies":
-            premises.extend(split_conjunction(concl.args[0]))
+            premises.extend(conjuncts(concl.args[0]))
             concl = concl.args[1]
         else:
             break

@@ -49,6 +49,12 @@ from provers.engine.normal import NormalForm
 from provers.engine.verdict import Obligation
 from provers.ir import (
     BOOL,
+    COMMUTATIVE,
+    CONNECTIVES,
+    DUAL,
+    FALSE,
+    FLIPPED,
+    RELATION_OPS,
     TRUE,
     App,
     Quant,
@@ -72,10 +78,6 @@ ProveFn = Callable[..., Obligation]
 
 PROVED, REFUTED, STRUCTURAL, UNKNOWN = "proved", "refuted", "structural", "unknown"
 
-_REL = ("eq", "ne", "lt", "le", "gt", "ge")
-_DUAL = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
-_FLIP = {"gt": "lt", "ge": "le"}
-_COMM = frozenset({"and", "or", "eq", "ne", "iff", "add", "mul", "gcd", "lcm", "min", "max", "union", "inter"})
 
 
 @dataclass
@@ -134,7 +136,7 @@ def close(body: Term, order: tuple[Var, ...] = ()) -> Term:
 
 
 def iff(p: Term, q: Term) -> Term:
-    return App("iff", (p, q), BOOL)
+    return app("iff", p, q)
 
 
 def canon_key(t: Term) -> str:
@@ -142,12 +144,12 @@ def canon_key(t: Term) -> str:
 
     def rw(s: Term) -> Term | None:
         if isinstance(s, App):
-            if s.op in _FLIP:
-                return App(_FLIP[s.op], (s.args[1], s.args[0]), s.sort)
-            if s.op in _COMM:
+            if s.op in FLIPPED:
+                return app(FLIPPED[s.op], s.args[1], s.args[0])
+            if s.op in COMMUTATIVE:
                 args = tuple(sorted(s.args, key=repr))
                 if args != s.args:
-                    return App(s.op, args, s.sort)
+                    return app(s.op, *args)
         return None
 
     return repr(map_term(canonical(t), rw))
@@ -220,9 +222,9 @@ def check_sae(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False)
 
 
 def _kind(t: Term) -> str:
-    if isinstance(t, App) and t.op in ("and", "or", "not", "implies", "iff"):
+    if isinstance(t, App) and t.op in CONNECTIVES:
         return t.op
-    if isinstance(t, App) and t.op in _REL:
+    if isinstance(t, App) and t.op in RELATION_OPS:
         return "rel"
     return "atom"
 
@@ -231,7 +233,7 @@ def _match(p: Term, q: Term, prove: ProveFn, order: tuple[Var, ...], cheap: bool
     kp, kq = _kind(p), _kind(q)
     if same_term(p, q):
         return Outcome(PROVED, [Obligation(f"{path} identical up to renaming", close(iff(p, q), order), "proved", "syntactic")])
-    if kp in ("and", "or", "not", "implies", "iff") or kq in ("and", "or", "not", "implies", "iff"):
+    if kp in CONNECTIVES or kq in CONNECTIVES:
         if kp != kq:
             return Outcome(STRUCTURAL, [], f"{path}: connective {kp} vs {kq}")
         assert isinstance(p, App) and isinstance(q, App)
@@ -246,7 +248,7 @@ def _match(p: Term, q: Term, prove: ProveFn, order: tuple[Var, ...], cheap: bool
         tries: list[tuple[Term, Term, Term, Term, str]] = []
         if p.op == q.op:
             tries.append((p.args[0], q.args[0], p.args[1], q.args[1], "direct"))
-        if _DUAL[p.op] == q.op:
+        if DUAL[p.op] == q.op:
             tries.append((p.args[0], q.args[1], p.args[1], q.args[0], "reversed"))
         if not tries:
             return Outcome(STRUCTURAL, [], f"{path}: relation {p.op} vs {q.op}")
@@ -372,7 +374,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     if la.sort != lb.sort or ca.sort != cb.sort:
         return Outcome(STRUCTURAL, [], "standardized values have different sorts", route="structure"), back
     alpha = Var(fresh_name("α", taken | {v.name for v in b2.variables}), la.sort)
-    pred = iff(App(opa, (alpha, ca), BOOL), App(opb, (alpha, cb), BOOL))
+    pred = iff(app(opa, alpha, ca), app(opb, alpha, cb))
     obs: list[Obligation] = []
     ob = prove("answer predicates α ⋈ c ↔ α ⋈' c'", Quant("forall", (alpha,), pred), cheap=cheap)
     obs.append(ob)
@@ -485,7 +487,7 @@ def check_logical_pointwise(a: NormalForm, b: NormalForm, prove: ProveFn, cheap:
 
 
 def vacuous_obligation(nf: NormalForm) -> Term:
-    return close(App("not", (nf.premise(),), BOOL) if nf.premises else App("false", (), BOOL), nf.variables)
+    return close(app("not", nf.premise()) if nf.premises else FALSE, nf.variables)
 
 
 def trivial_obligation(nf: NormalForm) -> Term:

@@ -1,7 +1,8 @@
 """The one typed intermediate representation (IR) of formal statements.
 
 Modules: ``sorts`` (sorts, inhabitation), ``terms`` (term nodes), ``ops`` (the operation table
-``OPS`` and the constructors that check it), ``traverse`` (walking, substitution, renaming),
+``OPS``, the op families, and the constructors that check both), ``handlers`` (``OpTable``: one
+consumer's handler per operation), ``traverse`` (walking, substitution, renaming),
 ``keys`` (canonical forms), ``statement`` (theorem statements), ``display`` (neutral printing).
 Import from ``provers.ir``; the submodules are its layout, not separate APIs.
 
@@ -25,12 +26,28 @@ from provers.ir.display import (
     show,
     show_statement,
 )
+from provers.ir.handlers import OpTable
 from provers.ir.keys import (
     canonical,
 )
 from provers.ir.ops import (
+    ANALYTIC,
+    ARITHMETIC,
+    COMMUTATIVE,
+    CONNECTIVES,
+    DUAL,
     FALSE,
+    FLIPPED,
+    INT_DIVISION,
+    INTERVALS,
+    ISABELLE_ONLY,
     OPS,
+    ORDER_OPS,
+    RELATION_OPS,
+    ROUNDING,
+    SET_FORMERS,
+    SET_OPS,
+    STRICTNESS,
     TRUE,
     OpInfo,
     and_,
@@ -95,6 +112,7 @@ from provers.ir.terms import (
 )
 from provers.ir.traverse import (
     children,
+    conjuncts,
     depth,
     free_vars,
     fresh_name,
@@ -110,6 +128,8 @@ from provers.ir.traverse import (
 )
 
 __all__ = [
+    "ANALYTIC",
+    "ARITHMETIC",
     "App",
     "BIG_OPS",
     "BINDER_STYLES",
@@ -117,14 +137,21 @@ __all__ = [
     "BaseSort",
     "BigOp",
     "Binder",
+    "COMMUTATIVE",
     "COMPLEX",
+    "CONNECTIVES",
+    "DUAL",
     "FALSE",
     "FIELDS",
+    "FLIPPED",
     "FLOAT",
     "FunSort",
     "Hypothesis",
     "INT",
+    "INTERVALS",
+    "INT_DIVISION",
     "IRError",
+    "ISABELLE_ONLY",
     "Lam",
     "ListSort",
     "MANY",
@@ -133,13 +160,20 @@ __all__ = [
     "Num",
     "OPS",
     "ORDERED",
+    "ORDER_OPS",
     "OpInfo",
+    "OpTable",
     "OpaqueSort",
     "QUANTIFIERS",
     "Quant",
     "RAT",
     "REAL",
+    "RELATION_OPS",
+    "ROUNDING",
+    "SET_FORMERS",
+    "SET_OPS",
     "SORT",
+    "STRICTNESS",
     "SetBuilder",
     "SetSort",
     "Sort",
@@ -156,6 +190,7 @@ __all__ = [
     "canonical",
     "cast",
     "children",
+    "conjuncts",
     "depth",
     "display_symbol",
     "exists_",

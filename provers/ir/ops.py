@@ -292,8 +292,77 @@ _op("divisors", 1, "Nat.divisors n (empty for n = 0)", _fixed((NAT,), SetSort(NA
 _op("finite", 1, "S is finite", lambda s: BOOL)
 
 
+# --------------------------------------------------------------------------------------
+# Op families: sets of operations several consumers treat alike (declared here, once)
+# --------------------------------------------------------------------------------------
+
+#: Propositional connectives.
+CONNECTIVES = frozenset({"not", "and", "or", "implies", "iff"})
+#: Binary relations between two operands of one sort (equality at any sort, order on numbers).
+RELATION_OPS = ("eq", "ne", "lt", "le", "gt", "ge")
+#: The order relations (ordered numeric sorts).
+ORDER_OPS = frozenset({"lt", "le", "gt", "ge"})
+#: The relation that holds with the operands swapped: ``a < b`` iff ``b > a``.
+DUAL = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+#: ``>``/``≥`` read as ``<``/``≤`` with the operands swapped.
+FLIPPED = {"gt": "lt", "ge": "le"}
+#: The order relation of the same direction with the other strictness: ``<`` ↔ ``≤``.
+STRICTNESS = {"lt": "le", "le": "lt", "gt": "ge", "ge": "gt"}
+#: Operations whose arguments commute (``and``/``or`` are n-ary: any order).
+COMMUTATIVE = frozenset({"add", "mul", "and", "or", "eq", "ne", "iff", "gcd", "lcm", "min", "max",
+                         "union", "inter"})
+#: Field and ring arithmetic on one sort: ``+ * - neg / ⁻¹`` (Nat ``-`` truncated, ``x / 0 = 0``).
+ARITHMETIC = frozenset({"add", "mul", "neg", "sub", "div", "inv"})
+#: Integer division and remainder in their language-specific flavours (``x / 0 = 0``, ``x % 0 = x``).
+INT_DIVISION = frozenset({"mod", "ediv", "emod", "fdiv", "fmod"})
+#: Rounding to an integer: ``⌊x⌋ ⌈x⌉ ⌊x⌋₊ ⌈x⌉₊ round``.
+ROUNDING = frozenset({"floor", "ceil", "nat_floor", "nat_ceil", "round"})
+#: Real functions of one real argument (evaluated with mpmath where not rational).
+ANALYTIC = frozenset({"sqrt", "signed_sqrt", "exp", "log", "ln", "sin", "cos", "tan", "arcsin",
+                      "arccos", "isa_arcsin", "isa_arccos", "arctan", "sinh", "cosh", "tanh"})
+#: Bounded intervals ``[a, b]``, ``[a, b)``, ``(a, b]``, ``(a, b)``.
+INTERVALS = ("Icc", "Ico", "Ioc", "Ioo")
+#: Binary set operations ``∪ ∩ \\``.
+SET_OPS = frozenset({"union", "inter", "setdiff"})
+#: Operations whose value is a set.
+SET_FORMERS = frozenset({"set_of", "range", *INTERVALS, *SET_OPS, "image", "filter", "divisors"})
+#: Isabelle's meanings where Lean's differ (no Lean/Mathlib function means the same).
+ISABELLE_ONLY = frozenset({"powr", "signed_sqrt", "root", "ln", "isa_log", "isa_arcsin",
+                           "isa_arccos"})
+
+# --------------------------------------------------------------------------------------
+# Checking constructors: the only way application nodes are built
+# --------------------------------------------------------------------------------------
+
+
 def app(op: str, *args: Term) -> App:
     """Build an application, checking arity and computing the result sort."""
+    info = _known(op, args)
+    if op in _EXPLICIT_SORT:
+        raise IRError(f"{op} needs an explicit result sort: use cast()/app_sorted()")
+    return App(op, tuple(args), info.sort_rule(tuple(a.sort for a in args)))
+
+
+def app_sorted(op: str, sort: Sort, *args: Term) -> App:
+    """Build exactly the application ``op(args) : sort``, checking that ``sort`` is the one
+    the operation's rule gives (``cast`` and ``set_of`` take their result sort from here:
+    a cast must be an embedding, a set literal's elements must have the element sort)."""
+    info = _known(op, args)
+    if op == "set_of":
+        if not isinstance(sort, SetSort) or any(a.sort != sort.elem for a in args):
+            raise IRError(f"set literal of sort {sort} with elements {[str(a.sort) for a in args]}")
+    elif op == "cast":
+        _check_embedding(args[0].sort, sort)
+    elif info.sort_rule(tuple(a.sort for a in args)) != sort:
+        raise IRError(f"{op}({', '.join(str(a.sort) for a in args)}) is not of sort {sort}")
+    return App(op, tuple(args), sort)
+
+
+#: Operations whose result sort is not a function of their argument sorts.
+_EXPLICIT_SORT = frozenset({"cast", "set_of"})
+
+
+def _known(op: str, args: tuple[Term, ...]) -> OpInfo:
     info = OPS.get(op)
     if info is None:
         raise IRError(f"unknown operation {op!r}")
@@ -301,35 +370,26 @@ def app(op: str, *args: Term) -> App:
         raise IRError(f"{op} takes {info.arity} arguments, got {len(args)}")
     if op in ("and", "or") and len(args) < 2:
         raise IRError(f"{op} needs at least two arguments")
-    if op in ("cast", "set_of"):
-        raise IRError(f"{op} needs an explicit result sort: use cast()/app_sorted()")
-    return App(op, tuple(args), info.sort_rule(tuple(a.sort for a in args)))
+    return info
 
 
-def app_sorted(op: str, sort: Sort, *args: Term) -> App:
-    """Build an application whose result sort is not determined by its arguments."""
-    if op == "set_of":
-        if not isinstance(sort, SetSort) or any(a.sort != sort.elem for a in args):
-            raise IRError(f"set literal of sort {sort} with elements {[str(a.sort) for a in args]}")
-        return App(op, tuple(args), sort)
-    if op == "cast":
-        return cast(args[0], sort)  # type: ignore[return-value]
-    raise IRError(f"{op} does not take an explicit sort")
+def _check_embedding(source: Sort, target: Sort) -> None:
+    if not (is_numeric(source) and is_numeric(target)):
+        raise IRError(f"no cast from {source} to {target}")
+    if NUMERIC_ORDER.index(target) <= NUMERIC_ORDER.index(source):
+        raise IRError(f"cast from {source} to {target} is not a strict embedding")
 
 
 def cast(t: Term, target: Sort) -> Term:
     """Canonical embedding of ``t`` into the wider numeric sort ``target``; numerals fold."""
     if t.sort == target:
         return t
-    if not (is_numeric(t.sort) and is_numeric(target)):
-        raise IRError(f"no cast from {t.sort} to {target}")
-    if NUMERIC_ORDER.index(target) < NUMERIC_ORDER.index(t.sort):
-        raise IRError(f"cast from {t.sort} down to {target} is not an embedding")
+    _check_embedding(t.sort, target)
     if isinstance(t, Num):
         return Num(t.value, target)
     if isinstance(t, App) and t.op == "cast":
-        return App("cast", t.args, target)
-    return App("cast", (t,), target)
+        return app_sorted("cast", target, t.args[0])
+    return app_sorted("cast", target, t)
 
 
 def num(value: int | Fraction | str, sort: Sort) -> Num:

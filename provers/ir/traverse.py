@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from provers.ir.ops import TRUE
 from provers.ir.terms import App, BigOp, Lam, Quant, SetBuilder, Term, Uninterpreted, Var
 
 # --------------------------------------------------------------------------------------
@@ -187,6 +188,16 @@ def map_term(t: Term, fn: Callable[[Term], Term | None]) -> Term:
         t = rebuild(t, tuple(map_term(c, fn) for c in kids))
     out = fn(t)
     return t if out is None else out
+
+
+def conjuncts(t: Term) -> list[Term]:
+    """The conjuncts of ``t``: nested ``∧`` flattened, ``True`` dropped."""
+    if isinstance(t, App) and t.op == "and":
+        out: list[Term] = []
+        for a in t.args:
+            out.extend(conjuncts(a))
+        return out
+    return [] if t == TRUE else [t]
 
 
 def has_uninterpreted(t: Term) -> bool:

@@ -9,20 +9,25 @@ Operations with no Isabelle meaning (Lean's ``ediv``, Mathlib's ``sqrt`` …) ra
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from provers.ir import (
     BOOL,
     COMPLEX,
     INT,
+    INTERVALS,
     NAT,
     RAT,
     REAL,
+    RELATION_OPS,
+    SET_OPS,
     App,
     BigOp,
     Hypothesis,
     Lam,
     Num,
+    OpTable,
     Quant,
     SetBuilder,
     Sort,
@@ -63,14 +68,13 @@ _FUNCS = {
     "prime": "prime", "even": "even", "odd": "odd", "card": "card", "finite": "finite",
     "list_sum": "sum_list", "list_length": "length",
 }
-_CONSTS0 = {"true": "True", "false": "False", "pi": "pi", "I": "ii"}
 _SAME = frozenset({"add", "sub", "mul", "div", "fdiv", "fmod", "mod", "neg", "abs", "sign", "inv",
                    "min", "max", "gcd", "lcm"})
-_REL = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "dvd"})
+_REL = frozenset({*RELATION_OPS, "dvd"})
 _FORCED = frozenset({"signed_sqrt", "ln", "exp", "sin", "cos", "tan", "isa_arcsin", "isa_arccos", "arctan",
                      "sinh", "cosh", "tanh", "isa_log", "root", "powr", "fact", "choose", "apply",
                      "cast", "to_nat", "re", "im", "conj", "cabs", "list_sum", "list_length", "range"})
-_SET_LINKED = frozenset({"set_of", "Icc", "Ico", "Ioc", "Ioo", "union", "inter", "setdiff"})
+_SET_LINKED = frozenset({"set_of", *INTERVALS, *SET_OPS})
 _BINDER_PREC = 10
 _ATOM = 1001  # variables, numerals, bracketed forms: usable as function arguments
 
@@ -233,64 +237,157 @@ def _isabelle_prime(args: tuple[Term, ...]) -> tuple[Term, ...]:
 
 
 def _app(t: App, anchored: bool) -> tuple[str, int]:
-    op, args = t.op, t.args
-    if op == "and":
-        args = _isabelle_prime(args)
-        if len(args) == 1:
-            return _show(args[0], anchored)
-    if op == "prime" and args[0].sort == INT:  # the IR's (Lean's) meaning: |p| is prime
-        return f"prime ¦{_term(args[0], 0, True)}¦", _ATOM
-    if op in _CONSTS0:
-        return _CONSTS0[op], _ATOM
-    if op in _SAME:
-        flags = [anchored or any(_anchored(b) for j, b in enumerate(args) if j != i) for i in range(len(args))]
-    elif op in _REL:
-        flags = [any(_anchored(b) for j, b in enumerate(args) if j != i) for i in range(len(args))]
-    elif op in _FORCED:
-        flags = [True] * len(args)
-    elif op in _SET_LINKED:
-        flags = [anchored or any(_anchored(b) for j, b in enumerate(args) if j != i) for i in range(len(args))]
-    else:
-        flags = [_anchored(a) for a in args]
-    if op == "div":
-        sym = "div" if args[0].sort in (NAT, INT) else "/"
-        return _infix(sym, 70, "left", args, flags)
-    if op == "pow":
-        base = _term(args[0], 81, anchored or _anchored(args[0]))
-        return f"{base} ^ {_term(args[1], 80, True)}", 80
-    if op in _INFIX:
-        return _infix(*_INFIX[op], args, flags)
-    if op == "not":
-        return f"¬ {_term(args[0], 40, True)}", 40
-    if op == "neg":
-        return f"- {_term(args[0], 81, flags[0])}", 80
-    if op == "ite":
-        c = _prop(args[0])
-        return f"if {c} then {_term(args[1], 0, anchored or _anchored(args[2]))} else {_term(args[2], 0, anchored or _anchored(args[1]))}", _BINDER_PREC
-    if op == "abs":
-        return f"¦{_term(args[0], 0, flags[0])}¦", 1000  # ¦…¦ cannot be a bare argument
-    if op == "floor":
-        return f"⌊{_term(args[0], 0, flags[0])}⌋", _ATOM
-    if op == "ceil":
-        return f"⌈{_term(args[0], 0, flags[0])}⌉", _ATOM
-    if op == "cast":
-        return _cast(args[0], t.sort)
-    if op == "fact":
-        return f"(fact {_term(args[0], 1001, True)} :: nat)", _ATOM
-    if op == "apply":
-        return " ".join(_term(a, 1001, True) for a in args), 1000
-    if op == "set_of":
-        if not args:
-            return f"({{}} :: {show_sort(t.sort)})", _ATOM
-        return "{" + ", ".join(_term(a, 0, f) for a, f in zip(args, flags, strict=True)) + "}", _ATOM
-    if op in ("Icc", "Ico", "Ioc", "Ioo"):
-        mid = {"Icc": "..", "Ico": "..<", "Ioc": "<..", "Ioo": "<..<"}[op]
-        return "{" + f"{_term(args[0], 51, flags[0])}{mid}{_term(args[1], 51, flags[1])}" + "}", _ATOM
-    if op == "range":
-        return "{..<" + _term(args[0], 51, True) + "}", _ATOM
-    if op in _FUNCS:
-        return " ".join([_FUNCS[op], *(_term(a, 1001, f) for a, f in zip(args, flags, strict=True))]), 1000
-    raise ValueError(f"operation {op!r} has no Isabelle/HOL rendering (it is not an Isabelle meaning)")
+    handler = ISABELLE_OPS.get(t.op)
+    if handler is None:
+        raise ValueError(f"operation {t.op!r} has no Isabelle/HOL rendering "
+                         f"({ISABELLE_OPS.why_unsupported(t.op)})")
+    return handler(t, anchored)
+
+
+def _flags(op: str, args: tuple[Term, ...], anchored: bool) -> list[bool]:
+    """For each argument: is its numeric type fixed on re-reading without an annotation?"""
+    if op in _SAME or op in _SET_LINKED:
+        return [anchored or any(_anchored(b) for j, b in enumerate(args) if j != i) for i in range(len(args))]
+    if op in _REL:
+        return [any(_anchored(b) for j, b in enumerate(args) if j != i) for i in range(len(args))]
+    if op in _FORCED:
+        return [True] * len(args)
+    return [_anchored(a) for a in args]
+
+
+# --------------------------------------------------------------------------------------
+# The table: each operation's Isabelle/HOL spelling, ``handler(term, anchored) -> (text, priority)``
+# --------------------------------------------------------------------------------------
+
+Handler = Callable[[App, bool], tuple[str, int]]
+_NO_SPELLING = "no Isabelle spelling that the frontend reads back to this operation"
+ISABELLE_OPS: OpTable[Handler] = OpTable("Isabelle printer", unsupported={
+    "ediv": "Lean's Euclidean Int.ediv; Isabelle's div on int is floor division (fdiv)",
+    "emod": "Lean's Euclidean Int.emod; Isabelle's mod on int has the divisor's sign (fmod)",
+    "sqrt": "Mathlib's Real.sqrt (0 below 0); Isabelle's sqrt is odd (signed_sqrt)",
+    "log": "Mathlib's Real.log (log |x|, log 0 = 0); Isabelle's ln is unspecified for x ≤ 0",
+    "logb": "Mathlib's Real.logb; Isabelle's log b x is isa_log",
+    "rpow": "Mathlib's Real.rpow; Isabelle's powr differs at 0 and below",
+    "arcsin": "Mathlib's clamped Real.arcsin; Isabelle's is unspecified outside [-1, 1]",
+    "arccos": "Mathlib's clamped Real.arccos; Isabelle's is unspecified outside [-1, 1]",
+    **dict.fromkeys(("zpow", "nat_floor", "nat_ceil", "frac", "nat_abs", "digits", "filter",
+                     "divisors"), _NO_SPELLING),
+})
+
+
+def _infix_op(symbol: str, prec: int, assoc: str) -> Handler:
+    return lambda t, anchored: _infix(symbol, prec, assoc, t.args, _flags(t.op, t.args, anchored))
+
+
+def _function(name: str) -> Handler:
+    def handler(t: App, anchored: bool) -> tuple[str, int]:
+        flags = _flags(t.op, t.args, anchored)
+        return " ".join([name, *(_term(a, 1001, f) for a, f in zip(t.args, flags, strict=True))]), 1000
+
+    return handler
+
+
+for _op, (_sym, _prec, _assoc) in _INFIX.items():
+    if _op not in ("and", "pow"):  # their own handlers below
+        ISABELLE_OPS.add(_op, _infix_op(_sym, _prec, _assoc))
+for _op, _name in _FUNCS.items():
+    if _op != "prime":
+        ISABELLE_OPS.add(_op, _function(_name))
+for _op, _text in {"true": "True", "false": "False", "pi": "pi", "I": "ii"}.items():
+    ISABELLE_OPS.add(_op, lambda t, anchored, text=_text: (text, _ATOM))
+
+
+@ISABELLE_OPS.register("and")
+def _and(t: App, anchored: bool) -> tuple[str, int]:
+    args = _isabelle_prime(t.args)
+    if len(args) == 1:
+        return _show(args[0], anchored)
+    return _infix(*_INFIX["and"], args, _flags("and", args, anchored))
+
+
+@ISABELLE_OPS.register("prime")
+def _prime(t: App, anchored: bool) -> tuple[str, int]:
+    if t.args[0].sort == INT:  # the IR's (Lean's) meaning: |p| is prime
+        return f"prime ¦{_term(t.args[0], 0, True)}¦", _ATOM
+    return _function("prime")(t, anchored)
+
+
+@ISABELLE_OPS.register("div")
+def _div(t: App, anchored: bool) -> tuple[str, int]:
+    sym = "div" if t.args[0].sort in (NAT, INT) else "/"
+    return _infix(sym, 70, "left", t.args, _flags("div", t.args, anchored))
+
+
+@ISABELLE_OPS.register("pow")
+def _pow(t: App, anchored: bool) -> tuple[str, int]:
+    base = _term(t.args[0], 81, anchored or _anchored(t.args[0]))
+    return f"{base} ^ {_term(t.args[1], 80, True)}", 80
+
+
+@ISABELLE_OPS.register("not")
+def _not(t: App, anchored: bool) -> tuple[str, int]:
+    return f"¬ {_term(t.args[0], 40, True)}", 40
+
+
+@ISABELLE_OPS.register("neg")
+def _neg(t: App, anchored: bool) -> tuple[str, int]:
+    return f"- {_term(t.args[0], 81, _flags('neg', t.args, anchored)[0])}", 80
+
+
+@ISABELLE_OPS.register("ite")
+def _ite(t: App, anchored: bool) -> tuple[str, int]:
+    c, a, b = t.args
+    return (f"if {_prop(c)} then {_term(a, 0, anchored or _anchored(b))} "
+            f"else {_term(b, 0, anchored or _anchored(a))}"), _BINDER_PREC
+
+
+@ISABELLE_OPS.register("abs")
+def _abs(t: App, anchored: bool) -> tuple[str, int]:
+    return f"¦{_term(t.args[0], 0, _flags('abs', t.args, anchored)[0])}¦", 1000  # ¦…¦ cannot be a bare argument
+
+
+@ISABELLE_OPS.register("floor", "ceil")
+def _floor_ceil(t: App, anchored: bool) -> tuple[str, int]:
+    left, right = ("⌊", "⌋") if t.op == "floor" else ("⌈", "⌉")
+    return f"{left}{_term(t.args[0], 0, _flags(t.op, t.args, anchored)[0])}{right}", _ATOM
+
+
+@ISABELLE_OPS.register("cast")
+def _cast_op(t: App, anchored: bool) -> tuple[str, int]:
+    return _cast(t.args[0], t.sort)
+
+
+@ISABELLE_OPS.register("fact")
+def _fact(t: App, anchored: bool) -> tuple[str, int]:
+    return f"(fact {_term(t.args[0], 1001, True)} :: nat)", _ATOM
+
+
+@ISABELLE_OPS.register("apply")
+def _apply(t: App, anchored: bool) -> tuple[str, int]:
+    return " ".join(_term(a, 1001, True) for a in t.args), 1000
+
+
+@ISABELLE_OPS.register("set_of")
+def _set_literal(t: App, anchored: bool) -> tuple[str, int]:
+    if not t.args:
+        return f"({{}} :: {show_sort(t.sort)})", _ATOM
+    flags = _flags("set_of", t.args, anchored)
+    return "{" + ", ".join(_term(a, 0, f) for a, f in zip(t.args, flags, strict=True)) + "}", _ATOM
+
+
+_INTERVAL_SYMBOL = {"Icc": "..", "Ico": "..<", "Ioc": "<..", "Ioo": "<..<"}
+
+
+@ISABELLE_OPS.register(*INTERVALS)
+def _interval(t: App, anchored: bool) -> tuple[str, int]:
+    flags = _flags(t.op, t.args, anchored)
+    lo, hi = _term(t.args[0], 51, flags[0]), _term(t.args[1], 51, flags[1])
+    return "{" + f"{lo}{_INTERVAL_SYMBOL[t.op]}{hi}" + "}", _ATOM
+
+
+@ISABELLE_OPS.register("range")
+def _range(t: App, anchored: bool) -> tuple[str, int]:
+    return "{..<" + _term(t.args[0], 51, True) + "}", _ATOM
 
 
 def _cast(a: Term, target: Sort) -> tuple[str, int]:

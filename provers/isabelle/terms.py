@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from provers.errors import InputTooLargeError
-from provers.ir import BOOL, COMPLEX, NAT, REAL, ListSort, SetSort, Sort
+from provers.ir import BOOL, COMPLEX, NAT, ORDER_OPS, REAL, RELATION_OPS, ListSort, SetSort, Sort
 from provers.isabelle.binders import BinderForms
 from provers.isabelle.constants import BINARY, CONSTS, NULLARY
 from provers.isabelle.inference import ElabError, Inference
@@ -182,7 +182,7 @@ class TermParser(BinderForms, SetNotation):
                     rbp = prec if assoc == "right" else prec + 1
                     right = self.expr(rbp)
                     left = self.binary(name, left, right, t.pos)
-                    if assoc == "none" and self.peek().text in INFIX and INFIX[self.peek().text][0] == prec and INFIX[self.peek().text][2] in ("lt", "le", "gt", "ge"):
+                    if assoc == "none" and self.peek().text in INFIX and INFIX[self.peek().text][0] == prec and INFIX[self.peek().text][2] in ORDER_OPS:
                         nt = self.peek()
                         raise ElabError(f"chained comparison {t.text} … {nt.text} is not HOL syntax: write a {t.text} b ∧ b {nt.text} c", nt.pos)
                     continue
@@ -412,7 +412,7 @@ class TermParser(BinderForms, SetNotation):
         try:
             return handler(self.inf, a, b, pos)
         except ElabError as e:
-            if name in _RELATIONS and isinstance(a, PreApp) and a.op in _REL_OPS and not e.hints:
+            if name in RELATION_OPS and isinstance(a, PreApp) and a.op in _REL_OPS and not e.hints:
                 raise ElabError(
                     f"{e.reason} — a chained relation a = b = c (or a < b = c) reads as (a = b) = c in "
                     "Isabelle: write a = b ∧ b = c", e.pos) from None
@@ -433,6 +433,5 @@ class TermParser(BinderForms, SetNotation):
         return self.inf.apply_term(t, rest, pos) if rest else t
 
 
-_RELATIONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
 _REL_OPS = frozenset({"isa:eq", "ne", "lt", "le", "gt", "ge"})
 

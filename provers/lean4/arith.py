@@ -20,6 +20,7 @@ from provers.ir import (
     INT,
     NAT,
     NUMERIC_ORDER,
+    ORDER_OPS,
     ORDERED,
     REAL,
     Num,
@@ -207,7 +208,7 @@ class ArithTrees:
 
     # ---- one node: the IR operation its sort means ----------------------------------------------
     def relation(self, op: str, a: Term, b: Term, syn: Syn) -> Term:
-        if op in ("lt", "le", "gt", "ge") and a.sort == b.sort and a.sort not in ORDERED:
+        if op in ORDER_OPS and a.sort == b.sort and a.sort not in ORDERED:
             return Uninterpreted(LEAN_SYMBOL[op], (a, b), BOOL)
         if op == "dvd" and a.sort == b.sort and a.sort not in (NAT, INT):
             return Uninterpreted("Dvd.dvd", (a, b), BOOL)

@@ -30,9 +30,12 @@ from provers.ir import (
     BOOL,
     COMPLEX,
     INT,
+    INTERVALS,
+    ISABELLE_ONLY,
     NAT,
     RAT,
     REAL,
+    SET_OPS,
     SORT,
     TYPE,
     App,
@@ -43,6 +46,7 @@ from provers.ir import (
     ListSort,
     Num,
     OpaqueSort,
+    OpTable,
     Quant,
     SetBuilder,
     SetSort,
@@ -72,32 +76,6 @@ _RESERVED = frozenset({
     "theorem", "lemma", "example", "calc", "this", "λ", "π", "I", "e", "Π", "Σ", "fun_prop",
 })
 _BASE = {NAT: "ℕ", INT: "ℤ", RAT: "ℚ", REAL: "ℝ", COMPLEX: "ℂ", BOOL: "Prop"}
-_INFIX = {
-    "add": "+", "sub": "-", "mul": "*", "div": "/", "ediv": "/", "mod": "%", "emod": "%",
-    "pow": "^", "zpow": "^", "rpow": "^", "eq": "=", "ne": "≠", "lt": "<", "le": "≤",
-    "gt": ">", "ge": "≥", "dvd": "∣", "mem": "∈", "subset": "⊆", "union": "∪", "inter": "∩",
-    "setdiff": "\\", "implies": "→", "iff": "↔",
-}
-_FUNC = {
-    "sqrt": "Real.sqrt", "exp": "Real.exp", "log": "Real.log", "logb": "Real.logb",
-    "sin": "Real.sin", "cos": "Real.cos", "tan": "Real.tan", "arcsin": "Real.arcsin",
-    "arccos": "Real.arccos", "arctan": "Real.arctan", "sinh": "Real.sinh", "cosh": "Real.cosh",
-    "tanh": "Real.tanh", "cabs": "Complex.abs", "re": "Complex.re", "im": "Complex.im",
-    "conj": "Complex.conj", "fact": "Nat.factorial", "choose": "Nat.choose", "floor": "Int.floor",
-    "ceil": "Int.ceil", "nat_floor": "Nat.floor", "nat_ceil": "Nat.ceil", "round": "round",
-    "frac": "Int.fract", "to_nat": "Int.toNat", "nat_abs": "Int.natAbs", "min": "min",
-    "max": "max", "sign": "SignType.sign", "digits": "Nat.digits", "list_sum": "List.sum",
-    "list_length": "List.length", "range": "Finset.range", "Icc": "Finset.Icc",
-    "Ico": "Finset.Ico", "Ioc": "Finset.Ioc", "Ioo": "Finset.Ioo", "card": "Finset.card",
-    "image": "Finset.image", "filter": "Finset.filter", "divisors": "Nat.divisors",
-    "finite": "Set.Finite", "even": "Even", "odd": "Odd", "fdiv": "Int.fdiv", "fmod": "Int.fmod",
-}
-#: strict output: Mathlib's own definitions where the round-trip spelling is the parser's
-_STRICT_FUNC = {**_FUNC, "ediv": "Int.ediv", "emod": "Int.emod", "conj": "(starRingEnd ℂ)",
-                "cabs": "Complex.abs"}
-ISABELLE_ONLY = frozenset({"powr", "signed_sqrt", "root", "ln", "isa_log", "isa_arcsin",
-                           "isa_arccos"})
-_INTERVALS = ("Icc", "Ico", "Ioc", "Ioo")
 #: Isabelle functions that are unspecified on part of ℝ, as function variables constrained to
 #: Mathlib's function where Isabelle specifies them (strict mode): an obligation rendered so
 #: holds for every meaning Isabelle could give them. kind -> (variable name, axiom)
@@ -359,148 +337,292 @@ class LeanPrinter:
         """A finite-set term as a ``Finset`` (strict: the domain of a sum, the set counted)."""
         if isinstance(t, Var) and t in self.finsets and t in self.names:
             return self.names[t]
-        if isinstance(t, App):
-            a = t.args
-            if t.op == "range":
-                return f"(Finset.range {_arg(self.term(a[0]))})"
-            if t.op in _INTERVALS:
-                return f"(Finset.{t.op} {_arg(self.term(a[0]))} {_arg(self.term(a[1]))})"
-            if t.op == "divisors":
-                return f"(Nat.divisors {_arg(self.term(a[0]))})"
-            if t.op == "set_of" and isinstance(t.sort, SetSort):
-                elems = ", ".join(self.term(x) for x in a)
-                ty = f"Finset {self.sort(t.sort.elem)}"
-                return f"({{{elems}}} : {ty})" if a else f"(∅ : {ty})"
-            if t.op == "filter":
-                return f"(Finset.filter {_arg(self.term(a[0]))} {self.finset(a[1])})"
-            if t.op == "image":
-                return f"(Finset.image {_arg(self.term(a[0]))} {self.finset(a[1])})"
-            if t.op in ("union", "inter", "setdiff"):
-                return f"({self.finset(a[0])} {_INFIX[t.op]} {self.finset(a[1])})"
+        if isinstance(t, App) and t.op in FINSETS:
+            return FINSETS[t.op](self, t)
         if isinstance(t, Uninterpreted) and t.symbol.startswith("Finset."):
             return self.term(t)  # Finset.univ, Finset.Iio n: Finsets by their Lean name
         raise PrintError("finite set given by a set variable or formula (needs the original "
                          "Lean text to know it is a Finset)")
 
-    def app(self, t: App) -> str:  # noqa: C901 - one case per operation
-        op, args = t.op, t.args
-        if op in ISABELLE_ONLY:
-            return self.isabelle_op(t)
-        if self.strict:
-            out = self.strict_app(t)
-            if out is not None:
-                return out
-        r = [self.term(a) for a in args]
-        if op == "true":
-            return "True"
-        if op == "false":
-            return "False"
-        if op == "pi":
-            return "Real.pi"
-        if op == "I":
-            return "Complex.I"
-        if op == "not":
-            return f"(¬{r[0]})"
-        if op in ("and", "or"):
-            sym = " ∧ " if op == "and" else " ∨ "
-            return "(" + sym.join(r) + ")"
-        if op in _INFIX:
-            if self.strict and op in ("div", "mod") and t.sort == INT:
-                raise PrintError(f"{op} on Int (the IR uses ediv/fdiv there)")
-            return f"({r[0]} {_INFIX[op]} {r[1]})"
-        if op == "neg":
-            return f"(-{r[0]})"
-        if op == "inv":
-            return f"({r[0]}⁻¹)"
-        if op == "abs":
-            return f"|{_arg(r[0])}|"  # never `||`: Lean lexes it as one token
-        if op == "cast":
-            return f"(↑{r[0]} : {self.sort(t.sort)})"
-        if op == "ite":
-            return f"(if {r[0]} then {r[1]} else {r[2]})"
-        if op == "set_of":
-            inner = ", ".join(r)
-            body = f"{{{inner}}}" if args else "∅"
-            ty = self.sort(t.sort) if self.strict else render_sort(t.sort)
-            return f"({body} : {ty})"
-        if op == "apply":
-            return "(" + " ".join([_arg(x) for x in r]) + ")"
-        if op == "prime":
-            fn = "Nat.Prime" if args[0].sort == NAT else "Prime"
-            return f"({fn} {_arg(r[0])})"
-        if op in ("gcd", "lcm"):
-            fn = f"Nat.{op}" if args[0].sort == NAT else op
-            return f"({fn} {_arg(r[0])} {_arg(r[1])})"
-        table = _STRICT_FUNC if self.strict else _FUNC
-        if op in table:
-            return "(" + " ".join([table[op], *map(_arg, r)]) + ")"
-        raise PrintError(f"operation {op!r} has no Lean 4 spelling in this printer")
+    def app(self, t: App) -> str:
+        handler = LEAN_OPS.get(t.op)
+        if handler is None:
+            raise PrintError(f"operation {t.op!r} has no Lean 4 spelling in this printer")
+        return handler(self, t)
 
-    def strict_app(self, t: App) -> str | None:  # noqa: C901
-        """Strict spellings that differ from the round-trip ones (None: same spelling)."""
-        op, a = t.op, t.args
-        if op in ("floor", "ceil"):
-            x = cast(a[0], INT) if a[0].sort == NAT else a[0]  # no FloorRing ℕ
-            return f"({_FUNC[op]} {_arg(self.term(x))})"
-        if op == "sign":
-            if t.sort in (REAL, INT):
-                return f"({'Real' if t.sort == REAL else 'Int'}.sign {_arg(self.term(a[0]))})"
-            raise PrintError(f"sign on {t.sort}")
-        if op == "cabs":
-            return f"‖{self.term(a[0])}‖"
-        if op in ("ediv", "emod"):  # Lean's `/`, `%` on ℤ, spelled out
-            return f"({_STRICT_FUNC[op]} {_arg(self.term(a[0]))} {_arg(self.term(a[1]))})"
-        if op in ("gcd", "lcm") and t.sort == INT:
-            return f"(↑(Int.{op} {_arg(self.term(a[0]))} {_arg(self.term(a[1]))}) : ℤ)"
-        if op == "prime" and a[0].sort == INT:
-            return f"(Nat.Prime (Int.natAbs {_arg(self.term(a[0]))}))"
-        if op in _INTERVALS:
-            return f"(Set.{op} {_arg(self.term(a[0]))} {_arg(self.term(a[1]))})"
-        if op in ("range", "divisors"):
-            assert isinstance(t.sort, SetSort)
-            return f"(↑{self.finset(t)} : Set {self.sort(t.sort.elem)})"
-        if op == "card":
-            x = a[0]
-            if isinstance(x, Var) and x not in self.finsets:
-                return f"(Set.ncard {self.term(x)})"
-            return f"(Finset.card {self.finset(x)})"
-        if op == "image":
-            return f"({_arg(self.term(a[0]))} '' {_arg(self.term(a[1]))})"
-        if op == "filter":
-            assert isinstance(t.sort, SetSort)
-            x = self.fresh("x")  # never captures a free name: fresh in the whole output
-            return f"{{{x} ∈ {self.term(a[1])} | {_arg(self.term(a[0]))} {x}}}"
-        return None
-
-    def isabelle_op(self, t: App) -> str:
-        """Isabelle-only operations as their Lean definitional expansions (strict, on request)."""
-        op, a = t.op, t.args
-        if not (self.strict and self.isabelle):
-            raise PrintError(f"operation {op!r} (Isabelle semantics) has no Lean 4 spelling")
-        if op == "signed_sqrt":
-            x = self.term(a[0])
-            return f"(if (0 : ℝ) ≤ {x} then Real.sqrt {x} else -Real.sqrt (-{x}))"
-        if op == "root":
-            n, x = self.term(a[0]), self.term(a[1])
-            e = f"((1 : ℝ) / (↑{n} : ℝ))"
-            return (f"(if {n} = (0 : ℕ) then (0 : ℝ) else if (0 : ℝ) ≤ {x} then {x} ^ {e} "
-                    f"else -((-{x}) ^ {e}))")
-        if op in ("isa_arcsin", "isa_arccos"):
-            return f"({self.partial(op[4:])} {_arg(self.term(a[0]))})"
-        ln = self.partial("ln")
-        if op == "ln":
-            return f"({ln} {_arg(self.term(a[0]))})"
-        if op == "isa_log":
-            b, x = _arg(self.term(a[0])), _arg(self.term(a[1]))
-            return f"(({ln} {x}) / ({ln} {b}))"
-        x, y = self.term(a[0]), self.term(a[1])  # powr
-        return f"(if {x} = (0 : ℝ) then (0 : ℝ) else Real.exp ({y} * {ln} {_arg(x)}))"
+    def args(self, t: App) -> list[str]:
+        """The arguments of ``t``, printed in order."""
+        return [self.term(a) for a in t.args]
 
     def partial(self, kind: str) -> str:
         """The function variable standing for Isabelle's ``kind`` (``ISABELLE_PARTIAL``)."""
         if kind not in self.partials:
             self.partials[kind] = self.fresh(ISABELLE_PARTIAL[kind][0])
         return self.partials[kind]
+
+
+# --------------------------------------------------------------------------------------
+# The table: each operation's Lean spelling (round trip, and strict where it differs)
+# --------------------------------------------------------------------------------------
+
+Handler = Callable[[LeanPrinter, App], str]
+#: The Lean 4 + Mathlib spelling of each operation (``handler(printer, term)``).
+LEAN_OPS: OpTable[Handler] = OpTable("Lean printer")
+
+
+def _infix(symbol: str) -> Handler:
+    def handler(p: LeanPrinter, t: App) -> str:
+        r = p.args(t)
+        if p.strict and t.op in ("div", "mod") and t.sort == INT:
+            raise PrintError(f"{t.op} on Int (the IR uses ediv/fdiv there)")
+        return f"({r[0]} {symbol} {r[1]})"
+
+    return handler
+
+
+def _function(name: str, strict_name: str | None = None) -> Handler:
+    """``(name arg …)``; ``strict_name`` is Mathlib's own definition for strict output."""
+
+    def handler(p: LeanPrinter, t: App) -> str:
+        fn = strict_name if p.strict and strict_name else name
+        return "(" + " ".join([fn, *map(_arg, p.args(t))]) + ")"
+
+    return handler
+
+
+def _strict_or(strict: Handler, round_trip: Handler) -> Handler:
+    """``strict`` for strict output, else the round-trip spelling."""
+    return lambda p, t: strict(p, t) if p.strict else round_trip(p, t)
+
+
+for _op, _text in {"true": "True", "false": "False", "pi": "Real.pi", "I": "Complex.I"}.items():
+    LEAN_OPS.add(_op, lambda p, t, text=_text: text)
+for _op, _sym in {"add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "pow": "^",
+                  "zpow": "^", "rpow": "^", "eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">",
+                  "ge": "≥", "dvd": "∣", "mem": "∈", "subset": "⊆", "union": "∪", "inter": "∩",
+                  "setdiff": "\\", "implies": "→", "iff": "↔"}.items():
+    LEAN_OPS.add(_op, _infix(_sym))
+for _op, _name in {
+    "sqrt": "Real.sqrt", "exp": "Real.exp", "log": "Real.log", "logb": "Real.logb",
+    "sin": "Real.sin", "cos": "Real.cos", "tan": "Real.tan", "arcsin": "Real.arcsin",
+    "arccos": "Real.arccos", "arctan": "Real.arctan", "sinh": "Real.sinh", "cosh": "Real.cosh",
+    "tanh": "Real.tanh", "re": "Complex.re", "im": "Complex.im", "fact": "Nat.factorial",
+    "choose": "Nat.choose", "nat_floor": "Nat.floor", "nat_ceil": "Nat.ceil", "round": "round",
+    "frac": "Int.fract", "to_nat": "Int.toNat", "nat_abs": "Int.natAbs", "min": "min",
+    "max": "max", "digits": "Nat.digits", "list_sum": "List.sum", "list_length": "List.length",
+    "finite": "Set.Finite", "even": "Even", "odd": "Odd", "fdiv": "Int.fdiv", "fmod": "Int.fmod",
+}.items():
+    LEAN_OPS.add(_op, _function(_name))
+LEAN_OPS.add("conj", _function("Complex.conj", "(starRingEnd ℂ)"))
+
+
+@LEAN_OPS.register("not")
+def _not(p: LeanPrinter, t: App) -> str:
+    return f"(¬{p.term(t.args[0])})"
+
+
+@LEAN_OPS.register("and", "or")
+def _junction(p: LeanPrinter, t: App) -> str:
+    return "(" + (" ∧ " if t.op == "and" else " ∨ ").join(p.args(t)) + ")"
+
+
+@LEAN_OPS.register("neg")
+def _neg(p: LeanPrinter, t: App) -> str:
+    return f"(-{p.term(t.args[0])})"
+
+
+@LEAN_OPS.register("inv")
+def _inv(p: LeanPrinter, t: App) -> str:
+    return f"({p.term(t.args[0])}⁻¹)"
+
+
+@LEAN_OPS.register("abs")
+def _abs(p: LeanPrinter, t: App) -> str:
+    return f"|{_arg(p.term(t.args[0]))}|"  # never `||`: Lean lexes it as one token
+
+
+@LEAN_OPS.register("cast")
+def _cast(p: LeanPrinter, t: App) -> str:
+    return f"(↑{p.term(t.args[0])} : {p.sort(t.sort)})"
+
+
+@LEAN_OPS.register("ite")
+def _ite(p: LeanPrinter, t: App) -> str:
+    c, a, b = p.args(t)
+    return f"(if {c} then {a} else {b})"
+
+
+@LEAN_OPS.register("set_of")
+def _set_literal(p: LeanPrinter, t: App) -> str:
+    body = f"{{{', '.join(p.args(t))}}}" if t.args else "∅"
+    ty = p.sort(t.sort) if p.strict else render_sort(t.sort)
+    return f"({body} : {ty})"
+
+
+@LEAN_OPS.register("apply")
+def _apply(p: LeanPrinter, t: App) -> str:
+    return "(" + " ".join(_arg(x) for x in p.args(t)) + ")"
+
+
+def _strict_floor(p: LeanPrinter, t: App) -> str:
+    a = t.args[0]
+    x = cast(a, INT) if a.sort == NAT else a  # no FloorRing ℕ
+    return f"({'Int.floor' if t.op == 'floor' else 'Int.ceil'} {_arg(p.term(x))})"
+
+
+LEAN_OPS.add("floor", _strict_or(_strict_floor, _function("Int.floor")))
+LEAN_OPS.add("ceil", _strict_or(_strict_floor, _function("Int.ceil")))
+
+
+def _strict_sign(p: LeanPrinter, t: App) -> str:
+    if t.sort in (REAL, INT):
+        return f"({'Real' if t.sort == REAL else 'Int'}.sign {_arg(p.term(t.args[0]))})"
+    raise PrintError(f"sign on {t.sort}")
+
+
+LEAN_OPS.add("sign", _strict_or(_strict_sign, _function("SignType.sign")))
+LEAN_OPS.add("cabs", _strict_or(lambda p, t: f"‖{p.term(t.args[0])}‖", _function("Complex.abs")))
+
+
+def _strict_euclidean(p: LeanPrinter, t: App) -> str:  # Lean's `/`, `%` on ℤ, spelled out
+    a, b = t.args
+    return f"({'Int.ediv' if t.op == 'ediv' else 'Int.emod'} {_arg(p.term(a))} {_arg(p.term(b))})"
+
+
+LEAN_OPS.add("ediv", _strict_or(_strict_euclidean, _infix("/")))
+LEAN_OPS.add("emod", _strict_or(_strict_euclidean, _infix("%")))
+
+
+@LEAN_OPS.register("gcd", "lcm")
+def _gcd_lcm(p: LeanPrinter, t: App) -> str:
+    if p.strict and t.sort == INT:
+        a, b = t.args
+        return f"(↑(Int.{t.op} {_arg(p.term(a))} {_arg(p.term(b))}) : ℤ)"
+    r = p.args(t)
+    fn = f"Nat.{t.op}" if t.args[0].sort == NAT else t.op
+    return f"({fn} {_arg(r[0])} {_arg(r[1])})"
+
+
+@LEAN_OPS.register("prime")
+def _prime(p: LeanPrinter, t: App) -> str:
+    if p.strict and t.args[0].sort == INT:
+        return f"(Nat.Prime (Int.natAbs {_arg(p.term(t.args[0]))}))"
+    fn = "Nat.Prime" if t.args[0].sort == NAT else "Prime"
+    return f"({fn} {_arg(p.term(t.args[0]))})"
+
+
+def _strict_interval(p: LeanPrinter, t: App) -> str:
+    a, b = t.args
+    return f"(Set.{t.op} {_arg(p.term(a))} {_arg(p.term(b))})"
+
+
+for _op in INTERVALS:
+    LEAN_OPS.add(_op, _strict_or(_strict_interval, _function(f"Finset.{_op}")))
+
+
+def _strict_finite_as_set(p: LeanPrinter, t: App) -> str:
+    assert isinstance(t.sort, SetSort)
+    return f"(↑{p.finset(t)} : Set {p.sort(t.sort.elem)})"
+
+
+LEAN_OPS.add("range", _strict_or(_strict_finite_as_set, _function("Finset.range")))
+LEAN_OPS.add("divisors", _strict_or(_strict_finite_as_set, _function("Nat.divisors")))
+
+
+def _strict_card(p: LeanPrinter, t: App) -> str:
+    x = t.args[0]
+    if isinstance(x, Var) and x not in p.finsets:
+        return f"(Set.ncard {p.term(x)})"
+    return f"(Finset.card {p.finset(x)})"
+
+
+LEAN_OPS.add("card", _strict_or(_strict_card, _function("Finset.card")))
+LEAN_OPS.add("image", _strict_or(lambda p, t: f"({_arg(p.term(t.args[0]))} '' {_arg(p.term(t.args[1]))})",
+                                  _function("Finset.image")))
+
+
+def _strict_filter(p: LeanPrinter, t: App) -> str:
+    assert isinstance(t.sort, SetSort)
+    x = p.fresh("x")  # never captures a free name: fresh in the whole output
+    return f"{{{x} ∈ {p.term(t.args[1])} | {_arg(p.term(t.args[0]))} {x}}}"
+
+
+LEAN_OPS.add("filter", _strict_or(_strict_filter, _function("Finset.filter")))
+
+
+# -- Isabelle-only operations: their Lean definitional expansions (strict, on request) --
+
+
+def _isabelle_only(expansion: Handler) -> Handler:
+    def handler(p: LeanPrinter, t: App) -> str:
+        if not (p.strict and p.isabelle):
+            raise PrintError(f"operation {t.op!r} (Isabelle semantics) has no Lean 4 spelling")
+        return expansion(p, t)
+
+    return handler
+
+
+def _signed_sqrt(p: LeanPrinter, t: App) -> str:
+    x = p.term(t.args[0])
+    return f"(if (0 : ℝ) ≤ {x} then Real.sqrt {x} else -Real.sqrt (-{x}))"
+
+
+def _root(p: LeanPrinter, t: App) -> str:
+    n, x = p.term(t.args[0]), p.term(t.args[1])
+    e = f"((1 : ℝ) / (↑{n} : ℝ))"
+    return f"(if {n} = (0 : ℕ) then (0 : ℝ) else if (0 : ℝ) ≤ {x} then {x} ^ {e} else -((-{x}) ^ {e}))"
+
+
+def _isabelle_arc(p: LeanPrinter, t: App) -> str:
+    return f"({p.partial(t.op.removeprefix('isa_'))} {_arg(p.term(t.args[0]))})"
+
+
+def _ln(p: LeanPrinter, t: App) -> str:
+    return f"({p.partial('ln')} {_arg(p.term(t.args[0]))})"
+
+
+def _isabelle_log(p: LeanPrinter, t: App) -> str:
+    ln = p.partial("ln")
+    b, x = _arg(p.term(t.args[0])), _arg(p.term(t.args[1]))
+    return f"(({ln} {x}) / ({ln} {b}))"
+
+
+def _powr(p: LeanPrinter, t: App) -> str:
+    ln = p.partial("ln")
+    x, y = p.term(t.args[0]), p.term(t.args[1])
+    return f"(if {x} = (0 : ℝ) then (0 : ℝ) else Real.exp ({y} * {ln} {_arg(x)}))"
+
+
+_EXPANSIONS: dict[str, Handler] = {
+    "signed_sqrt": _signed_sqrt, "root": _root, "isa_arcsin": _isabelle_arc, "isa_arccos": _isabelle_arc,
+    "ln": _ln, "isa_log": _isabelle_log, "powr": _powr,
+}
+for _op in ISABELLE_ONLY:
+    LEAN_OPS.add(_op, _isabelle_only(_EXPANSIONS[_op]))
+
+
+# -- finite sets as Finsets (strict output: the domain of a sum, the set counted) -------
+
+_SET_SYMBOL = {"union": "∪", "inter": "∩", "setdiff": "\\"}
+
+
+def _finset_literal(p: LeanPrinter, t: App) -> str:
+    assert isinstance(t.sort, SetSort)
+    elems = ", ".join(p.term(x) for x in t.args)
+    ty = f"Finset {p.sort(t.sort.elem)}"
+    return f"({{{elems}}} : {ty})" if t.args else f"(∅ : {ty})"
+
+
+#: Finite sets spelled as ``Finset``s, for each set former that gives one.
+FINSETS: dict[str, Handler] = {
+    "range": lambda p, t: f"(Finset.range {_arg(p.term(t.args[0]))})",
+    **dict.fromkeys(INTERVALS, lambda p, t: f"(Finset.{t.op} {_arg(p.term(t.args[0]))} {_arg(p.term(t.args[1]))})"),
+    "divisors": lambda p, t: f"(Nat.divisors {_arg(p.term(t.args[0]))})",
+    "set_of": _finset_literal,
+    "filter": lambda p, t: f"(Finset.filter {_arg(p.term(t.args[0]))} {p.finset(t.args[1])})",
+    "image": lambda p, t: f"(Finset.image {_arg(p.term(t.args[0]))} {p.finset(t.args[1])})",
+    **dict.fromkeys(SET_OPS, lambda p, t: f"({p.finset(t.args[0])} {_SET_SYMBOL[t.op]} {p.finset(t.args[1])})"),
+}
 
 
 def render_term(t: Term) -> str:

@@ -1,5 +1,47 @@
 """What IR terms mean: exact values, the exact evaluator, sampled assignments and fingerprints.
 
-``evaluate(term, env)``, ``truth(formula, env)``, ``sample_assignments(vars, n, seed)``;
-see docs/semantics.md for every operation's meaning in Lean, Isabelle, here and in SMT.
+Modules: ``values`` (what terms evaluate to), ``approx`` (exact and approximate numbers
+together), ``exact`` (exact arithmetic shared with the SMT lowering), ``domains`` (finite
+domains of bound variables), ``evaluate`` (the evaluator and its table ``OPERATIONS``),
+``samplers`` (assignments and fingerprints). Import the public API from here; see
+docs/semantics.md for every operation's meaning in Lean, Isabelle, here and in SMT.
 """
+
+from provers.semantics.evaluate import OPERATIONS, decide, evaluate, truth
+from provers.semantics.samplers import fingerprint, numeral_probes, sample_assignments
+from provers.semantics.values import (
+    PRECISION_DPS,
+    TOLERANCE,
+    Approx,
+    ApproxBool,
+    Closure,
+    Decision,
+    ExactComplex,
+    FunTable,
+    Opaque,
+    PredSet,
+    Undetermined,
+    Value,
+)
+
+__all__ = [
+    "OPERATIONS",
+    "PRECISION_DPS",
+    "TOLERANCE",
+    "Approx",
+    "ApproxBool",
+    "Closure",
+    "Decision",
+    "ExactComplex",
+    "FunTable",
+    "Opaque",
+    "PredSet",
+    "Undetermined",
+    "Value",
+    "decide",
+    "evaluate",
+    "fingerprint",
+    "numeral_probes",
+    "sample_assignments",
+    "truth",
+]

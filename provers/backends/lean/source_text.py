@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from provers.engine.normal import is_type_var, simplify_logic, split_conjunction
+from provers.engine.normal import is_type_var, simplify_logic
 from provers.errors import ParseError
 from provers.ir import (
     App,
@@ -40,6 +40,7 @@ from provers.ir import (
     Uninterpreted,
     Var,
     VarBinder,
+    conjuncts,
 )
 from provers.lean4.lexer import strip_comments, tokenize
 from provers.lean4.pratt import TermParser
@@ -116,7 +117,7 @@ class SourceIndex:
                         if isinstance(b.var.sort, OpaqueSort):
                             self.type_texts.setdefault(b.var.sort.name, f"({b.source})")
             elif isinstance(b, Hypothesis) and b.style != "instance" and b.source:
-                parts = tuple(split_conjunction(simplify_logic(b.formula)))
+                parts = tuple(conjuncts(simplify_logic(b.formula)))
                 if parts:
                     self.components.append(Component("hypothesis", b.source, parts, i))
         if st.conclusion_source:
@@ -150,7 +151,7 @@ class SourceIndex:
                 syn, lifted, bound = syn.args[0], True, bound | frozenset(names)
             elif syn.kind == "binop" and syn.val in ("→", "->") and isinstance(concl, App) \
                     and concl.op == "implies":
-                ante = tuple(split_conjunction(concl.args[0]))
+                ante = tuple(conjuncts(concl.args[0]))
                 if ante:
                     self.components.append(
                         Component("hypothesis", _text(clean, syn.args[0]), ante, i, bound))

@@ -23,14 +23,19 @@ Public API (other modules code against these names)::
     from provers.backends.smt import solve, lower_obligation
     solve("z3", obligation, timeout)            # in-process call (no containment): tests, debugging
 
-Exact evaluation and fingerprints live in ``provers.semantics.evaluate`` (``evaluate``, ``truth``,
+Modules: ``core`` (the checked fragment the emitters translate), ``lower`` (IR → core: scopes,
+facts, dispatch) with its tables ``rewrites.LOWERING``, ``sets.MEMBERSHIP``,
+``complex_pairs.COMPLEX_PARTS`` and the fresh symbols of ``symbols``; ``emit`` (core → z3 /
+cvc5, table ``EMITTERS``), ``solve`` (one call, model validation), ``pool``, ``backends``.
+Exact evaluation and fingerprints live in ``provers.semantics`` (``evaluate``, ``truth``,
 ``decide``, ``sample_assignments``, ``fingerprint``). Semantics: ``docs/semantics.md``.
 """
 
 from provers.backends.base import ProofResult
 from provers.backends.cache import VerdictCache
 from provers.backends.smt.backends import Cvc5Backend, Portfolio, SolverBackend, Z3Backend
-from provers.backends.smt.lower import Lowered, Unsupported, lower_obligation
+from provers.backends.smt.core import Unsupported
+from provers.backends.smt.lower import Lowered, lower_obligation
 from provers.backends.smt.pool import WorkerPool, default_pool
 from provers.backends.smt.solve import solve
 from provers.ir import Term

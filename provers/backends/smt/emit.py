@@ -2,18 +2,21 @@
 
 Both solvers are driven through the z3py-style API (``z3`` and ``cvc5.pythonic``), so one
 class does the translation; ``Z3Emitter`` and ``Cvc5Emitter`` only differ in solver set-up
-and in how a function's interpretation is read from a model. All semantics live in
-``semantics.py``; here every core op has its SMT-LIB counterpart (SMT-LIB ``div``/``mod`` on
-Int are Euclidean, exactly Lean's ``ediv``/``emod`` away from 0, and 0 is guarded here).
+and in how a function's interpretation is read from a model. All semantics live in the
+lowering (``lower.py``); here every core operation (``core.CORE_OPS``) has its SMT-LIB
+counterpart in ``EMITTERS`` (SMT-LIB ``div``/``mod`` on Int are Euclidean, exactly Lean's
+``ediv``/``emod`` away from 0, and 0 is guarded here).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from provers.backends.smt.lower import Lowered, Unsupported, core_sort
+from provers.backends.smt.core import CORE_OPS, Unsupported
+from provers.backends.smt.lower import Lowered
 from provers.ir import (
     BOOL,
     INT,
@@ -24,6 +27,7 @@ from provers.ir import (
     FunSort,
     Num,
     OpaqueSort,
+    OpTable,
     Quant,
     SetSort,
     Sort,
@@ -31,7 +35,7 @@ from provers.ir import (
     Uninterpreted,
     Var,
 )
-from provers.semantics.evaluate import FunTable, Opaque
+from provers.semantics import FunTable, Opaque
 
 #: Kinds of solver functions (``Emitter.func``).
 SYMBOL, VARIABLE = "symbol", "variable"
@@ -55,6 +59,8 @@ class Emitter:
         self.sorts: dict[str, Any] = {}
         self.depth = 0  # quantifier nesting depth while emitting
         self.memo: dict[tuple[int, int], Any] = {}
+        #: (opaque sort, solver value text) -> index of the ``Opaque`` element read back
+        self.opaque_elements: dict[tuple[str, str], int] = {}
 
     # -- sorts and symbols ------------------------------------------------------------
 
@@ -141,57 +147,10 @@ class Emitter:
             return f(*(self.emit(a, env) for a in t.args)) if t.args else f
         if not isinstance(t, App):
             raise Unsupported(f"core term {type(t).__name__}")
-        op = t.op
-        if op == "true":
-            return Z.BoolVal(True)
-        if op == "false":
-            return Z.BoolVal(False)
-        if op == "apply":
-            fv = t.args[0]
-            assert isinstance(fv, Var) and isinstance(fv.sort, FunSort)
-            if is_array_fun(fv.sort):
-                return Z.Select(self.emit(fv, env), self.emit(t.args[1], env))
-            f = self.func(fv.name, fv.sort.args, fv.sort.result, VARIABLE)
-            return f(*(self.emit(a, env) for a in t.args[1:]))
-        if op == "mem":
-            arr = self.emit(t.args[1], env)
-            return Z.Select(arr, self.emit(t.args[0], env))
-        a = [self.emit(x, env) for x in t.args]
-        if op == "not":
-            return Z.Not(a[0])
-        if op == "and":
-            return Z.And(*a)
-        if op == "or":
-            return Z.Or(*a)
-        if op == "implies":
-            return Z.Implies(a[0], a[1])
-        if op in ("iff", "eq"):
-            return a[0] == a[1]
-        if op == "ite":
-            return Z.If(a[0], a[1], a[2])
-        if op == "lt":
-            return a[0] < a[1]
-        if op == "le":
-            return a[0] <= a[1]
-        if op == "add":
-            return a[0] + a[1]
-        if op == "sub":
-            return a[0] - a[1]
-        if op == "mul":
-            return a[0] * a[1]
-        if op == "neg":
-            return -a[0]
-        if op == "div":  # real division, x / 0 = 0
-            return Z.If(a[1] == 0, Z.RealVal(0), a[0] / a[1])
-        if op == "ediv":  # SMT-LIB div is Euclidean
-            return Z.If(a[1] == 0, Z.IntVal(0), a[0] / a[1])
-        if op == "emod":
-            return Z.If(a[1] == 0, a[0], a[0] % a[1])
-        if op == "cast":
-            return Z.ToReal(a[0])
-        if op == "floor":
-            return Z.ToInt(a[0])
-        raise Unsupported(f"core operation {op}")
+        handler = EMITTERS.get(t.op)
+        if handler is None:
+            raise Unsupported(f"core operation {t.op}")
+        return handler(self, t, env)
 
     # -- models -----------------------------------------------------------------------
 
@@ -219,7 +178,7 @@ class Emitter:
         raise Untranslatable(f"value of sort {sort}")
 
     def _opaque_index(self, sort: str, text: str) -> int:
-        table = self.__dict__.setdefault("_opaque", {})
+        table = self.opaque_elements
         key = (sort, text)
         if key not in table:
             table[key] = sum(1 for k in table if k[0] == sort)
@@ -251,7 +210,7 @@ class Emitter:
             entries[key] = self.value(val, result)
         outside = []
         for s, pts in zip(args, per_pos, strict=True):
-            outside.append(self._outside(s, pts))
+            outside.append(self.outside(s, pts))
         default = self.value(model.eval(decl(*outside), model_completion=True), result)
         return FunTable(entries, default)
 
@@ -260,7 +219,7 @@ class Emitter:
         Z = self.Z
         val = model.eval(arr, model_completion=True)
         lits: list[Any] = []
-        _walk_literals(Z, val, lits)
+        walk_literals(Z, val, lits)
         if isinstance(arg, OpaqueSort):
             pts = self.opaque_points(model, arg)
         else:
@@ -269,7 +228,7 @@ class Emitter:
         entries = {}
         for p in pts[:2000]:
             entries[(self.value(p, arg),)] = self.value(model.eval(Z.Select(arr, p), model_completion=True), result)
-        out = self._outside(arg, pts)
+        out = self.outside(arg, pts)
         default = self.value(model.eval(Z.Select(arr, out), model_completion=True), result)
         return FunTable(entries, default)
 
@@ -292,7 +251,7 @@ class Emitter:
                 pts.append(model.eval(f, model_completion=True))
         return pts
 
-    def _outside(self, s: Sort, pts: list[Any]) -> Any:
+    def outside(self, s: Sort, pts: list[Any]) -> Any:
         Z = self.Z
         if isinstance(s, OpaqueSort) and pts:
             return pts[0]
@@ -316,6 +275,66 @@ def is_array_fun(s: Sort) -> bool:
     )
 
 
+# --------------------------------------------------------------------------------------
+# The table: each core operation's SMT-LIB counterpart
+# --------------------------------------------------------------------------------------
+
+EmitHandler = Callable[[Emitter, App, dict[Var, Any]], Any]
+#: The emitters' translation of each core operation (``handler(emitter, term, env)``).
+EMITTERS: OpTable[EmitHandler] = OpTable("SMT emitter", universe=CORE_OPS)
+
+
+def _of_args(*ops: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``fn(Z, *solver args)`` for ``ops``: the arguments are emitted first."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def handler(em: Emitter, t: App, env: dict[Var, Any]) -> Any:
+            return fn(em.Z, *(em.emit(x, env) for x in t.args))
+
+        for op in ops:
+            EMITTERS.add(op, handler)
+        return fn
+
+    return deco
+
+
+@EMITTERS.register("apply")
+def _apply(em: Emitter, t: App, env: dict[Var, Any]) -> Any:
+    fv = t.args[0]
+    assert isinstance(fv, Var) and isinstance(fv.sort, FunSort)
+    if is_array_fun(fv.sort):
+        return em.Z.Select(em.emit(fv, env), em.emit(t.args[1], env))
+    f = em.func(fv.name, fv.sort.args, fv.sort.result, VARIABLE)
+    return f(*(em.emit(a, env) for a in t.args[1:]))
+
+
+@EMITTERS.register("mem")
+def _mem(em: Emitter, t: App, env: dict[Var, Any]) -> Any:
+    arr = em.emit(t.args[1], env)
+    return em.Z.Select(arr, em.emit(t.args[0], env))
+
+
+_of_args("true")(lambda Z: Z.BoolVal(True))
+_of_args("false")(lambda Z: Z.BoolVal(False))
+_of_args("not")(lambda Z, a: Z.Not(a))
+_of_args("and")(lambda Z, *a: Z.And(*a))
+_of_args("or")(lambda Z, *a: Z.Or(*a))
+_of_args("implies")(lambda Z, a, b: Z.Implies(a, b))
+_of_args("iff", "eq")(lambda Z, a, b: a == b)
+_of_args("ite")(lambda Z, c, a, b: Z.If(c, a, b))
+_of_args("lt")(lambda Z, a, b: a < b)
+_of_args("le")(lambda Z, a, b: a <= b)
+_of_args("add")(lambda Z, a, b: a + b)
+_of_args("sub")(lambda Z, a, b: a - b)
+_of_args("mul")(lambda Z, a, b: a * b)
+_of_args("neg")(lambda Z, a: -a)
+_of_args("div")(lambda Z, a, b: Z.If(b == 0, Z.RealVal(0), a / b))  # real division, x / 0 = 0
+_of_args("ediv")(lambda Z, a, b: Z.If(b == 0, Z.IntVal(0), a / b))  # SMT-LIB div is Euclidean
+_of_args("emod")(lambda Z, a, b: Z.If(b == 0, a, a % b))
+_of_args("cast")(lambda Z, a: Z.ToReal(a))
+_of_args("floor")(lambda Z, a: Z.ToInt(a))
+
+
 def _norm(v: Fraction) -> int | Fraction:
     return int(v) if v.denominator == 1 else v
 
@@ -324,7 +343,7 @@ def _sym(name: str) -> str:
     return name.replace(" ", "_").replace("|", "_") or "_"
 
 
-def _walk_literals(Z: Any, e: Any, out: list[Any], depth: int = 0) -> None:
+def walk_literals(Z: Any, e: Any, out: list[Any], depth: int = 0) -> None:
     if depth > 200:
         return
     try:
@@ -338,7 +357,7 @@ def _walk_literals(Z: Any, e: Any, out: list[Any], depth: int = 0) -> None:
     except Exception:  # noqa: BLE001
         return
     for k in kids:
-        _walk_literals(Z, k, out, depth + 1)
+        walk_literals(Z, k, out, depth + 1)
 
 
 class Z3Emitter(Emitter):
@@ -360,9 +379,9 @@ class Z3Emitter(Emitter):
                 for entry in interp.as_list()[:-1]:
                     for x in entry[:-1]:
                         out.append(x)
-                _walk_literals(Z, interp.else_value(), out)
+                walk_literals(Z, interp.else_value(), out)
             else:
-                _walk_literals(Z, interp, out)
+                walk_literals(Z, interp, out)
         except Z.Z3Exception:
             return out  # no interpretation: the default alone describes it
         return out
@@ -390,9 +409,9 @@ class Cvc5Emitter(Emitter):
         if interp is None:
             return out
         try:
-            _walk_literals(self.Z, interp.body(), out)
+            walk_literals(self.Z, interp.body(), out)
         except Exception:  # noqa: BLE001
-            _walk_literals(self.Z, interp, out)
+            walk_literals(self.Z, interp, out)
         return out
 
     def solver(self, timeout_ms: int, lowered: Lowered) -> Any:
@@ -422,7 +441,3 @@ def _pure_real(lowered: Lowered) -> bool:
         if v.sort not in (REAL, BOOL):
             return False
     return True
-
-
-def core_var(v: Var) -> Var:
-    return Var(v.name, core_sort(v.sort))

@@ -63,7 +63,7 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         try:
             conn.send((job, res))
         except OSError:  # BrokenPipeError, ConnectionResetError: the caller is gone
-            return  # exit quietly (a traceback here used to reach the caller's terminal)
+            return  # exit quietly: a traceback would reach the caller's terminal
         except Exception as e:  # noqa: BLE001 - e.g. an unpicklable model
             try:
                 conn.send((job, Unknown(f"result not transferable: {e}"[:300], name)))
@@ -223,16 +223,6 @@ class WorkerPool:
                         w.abandoned = True
                     return results
             return results
-
-    def kill_worker(self, index: int = 0) -> int | None:
-        """Kill one worker process (for tests of crash containment); returns its pid."""
-        with self.lock:
-            if not self.workers:
-                return None
-            w = self.workers[index % len(self.workers)]
-            pid = w.proc.pid
-            os.kill(pid, 9)
-            return pid
 
     def pids(self) -> list[int]:
         return [w.proc.pid for w in self.workers]

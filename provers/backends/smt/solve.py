@@ -9,9 +9,12 @@ the model falsifies it; everything else is ``Unknown("spurious model: ...")``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.smt.complex_pairs import complex_fun_parts, complex_parts, is_complex_fun
+from provers.backends.smt.core import Unsupported, core_sort
 from provers.backends.smt.emit import (
     VARIABLE,
     Cvc5Emitter,
@@ -19,18 +22,11 @@ from provers.backends.smt.emit import (
     Untranslatable,
     Z3Emitter,
     is_array_fun,
+    walk_literals,
 )
-from provers.backends.smt.lower import (
-    Lowered,
-    Unsupported,
-    complex_fun_parts,
-    complex_parts,
-    core_sort,
-    is_complex_fun,
-    lower_obligation,
-)
-from provers.ir import BOOL, COMPLEX, INT, NAT, REAL, FunSort, OpaqueSort, SetSort, Term, Var
-from provers.semantics.evaluate import ExactComplex, FunTable, Opaque, decide
+from provers.backends.smt.lower import Lowered, lower_obligation
+from provers.ir import BOOL, COMPLEX, REAL, FunSort, OpaqueSort, SetSort, Sort, Term, Var
+from provers.semantics import ExactComplex, FunTable, Opaque, decide
 
 SOLVERS = ("z3", "cvc5")
 #: Lowering symbols for values Isabelle leaves unspecified -> their evaluator table name.
@@ -62,28 +58,42 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
     except Unsupported as e:
         return Unknown(f"unsupported: {e.what}", name, took())
     em = _emitter(name)
-    Z = em.Z
     try:
         s = em.solver(int(timeout * 1000), lowered)
         for f in lowered.facts:
             s.add(em.emit(f))
-        s.add(Z.Not(em.emit(lowered.formula)))
+        s.add(em.Z.Not(em.emit(lowered.formula)))
     except Unsupported as e:
         return Unknown(f"unsupported: {e.what}", name, took())
     r = s.check()
-    if r == Z.unsat:
+    if r == em.Z.unsat:
         return Proved(name, took(), "unsat")
-    if r != Z.sat:
-        why = ""
-        try:
-            why = str(s.reason_unknown())
-        except Exception:  # noqa: BLE001 - not every API version has it
-            why = "unknown"
-        if took() >= timeout * 0.95 or "timeout" in why or "canceled" in why:
-            why = f"timeout after {timeout:g}s ({why})"
-        return Unknown(why or "unknown", name, took())
-    # A model is only a candidate: validate it; if it is spurious, block its values of the
-    # outer variables and ask again (a few times, within the time budget).
+    if r != em.Z.sat:
+        return Unknown(_why_unknown(s, took() >= timeout * 0.95, timeout), name, took())
+    env, why_spurious = _validated_countermodel(em, s, lowered, lambda: timeout - took())
+    if env is not None:
+        return Refuted(env, name, took())
+    return Unknown(f"spurious model: {why_spurious}", name, took())
+
+
+def _why_unknown(s: Any, out_of_time: bool, timeout: float) -> str:
+    why = ""
+    try:
+        why = str(s.reason_unknown())
+    except Exception:  # noqa: BLE001 - not every API version has it
+        why = "unknown"
+    if out_of_time or "timeout" in why or "canceled" in why:
+        why = f"timeout after {timeout:g}s ({why})"
+    return why or "unknown"
+
+
+def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
+                            remaining: Callable[[], float]) -> tuple[dict[str, Any] | None, str]:
+    """(assignment, "") when a model of the negated obligation falsifies the ORIGINAL
+    obligation under the exact evaluator; else (None, what was wrong with the last model).
+
+    A model is only a candidate: a spurious one has its values of the outer variables
+    blocked and the solver is asked again, a few times, within the time left."""
     why_spurious = ""
     for _attempt in range(MAX_MODELS):
         model = s.model()
@@ -91,7 +101,7 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
             env = read_model(em, model, lowered)
             d = decide(lowered.body, env)
             if d.exact and d.value is False:
-                return Refuted(env, name, took())
+                return env, ""
             if d.value is None:
                 why_spurious = f"evaluator undecided ({d.reason})"
             elif not d.exact:
@@ -100,27 +110,31 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
                 why_spurious = "the obligation holds under the model"
         except Untranslatable as e:
             why_spurious = f"not exact ({e})"
-        remaining = timeout - took()
-        block = []
-        for c in em.consts.values():
-            if c.sort() in _SCALAR(Z):
-                v = model.eval(c, model_completion=True)
-                # cvc5 aborts on asserted algebraic (witness) terms; z3 takes them
-                if Z.is_int_value(v) or Z.is_rational_value(v) or Z.is_true(v) or Z.is_false(v) or (
-                    name == "z3" and Z.is_algebraic_value(v)
-                ):
-                    block.append(c != v)
-        if remaining < 0.05 or not block:
+        left = remaining()
+        block = _blocking_clause(em, model)
+        if left < 0.05 or not block:
             break
-        s.add(Z.Or(*block) if len(block) > 1 else block[0])
-        _set_timeout(s, name, remaining)
-        if s.check() != Z.sat:
+        s.add(em.Z.Or(*block) if len(block) > 1 else block[0])
+        _set_timeout(s, em.name, left)
+        if s.check() != em.Z.sat:
             break
-    return Unknown(f"spurious model: {why_spurious}", name, took())
+    return None, why_spurious
 
 
-def _SCALAR(Z: Any) -> tuple:
-    return (Z.IntSort(), Z.RealSort(), Z.BoolSort())
+def _blocking_clause(em: Emitter, model: Any) -> list[Any]:
+    """Disjuncts saying "some scalar constant differs from its value in ``model``"."""
+    Z = em.Z
+    scalar = (Z.IntSort(), Z.RealSort(), Z.BoolSort())
+    block = []
+    for c in em.consts.values():
+        if c.sort() in scalar:
+            v = model.eval(c, model_completion=True)
+            # cvc5 aborts on asserted algebraic (witness) terms; z3 takes them
+            if Z.is_int_value(v) or Z.is_rational_value(v) or Z.is_true(v) or Z.is_false(v) or (
+                em.name == "z3" and Z.is_algebraic_value(v)
+            ):
+                block.append(c != v)
+    return block
 
 
 def _set_timeout(s: Any, name: str, seconds: float) -> None:
@@ -133,46 +147,8 @@ def _set_timeout(s: Any, name: str, seconds: float) -> None:
 
 def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     """Model → IR values by variable name; user symbols as tables by symbol name."""
-    env: dict[str, Any] = {}
-    Z = em.Z
-    for v in lowered.consts:
-        s = v.sort
-        if is_complex_fun(s):
-            env[v.name] = _complex_table(em, model, v)
-            continue
-        if isinstance(s, FunSort) and is_array_fun(core_sort(s)):
-            c = em.consts.get((v.name, core_sort(s)))
-            cs = core_sort(s)
-            env[v.name] = (
-                FunTable({}, _default(s.result)) if c is None
-                else em.array_table(model, c, cs.args[0], cs.result)  # type: ignore[attr-defined]
-            )
-            continue
-        if isinstance(s, FunSort):
-            key = (VARIABLE, v.name, tuple(core_sort(a) for a in s.args), core_sort(s.result))
-            decl = em.funcs.get(key)
-            if decl is None:
-                env[v.name] = FunTable({}, _default(s.result))
-            else:
-                env[v.name] = em.table(model, decl, key[2], key[3])
-            continue
-        if isinstance(s, SetSort):
-            c = em.consts.get((v.name, core_sort(s)))
-            env[v.name] = frozenset() if c is None else _read_set(em, model, c, core_sort(s.elem))
-            continue
-        if s == COMPLEX:
-            parts = []
-            for pv in complex_parts(v):
-                c = em.consts.get((pv.name, REAL))
-                parts.append(0 if c is None else em.value(model.eval(c, model_completion=True), REAL))
-            env[v.name] = ExactComplex(parts[0], parts[1])
-            continue
-        c = em.consts.get((v.name, core_sort(s)))
-        if c is None:
-            env[v.name] = _default(s)
-        else:
-            env[v.name] = em.value(model.eval(c, model_completion=True), core_sort(s))
-    const_names = {v.name for v in lowered.consts}
+    env = {v.name: _variable_value(em, model, v) for v in lowered.consts}
+    const_names = set(env)
     seen: dict[str, int] = {}
     for (kind, name, args, result), decl in em.funcs.items():
         if kind == VARIABLE:
@@ -191,8 +167,36 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
             env[name] = em.value(model.eval(decl, model_completion=True), result)
         else:
             env[name] = em.table(model, decl, args, result)
-    del Z
     return env
+
+
+def _variable_value(em: Emitter, model: Any, v: Var) -> Any:
+    """The model's value of the obligation variable ``v`` (a default when the solver never
+    saw it: any value will do)."""
+    s = v.sort
+    if is_complex_fun(s):
+        return _complex_table(em, model, v)
+    if isinstance(s, FunSort) and is_array_fun(core_sort(s)):
+        c = em.consts.get((v.name, core_sort(s)))
+        cs = core_sort(s)
+        if c is None:
+            return FunTable({}, _default(s.result))
+        return em.array_table(model, c, cs.args[0], cs.result)  # type: ignore[attr-defined]
+    if isinstance(s, FunSort):
+        key = (VARIABLE, v.name, tuple(core_sort(a) for a in s.args), core_sort(s.result))
+        decl = em.funcs.get(key)
+        return FunTable({}, _default(s.result)) if decl is None else em.table(model, decl, key[2], key[3])
+    if isinstance(s, SetSort):
+        c = em.consts.get((v.name, core_sort(s)))
+        return frozenset() if c is None else _read_set(em, model, c, core_sort(s.elem))
+    if s == COMPLEX:
+        parts = []
+        for pv in complex_parts(v):
+            c = em.consts.get((pv.name, REAL))
+            parts.append(0 if c is None else em.value(model.eval(c, model_completion=True), REAL))
+        return ExactComplex(parts[0], parts[1])
+    c = em.consts.get((v.name, core_sort(s)))
+    return _default(s) if c is None else em.value(model.eval(c, model_completion=True), core_sort(s))
 
 
 def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:
@@ -222,32 +226,29 @@ def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:
 
 
 def _read_set(em: Emitter, model: Any, arr: Any, elem: Any) -> frozenset:
-    from provers.backends.smt.emit import _walk_literals
-
     Z = em.Z
     val = model.eval(arr, model_completion=True)
     lits: list[Any] = []
-    _walk_literals(Z, val, lits)
+    walk_literals(Z, val, lits)
     cs = em.sort(elem)
     members = set()
     pts = {str(x): x for x in lits if x.sort() == cs}
     for p in pts.values():
         if Z.is_true(model.eval(Z.Select(arr, p), model_completion=True)):
             members.add(em.value(p, elem))
-    out = em._outside(elem, list(pts.values()))
+    out = em.outside(elem, list(pts.values()))
     if Z.is_true(model.eval(Z.Select(arr, out), model_completion=True)):
         raise Untranslatable("set model is not finite")
     return frozenset(members)
 
 
-def _default(s: Any) -> Any:
+def _default(s: Sort) -> Any:
+    """The value of a variable the solver never mentioned (any value will do)."""
     if s == BOOL:
         return False
-    if s in (NAT, INT, REAL) or s in (core_sort(s),):
-        if isinstance(s, OpaqueSort):
-            return Opaque(s.name, 0)
-        return 0
+    if isinstance(s, OpaqueSort):
+        return Opaque(s.name, 0)
     return 0
 
 
-__all__ = ["SOLVERS", "Var", "solve"]
+__all__ = ["SOLVERS", "read_model", "solve"]

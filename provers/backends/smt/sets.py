@@ -1,0 +1,204 @@
+"""Sets in the lowering: membership in each set former as a formula (``MEMBERSHIP``), finite
+sets with literal bounds unrolled, their cardinality, and big operators over them.
+
+Why through membership: the core has set variables only; a set former is never a value of
+its own, it is what ``x ∈ S`` means (``x ∈ Icc a b`` is ``a ≤ x ∧ x ≤ b``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from provers.backends.smt.core import (
+    Unsupported,
+    c_add,
+    c_and,
+    c_dvd,
+    c_eq,
+    c_imp,
+    c_ite,
+    c_le,
+    c_lt,
+    c_mul,
+    c_not,
+    c_num,
+    c_or,
+    c_sub,
+    cint,
+    core_sort,
+    fresh_name,
+)
+from provers.ir import (
+    INT,
+    INTERVALS,
+    NAT,
+    SET_FORMERS,
+    App,
+    BigOp,
+    Num,
+    OpTable,
+    Quant,
+    Term,
+    Var,
+    app,
+    substitute,
+)
+
+if TYPE_CHECKING:
+    from provers.backends.smt.lower import Lowerer
+
+#: Finite big operators / set literals up to this many elements are unrolled.
+MAX_UNROLL = 200
+#: Bounds n = k (k = first few values) for which a symbolic ∑/∏ gets its unrolled value.
+SYMBOLIC_BIGOP_CASES = 5
+
+MemberHandler = Callable[["Lowerer", Term, Term, App, int], Term]
+
+#: ``handler(lowerer, x, lowered x, the set term, polarity)`` for each set former.
+MEMBERSHIP: OpTable[MemberHandler] = OpTable("SMT lowering (membership)", universe=SET_FORMERS)
+_member_of = MEMBERSHIP.register
+
+
+@_member_of("set_of")
+def _in_literal(lw: Lowerer, x: Term, cx: Term, s: App, pol: int) -> Term:
+    return c_or(*(c_eq(cx, lw.lower(e, 0)) for e in s.args))
+
+
+@_member_of("range")
+def _in_range(lw: Lowerer, x: Term, cx: Term, s: App, pol: int) -> Term:
+    return c_and(c_le(cint(0), cx), c_lt(cx, lw.lower(s.args[0], 0)))
+
+
+@_member_of(*INTERVALS)
+def _in_interval(lw: Lowerer, x: Term, cx: Term, s: App, pol: int) -> Term:
+    lo, hi = lw.lower(s.args[0], 0), lw.lower(s.args[1], 0)
+    return c_and(
+        c_le(lo, cx) if s.op in ("Icc", "Ico") else c_lt(lo, cx),
+        c_le(cx, hi) if s.op in ("Icc", "Ioc") else c_lt(cx, hi),
+    )
+
+
+@_member_of("union", "inter", "setdiff")
+def _in_combination(lw: Lowerer, x: Term, cx: Term, s: App, pol: int) -> Term:
+    m1, m2 = lw.membership(x, s.args[0], pol), lw.membership(x, s.args[1], pol if s.op != "setdiff" else -pol)
+    return c_or(m1, m2) if s.op == "union" else c_and(m1, m2) if s.op == "inter" else c_and(m1, c_not(m2))
+
+
+@_member_of("filter")
+def _in_filter(lw: Lowerer, x: Term, cx: Term, s: App, pol: int) -> Term:
+    return c_and(lw.membership(x, s.args[1], pol), lw.application(s.args[0], (x,), pol))
+
+
+@_member_of("divisors")
+def _in_divisors(lw: Lowerer, x: Term, cx: Term, s: App, pol: int) -> Term:
+    n = lw.lower(s.args[0], 0)
+    return c_and(c_not(c_eq(n, cint(0))), c_le(cint(1), cx), c_le(cx, n), c_dvd(cx, n))
+
+
+@_member_of("image")
+def _in_image(lw: Lowerer, x: Term, cx: Term, s: App, pol: int) -> Term:
+    f, dom = s.args
+    elems = finite_elements(dom)
+    if elems is not None:
+        return c_or(*(c_eq(cx, lw.application(f, (e,), 0)) for e in elems))
+    y = Var(fresh_name("y", x, s), dom.sort.elem)  # type: ignore[attr-defined]
+    return lw.lower_strict(Quant("exists", (y,), app("and", app("mem", y, dom), app("eq", app("apply", f, y), x))), pol)
+
+
+def finite_elements(s: Term) -> list[Term] | None:
+    """Element terms of a finite set with literal bounds, or None."""
+    if isinstance(s, App):
+        if s.op == "set_of" and len(s.args) <= MAX_UNROLL:
+            if all(isinstance(e, Num) for e in s.args):
+                return [Num(v, s.sort.elem) for v in sorted({e.value for e in s.args})]  # type: ignore[attr-defined, union-attr]
+            return None
+        if s.op == "range" and isinstance(s.args[0], Num) and s.args[0].value <= MAX_UNROLL:
+            return [Num(i, NAT) for i in range(int(s.args[0].value))]
+        if s.op in INTERVALS and s.args[0].sort in (NAT, INT) and all(isinstance(e, Num) for e in s.args):
+            lo, hi = int(s.args[0].value), int(s.args[1].value)  # type: ignore[attr-defined]
+            lo += s.op in ("Ioc", "Ioo")
+            hi -= s.op in ("Ico", "Ioo")
+            if hi - lo + 1 <= MAX_UNROLL:
+                return [Num(i, s.args[0].sort) for i in range(lo, hi + 1)]
+    return None
+
+
+def cardinality(lw: Lowerer, s: Term) -> Term:
+    elems = finite_elements(s)
+    if elems is not None:
+        return cint(len(elems))
+    if isinstance(s, App):
+        if s.op == "range":
+            return lw.lower(s.args[0], 0)
+        if s.op in INTERVALS and s.args[0].sort in (NAT, INT):
+            lo, hi = lw.lower(s.args[0], 0), lw.lower(s.args[1], 0)
+            n = c_add(c_sub(hi, lo), cint(1 - (s.op in ("Ico", "Ioc")) - 2 * (s.op == "Ioo")))
+            return c_ite(c_le(cint(0), n), n, cint(0))
+        if s.op == "filter":
+            inner = finite_elements(s.args[1])
+            if inner is not None:
+                out: Term = cint(0)
+                for e in inner:
+                    out = c_add(out, c_ite(lw.application(s.args[0], (e,), 0), cint(1), cint(0)))
+                return out
+    raise Unsupported("card of a set without literal bounds")
+
+
+def big_operator(lw: Lowerer, t: BigOp) -> Term:
+    sort = core_sort(t.sort)
+    dom = t.domain
+    cond = None
+    if isinstance(dom, App) and dom.op == "filter":
+        cond, dom = dom.args[0], dom.args[1]
+    elems = finite_elements(dom)
+    if elems is None:
+        return symbolic_big_operator(lw, t, dom, cond)
+    unit = c_num(0 if t.kind == "sum" else 1, sort)
+    acc: Term = unit
+    for e in elems:
+        term = lw.lower(substitute(t.body, {t.var: e}), 0)
+        if cond is not None:
+            term = c_ite(lw.application(cond, (e,), 0), term, unit)
+        acc = c_add(acc, term) if t.kind == "sum" else c_mul(acc, term)
+    return acc
+
+
+def symbolic_big_operator(lw: Lowerer, t: BigOp, dom: Term, cond: Term | None) -> Term:
+    """∑/∏ over range n, Icc a n, Ico a n with symbolic n: an opaque function of the
+    free variables plus its true values for the first few bounds (n = k → unrolled)."""
+    if not (isinstance(dom, App) and (dom.op == "range" or dom.op in ("Icc", "Ico") and isinstance(dom.args[0], Num))):
+        raise Unsupported("big operator with symbolic bounds")
+    total = lw.opaque(t)
+    hi = dom.args[-1]
+    lo = 0 if dom.op == "range" else int(dom.args[0].value)  # type: ignore[attr-defined]
+    chi = lw.lower(hi, 0)
+    start = lo if dom.op in ("range", "Ico") else lo - 1  # bound giving the empty domain
+    for k in range(start, start + SYMBOLIC_BIGOP_CASES):
+        if hi.sort == NAT and k < 0:
+            continue
+        concrete = app(dom.op, *dom.args[:-1], Num(k, hi.sort))
+        if cond is not None:
+            concrete = app("filter", cond, concrete)
+        unrolled = big_operator(lw, BigOp(t.kind, t.var, concrete, t.body))
+        lw.fact(c_imp(c_eq(chi, c_num(k, core_sort(hi.sort))), c_eq(total, unrolled)))
+    return total
+
+
+def finite_shape(s: Term) -> bool:
+    """Sets finite by construction (a sound, incomplete test)."""
+    if not isinstance(s, App):
+        return False
+    if s.op in ("set_of", "range", "divisors"):
+        return True
+    if s.op in INTERVALS:
+        return s.args[0].sort in (NAT, INT)
+    if s.op in ("filter", "image"):
+        return finite_shape(s.args[1])
+    if s.op == "setdiff":
+        return finite_shape(s.args[0])
+    if s.op == "inter":
+        return finite_shape(s.args[0]) or finite_shape(s.args[1])
+    if s.op == "union":
+        return finite_shape(s.args[0]) and finite_shape(s.args[1])
+    return False

@@ -1,0 +1,115 @@
+"""Finite domains of bound variables: the values a guarded binder must range over.
+
+Why: ``∀ x, x ∈ S → P`` and ``∃ n : ℕ, n < 10 ∧ P`` range over finitely many values, so the
+evaluator decides them exactly by enumerating those; the guards (antecedents of ∀,
+conjuncts of ∃) say which. Unbounded binders are only probed at a few small values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Any
+
+from provers.ir import (
+    BOOL,
+    FLIPPED,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    Sort,
+    Term,
+    Var,
+    conjuncts,
+    free_vars,
+)
+from provers.semantics.approx import is_rational
+
+#: Largest finite domain a quantifier, set or big operator is enumerated over.
+MAX_DOMAIN = 20_000
+
+
+def guards(kind: str, body: Term) -> list[Term]:
+    """Conjuncts that restrict a bound variable: antecedents of ∀, conjuncts of ∃."""
+    out: list[Term] = []
+    if kind == "forall":
+        while isinstance(body, App) and body.op == "implies":
+            out.extend(conjuncts(body.args[0]))
+            body = body.args[1]
+        if isinstance(body, App) and body.op == "or":  # ¬g ∨ P
+            for a in body.args:
+                if isinstance(a, App) and a.op == "not":
+                    out.extend(conjuncts(a.args[0]))
+    else:
+        out.extend(conjuncts(body))
+    return out
+
+
+def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
+                 value_of: Callable[[Term], Any]) -> Iterable[Any] | None:
+    """A finite set of values outside of which the guards fail, or None.
+
+    ``value_of(e)`` is the exact value of a term ``e`` that mentions neither ``v`` nor the
+    ``others`` bound beside it, or None when it has none."""
+    if v.sort == BOOL:
+        return (False, True)
+    lo: Any = 0 if v.sort == NAT else None
+    hi: Any = None
+    finite: frozenset | None = None
+
+    def value(e: Term) -> Any:
+        if v in free_vars(e) or free_vars(e) & others:
+            return None
+        return value_of(e)
+
+    for g in guards:
+        if not isinstance(g, App) or len(g.args) != 2:
+            continue
+        a, b = g.args
+        op = g.op
+        if op == "mem" and a == v:
+            s = value(b)
+            if isinstance(s, frozenset):
+                finite = s if finite is None else finite & s
+            continue
+        if op == "eq" and (a == v or b == v):
+            w = value(b if a == v else a)
+            if w is not None:
+                finite = frozenset({w}) if finite is None else finite & {w}
+            continue
+        if op in FLIPPED:
+            op, a, b = FLIPPED[op], b, a
+        if op not in ("lt", "le") or v.sort not in (NAT, INT):
+            continue
+        if a == v:
+            w = value(b)
+            if is_rational(w):
+                c = math.ceil(w) - 1 if op == "lt" else math.floor(w)
+                hi = c if hi is None else min(hi, c)
+        elif b == v:
+            w = value(a)
+            if is_rational(w):
+                c = math.floor(w) + 1 if op == "lt" else math.ceil(w)
+                lo = c if lo is None else max(lo, c)
+    if finite is not None:
+        return finite
+    if lo is not None and hi is not None:
+        if hi - lo + 1 > MAX_DOMAIN:
+            return None
+        return range(lo, hi + 1) if hi >= lo else ()
+    return None
+
+
+def probe_values(sort: Sort) -> list[Any]:
+    """Small values an unbounded binder is tried at (a witness or counterexample among them
+    still decides the quantifier exactly)."""
+    if sort == NAT:
+        return list(range(0, 12))
+    if sort == INT:
+        return [0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 10, -10]
+    if sort in (RAT, REAL):
+        return [0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 3, -3, Fraction(1, 3), 10, -10]
+    return []

@@ -1,0 +1,129 @@
+"""Assignments to evaluate at, and fingerprints (truth values at those assignments).
+
+Why: two formulas over aligned variables whose exact truth values differ at some assignment
+are inequivalent, and that assignment is the countermodel; sampling finds most such pairs
+before any solver runs. Boundary points (0, ±1, 2) and the numerals a statement mentions
+(``x < 1`` against ``x ≤ 1``) are where formalizations most often differ.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from provers.ir import (
+    BOOL,
+    COMPLEX,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    FunSort,
+    ListSort,
+    Num,
+    OpaqueSort,
+    SetSort,
+    Sort,
+    Term,
+    Var,
+    free_vars,
+    subterms,
+)
+from provers.semantics.approx import normalized
+from provers.semantics.evaluate import truth
+from provers.semantics.values import ExactComplex, FunTable, Opaque, Value
+
+_BOUNDARY = (0, 1, -1, 2)
+
+
+def _sample_value(sort: Sort, rng: random.Random, boundary: int | None) -> Any:
+    if sort == BOOL:
+        return rng.random() < 0.5 if boundary is None else boundary % 2 == 1
+    if sort in (NAT, INT, RAT, REAL, COMPLEX):
+        return _sample_number(sort, rng, boundary)
+    if isinstance(sort, FunSort):
+        default = _sample_value(sort.result, rng, None)
+        entries = {}
+        for _ in range(rng.randint(0, 4)):
+            key = tuple(_sample_value(a, rng, rng.choice([None, 0, 1, 2])) for a in sort.args)
+            entries[key] = _sample_value(sort.result, rng, None)
+        return FunTable(entries, default)
+    if isinstance(sort, SetSort):
+        return frozenset(_sample_value(sort.elem, rng, None) for _ in range(rng.randint(0, 4)))
+    if isinstance(sort, ListSort):
+        return tuple(_sample_value(sort.elem, rng, None) for _ in range(rng.randint(0, 4)))
+    if isinstance(sort, OpaqueSort):
+        return Opaque(sort.name, rng.randint(0, 2))
+    raise ValueError(f"cannot sample values of sort {sort}")
+
+
+def _sample_number(sort: Sort, rng: random.Random, boundary: int | None) -> Any:
+    if boundary is not None:
+        b = _BOUNDARY[boundary]
+        if sort == NAT and b < 0:
+            b = 3
+        return ExactComplex(b, 0) if sort == COMPLEX else b
+    if sort == NAT:
+        return rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 10, 12, rng.randint(0, 100)])
+    if sort == INT:
+        return rng.choice([0, 1, -1, 2, -2, 3, -3, 5, -7, 10, rng.randint(-100, 100)])
+    frac = rng.choice([
+        Fraction(rng.randint(-10, 10)), Fraction(rng.randint(-20, 20), rng.randint(1, 6)),
+        Fraction(1, 2), Fraction(-3, 2), Fraction(rng.randint(-1000, 1000), rng.randint(1, 50)),
+    ])
+    if sort == COMPLEX:
+        return ExactComplex(frac, Fraction(rng.randint(-4, 4), rng.randint(1, 3)))
+    return normalized(frac)
+
+
+def numeral_probes(
+    variables: Sequence[Var], terms: Iterable[Term], base: dict[str, Value] | None = None, limit: int = 12
+) -> list[dict[str, Value]]:
+    """Assignments putting every numeric variable at each numeral c of ``terms`` and at c ± 1:
+    the boundary cases (``x < 1`` vs ``x ≤ 1``) that random points rarely hit. ``base`` gives
+    the values of the other variables; a point where some variable gets no value is skipped."""
+    values: list[Fraction] = []
+    for t in terms:
+        for s in subterms(t):
+            if isinstance(s, Num):
+                for d in (0, 1, -1):
+                    c = Fraction(s.value) + d
+                    if c not in values:
+                        values.append(c)
+    out: list[dict[str, Value]] = []
+    for c in values[:limit]:
+        env: dict[str, Value] = dict(base or {})
+        for v in variables:
+            if v.sort in (NAT, INT) and c.denominator == 1 and (v.sort == INT or c >= 0):
+                env[v.name] = int(c)
+            elif v.sort in (RAT, REAL):
+                env[v.name] = c
+        if all(v.name in env for v in variables):
+            out.append(env)
+    return out
+
+
+def sample_assignments(variables: Sequence[Var], n: int = 32, seed: int = 0) -> list[dict[str, Value]]:
+    """``n`` assignments of the right sorts: first the boundary points (all 0, all 1, all -1
+    (3 for Nat), all 2), then random small integers, fractions, tables and finite sets."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        boundary = i if i < len(_BOUNDARY) else None
+        out.append({v.name: _sample_value(v.sort, rng, boundary) for v in variables})
+    return out
+
+
+def fingerprint(formula: Term, variables: Sequence[Var], samples: Sequence[dict[str, Value]]) -> tuple[bool | None, ...]:
+    """Exact truth values of ``formula`` on each sample (None where not exactly decided).
+
+    Two formulas over aligned variables whose fingerprints differ at a position where both
+    are exact are inequivalent, and that sample is a countermodel.
+    """
+    names = {v.name for v in variables}
+    missing = {v.name for v in free_vars(formula)} - names
+    if missing:
+        raise ValueError(f"fingerprint: free variables {sorted(missing)} are not among the given variables")
+    return tuple(truth(formula, s) for s in samples)

@@ -1,0 +1,154 @@
+"""The values IR terms evaluate to, and the values an assignment gives variables.
+
+* ``bool``; ``int`` (Nat, Int); ``Fraction`` or ``int`` (Rat, Real); ``ExactComplex``;
+* ``Approx`` – a real or complex number computed with mpmath at ``PRECISION_DPS`` digits
+  (sqrt 2, exp 1, π, ...); ``ApproxBool`` – a truth value decided on approximate numbers
+  whose difference exceeded the tolerance ``TOLERANCE`` (reliable in practice, not exact);
+* ``frozenset`` (finite sets), ``PredSet`` (sets known only by membership), ``tuple`` (lists),
+  ``FunTable`` (finite table with a default), ``Closure`` (a lambda), ``Opaque`` elements;
+* ``Undetermined(reason)`` – the evaluator cannot decide (unbounded quantifier, comparison
+  of approximate values within the tolerance, Isabelle ``ln`` at x ≤ 0, missing table...).
+
+Why exact and approximate values are different types: a countermodel counts only when the
+evaluator is exactly sure, so an approximate answer must never pass for an exact one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from provers.ir import Sort, Term, Var
+
+#: Decimal digits mpmath works with for transcendental values.
+PRECISION_DPS = 50
+#: Approximate values closer than this (relative to max(1, |a|, |b|)) compare as undecided.
+TOLERANCE = Fraction(1, 10**30)
+
+#: The mpmath context of every approximate value (its own precision, independent of mpmath.mp).
+MP = mpmath.MPContext()
+MP.dps = PRECISION_DPS
+#: ``TOLERANCE`` as an mpmath number.
+MP_TOLERANCE = MP.mpf(TOLERANCE.numerator) / TOLERANCE.denominator
+
+#: Any value (see the module docstring).
+Value = Any
+
+
+class Undecided(Exception):
+    """Raised inside an evaluation when a value cannot be determined; surfaces as
+    ``Undetermined``."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Undetermined:
+    reason: str
+
+    def __bool__(self) -> bool:
+        raise TypeError(f"undetermined truth value ({self.reason})")
+
+
+@dataclass(frozen=True)
+class Approx:
+    """A number known to ``PRECISION_DPS`` digits (mpf or mpc), never treated as exact."""
+
+    value: Any
+
+    def __repr__(self) -> str:
+        return f"Approx({MP.nstr(self.value, 20)})"
+
+
+@dataclass(frozen=True)
+class ApproxBool:
+    value: bool
+
+
+@dataclass(frozen=True)
+class ExactComplex:
+    re: Fraction
+    im: Fraction
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "re", Fraction(self.re))
+        object.__setattr__(self, "im", Fraction(self.im))
+
+    def __add__(self, o: ExactComplex) -> ExactComplex:
+        return ExactComplex(self.re + o.re, self.im + o.im)
+
+    def __sub__(self, o: ExactComplex) -> ExactComplex:
+        return ExactComplex(self.re - o.re, self.im - o.im)
+
+    def __mul__(self, o: ExactComplex) -> ExactComplex:
+        return ExactComplex(self.re * o.re - self.im * o.im, self.re * o.im + self.im * o.re)
+
+    def __neg__(self) -> ExactComplex:
+        return ExactComplex(-self.re, -self.im)
+
+    def inv(self) -> ExactComplex:
+        d = self.re * self.re + self.im * self.im
+        return ExactComplex(0, 0) if d == 0 else ExactComplex(self.re / d, -self.im / d)
+
+    def __repr__(self) -> str:
+        return f"({self.re}+{self.im}i)"
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """An element of an opaque carrier (the ``index``-th element of sort ``sort``)."""
+
+    sort: str
+    index: int
+
+
+@dataclass
+class FunTable:
+    """A function given by finitely many points and a default: ``entries[(a1, …)] = v``."""
+
+    entries: dict[tuple, Any] = field(default_factory=dict)
+    default: Any = 0
+
+    def __call__(self, *args: Any) -> Any:
+        return self.entries.get(tuple(args), self.default)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, FunTable)
+            and self.default == other.default
+            and all(self(*k) == other(*k) for k in set(self.entries) | set(other.entries))
+        )
+
+    def __hash__(self) -> int:
+        return hash(("FunTable", self.default, len(self.entries)))
+
+
+@dataclass(frozen=True)
+class Closure:
+    vars: tuple[Var, ...]
+    body: Term
+    env: Any = field(compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class PredSet:
+    """A set known by its membership test (``infinite``: True / False / None = unknown)."""
+
+    elem: Sort
+    contains: Callable[[Any], Any] = field(compare=False, hash=False)
+    infinite: bool | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """``value`` is True/False/None; ``exact`` tells an exact answer from an approximate one."""
+
+    value: bool | None
+    exact: bool
+    reason: str = ""
