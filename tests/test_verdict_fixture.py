@@ -33,6 +33,13 @@ REFERENCE = vf.load(FIXTURE)
 NEWLY_DECIDED = {
     ("gted", "gted/minif2f/amc12a_2021_p9/0", "symbolic"),
 }
+#: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
+#: computed from a wrong reading of the text.
+WITHDRAWN = {
+    # σ.2 2 (an Equiv's inverse at 2) was read without its argument, so the reference's
+    # premises σ.2 2 = 10 and σ.2 10 = 1 looked contradictory ("A provable")
+    ("gted", "gted/minif2f/mathd_algebra_209/0", "logical"): "inconclusive",
+}
 DECIDED = {vf.key(r) for r in REFERENCE if not r["timed"]}
 
 
@@ -63,6 +70,7 @@ def test_every_decided_verdict_is_reproduced():
     now = vf.run(DATA, 1.0, ["gted", "math", "diag"], None, DECIDED)
     assert len(now) == len(DECIDED)
     real, _, decided = vf.compare(REFERENCE, now)
+    real = [(k, a, b) for k, a, b in real if WITHDRAWN.get(k) != b]
     assert not real, "verdicts changed:\n" + "\n".join(f"{k}: {a} -> {b}" for k, a, b in real)
     # inconclusive before, decided now: each one was read and agrees with the human label
     assert {k for k, _, _ in decided} <= NEWLY_DECIDED, decided
