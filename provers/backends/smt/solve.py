@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.smt.algebraic import AlgebraicReal, algebraic_truth
 from provers.backends.smt.complex_pairs import complex_fun_parts, complex_parts, is_complex_fun
 from provers.backends.smt.core import Unsupported, core_sort
 from provers.backends.smt.emit import (
@@ -99,7 +100,18 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         model = s.model()
         try:
             env = read_model(em, model, lowered)
-            d = decide(lowered.body, env)
+            if any(isinstance(x, AlgebraicReal) for x in env.values()):
+                # irrational point: the exact field evaluator decides, or nothing does
+                if algebraic_truth(lowered.body, env) is False:
+                    return env, ""
+                why_spurious = "not exact (irrational point outside the exact field fragment)"
+                d = None
+            else:
+                d = decide(lowered.body, env)
+        except Untranslatable as e:
+            why_spurious = f"not exact ({e})"
+            d = None
+        if d is not None:
             if d.exact and d.value is False:
                 return env, ""
             if d.value is None:
@@ -108,8 +120,6 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
                 why_spurious = "falsity only approximate"
             else:
                 why_spurious = "the obligation holds under the model"
-        except Untranslatable as e:
-            why_spurious = f"not exact ({e})"
         left = remaining()
         block = _blocking_clause(em, model)
         if left < 0.05 or not block:
@@ -196,7 +206,7 @@ def _variable_value(em: Emitter, model: Any, v: Var) -> Any:
             parts.append(0 if c is None else em.value(model.eval(c, model_completion=True), REAL))
         return ExactComplex(parts[0], parts[1])
     c = em.consts.get((v.name, core_sort(s)))
-    return _default(s) if c is None else em.value(model.eval(c, model_completion=True), core_sort(s))
+    return _default(s) if c is None else em.scalar_value(model.eval(c, model_completion=True), core_sort(s))
 
 
 def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:
