@@ -113,3 +113,18 @@ def test_a_hung_solver_cannot_hang_the_call(pool):
     assert isinstance(res[0], Unknown) and "killed" in res[0].reason
     assert not _alive(frozen[0]) and frozen[0] not in pool.pids()
     assert isinstance(pool.run([("z3", EASY, 10.0)])[0], Proved)
+
+
+def test_a_loser_with_little_budget_left_runs_out_instead_of_being_restarted(pool):
+    """Killing costs a restart (about half a CPU second): a cvc5 loser with at most
+    ``KILL_WORTH`` seconds left is left to finish; the pool collects its answer later."""
+    from provers.backends.smt.pool import KILL_WORTH
+
+    res = pool.run([("z3", EVEN, 10.0), ("cvc5", EVEN, min(1.0, KILL_WORTH))], first_definitive=True)
+    assert isinstance(res[0], Proved)
+    assert pool.killed_losers == 0 and pool.restarts == 0
+    (w,) = [w for w in pool.workers if w.abandoned]
+    assert w.solver == "cvc5" and w.proc.is_alive()
+    # the next call needing both workers waits for its answer (or its hard deadline)
+    assert isinstance(pool.run([("z3", EASY, 10.0), ("z3", EASY, 10.0)])[1], Proved)
+    assert not any(w.abandoned for w in pool.workers)

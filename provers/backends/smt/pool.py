@@ -12,10 +12,11 @@ calls, so the per-call overhead is one pickle round trip.
 
 Portfolio stop: when a ``first_definitive`` call has its answer, the losing solvers are stopped
 at once instead of running to their own timeout (``WorkerPool.stop``): a z3 worker is
-interrupted with SIGINT (z3 cancels its check and the worker answers ``Unknown("canceled")``
-and stays up; a SIGINT while the worker runs Python code cancels the job the same way), a cvc5
-worker, which cannot be interrupted inside its check, is killed and replaced at once by a fresh
-worker that imports the solvers while the caller goes on (so a restart costs no waiting).
+interrupted with SIGINT (z3 cancels its check and the worker answers ``Unknown`` and stays up;
+a SIGINT while the worker runs Python code sets a flag that ``solve`` reads before each check); a cvc5
+worker, which cannot be interrupted inside its check, is killed when more than ``KILL_WORTH``
+seconds of its budget are left, and replaced at once by a fresh worker that imports the
+solvers while the caller goes on (a restart costs no waiting, but CPU: shorter jobs run out).
 """
 
 from __future__ import annotations
@@ -42,28 +43,30 @@ DEFAULT_MEMORY_MB = 4096
 STOP_GRACE = 2.0
 #: Solvers whose worker stops on SIGINT (z3 cancels a running check on SIGINT).
 INTERRUPTIBLE = frozenset({"z3"})
-
-
-class Canceled(Exception):
-    """SIGINT while the worker ran Python code for a job: the caller no longer wants it."""
-
-
-_IN_JOB = False
+#: A loser that cannot be interrupted is killed (and replaced) only when more than this many
+#: seconds of its budget are left: a restart costs about half a CPU second (python, z3, cvc5
+#: imports), more than letting a 1 s call run out (measured: killing every cvc5 loser at 1 s
+#: per call cost more solver CPU than it saved, docs/benchmarks.md).
+KILL_WORTH = 2.0
 
 
 def _on_sigint(_signum: int, _frame: object) -> None:
-    if _IN_JOB:
-        raise Canceled()
+    """Only a flag: an exception raised at an arbitrary point could leave z3's Python objects
+    half-built (z3 itself cancels a running check on SIGINT; ``solve`` looks at the flag
+    before each check)."""
+    sys.modules["provers.backends.smt.solve"].CANCEL.requested = True
 
 
 def worker_entry(fd: int, memory_mb: int) -> None:
     """Entry point of a worker process (``python -c``): serve jobs on socket ``fd``."""
-    signal.signal(signal.SIGINT, _on_sigint)
     try:  # import the solvers now, while the caller does other work (a restart is then cheap)
         import cvc5.pythonic  # noqa: F401
         import z3  # noqa: F401
+
+        import provers.backends.smt.solve  # noqa: F401
     except ImportError:
         pass
+    signal.signal(signal.SIGINT, _on_sigint)
     _worker_main(Connection(fd), memory_mb)
 
 
@@ -76,7 +79,7 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (ImportError, ValueError, OSError):
         pass
-    from provers.backends.smt.solve import solve
+    from provers.backends.smt.solve import CANCEL, solve
 
     while True:
         try:
@@ -86,15 +89,9 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         if msg is None:
             return
         job, name, obligation, timeout = msg
-        global _IN_JOB
+        CANCEL.requested = False
         try:
-            try:
-                _IN_JOB = True
-                res: ProofResult = solve(name, obligation, timeout)
-            finally:
-                _IN_JOB = False
-        except Canceled:
-            res = Unknown("canceled: another solver answered", name)
+            res: ProofResult = solve(name, obligation, timeout)
         except MemoryError:
             res = Unknown("solver ran out of memory", name)
         except Exception as e:  # noqa: BLE001 - any solver failure is an Unknown
@@ -196,8 +193,9 @@ class WorkerPool:
             self.workers.remove(w)
             self.restarts += 1
 
-    def stop(self, w: _Worker) -> None:
-        """Stop the job in flight on ``w``: its caller has its answer from another solver."""
+    def stop(self, w: _Worker, budget_left: float = float("inf")) -> None:
+        """Stop the job in flight on ``w``: its caller has its answer from another solver.
+        ``budget_left``: seconds the job may still run under its own timeout."""
         w.abandoned = True
         if w.solver in INTERRUPTIBLE and w.proc.is_alive():
             try:
@@ -207,6 +205,8 @@ class WorkerPool:
                 return
             except (ProcessLookupError, OSError):
                 pass
+        if budget_left <= KILL_WORTH:
+            return  # cheaper to let it run out (reaped, or killed at its deadline, later)
         self._replace(w)
         self.killed_losers += 1
         self.stopped_pids = [*self.stopped_pids[-99:], w.proc.pid]
@@ -301,8 +301,9 @@ class WorkerPool:
                         self._replace(w)
                         del pending[job]
                 if first_definitive and any(isinstance(r, (Proved, Refuted)) for r in results):
-                    for _idx, w, _name, _started in pending.values():
-                        self.stop(w)
+                    now = time.monotonic()
+                    for idx, w, _name, started in pending.values():
+                        self.stop(w, started + jobs[idx][2] - now)
                     return results
             return results
 

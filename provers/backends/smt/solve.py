@@ -36,6 +36,16 @@ _UNSPECIFIED = {"%ln_neg": "@ln", "%arcsin_out": "@arcsin", "%arccos_out": "@arc
 MAX_MODELS = 4
 
 
+class CANCEL:
+    """Set by the worker's SIGINT handler (``pool``): the caller no longer wants this job."""
+
+    requested = False
+
+
+def _canceled(name: str, took: float) -> Unknown:
+    return Unknown("canceled: another solver answered", name, took)
+
+
 def _emitter(name: str) -> Emitter:
     if name == "z3":
         return Z3Emitter()
@@ -66,11 +76,15 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
         s.add(em.Z.Not(em.emit(lowered.formula)))
     except Unsupported as e:
         return Unknown(f"unsupported: {e.what}", name, took())
+    if CANCEL.requested:
+        return _canceled(name, took())
     r = s.check()
     if r == em.Z.unsat:
         return Proved(name, took(), "unsat")
     if r != em.Z.sat:
         return Unknown(_why_unknown(s, took() >= timeout * 0.95, timeout), name, took())
+    if CANCEL.requested:
+        return _canceled(name, took())
     env, why_spurious = _validated_countermodel(em, s, lowered, lambda: timeout - took())
     if env is not None:
         return Refuted(env, name, took())
@@ -122,7 +136,7 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
                 why_spurious = "the obligation holds under the model"
         left = remaining()
         block = _blocking_clause(em, model)
-        if left < 0.05 or not block:
+        if left < 0.05 or not block or CANCEL.requested:
             break
         s.add(em.Z.Or(*block) if len(block) > 1 else block[0])
         _set_timeout(s, em.name, left)
