@@ -197,7 +197,8 @@ class _State:
         """The exact sign of the sympy number ``d``."""
         import sympy
 
-        d = sympy.nsimplify(d) if d.is_Float else d
+        if d.has(sympy.Float):
+            raise _Undecided("inexact number")
         if d.is_Rational:
             return int(d.p > 0) - int(d.p < 0)
         y = sympy.Dummy("y")
@@ -229,10 +230,9 @@ def _enclose(d: Any, alg: dict[str, AlgebraicReal]) -> Interval:
         if e.is_Rational:
             f = Fraction(int(e.p), int(e.q))
             return f, f
+        if e in roots:  # one of the model's numbers (a CRootOf, or a radical sympy chose)
+            return roots[e].lo, roots[e].hi
         if isinstance(e, sympy.CRootOf):
-            for r, a in roots.items():
-                if r == e:
-                    return a.lo, a.hi
             raise _Undecided("unknown algebraic number")
         if e.is_Add:
             lo = hi = Fraction(0)
