@@ -3,7 +3,9 @@
 Runs inside a worker process (``provers.backends.smt.pool``), so a crash, hang or memory blow-up of
 a solver (or of the evaluator on a huge model) never reaches the caller. A ``sat`` answer
 becomes ``Refuted`` only when the exact evaluator confirms, on the ORIGINAL obligation, that
-the model falsifies it; everything else is ``Unknown("spurious model: ...")``.
+the model falsifies it; everything else is ``Unknown("spurious model: ...")``. A model with
+irrational algebraic values (nlsat, cvc5's coverings) is re-checked by the exact field
+evaluator ``algebraic.algebraic_truth`` instead (the rational evaluator has no such values).
 """
 
 from __future__ import annotations
@@ -116,9 +118,11 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
             env = read_model(em, model, lowered)
             if any(isinstance(x, AlgebraicReal) for x in env.values()):
                 # irrational point: the exact field evaluator decides, or nothing does
-                if algebraic_truth(lowered.body, env) is False:
+                holds = algebraic_truth(lowered.body, env)
+                if holds is False:
                     return env, ""
-                why_spurious = "not exact (irrational point outside the exact field fragment)"
+                why_spurious = ("the obligation holds under the model (irrational point)" if holds
+                                else "not exact (irrational point outside the exact field fragment)")
                 d = None
             else:
                 d = decide(lowered.body, env)
