@@ -219,3 +219,13 @@ def test_separating_element_decides_set_inequality_only():
     assert separated(frozenset({2, -2}), squares9, REAL, [])
     assert not separated(frozenset({2, -2}), squares4, REAL, [])  # equal sets: never "separated"
     assert not separated(squares4, squares4, REAL, [Fraction(7, 3)])
+
+
+def test_isabelle_interval_sums():
+    odd_lt = 'theorem t: fixes n :: nat shows "(\\<Sum>k<n. 2*k + 1) = n^2"'
+    assert_equivalent('theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{1..n}. 2*k - 1) = n^2"', odd_lt, "sae", "isabelle")
+    assert_equivalent('theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{0..<n}. 2*k + 1) = n^2"', odd_lt, "sae", "isabelle")
+    assert_equivalent('theorem t: fixes n :: nat shows "(\\<Sum>k=1..n. k) = n*(n+1) div 2"',
+                      'theorem t: fixes n :: nat shows "2 * (\\<Sum>k=1..n. k) = n*(n+1)"', "symbolic", "isabelle")
+    assert_refuted('theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{1..n}. 2*k - 1) = n^2"',
+                   'theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{1..<n}. 2*k - 1) = n^2"', "symbolic", "isabelle")

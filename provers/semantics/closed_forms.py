@@ -101,28 +101,28 @@ class _Reader:
         if self.index is not None and t == self.index:
             return {(1, Fraction(1), ()): Fraction(1)}
         if isinstance(t, App) and t.sort != COMPLEX:
-            handler = getattr(self, f"_{t.op}", None)
+            handler = _READERS.get(t.op)
             if handler is not None:
-                out = handler(t)
+                out = handler(self, t)
                 if out is not None:
                     return out
         if self.index is None or self.index not in free_vars(t):
             return _atom(_strip_casts(t)) if _numeric_scalar(t) else None
         return None
 
-    def _add(self, t: App) -> Poly | None:
+    def read_add(self, t: App) -> Poly | None:
         a, b = self.read(t.args[0]), self.read(t.args[1])
         return None if a is None or b is None else _add(a, b)
 
-    def _mul(self, t: App) -> Poly | None:
+    def read_mul(self, t: App) -> Poly | None:
         a, b = self.read(t.args[0]), self.read(t.args[1])
         return None if a is None or b is None else _mul(a, b)
 
-    def _neg(self, t: App) -> Poly | None:
+    def read_neg(self, t: App) -> Poly | None:
         a = self.read(t.args[0])
         return None if a is None else _add({}, a, Fraction(-1))
 
-    def _sub(self, t: App) -> Poly | None:
+    def read_sub(self, t: App) -> Poly | None:
         a, b = self.read(t.args[0]), self.read(t.args[1])
         if a is None or b is None:
             return None
@@ -131,16 +131,16 @@ class _Reader:
             return None  # truncation may bite: not a polynomial on this domain
         return d
 
-    def _cast(self, t: App) -> Poly | None:
+    def read_cast(self, t: App) -> Poly | None:
         return self.read(t.args[0])  # ℕ → ℤ → ℚ → ℝ are ring embeddings
 
-    def _div(self, t: App) -> Poly | None:
+    def read_div(self, t: App) -> Poly | None:
         if t.sort == NAT or not isinstance(t.args[1], Num) or t.args[1].value == 0:
             return None  # ℕ division floors; x / 0 = 0 is not a polynomial identity
         a = self.read(t.args[0])
         return None if a is None else _add({}, a, 1 / Fraction(t.args[1].value))
 
-    def _pow(self, t: App) -> Poly | None:
+    def read_pow(self, t: App) -> Poly | None:
         base, e = t.args
         if isinstance(e, Num):
             if e.value > MAX_EXPONENT:
@@ -179,6 +179,10 @@ class _Reader:
                 power = _mul(power, step)
             shifted = _add(shifted, power, c)
         return all(c >= 0 for c in shifted.values())
+
+
+#: How each operation is read as a polynomial (absent: an atom when free of the index).
+_READERS = {op: getattr(_Reader, f"read_{op}") for op in ("add", "mul", "neg", "sub", "cast", "div", "pow")}
 
 
 def _numeric_scalar(t: Term) -> bool:
