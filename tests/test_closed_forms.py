@@ -229,3 +229,18 @@ def test_isabelle_interval_sums():
                       'theorem t: fixes n :: nat shows "2 * (\\<Sum>k=1..n. k) = n*(n+1)"', "symbolic", "isabelle")
     assert_refuted('theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{1..n}. 2*k - 1) = n^2"',
                    'theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{1..<n}. 2*k - 1) = n^2"', "symbolic", "isabelle")
+
+
+def test_set_defined_by_membership_premise_is_pinned():
+    # ∀ n, n ∈ S ↔ P n defines S = {n | P n}: card S is pinned by evaluation (33 both ways)
+    defined = "theorem x (S : Finset ℕ) (h : ∀ n, n ∈ S ↔ 1 ≤ n ∧ n ≤ 100 ∧ 3 ∣ n) : S.card = 33 := by sorry"
+    v = check(defined, "theorem x : (Finset.filter (fun n => 3 ∣ n) (Finset.Icc 1 100)).card = 33 := by sorry")
+    assert v.status == "equivalent" and "answer value" in v.route, v.explain()
+    v = check(defined, "theorem x (T : Finset ℕ) (h : ∀ n, n ∈ T ↔ 0 < n ∧ n < 101 ∧ n % 3 = 0) : T.card = 33 := by sorry")
+    assert v.status == "equivalent", v.explain()
+    # an unbounded predicate defines no finite value: not taken as a definition
+    from provers.engine.definitions import definitions
+    from provers.engine.normal import normalize
+
+    nf = normalize(lean("theorem x (S : Finset ℕ) (h : ∀ n, n ∈ S ↔ 3 ∣ n) : S.card = 33 := by sorry"))
+    assert not definitions(nf).terms
