@@ -244,3 +244,24 @@ def test_set_defined_by_membership_premise_is_pinned():
 
     nf = normalize(lean("theorem x (S : Finset ℕ) (h : ∀ n, n ∈ S ↔ 3 ∣ n) : S.card = 33 := by sorry"))
     assert not definitions(nf).terms
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coeffs=st.lists(st.integers(-4, 4), min_size=1, max_size=3), sort=st.sampled_from([NAT, INT, REAL]),
+       dom=st.sampled_from(_INDEX_DOMAINS), at=st.integers(0, 12), solver=st.sampled_from(["z3", "cvc5"]))
+def test_solvers_agree_with_the_evaluator_on_closed_forms(coeffs, sort, dom, at, solver):
+    """n = c → ∑ = (its exact value at c) is proved, and with the value + 1 refuted: the
+    closed form as lowered (ediv, toNat, guards) means what the evaluator computes."""
+    from provers.backends.base import Proved, Refuted
+    from provers.backends.smt import solve
+    from provers.ir import Quant
+
+    k, n = Var("k", NAT), Var("n", NAT)
+    op, lo = dom
+    s = BigOp("sum", k, app("range", n) if op == "range" else app(op, Num(lo, NAT), n), _body(k, coeffs, sort, 0))
+    assert closed_form(s) is not None
+    value = evaluate(s, {"n": at})
+    for claimed, want in ((value, Proved), (value + 1, Refuted)):
+        ob = Quant("forall", (n,), app("implies", app("eq", n, Num(at, NAT)), app("eq", s, Num(claimed, sort))))
+        r = solve(solver, ob, 5.0)
+        assert isinstance(r, want), (str(ob), r)
