@@ -258,9 +258,9 @@ def test_signature_separates_different_variable_sorts():
 
 def test_a_given_backend_is_used_and_counted():
     """A run can be isolated from the process-wide verdict cache by passing its own backend."""
-    from provers.backends.base import Unknown
+    from provers.backends.base import Backend, Unknown
 
-    class Abstaining:
+    class Abstaining(Backend):
         name = "abstaining"
         calls = 0
 

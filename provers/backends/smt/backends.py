@@ -11,13 +11,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.base import Backend, ProofResult, Proved, Refuted, Unknown
 from provers.backends.cache import VerdictCache
 from provers.backends.smt.pool import WorkerPool, default_pool
 from provers.ir import BOOL, Term
 
 
-class SolverBackend:
+class SolverBackend(Backend):
     """Runs the solvers in ``solvers`` concurrently; the first definitive answer wins."""
 
     name = "smt"
