@@ -122,7 +122,7 @@ class PoolEvidence:
             classes=clusterer.classes,
             parsed=[c.parsed for c in cands],
             vacuous=[c.vacuous for c in cands],
-            degenerate=[c.statement is not None and degenerate(c.statement) for c in cands],
+            degenerate=[c.profile is not None and degenerate(c.profile) for c in cands],
             holds=[c.holds for c in cands],
             undecided=[(d.a, d.b) for d in clusterer.decisions if d.status == "inconclusive"],
             answers=[answer_key(c) for c in cands],

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from provers.engine.profile import Profile
 from provers.ir import REAL, Hypothesis, Statement, Var, VarBinder, app, num
-from rerank.cluster import Clusterer, UnionFind, canonical_form, cluster
+from rerank.cluster import Clusterer, UnionFind, cluster
 
 
 def lin(name: str, a: int, b: int, hyp: bool = False) -> Statement:
@@ -55,8 +56,8 @@ def test_renamed_statements_share_a_class_without_any_check():
     assert c.classes == [[0, 1, 3], [2]]
     assert c.stats.syntactic_hits == 2
     assert c.stats.checks == 1 and c.stats.solver_calls == 0  # [2] asked once, cheaply
-    assert canonical_form(cands[0]) == canonical_form(cands[1])
-    assert canonical_form(cands[0]) != canonical_form(cands[2])
+    assert Profile.of(cands[0]).key == Profile.of(cands[1]).key
+    assert Profile.of(cands[0]).key != Profile.of(cands[2]).key
 
 
 def test_syntactic_relation_aligns_reordered_binders_through_the_engine():
@@ -64,14 +65,14 @@ def test_syntactic_relation_aligns_reordered_binders_through_the_engine():
     body = app("eq", app("add", x, app("mul", num(2, REAL), y)), num(0, REAL))
     a = Statement((VarBinder(x), VarBinder(y)), body)
     b = Statement((VarBinder(y), VarBinder(x)), body)  # same body, binders swapped
-    assert canonical_form(a) != canonical_form(b)
+    assert Profile.of(a).key != Profile.of(b).key
     c = cluster([a, b], relation="syntactic", check_vacuous=False)
     assert c.classes == [[0, 1]]
     assert c.stats.checks == 1 and c.stats.solver_calls == 0
 
 
-def test_a_hypothesis_changes_the_canonical_form():
-    assert canonical_form(lin("x", 1, 2)) != canonical_form(lin("x", 1, 2, hyp=True))
+def test_a_hypothesis_changes_the_canonical_key():
+    assert Profile.of(lin("x", 1, 2)).key != Profile.of(lin("x", 1, 2, hyp=True)).key
 
 
 def test_unparseable_candidates_are_singletons_with_their_error():

@@ -3,13 +3,16 @@
 The path of one pair, cheapest first:
 
 1. **profiles** (``provers.engine.profile``): each side parsed (text) and normalized once;
-   its canonical key, signature and diagonal fingerprint (callers that compare one statement
-   many times, like the clusterer, pass the same ``Profile`` every time);
+   its canonical key and signature, and its diagonal fingerprint when the caller computed
+   one (callers that compare one statement many times, like the clusterer, pass the same
+   ``Profile`` every time);
 2. **structure**: type variables and instance binders must match (``align.match_types``);
    ``sae`` needs premises on both sides or neither;
 3. **screen**: the profiles' signatures and fingerprints separate the pair when no
    admissible alignment exists, or one diagonal point refutes them all (and, for
-   ``symbolic``, the value route too) — the very screen the clusterer applies;
+   ``symbolic``, the value route too) — the very screen the clusterer applies. A diagonal
+   point answers at once; a structural separation lets the engine's own structure checks
+   name the precise reason, and the screen's verdict stands if they do not decide;
 4. **symbolic shortcuts**: a renaming that proves it for free; then the numeric-conclusion
    standardization (``relations.value_route``), settled by answer pinning per side;
 5. **alignments** (``align.alignments``), ranked; when there are none, the verdict follows
@@ -103,10 +106,13 @@ def as_statement(x: Any, language: str, side: str) -> Statement:
 
 
 def as_profile(x: Any, relation: str, language: str, side: str, deadline: Deadline | None = None) -> Profile:
-    """The profile of ``x`` (a ``Profile``, a ``Statement`` or text) under ``relation``."""
+    """The profile of ``x`` (a ``Profile``, a ``Statement`` or text) under ``relation``. A
+    profile made here has no fingerprint: for one pair, evaluating 16 diagonal points costs
+    more than it saves (the search evaluates the alignments it needs); callers comparing one
+    statement many times (the clusterer) pass profiles with fingerprints."""
     if isinstance(x, Profile):
         return x.under(relation, deadline)
-    return Profile.of(as_statement(x, language, side), relation, deadline=deadline)
+    return Profile.of(as_statement(x, language, side), relation, fingerprints=False, deadline=deadline)
 
 
 def bound_backend(backend: Any, relation: str, a: Statement, b: Statement) -> Backend | None:
