@@ -83,7 +83,7 @@ def iter_records(path: str | Path) -> Iterator[tuple[str, dict[str, Any] | None,
     """Yield ``(id, record, problem)`` per input record; ``problem`` says why a line is
     unusable (its record is then None).  Records without an ``id`` are named ``line-N``
     (``row-N`` for Parquet) so reruns find them again.  Bytes that are not UTF-8 are kept
-    as lone surrogates, which :func:`_check_record` reports with the field they are in."""
+    as lone surrogates, which :func:`check_record` reports with the field they are in."""
     path = Path(path)
     if path.suffix.lower() in (".parquet", ".pq"):
         import pyarrow.parquet as pq
@@ -144,7 +144,7 @@ def _is_finite_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def _check_record(rec: dict[str, Any]) -> str | None:
+def check_record(rec: dict[str, Any]) -> str | None:
     """Why a record cannot be reranked (naming the field), or None."""
     for name in ("informal", "candidates", "informalizations", "logprobs", "labels"):
         bad = _bad_unicode(rec.get(name), name)
@@ -262,7 +262,7 @@ def _process(
         _one_torch_thread()
     if rec is None:
         return {"id": rid, "status": "error", "error": problem or "unusable record"}
-    why = _check_record(rec)
+    why = check_record(rec)
     if why is not None:
         return {"id": rid, "status": "error", "error": f"record {rid}: {why}"}
     t0 = time.perf_counter()
@@ -752,12 +752,12 @@ def filter_file(
     check_paths(Path(in_path), Path(out_path))
     records = _group_pairs(list(iter_records(in_path)))
     usable = [(rid, rec) for rid, rec, problem in records if problem is None and rec is not None
-              and _check_record(rec) is None]
+              and check_record(rec) is None]
     stats = {"problems": len(records), "errors": len(records) - len(usable), "duplicates": 0,
              "pairs": 0, "kept": 0}
     if usable and dedup < 1.0:
         dup = near_duplicates([rec["informal"] for _, rec in usable], dedup,
-                              encoder=rr._embedder(), backend="faiss")
+                              encoder=rr.embedder_, backend="faiss")
         stats["duplicates"] = len(dup.drop)
         usable = [usable[i] for i in dup.keep]
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)

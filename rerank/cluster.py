@@ -485,7 +485,7 @@ class Clusterer:
         s = self.stats
         if a.key is not None and a.key == b.key:
             s.syntactic_hits += 1
-            self.decisions.append(PairDecision(a.index, b.index, "syntactic", "equivalent"))
+            self.decisions.append(PairDecision(a.index, b.index, "syntactic", VerdictStatus.EQUIVALENT))
             return True
         why = separated(a, b)
         if why is not None:
@@ -493,7 +493,7 @@ class Clusterer:
                 s.signature_skips += 1
             else:
                 s.fingerprint_skips += 1
-            self.decisions.append(PairDecision(a.index, b.index, why, "inequivalent"))
+            self.decisions.append(PairDecision(a.index, b.index, why, VerdictStatus.INEQUIVALENT))
             return False
         ck = (self.relation, self.timeout, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
         status = self.cache.get(ck)
