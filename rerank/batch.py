@@ -22,6 +22,7 @@ so local, multi-process and Dask runs produce identical files.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import sys
@@ -33,6 +34,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "BatchSummary",
@@ -233,8 +236,8 @@ def _one_torch_thread() -> None:
             import torch
 
             torch.set_num_threads(1)
-        except Exception:  # torch missing or already initialized differently: not fatal
-            pass
+        except Exception as e:  # noqa: BLE001 - torch missing or already initialized differently: not fatal
+            log.debug("torch threads left as they are: %s: %s", type(e).__name__, e)
 
 
 def process_record(
@@ -769,7 +772,8 @@ def filter_file(
         for rid, rec in tqdm(usable, desc="filter", unit="problem", file=sys.stderr, disable=not progress):
             try:
                 r = rr.rerank(rec["informal"], rec["candidates"], rec.get("informalizations"))
-            except Exception:
+            except Exception:  # noqa: BLE001 - one bad problem is counted, the filter goes on
+                log.warning("filter: record %s failed", rid, exc_info=True)
                 stats["errors"] += 1
                 continue
             parsed = [i for i in range(r.k) if r.errors[i] is None]

@@ -26,6 +26,7 @@ from provers.engine.relations import RELATIONS
 from provers.status import VerdictStatus
 from rerank.api import INFORMALIZERS
 from rerank.combine import NORMALIZERS, RULES
+from rerank.perturb_cli import perturb
 from rerank.textfile import read_text
 
 
@@ -562,7 +563,7 @@ def demo(
         )
 
 
-command("perturb")(__import__("rerank.perturb_cli").perturb_cli.perturb)  # issue 8
+command("perturb")(perturb)  # the diagnostics generator (rerank.perturb_cli)
 
 if __name__ == "__main__":  # pragma: no cover
     app()
