@@ -1,8 +1,8 @@
 """Relations under one alignment: obligations, tree matching, standardization."""
 
 from provers.deadline import Deadline
-from provers.engine.align import Alignment, standardize
-from provers.engine.formulas import canon_key
+from provers.engine.align import Alignment
+from provers.engine.formulas import canon_key, standardize
 from provers.engine.normal import normalize
 from provers.engine.prover import Prover
 from provers.engine.relations import (

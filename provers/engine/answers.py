@@ -40,7 +40,6 @@ from fractions import Fraction
 from typing import Any
 
 from provers.deadline import Deadline
-from provers.engine.align import standardize
 from provers.engine.definitions import answer_is, definitions, exact_value, value_of, value_term
 from provers.engine.formulas import (
     SAT_NAME,
@@ -48,6 +47,7 @@ from provers.engine.formulas import (
     close,
     satisfiable_obligation,
     solver_may_prove,
+    standardize,
     vacuous_obligation,
 )
 from provers.engine.normal import NormalForm

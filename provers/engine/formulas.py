@@ -10,11 +10,14 @@ from __future__ import annotations
 from provers.engine.normal import NormalForm
 from provers.ir import (
     COMMUTATIVE,
+    DUAL,
     FALSE,
     FLIPPED,
+    RELATION_OPS,
     App,
     FunSort,
     ListSort,
+    Num,
     Quant,
     SetSort,
     Sort,
@@ -95,6 +98,33 @@ def solver_may_prove(exists: Term) -> bool:
     return not (isinstance(exists, Quant) and any(higher_order(v.sort) for v in exists.vars))
 
 
+
+
+def standardize(nf: NormalForm) -> tuple[Term, str, Term] | None:
+    """The numeric-conclusion standardization: a conclusion ``L ⋈ c`` with ``c`` closed reads
+    as "the value L satisfies ⋈ c" (``relations.value_route`` compares two statements' values
+    without aligning their other variables; ``answers`` pins L).
+
+    ``(L, ⋈, c)`` when the conclusion is ``L ⋈ c`` (or ``c ⋈ L``, read with the dual) with
+    ``c`` closed (no prefix variable); when both sides are closed, the numeral side is ``c``.
+    None when both sides mention variables."""
+    c = nf.conclusion
+    if not (isinstance(c, App) and c.op in RELATION_OPS):
+        return None
+    lhs, rhs = c.args
+    pv = set(nf.variables)
+    lc, rc = not (free_vars(lhs) & pv), not (free_vars(rhs) & pv)
+    if rc and not lc:
+        return lhs, c.op, rhs
+    if lc and not rc:
+        return rhs, DUAL[c.op], lhs
+    if lc and rc:  # a closed computation "E = c": the numeral, if any, is the answer
+        if isinstance(lhs, Num) and not isinstance(rhs, Num):
+            return rhs, DUAL[c.op], lhs
+        return lhs, c.op, rhs
+    return None
+
+
 __all__ = [
     "SAT_NAME",
     "VACUITY_NAME",
@@ -105,6 +135,7 @@ __all__ = [
     "same_term",
     "satisfiable_obligation",
     "solver_may_prove",
+    "standardize",
     "trivial_obligation",
     "vacuous_obligation",
 ]

@@ -33,9 +33,9 @@ from fractions import Fraction
 from typing import Any
 
 from provers.deadline import Deadline, DeadlineExceeded
-from provers.engine.align import drop_unused, standardize
+from provers.engine.align import drop_unused
 from provers.engine.answers import AnswerPin, ProveFn, pin_answer
-from provers.engine.formulas import VACUITY_NAME, canon_key, vacuous_obligation
+from provers.engine.formulas import VACUITY_NAME, canon_key, standardize, vacuous_obligation
 from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
 from provers.engine.verdict import Obligation
 from provers.ir import (
@@ -203,7 +203,7 @@ class Profile:
 
     @property
     def answer(self) -> tuple[Term, str, Term] | None:
-        """``(L, ⋈, c)`` of a conclusion ``L ⋈ c`` with ``c`` closed (``align.standardize``)."""
+        """``(L, ⋈, c)`` of a conclusion ``L ⋈ c`` with ``c`` closed (``formulas.standardize``)."""
         return standardize(drop_unused(self.normal_form))
 
     @property

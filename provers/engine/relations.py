@@ -43,9 +43,16 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from provers.engine.align import Alignment, standardize
+from provers.engine.align import Alignment
 from provers.engine.answers import AnswerPin, combined_by, pin_answer, prove_satisfiable
-from provers.engine.formulas import canon_key, close, iff, same_term, satisfiable_obligation
+from provers.engine.formulas import (
+    canon_key,
+    close,
+    iff,
+    same_term,
+    satisfiable_obligation,
+    standardize,
+)
 from provers.engine.normal import NormalForm
 from provers.engine.verdict import Obligation
 from provers.ir import (
