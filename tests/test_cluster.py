@@ -190,50 +190,10 @@ def test_stats_report_against_naive_pairs():
 
 # --------------------------------------------------------------------------- buckets vs engine
 
-from provers.ir import NAT, cast  # noqa: E402
+from provers.ir import NAT  # noqa: E402
 from rerank.cluster import describe, separated  # noqa: E402
 
-_X, _Y, _N = Var("x", REAL), Var("y", REAL), Var("n", NAT)
-
-
-@st.composite
-def small_statements(draw):
-    """Statements over x, y : ℝ and n : ℕ, built so that many pairs ARE equivalent
-    (sides swapped, constants moved, unused variables) and many are not."""
-    a = draw(st.integers(-2, 2))
-    c = draw(st.integers(-2, 2))
-    lhs = app("add", app("mul", num(a, REAL), _X), num(draw(st.integers(0, 2)), REAL))
-    rhs = num(c, REAL)
-    op = draw(st.sampled_from(["eq", "lt", "le", "gt", "ge"]))
-    if draw(st.booleans()):
-        lhs, rhs, op = rhs, lhs, {"eq": "eq", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}[op]
-    concl = app(op, lhs, rhs)
-    if draw(st.booleans()):
-        concl = app("or", concl, app("lt", _Y, cast(_N, REAL)))
-    binders: list = [VarBinder(_X)]
-    if draw(st.booleans()):
-        binders.append(VarBinder(_Y))
-    if draw(st.booleans()):
-        binders.append(VarBinder(_N))
-    names = {b.var for b in binders}
-    from provers.ir import free_vars
-
-    if not free_vars(concl) <= names:
-        binders += [VarBinder(v) for v in sorted(free_vars(concl) - names, key=lambda v: v.name)]
-    if draw(st.booleans()):
-        binders.append(Hypothesis("h", app(draw(st.sampled_from(["lt", "le"])), num(0, REAL), _X)))
-    return Statement(tuple(binders), concl)
-
-
-@settings(max_examples=80, deadline=None)
-@given(small_statements(), small_statements(), st.sampled_from(["sae", "symbolic"]))
-def test_buckets_and_fingerprints_never_separate_what_the_engine_proves_equivalent(a, b, rel):
-    from provers.engine.equivalence import check_equivalence
-
-    why = separated(describe(a, rel), describe(b, rel))
-    if why is not None:
-        v = check_equivalence(a, b, relation=rel, timeout=2.0)
-        assert v.status != "equivalent", (why, v.explain())
+# (the property that the screen is never finer than the engine: tests/test_profile.py)
 
 
 def test_fingerprints_separate_different_values_without_the_engine():
