@@ -186,6 +186,8 @@ class Prover:
         try:
             res = self.backend.prove(ob.formula, timeout=min(self.timeout, left))
         except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
+            log.warning("backend %s failed on %s: %s: %s", self.backend.name, ob.name, type(e).__name__, e,
+                        exc_info=True)
             ob.status, ob.detail = Status.UNKNOWN, f"backend error: {type(e).__name__}: {e}"
             return
         ob.by = getattr(res, "backend", "") or self.backend.name
