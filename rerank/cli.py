@@ -11,7 +11,6 @@ import json
 import math
 import re
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +20,8 @@ from rich.table import Table
 from typer.core import TyperCommand, TyperGroup
 
 from embeddings.embed import DEFAULT_MODEL
-from provers import LANGUAGES
-from provers.engine.relations import RELATIONS
 from provers.status import VerdictStatus
-from rerank.api import INFORMALIZERS
-from rerank.combine import NORMALIZERS, RULES
+from rerank.choices import InformalizerName, KeepMode, Language, Normalize, Relation, Rule
 from rerank.perturb_cli import perturb
 from rerank.textfile import read_text
 
@@ -66,18 +62,6 @@ err = Console(stderr=True)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "problems.jsonl"
 EXIT_CODES = {VerdictStatus.EQUIVALENT: 0, VerdictStatus.INEQUIVALENT: 10, VerdictStatus.INCONCLUSIVE: 20}
-
-
-def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
-    """A typer choice type whose values are the library's own tuple (one list to update)."""
-    return Enum(name, {v: v for v in values}, type=str)  # type: ignore[return-value]
-
-
-Relation = _choices("Relation", RELATIONS)
-Rule = _choices("Rule", RULES)
-Language = _choices("Language", LANGUAGES)
-Normalize = _choices("Normalize", NORMALIZERS)
-InformalizerName = _choices("InformalizerName", INFORMALIZERS)
 
 
 # Shared options (typer reads the defaults as option declarations).
@@ -487,7 +471,7 @@ def eval_(
 def filter_(
     in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet) of problems {id, informal, candidates[, informalizations]}."),
     out_path: Path = typer.Argument(..., help="Output JSONL of kept (informal, formal) pairs."),
-    keep: str = typer.Option("majority", help="Which pairs to keep: majority (formal in the largest class), semantic (semantic score ≥ τ), both, either."),
+    keep: KeepMode = typer.Option(KeepMode("majority"), help="Which pairs to keep: majority (formal in the largest class), semantic (semantic score ≥ τ), both, either."),
     tau: float = typer.Option(0.5, help="Semantic-score threshold τ."),
     dedup: float = typer.Option(0.95, min=0.0, max=1.0, help="Drop problems whose informal text has cosine ≥ this with an earlier one (faiss index); 1 disables."),
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
@@ -498,8 +482,6 @@ def filter_(
     """Training-data filter: keep (informal, formal) pairs that are consistent."""
     from rerank.batch import check_paths, filter_file
 
-    if keep not in ("majority", "semantic", "both", "either"):
-        _fail(f"--keep must be majority, semantic, both or either, got {keep!r}")
     try:
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:
@@ -507,7 +489,7 @@ def filter_(
     params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model, problem_timeout)
     _check_model(model, informalizer)
     show = sys.stderr.isatty() if progress is None else progress
-    s = filter_file(in_path, out_path, params, keep=keep, tau=tau, dedup=dedup, progress=show)
+    s = filter_file(in_path, out_path, params, keep=keep.value, tau=tau, dedup=dedup, progress=show)
     err.print(
         f"{s['problems']} problems ({s['errors']} errors, {s['duplicates']} near-duplicates dropped); "
         f"kept {s['kept']} of {s['pairs']} pairs -> {out_path}",

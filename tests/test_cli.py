@@ -182,12 +182,16 @@ def test_cli_choices_are_the_librarys_own_tuples():
     from embeddings import DEFAULT_MODEL
     from provers import LANGUAGES
     from provers.engine.relations import RELATIONS
-    from rerank import cli
+    from rerank import choices as cli
     from rerank.api import INFORMALIZERS, Reranker
+    from rerank.batch import KEEP_MODES
     from rerank.combine import NORMALIZERS, RULES
 
     for choice, values in ((cli.Relation, RELATIONS), (cli.Rule, RULES), (cli.Language, LANGUAGES),
-                           (cli.Normalize, NORMALIZERS), (cli.InformalizerName, INFORMALIZERS)):
+                           (cli.Normalize, NORMALIZERS), (cli.InformalizerName, INFORMALIZERS),
+                           (cli.KeepMode, KEEP_MODES)):
         assert [c.value for c in choice] == list(values)
     assert "none" in [c.value for c in cli.Normalize]
-    assert cli.MODEL_OPT.default == DEFAULT_MODEL == Reranker().embedder
+    from rerank.cli import MODEL_OPT
+
+    assert MODEL_OPT.default == DEFAULT_MODEL == Reranker().embedder

@@ -258,7 +258,12 @@ def _decide(pa: Profile, pb: Profile, relation: str, prover: Prover, budget: int
     if separation is not None and separation.how == "fingerprint":
         return _separated(separation, relation)  # refuted at once, with the diagonal point
     # a structural separation: the engine's own structure checks give the precise reason
-    v = _aligned(na, nb, relation, prover, budget, answer_cache, own, pa, pb)
+    try:
+        v = _aligned(na, nb, relation, prover, budget, answer_cache, own, pa, pb)
+    except DeadlineExceeded:
+        if separation is None:
+            raise
+        return _separated(separation, relation)  # the structure alone decides
     if separation is not None and v.status != INEQUIVALENT:
         # the screen is never finer than the engine: what it separates the engine rules out
         if v.status == EQUIVALENT:

@@ -30,6 +30,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from provers.deadline import Deadline, DeadlineExceeded
@@ -110,7 +111,6 @@ class Profile:
     relation: str
     normal_form: NormalForm
     form: NormalForm
-    key: str
     signature: Signature | None
     fingerprint: Fingerprint | None
     symbols: frozenset[str]
@@ -134,14 +134,20 @@ class Profile:
                 deadline: Deadline | None) -> Profile:
         form = drop_unused(nf) if relation == "symbolic" else nf
         notes: list[str] = []
-        key = "nf:" + repr((canon_key(nf.closed()), sorted(repr(i) for i in nf.instances),
-                            [str(v.sort) for v in nf.types]))
         sig = _guarded(notes, "signature", lambda: signature(form, relation))
         fp = None
         if fingerprints and relation in ("sae", "symbolic"):
             fp = _guarded(notes, "fingerprint", lambda: fingerprint(form, relation, deadline=deadline))
-        return cls(statement, relation, nf, form, key, sig, fp, statement_symbols(statement),
+        return cls(statement, relation, nf, form, sig, fp, statement_symbols(statement),
                    _variable_names(statement, nf), unmodelled_meaning(statement), notes)
+
+    @cached_property
+    def key(self) -> str:
+        """The canonical key (computed on first use: one check of a pair never needs it, and
+        its sorting of commutative arguments is costly on very long terms)."""
+        nf = self.normal_form
+        return "nf:" + repr((canon_key(nf.closed()), sorted(repr(i) for i in nf.instances),
+                             [str(v.sort) for v in nf.types]))
 
     def under(self, relation: str, deadline: Deadline | None = None) -> Profile:
         """This statement's profile under another relation (its normal form reused)."""
@@ -190,7 +196,7 @@ class Profile:
                 why.append(f"the answer predicates differ at α = {answer}")
         how = "signature" if sa.aligned != sb.aligned and (sa.route is None or sa.route != sb.route) else "fingerprint"
         model = None
-        if point is not None:
+        if point is not None and sa.aligned == sb.aligned:  # a countermodel only where a point refutes
             model = {"A": self._diagonal_model(point[0]), "B": other._diagonal_model(point[0])}
         return Separation(how, "; ".join(why), model)
 
