@@ -45,8 +45,8 @@ from typing import Any
 import provers
 from provers.backends.base import Backend
 from provers.deadline import Deadline, check_seconds
+from provers.engine import equivalence  # called through the module: experiments wrap its functions
 from provers.engine.answers import AnswerPin
-from provers.engine.equivalence import check_equivalence, provable, vacuous
 from provers.engine.profile import Fingerprint, Profile, Signature
 from provers.engine.prover import default_backend as engine_default_backend
 from provers.engine.relations import RELATIONS
@@ -422,7 +422,7 @@ class Clusterer:
         backend = None if self.relation == "syntactic" else self._counting_backend()
         before = backend.calls if backend is not None else 0
         try:
-            return check_equivalence(
+            return equivalence.check_equivalence(
                 a.profile or a.statement, b.profile or b.statement,  # type: ignore[arg-type]
                 relation=self.relation, timeout=self.timeout, backend=backend,
                 deadline=deadline, answer_cache=self.pins,
@@ -458,14 +458,14 @@ class Clusterer:
             return False
         if deadline is not None and deadline.expired():
             return None
-        return self._single(c, vacuous, "vacuity", deadline)
+        return self._single(c, equivalence.vacuous, "vacuity", deadline)
 
     def _holds(self, c: Candidate, deadline: Deadline | None = None) -> bool | None:
         """True: the whole statement ⊢ ∀x̄. ⋀Γ → C was proved; False: refuted by a validated
         countermodel; None: undecided."""
         if deadline is not None and deadline.expired():
             return None
-        return self._single(c, provable, "truth", deadline)
+        return self._single(c, equivalence.provable, "truth", deadline)
 
     def _roots_by_size(self, exclude: int) -> list[int]:
         """Class roots, largest class first, ties by lowest member."""
