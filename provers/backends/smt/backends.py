@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Sequence
 
-from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.base import Backend, ProofResult, Proved, Refuted, Unknown
 from provers.backends.cache import VerdictCache
 from provers.backends.smt.pool import WorkerPool, default_pool
 from provers.ir import BOOL, Term
@@ -24,7 +24,7 @@ from provers.ir import BOOL, Term
 DEFAULT_STAGGER = float(os.environ.get("PROVERS_PORTFOLIO_STAGGER", "0.1"))
 
 
-class SolverBackend:
+class SolverBackend(Backend):
     """Runs the solvers in ``solvers`` concurrently; the first definitive answer wins, and
     the losers are stopped at once (``WorkerPool.stop``)."""
 

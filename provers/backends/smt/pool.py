@@ -67,6 +67,9 @@ def worker_entry(fd: int, memory_mb: int) -> None:
     except ImportError:
         pass
     signal.signal(signal.SIGINT, _on_sigint)
+    # a stop sent while the worker was starting was held pending (blocked, not ignored):
+    # it is delivered now and cancels the job already waiting on the socket
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _worker_main(Connection(fd), memory_mb)
 
 
@@ -89,7 +92,6 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         if msg is None:
             return
         job, name, obligation, timeout = msg
-        CANCEL.requested = False
         try:
             res: ProofResult = solve(name, obligation, timeout)
         except MemoryError:
@@ -105,6 +107,9 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
                 conn.send((job, Unknown(f"result not transferable: {e}"[:300], name)))
             except OSError:
                 return
+        # reset only once the job is answered: the pool signals only while a job is in
+        # flight, so a stop that arrived before this job was read still applies to it
+        CANCEL.requested = False
 
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -126,8 +131,9 @@ class _Worker:
         parent, child = socket.socketpair()
         env = dict(os.environ)
         env["PYTHONPATH"] = _ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        # SIGINT is ignored until the worker's handler is installed (a stop during start-up)
-        code = ("import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+        # SIGINT is blocked (held pending, not lost) until the worker's handler is installed:
+        # a stop sent during start-up under load still cancels the job
+        code = ("import signal; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}); "
                 f"from provers.backends.smt.pool import worker_entry; worker_entry({child.fileno()}, {memory_mb})")
         popen = subprocess.Popen(
             [sys.executable, "-c", code], pass_fds=(child.fileno(),), env=env,
@@ -197,6 +203,8 @@ class WorkerPool:
         """Stop the job in flight on ``w``: its caller has its answer from another solver.
         ``budget_left``: seconds the job may still run under its own timeout."""
         w.abandoned = True
+        if w.conn.poll(0):
+            return  # it has answered already: a signal now would cancel its next job
         if w.solver in INTERRUPTIBLE and w.proc.is_alive():
             try:
                 os.kill(w.proc.pid, signal.SIGINT)
