@@ -22,6 +22,7 @@ evaluator gives them; an inexact one has no enclosure.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -48,19 +49,21 @@ _INTEGER_SAFE = frozenset({"add", "mul", "neg", "abs", "min", "max", "sign", "po
 Interval = Any  # an mpmath ``ivmpf``
 
 
+class NoEnclosure(Undecided):
+    """A subterm has no enclosure at any precision (no handler and no exact value)."""
+
+
 @dataclass
 class Enclosing:
-    """One enclosure pass: the interval context at one precision and the exact values of the
-    subterms without a handler (``exact``, cached across passes by ``cache``)."""
+    """One enclosure pass: the interval context at one precision and ``exact``, the
+    evaluator's value of a subterm without a handler (the caller caches it across passes)."""
 
     prec: int
     exact: Callable[[Term], Any]
-    cache: dict[int, Any] = field(default_factory=dict)
     iv: MPIntervalContext = field(init=False)
 
     def __post_init__(self) -> None:
-        self.iv = MPIntervalContext()
-        self.iv.prec = self.prec
+        self.iv = _context(self.prec)
 
     def point(self, q: int | Fraction) -> Interval:
         q = Fraction(q)
@@ -74,11 +77,18 @@ class Enclosing:
         """An interval that contains [lo, hi] (rationals rounded outward)."""
         return self.span(self.point(lo)._mpi_[0], self.point(hi)._mpi_[1])
 
-    def exact_value(self, t: Term) -> Any:
-        key = id(t)
-        if key not in self.cache:
-            self.cache[key] = self.exact(t)
-        return self.cache[key]
+
+_contexts = threading.local()  # per thread: one interval context per precision (costly to build)
+
+
+def _context(prec: int) -> MPIntervalContext:
+    by_prec = getattr(_contexts, "by_prec", None)
+    if by_prec is None:
+        by_prec = _contexts.by_prec = {}
+    if prec not in by_prec:
+        by_prec[prec] = MPIntervalContext()
+        by_prec[prec].prec = prec
+    return by_prec[prec]
 
 
 Handler = Callable[[Enclosing, App, list[Interval]], Interval]
@@ -97,10 +107,13 @@ def enclose(t: Term, en: Enclosing) -> Interval:
     if isinstance(t, App) and t.sort in _ORDERED and t.op in INTERVAL.handlers:
         if t.sort in (RAT, REAL) or t.op in _INTEGER_SAFE:
             return INTERVAL.handlers[t.op](en, t, [enclose(a, en) for a in t.args])
-    v = en.exact_value(t)
+    try:
+        v = en.exact(t)
+    except Undecided as e:
+        raise NoEnclosure(e.reason) from None
     if is_rational(v):
         return en.point(v)
-    raise Undecided(f"no enclosure of {type(t).__name__} {getattr(t, 'op', '')}".rstrip())
+    raise NoEnclosure(f"no enclosure of {type(t).__name__} {getattr(t, 'op', '')}".rstrip())
 
 
 def bounds(x: Interval) -> tuple[Fraction, Fraction]:
@@ -109,8 +122,8 @@ def bounds(x: Interval) -> tuple[Fraction, Fraction]:
     for raw in x._mpi_:
         if raw in (libmp.finf, libmp.fninf, libmp.fnan):
             raise Undecided("unbounded enclosure")
-        if raw != libmp.fzero and raw[2] + raw[3] > MAX_MAGNITUDE_BITS:
-            raise Undecided("enclosure too large")
+        if raw != libmp.fzero and not -4 * MAX_MAGNITUDE_BITS < raw[2] < raw[2] + raw[3] < MAX_MAGNITUDE_BITS:
+            raise Undecided("enclosure too large or too fine")
         p, q = libmp.to_rational(raw)
         out.append(Fraction(p, q))
     return out[0], out[1]
