@@ -253,3 +253,10 @@ def test_closed_comparisons_of_transcendental_values_are_folded_before_solving()
     for solver in ("z3", "cvc5"):
         r = solve(solver, app("ne", nested, R(Fraction(13, 6))), 5.0)
         assert isinstance(r, Refuted)
+
+
+def test_exact_closed_comparisons_keep_the_ordinary_folding_limit():
+    from provers.backends.smt.lower import fold_ground
+
+    big = app("eq", app("mod", app("pow", N(1999), N(2000)), N(5)), N(1))  # 1999^2000: 21935 bits
+    assert fold_ground(big) != fold_ground(app("eq", N(1), N(1)))
