@@ -30,7 +30,6 @@ from provers.ir import (
 )
 from provers.semantics import (
     Approx,
-    ApproxBool,
     ExactComplex,
     FunTable,
     Undetermined,
@@ -139,16 +138,19 @@ def test_nat_sub_truncates_but_int_does_not():
     assert evaluate(app("sub", i, j), {"i": 2, "j": 5}) == -3
 
 
-def test_transcendental_values_are_flagged_approximate():
+def test_transcendental_values_are_approximate_but_their_comparisons_are_certified():
     two = app("mul", app("sqrt", R(2)), app("sqrt", R(2)))
     assert isinstance(evaluate(app("sqrt", R(2))), Approx)
-    assert truth(app("eq", two, R(2))) is None  # within tolerance: undecided, never True/False
-    assert decide(app("eq", two, R(2))).value is None
-    d = decide(app("lt", app("sqrt", R(2)), R(2)))
-    assert d.value is True and not d.exact
-    assert truth(app("lt", app("sqrt", R(2)), R(2))) is None
-    assert truth(app("lt", app("exp", R(1)), app("pi"))) is None
-    assert isinstance(evaluate(app("gt", app("pi"), R(3))), ApproxBool)
+    # the closed form √2·√2 = 2 certifies the equality; the enclosures certify the orders
+    assert truth(app("eq", two, R(2))) is True
+    assert decide(app("lt", app("sqrt", R(2)), R(2))) == decide(app("lt", R(1), R(2)))
+    assert truth(app("lt", app("exp", R(1)), app("pi"))) is True
+    assert evaluate(app("gt", app("pi"), R(3))) is True
+    # an identity outside the closed forms stays undecided: never True or False from floats
+    one = app("add", app("pow", app("sin", R(1)), N(2)), app("pow", app("cos", R(1)), N(2)))
+    assert truth(app("eq", one, R(1))) is None
+    d = decide(app("le", one, R(1)))
+    assert d.value is None and not d.exact
 
 
 def test_isabelle_ln_is_unspecified_at_nonpositive_points_unless_tabled():

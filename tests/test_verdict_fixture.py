@@ -29,9 +29,15 @@ import verdict_fixture as vf  # noqa: E402
 REFERENCE = vf.load(FIXTURE)
 #: Verdicts inconclusive when the fixture was captured and decided since, each read by hand:
 #: amc12a_2021_p9 (symbolic): both sides are closed products with the same 61-digit value
-#: (answer pinning), human label equivalent.
+#: (answer pinning), human label equivalent. amc12a_2003_p5 (sae): inequivalent, human label
+#: not equivalent (the candidate has a + m + c = 123422 over 5-digit numbers for the digit
+#: sums of AMC10 + AMC12); every alignment is refuted once the solvers return models with
+#: A > 9 (e.g. A = 99999, M = 13423, C = 10000: the reference's premises are false without
+#: evaluating Nat.ofDigits, the candidate's true), which they do or not within 1 s
+#: depending on solver state (inconclusive when the pair is run alone, on main too).
 NEWLY_DECIDED = {
     ("gted", "gted/minif2f/amc12a_2021_p9/0", "symbolic"),
+    ("gted", "gted/minif2f/amc12a_2003_p5/0", "sae"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.

@@ -71,6 +71,7 @@ from provers.semantics.approx import (
     values_equal,
     wrap,
 )
+from provers.semantics.certify import certified_sign
 from provers.semantics.closed_forms import closed_form
 from provers.semantics.domains import MAX_DOMAIN, bound_domain, guards, probe_values
 from provers.semantics.sets import finite_elements
@@ -366,7 +367,37 @@ def _ite(t: App, env: Env) -> Any:
 # --------------------------------------------------------------------------------------
 
 
-@_strict("eq", "ne")
+def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
+    """A relation on argument values that is first CERTIFIED (``certify``: enclosures and
+    closed forms) when an argument is approximate or could not be evaluated exactly, so that
+    √2 < 3/2 is exactly false instead of approximately."""
+
+    def handler(t: App, env: Env) -> Value:
+        vals, undecided = [], None
+        for a in t.args:
+            try:
+                vals.append(_ev(a, env))
+            except Undecided as e:
+                undecided = undecided or e
+                vals.append(None)
+        if undecided is not None or any(isinstance(v, Approx) for v in vals):
+            s = certified_sign(t.args[0], t.args[1], lambda u: _ev(u, env))
+            if s is not None:
+                return _SIGN_RELATION[t.op](s)
+            if undecided is not None:
+                raise undecided
+        return decide_exactly(t, vals, env)
+
+    return handler
+
+
+#: Each relation as a function of the sign of a − b.
+_SIGN_RELATION: dict[str, Callable[[int], bool]] = {
+    "eq": lambda s: s == 0, "ne": lambda s: s != 0,
+    "lt": lambda s: s < 0, "le": lambda s: s <= 0, "gt": lambda s: s > 0, "ge": lambda s: s >= 0,
+}
+
+
 def _equality(t: App, vals: list[Any], env: Env) -> Any:
     if isinstance(t.args[0].sort, SetSort) and any(isinstance(v, PredSet) for v in vals):
         extra = [v for v in env.values() if is_rational(v)]
@@ -376,13 +407,14 @@ def _equality(t: App, vals: list[Any], env: Env) -> Any:
     return truth_value(eq if t.op == "eq" else not eq, not approx)
 
 
-_ORDER = {"lt": lambda s: s < 0, "le": lambda s: s <= 0, "gt": lambda s: s > 0, "ge": lambda s: s >= 0}
-
-
-@_strict(*_ORDER)
 def _order(t: App, vals: list[Any], env: Env) -> Any:
     s, approx = compare(vals[0], vals[1])
-    return truth_value(_ORDER[t.op](s), not approx)
+    return truth_value(_SIGN_RELATION[t.op](s), not approx)
+
+
+for _op, _decide in (("eq", _equality), ("ne", _equality), ("lt", _order), ("le", _order),
+                     ("gt", _order), ("ge", _order)):
+    OPERATIONS.add(_op, _relation(_decide))
 
 
 # --------------------------------------------------------------------------------------

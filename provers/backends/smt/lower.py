@@ -86,7 +86,7 @@ from provers.ir import (
     substitute,
     subterms,
 )
-from provers.semantics import evaluate
+from provers.semantics import Approx, Undetermined, evaluate
 
 
 @dataclass
@@ -338,6 +338,20 @@ _GROUND_SETS = frozenset({"digits", "range", *INTERVALS, "set_of", "divisors", "
 
 _MAX_FOLD_BITS = 4096
 
+#: Relations folded to True / False when both sides are closed arithmetic (numerals and
+#: operations only) and one side is transcendental: the evaluator certifies √2 < 3/2 or
+#: √8 = 2·√2 exactly (``semantics.certify``), where a solver would need nonlinear reasoning
+#: about fresh symbols. (Exact sides are folded by the ordinary rule, within its size limit.)
+_CERTIFIED_RELATIONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
+
+
+def _closed_transcendental_comparison(s: App) -> bool:
+    if not (s.op in _CERTIFIED_RELATIONS and s.args[0].sort in (NAT, INT, RAT, REAL)):
+        return False
+    if not all(isinstance(u, (App, Num)) and u.sort != COMPLEX for u in subterms(s)):
+        return False
+    return any(isinstance(evaluate(a, {}), (Approx, Undetermined)) for a in s.args)
+
 
 def fold_ground(t: Term) -> Term:
     """Replace ground subterms whose exact value the evaluator knows by numerals.
@@ -349,6 +363,9 @@ def fold_ground(t: Term) -> Term:
     def fn(s: Term) -> Term | None:
         if not isinstance(s, App) or s.op not in _FOLDABLE:
             return None
+        if _closed_transcendental_comparison(s):
+            v = evaluate(s, {})
+            return (TRUE if v else FALSE) if isinstance(v, bool) else None
         if not all(isinstance(a, Num) or (isinstance(a, App) and a.op in _GROUND_SETS and not free_vars(a)) for a in s.args):
             return None
         if s.sort == COMPLEX or any(a.sort == COMPLEX for a in s.args):

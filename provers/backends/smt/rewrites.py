@@ -285,6 +285,9 @@ def _cast(lw: Lowerer, t: App, pol: int) -> Term:
 def _pow(lw: Lowerer, t: App, pol: int) -> Term:
     """A literal exponent expands into products; a symbolic one is a fresh symbol with the
     power's values at 0..3, its sign, and (``pow``) its recursion."""
+    rewritten = _sqrt_squared(lw, t)
+    if rewritten is not None:
+        return rewritten
     base, e = t.args
     csort = core_sort(t.sort)
     b = lw.lower(base, 0)
@@ -484,8 +487,37 @@ def _integer_function(lw: Lowerer, t: App, pol: int) -> Term:
 
 #: Real functions of one argument that are a fresh symbol with its facts (``symbols``).
 _SYMBOLS: dict[str, Callable[[Lowerer, Term], Term]] = {
-    "sqrt": sqrt, "signed_sqrt": signed_sqrt, "exp": exp, "log": log, "ln": isa_ln,
+    "signed_sqrt": signed_sqrt, "exp": exp, "log": log, "ln": isa_ln,
 }
+
+
+def _squared(t: Term) -> Term | None:
+    """u when ``t`` is ``u ^ 2`` or ``u * u``."""
+    if isinstance(t, App) and t.op in ("pow", "zpow") and isinstance(t.args[1], Num) and t.args[1].value == 2:
+        return t.args[0]
+    if isinstance(t, App) and t.op == "mul" and t.args[0] == t.args[1]:
+        return t.args[0]
+    return None
+
+
+@LOWERING.register("sqrt")
+def _sqrt(lw: Lowerer, t: App, pol: int) -> Term:
+    """Mathlib ``Real.sqrt``: √(u²) = |u| for every real u (no fresh symbol, and linear when
+    u is); otherwise the symbol ``%sqrt`` with its exact definition (``symbols.sqrt``)."""
+    u = _squared(t.args[0])
+    if u is not None:
+        return c_abs(lw.lower(u, 0))
+    return sqrt(lw, lw.lower(t.args[0], 0))
+
+
+def _sqrt_squared(lw: Lowerer, t: App) -> Term | None:
+    """(√u)² = u for u ≥ 0 and 0 for u < 0 (Real.sqrt u = 0 there): linear in u, where the
+    product of the symbol with itself would be nonlinear."""
+    base, e = t.args
+    if isinstance(e, Num) and e.value == 2 and isinstance(base, App) and base.op == "sqrt":
+        u = lw.lower(base.args[0], 0)
+        return c_ite(c_le(creal(0), u), u, creal(0))
+    return None
 
 
 @LOWERING.register(*_SYMBOLS)

@@ -1,0 +1,451 @@
+"""Rigorous interval enclosures of real-valued IR terms at a point, to certify comparisons.
+
+Why: the evaluator computes √2, log 3, π, sin 1 … as mpmath floats (``Approx``); a comparison
+between them is then only approximately decided and a solver countermodel that depends on it
+is thrown away ("falsity only approximate"). Here the same term is evaluated with
+outward-rounded interval arithmetic (mpmath's ``iv`` context and its directed-rounding
+``libmp`` primitives, the same ones ``iv`` is built on): every enclosure CONTAINS the true
+value, so two disjoint enclosures certify ``<`` / ``≠`` exactly. Precision is refined
+(``PRECISIONS``) until the enclosures separate or the cap is reached. Overlapping enclosures
+never certify equality (two irrational values may agree to any number of digits); only
+enclosures that are the same single point do, since a zero-width rigorous enclosure IS the
+value (``sqrt 4``, ``floor (sqrt 2)``). Exact equalities of irrational values come from
+``surds`` instead.
+
+Each operation's enclosure is one handler of ``INTERVAL`` and follows the evaluator's meaning
+of the operation (docs/semantics.md): Mathlib ``Real.sqrt`` is 0 below 0, ``Real.log`` is
+log |x| with log 0 = 0, ``x / 0 = 0``, Isabelle ``ln`` is unspecified at x ≤ 0 (no enclosure
+there) … Subterms without a handler (variables, finite sums, tables) take the exact value the
+evaluator gives them; an inexact one has no enclosure.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import mpmath.libmp as libmp
+from mpmath.ctx_iv import MPIntervalContext
+
+from provers.ir import INT, NAT, RAT, REAL, App, Num, OpTable, Term
+from provers.semantics.approx import is_rational
+from provers.semantics.exact import MAX_EXPONENT
+from provers.semantics.values import Undecided
+
+#: Working precisions in bits, tried in order; the last is the cap.
+PRECISIONS = (64, 192, 640)
+#: Enclosures with an endpoint beyond 2**MAX_MAGNITUDE_BITS are not used (no exact endpoints).
+MAX_MAGNITUDE_BITS = 4096
+
+_ORDERED = (NAT, INT, RAT, REAL)
+#: Operations enclosed on integer-valued terms too (the others are exact there: evaluated).
+_INTEGER_SAFE = frozenset({"add", "mul", "neg", "abs", "min", "max", "sign", "pow", "cast",
+                           "floor", "ceil", "round", "nat_floor", "nat_ceil", "sub"})
+
+Interval = Any  # an mpmath ``ivmpf``
+
+
+class NoEnclosure(Undecided):
+    """A subterm has no enclosure at any precision (no handler and no exact value)."""
+
+
+@dataclass
+class Enclosing:
+    """One enclosure pass: the interval context at one precision and ``exact``, the
+    evaluator's value of a subterm without a handler (the caller caches it across passes)."""
+
+    prec: int
+    exact: Callable[[Term], Any]
+    iv: MPIntervalContext = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.iv = _context(self.prec)
+
+    def point(self, q: int | Fraction) -> Interval:
+        q = Fraction(q)
+        return self.iv.mpf(q.numerator) / self.iv.mpf(q.denominator)
+
+    def span(self, lo: Any, hi: Any) -> Interval:
+        """The interval between two raw libmp endpoints."""
+        return self.iv.make_mpf((lo, hi))
+
+    def between(self, lo: Fraction, hi: Fraction) -> Interval:
+        """An interval that contains [lo, hi] (rationals rounded outward)."""
+        return self.span(self.point(lo)._mpi_[0], self.point(hi)._mpi_[1])
+
+
+_contexts = threading.local()  # per thread: one interval context per precision (costly to build)
+
+
+def _context(prec: int) -> MPIntervalContext:
+    by_prec = getattr(_contexts, "by_prec", None)
+    if by_prec is None:
+        by_prec = _contexts.by_prec = {}
+    if prec not in by_prec:
+        by_prec[prec] = MPIntervalContext()
+        by_prec[prec].prec = prec
+    return by_prec[prec]
+
+
+Handler = Callable[[Enclosing, App, list[Interval]], Interval]
+
+#: The enclosure of each operation (``handler(enclosing, term, argument enclosures)``).
+INTERVAL: OpTable[Handler] = OpTable("interval evaluator")
+_handles = INTERVAL.register
+
+
+def enclose(t: Term, en: Enclosing) -> Interval:
+    """An interval that contains the value of the real-valued term ``t``; Undecided if none."""
+    if isinstance(t, Num):
+        if t.sort not in _ORDERED:
+            raise Undecided("no enclosure of a non-real numeral")
+        return en.point(t.value)
+    if isinstance(t, App) and t.sort in _ORDERED and t.op in INTERVAL.handlers:
+        if t.sort in (RAT, REAL) or t.op in _INTEGER_SAFE:
+            return INTERVAL.handlers[t.op](en, t, [enclose(a, en) for a in t.args])
+    try:
+        v = en.exact(t)
+    except Undecided as e:
+        raise NoEnclosure(e.reason) from None
+    if is_rational(v):
+        return en.point(v)
+    raise NoEnclosure(f"no enclosure of {type(t).__name__} {getattr(t, 'op', '')}".rstrip())
+
+
+def bounds(x: Interval) -> tuple[Fraction, Fraction]:
+    """The exact endpoints of an enclosure (Undecided when infinite, NaN or enormous)."""
+    out = []
+    for raw in x._mpi_:
+        if raw in (libmp.finf, libmp.fninf, libmp.fnan):
+            raise Undecided("unbounded enclosure")
+        if raw != libmp.fzero and not -4 * MAX_MAGNITUDE_BITS < raw[2] < raw[2] + raw[3] < MAX_MAGNITUDE_BITS:
+            raise Undecided("enclosure too large or too fine")
+        p, q = libmp.to_rational(raw)
+        out.append(Fraction(p, q))
+    return out[0], out[1]
+
+
+def exact_point(x: Interval) -> Fraction | None:
+    """The value of a zero-width enclosure, else None."""
+    lo, hi = bounds(x)
+    return lo if lo == hi else None
+
+
+def point_int(x: Interval, what: str) -> int:
+    """An argument that must be an exact integer (an exponent, a root's degree)."""
+    v = exact_point(x)
+    if v is None or v.denominator != 1:
+        raise Undecided(f"{what} is not an exact integer")
+    return int(v)
+
+
+def sign(x: Interval) -> int | None:
+    """The certified sign of every value in ``x``, or None when it contains values of both."""
+    lo, hi = bounds(x)
+    if lo > 0:
+        return 1
+    if hi < 0:
+        return -1
+    if lo == hi == 0:
+        return 0
+    return None
+
+
+def separation(a: Interval, b: Interval) -> int | None:
+    """The certified sign of a − b (0 only for the same single point), else None."""
+    alo, ahi = bounds(a)
+    blo, bhi = bounds(b)
+    if ahi < blo:
+        return -1
+    if alo > bhi:
+        return 1
+    if alo == ahi == blo == bhi:
+        return 0
+    return None
+
+
+def _monotone(en: Enclosing, x: Interval, fn: Callable[..., Any], increasing: bool = True) -> Interval:
+    """Enclosure of a monotone libmp function ``fn(raw, prec, rnd)`` over ``x``."""
+    lo, hi = x._mpi_
+    if increasing:
+        return en.span(fn(lo, en.prec, libmp.round_floor), fn(hi, en.prec, libmp.round_ceiling))
+    return en.span(fn(hi, en.prec, libmp.round_floor), fn(lo, en.prec, libmp.round_ceiling))
+
+
+def _clamped(en: Enclosing, x: Interval, low: int | None, high: int | None) -> Interval:
+    """``x`` with its endpoints clamped into [low, high] (None: unbounded on that side)."""
+    lo, hi = bounds(x)
+    if low is not None:
+        lo, hi = max(lo, low), max(hi, low)
+    if high is not None:
+        lo, hi = min(lo, high), min(hi, high)
+    return en.between(lo, hi)
+
+
+def _nonzero(x: Interval, what: str) -> bool:
+    """Whether ``x`` excludes 0 (False when it is exactly 0; Undecided when it straddles)."""
+    s = sign(x)
+    if s is None:
+        raise Undecided(f"{what}: the enclosure contains 0")
+    return s != 0
+
+
+# -- arithmetic ------------------------------------------------------------------------
+
+
+@_handles("add")
+def _add(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return xs[0] + xs[1]
+
+
+@_handles("mul")
+def _mul(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return xs[0] * xs[1]
+
+
+@_handles("neg")
+def _neg(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return -xs[0]
+
+
+@_handles("sub")
+def _sub(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    d = xs[0] - xs[1]
+    return _clamped(en, d, 0, None) if t.sort == NAT else d  # truncated subtraction on ℕ
+
+
+@_handles("div")
+def _div(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return xs[0] / xs[1] if _nonzero(xs[1], "divisor") else en.point(0)  # x / 0 = 0
+
+
+@_handles("inv")
+def _inv(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return 1 / xs[0] if _nonzero(xs[0], "inverse") else en.point(0)
+
+
+@_handles("cast")
+def _cast(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return xs[0]
+
+
+@_handles("abs")
+def _abs(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return abs(xs[0])
+
+
+@_handles("min", "max")
+def _min_max(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    (alo, ahi), (blo, bhi) = bounds(xs[0]), bounds(xs[1])
+    pick = min if t.op == "min" else max
+    return en.between(pick(alo, blo), pick(ahi, bhi))
+
+
+@_handles("sign")
+def _sign(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    s = sign(xs[0])
+    if s is None:
+        raise Undecided("sign of an enclosure containing 0")
+    return en.point(s)
+
+
+@_handles("pow", "zpow")
+def _pow(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    n = point_int(xs[1], "exponent")
+    if abs(n) > MAX_EXPONENT:
+        raise Undecided("exponent too large")
+    if n >= 0:
+        return xs[0] ** n
+    return 1 / xs[0] ** (-n) if _nonzero(xs[0], "negative power") else en.point(0)  # 0⁻¹ = 0
+
+
+# -- roots, exp, log, powers with real exponents ---------------------------------------
+
+
+@_handles("sqrt")
+def _sqrt(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return en.iv.sqrt(_clamped(en, xs[0], 0, None))  # Real.sqrt x = √(max x 0)
+
+
+def _odd_extension(en: Enclosing, x: Interval, root: Callable[[Interval], Interval]) -> Interval:
+    """sign(x)·root(|x|) for an increasing ``root`` with root(0) = 0 (Isabelle sqrt, root)."""
+    lo, hi = bounds(x)
+    up = root(_clamped(en, x, 0, None))
+    down = -root(_clamped(en, -x, 0, None))
+    if lo >= 0:
+        return up
+    if hi <= 0:
+        return down
+    return en.span(down._mpi_[0], up._mpi_[1])
+
+
+@_handles("signed_sqrt")
+def _signed_sqrt(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return _odd_extension(en, xs[0], en.iv.sqrt)
+
+
+@_handles("root")
+def _root(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    n = point_int(xs[0], "root degree")
+    if n == 0:
+        return en.point(0)
+    if n < 0:
+        raise Undecided("negative root degree")
+
+    def nth(y: Interval) -> Interval:
+        return _monotone(en, y, lambda r, prec, rnd: libmp.mpf_nthroot(r, n, prec, rnd))
+
+    return _odd_extension(en, xs[1], nth)
+
+
+@_handles("exp")
+def _exp(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return en.iv.exp(xs[0])
+
+
+def mathlib_log(en: Enclosing, x: Interval) -> Interval:
+    """Real.log: log |x|, log 0 = 0."""
+    s = sign(x)
+    if s is None:
+        raise Undecided("log of an enclosure containing 0")
+    return en.point(0) if s == 0 else en.iv.log(abs(x))
+
+
+def isabelle_ln(en: Enclosing, x: Interval) -> Interval:
+    """Isabelle ln: enclosed for x > 0 only (unspecified at x ≤ 0)."""
+    if sign(x) != 1:
+        raise Undecided("Isabelle ln at a point not certified positive")
+    return en.iv.log(x)
+
+
+@_handles("log")
+def _log(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return mathlib_log(en, xs[0])
+
+
+@_handles("ln")
+def _ln(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return isabelle_ln(en, xs[0])
+
+
+@_handles("logb", "isa_log")
+def _log_base(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    log = mathlib_log if t.op == "logb" else isabelle_ln
+    b, x = xs
+    lb = log(en, b)
+    return log(en, x) / lb if _nonzero(lb, "log of the base") else en.point(0)
+
+
+@_handles("rpow")
+def _rpow(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    """Real.rpow: x > 0: exp(y log x); 0^0 = 1, 0^y = 0; x < 0: exp(y log|x|)·cos(yπ)."""
+    x, y = xs
+    s = sign(x)
+    if s is None:
+        raise Undecided("rpow of a base enclosure containing 0")
+    if s == 0:
+        return en.point(0 if _nonzero(y, "rpow exponent") else 1)
+    mag = en.iv.exp(y * en.iv.log(abs(x)))
+    return mag if s > 0 else mag * en.iv.cos(y * en.iv.pi)
+
+
+@_handles("powr")
+def _powr(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    """Isabelle powr: 0 at x = 0, exp(y ln x) for x > 0 (x < 0 uses the unspecified ln)."""
+    x, y = xs
+    s = sign(x)
+    if s == 0:
+        return en.point(0)
+    if s != 1:
+        raise Undecided("powr of a base not certified positive")
+    return en.iv.exp(y * en.iv.log(x))
+
+
+# -- trigonometry ----------------------------------------------------------------------
+
+
+@_handles("pi")
+def _pi(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return +en.iv.pi
+
+
+@_handles("sin")
+def _sin(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return en.iv.sin(xs[0])
+
+
+@_handles("cos")
+def _cos(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return en.iv.cos(xs[0])
+
+
+@_handles("tan")
+def _tan(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    c = en.iv.cos(xs[0])
+    return en.iv.sin(xs[0]) / c if _nonzero(c, "tan: cos") else en.point(0)  # sin / cos, / 0 = 0
+
+
+@_handles("arctan")
+def _arctan(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    return _monotone(en, xs[0], libmp.mpf_atan)
+
+
+@_handles("arcsin", "arccos")
+def _clamped_arc(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    """Mathlib clamps the argument into [-1, 1]."""
+    x = _clamped(en, xs[0], -1, 1)
+    if t.op == "arcsin":
+        return _monotone(en, x, libmp.mpf_asin)
+    return _monotone(en, x, libmp.mpf_acos, increasing=False)
+
+
+@_handles("isa_arcsin", "isa_arccos")
+def _isabelle_arc(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    lo, hi = bounds(xs[0])
+    if lo < -1 or hi > 1:
+        raise Undecided("Isabelle arcsin/arccos outside [-1, 1] is unspecified")
+    if t.op == "isa_arcsin":
+        return _monotone(en, xs[0], libmp.mpf_asin)
+    return _monotone(en, xs[0], libmp.mpf_acos, increasing=False)
+
+
+@_handles("sinh", "cosh", "tanh")
+def _hyperbolic(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    up, down = en.iv.exp(xs[0]), en.iv.exp(-xs[0])
+    sinh, cosh = (up - down) / 2, (up + down) / 2
+    if t.op == "sinh":
+        return sinh
+    return cosh if t.op == "cosh" else sinh / cosh
+
+
+# -- rounding --------------------------------------------------------------------------
+
+_ROUNDING: dict[str, Callable[[Fraction], int]] = {
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "round": lambda v: math.floor(v + Fraction(1, 2)),
+    "nat_floor": lambda v: max(math.floor(v), 0),
+    "nat_ceil": lambda v: max(math.ceil(v), 0),
+}
+
+
+@_handles(*_ROUNDING)
+def _rounding(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    """Exact when both endpoints round to the same integer (rounding is monotone)."""
+    lo, hi = bounds(xs[0])
+    r = _ROUNDING[t.op]
+    if r(lo) != r(hi):
+        raise Undecided(f"{t.op} of an enclosure that straddles an integer")
+    return en.point(r(lo))
+
+
+@_handles("frac")
+def _frac(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    lo, hi = bounds(xs[0])
+    if math.floor(lo) != math.floor(hi):
+        raise Undecided("frac of an enclosure that straddles an integer")
+    return xs[0] - en.point(math.floor(lo))

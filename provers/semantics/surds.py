@@ -1,0 +1,409 @@
+"""Exact closed forms of real constants: Σ q·√m·L with q rational, m squarefree, and L one
+of 1, π, log p (p prime) — enough to decide EQUALITY of values like √2·√3 and √6,
+(√2)² and 2, log 8 and 3·log 2, sin(π/6) and 1/2 at a point.
+
+Why a canonical form decides equality: the square roots of distinct squarefree integers are
+linearly independent over ℚ, and by Baker's theorem 1, π (= -i·log(-1)) and the logarithms
+of distinct primes are linearly independent over the algebraic numbers. So a form is zero iff
+all its coefficients are, and two values are equal iff their forms are identical. Intervals
+(``interval``) can only ever separate values; this module is the only place where an
+equality of irrational values is certified.
+
+A form is built bottom-up from the term: each operation with a handler in ``FORMS`` combines
+its arguments' forms (following the evaluator's semantics: Mathlib ``Real.sqrt`` is 0 below 0,
+``Real.log`` is log |x|, x / 0 = 0 …) or gives up (None): a product of two transcendental
+parts, the inverse of a transcendental value, a root of an irrational value. Subterms without
+a handler take the exact (rational) value the evaluator gives them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from provers.ir import RAT, REAL, App, Num, OpTable, Term
+from provers.semantics.approx import is_rational
+
+#: Forms with more terms than this are not built (products multiply term counts).
+MAX_TERMS = 64
+#: Integers are factored by trial division up to this bound (a cofactor below its square is prime).
+TRIAL_BOUND = 10**4
+#: Largest integer exponent of a form.
+MAX_FORM_EXPONENT = 64
+
+#: The transcendental part L of a basis element √m·L: 1, π, or log p for a prime p (> 1).
+ONE, PI = 0, -1
+
+Key = tuple[int, int]  # (m, L)
+
+
+class Form:
+    """Σ coefficient·√m·L over keys (m, L); zero coefficients are never stored."""
+
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: Mapping[Key, Fraction]) -> None:
+        self.terms = {k: Fraction(c) for k, c in terms.items() if c != 0}
+
+    @staticmethod
+    def rational(q: int | Fraction) -> Form:
+        return Form({(1, ONE): Fraction(q)})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Form) and self.terms == other.terms
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.terms.items()))
+
+    def __repr__(self) -> str:
+        return f"Form({self.terms})"
+
+    def as_rational(self) -> Fraction | None:
+        if not self.terms:
+            return Fraction(0)
+        if set(self.terms) == {(1, ONE)}:
+            return self.terms[(1, ONE)]
+        return None
+
+    def is_algebraic(self) -> bool:
+        return all(L == ONE for _, L in self.terms)
+
+    def __add__(self, other: Form) -> Form:
+        out = dict(self.terms)
+        for k, c in other.terms.items():
+            out[k] = out.get(k, Fraction(0)) + c
+        return Form(out)
+
+    def __neg__(self) -> Form:
+        return Form({k: -c for k, c in self.terms.items()})
+
+    def __sub__(self, other: Form) -> Form:
+        return self + -other
+
+    def scaled(self, q: Fraction) -> Form:
+        return Form({k: c * q for k, c in self.terms.items()})
+
+    def __mul__(self, other: Form) -> Form | None:
+        if len(self.terms) * len(other.terms) > MAX_TERMS * 4:
+            return None
+        out: dict[Key, Fraction] = {}
+        for (m1, l1), c1 in self.terms.items():
+            for (m2, l2), c2 in other.terms.items():
+                if l1 != ONE and l2 != ONE:
+                    return None  # π², π·log 2, … are outside the forms
+                g = math.gcd(m1, m2)
+                key = ((m1 // g) * (m2 // g), l1 if l1 != ONE else l2)
+                out[key] = out.get(key, Fraction(0)) + c1 * c2 * g
+        return _bounded(Form(out))
+
+    def inverse(self) -> Form | None:
+        """1 / self for an algebraic nonzero form, by multiplying by conjugates
+        (a = u + v√p ↦ u - v√p removes √p) until the denominator is rational."""
+        if not self.terms or not self.is_algebraic():
+            return None
+        numerator, denominator = Form.rational(1), self
+        while (d := denominator.as_rational()) is None:
+            p = _some_prime_factor(max(m for m, _ in denominator.terms if m > 1))
+            if p is None:
+                return None
+            conjugate = Form({(m, L): (-c if m % p == 0 else c) for (m, L), c in denominator.terms.items()})
+            numerator, denominator = numerator * conjugate, denominator * conjugate
+            if numerator is None or denominator is None:
+                return None
+        return numerator.scaled(1 / d)
+
+    def power(self, n: int) -> Form | None:
+        if abs(n) > MAX_FORM_EXPONENT:
+            return None
+        base = self if n >= 0 else self.inverse()
+        out: Form | None = Form.rational(1)
+        for _ in range(abs(n)):
+            if base is None or out is None:
+                return None
+            out = out * base
+        return out
+
+
+def _bounded(f: Form) -> Form | None:
+    return f if len(f.terms) <= MAX_TERMS else None
+
+
+def _some_prime_factor(n: int) -> int | None:
+    for d in range(2, min(math.isqrt(n), TRIAL_BOUND) + 1):
+        if n % d == 0:
+            return d
+    return n if n < TRIAL_BOUND**2 else None
+
+
+def factor(n: int) -> dict[int, int] | None:
+    """Prime factorization of n ≥ 1 by trial division, or None when it is not certain."""
+    out: dict[int, int] = {}
+    d = 2
+    while d * d <= n and d <= TRIAL_BOUND:
+        while n % d == 0:
+            out[d] = out.get(d, 0) + 1
+            n //= d
+        d += 1
+    if n > 1:
+        if n >= TRIAL_BOUND**2:
+            return None  # the cofactor might still be composite
+        out[n] = out.get(n, 0) + 1
+    return out
+
+
+def sqrt_of_rational(q: Fraction) -> Form | None:
+    """√q as s·√m (m squarefree) for q ≥ 0."""
+    if q == 0:
+        return Form({})
+    n = q.numerator * q.denominator  # √(a/b) = √(ab) / b
+    fs = factor(n)
+    if fs is None:
+        return None
+    square, free = 1, 1
+    for p, e in fs.items():
+        square *= p ** (e // 2)
+        free *= p ** (e % 2)
+    return Form({(free, ONE): Fraction(square, q.denominator)})
+
+
+def log_of_rational(q: Fraction) -> Form | None:
+    """log q for q > 0 as Σ e·log p."""
+    num, den = factor(q.numerator), factor(q.denominator)
+    if num is None or den is None:
+        return None
+    out: dict[Key, Fraction] = {}
+    for fs, s in ((num, 1), (den, -1)):
+        for p, e in fs.items():
+            out[(1, p)] = out.get((1, p), Fraction(0)) + s * e
+    return Form(out)
+
+
+# --------------------------------------------------------------------------------------
+# Forms of terms
+# --------------------------------------------------------------------------------------
+
+Handler = Callable[[App, list[Form], Callable[[Term], Any]], "Form | None"]
+
+#: The closed form of each operation (``handler(term, argument forms, exact)``).
+FORMS: OpTable[Handler] = OpTable("closed forms (surds)")
+_forms = FORMS.register
+
+
+def form_of(t: Term, exact: Callable[[Term], Any]) -> Form | None:
+    """The closed form of the real-valued term ``t`` (``exact`` evaluates subterms without a
+    handler), or None."""
+    if isinstance(t, Num):
+        return Form.rational(t.value) if is_rational(t.value) else None
+    if isinstance(t, App) and t.sort in (RAT, REAL) and t.op in FORMS.handlers:
+        args = []
+        for a in t.args:
+            f = form_of(a, exact)
+            if f is None:
+                return None
+            args.append(f)
+        return FORMS.handlers[t.op](t, args, exact)
+    v = exact(t)
+    return Form.rational(v) if is_rational(v) else None
+
+
+@_forms("add")
+def _add(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return _bounded(fs[0] + fs[1])
+
+
+@_forms("sub")
+def _sub(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return _bounded(fs[0] - fs[1])
+
+
+@_forms("neg")
+def _neg(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return -fs[0]
+
+
+@_forms("cast")
+def _cast(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return fs[0]
+
+
+@_forms("mul")
+def _mul(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return fs[0] * fs[1]
+
+
+def quotient(a: Form, b: Form) -> Form | None:
+    """a / b with x / 0 = 0; a transcendental divisor only when a is a rational multiple of it."""
+    if not b.terms:
+        return Form({})
+    inv = b.inverse()
+    if inv is not None:
+        return a * inv
+    k = next(iter(b.terms))
+    ratio = a.terms.get(k, Fraction(0)) / b.terms[k]
+    return Form.rational(ratio) if b.scaled(ratio) == a else None
+
+
+@_forms("div")
+def _div(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return quotient(fs[0], fs[1])
+
+
+@_forms("inv")
+def _inv(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return quotient(Form.rational(1), fs[0])
+
+
+@_forms("pow", "zpow")
+def _pow(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    n = fs[1].as_rational()
+    if n is None or n.denominator != 1:
+        return None
+    if n < 0 and not fs[0].terms:
+        return Form({})  # 0⁻ⁿ = 0
+    return fs[0].power(int(n))
+
+
+@_forms("rpow")
+def _rpow(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    """x ^ (p/2) for a rational x > 0 (an integer exponent is the monoid power)."""
+    x, y = fs[0].as_rational(), fs[1].as_rational()
+    if x is None or y is None:
+        return None
+    if y.denominator == 1:
+        return _pow(t, fs, exact)  # Real.rpow at an integer exponent is the power (0⁻¹ = 0)
+    if x <= 0 or y.denominator != 2:
+        return None
+    root = sqrt_of_rational(x)
+    return None if root is None else root.power(y.numerator)
+
+
+@_forms("sqrt")
+def _sqrt(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    q = fs[0].as_rational()
+    if q is None:
+        return None
+    return Form({}) if q <= 0 else sqrt_of_rational(q)  # Real.sqrt x = 0 for x < 0
+
+
+@_forms("signed_sqrt")
+def _signed_sqrt(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    q = fs[0].as_rational()
+    if q is None:
+        return None
+    root = sqrt_of_rational(abs(q))
+    return None if root is None else (root if q >= 0 else -root)
+
+
+def _log_of(f: Form) -> Form | None:
+    """log |x| for x = c·√m (nonzero): log |c| + ½ log m."""
+    if len(f.terms) != 1:
+        return None
+    (m, L), c = next(iter(f.terms.items()))
+    if L != ONE:
+        return None
+    a, b = log_of_rational(abs(c)), log_of_rational(Fraction(m))
+    return None if a is None or b is None else a + b.scaled(Fraction(1, 2))
+
+
+@_forms("log")
+def _log(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return Form({}) if not fs[0].terms else _log_of(fs[0])  # Real.log: log |x|, log 0 = 0
+
+
+def _isabelle_ln(f: Form) -> Form | None:
+    q = f.as_rational()
+    return _log_of(f) if q is not None and q > 0 else None  # only x > 0 is specified
+
+
+@_forms("ln")
+def _ln(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return _isabelle_ln(fs[0])
+
+
+@_forms("logb")
+def _logb(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    b, x = fs
+    lb = Form({}) if not b.terms else _log_of(b)
+    lx = Form({}) if not x.terms else _log_of(x)
+    return None if lb is None or lx is None else quotient(lx, lb)
+
+
+@_forms("isa_log")
+def _isa_log(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    lb, lx = _isabelle_ln(fs[0]), _isabelle_ln(fs[1])
+    return None if lb is None or lx is None else quotient(lx, lb)
+
+
+@_forms("exp")
+def _exp(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    """exp (Σ e_p log p) = Π p^e_p when every e_p is an integer or half an integer."""
+    out = Form.rational(1)
+    for (m, L), e in fs[0].terms.items():
+        if m != 1 or L in (ONE, PI) or e.denominator > 2 or abs(e) > MAX_FORM_EXPONENT:
+            return None
+        factor_ = sqrt_of_rational(Fraction(L)) if e.denominator == 2 else Form.rational(1)
+        factor_ = None if factor_ is None else factor_.scaled(Fraction(L) ** math.floor(e))
+        out = None if factor_ is None else out * factor_
+        if out is None:
+            return None
+    return out
+
+
+def _sin_table() -> dict[int, Form]:
+    """sin(kπ/12) for k = 0 … 23."""
+    r2, r3, r6 = (Form({(m, ONE): Fraction(1)}) for m in (2, 3, 6))
+    quarter = Fraction(1, 4)
+    first = [Form({}), (r6 - r2).scaled(quarter), Form.rational(Fraction(1, 2)), r2.scaled(Fraction(1, 2)),
+             r3.scaled(Fraction(1, 2)), (r6 + r2).scaled(quarter), Form.rational(1)]
+    table = {k: first[k] for k in range(7)}
+    for k in range(7, 13):
+        table[k] = table[12 - k]  # sin(π - x) = sin x
+    for k in range(13, 24):
+        table[k] = -table[k - 12]  # sin(π + x) = -sin x
+    return table
+
+
+_SIN = _sin_table()
+
+
+def _sin_multiple_of_pi(f: Form, shift: Fraction) -> Form | None:
+    """sin(qπ + shift·π) when the argument is a rational multiple q of π with 12q integral."""
+    if set(f.terms) - {(1, PI)}:
+        return None
+    q = f.terms.get((1, PI), Fraction(0)) + shift
+    k = q * 12
+    return None if k.denominator != 1 else _SIN[int(k) % 24]
+
+
+@_forms("sin")
+def _sin(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return _sin_multiple_of_pi(fs[0], Fraction(0))
+
+
+@_forms("cos")
+def _cos(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return _sin_multiple_of_pi(fs[0], Fraction(1, 2))  # cos x = sin(x + π/2)
+
+
+@_forms("tan")
+def _tan(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    s, c = _sin_multiple_of_pi(fs[0], Fraction(0)), _sin_multiple_of_pi(fs[0], Fraction(1, 2))
+    return None if s is None or c is None else quotient(s, c)  # sin / cos, / 0 = 0
+
+
+@_forms("pi")
+def _pi(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    return Form({(1, PI): Fraction(1)})
+
+
+@_forms("abs")
+def _abs(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    """|c·√m·L| for one term with L = 1 or π (both positive); a rational's absolute value."""
+    if len(fs[0].terms) > 1:
+        return None
+    if not fs[0].terms:
+        return fs[0]
+    (m, L), c = next(iter(fs[0].terms.items()))
+    return Form({(m, L): abs(c)}) if L in (ONE, PI) else None

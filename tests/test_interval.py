@@ -1,0 +1,262 @@
+"""Certified comparisons of transcendental values: interval enclosures (provers/semantics/
+interval.py), exact closed forms (surds.py) and their use by the evaluator (certify.py)."""
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ir_vocab import N, R, x, y  # noqa: E402
+from mpmath.libmp import to_rational
+
+import provers
+from provers.backends.base import Proved, Refuted
+from provers.backends.smt import lower_obligation, solve
+from provers.ir import app, forall_, implies
+from provers.semantics import Approx, decide, evaluate, truth
+from provers.semantics.interval import PRECISIONS, Enclosing, bounds, enclose
+from provers.semantics.surds import Form, form_of, sqrt_of_rational
+
+
+def lean(prop: str):
+    return provers.parse(f"theorem t (x : ℝ) : {prop} := by sorry").conclusion
+
+
+def enclosure(term, prec=PRECISIONS[0]):
+    return bounds(enclose(term, Enclosing(prec, lambda t: evaluate(t))))
+
+
+# --------------------------------------------------------------------------------------
+# Comparisons that were "only approximate" are certified
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prop, expected",
+    [
+        ("Real.sqrt 2 < 1.5", True),
+        ("Real.sqrt 2 < 1.414", False),
+        ("Real.sqrt 2 > 1.4142135623730950488", True),  # separated only past 64 bits
+        ("Real.pi > 3.14159", True),
+        ("Real.exp 1 < 2.718", False),
+        ("Real.log 2 < 0.7", True),
+        ("Real.sin 1 < Real.cos 1", False),
+        ("Real.arctan 1 < Real.pi / 4 + 1 / 10 ^ 30", True),
+        ("Int.floor (Real.sqrt 10) = 3", True),
+        ("Real.sqrt 2 ≠ 1.41", True),
+    ],
+)
+def test_comparisons_of_transcendental_values_are_certified(prop, expected):
+    d = decide(lean(prop))
+    assert d.exact and d.value is expected
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        "Real.log 8 = 3 * Real.log 2",
+        "Real.sqrt 2 * Real.sqrt 3 = Real.sqrt 6",
+        "Real.sqrt 8 = 2 * Real.sqrt 2",
+        "(Real.sqrt 2) ^ 2 = 2",
+        "1 / (1 + Real.sqrt 2) = Real.sqrt 2 - 1",
+        "Real.log 6 = Real.log 2 + Real.log 3",
+        "Real.log (Real.sqrt 8) = 3 / 2 * Real.log 2",
+        "Real.exp (Real.log 2) = 2",
+        "Real.logb 2 8 = 3",
+        "Real.sin (Real.pi / 6) = 1 / 2",
+        "Real.cos (Real.pi / 4) = Real.sqrt 2 / 2",
+        "Real.tan (Real.pi / 4) = 1",
+        "Real.log (-8) = 3 * Real.log 2",  # Mathlib: log |x|
+        "Real.exp (Real.log 3 + Real.log 5) = 15",
+    ],
+)
+def test_exact_identities_are_certified_by_closed_forms(prop):
+    assert truth(lean(prop)) is True
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        "Real.sin 1 ^ 2 + Real.cos 1 ^ 2 = 1",  # true, but outside the closed forms
+        "Real.arctan 1 = Real.pi / 4",
+        "Real.exp 1 * Real.exp 1 = Real.exp 2",
+    ],
+)
+def test_equalities_outside_the_closed_forms_stay_undecided(prop):
+    d = decide(lean(prop))
+    assert d.value is not False  # never refuted by floats or intervals
+    assert not d.exact
+
+
+def test_sqrt_squared_follows_lean_semantics_at_negative_points():
+    t = lean("Real.sqrt x ^ 2 = x")
+    assert truth(t, {"x": -3}) is False  # Real.sqrt (-3) = 0
+    assert truth(t, {"x": 3}) is True
+    assert truth(t, {"x": Fraction(2, 7)}) is True
+    assert truth(lean("Real.sqrt (x ^ 2) = |x|"), {"x": -5}) is True
+    assert truth(lean("Real.sqrt x * Real.sqrt x = x"), {"x": -2}) is False
+
+
+def test_isabelle_unspecified_values_stay_undecided():
+    assert truth(app("lt", app("ln", R(-1)), R(5))) is None  # ln at x ≤ 0 is unspecified
+    assert truth(app("lt", app("isa_arcsin", R(2)), R(5))) is None
+    assert truth(app("eq", app("signed_sqrt", R(-8)), app("neg", app("mul", R(2), app("sqrt", R(2)))))) is True
+    assert truth(app("lt", app("ln", R(2)), R(1))) is True
+
+
+def test_mathlib_junk_values_are_enclosed_by_their_definition():
+    assert truth(app("eq", app("arccos", R(2)), R(0))) is True  # clamped
+    assert truth(app("gt", app("arcsin", R(5)), R(Fraction(157, 100)))) is True  # π/2
+    assert truth(app("eq", app("log", R(0)), R(0))) is True
+    assert truth(app("lt", app("rpow", R(-8), R(Fraction(1, 3))), R(0))) is False  # = 1
+
+
+# --------------------------------------------------------------------------------------
+# Properties
+# --------------------------------------------------------------------------------------
+
+_UNARY = ["sqrt", "signed_sqrt", "exp", "log", "sin", "cos", "tan", "arctan", "arcsin", "arccos",
+          "sinh", "cosh", "tanh"]
+rationals = st.fractions(min_value=-50, max_value=50, max_denominator=1000)
+
+
+@settings(max_examples=150, deadline=None)
+@given(op=st.sampled_from(_UNARY), v=rationals)
+def test_the_enclosure_contains_the_evaluators_value(op, v):
+    term = app(op, R(v))
+    _assert_contains(enclosure(term), evaluate(term))
+
+
+@settings(max_examples=80, deadline=None)
+@given(b=rationals.filter(lambda q: q != 0), e=st.fractions(min_value=-4, max_value=4, max_denominator=12))
+def test_the_enclosure_of_a_real_power_contains_its_value(b, e):
+    term = app("rpow", R(b), R(e))
+    _assert_contains(enclosure(term, PRECISIONS[1]), evaluate(term))
+
+
+def _assert_contains(bounds_, value):
+    """The evaluator's 50-digit value lies in the enclosure (up to its own 1e-40 error)."""
+    lo, hi = bounds_
+    if isinstance(value, Approx):
+        value = Fraction(*to_rational(value.value._mpf_))
+    slack = Fraction(1, 10**40) * max(1, abs(value))
+    assert lo - slack <= value <= hi + slack
+
+
+_IDENTITIES = [  # (text with one numeral marked {}, the numeral): true identities
+    ("Real.sqrt {} = 2 * Real.sqrt 2", 8),
+    ("Real.sqrt 8 = {} * Real.sqrt 2", 2),
+    ("Real.log {} = 3 * Real.log 2", 8),
+    ("Real.log 8 = {} * Real.log 2", 3),
+    ("Real.sqrt 2 * Real.sqrt {} = Real.sqrt 6", 3),
+    ("Real.log 6 = Real.log 2 + Real.log {}", 3),
+    ("Real.sqrt 12 + Real.sqrt 3 = {} * Real.sqrt 3", 3),
+    ("Real.exp (2 * Real.log 3) = {}", 9),
+]
+
+
+@settings(max_examples=120, deadline=None)
+@given(case=st.sampled_from(_IDENTITIES),
+       delta=st.fractions(min_value=Fraction(-1, 2), max_value=Fraction(1, 2), max_denominator=10**9)
+       .filter(lambda d: d != 0))
+def test_perturbing_a_numeral_in_a_true_identity_certifies_falsity(case, delta):
+    text, numeral = case
+    assert truth(lean(text.format(numeral))) is True
+    q = Fraction(numeral) + delta
+    assert truth(lean(text.format(f"({q.numerator} / {q.denominator})"))) is False
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.fractions(min_value=0, max_value=100, max_denominator=50),
+       b=st.fractions(min_value=0, max_value=100, max_denominator=50))
+def test_product_of_roots_is_the_root_of_the_product(a, b):
+    prod = app("mul", app("sqrt", R(a)), app("sqrt", R(b)))
+    assert truth(app("eq", prod, app("sqrt", R(a * b)))) is True
+    assert truth(app("eq", app("pow", app("sqrt", R(a)), N(2)), R(a))) is True
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.fractions(min_value=-30, max_value=30, max_denominator=30),
+       b=st.fractions(min_value=-30, max_value=30, max_denominator=30))
+def test_certified_order_agrees_with_high_precision_floats(a, b):
+    lhs = app("add", app("sqrt", R(abs(a))), app("exp", R(a / 10)))
+    rhs = app("add", app("log", R(b)), R(b))
+    d = decide(app("lt", lhs, rhs))
+    with mpmath.workdps(60):
+        ma, mb = (mpmath.mpf(q.numerator) / q.denominator for q in (a, b))
+        fa = mpmath.sqrt(abs(ma)) + mpmath.exp(ma / 10)
+        fb = (mpmath.log(abs(mb)) if b != 0 else 0) + mb
+    assert d.exact
+    assert d.value is bool(fa < fb)
+
+
+def test_closed_forms_are_canonical():
+    assert sqrt_of_rational(Fraction(8)) == Form({(2, 0): Fraction(2)})
+    assert sqrt_of_rational(Fraction(1, 2)) == Form({(2, 0): Fraction(1, 2)})
+    three = form_of(app("add", app("sqrt", R(12)), app("sqrt", R(3))), evaluate)
+    assert three == Form({(3, 0): Fraction(3)})
+    inv = form_of(app("inv", app("add", app("sqrt", R(2)), app("sqrt", R(3)))), evaluate)
+    assert inv == Form({(3, 0): Fraction(1), (2, 0): Fraction(-1)})  # 1/(√2+√3) = √3 − √2
+    assert form_of(app("mul", app("pi"), app("log", R(2))), evaluate) is None  # outside the forms
+    assert form_of(x, lambda t: evaluate(t)) is None  # no value for x
+
+
+def test_an_engine_countermodel_that_was_only_approximate_is_certified():
+    # before: "z3: spurious model: falsity only approximate" on both solvers, inconclusive
+    a = provers.parse("theorem a : Real.log 8 = 3 * Real.log 2 := by sorry")
+    b = provers.parse("theorem b : Real.log 8 = 3.01 * Real.log 2 := by sorry")
+    v = provers.check_equivalence(a, b, relation="sae", timeout=5)
+    assert v.status == "inequivalent", v.reason
+    c = provers.parse("theorem c (x : ℝ) (h : x = Real.sqrt 2) : x < 1.5 := by sorry")
+    d = provers.parse("theorem d (x : ℝ) (h : x = Real.sqrt 2) : x < 1.4 := by sorry")
+    v = provers.check_equivalence(c, d, relation="sae", timeout=5)
+    assert v.status == "inequivalent", v.reason
+
+
+# --------------------------------------------------------------------------------------
+# SMT lowering of square roots (provers/backends/smt/rewrites.py)
+# --------------------------------------------------------------------------------------
+
+
+def test_square_root_of_a_square_is_lowered_to_an_absolute_value():
+    low = lower_obligation(forall_([x], app("eq", app("sqrt", app("pow", x, N(2))), app("abs", x))))
+    assert "%sqrt" not in repr(low.formula) + repr(low.facts)
+    low = lower_obligation(forall_([x], app("eq", app("pow", app("sqrt", x), N(2)), x)))
+    assert "%sqrt" not in repr(low.formula) + repr(low.facts)
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_square_root_rewrites_are_sound_under_lean_semantics(solver):
+    sq = app("pow", app("sqrt", x), N(2))
+    assert isinstance(solve(solver, forall_([x], app("eq", app("sqrt", app("mul", x, x)), app("abs", x))), 5.0), Proved)
+    assert isinstance(solve(solver, forall_([x], implies(app("le", R(0), x), app("eq", sq, x))), 5.0), Proved)
+    r = solve(solver, forall_([x], app("eq", sq, x)), 5.0)  # false at every x < 0
+    assert isinstance(r, Refuted) and r.model["x"] < 0
+    assert truth(app("eq", sq, x), r.model) is False
+    prod = app("mul", app("sqrt", x), app("sqrt", y))
+    ok = implies(app("and", app("le", R(0), x), app("le", R(0), y)), app("eq", prod, app("sqrt", app("mul", x, y))))
+    assert not isinstance(solve(solver, forall_([x, y], ok), 5.0), Refuted)
+
+
+def test_closed_comparisons_of_transcendental_values_are_folded_before_solving():
+    from provers.backends.smt.lower import fold_ground
+    from provers.ir import FALSE, TRUE
+
+    nested = app("sqrt", app("div", app("add", app("div", R(5), app("sqrt", R(80))),
+                                        app("add", app("div", app("sqrt", R(845)), R(9)), app("sqrt", R(45)))),
+                             app("sqrt", R(5))))
+    assert fold_ground(app("eq", nested, R(Fraction(13, 6)))) == TRUE  # mathd_algebra_509
+    assert fold_ground(app("lt", app("sqrt", R(2)), R(Fraction(7, 5)))) == FALSE
+    undecided = app("eq", app("arctan", R(1)), app("div", app("pi"), R(4)))
+    assert fold_ground(undecided) == undecided  # true, but not certified: left to the solvers
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, app("ne", nested, R(Fraction(13, 6))), 5.0)
+        assert isinstance(r, Refuted)
+
+
+def test_exact_closed_comparisons_keep_the_ordinary_folding_limit():
+    from provers.backends.smt.lower import fold_ground
+
+    big = app("eq", app("mod", app("pow", N(1999), N(2000)), N(5)), N(1))  # 1999^2000: 21935 bits
+    assert fold_ground(big) != fold_ground(app("eq", N(1), N(1)))
