@@ -439,25 +439,28 @@ class RerankSession:
         final-answer sentence), plus ``answer_weight`` times the exact answer agreement
         (+1 / -1 / 0, :func:`answer_agreement`); 0.0 without a back-translation.
 
-        Each text is embedded on its own, so a score never depends on which other texts
-        were in the same batch (that keeps incremental and one-shot results identical).
+        The informal text and every new back-translation go to the embedder in one call; a
+        vector depends on its text alone (:mod:`embeddings.embed`) and is cached per text, so
+        incremental and one-shot rankings give identical scores and a problem ranked again
+        is not encoded again.
         """
         t0 = time.perf_counter()
         rr = self.reranker
         missing = [i for i, s in enumerate(self._semantic) if s is None]
         if missing:
             texts = [semantic_text(self.back_translations[i], rr.semantic_text) for i in missing]
-            need = [i for i, t in zip(missing, texts, strict=True) if t is not None]
+            need = [(i, t) for i, t in zip(missing, texts, strict=True) if t is not None]
             if need:
                 emb = rr._embedder()
+                batch = [t for _, t in need]
                 if self._informal_vec is None:
-                    ref = semantic_text(self.informal, rr.semantic_text) or self.informal
-                    self._informal_vec = _unit(np.asarray(emb.encode([ref]))[0])
-                for i, t in zip(missing, texts, strict=True):
-                    if t is None:
-                        continue
-                    v = _unit(np.asarray(emb.encode([t]))[0])
-                    self._semantic[i] = float(np.clip(np.dot(v, self._informal_vec), -1.0, 1.0))
+                    batch.insert(0, semantic_text(self.informal, rr.semantic_text) or self.informal)
+                vecs = np.asarray(emb.encode(batch))
+                if self._informal_vec is None:
+                    self._informal_vec = _unit(vecs[0])
+                    vecs = vecs[1:]
+                for (i, _), v in zip(need, vecs, strict=True):
+                    self._semantic[i] = float(np.clip(np.dot(_unit(v), self._informal_vec), -1.0, 1.0))
             for i in missing:
                 if self._semantic[i] is None:
                     self._semantic[i] = 0.0
