@@ -42,6 +42,7 @@ from rerank.cluster import RELATIONS, Clusterer
 from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
 from rerank.prior import prior_vector
 from rerank.ranking import Ranking
+from rerank.schedule import AnytimeClusterer, check_budget
 from rerank.scoring import DEMOTIONS, PoolEvidence, Selector
 from rerank.select import behind
 
@@ -118,6 +119,12 @@ class Reranker:
         ``"index"`` (sample order) among equal combined scores.
     cache: a mapping shared across problems for verdicts keyed by canonical forms
         (default: a fresh dict per Reranker).
+    budget: seconds of work per problem for an *anytime* ranking (:mod:`rerank.schedule`):
+        cheap screens first, then equivalence checks between the representatives of the
+        largest classes, then the rest, until the budget is spent; pairs left unchecked are
+        undecided (the candidates stay apart) and ``Ranking.complete`` is False. A decided
+        pair has the same verdict as without a budget. ``math.inf``: the anytime order, no
+        limit (same result as None). None: no budget (``problem_timeout`` still applies).
     """
 
     def __init__(
@@ -146,6 +153,7 @@ class Reranker:
         tie_break: str = "evidence",
         cache: MutableMapping[Hashable, str] | None = None,
         problem_timeout: float | None = None,
+        budget: float | None = None,
     ) -> None:
         self.n = n
         self.rule = rule
@@ -171,6 +179,7 @@ class Reranker:
         self.tie_break = tie_break
         self.cache = cache
         self.problem_timeout = problem_timeout
+        self.budget = budget
         self._validate()
         self._cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self._informalizer_obj: Any = None
@@ -190,6 +199,8 @@ class Reranker:
         check_seconds("timeout", self.timeout)
         if self.problem_timeout is not None:
             check_seconds("problem_timeout", self.problem_timeout)
+        if self.budget is not None:
+            check_budget(self.budget)
         if isinstance(self.informalizer, str) and self.informalizer not in INFORMALIZERS:
             raise ValueError(
                 f"informalizer must be one of {INFORMALIZERS} or an Informalizer, "
@@ -257,6 +268,8 @@ class Reranker:
         for k, v in self.get_params().items():
             if k == "cache":
                 continue
+            if isinstance(v, float) and not math.isfinite(v):
+                v = str(v)  # JSON has no infinity
             out[k] = v if isinstance(v, (str, int, float, bool, type(None))) else type(v).__name__
         return out
 
@@ -340,7 +353,8 @@ class RerankSession:
             raise TypeError(f"informal must be a string, got {type(informal).__name__}")
         self.reranker = reranker
         self.informal = informal
-        self.clusterer = Clusterer(
+        anytime = {} if reranker.budget is None else {"budget": reranker.budget}
+        self.clusterer = (Clusterer if reranker.budget is None else AnytimeClusterer)(
             reranker.relation,
             reranker.language,
             reranker.timeout,
@@ -349,6 +363,7 @@ class RerankSession:
             check_truth=reranker.check_truth,
             cache=reranker._cache if cache is None else cache,
             problem_timeout=reranker.problem_timeout,
+            **anytime,
         )
         self.priors: list[float | None] = []
         self.back_translations: list[str | None] = []
@@ -478,6 +493,10 @@ class RerankSession:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}")
         k = self.k
+        if isinstance(self.clusterer, AnytimeClusterer):
+            t0 = time.perf_counter()
+            self.clusterer.resolve()  # the engine work a budget defers to here
+            self.timing["parse_cluster"] += time.perf_counter() - t0
         classes = self.clusterer.classes
         cands = self.clusterer.candidates
         semantic = self._semantic_scores()
@@ -519,6 +538,8 @@ class RerankSession:
             params={**rr.params_dict(), "n": n},
             timing=dict(self.timing),
             unparsed_selected=[i for i in selected if not cands[i].parsed],
+            complete=stats["budget_skips"] == 0 and not getattr(self.clusterer, "tests_skipped", 0),
+            pairs_undecided=stats["budget_skips"],
         )
 
 
