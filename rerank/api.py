@@ -340,7 +340,9 @@ class RerankSession:
 
     Each :meth:`add` compares the new candidate only with class representatives; pairs
     settled earlier are never checked again.  :meth:`ranking` at any moment equals what
-    ``Reranker.rerank`` returns on the candidates added so far (same order).
+    ``Reranker.rerank`` returns on the candidates added so far (same order).  With a
+    ``budget`` the engine work waits for :meth:`ranking` and the budget is shared by all of
+    the session's rankings; they equal the one-shot result whenever they are ``complete``.
     """
 
     def __init__(
