@@ -87,13 +87,10 @@ def _statement_text(statement: Any) -> str:
         text = getattr(statement, attr, None)
         if isinstance(text, str) and text.strip():
             return text
-    try:  # a parsed statement without its source text: the IR's neutral rendering
-        from provers.ir import Statement, show_statement
+    from provers.ir import Statement, show_statement  # lazy: keeps `import embeddings` light
 
-        if isinstance(statement, Statement):
-            return show_statement(statement)
-    except ImportError:  # pragma: no cover - provers is part of this distribution
-        pass
+    if isinstance(statement, Statement):  # without its source text: the IR's neutral rendering
+        return show_statement(statement)
     return str(statement)
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
+import resource
 import sys
 import time
 from dataclasses import replace
@@ -100,20 +102,45 @@ def main() -> None:
     ap.add_argument("data", help="miniF2F JSONL (fields: formal)")
     ap.add_argument("--limit", type=int, default=100, help="number of statements (default 100)")
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per obligation")
+    ap.add_argument("--backends", default="z3,cvc5,portfolio", help="comma-separated subset of z3,cvc5,portfolio")
+    ap.add_argument("--cold-only", action="store_true", help="skip the warm-cache passes")
     args = ap.parse_args()
     obs, failed = obligations(args.data, args.limit)
     print(f"{len(obs)} obligations from {args.limit} statements ({failed} did not parse); timeout {args.timeout}s")
     pool = WorkerPool(max_workers=4)
     run(Z3Backend(pool=pool, use_cache=False), obs[:2], args.timeout)  # start workers
-    print("| backend | cache | obligations/s | proved | refuted | unknown | wall s |")
-    print("|---|---|---|---|---|---|---|")
-    for cls in (Z3Backend, Cvc5Backend, Portfolio):
-        be = cls(pool=pool, cache=VerdictCache())
-        for label, batch in (("cold", obs), ("warm", obs), ("warm, renamed", [renamed(o) for o in obs])):
+    print(f"load average: {os.getloadavg()}")
+    print("| backend | cache | obligations/s | proved | refuted | unknown | wall s | solver CPU s |")
+    print("|---|---|---|---|---|---|---|---|")
+    chosen = {"z3": Z3Backend, "cvc5": Cvc5Backend, "portfolio": Portfolio}
+    for name in args.backends.split(","):
+        be = chosen[name](pool=pool, cache=VerdictCache())
+        passes = (("cold", obs), ("warm", obs), ("warm, renamed", [renamed(o) for o in obs]))
+        for label, batch in passes[:1] if args.cold_only else passes:
+            cpu0 = solver_cpu(pool)
             wall, c = run(be, batch, args.timeout)
+            cpu = solver_cpu(pool) - cpu0
             print(f"| {be.name} | {label} | {len(obs) / wall:.1f} | {c[Proved.__name__]} | "
-                  f"{c[Refuted.__name__]} | {c['Unknown']} | {wall:.1f} |", flush=True)
+                  f"{c[Refuted.__name__]} | {c['Unknown']} | {wall:.1f} | {cpu:.1f} |", flush=True)
     pool.close()
+
+
+_CPU_SEEN: dict[int, float] = {}
+
+
+def solver_cpu(pool: WorkerPool) -> float:
+    """CPU seconds used so far by the pool's solver workers: live ones from /proc, killed
+    (reaped) ones from RUSAGE_CHILDREN."""
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pool.pids():
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            _CPU_SEEN[pid] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            pass
+    live = sum(v for k, v in _CPU_SEEN.items() if k in pool.pids())
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return live + r.ru_utime + r.ru_stime
 
 
 if __name__ == "__main__":

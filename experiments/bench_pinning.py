@@ -114,8 +114,8 @@ def pin_census(data: str, timeout: float, limit: int) -> dict[str, Any]:
     from provers.deadline import Deadline
     from provers.engine.align import drop_unused
     from provers.engine.answers import pin_answer
-    from provers.engine.equivalence import Prover, default_backend
     from provers.engine.normal import normalize
+    from provers.engine.prover import Prover, default_backend
 
     rows = [json.loads(x) for x in Path(data).read_text().splitlines() if x.strip()]
     sample = sample_indices(len(rows))

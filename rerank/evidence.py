@@ -19,10 +19,17 @@ cache it once and try scores without re-running the engine.
 from __future__ import annotations
 
 import hashlib
+import logging
 from fractions import Fraction
 from typing import Any
 
+from provers.deadline import DeadlineExceeded
+from provers.engine.profile import Profile
+from provers.ir import IRError, Statement
+from provers.semantics import evaluate
 from rerank.cluster import Candidate, Clusterer, separated
+
+log = logging.getLogger(__name__)
 
 __all__ = ["answer_key", "answer_of", "candidate_evidence", "degenerate", "problem_evidence"]
 
@@ -38,23 +45,17 @@ def _json_value(v: Any) -> Any:
 def answer_of(c: Candidate) -> dict[str, Any] | None:
     """The numeric conclusion ``L ⋈ c`` of a parsed candidate: ``{"op", "value", "sort"}``
     with ``value`` the exact closed value of ``c`` as a string (None when not exact), or
-    None when the conclusion is not such a comparison."""
-    if c.statement is None:
+    None when the conclusion is not such a comparison (read off the candidate's profile)."""
+    if c.profile is None:
         return None
-    try:
-        from provers.engine.align import drop_unused, standardize
-        from provers.engine.normal import normalize
-        from provers.semantics import evaluate
-
-        std = standardize(drop_unused(normalize(c.statement)))
-    except Exception:
-        return None
+    std = c.profile.answer
     if std is None:
         return None
     lhs, op, rhs = std
     try:
         value = evaluate(rhs, {})
-    except Exception:
+    except (DeadlineExceeded, ArithmeticError, ValueError) as e:  # not a value: no answer key
+        log.debug("candidate %d: answer not evaluated: %s", c.index, e)
         value = None
     exact = isinstance(value, (int, Fraction)) and not isinstance(value, bool)
     return {"op": op, "value": str(value) if exact else None, "sort": str(lhs.sort)}
@@ -69,27 +70,19 @@ def answer_key(c: Candidate | dict[str, Any] | None) -> str | None:
     return f"{a['op']} {a['value']}"
 
 
-_SELF_RELATIONS = ("eq", "le", "ge", "iff")
-
-
-def degenerate(statement: Any) -> bool:
+def degenerate(statement: Statement | Profile) -> bool:
     """A statement that says nothing about its problem: its conclusion is ``True``, a
     comparison of a term with itself, or one of its own premises ("assumes k = 7 shows
     k = 7").  It is provable whatever the problem, so it is never a faithful formalization.
+    (``Profile.degenerate``; a statement the engine cannot normalize is not called degenerate.)
     """
+    if isinstance(statement, Profile):
+        return statement.degenerate
     try:
-        from provers.engine.normal import normalize
-        from provers.ir import TRUE, App
-
-        nf = normalize(statement)
-    except Exception:
+        return Profile.of(statement, fingerprints=False).degenerate
+    except (IRError, RecursionError, ValueError) as e:
+        log.debug("degenerate: not normalized: %s", e)
         return False
-    c = nf.conclusion
-    if c == TRUE:
-        return True
-    if isinstance(c, App) and c.op in _SELF_RELATIONS and len(c.args) == 2 and c.args[0] == c.args[1]:
-        return True
-    return any(c == p for p in nf.premises)
 
 
 def candidate_evidence(c: Candidate) -> dict[str, Any]:
@@ -106,7 +99,7 @@ def candidate_evidence(c: Candidate) -> dict[str, Any]:
         "answers": None if fp is None or fp.answers is None
         else [[_json_value(v), t] for v, t in fp.answers],
         "answer": answer_of(c),
-        "degenerate": None if c.statement is None else degenerate(c.statement),
+        "degenerate": None if c.profile is None else c.profile.degenerate,
         "n_premises": None if c.statement is None
         else sum(1 for h in c.statement.hypotheses if h.style != "instance"),
     }
@@ -124,10 +117,7 @@ def problem_evidence(clusterer: Clusterer) -> dict[str, Any]:
     for i in range(k):
         for j in range(i + 1, k):
             if cands[i].parsed and cands[j].parsed:
-                try:
-                    sep[i][j] = sep[j][i] = separated(cands[i], cands[j])
-                except Exception:
-                    pass
+                sep[i][j] = sep[j][i] = separated(cands[i], cands[j])
     return {
         "candidates": [candidate_evidence(c) for c in cands],
         "decisions": [d.to_dict() for d in clusterer.decisions],

@@ -235,7 +235,7 @@ def labeling_cost(n_at_k_values: Sequence[float], formula: str = "design") -> fl
     them, so the cost of the means is the mean of the costs.  With ``d_n = n@k - (n-1)@k``
     (and ``0@k = 0``):
 
-    * ``"design"`` (default; the project's DESIGN.md / issue 7 formula):
+    * ``"design"`` (default; the formula of the project's DESIGN.md):
       ``sigma = sum_{n=2}^{k-1} n * d_n + (1 - k@k)``.
     * ``"expected_checks"``: the expected number of candidates a labeler reads going down
       the ranking until the first correct one, reading all ``k`` when none is:

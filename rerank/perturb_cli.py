@@ -15,6 +15,7 @@ import typer
 
 from provers import ParseError, parse
 from provers.perturb import PERTURBATION_KINDS, REWRITE_KINDS, perturbations, rewrites
+from rerank.choices import Language
 from rerank.textfile import read_text
 
 app = typer.Typer(add_completion=False, help=__doc__.splitlines()[0] if __doc__ else None)
@@ -30,7 +31,7 @@ def _read(source: str) -> str:
 
 def perturb(
     source: str = typer.Argument(..., help="File holding one theorem statement, or - for stdin."),
-    language: str = typer.Option("lean4", help="lean4 or isabelle."),
+    language: Language = typer.Option(Language("lean4"), help="Language of the statement."),
     seed: int = typer.Option(0, help="Seed: the same seed gives the same variants."),
     n_rewrites: int = typer.Option(None, "--rewrites", min=0, help="How many rewrites (default: one per applicable kind)."),
     n_perturbations: int = typer.Option(None, "--perturbations", min=0, help="How many perturbations (default: one per applicable kind)."),
@@ -47,9 +48,9 @@ def perturb(
         typer.echo(f"error: unknown kind(s) {', '.join(unknown)}", err=True)
         raise typer.Exit(1)
     try:
-        st = parse(text, language)
+        st = parse(text, language.value)
     except ParseError as e:
-        typer.echo(f"error: cannot parse {source} as {language}: {e}", err=True)
+        typer.echo(f"error: cannot parse {source} as {language.value}: {e}", err=True)
         raise typer.Exit(1) from e
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from provers.status import VerdictStatus
 from rerank.combine import DEFAULT_EPS, NORMALIZERS, RULES, normalize_scores
 from rerank.select import select_top_n
 
@@ -109,7 +110,7 @@ class PoolEvidence:
             vacuous=[c.get("vacuous") for c in cands],
             degenerate=deg,
             holds=[c.get("holds") for c in cands],
-            undecided=[(d["a"], d["b"]) for d in evidence["decisions"] if d["status"] == "inconclusive"],
+            undecided=[(d["a"], d["b"]) for d in evidence["decisions"] if d["status"] == VerdictStatus.INCONCLUSIVE],
             answers=answers,
         )
 
@@ -122,9 +123,9 @@ class PoolEvidence:
             classes=clusterer.classes,
             parsed=[c.parsed for c in cands],
             vacuous=[c.vacuous for c in cands],
-            degenerate=[c.statement is not None and degenerate(c.statement) for c in cands],
+            degenerate=[c.profile is not None and degenerate(c.profile) for c in cands],
             holds=[c.holds for c in cands],
-            undecided=[(d.a, d.b) for d in clusterer.decisions if d.status == "inconclusive"],
+            undecided=[(d.a, d.b) for d in clusterer.decisions if d.status == VerdictStatus.INCONCLUSIVE],
             answers=[answer_key(c) for c in cands],
         )
 

@@ -12,15 +12,17 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import provers
+from provers.backends.base import Backend
 from provers.backends.smt import Cvc5Backend, Z3Backend
 from provers.deadline import Deadline
 from provers.engine import answers
 from provers.engine import definitions as definitions_module
 from provers.engine.answers import AnswerPin, pin_answer, pin_key
 from provers.engine.definitions import definitions
-from provers.engine.equivalence import Prover, check_equivalence, default_backend, vacuous
+from provers.engine.equivalence import check_equivalence, vacuous
+from provers.engine.formulas import vacuous_obligation
 from provers.engine.normal import NormalForm, normalize
-from provers.engine.relations import vacuous_obligation
+from provers.engine.prover import Prover, default_backend
 from provers.ir import INT, REAL, Hypothesis, Statement, Var, VarBinder, app, num
 from provers.semantics.evaluate import truth
 
@@ -427,7 +429,7 @@ def test_answer_pin_dict_roundtrip():
     assert d["value"] == "1/3" and d["status"] == "pinned" and isinstance(pin, AnswerPin)
 
 
-class _NoBackend:
+class _NoBackend(Backend):
     """A backend that never decides anything: only exact evaluation is left."""
 
     name = "none"

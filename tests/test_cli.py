@@ -174,3 +174,24 @@ def test_filter_takes_flat_pairs_grouped_by_informal_text(tmp_path):
     kept = [json.loads(x) for x in out.read_text().splitlines()]
     assert [p["id"] for p in kept] == ["q1", "q4", "q3"]  # q3 is a pool of one
     assert kept[0]["class_size"] == 2
+
+
+def test_cli_choices_are_the_librarys_own_tuples():
+    """Every value the library accepts is a CLI choice (the normalize option once lacked
+    ``none``), and the model default is the library's one constant."""
+    from embeddings import DEFAULT_MODEL
+    from provers import LANGUAGES
+    from provers.engine.relations import RELATIONS
+    from rerank import choices as cli
+    from rerank.api import INFORMALIZERS, Reranker
+    from rerank.batch import KEEP_MODES
+    from rerank.combine import NORMALIZERS, RULES
+
+    for choice, values in ((cli.Relation, RELATIONS), (cli.Rule, RULES), (cli.Language, LANGUAGES),
+                           (cli.Normalize, NORMALIZERS), (cli.InformalizerName, INFORMALIZERS),
+                           (cli.KeepMode, KEEP_MODES)):
+        assert [c.value for c in choice] == list(values)
+    assert "none" in [c.value for c in cli.Normalize]
+    from rerank.cli import MODEL_OPT
+
+    assert MODEL_OPT.default == DEFAULT_MODEL == Reranker().embedder

@@ -11,8 +11,8 @@ from provers.backends.smt.backends import Cvc5Backend, Z3Backend
 from provers.backends.smt.solve import solve
 from provers.deadline import Deadline
 from provers.engine.align import drop_unused
-from provers.engine.equivalence import Prover
 from provers.engine.normal import normalize
+from provers.engine.prover import Prover
 from provers.ir import (
     NAT,
     TRUE,

@@ -322,18 +322,18 @@ def test_renaming_a_carrier_and_its_instance_is_equivalent(relation):
     assert check_equivalence(a, c, relation=relation).status == "inequivalent"
 
 
-def test_backend_with_sources_is_given_both_statements():
-    """A Lean backend renders obligations from each statement's own text: the engine hands it
-    the two parsed statements of the call before any obligation."""
-    from provers.backends.base import Unknown
+def test_backend_is_bound_to_both_statements():
+    """A Lean backend renders obligations from each statement's own text: the engine binds the
+    backend to the two parsed statements of the call before any obligation."""
+    from provers.backends.base import Backend, Unknown
 
-    class Recording:
+    class Recording(Backend):
         name = "recording"
 
         def __init__(self, sources=()):
             self.sources = sources
 
-        def with_sources(self, a, b=None):
+        def bind(self, a, b=None):
             return Recording((a, b))
 
         def prove(self, obligation, timeout=5.0):
@@ -345,6 +345,20 @@ def test_backend_with_sources_is_given_both_statements():
     b = "theorem t (y : ℝ) (hy : y > 0) : y * y > 0 := by sorry"
     check_equivalence(a, b, relation="sae", backend=Recording(), fingerprint_points=0)
     assert seen and all(s[0].variables[0].name == "x" and s[1].variables[0].name == "y" for s in seen)
+
+
+def test_a_backend_must_follow_the_contract():
+    """An object with only ``prove`` is refused with a message saying what to subclass."""
+
+    class Bare:
+        name = "bare"
+
+        def prove(self, obligation, timeout=5.0):
+            raise AssertionError("never called")
+
+    with pytest.raises(TypeError, match="provers.backends.base.Backend"):
+        check_equivalence("theorem t (x : ℕ) : x = x := by sorry", "theorem t (y : ℕ) : y = y := by sorry",
+                          backend=Bare())
 
 
 def test_provable_decides_whole_statements():

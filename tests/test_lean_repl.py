@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from provers.backends.base import Backend
 from provers.backends.lean.repl import (
     KiminaClient,
     LeanConfig,
@@ -666,8 +667,8 @@ def test_lean_backend_maps_results(log_path: Path) -> None:
     assert not any("sorry" in c or "#eval" in c or "orderOf" in c for c in sent)
 
 
-def test_engine_sends_original_text_through_with_sources(log_path: Path) -> None:
-    """check_equivalence → LeanBackend.with_sources(a, b): the REPL receives each statement's
+def test_engine_sends_original_text_through_bind(log_path: Path) -> None:
+    """check_equivalence → LeanBackend.bind(a, b): the REPL receives each statement's
     own hypothesis text (B's renamed onto A's variables), the carriers' binders and the
     headers' `open` lines. (The stand-in accepts every proof: this checks the wiring.)"""
     from provers import check_equivalence
@@ -679,10 +680,46 @@ def test_engine_sends_original_text_through_with_sources(log_path: Path) -> None
     b = parse_lean("import Mathlib\ntheorem u {G : Type*} [Group G] (y : ℝ) (k : G) "
                    "(h : orderOf k = 2) (h' : 0 < √y ^ 3) : k ^ 2 = 1 := by sorry")
     with LeanBackend(LeanReplPool(fake_config(), size=1)) as backend:
-        lean = backend.with_sources(a, b)
+        lean = backend.bind(a, b)
         assert lean.transport is backend.transport and lean.lean_symbols and not backend.lean_symbols
         v = check_equivalence(a, b, backend=lean, timeout=5)
     assert v.status == "equivalent", v.reason
+    sent = [e["cmd"] for e in read_log(log_path)][1:]
+    premises = next(c for c in sent if "orderOf g = 2 ∧ 0 < sqrt x" in c)
+    assert premises.startswith("open Real\ntheorem obligation {G : Type*} [Group G] :\n")
+    assert "↔ ((orderOf g = 2) ∧ (0 < √x ^ 3))" in premises
+
+
+class _StubBackend(Backend):
+    """A backend that always gives the same answer and counts its calls."""
+
+    def __init__(self, name: str, answer: object) -> None:
+        self.name, self.answer, self.calls = name, answer, 0
+
+    def prove(self, obligation: object, timeout: float = 5.0) -> object:
+        self.calls += 1
+        return self.answer
+
+
+def test_lean_inside_a_chain_still_renders_from_source_text(log_path: Path) -> None:
+    """A chain binds each of its backends: Lean behind an SMT stage that answers Unknown still
+    receives each statement's own hypothesis text (before `Backend.bind`, the chain hid Lean
+    from the engine's per-pair binding and Lean got the IR's printing instead)."""
+    from provers import check_equivalence
+    from provers.backends.base import Unknown
+    from provers.backends.chain import BackendChain
+    from provers.backends.lean.backend import LeanBackend
+    from provers.lean4.parser import parse_lean
+
+    a = parse_lean("import Mathlib\nopen Real\ntheorem t {G : Type*} [Group G] (x : ℝ) (g : G) "
+                   "(h : orderOf g = 2 ∧ 0 < sqrt x) : g ^ 2 = 1 := by sorry")
+    b = parse_lean("import Mathlib\ntheorem u {G : Type*} [Group G] (y : ℝ) (k : G) "
+                   "(h : orderOf k = 2) (h' : 0 < √y ^ 3) : k ^ 2 = 1 := by sorry")
+    smt = _StubBackend("smt", Unknown("gave up", "smt"))
+    with LeanBackend(LeanReplPool(fake_config(), size=1)) as lean:
+        v = check_equivalence(a, b, backend=BackendChain(smt, lean), timeout=5)
+    assert v.status == "equivalent", v.reason
+    assert smt.calls >= 1  # the SMT stage was asked first
     sent = [e["cmd"] for e in read_log(log_path)][1:]
     premises = next(c for c in sent if "orderOf g = 2 ∧ 0 < sqrt x" in c)
     assert premises.startswith("open Real\ntheorem obligation {G : Type*} [Group G] :\n")
@@ -695,13 +732,7 @@ def test_backend_chain_runs_lean_only_on_unknown(log_path: Path) -> None:
     from provers.backends.chain import BackendChain
     from provers.backends.lean.backend import LeanBackend
 
-    class Stub:
-        def __init__(self, name: str, answer: object) -> None:
-            self.name, self.answer, self.calls = name, answer, 0
-
-        def prove(self, obligation: object, timeout: float = 5.0) -> object:
-            self.calls += 1
-            return self.answer
+    Stub = _StubBackend
 
     n = ir.Var("n", ir.NAT)
     goal = ir.forall_([n], ir.app("le", n, ir.app("add", n, n)))
@@ -752,7 +783,7 @@ def test_real_lean_sorts_and_source_obligations() -> None:
     with LeanBackend(config=_real_config()) as backend:
         sorts = check_sorts(a, backend.transport, timeout=60)
         assert sorts.ok, sorts
-        v = check_equivalence(a, b, backend=backend.with_sources(a, b), timeout=60)
+        v = check_equivalence(a, b, backend=backend.bind(a, b), timeout=60)
     assert v.status == "equivalent", v.reason
 
 

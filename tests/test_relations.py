@@ -2,18 +2,17 @@
 
 from provers.deadline import Deadline
 from provers.engine.align import Alignment
-from provers.engine.equivalence import Prover
+from provers.engine.formulas import canon_key, standardize
 from provers.engine.normal import normalize
+from provers.engine.prover import Prover
 from provers.engine.relations import (
     PROVED,
     REFUTED,
     STRUCTURAL,
-    canon_key,
     check_sae,
     check_symbolic,
     check_syntactic,
     rename_onto,
-    standardize,
     syntactic_key,
 )
 from provers.ir import (

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from provers import check_equivalence, parse
 from provers.backends.cache import cache_key
 from provers.backends.smt.solve import solve
+from provers.engine.formulas import canon_key
 from provers.engine.normal import normalize, statement_symbols
-from provers.engine.relations import canon_key
 from provers.ir import (
     NAT,
     FunSort,

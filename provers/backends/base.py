@@ -1,16 +1,23 @@
-"""The contract every prover backend (evaluator, z3, cvc5, portfolio, Lean REPL) follows.
+"""The contract every prover backend (z3, cvc5, portfolio, Lean REPL, a chain of them) follows.
 
 ``prove(obligation, timeout)`` asks whether the closed IR formula ``obligation`` is valid and
-answers ``Proved``, ``Refuted`` (with a countermodel that the exact evaluator re-checked) or
-``Unknown`` (with the reason). A failed proof search is ``Unknown``, never ``Refuted``.
+answers ``Proved``, ``Refuted`` (with a countermodel, which the engine re-checks with the exact
+evaluator) or ``Unknown`` (with the reason). A failed proof search is ``Unknown``, never
+``Refuted``.
+
+``bind(a, b)`` is called once per equivalence check with the two statements compared, before
+any obligation of that check: a backend that can use them (Lean renders obligations from the
+statements' own text) returns a copy that does; the default is the backend itself.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar
 
-from provers.ir import Term
+from provers.ir import Statement, Term
+from provers.status import Status
 
 
 @dataclass(frozen=True)
@@ -18,6 +25,7 @@ class Proved:
     backend: str = ""
     time: float = 0.0
     detail: str = ""
+    status: ClassVar[Status] = Status.PROVED
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,7 @@ class Refuted:
     model: dict[str, Any] = field(default_factory=dict)
     backend: str = ""
     time: float = 0.0
+    status: ClassVar[Status] = Status.REFUTED
 
 
 @dataclass(frozen=True)
@@ -35,12 +44,26 @@ class Unknown:
     reason: str
     backend: str = ""
     time: float = 0.0
+    status: ClassVar[Status] = Status.UNKNOWN
 
 
 ProofResult = Proved | Refuted | Unknown
 
 
-class Backend(Protocol):
-    name: str
+class Backend(ABC):
+    """Subclass this and implement ``prove``; override ``bind`` to use the compared
+    statements themselves (their source text, say)."""
 
-    def prove(self, obligation: Term, timeout: float = 5.0) -> ProofResult: ...
+    name: str = "backend"
+
+    @abstractmethod
+    def prove(self, obligation: Term, timeout: float = 5.0) -> ProofResult:
+        """Is the closed formula ``obligation`` valid? Never raise for a hard formula:
+        answer ``Unknown`` with the reason."""
+
+    def bind(self, a: Statement, b: Statement | None = None) -> Backend:
+        """This backend for the obligations of one check between ``a`` and ``b``."""
+        return self
+
+
+__all__ = ["Backend", "ProofResult", "Proved", "Refuted", "Unknown"]

@@ -7,15 +7,22 @@ from provers import ir
 from provers.backends.base import Backend, ProofResult, Proved, Refuted, Unknown
 
 
-class BackendChain:
+class BackendChain(Backend):
     """Ask backends in order until one decides: e.g. `BackendChain(smt, LeanBackend())` runs
-    Lean only on what SMT left `Unknown`. Each backend gets the full `timeout`."""
+    Lean only on what SMT left `Unknown`. Each backend gets the full `timeout`; `bind`
+    binds every backend of the chain (so Lean still renders from the statements' text)."""
 
     def __init__(self, *backends: Backend) -> None:
         if not backends:
             raise ValueError("BackendChain needs at least one backend")
+        for b in backends:
+            if not isinstance(b, Backend):
+                raise TypeError(f"BackendChain: {type(b).__name__} is not a provers.backends.base.Backend")
         self.backends = backends
-        self.name = "+".join(getattr(b, "name", type(b).__name__) for b in backends)
+        self.name = "+".join(b.name for b in backends)
+
+    def bind(self, a: ir.Statement, b: ir.Statement | None = None) -> BackendChain:
+        return BackendChain(*(backend.bind(a, b) for backend in self.backends))
 
     def prove(self, obligation: ir.Term, timeout: float = 5.0) -> ProofResult:
         reasons = []
@@ -25,5 +32,5 @@ class BackendChain:
             spent += res.time
             if isinstance(res, (Proved, Refuted)):
                 return res
-            reasons.append(f"{getattr(b, 'name', '?')}: {res.reason}")
+            reasons.append(f"{b.name}: {res.reason}")
         return Unknown("; ".join(reasons), self.name, spent)

@@ -12,10 +12,6 @@ premise or in the conclusion, a variable occurs). The best alignment is
 When the admissible set is no larger than the budget, enumeration is exhaustive; otherwise
 ``Alignments.exhaustive`` is False and a verdict must not claim that all alignments failed.
 
-Numeric-conclusion standardization (``standardize``): a conclusion ``L ⋈ c`` with ``c`` closed
-reads as "the value L satisfies ⋈ c"; ``provers.engine.relations.value_route`` then compares the
-values of the two statements without aligning their other variables.
-
 Unused variables (occurring in no premise and not in the conclusion) can be dropped first with
 ``drop_unused``: sound for whole-statement (``logical``) and value (``symbolic``) comparisons,
 because ``∀ x, P`` with ``x`` not in ``P`` is ``P`` over an inhabited sort; never for ``sae``,
@@ -39,12 +35,9 @@ from provers.deadline import Deadline
 from provers.engine.normal import NormalForm
 from provers.ir import (
     COMMUTATIVE,
-    DUAL,
-    RELATION_OPS,
     App,
     FunSort,
     ListSort,
-    Num,
     OpaqueSort,
     SetSort,
     Sort,
@@ -52,7 +45,6 @@ from provers.ir import (
     Uninterpreted,
     Var,
     children,
-    free_vars,
     is_universe,
     map_term,
     provably_inhabited,
@@ -317,24 +309,3 @@ def alignments(a: NormalForm, b: NormalForm, budget: int = 32, deadline: Deadlin
             return Alignments((), 0, True, "no alignment respects the binder dependencies")
         return Alignments((), total, False, None)
     return Alignments(tuple(items), total, enumerated_all and not cut)
-
-
-def standardize(nf: NormalForm) -> tuple[Term, str, Term] | None:
-    """``(L, ⋈, c)`` when the conclusion is ``L ⋈ c`` (or ``c ⋈ L``, read with the dual) with
-    ``c`` closed (no prefix variable); when both sides are closed, the numeral side is ``c``.
-    None when both sides mention variables."""
-    c = nf.conclusion
-    if not (isinstance(c, App) and c.op in RELATION_OPS):
-        return None
-    lhs, rhs = c.args
-    pv = set(nf.variables)
-    lc, rc = not (free_vars(lhs) & pv), not (free_vars(rhs) & pv)
-    if rc and not lc:
-        return lhs, c.op, rhs
-    if lc and not rc:
-        return rhs, DUAL[c.op], lhs
-    if lc and rc:  # a closed computation "E = c": the numeral, if any, is the answer
-        if isinstance(lhs, Num) and not isinstance(rhs, Num):
-            return rhs, DUAL[c.op], lhs
-        return lhs, c.op, rhs
-    return None

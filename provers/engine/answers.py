@@ -40,10 +40,18 @@ from fractions import Fraction
 from typing import Any
 
 from provers.deadline import Deadline
-from provers.engine.align import standardize
 from provers.engine.definitions import answer_is, definitions, exact_value, value_of, value_term
+from provers.engine.formulas import (
+    SAT_NAME,
+    VACUITY_NAME,
+    close,
+    satisfiable_obligation,
+    solver_may_prove,
+    standardize,
+    vacuous_obligation,
+)
 from provers.engine.normal import NormalForm
-from provers.engine.verdict import Obligation
+from provers.engine.verdict import Obligation, jsonable
 from provers.ir import (
     BOOL,
     INT,
@@ -62,16 +70,14 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics.evaluate import truth
+from provers.status import PinStatus, Status
 
 ProveFn = Callable[..., Obligation]
 
-PINNED, FREE, VACUOUS, UNKNOWN, NOT_APPLICABLE = "pinned", "free", "vacuous", "unknown", "n/a"
-PIN_STATUSES = (PINNED, FREE, VACUOUS, UNKNOWN, NOT_APPLICABLE)
+PINNED, FREE, VACUOUS, UNKNOWN, NOT_APPLICABLE = PinStatus
 
 #: ``Obligation.by`` of steps that need no backend (anything else names a solver).
 SOLVERLESS = frozenset({"syntactic", "fingerprint", "propagation", "evaluator"})
-VACUITY_NAME = "premises prove False"
-SAT_NAME = "premises not contradictory"
 
 #: A value of a base sort that every such sort has (for variables Γ does not mention).
 _DEFAULT = {NAT: 0, INT: 0, RAT: 0, REAL: 0, BOOL: False}
@@ -94,7 +100,7 @@ class AnswerPin:
     certificate (vacuity, uniqueness). ``by``: ``propagation`` (definitions alone),
     ``evaluator`` (sampled points and the exact evaluator, no backend) or ``solver``."""
 
-    status: str
+    status: PinStatus
     value: Value | None = None
     witnesses: list[tuple[Model, Value]] = field(default_factory=list)
     obligations: list[Obligation] = field(default_factory=list)
@@ -103,10 +109,13 @@ class AnswerPin:
     closed_form: Term | None = None
     sat: Obligation | None = None
 
+    def __post_init__(self) -> None:
+        self.status = PinStatus(self.status)
+
     @property
     def satisfiable(self) -> bool:
         """Γ is known to have a model."""
-        return self.sat is not None and self.sat.status == "proved"
+        return self.sat is not None and self.sat.status == Status.PROVED
 
     @property
     def vacuity(self) -> Obligation | None:
@@ -119,13 +128,11 @@ class AnswerPin:
         return replace(self, witnesses=ws, obligations=list(self.obligations))
 
     def to_dict(self) -> dict[str, Any]:
-        from provers.engine.verdict import _jsonable
-
         return {
-            "status": self.status,
-            "value": _jsonable(self.value),
+            "status": self.status.value,
+            "value": jsonable(self.value),
             "closed_form": show(self.closed_form) if self.closed_form is not None else None,
-            "witnesses": [[_jsonable(m), _jsonable(v)] for m, v in self.witnesses],
+            "witnesses": [[jsonable(m), jsonable(v)] for m, v in self.witnesses],
             "obligations": [o.to_dict() for o in self.obligations],
             "reason": self.reason,
             "by": self.by,
@@ -182,12 +189,6 @@ def _mentioned(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:
     return tuple(v for v in nf.variables if v in fv)
 
 
-def _vacuity_formula(nf: NormalForm) -> Term:
-    from provers.engine.relations import vacuous_obligation
-
-    return vacuous_obligation(nf)
-
-
 def _same_formula(f: Term, g: Term) -> bool:
     return f == g or canonical(f) == canonical(g)
 
@@ -239,7 +240,7 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
     label = f" ({side})" if side else ""
     obs: list[Obligation] = []
 
-    def pin(status: str, reason: str = "", **kw: Any) -> AnswerPin:
+    def pin(status: PinStatus, reason: str = "", **kw: Any) -> AnswerPin:
         return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), **kw)
 
     # 1. propagation
@@ -248,15 +249,15 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
     closed_value = value_of(closed, {}, deadline) if closed is not None else None
     mentioned = _mentioned(nf, lhs)
     witness = validated(nf, lhs, defs.values, deadline) if all(v.name in defs.values for v in mentioned) else None
-    vac_formula = _vacuity_formula(nf)
+    vac_formula = vacuous_obligation(nf)
     sat: Obligation | None = None
-    sat_formula = _exists(nf)
+    sat_formula = satisfiable_obligation(nf)
     if witness is not None:
-        obs.append(Obligation(VACUITY_NAME, vac_formula, "refuted", "propagation",
+        obs.append(Obligation(VACUITY_NAME, vac_formula, Status.REFUTED, "propagation",
                               "model from the premises' definitions (exact evaluator)", dict(witness[0])))
         sat = _sat_by_model(sat_formula, witness[0])
     elif defs.complete:
-        sat = Obligation(SAT_NAME, sat_formula, "proved", "propagation",
+        sat = Obligation(SAT_NAME, sat_formula, Status.PROVED, "propagation",
                          "every premise defines a variable or a function by earlier ones")
 
     # 2. a model of Γ, unless the definitions already close L and prove Γ satisfiable
@@ -267,23 +268,20 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
             if witness is None:
                 return pin(UNKNOWN, "no premises, and the answer has no exact value at a default point")
         else:
-            ob = vacuity if vacuity is not None and _same_formula(vacuity.formula, vac_formula) else None
-            if ob is None:
-                ob = prove(VACUITY_NAME, vac_formula, cheap=cheap)
-            ob = Obligation(VACUITY_NAME, ob.formula, ob.status, ob.by, ob.detail, ob.model, ob.time)
+            ob = _vacuity(nf, vac_formula, vacuity, prove, cheap)
             obs.append(ob)
-            if ob.status == "proved":
+            if ob.status == Status.PROVED:
                 return pin(VACUOUS, f"premises{label} are contradictory")
-            env = premises_model(nf, ob.model, mentioned, deadline) if ob.status == "refuted" else None
+            env = premises_model(nf, ob.model, mentioned, deadline) if ob.status == Status.REFUTED else None
             if env is None:
-                why = (f"premises{label}: no model found ({ob.detail or 'unknown'})" if ob.status != "refuted"
+                why = (f"premises{label}: no model found ({ob.detail or 'unknown'})" if ob.status != Status.REFUTED
                        else "model of the premises not confirmed by the exact evaluator")
-                return _without_model(nf, std, closed, closed_value, sat, prove, cheap, label, obs, why)
+                return _without_model(nf, std, closed, closed_value, sat, ob, prove, cheap, label, obs, why, deadline)
             sat = sat or _sat_by_model(sat_formula, env)
             witness = validated(nf, lhs, env, deadline)
             if witness is None and closed is None:
-                return _without_model(nf, std, closed, closed_value, sat, prove, cheap, label, obs,
-                                      "the answer has no exact value at the model of the premises")
+                return _without_model(nf, std, closed, closed_value, sat, ob, prove, cheap, label, obs,
+                                      "the answer has no exact value at the model of the premises", deadline)
         if witness is not None:
             sat = sat or _sat_by_model(sat_formula, witness[0])
     witnesses = [witness] if witness is not None else []
@@ -298,8 +296,8 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
         form = form if form is not None else closed
         defined = ", ".join(defs.notes) or "no definitions needed"
         result = f"{v}" if v is not None else show(closed)
-        obs.append(Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), "proved", "propagation",
-                              f"the premises define {defined}; L becomes {result}"))
+        obs.append(Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), Status.PROVED,
+                              "propagation", f"the premises define {defined}; L becomes {result}"))
         return pin(PINNED, value=v, witnesses=witnesses, closed_form=form, sat=sat)
     assert witness is not None and sat is not None
     return _from_witness(nf, lhs, witness, sat, prove, cheap, label, obs, deadline)
@@ -312,7 +310,7 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
     _, v = witness
     witnesses = [witness, *(more or [])]
 
-    def pin(status: str, reason: str = "", **kw: Any) -> AnswerPin:
+    def pin(status: PinStatus, reason: str = "", **kw: Any) -> AnswerPin:
         return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), sat=sat, **kw)
 
     lit = value_term(v, lhs.sort)
@@ -320,9 +318,9 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
         return pin(UNKNOWN, f"value {v} has no literal of sort {lhs.sort}", witnesses=witnesses)
     ob = prove(f"answer L = {v} under Γ{label}", _claim(nf, lhs, lit), cheap=cheap)
     obs.append(ob)
-    if ob.status == "proved":
+    if ob.status == Status.PROVED:
         return pin(PINNED, value=v, witnesses=witnesses, closed_form=lit)
-    if ob.status == "refuted":
+    if ob.status == Status.REFUTED:
         other = validated(nf, lhs, ob.model, deadline)
         if other is not None and other[1] != v:
             return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{label}", witnesses=[*witnesses, other])
@@ -334,11 +332,12 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
 
 
 def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | None, closed_value: Value | None,
-                   sat: Obligation | None, prove: ProveFn, cheap: bool, label: str, obs: list[Obligation],
-                   why: str) -> AnswerPin:
+                   sat: Obligation | None, vacuity: Obligation, prove: ProveFn, cheap: bool, label: str,
+                   obs: list[Obligation], why: str, deadline: Deadline | None) -> AnswerPin:
     """No exact model of Γ to read L's value from (irrational solutions, say): pin L to its
     closed form, or to the stated answer c of ``L = c`` once ∀x̄. ⋀Γ → L = c is proved, and
-    prove Γ satisfiable by ⊢ ∃x̄. ⋀Γ (asked of the backend only over numbers and truth values)."""
+    prove Γ satisfiable (``prove_satisfiable``; ``vacuity``: the vacuity obligation as
+    decided)."""
     lhs, op, c = std
 
     def unknown(reason: str) -> AnswerPin:
@@ -347,58 +346,78 @@ def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | N
     if closed is not None:
         v, form = closed_value, closed
         result = f"{v}" if v is not None else show(closed)
-        unique = Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), "proved", "propagation",
-                            "the premises' definitions substituted into L")
+        unique = Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), Status.PROVED,
+                            "propagation", "the premises' definitions substituted into L")
     else:
         v = value_of(c, {}) if op == "eq" else None
         lit = value_term(v, lhs.sort) if v is not None else None
         if lit is None:
             return unknown(why)
         unique = prove(f"answer L = {v} (the stated answer) under Γ{label}", _claim(nf, lhs, lit), cheap=cheap)
-        if unique.status != "proved":
+        if unique.status != Status.PROVED:
             obs.append(unique)
-            deadline = getattr(prove, "deadline", None)
-            other = validated(nf, lhs, unique.model, deadline) if unique.status == "refuted" else None
+            other = validated(nf, lhs, unique.model, deadline) if unique.status == Status.REFUTED else None
             if other is not None:  # a model after all, where L is not the stated answer
-                return _from_witness(nf, lhs, other, _sat_by_model(_exists(nf), other[0]), prove, cheap, label,
-                                     obs, deadline)
+                return _from_witness(nf, lhs, other, _sat_by_model(satisfiable_obligation(nf), other[0]), prove,
+                                     cheap, label, obs, deadline)
             return unknown(f"{why}; the stated answer {v} is not proved unique ({unique.detail or unique.status})")
         form = lit
     obs.append(unique)
     if sat is None:
-        formula = _exists(nf)
-        bound = formula.vars if isinstance(formula, Quant) else ()
-        if not all(b.sort in _DEFAULT for b in bound):
-            return unknown(f"{why}; satisfiability over functions or sets is left to a model")
-        sat = prove(SAT_NAME, formula, cheap=cheap)
+        sat = prove_satisfiable(nf, prove, vacuity, cheap, deadline)
         obs.append(sat)
-        if sat.status == "refuted":  # a closed formula, exactly false: Γ has no model
-            obs.append(Obligation(VACUITY_NAME, _vacuity_formula(nf), "proved", sat.by,
-                                  "∃x̄. ⋀Γ is false (exact evaluator)"))
+        if sat.status == Status.REFUTED:  # Γ has no model
+            obs.append(Obligation(VACUITY_NAME, vacuous_obligation(nf), Status.PROVED, sat.by, sat.detail))
             return AnswerPin(VACUOUS, None, [], obs, f"premises{label} are contradictory", _by(obs))
-        if sat.status != "proved":
+        if sat.status != Status.PROVED:
             return unknown(f"{why}; premises not proved satisfiable ({sat.detail or sat.status})")
     return AnswerPin(PINNED, v, [], obs, "", _by(obs), form, sat)
 
 
+def prove_satisfiable(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None = None, cheap: bool = False,
+                      deadline: Deadline | None = None, name: str = SAT_NAME) -> Obligation:
+    """⊢ ∃x̄. ⋀Γ: ``proved``, Γ has a model; ``refuted``, Γ is contradictory.
+
+    A backend is asked to prove the ∃ only when it binds no function or set variable
+    (``formulas.solver_may_prove``: z3 has "proved" false ∃ statements over function
+    variables). Over those, only a model counts: the vacuity obligation ∀x̄. ¬⋀Γ refuted with
+    a model the exact evaluator confirms (``vacuity``: that obligation already decided)."""
+    formula = satisfiable_obligation(nf)
+    if solver_may_prove(formula):
+        ob = prove(name, formula, cheap=cheap)
+        detail = ob.detail or ("∃x̄. ⋀Γ is false (exact evaluator)" if ob.status == Status.REFUTED else "")
+        return Obligation(name, formula, ob.status, ob.by, detail, ob.model, ob.time)
+    vac = _vacuity(nf, vacuous_obligation(nf), vacuity, prove, cheap)
+    if vac.status == Status.PROVED:
+        return Obligation(name, formula, Status.REFUTED, vac.by, "the premises prove False")
+    bound = formula.vars if isinstance(formula, Quant) else ()
+    env = premises_model(nf, vac.model, bound, deadline) if vac.status == Status.REFUTED else None
+    if env is not None:
+        return _sat_by_model(formula, env, name)
+    return Obligation(name, formula, Status.UNKNOWN, vac.by,
+                      "over functions or sets only a model of the premises proves them satisfiable "
+                      f"({vac.detail or vac.status})")
+
+
+def _vacuity(nf: NormalForm, formula: Term, decided: Obligation | None, prove: ProveFn,
+             cheap: bool) -> Obligation:
+    """The vacuity obligation of ``nf``: ``decided`` when it is that formula (up to bound
+    names) and its model, if any, is in ``nf``'s names; else asked of ``prove``."""
+    ob = decided if decided is not None and _same_formula(decided.formula, formula) else None
+    if ob is None:
+        ob = prove(VACUITY_NAME, formula, cheap=cheap)
+    return Obligation(VACUITY_NAME, ob.formula, ob.status, ob.by, ob.detail, ob.model, ob.time)
+
+
 def _claim(nf: NormalForm, lhs: Term, form: Term) -> Term:
     """∀x̄. ⋀Γ → L = form."""
-    from provers.engine.relations import close
-
     eq = app("iff", lhs, form) if lhs.sort == BOOL else app("eq", lhs, form)
     return close(implies(nf.premise(), eq) if nf.premises else eq, nf.variables)
 
 
-def _exists(nf: NormalForm) -> Term:
-    """∃x̄. ⋀Γ over the variables Γ uses and those whose sort may be empty."""
-    fv = free_vars(nf.premise())
-    used = tuple(v for v in nf.variables if v in fv or not provably_inhabited(v.sort))
-    return Quant("exists", used, nf.premise()) if used else nf.premise()
-
-
-def _sat_by_model(formula: Term, model: Model) -> Obligation:
+def _sat_by_model(formula: Term, model: Model, name: str = SAT_NAME) -> Obligation:
     shown = ", ".join(f"{k} = {v}" for k, v in model.items())
-    return Obligation(SAT_NAME, formula, "proved", "evaluator", f"model {{{shown}}} (exact evaluator)")
+    return Obligation(name, formula, Status.PROVED, "evaluator", f"model {{{shown}}} (exact evaluator)")
 
 
 def _by(obs: list[Obligation]) -> str:
@@ -441,7 +460,6 @@ def pin_key(nf: NormalForm) -> tuple[tuple, dict[str, str]]:
 
 
 __all__ = [
-    "PIN_STATUSES",
     "AnswerPin",
     "answer_is",
     "combined_by",
@@ -449,5 +467,7 @@ __all__ = [
     "exact_value",
     "pin_answer",
     "pin_key",
+    "premises_model",
+    "prove_satisfiable",
     "validated",
 ]

@@ -10,7 +10,10 @@ A premise is a definition when it reads
 * ``v = e`` or ``e = v`` (``↔`` for propositions), ``v`` a prefix variable not yet defined and
   every prefix variable of ``e`` already defined (so ``v`` is not in ``e``);
 * ``∀ y₁ … yₙ. f y₁ … yₙ = e`` with ``f`` a prefix variable not yet defined, applied to exactly
-  the bound variables in order, and every other prefix variable of ``e`` already defined.
+  the bound variables in order, and every other prefix variable of ``e`` already defined;
+* ``∀ x. x ∈ S ↔ P x`` (either side) with ``S`` a prefix set variable: ``S = {x | P x}`` by
+  extensionality (sets and finsets alike), taken only when ``{x | P x}`` is closed and the
+  evaluator finds it finite, so that it is a value of a ``Finset`` too (``complete`` stays true).
 
 Definitions are found in rounds until none is left, so their order in Γ does not matter. When
 every premise is a definition, Γ has a model (every term denotes in Lean and Isabelle, so
@@ -163,6 +166,9 @@ def _definition(p: Term, defs: Definitions, prefix: set[Var]) -> tuple[str, Var,
     while isinstance(body, Quant) and body.kind == "forall":
         params.extend(body.vars)
         body = body.body
+    member = _membership_definition(params, body, defs, prefix)
+    if member is not None:
+        return member
     if not params or not (isinstance(body, App) and body.op == "eq" and len(body.args) == 2):
         return None
     ps = tuple(params)
@@ -175,6 +181,26 @@ def _definition(p: Term, defs: Definitions, prefix: set[Var]) -> tuple[str, Var,
         if (isinstance(f, Var) and f in prefix and isinstance(f.sort, FunSort) and not defs.defined(f)
                 and lhs.args[1:] == ps and f not in free_vars(rhs) and ready(rhs, ps)):
             return "fun", f, ps, rhs
+    return None
+
+
+def _membership_definition(params: list[Var], body: Term, defs: Definitions,
+                           prefix: set[Var]) -> tuple[str, Var, tuple[Var, ...], Term] | None:
+    """``∀ x. x ∈ S ↔ P x`` as ``("var", S, (), {x | P x})`` when ``{x | P x}`` is closed
+    (given the definitions so far) and a finite set by exact evaluation."""
+    if len(params) != 1 or not (isinstance(body, App) and body.op == "iff"):
+        return None
+    x = params[0]
+    for mem, pred in (body.args, body.args[::-1]):
+        if not (isinstance(mem, App) and mem.op == "mem" and mem.args[0] == x):
+            continue
+        s = mem.args[1]
+        if not (isinstance(s, Var) and s in prefix and not defs.defined(s)) or s in free_vars(pred):
+            continue
+        builder = SetBuilder(x, pred)
+        closed = defs.close(builder)
+        if closed is not None and isinstance(evaluate(closed, {}), frozenset):
+            return "var", s, (), builder
     return None
 
 

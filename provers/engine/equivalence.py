@@ -1,76 +1,87 @@
-"""``check_equivalence(a, b, relation=...)``: normal forms → alignments → obligations → verdict.
+"""``check_equivalence(a, b, relation=...)``: profiles → alignments → obligations → verdict.
 
-Order of work, cheapest first:
+The path of one pair, cheapest first:
 
-1. parse (text) and normalize both sides; alignment-independent structure (type variables,
-   instance binders, variable sorts, premises on one side only for ``sae``);
-2. rank admissible alignments (``provers.engine.align``); for each, the relation's obligations are
-   first checked *cheaply*: syntactic identity proves, and exact evaluation at sampled points
-   (fingerprints, ``provers.semantics.evaluate``) refutes — a point where an obligation is false is a
-   validated countermodel, since the evaluator is exact;
-3. the surviving alignments, best first, go to the backend (``provers.backends.smt.Portfolio`` by
-   default; any ``provers.backends.base.Backend``) until one has all obligations proved.
+1. **profiles** (``provers.engine.profile``): each side parsed (text) and normalized once;
+   its canonical key and signature, and its diagonal fingerprint when the caller computed
+   one (callers that compare one statement many times, like the clusterer, pass the same
+   ``Profile`` every time);
+2. **structure**: type variables and instance binders must match (``align.match_types``);
+   ``sae`` needs premises on both sides or neither;
+3. **screen**: the profiles' signatures and fingerprints separate the pair when no
+   admissible alignment exists, or one diagonal point refutes them all (and, for
+   ``symbolic``, the value route too) — the very screen the clusterer applies. A diagonal
+   point answers at once; a structural separation lets the engine's own structure checks
+   name the precise reason, and the screen's verdict stands if they do not decide;
+4. **symbolic shortcuts**: a renaming that proves it for free; then the numeric-conclusion
+   standardization (``relations.value_route``), settled by answer pinning per side;
+5. **alignments** (``align.alignments``), ranked; when there are none, the verdict follows
+   from the structure and the value route; when too many to enumerate, a diagonal point may
+   still refute them all;
+6. **cheap pass** over every alignment: syntactic identity proves, exact evaluation at
+   sampled points refutes (a validated countermodel: the evaluator is exact);
+7. **backend pass** over the survivors, best first (``provers.backends.smt.Portfolio`` by
+   default; any ``provers.backends.base.Backend``, bound to the two statements first) until
+   one alignment has every obligation proved;
+8. **verdict**: ``equivalent`` needs one alignment with every obligation proved;
+   ``inequivalent`` needs every admissible alignment ruled out (structure or validated
+   countermodel), the enumeration exhaustive and the value route ruled out; anything else is
+   ``inconclusive`` with the reason. A refutation is withdrawn when a statement has a meaning
+   the engine does not model (Lean's ``Float``).
 
 Every stage runs against one ``provers.deadline.Deadline`` (the check's total budget, or the
 caller's if sooner); when it passes, the check stops where it is and answers
 ``inconclusive`` with a reason starting ``deadline``.
-
-``equivalent`` needs one alignment with every obligation proved; ``inequivalent`` needs every
-admissible alignment ruled out (structure or validated countermodel) and the enumeration to be
-exhaustive; anything else is ``inconclusive`` with the reason.
 """
 
 from __future__ import annotations
 
+import logging
 import time
-from dataclasses import dataclass
+from collections.abc import MutableMapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from provers.backends.base import Backend, Proved, Refuted, Unknown
+from provers.backends.base import Backend
 from provers.deadline import Deadline, DeadlineExceeded, check_seconds
-from provers.engine.align import Alignment, alignments, drop_unused, match_types
-from provers.engine.answers import complete_model
-from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
+from provers.engine.align import Alignment, Alignments, alignments, drop_unused, match_types
+from provers.engine.answers import AnswerPin
+from provers.engine.formulas import VACUITY_NAME, close, iff, trivial_obligation, vacuous_obligation
+from provers.engine.normal import NormalForm
+from provers.engine.profile import Profile, Separation, unmodelled_meaning
+from provers.engine.prover import (
+    FINGERPRINT_POINTS,
+    Prover,
+    default_backend,
+    exact_truth,
+    samplable,
+)
 from provers.engine.relations import (
     PROVED,
     REFUTED,
     RELATIONS,
     STRUCTURAL,
     Outcome,
-    canon_key,
     check_logical_pointwise,
     check_sae,
     check_symbolic,
     check_syntactic,
-    close,
-    iff,
     rename_onto,
-    trivial_obligation,
-    vacuous_obligation,
     value_route,
 )
-from provers.engine.verdict import EQUIVALENT, INCONCLUSIVE, INEQUIVALENT, Obligation, Verdict
+from provers.engine.verdict import Obligation, Verdict
 from provers.errors import ParseError
-from provers.ir import (
-    FLOAT,
-    TRUE,
-    App,
-    IRError,
-    OpaqueSort,
-    Quant,
-    Sort,
-    Statement,
-    Term,
-    Var,
-    VarBinder,
-    has_uninterpreted,
-    known_elements,
-    subterms,
-)
-from provers.semantics import FunTable, Opaque, numeral_probes, sample_assignments, truth
+from provers.ir import IRError, Statement, Var, has_uninterpreted
+from provers.semantics import numeral_probes, sample_assignments
+from provers.status import Status, VerdictStatus
+
+EQUIVALENT, INEQUIVALENT, INCONCLUSIVE = VerdictStatus
+
+log = logging.getLogger(__name__)
 
 DEFAULT_MAX_ALIGNMENTS = 24
-FINGERPRINT_POINTS = 24
+
+_CHECKS = {"syntactic": check_syntactic, "sae": check_sae, "symbolic": check_symbolic}
 
 
 # --------------------------------------------------------------------------------------
@@ -79,11 +90,13 @@ FINGERPRINT_POINTS = 24
 
 
 def as_statement(x: Any, language: str, side: str) -> Statement:
-    """A ``Statement`` from a ``Statement`` or text; a ParseError names the side."""
+    """A ``Statement`` from a ``Statement``, a ``Profile`` or text; a ParseError names the side."""
+    if isinstance(x, Profile):
+        return x.statement
     if isinstance(x, Statement):
         return x
     if not isinstance(x, str):
-        raise TypeError(f"statement {side}: expected a Statement or text, got {type(x).__name__}")
+        raise TypeError(f"statement {side}: expected a Statement, a Profile or text, got {type(x).__name__}")
     from provers import parse
 
     try:
@@ -92,189 +105,27 @@ def as_statement(x: Any, language: str, side: str) -> Statement:
         raise ParseError(f"statement {side}: {e.reason}", e.line, e.column, e.text) from e
 
 
-def default_backend() -> Backend | None:
-    """The SMT portfolio when it is installed in this tree, else None (cheap checks only)."""
-    try:
-        from provers.backends.smt import Portfolio  # type: ignore[attr-defined]
-    except ImportError:
+def as_profile(x: Any, relation: str, language: str, side: str, deadline: Deadline | None = None) -> Profile:
+    """The profile of ``x`` (a ``Profile``, a ``Statement`` or text) under ``relation``. A
+    profile made here has no fingerprint: for one pair, evaluating 16 diagonal points costs
+    more than it saves (the search evaluates the alignments it needs); callers comparing one
+    statement many times (the clusterer) pass profiles with fingerprints."""
+    if isinstance(x, Profile):
+        return x.under(relation, deadline)
+    return Profile.of(as_statement(x, language, side), relation, fingerprints=False, deadline=deadline)
+
+
+def bound_backend(backend: Any, relation: str, a: Statement, b: Statement) -> Backend | None:
+    """The backend of one check, bound to its two statements (``Backend.bind``); the
+    default portfolio when None; no backend at all for ``syntactic``."""
+    if relation == "syntactic" and backend is None:
         return None
-    try:
-        return Portfolio()
-    except Exception:  # noqa: BLE001 - a broken backend must not break equivalence checking
-        return None
-
-
-# --------------------------------------------------------------------------------------
-# the prover: syntactic identity, fingerprints, backend, per-call cache
-# --------------------------------------------------------------------------------------
-
-
-def _strip_forall(f: Term) -> tuple[tuple[Var, ...], Term]:
-    vs: list[Var] = []
-    while isinstance(f, Quant) and f.kind == "forall":
-        vs.extend(f.vars)
-        f = f.body
-    return tuple(vs), f
-
-
-def _trivially_valid(body: Term) -> bool:
-    if body == TRUE:
-        return True
-    if isinstance(body, App) and body.op in ("iff", "eq") and len(body.args) == 2:
-        return canon_key(body.args[0]) == canon_key(body.args[1])
-    if isinstance(body, App) and body.op == "implies":
-        p, q = body.args
-        return canon_key(p) == canon_key(q)
-    return False
-
-
-class _Evaluator:
-    """Exact evaluation at sampled points: a point where an obligation is exactly false is a
-    validated countermodel (the evaluator is exact), so it refutes before any solver runs."""
-
-    def __init__(self) -> None:
-        self.truth = truth
-        self.sample = sample_assignments
-        self.ok = True
-
-    def counterexample(self, vs: tuple[Var, ...], body: Term, n: int, seed: int,
-                       carriers: frozenset[str] = frozenset(),
-                       deadline: Deadline | None = None, probes: list[dict] | None = None) -> dict | None:
-        """A sampled assignment where ``body`` is exactly False, or None
-        (``DeadlineExceeded`` once ``deadline`` passes). ``probes``: points to try first
-        (models of the premises, say), completed with default values where they lack a
-        variable and skipped where they cannot be."""
-        if not self.ok or not vs or not all(samplable(v.sort, carriers) for v in vs):
-            return None
-        try:
-            points = self.sample(list(vs), n, seed)
-        except Exception:  # noqa: BLE001 - e.g. a sort the sampler does not support
-            return None
-        names = {v.name for v in vs}
-        first = [p for p in (complete_model({k: x for k, x in pr.items() if k in names}, vs) for pr in probes or [])
-                 if p is not None]
-        points = first + numeral_probes(vs, [body], points[0] if points else {}) + points
-        for env in points:
-            try:
-                val = self.truth(body, env, deadline)
-            except DeadlineExceeded:
-                raise
-            except Exception:  # noqa: BLE001 - evaluation errors are "unknown", never "false"
-                val = None
-            if val is False:
-                return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
-        return None
-
-
-@dataclass
-class Prover:
-    """``prove(name, closed formula, cheap=False) -> Obligation``; results cached by formula.
-    Raises ``DeadlineExceeded`` once ``deadline`` has passed (evaluation or solving)."""
-
-    backend: Backend | None
-    timeout: float
-    deadline: Deadline
-    points: int = FINGERPRINT_POINTS
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        self.evaluator = _Evaluator()
-        #: names of the statements' type variables: a countermodel may give them any number
-        #: of elements; a fixed type the IR does not model (``Fin 1``) only as many as it has
-        self.carriers: frozenset[str] = frozenset()
-        self.cache: dict[Term, Obligation] = {}
-        self.cheap_cache: dict[tuple[Term, str], Obligation] = {}
-        self.solver_calls = 0
-        self.probes: list[dict] = []
-        self._probe_tag = ""
-
-    def use_probes(self, points: list[dict]) -> None:
-        """Try ``points`` (variable name → value) first when looking for a countermodel, e.g.
-        models of the premises, where the premises of two statements are worth comparing.
-        Cheap "unknown" results are remembered per set of probes."""
-        self.probes = [dict(p) for p in points]
-        self._probe_tag = repr(self.probes)
-
-    def __call__(self, name: str, formula: Term, cheap: bool = False) -> Obligation:
-        hit = self.cache.get(formula)
-        if hit is None and cheap:
-            hit = self.cheap_cache.get((formula, self._probe_tag))
-        if hit is not None:
-            return Obligation(name, formula, hit.status, hit.by, hit.detail, hit.model, 0.0)
-        t0 = time.perf_counter()
-        ob = Obligation(name, formula)
-        vs, body = _strip_forall(formula)
-        if _trivially_valid(body):
-            ob.status, ob.by = "proved", "syntactic"
-        else:
-            model = self.evaluator.counterexample(vs, body, self.points, self.seed, self.carriers,
-                                                  self.deadline, self.probes)
-            if model is not None:
-                ob.status, ob.by, ob.model = "refuted", "fingerprint", model
-                ob.detail = "false at a sampled point (exact evaluation)"
-            elif cheap:
-                ob.status, ob.detail = "unknown", "not decided by cheap checks"
-            else:
-                self._solve(ob)
-        ob.time = time.perf_counter() - t0
-        if ob.status == "unknown" and cheap:
-            self.cheap_cache[(formula, self._probe_tag)] = ob
-        else:
-            self.cache[formula] = ob
-        return ob
-
-    def _check_model(self, ob: Obligation, model: dict) -> None:
-        """Keep a solver countermodel only if it refutes the obligation for EVERY meaning of
-        its uninterpreted symbols (and of values the languages leave unspecified, ``@ln``):
-        the backend may have chosen an interpretation, but ``orderOf`` or Isabelle's ``ln 0``
-        have one fixed meaning we do not know. Re-evaluate with the variables only."""
-        vs, body = _strip_forall(ob.formula)
-        names = {v.name for v in vs}
-        env = {k: v for k, v in model.items() if k in names}
-        too_many = _invented_elements(env, self.carriers)
-        if too_many:
-            ob.status, ob.model = "unknown", None
-            ob.detail = (f"countermodel uses elements of {too_many} that the type may not have "
-                         "(it is not a type variable)")
-            return
-        if len(env) < len(model) or has_uninterpreted(body):
-            verdict = None
-            if self.evaluator.ok:
-                try:
-                    verdict = self.evaluator.truth(body, env, self.deadline)
-                except DeadlineExceeded:
-                    raise
-                except Exception:  # noqa: BLE001 - cannot re-check: not a certificate
-                    verdict = None
-            if verdict is not False:
-                ob.status, ob.model = "unknown", None
-                ob.detail = "countermodel depends on an interpretation of uninterpreted symbols"
-                return
-        ob.status, ob.model = "refuted", env
-        ob.detail = "countermodel validated by the exact evaluator"
-
-    def _solve(self, ob: Obligation) -> None:
-        if self.backend is None:
-            ob.status, ob.detail = "unknown", "no prover backend available"
-            return
-        left = self.deadline.left()
-        if left <= 0.05:
-            raise DeadlineExceeded("solving")
-        self.solver_calls += 1
-        try:
-            res = self.backend.prove(ob.formula, timeout=min(self.timeout, left))
-        except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
-            ob.status, ob.detail = "unknown", f"backend error: {type(e).__name__}: {e}"
-            return
-        ob.by = getattr(res, "backend", "") or getattr(self.backend, "name", "backend")
-        if isinstance(res, Proved):
-            ob.status = "proved"
-        elif isinstance(res, Refuted):
-            self._check_model(ob, dict(res.model))
-        elif isinstance(res, Unknown):
-            ob.status, ob.detail = "unknown", res.reason
-        else:
-            ob.status, ob.detail = "unknown", f"unexpected backend answer {res!r}"
+    if backend is None:
+        backend = default_backend()
+    if not isinstance(backend, Backend):
+        raise TypeError(f"backend: {type(backend).__name__} is not a provers.backends.base.Backend "
+                        "(subclass it and implement prove(obligation, timeout))")
+    return backend.bind(a, b)
 
 
 # --------------------------------------------------------------------------------------
@@ -309,12 +160,9 @@ def _two_sided(model: dict | None, a: NormalForm, b: NormalForm, al: Alignment |
 # --------------------------------------------------------------------------------------
 
 
-_CHECKS = {"syntactic": check_syntactic, "sae": check_sae, "symbolic": check_symbolic}
-
-
 def check_equivalence(
-    a: Statement | str,
-    b: Statement | str,
+    a: Statement | Profile | str,
+    b: Statement | Profile | str,
     relation: str = "sae",
     timeout: float = 5.0,
     language: str = "lean4",
@@ -325,18 +173,20 @@ def check_equivalence(
     seed: int = 0,
     language_b: str | None = None,
     deadline: Deadline | None = None,
-    answer_cache: dict | None = None,
+    answer_cache: MutableMapping[Any, AnswerPin] | None = None,
 ) -> Verdict:
     """Decide whether statements ``a`` and ``b`` are equivalent under ``relation``
     (``syntactic`` | ``sae`` | ``symbolic`` | ``logical``).
 
-    ``timeout``: seconds per backend call; ``total_timeout`` (default 4 × timeout): the whole
-    check (both finite and > 0, else ValueError). ``deadline``: the caller's own budget (e.g.
-    a problem's); the check stops at whichever comes first, with an ``inconclusive`` verdict
-    whose reason starts with ``deadline``. ``backend``: any ``provers.backends.base.Backend``
-    (default: the SMT portfolio). Text inputs are parsed as ``language`` (``language_b`` for
-    ``b`` if given); a parse error is a ``ParseError`` whose message starts with
-    ``statement A`` or ``statement B``.
+    ``a``, ``b``: a ``Statement``, its ``Profile`` (``Profile.of``: normalized once, reused by
+    every check it enters) or text, parsed as ``language`` (``language_b`` for ``b`` if
+    given); a parse error is a ``ParseError`` whose message starts with ``statement A`` or
+    ``statement B``. ``timeout``: seconds per backend call; ``total_timeout`` (default
+    4 × timeout): the whole check (both finite and > 0, else ValueError). ``deadline``: the
+    caller's own budget (e.g. a problem's); the check stops at whichever comes first, with an
+    ``inconclusive`` verdict whose reason starts with ``deadline``. ``backend``: a
+    ``provers.backends.base.Backend`` (default: the SMT portfolio), bound to the two
+    statements before any obligation.
 
     ``answer_cache``: a dict the caller keeps across checks (e.g. one per problem) in which
     the ``symbolic`` relation stores each normal form's answer pin
@@ -349,57 +199,49 @@ def check_equivalence(
     budget = check_seconds("total_timeout", total_timeout) if total_timeout is not None else 4 * timeout
     t0 = time.perf_counter()
     stop = Deadline.after(budget).sooner(deadline)
-    sa = as_statement(a, language, "A")
-    sb = as_statement(b, language_b or language, "B")
-    if backend is None and relation != "syntactic":
-        backend = default_backend()
-    if hasattr(backend, "with_sources"):
-        # a Lean backend renders obligations from each statement's own text where it can
-        backend = backend.with_sources(sa, sb)  # type: ignore[union-attr]
-    prover = Prover(backend, timeout, stop, fingerprint_points, seed)
+    sa, sb = as_statement(a, language, "A"), as_statement(b, language_b or language, "B")
+    prover = Prover(bound_backend(backend, relation, sa, sb), timeout, stop, fingerprint_points, seed)
     try:
-        # a variable never shares a name with a symbol of either statement (one solver
-        # symbol, one evaluator table, one Lean name per binding)
-        reserved = statement_symbols(sa) | statement_symbols(sb)
-        na, nb = normalize(sa, reserved), normalize(sb, reserved)
-        v = _decide(na, nb, relation, prover, max_alignments, answer_cache)
+        pa = as_profile(a if isinstance(a, Profile) else sa, relation, language, "A", stop)
+        pb = as_profile(b if isinstance(b, Profile) else sb, relation, language, "B", stop)
+        v = _decide(pa, pb, relation, prover, max_alignments, answer_cache)
     except DeadlineExceeded as e:
         whose = "the caller's deadline" if stop is deadline else f"the check's {budget:g} s budget"
         v = Verdict(INCONCLUSIVE, relation, reason=f"deadline: {whose} ran out during {e.args[0] if e.args else 'the check'}")
     except (IRError, RecursionError, ValueError) as e:
         # an ill-formed term or an engine limit: never a verdict, never a crashed batch
         v = Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {type(e).__name__}: {e}")
+    v = _qualified(v, sa, sb)
+    v.time = time.perf_counter() - t0
+    v.solver_calls = prover.solver_calls
+    return v
+
+
+def _qualified(v: Verdict, sa: Statement, sb: Statement) -> Verdict:
+    """``v`` with what the engine does not model said: a refutation of a statement whose
+    meaning it does not model (Lean's ``Float``) is withdrawn; an inconclusive verdict names
+    uninterpreted symbols."""
     unmodelled = [f"statement {side} uses {what}" for side, st in (("A", sa), ("B", sb))
-                  if (what := _unmodelled_meaning(st))]
+                  if (what := unmodelled_meaning(st))]
     if v.status == INEQUIVALENT and unmodelled:
         # e.g. Lean's Float: a structural difference or a countermodel says nothing about it
-        v = Verdict(INCONCLUSIVE, relation, alignment=v.alignment, obligations=v.obligations,
+        v = Verdict(INCONCLUSIVE, v.relation, alignment=v.alignment, obligations=v.obligations,
                     reason=f"unsupported: {'; '.join(unmodelled)}, whose meaning the engine does "
                            f"not model (the inequivalence found: {v.reason})")
     elif v.status == INCONCLUSIVE and unmodelled:
         v.reason += f" (unsupported: {'; '.join(unmodelled)})"
     if v.status == INCONCLUSIVE and (sa.has_uninterpreted() or sb.has_uninterpreted()):
         v.reason += " (the statements contain uninterpreted symbols)"
-    v.time = time.perf_counter() - t0
-    v.solver_calls = prover.solver_calls
     return v
 
 
-def _unmodelled_meaning(st: Statement) -> str:
-    """What in ``st`` has a meaning no check can rely on for a refutation ("" if nothing):
-    Lean's ``Float`` (untyped decimals elaborate there). Proofs stay sound (congruence holds
-    for any meaning), so only ``inequivalent`` verdicts are withdrawn."""
-    for t in st.terms():
-        for s in subterms(t):
-            if getattr(s, "sort", None) == FLOAT:
-                return "Float arithmetic (untyped decimal literals elaborate at Float in Lean)"
-    if any(isinstance(b, VarBinder) and FLOAT.name in sort_mentions(b.var.sort) for b in st.binders):
-        return "Float variables"
-    return ""
-
-
-def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budget: int,
-            answer_cache: dict | None = None) -> Verdict:
+def _decide(pa: Profile, pb: Profile, relation: str, prover: Prover, budget: int,
+            answer_cache: MutableMapping[Any, AnswerPin] | None = None) -> Verdict:
+    """Steps 2–8 of the module docstring."""
+    # a variable never shares a name with a symbol of either statement (one solver symbol,
+    # one evaluator table, one Lean name per binding)
+    na, nb = pa.normal_form_beside(pb), pb.normal_form_beside(pa)
+    own = {"A": na is pa.normal_form, "B": nb is pb.normal_form}
     nb, why = match_types(na, nb)
     prover.carriers = frozenset(v.name for v in na.types)
     if why is not None:
@@ -412,155 +254,229 @@ def _decide(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budge
         side = "A" if na.premises else "B"
         return Verdict(INEQUIVALENT, relation, reason=f"premises on one side only (statement {side})", structural=True,
                        route="structure")
-
-    route: Outcome | None = None
-    route_names: dict[str, str] = {}
-    if relation == "symbolic":
-        na, nb = drop_unused(na), drop_unused(nb)
-        # a renaming settles it for free; otherwise the standardized comparison comes first,
-        # as it needs no alignment
-        early = alignments(na, nb, budget, prover.deadline)
-        for al in early.items:
-            out = check_symbolic(na, rename_onto(nb, al), prover, cheap=True)
-            if out.status == PROVED:
-                return _verdict(EQUIVALENT, relation, al, out.obligations, tried=1, als=early, route=_proof_route(out))
-        r = value_route(na, nb, prover, pins=answer_cache)
-        if r is not None:
-            route, route_names = r
-            if route.status == PROVED:
-                return _verdict(EQUIVALENT, relation, None, route.obligations,
-                                reason="numeric-conclusion standardization: same answer values", route=route.route)
-
-    als = alignments(na, nb, budget, prover.deadline)
-    if not als.items:
-        reason = als.failure or "no admissible alignment"
-        if route is not None and not route.ruled_out:
-            return _verdict(INCONCLUSIVE, relation, None, route.obligations, reason=f"{reason}; standardized comparison undecided: {route.reason}")
-        if als.failure is None:  # there are alignments but none enumerated
-            return Verdict(INCONCLUSIVE, relation, reason="alignment budget exhausted", budget_exhausted=True, alignments_total=als.total)
-        ob = route.obligations if route is not None else []
-        cm = _two_sided(route.model, na, nb, None, route_names) if route is not None else None
-        how = "; ".join(x for x in ("structure", route.route if route is not None else "") if x)
-        return _verdict(INEQUIVALENT, relation, None, ob, reason=reason, structural=cm is None, countermodel=cm,
-                        route=how)
-
-    if not als.exhaustive and relation in ("sae", "symbolic") and (route is None or route.ruled_out):
-        diag = _diagonal_refutation(na, rename_onto(nb, als.items[0]), prover)
-        if diag is not None:
-            cm = _two_sided(diag.model, na, nb, als.items[0])
-            v = _verdict(INEQUIVALENT, relation, als.items[0], [diag], countermodel=cm, tried=0, als=als,
-                         route="; ".join(x for x in ("fingerprint", route.route if route is not None else "") if x))
-            v.budget_exhausted = False
-            v.reason = f"{diag.name} false at a point where all variables of each sort share one value: every one of the {als.total} admissible alignments is refuted there"
+    separation = pa.separation(pb)
+    if separation is not None and separation.how == "fingerprint":
+        return _separated(separation, relation)  # refuted at once, with the diagonal point
+    # a structural separation: the engine's own structure checks give the precise reason
+    try:
+        v = _aligned(na, nb, relation, prover, budget, answer_cache, own, pa, pb)
+    except DeadlineExceeded:
+        if separation is None:
+            raise
+        return _separated(separation, relation)  # the structure alone decides
+    if separation is not None and v.status != INEQUIVALENT:
+        # the screen is never finer than the engine: what it separates the engine rules out
+        if v.status == EQUIVALENT:
+            log.error("screen separated a pair the engine proved equivalent (%s): keeping the proof",
+                      separation.reason)
             return v
-
-    check = _CHECKS[relation]
-    ruled: list[str] = []
-    survivors: list[tuple[Alignment, NormalForm]] = []
-    last_model: tuple[dict, Alignment] | None = None
-    outcomes: dict[int, Outcome] = {}
-    kinds: set[str] = set()
-    # models of each side's premises found by the value route: the points where two
-    # premise sets and conclusions are worth comparing (B's through each alignment)
-    probes_a = route.witnesses.get("A", []) if route is not None else []
-    probes_b = route.witnesses.get("B", []) if route is not None else []
-
-    def probe(al: Alignment) -> None:
-        if probes_a or probes_b:
-            onto = {vb.name: va.name for va, vb in al.pairs}
-            prover.use_probes(probes_a + [{onto.get(route_names.get(k, k), k): x for k, x in m.items()}
-                                          for m in probes_b])
-
-    # pass 1: cheap checks on every enumerated alignment
-    for al in als.items:
-        nbr = rename_onto(nb, al)
-        probe(al)
-        out = check(na, nbr, prover, cheap=True)
-        if out.status == PROVED:
-            return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + 1, als=als,
-                            route=_proof_route(out))
-        if out.ruled_out:
-            ruled.append(_ruled_line(al, out, na, nb))
-            kinds.add(_refutation_route(out))
-            if out.model is not None:
-                last_model = (out.model, al)
-            outcomes[id(al)] = out
-        else:
-            survivors.append((al, nbr))
-    # pass 2: the backend on the survivors, best first
-    unknown_reasons: list[str] = []
-    best_unknown: tuple[Alignment, Outcome] | None = None
-    if relation != "syntactic":
-        for al, nbr in survivors:
-            probe(al)
-            out = check(na, nbr, prover, cheap=False)
-            if out.status == PROVED:
-                return _verdict(EQUIVALENT, relation, al, out.obligations, tried=len(ruled) + len(unknown_reasons) + 1,
-                                als=als, route=_proof_route(out))
-            if out.ruled_out:
-                ruled.append(_ruled_line(al, out, na, nb))
-                kinds.add(_refutation_route(out))
-                outcomes[id(al)] = out
-                if out.model is not None:
-                    last_model = (out.model, al)
-            else:
-                unknown_reasons.append(out.reason)
-                best_unknown = best_unknown or (al, out)
-    tried = len(als.items)
-    all_ruled = not survivors or (relation != "syntactic" and not unknown_reasons)
-    route_ruled = route is None or route.ruled_out
-    if all_ruled and route_ruled and als.exhaustive:
-        cm = None
-        obs: list[Obligation] = []
-        if last_model is not None:
-            cm = _two_sided(last_model[0], na, nb, last_model[1])
-            obs = [o for o in outcomes.get(id(last_model[1]), Outcome(REFUTED)).obligations]
-        elif route is not None and route.model is not None:
-            cm = _two_sided(route.model, na, nb, None, route_names)
-        order = ("structure", "fingerprint", "countermodel")
-        how = [k for k in order if k in kinds] + ([route.route] if route is not None and route.route else [])
-        v = _verdict(INEQUIVALENT, relation, als.items[0], obs, tried=tried, als=als, countermodel=cm, structural=cm is None,
-                     route="; ".join(dict.fromkeys(how)))
-        v.reason = f"all {tried} admissible alignment(s) ruled out"
-        v.ruled_out = ruled
-        return v
-    if relation == "syntactic" and all_ruled:
-        reason = "alignment budget exhausted before a syntactic match"
-    elif all_ruled and not als.exhaustive:
-        reason = f"alignment budget exhausted: {tried} of {als.total} alignments ruled out"
-    else:
-        reason = "; ".join(dict.fromkeys(r for r in unknown_reasons if r)) or "not decided"
-        if route is not None and not route.ruled_out:
-            reason += f"; standardized comparison: {route.reason or 'undecided'}"
-    al0, out0 = best_unknown if best_unknown else (als.items[0], None)
-    v = _verdict(INCONCLUSIVE, relation, al0, out0.obligations if out0 else [], tried=tried, als=als)
-    v.reason = reason
-    v.ruled_out = ruled
+        return _separated(separation, relation)
     return v
 
 
-def samplable(s: Sort, carriers: frozenset[str]) -> bool:
-    """Whether sampled values of sort ``s`` are genuine: every opaque type it mentions is a
-    type variable (any elements will do) or known to have the ≥ 3 elements the sampler
-    invents (``ir.known_elements``): ``Fin 1`` has one, ``Fin 0`` none."""
-    return all(n in carriers or known_elements(OpaqueSort(n)) >= 3 for n in sort_mentions(s))
+def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budget: int,
+             answer_cache: MutableMapping[Any, AnswerPin] | None, own: dict[str, bool],
+             pa: Profile, pb: Profile) -> Verdict:
+    """Steps 4–8: the symbolic shortcuts, the alignments and their search."""
+    route: _Route | None = None
+    if relation == "symbolic":
+        na, nb = drop_unused(na), drop_unused(nb)
+        vacuity = {side: p.vacuity for side, p in (("A", pa), ("B", pb)) if own[side] and p.vacuity is not None}
+        shortcut, route = _symbolic_shortcuts(na, nb, prover, budget, answer_cache, vacuity)
+        if shortcut is not None:
+            return shortcut
+    als = alignments(na, nb, budget, prover.deadline)
+    if not als.items:
+        return _without_alignment(na, nb, relation, als, route)
+    if not als.exhaustive and relation in ("sae", "symbolic") and (route is None or route.outcome.ruled_out):
+        diagonal = _diagonal_verdict(na, nb, relation, als, prover, route)
+        if diagonal is not None:
+            return diagonal
+    search = _Search(na, nb, relation, prover, als, route)
+    return search.cheap_pass() or search.backend_pass() or search.verdict()
 
 
-def _invented_elements(env: dict, carriers: frozenset[str]) -> str:
-    """The first opaque type of which ``env`` uses more elements than it is known to have."""
-    stack = list(env.values())
-    while stack:
-        v = stack.pop()
-        if isinstance(v, Opaque):
-            if v.sort not in carriers and v.index >= known_elements(OpaqueSort(v.sort)):
-                return v.sort
-        elif isinstance(v, FunTable):
-            stack.extend(v.entries.values())
-            stack.extend(x for k in v.entries for x in k)
-            stack.append(v.default)
-        elif isinstance(v, (frozenset, set, tuple, list)):
-            stack.extend(v)
-    return ""
+@dataclass
+class _Route:
+    """The value route's outcome and B's renaming (new name → B's own name)."""
+
+    outcome: Outcome
+    names: dict[str, str]
+
+    @property
+    def undecided(self) -> bool:
+        return not self.outcome.ruled_out
+
+
+def _symbolic_shortcuts(na: NormalForm, nb: NormalForm, prover: Prover, budget: int,
+                        answer_cache: MutableMapping[Any, AnswerPin] | None,
+                        vacuity: dict[str, Obligation]) -> tuple[Verdict | None, _Route | None]:
+    """A renaming that proves it by cheap checks; else the standardized comparison, which
+    needs no alignment. Returns the verdict if one of them proves the pair, and the value
+    route's outcome (None when the conclusions are not ``L ⋈ c``)."""
+    early = alignments(na, nb, budget, prover.deadline)
+    for al in early.items:
+        out = check_symbolic(na, rename_onto(nb, al), prover, cheap=True)
+        if out.status == PROVED:
+            return _verdict(EQUIVALENT, "symbolic", al, out.obligations, tried=1, als=early, route=_proof_route(out)), None
+    r = value_route(na, nb, prover, pins=answer_cache, vacuity=vacuity)
+    if r is None:
+        return None, None
+    route = _Route(*r)
+    if route.outcome.status == PROVED:
+        return _verdict(EQUIVALENT, "symbolic", None, route.outcome.obligations,
+                        reason="numeric-conclusion standardization: same answer values",
+                        route=route.outcome.route), route
+    return None, route
+
+
+def _separated(sep: Separation, relation: str) -> Verdict:
+    """The verdict of a pair the profiles' screen separates."""
+    return Verdict(INEQUIVALENT, relation, reason=sep.reason, countermodel=sep.countermodel,
+                   structural=sep.countermodel is None,
+                   route="structure" if sep.how == "signature" else "fingerprint")
+
+
+def _without_alignment(na: NormalForm, nb: NormalForm, relation: str, als: Alignments,
+                       route: _Route | None) -> Verdict:
+    """No admissible alignment was enumerated: the structure and the value route decide."""
+    reason = als.failure or "no admissible alignment"
+    if route is not None and route.undecided:
+        return _verdict(INCONCLUSIVE, relation, None, route.outcome.obligations,
+                        reason=f"{reason}; standardized comparison undecided: {route.outcome.reason}")
+    if als.failure is None:  # there are alignments but none enumerated
+        return Verdict(INCONCLUSIVE, relation, reason="alignment budget exhausted", budget_exhausted=True,
+                       alignments_total=als.total)
+    ob = route.outcome.obligations if route is not None else []
+    cm = _two_sided(route.outcome.model, na, nb, None, route.names) if route is not None else None
+    how = "; ".join(x for x in ("structure", route.outcome.route if route is not None else "") if x)
+    return _verdict(INEQUIVALENT, relation, None, ob, reason=reason, structural=cm is None, countermodel=cm, route=how)
+
+
+def _diagonal_verdict(na: NormalForm, nb: NormalForm, relation: str, als: Alignments, prover: Prover,
+                      route: _Route | None) -> Verdict | None:
+    """Too many alignments to enumerate: one diagonal point may still refute them all."""
+    diag = _diagonal_refutation(na, rename_onto(nb, als.items[0]), prover)
+    if diag is None:
+        return None
+    cm = _two_sided(diag.model, na, nb, als.items[0])
+    v = _verdict(INEQUIVALENT, relation, als.items[0], [diag], countermodel=cm, tried=0, als=als,
+                 route="; ".join(x for x in ("fingerprint", route.outcome.route if route is not None else "") if x))
+    v.budget_exhausted = False
+    v.reason = (f"{diag.name} false at a point where all variables of each sort share one value: every one "
+                f"of the {als.total} admissible alignments is refuted there")
+    return v
+
+
+@dataclass
+class _Search:
+    """Steps 6–8: the alignments, cheaply then with the backend, and what they add up to."""
+
+    na: NormalForm
+    nb: NormalForm
+    relation: str
+    prover: Prover
+    als: Alignments
+    route: _Route | None
+    ruled: list[str] = field(default_factory=list)
+    kinds: set[str] = field(default_factory=set)
+    outcomes: dict[int, Outcome] = field(default_factory=dict)
+    last_model: tuple[dict, Alignment] | None = None
+    survivors: list[tuple[Alignment, NormalForm]] = field(default_factory=list)
+    unknown_reasons: list[str] = field(default_factory=list)
+    best_unknown: tuple[Alignment, Outcome] | None = None
+
+    def cheap_pass(self) -> Verdict | None:
+        """Syntactic identity and sampled exact evaluation on every enumerated alignment."""
+        for al in self.als.items:
+            nbr = rename_onto(self.nb, al)
+            self._probe(al)
+            out = _CHECKS[self.relation](self.na, nbr, self.prover, cheap=True)
+            if out.status == PROVED:
+                return _verdict(EQUIVALENT, self.relation, al, out.obligations, tried=len(self.ruled) + 1,
+                                als=self.als, route=_proof_route(out))
+            if out.ruled_out:
+                self._rule_out(al, out)
+            else:
+                self.survivors.append((al, nbr))
+        return None
+
+    def backend_pass(self) -> Verdict | None:
+        """The backend on the alignments the cheap pass left open, best first."""
+        if self.relation == "syntactic":
+            return None
+        for al, nbr in self.survivors:
+            self._probe(al)
+            out = _CHECKS[self.relation](self.na, nbr, self.prover, cheap=False)
+            if out.status == PROVED:
+                return _verdict(EQUIVALENT, self.relation, al, out.obligations,
+                                tried=len(self.ruled) + len(self.unknown_reasons) + 1, als=self.als,
+                                route=_proof_route(out))
+            if out.ruled_out:
+                self._rule_out(al, out)
+            else:
+                self.unknown_reasons.append(out.reason)
+                self.best_unknown = self.best_unknown or (al, out)
+        return None
+
+    def verdict(self) -> Verdict:
+        """Inequivalent when every alignment and the value route are ruled out and the
+        enumeration was exhaustive; else inconclusive with the reasons."""
+        tried = len(self.als.items)
+        all_ruled = not self.survivors or (self.relation != "syntactic" and not self.unknown_reasons)
+        route = self.route
+        if all_ruled and (route is None or not route.undecided) and self.als.exhaustive:
+            return self._refuted(tried)
+        if self.relation == "syntactic" and all_ruled:
+            reason = "alignment budget exhausted before a syntactic match"
+        elif all_ruled and not self.als.exhaustive:
+            reason = f"alignment budget exhausted: {tried} of {self.als.total} alignments ruled out"
+        else:
+            reason = "; ".join(dict.fromkeys(r for r in self.unknown_reasons if r)) or "not decided"
+            if route is not None and route.undecided:
+                reason += f"; standardized comparison: {route.outcome.reason or 'undecided'}"
+        al0, out0 = self.best_unknown if self.best_unknown else (self.als.items[0], None)
+        v = _verdict(INCONCLUSIVE, self.relation, al0, out0.obligations if out0 else [], tried=tried, als=self.als)
+        v.reason = reason
+        v.ruled_out = self.ruled
+        return v
+
+    def _refuted(self, tried: int) -> Verdict:
+        cm = None
+        obs: list[Obligation] = []
+        route = self.route
+        if self.last_model is not None:
+            cm = _two_sided(self.last_model[0], self.na, self.nb, self.last_model[1])
+            obs = list(self.outcomes.get(id(self.last_model[1]), Outcome(REFUTED)).obligations)
+        elif route is not None and route.outcome.model is not None:
+            cm = _two_sided(route.outcome.model, self.na, self.nb, None, route.names)
+        order = ("structure", "fingerprint", "countermodel")
+        how = [k for k in order if k in self.kinds] + ([route.outcome.route] if route is not None and route.outcome.route else [])
+        v = _verdict(INEQUIVALENT, self.relation, self.als.items[0], obs, tried=tried, als=self.als, countermodel=cm,
+                     structural=cm is None, route="; ".join(dict.fromkeys(how)))
+        v.reason = f"all {tried} admissible alignment(s) ruled out"
+        v.ruled_out = self.ruled
+        return v
+
+    def _rule_out(self, al: Alignment, out: Outcome) -> None:
+        self.ruled.append(_ruled_line(al, out, self.na, self.nb))
+        self.kinds.add(_refutation_route(out))
+        self.outcomes[id(al)] = out
+        if out.model is not None:
+            self.last_model = (out.model, al)
+
+    def _probe(self, al: Alignment) -> None:
+        """Models of each side's premises found by the value route are the points where two
+        premise sets and conclusions are worth comparing (B's through the alignment)."""
+        if self.route is None:
+            return
+        probes_a = self.route.outcome.witnesses.get("A", [])
+        probes_b = self.route.outcome.witnesses.get("B", [])
+        if probes_a or probes_b:
+            onto = {vb.name: va.name for va, vb in al.pairs}
+            names = self.route.names
+            self.prover.use_probes(probes_a + [{onto.get(names.get(k, k), k): x for k, x in m.items()}
+                                               for m in probes_b])
 
 
 def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obligation | None:
@@ -569,8 +485,7 @@ def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obl
     difference there refutes the obligation under ALL alignments at once (used when the
     alignment budget is too small to enumerate them). Premise-free SAE is covered too: a tree
     match implies ⊢ C ↔ C'."""
-    ev = prover.evaluator
-    if not ev.ok or not na.variables:
+    if not na.variables:
         return None
     sorts = list(dict.fromkeys(v.sort for v in na.variables))
     if not all(samplable(s, prover.carriers) for s in sorts):
@@ -581,22 +496,17 @@ def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obl
         items.append(("premises ⋀Γ ↔ ⋀Γ'", iff(na.premise(), nbr.premise())))
     items.append(("conclusions C ↔ C'", iff(na.conclusion, nbr.conclusion)))
     try:
-        points = ev.sample(list(reps), prover.points, prover.seed)
-    except Exception:  # noqa: BLE001 - a sort the sampler does not support
+        points = sample_assignments(list(reps), prover.points, prover.seed)
+    except ValueError:  # a sort the sampler has no values for
         return None
     body_all = iff(items[0][1], items[-1][1])
     points = numeral_probes(reps, [body_all], points[0] if points else {}) + points
     for env in points:
         full = {v.name: env[reps[sorts.index(v.sort)].name] for v in na.variables}
         for name, body in items:
-            try:
-                val = ev.truth(body, full, prover.deadline)
-            except DeadlineExceeded:
-                raise
-            except Exception:  # noqa: BLE001 - undecided, never false
-                val = None
-            if val is False:
-                return Obligation(name, close(body, na.variables), "refuted", "fingerprint", "false at a diagonal point (exact evaluation)", full)
+            if exact_truth(body, full, prover.deadline) is False:
+                return Obligation(name, close(body, na.variables), Status.REFUTED, "fingerprint",
+                                  "false at a diagonal point (exact evaluation)", full)
     return None
 
 
@@ -616,11 +526,11 @@ def _proof_route(out: Outcome) -> str:
 def _refutation_route(out: Outcome) -> str:
     if out.status == STRUCTURAL:
         return "structure"
-    bad = next((o for o in out.obligations if o.status == "refuted"), None)
+    bad = next((o for o in out.obligations if o.status == REFUTED), None)
     return "fingerprint" if bad is not None and bad.by == "fingerprint" else "countermodel"
 
 
-def _verdict(status: str, relation: str, al: Alignment | None, obs: list[Obligation], reason: str = "", tried: int = 0, als: Any = None, countermodel: dict | None = None, structural: bool = False, route: str = "") -> Verdict:
+def _verdict(status: VerdictStatus, relation: str, al: Alignment | None, obs: list[Obligation], reason: str = "", tried: int = 0, als: Any = None, countermodel: dict | None = None, structural: bool = False, route: str = "") -> Verdict:
     return Verdict(
         status=status,
         relation=relation,
@@ -649,12 +559,12 @@ def _logical(na: NormalForm, nb: NormalForm, prover: Prover, budget: int) -> Ver
                             route="logical (pointwise, one alignment)")
     ta, tb = na.closed(), nb.closed()
     whole = prover("T ↔ T'", iff(ta, tb))
-    if whole.status == "proved":
+    if whole.status == PROVED:
         return _verdict(EQUIVALENT, rel, None, [whole], reason="T ↔ T' proved", route="logical (whole statements)")
     pa = prover("T (statement A)", ta)
     pb = prover("T' (statement B)", tb)
     for proved, refuted, side in ((pa, pb, "B"), (pb, pa, "A")):
-        if proved.status == "proved" and refuted.status == "refuted":
+        if proved.status == PROVED and refuted.status == REFUTED:
             cm = {"A": {}, "B": {}}
             cm[side] = dict(refuted.model or {})
             return _verdict(INEQUIVALENT, rel, None, [whole, pa, pb], reason=f"statement {'A' if side == 'B' else 'B'} is provable, statement {side} is refuted", countermodel=cm,
@@ -663,42 +573,55 @@ def _logical(na: NormalForm, nb: NormalForm, prover: Prover, budget: int) -> Ver
 
 
 # --------------------------------------------------------------------------------------
-# vacuity and triviality
+# one statement: vacuity, triviality, truth
 # --------------------------------------------------------------------------------------
 
 
-def _single(st: Statement | str, formula_of, name: str, timeout: float, language: str, backend: Backend | None, deadline: Deadline | None) -> Obligation:
+def _single(st: Statement | Profile | str, formula_of: Any, timeout: float, language: str,
+            backend: Backend | None, deadline: Deadline | None) -> tuple[Profile, Prover, Any]:
     timeout = check_seconds("timeout", timeout)
-    s = as_statement(st, language, "A")
-    nf = normalize(s)
-    if backend is None:
-        backend = default_backend()
-    prover = Prover(backend, timeout, Deadline.after(2 * timeout).sooner(deadline))
+    profile = st if isinstance(st, Profile) else Profile.of(as_statement(st, language, "A"), fingerprints=False)
+    nf = profile.normal_form
+    prover = Prover(backend if backend is not None else default_backend(), timeout,
+                    Deadline.after(2 * timeout).sooner(deadline))
     prover.carriers = frozenset(v.name for v in nf.types)
-    formula = formula_of(nf)
+    return profile, prover, formula_of(nf)
+
+
+def _bounded(name: str, formula: Any, ask: Any) -> Obligation:
     try:
-        return prover(name, formula)
+        return ask()
     except DeadlineExceeded as e:
-        return Obligation(name, formula, "unknown", detail=f"deadline: the budget ran out during {e.args[0] if e.args else 'the check'}")
+        return Obligation(name, formula, Status.UNKNOWN,
+                          detail=f"deadline: the budget ran out during {e.args[0] if e.args else 'the check'}")
 
 
-def vacuous(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
+def vacuous(statement: Statement | Profile | str, timeout: float = 5.0, language: str = "lean4",
+            backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
     """Do the premises prove False? ``status``: ``proved`` (vacuous), ``refuted`` (a model of
     the premises was found: not vacuous), ``unknown``. Bounded by 2 × ``timeout`` and by
-    ``deadline``."""
-    return _single(statement, vacuous_obligation, "premises prove False", timeout, language, backend, deadline)
+    ``deadline``. Given a ``Profile``, a decided answer is kept there (``Profile.vacuity``)
+    for answer pinning to reuse."""
+    profile, prover, formula = _single(statement, vacuous_obligation, timeout, language, backend, deadline)
+    return _bounded(VACUITY_NAME, formula, lambda: profile.decide_vacuity(prover))
 
 
-def trivial(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
+def trivial(statement: Statement | Profile | str, timeout: float = 5.0, language: str = "lean4",
+            backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
     """Does the conclusion hold without the premises? ``status``: ``proved`` (trivial),
     ``refuted`` (countermodel to the bare conclusion), ``unknown``."""
-    return _single(statement, trivial_obligation, "conclusion holds without premises", timeout, language, backend, deadline)
+    name = "conclusion holds without premises"
+    _, prover, formula = _single(statement, trivial_obligation, timeout, language, backend, deadline)
+    return _bounded(name, formula, lambda: prover(name, formula))
 
 
-def provable(statement: Statement | str, timeout: float = 5.0, language: str = "lean4", backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
+def provable(statement: Statement | Profile | str, timeout: float = 5.0, language: str = "lean4",
+             backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
     """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C`` outright? (the "naive"
     baseline keeps such candidates). ``status``: ``proved``, ``refuted``, ``unknown``."""
-    return _single(statement, lambda nf: nf.closed(), "statement holds", timeout, language, backend, deadline)
+    name = "statement holds"
+    _, prover, formula = _single(statement, lambda nf: nf.closed(), timeout, language, backend, deadline)
+    return _bounded(name, formula, lambda: prover(name, formula))
 
 
-__all__ = ["check_equivalence", "has_uninterpreted", "provable", "trivial", "vacuous"]
+__all__ = ["Profile", "as_profile", "check_equivalence", "has_uninterpreted", "provable", "trivial", "vacuous"]

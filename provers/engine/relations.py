@@ -43,48 +43,48 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from provers.engine.align import Alignment, standardize
-from provers.engine.answers import PINNED, VACUOUS, AnswerPin, combined_by, pin_answer
+from provers.engine.align import Alignment
+from provers.engine.answers import AnswerPin, combined_by, pin_answer, prove_satisfiable
+from provers.engine.formulas import (
+    canon_key,
+    close,
+    iff,
+    same_term,
+    satisfiable_obligation,
+    standardize,
+)
 from provers.engine.normal import NormalForm
 from provers.engine.verdict import Obligation
 from provers.ir import (
     BOOL,
-    COMMUTATIVE,
     CONNECTIVES,
     DUAL,
-    FALSE,
-    FLIPPED,
     RELATION_OPS,
-    TRUE,
     App,
     Quant,
     Term,
     Var,
     and_,
     app,
-    canonical,
-    free_vars,
     fresh_name,
-    map_term,
     provably_inhabited,
     substitute,
     subterms,
 )
 from provers.semantics.evaluate import truth
+from provers.status import PinStatus, Status
 
 RELATIONS = ("syntactic", "sae", "symbolic", "logical")
 
 ProveFn = Callable[..., Obligation]
 
-PROVED, REFUTED, STRUCTURAL, UNKNOWN = "proved", "refuted", "structural", "unknown"
-
-
+PROVED, REFUTED, STRUCTURAL, UNKNOWN = Status.PROVED, Status.REFUTED, Status.STRUCTURAL, Status.UNKNOWN
 
 @dataclass
 class Outcome:
     """Result of one relation under one alignment."""
 
-    status: str
+    status: Status
     obligations: list[Obligation] = field(default_factory=list)
     reason: str = ""
     #: how the outcome was reached, for ``Verdict.route`` (``answer value (propagation)``, ...)
@@ -96,7 +96,7 @@ class Outcome:
     @property
     def model(self) -> dict | None:
         for o in self.obligations:
-            if o.status == "refuted" and o.model is not None:
+            if o.status == REFUTED and o.model is not None:
                 return o.model
         return None
 
@@ -125,47 +125,13 @@ def rename_onto(b: NormalForm, alignment: Alignment) -> NormalForm:
     )
 
 
-def close(body: Term, order: tuple[Var, ...] = ()) -> Term:
-    """``∀`` over the free variables of ``body`` (in ``order`` first, then by name), and over
-    the variables of ``order`` that ``body`` does not use but whose sort may be empty: over
-    ``Fin 0`` every ``∀`` is true, so such a binder is never dropped."""
-    fv = free_vars(body)
-    vs = [v for v in order if v in fv or not provably_inhabited(v.sort)]
-    vs += sorted((v for v in fv if v not in set(vs)), key=lambda v: v.name)
-    return Quant("forall", tuple(vs), body) if vs else body
-
-
-def iff(p: Term, q: Term) -> Term:
-    return app("iff", p, q)
-
-
-def canon_key(t: Term) -> str:
-    """Alpha-canonical rendering with commutative arguments ordered and > / ≥ flipped."""
-
-    def rw(s: Term) -> Term | None:
-        if isinstance(s, App):
-            if s.op in FLIPPED:
-                return app(FLIPPED[s.op], s.args[1], s.args[0])
-            if s.op in COMMUTATIVE:
-                args = tuple(sorted(s.args, key=repr))
-                if args != s.args:
-                    return app(s.op, *args)
-        return None
-
-    return repr(map_term(canonical(t), rw))
-
-
-def same_term(p: Term, q: Term) -> bool:
-    return p == q or canon_key(p) == canon_key(q)
-
-
 def _combine(obs: list[Obligation], reason_ok: str = "") -> Outcome:
-    if any(o.status == "refuted" for o in obs):
-        bad = next(o for o in obs if o.status == "refuted")
+    if any(o.status == REFUTED for o in obs):
+        bad = next(o for o in obs if o.status == REFUTED)
         return Outcome(REFUTED, obs, f"{bad.name} refuted")
-    if all(o.status == "proved" for o in obs):
+    if all(o.status == PROVED for o in obs):
         return Outcome(PROVED, obs, reason_ok)
-    unk = [o for o in obs if o.status != "proved"]
+    unk = [o for o in obs if o.status != PROVED]
     return Outcome(UNKNOWN, obs, "; ".join(f"{o.name}: {o.detail or 'not proved'}" for o in unk))
 
 
@@ -175,7 +141,7 @@ def _run(prove: ProveFn, items: list[tuple[str, Term]], order: tuple[Var, ...], 
     for name, body in items:
         ob = prove(name, close(body, order), cheap=cheap)
         out.append(ob)
-        if ob.status == "refuted":
+        if ob.status == REFUTED:
             break
     return out
 
@@ -191,7 +157,7 @@ def syntactic_key(nf: NormalForm) -> tuple[tuple[str, ...], str]:
 
 def check_syntactic(a: NormalForm, b: NormalForm, prove: ProveFn | None = None, cheap: bool = False) -> Outcome:
     if syntactic_key(a) == syntactic_key(b):
-        return Outcome(PROVED, [Obligation("canonical forms equal", a.closed(), "proved", "syntactic")])
+        return Outcome(PROVED, [Obligation("canonical forms equal", a.closed(), PROVED, "syntactic")])
     return Outcome(STRUCTURAL, [], "canonical forms differ")
 
 
@@ -216,7 +182,7 @@ def check_sae(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False)
     # premise-free: a fingerprint difference of the whole conclusions already rules the
     # alignment out (a successful tree match implies ⊢ C ↔ C')
     whole = prove("conclusions C ↔ C'", close(iff(a.conclusion, b.conclusion), order), cheap=True)
-    if whole.status == "refuted":
+    if whole.status == REFUTED:
         return Outcome(REFUTED, [whole], "conclusions differ at a sampled point")
     return _match(a.conclusion, b.conclusion, prove, order, cheap, "C")
 
@@ -232,7 +198,7 @@ def _kind(t: Term) -> str:
 def _match(p: Term, q: Term, prove: ProveFn, order: tuple[Var, ...], cheap: bool, path: str) -> Outcome:
     kp, kq = _kind(p), _kind(q)
     if same_term(p, q):
-        return Outcome(PROVED, [Obligation(f"{path} identical up to renaming", close(iff(p, q), order), "proved", "syntactic")])
+        return Outcome(PROVED, [Obligation(f"{path} identical up to renaming", close(iff(p, q), order), PROVED, "syntactic")])
     if kp in CONNECTIVES or kq in CONNECTIVES:
         if kp != kq:
             return Outcome(STRUCTURAL, [], f"{path}: connective {kp} vs {kq}")
@@ -378,11 +344,15 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     obs: list[Obligation] = []
     ob = prove("answer predicates α ⋈ c ↔ α ⋈' c'", Quant("forall", (alpha,), pred), cheap=cheap)
     obs.append(ob)
-    if ob.status == "refuted":
+    if ob.status == REFUTED:
         return Outcome(REFUTED, obs, f"{ob.name} refuted", route="answer predicates"), back
 
     cache = pins if pins is not None else {}
-    vac = vacuity or {}
+    vac = dict(vacuity or {})
+    if "B" in vac:  # its model in B's names: onto the renamed-apart ones
+        onto = {old: new for new, old in back.items()}
+        ob = vac["B"]
+        vac["B"] = replace(ob, model=None if ob.model is None else {onto.get(k, k): x for k, x in ob.model.items()})
     pin = {side: pin_answer(nf, prove, side, vac.get(side), cache, cheap)
            for side, nf in (("A", a), ("B", b2))}
     out = _pinned_route(a, b2, la, lb, pin, obs, prove, cheap)
@@ -395,8 +365,8 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     """(ii) and (iii) of the value route, given both sides' pins."""
     how = combined_by(*pin.values())
     for side in ("A", "B"):
-        if pin[side].status == VACUOUS:
-            obs += [o for o in pin[side].obligations if o.status == "proved"]
+        if pin[side].status == PinStatus.VACUOUS:
+            obs += [o for o in pin[side].obligations if o.status == PROVED]
             return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route=f"answer value ({how})")
 
     name = "value projections L = L' under Γ, Γ'"
@@ -407,30 +377,29 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     if ob is None:
         ob = prove(name, vform, cheap=cheap)
     obs.append(ob)
-    if by_pins and ob.status == "proved":
-        obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == "proved"] + extra
-    if ob.status == "refuted":
+    if by_pins and ob.status == PROVED:
+        obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED] + extra
+    if ob.status == REFUTED:
         route = f"answer value ({how})" if by_pins else "value projections"
         return Outcome(REFUTED, obs, f"{name} refuted" + (f": {ob.detail}" if by_pins else ""), route=route)
     for side, nf in (("A", a), ("B", b2)):
         if not nf.premises and all(provably_inhabited(v.sort) for v in nf.variables):
             continue
-        sat = _exists(nf.variables, nf.premise())
         sat_name = f"premises of {side} not contradictory"
         known = pin[side].sat
-        if known is not None and known.status == "proved":
-            ob = Obligation(sat_name, sat, "proved", known.by, known.detail)
+        if known is not None and known.status == PROVED:
+            ob = Obligation(sat_name, satisfiable_obligation(nf), PROVED, known.by, known.detail)
         else:
-            ob = prove(sat_name, sat, cheap=cheap)
+            ob = prove_satisfiable(nf, prove, pin[side].vacuity, cheap, getattr(prove, "deadline", None), sat_name)
         obs.append(ob)
-        if ob.status == "refuted":
+        if ob.status == REFUTED:
             return Outcome(STRUCTURAL, obs, f"premises of {side} are contradictory", route="structure")
     out = _combine(obs)
     if out.status == PROVED:
         out.route = f"answer value ({how})" if by_pins else "value projections"
     elif out.status == UNKNOWN:
         notes = [f"{side}: {pin[side].status}" + (f" ({pin[side].reason})" if pin[side].reason else "")
-                 for side in ("A", "B") if pin[side].status != PINNED]
+                 for side in ("A", "B") if pin[side].status != PinStatus.PINNED]
         if notes:
             out.reason += "; answer pins " + "; ".join(notes)
     return out
@@ -442,16 +411,16 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
     settled it. Pinned to equal exact values, or to closed forms proved equal (⊢ t = t'): proved.
     A model of Γ and one of Γ' where the answers differ: refuted, once the exact evaluator
     confirms that the combined model falsifies (ii)."""
-    if pa.status == PINNED and pb.status == PINNED:
+    if pa.status == PinStatus.PINNED and pb.status == PinStatus.PINNED:
         if pa.value is not None and pb.value is not None:
             if pa.value == pb.value:
-                return Obligation(name, vform, "proved", "answer pinning",
+                return Obligation(name, vform, PROVED, "answer pinning",
                                   f"Γ ⊢ L = {pa.value} and Γ' ⊢ L' = {pb.value}"), []
         elif pa.closed_form is not None and pb.closed_form is not None and pa.closed_form.sort == pb.closed_form.sort:
             same = iff(pa.closed_form, pb.closed_form) if pa.closed_form.sort == BOOL else app("eq", pa.closed_form, pb.closed_form)
             ob = prove("pinned answers agree t = t'", close(same), cheap=cheap)
-            if ob.status == "proved":
-                return Obligation(name, vform, "proved", "answer pinning",
+            if ob.status == PROVED:
+                return Obligation(name, vform, PROVED, "answer pinning",
                                   "Γ ⊢ L = t, Γ' ⊢ L' = t' and ⊢ t = t'"), [ob]
     deadline = getattr(prove, "deadline", None)
     for ma, va in pa.witnesses:
@@ -460,16 +429,10 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
                 continue
             model = {**ma, **mb}
             if truth(value, model, deadline) is False:
-                return Obligation(name, vform, "refuted", "answer pinning",
+                return Obligation(name, vform, REFUTED, "answer pinning",
                                   f"L = {va} at a model of Γ, L' = {vb} at a model of Γ' "
                                   "(combined model re-checked by the exact evaluator)", model), []
     return None, []
-
-
-def _exists(vs: tuple[Var, ...], body: Term) -> Term:
-    fv = free_vars(body)
-    used = tuple(v for v in vs if v in fv or not provably_inhabited(v.sort))
-    return Quant("exists", used, body) if used else body
 
 
 # --------------------------------------------------------------------------------------
@@ -481,33 +444,19 @@ def check_logical_pointwise(a: NormalForm, b: NormalForm, prove: ProveFn, cheap:
     """Sufficient for logical equivalence: ⊢ ∀x̄. (⋀Γ → C) ↔ (⋀Γ' → C') under an alignment.
     A refutation here does NOT refute logical equivalence (reported as unknown)."""
     ob = prove("pointwise (⋀Γ → C) ↔ (⋀Γ' → C')", close(iff(a.body(), b.body()), a.variables), cheap=cheap)
-    if ob.status == "proved":
+    if ob.status == PROVED:
         return Outcome(PROVED, [ob])
     return Outcome(UNKNOWN, [ob], "pointwise equivalence not proved")
-
-
-def vacuous_obligation(nf: NormalForm) -> Term:
-    return close(app("not", nf.premise()) if nf.premises else FALSE, nf.variables)
-
-
-def trivial_obligation(nf: NormalForm) -> Term:
-    return close(nf.conclusion, nf.variables)
 
 
 __all__ = [
     "RELATIONS",
     "Outcome",
-    "canon_key",
     "check_logical_pointwise",
     "check_sae",
     "check_symbolic",
     "check_syntactic",
-    "close",
     "rename_onto",
-    "standardize",
     "syntactic_key",
-    "trivial_obligation",
-    "vacuous_obligation",
     "value_route",
-    "TRUE",
 ]

@@ -16,49 +16,50 @@ from fractions import Fraction
 from typing import Any
 
 from provers.ir import Term, show
-
-EQUIVALENT = "equivalent"
-INEQUIVALENT = "inequivalent"
-INCONCLUSIVE = "inconclusive"
-STATUSES = (EQUIVALENT, INEQUIVALENT, INCONCLUSIVE)
+from provers.status import Status, VerdictStatus
 
 
 @dataclass
 class Obligation:
     """A closed IR formula to prove, and what happened to it.
 
-    ``status``: ``proved`` | ``refuted`` | ``unknown`` | ``pending``; ``by``: ``fingerprint``,
-    ``syntactic`` or the backend's name; ``model``: the countermodel when refuted."""
+    ``status``: a ``Status`` (``proved`` | ``refuted`` | ``unknown`` | ``pending``; a plain
+    word is converted); ``by``: ``fingerprint``, ``syntactic`` or the backend's name;
+    ``model``: the countermodel when refuted."""
 
     name: str
     formula: Term
-    status: str = "pending"
+    status: Status = Status.PENDING
     by: str = ""
     detail: str = ""
     model: dict[str, Any] | None = None
     time: float = 0.0
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "formula": show(self.formula),
-            "status": self.status,
+            "status": self.status.value,
             "by": self.by,
             "detail": self.detail,
-            "model": _jsonable(self.model),
+            "model": jsonable(self.model),
             "time": round(self.time, 4),
         }
 
 
-def _jsonable(v: Any) -> Any:
+def jsonable(v: Any) -> Any:
+    """``v`` with exact values written as JSON can hold them (a Fraction as ``"1/3"``)."""
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if isinstance(v, Fraction):
         return str(v)
     if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
+        return {str(k): jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
+        return [jsonable(x) for x in v]
     return str(v)
 
 
@@ -85,7 +86,7 @@ class Verdict:
     ``structure``, ``logical ...``; joined by ``; `` when an inequivalence needed the aligned
     comparison and the value route both ruled out); empty when inconclusive."""
 
-    status: str
+    status: VerdictStatus
     relation: str
     alignment: list[tuple[str, str]] = field(default_factory=list)
     obligations: list[Obligation] = field(default_factory=list)
@@ -101,12 +102,14 @@ class Verdict:
     route: str = ""
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"unknown verdict status {self.status!r}")
+        try:
+            self.status = VerdictStatus(self.status)
+        except ValueError:
+            raise ValueError(f"unknown verdict status {self.status!r}") from None
 
     @property
     def equivalent(self) -> bool:
-        return self.status == EQUIVALENT
+        return self.status == VerdictStatus.EQUIVALENT
 
     def explain(self) -> str:
         """A short human-readable certificate."""
@@ -123,7 +126,7 @@ class Verdict:
         for ob in self.obligations:
             by = f" by {ob.by}" if ob.by else ""
             lines.append(f"  [{ob.status}{by}] {ob.name}: {show(ob.formula)}")
-            if ob.detail and ob.status != "proved":
+            if ob.detail and ob.status != Status.PROVED:
                 lines.append(f"      {ob.detail}")
         if self.countermodel:
             for side in ("A", "B"):
@@ -138,11 +141,11 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "status": self.status,
+            "status": self.status.value,
             "relation": self.relation,
             "alignment": [list(p) for p in self.alignment],
             "obligations": [o.to_dict() for o in self.obligations],
-            "countermodel": _jsonable(self.countermodel),
+            "countermodel": jsonable(self.countermodel),
             "reason": self.reason,
             "time": round(self.time, 4),
             "alignments_tried": self.alignments_tried,

@@ -71,6 +71,7 @@ from provers.semantics.approx import (
     values_equal,
     wrap,
 )
+from provers.semantics.closed_forms import closed_form
 from provers.semantics.domains import MAX_DOMAIN, bound_domain, guards, probe_values
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
@@ -367,6 +368,10 @@ def _ite(t: App, env: Env) -> Any:
 
 @_strict("eq", "ne")
 def _equality(t: App, vals: list[Any], env: Env) -> Any:
+    if isinstance(t.args[0].sort, SetSort) and any(isinstance(v, PredSet) for v in vals):
+        extra = [v for v in env.values() if is_rational(v)]
+        if sets.separated(vals[0], vals[1], t.args[0].sort.elem, extra):
+            return t.op == "ne"
     eq, approx = values_equal(vals[0], vals[1])
     return truth_value(eq if t.op == "eq" else not eq, not approx)
 
@@ -543,9 +548,15 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
 
 
 def _bigop(t: BigOp, env: Env) -> Any:
-    dom = finite_elements(_ev(t.domain, env), f"domain of {'∑' if t.kind == 'sum' else '∏'}")
-    if len(dom) > MAX_DOMAIN:
-        raise Undecided("big operator over too large a domain")
+    try:
+        dom = finite_elements(_ev(t.domain, env), f"domain of {'∑' if t.kind == 'sum' else '∏'}")
+        if len(dom) > MAX_DOMAIN:
+            raise Undecided("big operator over too large a domain")
+    except Undecided:
+        closed = closed_form(t)  # equal for every value of the bounds: exact on huge ranges
+        if closed is None:
+            raise
+        return _ev(closed, env)
     acc: Any = numeric.zero(t.sort) if t.kind == "sum" else numeric.one(t.sort)
     op = "add" if t.kind == "sum" else "mul"
     for x in sorted(dom, key=_sort_key):

@@ -8,11 +8,12 @@ a handler ``(term, argument values) -> value``; the evaluator registers them in 
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
-from provers.ir import INT, INTERVALS, NAT, App, OpTable
+from provers.ir import INT, INTERVALS, NAT, RAT, REAL, App, OpTable, Sort
 from provers.semantics.approx import as_int_arg, compare, is_approx, truth_value, truthy
-from provers.semantics.domains import MAX_DOMAIN
+from provers.semantics.domains import MAX_DOMAIN, probe_values
 from provers.semantics.values import PredSet, Undecided
 
 Handler = Callable[[App, list[Any]], Any]
@@ -157,3 +158,35 @@ def _finite(t: App, vals: list[Any]) -> Any:
     if isinstance(a, PredSet) and a.infinite is not None:
         return not a.infinite
     raise Undecided("finiteness of a set known only by membership")
+
+
+def separated(a: Any, b: Any, elem: Sort, extra: list[Any]) -> bool:
+    """Whether some element is exactly in one set and exactly not in the other.
+
+    Why: sets known only by membership (``{x | x^2 = 4}``) cannot be compared by value, but
+    one separating element decides ``a ≠ b`` exactly (a solver's countermodel to
+    ``S = {x | P x} ↔ S = {x | Q x}`` is checked this way). Candidates: the elements of a
+    finite side, small probe values of the element sort, and the given values (a model's)
+    with their negations. Never decides ``a = b``."""
+    candidates: list[Any] = []
+    for s in (a, b):
+        if isinstance(s, frozenset):
+            candidates.extend(sorted(s, key=repr))
+    candidates.extend(probe_values(elem))
+    if elem in (INT, RAT, REAL):
+        candidates.extend(x for v in extra for x in (v, -v))
+    elif elem == NAT:
+        candidates.extend(v for v in extra if isinstance(v, int) and v >= 0)
+    seen: set[Any] = set()
+    for x in candidates:
+        if x in seen or (elem in (NAT, INT) and isinstance(x, Fraction) and x.denominator != 1):
+            continue
+        seen.add(x)
+        try:
+            ma, aa = truthy(member(x, a))
+            mb, ab = truthy(member(x, b))
+        except Undecided:
+            continue
+        if ma != mb and not (aa or ab):
+            return True
+    return False

@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 
 from provers import ir
-from provers.backends.base import ProofResult, Proved, Unknown
+from provers.backends.base import Backend, ProofResult, Proved, Unknown
 from provers.backends.lean.render import (
     DEFAULT_TACTICS,
     LeanObligation,
@@ -45,7 +45,7 @@ __all__ = ["LeanBackend"]
 _DECL_START = ("theorem", "lemma", "example", "import", "open", "/-", "--")
 
 
-class LeanBackend:
+class LeanBackend(Backend):
     """Prove obligations with Lean; every failure mode is an `Unknown` with its reason.
 
     `transport`: a LeanReplPool / LeanRepl / KiminaClient; by default one is made from
@@ -54,7 +54,7 @@ class LeanBackend:
     unless the header imports Mathlib. `lean_symbols=True` renders uninterpreted symbols
     that are Lean names as those Lean constants: use it only when both statements are Lean.
     `sources`: the statements (A, B) the IR obligations come from, so that their components
-    are rendered from the original Lean text (`with_sources` makes such a copy per pair).
+    are rendered from the original Lean text (`bind` makes such a copy per pair).
     """
 
     name = "lean"
@@ -99,7 +99,7 @@ class LeanBackend:
             return render_theorem(LeanObligation(goal=obligation), self.tactics)
         raise TypeError(f"cannot prove a {type(obligation).__name__}")
 
-    def with_sources(self, a: ir.Statement, b: ir.Statement | None = None) -> LeanBackend:
+    def bind(self, a: ir.Statement, b: ir.Statement | None = None) -> LeanBackend:
         """This backend (same transport and portfolio) rendering IR obligations with the
         original Lean text of `a` and `b` — the two statements of one `check_equivalence`
         call, in that order — wherever the obligation contains their components, and their

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from provers.backends.smt.algebraic import AlgebraicReal, from_cvc5_text, from_z3
 from provers.backends.smt.core import CORE_OPS, Unsupported
 from provers.backends.smt.lower import Lowered
 from provers.ir import (
@@ -176,6 +177,22 @@ class Emitter:
         if isinstance(sort, OpaqueSort):
             return Opaque(sort.name, self._opaque_index(sort.name, str(v)))
         raise Untranslatable(f"value of sort {sort}")
+
+    def scalar_value(self, v: Any, sort: Sort) -> Any:
+        """``value``, except that an irrational algebraic real (nlsat, cvc5's coverings) comes
+        back as an ``AlgebraicReal``: the model is then re-checked by ``algebraic_truth``."""
+        try:
+            return self.value(v, sort)
+        except Untranslatable:
+            if sort not in (REAL, RAT):
+                raise
+            try:
+                return self.algebraic(v)
+            except (ValueError, TypeError, AttributeError) as e:
+                raise Untranslatable(f"irrational or symbolic real {v} ({e})") from e
+
+    def algebraic(self, v: Any) -> AlgebraicReal:
+        raise ValueError("no algebraic numbers")
 
     def _opaque_index(self, sort: str, text: str) -> int:
         table = self.opaque_elements
@@ -386,6 +403,11 @@ class Z3Emitter(Emitter):
             return out  # no interpretation: the default alone describes it
         return out
 
+    def algebraic(self, v: Any) -> AlgebraicReal:
+        if not self.Z.is_algebraic_value(v):
+            raise ValueError("not an algebraic number")
+        return from_z3(v)
+
     def solver(self, timeout_ms: int, lowered: Lowered) -> Any:
         s = self.Z.Solver()
         s.set("timeout", max(1, timeout_ms))
@@ -414,30 +436,40 @@ class Cvc5Emitter(Emitter):
             walk_literals(self.Z, interp, out)
         return out
 
+    def algebraic(self, v: Any) -> AlgebraicReal:
+        return from_cvc5_text(str(v))
+
     def solver(self, timeout_ms: int, lowered: Lowered) -> Any:
-        logic = "ALL"
-        nonlinear_real_only = _pure_real(lowered)
-        s = self.Z.SolverFor("QF_NRA" if nonlinear_real_only else logic)
+        logic = real_logic(lowered)
+        s = self.Z.SolverFor(logic or "ALL")
         s.setOption("tlimit-per", max(1, timeout_ms))
-        if nonlinear_real_only:
+        if logic is not None:
+            # complete cylindrical algebraic coverings for QF_NRA; with quantifiers (NRA) the
+            # same configuration answers "incomplete" at once where ALL could run far past
+            # tlimit-per (∃ x, x² = 2 ∧ x > 0 took 8 s under a 3 s limit)
             s.setOption("nl-cov", True)
         return s
 
 
-def _pure_real(lowered: Lowered) -> bool:
-    """No quantifiers, integers, functions or sets: cvc5's complete cylindrical algebraic
-    coverings (``nl-cov``) apply."""
+def real_logic(lowered: Lowered) -> str | None:
+    """``QF_NRA`` / ``NRA`` when the obligation is over the reals alone (no integers,
+    functions, sets or uninterpreted symbols), without / with quantifiers; else None."""
     from provers.ir import subterms
 
+    quantified = False
     for t in [lowered.formula, *lowered.facts]:
         for s in subterms(t):
-            if isinstance(s, (Quant, Uninterpreted)):
-                return False
+            if isinstance(s, Uninterpreted):
+                return None
+            if isinstance(s, Quant):
+                quantified = True
+                if any(v.sort != REAL for v in s.vars):
+                    return None
             if isinstance(s, (Var, Num, App)) and s.sort not in (BOOL, REAL):
-                return False
+                return None
             if isinstance(s, App) and s.op in ("floor", "cast", "mem", "apply"):
-                return False
+                return None
     for v in lowered.consts:
         if v.sort not in (REAL, BOOL):
-            return False
-    return True
+            return None
+    return "NRA" if quantified else "QF_NRA"

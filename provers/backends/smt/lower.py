@@ -225,6 +225,9 @@ class Lowerer:
         finally:
             self.scopes.pop()
         guards = [c_le(cint(0), Var(v.name, INT)) for v in t.vars if v.sort == NAT]
+        # a bound ℕ-valued function ranges over ℕ-valued arrays only: without this, ∃ f : ℕ → ℕ
+        # could pick negative values and make every application fact below a vacuous guard
+        guards += _nat_range_axioms([v for v in t.vars if isinstance(v.sort, FunSort)], set())
         guards += scope.facts
         # SMT sorts are never empty, Lean's may be (`Fin 0`, a type variable): over an empty
         # sort ∀ is true and ∃ false, whatever the body

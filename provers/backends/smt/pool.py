@@ -9,12 +9,21 @@ without an ``if __name__ == "__main__"`` guard work. A worker that
 overruns ``timeout * HARD_FACTOR + GRACE`` seconds, dies, or hits its ``RLIMIT_AS`` cap is
 killed (SIGKILL) and replaced, and the call answers ``Unknown``. Workers are reused between
 calls, so the per-call overhead is one pickle round trip.
+
+Portfolio stop: when a ``first_definitive`` call has its answer, the losing solvers are stopped
+at once instead of running to their own timeout (``WorkerPool.stop``): a z3 worker is
+interrupted with SIGINT (z3 cancels its check and the worker answers ``Unknown`` and stays up;
+a SIGINT while the worker runs Python code sets a flag that ``solve`` reads before each check); a cvc5
+worker, which cannot be interrupted inside its check, is killed when more than ``KILL_WORTH``
+seconds of its budget are left, and replaced at once by a fresh worker that imports the
+solvers while the caller goes on (a restart costs no waiting, but CPU: shorter jobs run out).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -30,8 +39,37 @@ GRACE = 2.0
 DEFAULT_MEMORY_MB = 4096
 
 
+#: Seconds an interrupted (SIGINT) z3 worker has to answer before it is killed.
+STOP_GRACE = 2.0
+#: Solvers whose worker stops on SIGINT (z3 cancels a running check on SIGINT).
+INTERRUPTIBLE = frozenset({"z3"})
+#: A loser that cannot be interrupted is killed (and replaced) only when more than this many
+#: seconds of its budget are left: a restart costs about half a CPU second (python, z3, cvc5
+#: imports), more than letting a 1 s call run out (measured: killing every cvc5 loser at 1 s
+#: per call cost more solver CPU than it saved, docs/benchmarks.md).
+KILL_WORTH = 2.0
+
+
+def _on_sigint(_signum: int, _frame: object) -> None:
+    """Only a flag: an exception raised at an arbitrary point could leave z3's Python objects
+    half-built (z3 itself cancels a running check on SIGINT; ``solve`` looks at the flag
+    before each check)."""
+    sys.modules["provers.backends.smt.solve"].CANCEL.requested = True
+
+
 def worker_entry(fd: int, memory_mb: int) -> None:
     """Entry point of a worker process (``python -c``): serve jobs on socket ``fd``."""
+    try:  # import the solvers now, while the caller does other work (a restart is then cheap)
+        import cvc5.pythonic  # noqa: F401
+        import z3  # noqa: F401
+
+        import provers.backends.smt.solve  # noqa: F401
+    except ImportError:
+        pass
+    signal.signal(signal.SIGINT, _on_sigint)
+    # a stop sent while the worker was starting was held pending (blocked, not ignored):
+    # it is delivered now and cancels the job already waiting on the socket
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _worker_main(Connection(fd), memory_mb)
 
 
@@ -44,7 +82,7 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (ImportError, ValueError, OSError):
         pass
-    from provers.backends.smt.solve import solve
+    from provers.backends.smt.solve import CANCEL, solve
 
     while True:
         try:
@@ -69,6 +107,9 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
                 conn.send((job, Unknown(f"result not transferable: {e}"[:300], name)))
             except OSError:
                 return
+        # reset only once the job is answered: the pool signals only while a job is in
+        # flight, so a stop that arrived before this job was read still applies to it
+        CANCEL.requested = False
 
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -90,7 +131,10 @@ class _Worker:
         parent, child = socket.socketpair()
         env = dict(os.environ)
         env["PYTHONPATH"] = _ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        code = f"from provers.backends.smt.pool import worker_entry; worker_entry({child.fileno()}, {memory_mb})"
+        # SIGINT is blocked (held pending, not lost) until the worker's handler is installed:
+        # a stop sent during start-up under load still cancels the job
+        code = ("import signal; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}); "
+                f"from provers.backends.smt.pool import worker_entry; worker_entry({child.fileno()}, {memory_mb})")
         popen = subprocess.Popen(
             [sys.executable, "-c", code], pass_fds=(child.fileno(),), env=env,
             stdin=subprocess.DEVNULL, start_new_session=True,
@@ -99,6 +143,7 @@ class _Worker:
         self.proc = _Proc(popen)
         self.conn: Connection = Connection(parent.detach())
         self.job: int | None = None  # job in flight
+        self.solver = ""  # the solver of the job in flight
         self.abandoned = False  # its caller stopped waiting (first-definitive portfolio)
         self.deadline = 0.0
 
@@ -124,6 +169,11 @@ class WorkerPool:
         self.ids = itertools.count()
         self.lock = threading.Lock()
         self.restarts = 0
+        #: losing solvers stopped by ``stop``: interrupted (SIGINT, worker kept) and killed
+        self.interrupted = 0
+        self.killed_losers = 0
+        #: pids of the workers ``stop`` killed (for tests and diagnostics; the last 100)
+        self.stopped_pids: list[int] = []
 
     # -- worker management ------------------------------------------------------------
 
@@ -149,6 +199,28 @@ class WorkerPool:
             self.workers.remove(w)
             self.restarts += 1
 
+    def stop(self, w: _Worker, budget_left: float = float("inf")) -> None:
+        """Stop the job in flight on ``w``: its caller has its answer from another solver.
+        ``budget_left``: seconds the job may still run under its own timeout."""
+        w.abandoned = True
+        if w.conn.poll(0):
+            return  # it has answered already: a signal now would cancel its next job
+        if w.solver in INTERRUPTIBLE and w.proc.is_alive():
+            try:
+                os.kill(w.proc.pid, signal.SIGINT)
+                w.deadline = min(w.deadline, time.monotonic() + STOP_GRACE)
+                self.interrupted += 1
+                return
+            except (ProcessLookupError, OSError):
+                pass
+        if budget_left <= KILL_WORTH:
+            return  # cheaper to let it run out (reaped, or killed at its deadline, later)
+        self._replace(w)
+        self.killed_losers += 1
+        self.stopped_pids = [*self.stopped_pids[-99:], w.proc.pid]
+        if len(self.workers) < self.max_workers:
+            self.workers.append(_Worker(self.memory_mb))  # starts (and imports) in the background
+
     def _acquire(self) -> _Worker:
         while True:
             for w in list(self.workers):
@@ -170,18 +242,27 @@ class WorkerPool:
     # -- public -----------------------------------------------------------------------
 
     def run(
-        self, jobs: list[tuple[str, Term, float]], first_definitive: bool = False, hard_limit: float | None = None
+        self, jobs: list[tuple[str, Term, float]], first_definitive: bool = False, hard_limit: float | None = None,
+        stagger: float = 0.0,
     ) -> list[ProofResult | None]:
         """Run (solver, obligation, timeout) jobs in parallel workers and return their results.
 
         With ``first_definitive`` the call returns as soon as one job is Proved or Refuted;
-        the others' slots are None and their workers finish (or are killed) in the background.
+        the others' slots are None and their workers are stopped (``stop``). ``stagger``
+        (with ``first_definitive``): the jobs after the first start only when the first has
+        not answered definitively within ``stagger`` seconds (or has given up earlier), so a
+        cheap answer never pays for a second solver; each still gets its full timeout.
         ``hard_limit`` overrides the kill deadline (default ``timeout * HARD_FACTOR + GRACE``).
         """
         with self.lock:
             pending: dict[int, tuple[int, _Worker, str, float]] = {}
             results: list[ProofResult | None] = [None] * len(jobs)
-            for idx, (name, obligation, timeout) in enumerate(jobs):
+            waiting = list(range(len(jobs)))
+            t0 = time.monotonic()
+            held = stagger > 0 and first_definitive and len(jobs) > 1
+
+            def launch(idx: int) -> None:
+                name, obligation, timeout = jobs[idx]
                 w = self._acquire()
                 job = next(self.ids)
                 limit = hard_limit if hard_limit is not None else timeout * HARD_FACTOR + GRACE
@@ -191,12 +272,21 @@ class WorkerPool:
                 except Exception as e:  # noqa: BLE001 - unpicklable term, dead worker
                     results[idx] = Unknown(f"could not send job: {e}"[:300], name)
                     self._replace(w)
-                    continue
-                w.job = job
+                    return
+                w.job, w.solver, w.abandoned = job, name, False
                 pending[job] = (idx, w, name, time.monotonic())
-            while pending:
+
+            while waiting and (not held or not pending):
+                launch(waiting.pop(0))
+            while pending or waiting:
+                if waiting and (not pending or time.monotonic() - t0 >= stagger):
+                    while waiting:
+                        launch(waiting.pop(0))
+                    continue
                 now = time.monotonic()
                 soonest = min(p[1].deadline for p in pending.values())
+                if waiting:
+                    soonest = min(soonest, t0 + stagger)
                 ready = wait([p[1].conn for p in pending.values()], timeout=max(0.0, soonest - now))
                 for job, (idx, w, name, started) in list(pending.items()):
                     if w.conn in ready:
@@ -219,8 +309,9 @@ class WorkerPool:
                         self._replace(w)
                         del pending[job]
                 if first_definitive and any(isinstance(r, (Proved, Refuted)) for r in results):
-                    for _idx, w, _name, _started in pending.values():
-                        w.abandoned = True
+                    now = time.monotonic()
+                    for idx, w, _name, started in pending.values():
+                        self.stop(w, started + jobs[idx][2] - now)
                     return results
             return results
 

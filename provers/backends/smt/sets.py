@@ -39,11 +39,17 @@ from provers.ir import (
     Num,
     OpTable,
     Quant,
+    SetBuilder,
     Term,
     Var,
     app,
+    conjuncts,
+    free_vars,
     substitute,
 )
+from provers.semantics import Undetermined, evaluate
+from provers.semantics.closed_forms import closed_form_with_facts
+from provers.semantics.domains import MAX_DOMAIN, bound_domain
 
 if TYPE_CHECKING:
     from provers.backends.smt.lower import Lowerer
@@ -128,6 +134,8 @@ def cardinality(lw: Lowerer, s: Term) -> Term:
     elems = finite_elements(s)
     if elems is not None:
         return cint(len(elems))
+    if isinstance(s, SetBuilder):
+        return _builder_cardinality(lw, s)
     if isinstance(s, App):
         if s.op == "range":
             return lw.lower(s.args[0], 0)
@@ -145,6 +153,39 @@ def cardinality(lw: Lowerer, s: Term) -> Term:
     raise Unsupported("card of a set without literal bounds")
 
 
+def _builder_cardinality(lw: Lowerer, s: SetBuilder) -> Term:
+    """card {x | P x} over ℕ/ℤ with numeral bounds among P's conjuncts: a closed set is
+    counted exactly by the evaluator (up to its domain cap, else the reason), one with free
+    variables is unrolled into Σ (if P e then 1 else 0) over at most ``MAX_UNROLL`` values."""
+    if s.var.sort not in (NAT, INT):
+        raise Unsupported(f"card of a set-builder over {s.var.sort}")
+    if not free_vars(s):
+        n = evaluate(app("card", s), {})
+        if isinstance(n, Undetermined):
+            raise Unsupported(f"card of a set-builder not enumerated ({n.reason}; the evaluator "
+                              f"enumerates at most {MAX_DOMAIN} candidates between numeral bounds)")
+        return cint(int(n))
+    dom = bound_domain(s.var, conjuncts(s.body), frozenset(), _ground_value)
+    if dom is None:
+        raise Unsupported("card of a set-builder without numeral bounds")
+    values = sorted(dom)
+    if len(values) > MAX_UNROLL:
+        raise Unsupported(f"card of a set-builder over {len(values)} candidates (cap {MAX_UNROLL})")
+    out: Term = cint(0)
+    for v in values:
+        member = lw.lower(substitute(s.body, {s.var: Num(v, s.var.sort)}), 0)
+        out = c_add(out, c_ite(member, cint(1), cint(0)))
+    return out
+
+
+def _ground_value(e: Term) -> object:
+    """The exact value of a closed term, or None (what ``bound_domain`` reads bounds with)."""
+    if free_vars(e):
+        return None
+    v = evaluate(e, {})
+    return None if isinstance(v, Undetermined) else v
+
+
 def big_operator(lw: Lowerer, t: BigOp) -> Term:
     sort = core_sort(t.sort)
     dom = t.domain
@@ -153,6 +194,12 @@ def big_operator(lw: Lowerer, t: BigOp) -> Term:
         cond, dom = dom.args[0], dom.args[1]
     elems = finite_elements(dom)
     if elems is None:
+        closed = closed_form_with_facts(t) if cond is None else None
+        if closed is not None:
+            value, facts = closed
+            for f in facts:
+                lw.fact(lw.lower(f, 0))
+            return lw.lower(value, 0)
         return symbolic_big_operator(lw, t, dom, cond)
     unit = c_num(0 if t.kind == "sum" else 1, sort)
     acc: Term = unit

@@ -3,7 +3,9 @@
 Runs inside a worker process (``provers.backends.smt.pool``), so a crash, hang or memory blow-up of
 a solver (or of the evaluator on a huge model) never reaches the caller. A ``sat`` answer
 becomes ``Refuted`` only when the exact evaluator confirms, on the ORIGINAL obligation, that
-the model falsifies it; everything else is ``Unknown("spurious model: ...")``.
+the model falsifies it; everything else is ``Unknown("spurious model: ...")``. A model with
+irrational algebraic values (nlsat, cvc5's coverings) is re-checked by the exact field
+evaluator ``algebraic.algebraic_truth`` instead (the rational evaluator has no such values).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.smt.algebraic import AlgebraicReal, algebraic_truth
 from provers.backends.smt.complex_pairs import complex_fun_parts, complex_parts, is_complex_fun
 from provers.backends.smt.core import Unsupported, core_sort
 from provers.backends.smt.emit import (
@@ -33,6 +36,16 @@ SOLVERS = ("z3", "cvc5")
 _UNSPECIFIED = {"%ln_neg": "@ln", "%arcsin_out": "@arcsin", "%arccos_out": "@arccos"}
 #: Candidate models tried per call before answering "spurious model".
 MAX_MODELS = 4
+
+
+class CANCEL:
+    """Set by the worker's SIGINT handler (``pool``): the caller no longer wants this job."""
+
+    requested = False
+
+
+def _canceled(name: str, took: float) -> Unknown:
+    return Unknown("canceled: another solver answered", name, took)
 
 
 def _emitter(name: str) -> Emitter:
@@ -65,11 +78,15 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
         s.add(em.Z.Not(em.emit(lowered.formula)))
     except Unsupported as e:
         return Unknown(f"unsupported: {e.what}", name, took())
+    if CANCEL.requested:
+        return _canceled(name, took())
     r = s.check()
     if r == em.Z.unsat:
         return Proved(name, took(), "unsat")
     if r != em.Z.sat:
         return Unknown(_why_unknown(s, took() >= timeout * 0.95, timeout), name, took())
+    if CANCEL.requested:
+        return _canceled(name, took())
     env, why_spurious = _validated_countermodel(em, s, lowered, lambda: timeout - took())
     if env is not None:
         return Refuted(env, name, took())
@@ -99,7 +116,20 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         model = s.model()
         try:
             env = read_model(em, model, lowered)
-            d = decide(lowered.body, env)
+            if any(isinstance(x, AlgebraicReal) for x in env.values()):
+                # irrational point: the exact field evaluator decides, or nothing does
+                holds = algebraic_truth(lowered.body, env)
+                if holds is False:
+                    return env, ""
+                why_spurious = ("the obligation holds under the model (irrational point)" if holds
+                                else "not exact (irrational point outside the exact field fragment)")
+                d = None
+            else:
+                d = decide(lowered.body, env)
+        except Untranslatable as e:
+            why_spurious = f"not exact ({e})"
+            d = None
+        if d is not None:
             if d.exact and d.value is False:
                 return env, ""
             if d.value is None:
@@ -108,11 +138,9 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
                 why_spurious = "falsity only approximate"
             else:
                 why_spurious = "the obligation holds under the model"
-        except Untranslatable as e:
-            why_spurious = f"not exact ({e})"
         left = remaining()
         block = _blocking_clause(em, model)
-        if left < 0.05 or not block:
+        if left < 0.05 or not block or CANCEL.requested:
             break
         s.add(em.Z.Or(*block) if len(block) > 1 else block[0])
         _set_timeout(s, em.name, left)
@@ -196,7 +224,7 @@ def _variable_value(em: Emitter, model: Any, v: Var) -> Any:
             parts.append(0 if c is None else em.value(model.eval(c, model_completion=True), REAL))
         return ExactComplex(parts[0], parts[1])
     c = em.consts.get((v.name, core_sort(s)))
-    return _default(s) if c is None else em.value(model.eval(c, model_completion=True), core_sort(s))
+    return _default(s) if c is None else em.scalar_value(model.eval(c, model_completion=True), core_sort(s))
 
 
 def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:

@@ -1,0 +1,225 @@
+"""The prover the relations ask: ``prove(name, closed formula, cheap=False) -> Obligation``.
+
+Cheapest first: syntactic identity proves (``⊢ t = t``); exact evaluation at sampled points
+refutes (a point where the formula is exactly false is a validated countermodel, since the
+evaluator is exact); then the backend, whose countermodels are re-checked by the evaluator
+before they count. Results are cached per formula for the length of one check.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from provers.backends.base import Backend, Proved, Refuted, Unknown
+from provers.backends.smt import Portfolio
+from provers.deadline import Deadline, DeadlineExceeded
+from provers.engine.answers import complete_model
+from provers.engine.formulas import canon_key
+from provers.engine.normal import sort_mentions
+from provers.engine.verdict import Obligation
+from provers.ir import (
+    TRUE,
+    App,
+    OpaqueSort,
+    Quant,
+    Sort,
+    Term,
+    Var,
+    has_uninterpreted,
+    known_elements,
+)
+from provers.semantics import FunTable, Opaque, numeral_probes, sample_assignments, truth
+from provers.status import Status
+
+log = logging.getLogger(__name__)
+
+#: Sampled points at which an obligation is evaluated before any backend runs.
+FINGERPRINT_POINTS = 24
+
+
+def default_backend() -> Backend:
+    """The SMT portfolio (z3 and cvc5 in contained worker processes)."""
+    return Portfolio()
+
+
+def _strip_forall(f: Term) -> tuple[tuple[Var, ...], Term]:
+    vs: list[Var] = []
+    while isinstance(f, Quant) and f.kind == "forall":
+        vs.extend(f.vars)
+        f = f.body
+    return tuple(vs), f
+
+
+def _trivially_valid(body: Term) -> bool:
+    if body == TRUE:
+        return True
+    if isinstance(body, App) and body.op in ("iff", "eq") and len(body.args) == 2:
+        return canon_key(body.args[0]) == canon_key(body.args[1])
+    if isinstance(body, App) and body.op == "implies":
+        p, q = body.args
+        return canon_key(p) == canon_key(q)
+    return False
+
+
+def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
+                           carriers: frozenset[str] = frozenset(), deadline: Deadline | None = None,
+                           probes: list[dict] | None = None) -> dict | None:
+    """A sampled assignment where ``body`` is exactly False, or None (``DeadlineExceeded``
+    once ``deadline`` passes): a validated countermodel, since the evaluator is exact.
+    ``probes``: points to try first (models of the premises, say), completed with default
+    values where they lack a variable and skipped where they cannot be."""
+    if not vs or not all(samplable(v.sort, carriers) for v in vs):
+        return None
+    try:
+        points = sample_assignments(list(vs), n, seed)
+    except ValueError:  # a sort the sampler has no values for
+        return None
+    names = {v.name for v in vs}
+    first = [p for p in (complete_model({k: x for k, x in pr.items() if k in names}, vs) for pr in probes or [])
+             if p is not None]
+    points = first + numeral_probes(vs, [body], points[0] if points else {}) + points
+    for env in points:
+        if exact_truth(body, env, deadline) is False:
+            return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
+    return None
+
+
+def exact_truth(body: Term, env: dict, deadline: Deadline | None) -> bool | None:
+    """``truth``, with an evaluator bug logged and read as undecided (never as false)."""
+    try:
+        return truth(body, env, deadline)
+    except DeadlineExceeded:
+        raise
+    except Exception as e:  # noqa: BLE001 - a bug must not become a verdict
+        log.warning("evaluation failed: %s: %s", type(e).__name__, e, exc_info=True)
+        return None
+
+
+@dataclass
+class Prover:
+    """``prove(name, closed formula, cheap=False) -> Obligation``; results cached by formula.
+    Raises ``DeadlineExceeded`` once ``deadline`` has passed (evaluation or solving)."""
+
+    backend: Backend | None
+    timeout: float
+    deadline: Deadline
+    points: int = FINGERPRINT_POINTS
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        #: names of the statements' type variables: a countermodel may give them any number
+        #: of elements; a fixed type the IR does not model (``Fin 1``) only as many as it has
+        self.carriers: frozenset[str] = frozenset()
+        self.cache: dict[Term, Obligation] = {}
+        self.cheap_cache: dict[tuple[Term, str], Obligation] = {}
+        self.solver_calls = 0
+        self.probes: list[dict] = []
+        self._probe_tag = ""
+
+    def use_probes(self, points: list[dict]) -> None:
+        """Try ``points`` (variable name → value) first when looking for a countermodel, e.g.
+        models of the premises, where the premises of two statements are worth comparing.
+        Cheap "unknown" results are remembered per set of probes."""
+        self.probes = [dict(p) for p in points]
+        self._probe_tag = repr(self.probes)
+
+    def __call__(self, name: str, formula: Term, cheap: bool = False) -> Obligation:
+        hit = self.cache.get(formula)
+        if hit is None and cheap:
+            hit = self.cheap_cache.get((formula, self._probe_tag))
+        if hit is not None:
+            return Obligation(name, formula, hit.status, hit.by, hit.detail, hit.model, 0.0)
+        t0 = time.perf_counter()
+        ob = Obligation(name, formula)
+        vs, body = _strip_forall(formula)
+        if _trivially_valid(body):
+            ob.status, ob.by = Status.PROVED, "syntactic"
+        else:
+            model = sampled_counterexample(vs, body, self.points, self.seed, self.carriers, self.deadline,
+                                           self.probes)
+            if model is not None:
+                ob.status, ob.by, ob.model = Status.REFUTED, "fingerprint", model
+                ob.detail = "false at a sampled point (exact evaluation)"
+            elif cheap:
+                ob.status, ob.detail = Status.UNKNOWN, "not decided by cheap checks"
+            else:
+                self._solve(ob)
+        ob.time = time.perf_counter() - t0
+        if ob.status == Status.UNKNOWN and cheap:
+            self.cheap_cache[(formula, self._probe_tag)] = ob
+        else:
+            self.cache[formula] = ob
+        return ob
+
+    def _check_model(self, ob: Obligation, model: dict) -> None:
+        """Keep a solver countermodel only if it refutes the obligation for EVERY meaning of
+        its uninterpreted symbols (and of values the languages leave unspecified, ``@ln``):
+        the backend may have chosen an interpretation, but ``orderOf`` or Isabelle's ``ln 0``
+        have one fixed meaning we do not know. Re-evaluate with the variables only."""
+        vs, body = _strip_forall(ob.formula)
+        names = {v.name for v in vs}
+        env = {k: v for k, v in model.items() if k in names}
+        too_many = _invented_elements(env, self.carriers)
+        if too_many:
+            ob.status, ob.model = Status.UNKNOWN, None
+            ob.detail = (f"countermodel uses elements of {too_many} that the type may not have "
+                         "(it is not a type variable)")
+            return
+        reinterpreted = len(env) < len(model) or has_uninterpreted(body)
+        if reinterpreted and exact_truth(body, env, self.deadline) is not False:
+            ob.status, ob.model = Status.UNKNOWN, None
+            ob.detail = "countermodel depends on an interpretation of uninterpreted symbols"
+            return
+        ob.status, ob.model = Status.REFUTED, env
+        ob.detail = "countermodel validated by the exact evaluator"
+
+    def _solve(self, ob: Obligation) -> None:
+        if self.backend is None:
+            ob.status, ob.detail = Status.UNKNOWN, "no prover backend available"
+            return
+        left = self.deadline.left()
+        if left <= 0.05:
+            raise DeadlineExceeded("solving")
+        self.solver_calls += 1
+        try:
+            res = self.backend.prove(ob.formula, timeout=min(self.timeout, left))
+        except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
+            log.warning("backend %s failed on %s: %s: %s", self.backend.name, ob.name, type(e).__name__, e,
+                        exc_info=True)
+            ob.status, ob.detail = Status.UNKNOWN, f"backend error: {type(e).__name__}: {e}"
+            return
+        ob.by = getattr(res, "backend", "") or self.backend.name
+        if isinstance(res, Proved):
+            ob.status = Status.PROVED
+        elif isinstance(res, Refuted):
+            self._check_model(ob, dict(res.model))
+        elif isinstance(res, Unknown):
+            ob.status, ob.detail = Status.UNKNOWN, res.reason
+        else:
+            ob.status, ob.detail = Status.UNKNOWN, f"unexpected backend answer {res!r}"
+
+
+def samplable(s: Sort, carriers: frozenset[str]) -> bool:
+    """Whether sampled values of sort ``s`` are genuine: every opaque type it mentions is a
+    type variable (any elements will do) or known to have the ≥ 3 elements the sampler
+    invents (``ir.known_elements``): ``Fin 1`` has one, ``Fin 0`` none."""
+    return all(n in carriers or known_elements(OpaqueSort(n)) >= 3 for n in sort_mentions(s))
+
+
+def _invented_elements(env: dict, carriers: frozenset[str]) -> str:
+    """The first opaque type of which ``env`` uses more elements than it is known to have."""
+    stack = list(env.values())
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Opaque):
+            if v.sort not in carriers and v.index >= known_elements(OpaqueSort(v.sort)):
+                return v.sort
+        elif isinstance(v, FunTable):
+            stack.extend(v.entries.values())
+            stack.extend(x for k in v.entries for x in k)
+            stack.append(v.default)
+        elif isinstance(v, (frozenset, set, tuple, list)):
+            stack.extend(v)
+    return ""

@@ -1,0 +1,267 @@
+"""Closed forms of sums with symbolic bounds, exact card of bounded set-builders, and set
+equality by characteristic predicates: real solvers, real evaluator, no stand-ins."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import provers
+from provers.ir import INT, NAT, REAL, BigOp, Num, Var, app, cast
+from provers.semantics import evaluate, truth
+from provers.semantics.closed_forms import closed_form, faulhaber
+from provers.semantics.sets import separated
+
+
+def lean(text: str):
+    return provers.parse(text, language="lean4")
+
+
+def check(a: str, b: str, relation: str = "symbolic", language: str = "lean4"):
+    return provers.check_equivalence(a, b, relation=relation, timeout=2.0, language=language)
+
+
+def assert_equivalent(a: str, b: str, relation: str = "symbolic", language: str = "lean4"):
+    v = check(a, b, relation, language)
+    assert v.status == "equivalent", v.explain()
+    assert all(o.status == "proved" for o in v.obligations)
+
+
+def assert_refuted(a: str, b: str, relation: str = "symbolic", language: str = "lean4"):
+    """Inequivalent, and the countermodel really separates the two conclusions."""
+    v = check(a, b, relation, language)
+    assert v.status == "inequivalent", v.explain()
+    sa, sb = provers.parse(a, language=language), provers.parse(b, language=language)
+    if v.countermodel is not None and not sa.hypotheses and not sb.hypotheses:
+        ta = truth(sa.conclusion, v.countermodel["A"])
+        tb = truth(sb.conclusion, v.countermodel["B"])
+        assert ta is not None and tb is not None and ta != tb, v.countermodel
+    return v
+
+
+# ---- Faulhaber coefficients -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("d", range(9))
+def test_faulhaber_polynomials_sum_the_powers(d):
+    coeffs = faulhaber(d)
+    assert len(coeffs) == d + 2
+    for m in range(25):
+        assert sum(c * m**i for i, c in enumerate(coeffs)) == sum(Fraction(k) ** d for k in range(m))
+
+
+# ---- the demo's odd sums and other known identities, proved for all n -------------------
+
+ODD_RANGE = "theorem odd_sum (n : ℕ) (h₀ : 0 < n) : ∑ k in Finset.range n, (2 * k + 1) = n ^ 2 := by sorry"
+ODD_ICC = "theorem odd_sum (n : ℕ) (h₀ : 0 < n) : ∑ k ∈ Finset.Icc 1 n, (2 * k - 1) = n ^ 2 := by sorry"
+
+
+@pytest.mark.parametrize("relation", ["sae", "symbolic"])
+def test_odd_sums_over_range_and_icc_are_equivalent(relation):
+    assert_equivalent(ODD_RANGE, ODD_ICC, relation)
+
+
+def test_truncating_odd_sum_over_range_is_not_the_odd_sum():
+    # 2k - 1 over ℕ is 0 at k = 0: ∑ k < n, (2k - 1) = n² - 2n + 1 for n ≥ 1, not n²
+    truncated = "theorem t (n : ℕ) (h₀ : 0 < n) : ∑ k in Finset.range n, (2 * k - 1) = n ^ 2 := by sorry"
+    assert closed_form(lean(truncated).conclusion.args[0]) is None
+    v = check(ODD_RANGE, truncated, "sae")
+    assert v.status != "equivalent", v.explain()
+
+
+def test_gauss_sum_with_truncating_division():
+    gauss = "theorem g (n : ℕ) : ∑ k in Finset.range (n + 1), k = n * (n + 1) / 2 := by sorry"
+    icc = "theorem g (n : ℕ) : ∑ k in Finset.Icc 1 n, k = n * (n + 1) / 2 := by sorry"
+    assert_equivalent(gauss, icc, "sae")
+    # ℕ subtraction and floor division agree with the closed form for every n (n = 0: 0 * 0 / 2)
+    assert_equivalent("theorem g (n : ℕ) : ∑ k in Finset.range n, k = n * (n - 1) / 2 := by sorry",
+                      "theorem g (n : ℕ) : 2 * ∑ k in Finset.range n, k = n * (n - 1) := by sorry")
+
+
+def test_gauss_sum_perturbed_is_refuted_with_a_witness():
+    assert_refuted("theorem g (n : ℕ) : ∑ k in Finset.Icc 1 n, k = n * (n + 1) / 2 := by sorry",
+                   "theorem g (n : ℕ) : ∑ k in Finset.Icc 1 n, k = n * (n - 1) / 2 := by sorry")
+    assert_refuted("theorem g (n : ℕ) : ∑ k in Finset.Icc 1 n, k = n * (n + 1) / 2 := by sorry",
+                   "theorem g (n : ℕ) : ∑ k in Finset.Icc 2 n, k = n * (n + 1) / 2 := by sorry")
+
+
+def test_sum_of_squares_over_reals():
+    assert_equivalent(
+        "theorem s (n : ℕ) : ∑ k in Finset.Icc 1 n, (k : ℝ) ^ 2 = n * (n + 1) * (2 * n + 1) / 6 := by sorry",
+        "theorem s (n : ℕ) : ∑ k in Finset.range (n + 1), (k : ℝ) ^ 2 = n * (n + 1) * (2 * n + 1) / 6 := by sorry",
+        "sae")
+    assert_refuted(
+        "theorem s (n : ℕ) : ∑ k in Finset.Icc 1 n, (k : ℝ) ^ 2 = n * (n + 1) * (2 * n + 1) / 6 := by sorry",
+        "theorem s (n : ℕ) : ∑ k in Finset.Icc 1 n, (k : ℝ) ^ 2 = n * (n + 1) * (2 * n + 1) / 5 := by sorry")
+
+
+def test_geometric_sums():
+    assert_equivalent("theorem g (n : ℕ) : ∑ k in Finset.range n, 2 ^ k = 2 ^ n - 1 := by sorry",
+                      "theorem g (n : ℕ) : ∑ k in Finset.range n, 2 ^ k + 1 = 2 ^ n := by sorry")
+    assert_equivalent("theorem g (n : ℕ) : ∑ k in Finset.range n, (3 : ℤ) ^ (k + 1) = 3 * ∑ k in Finset.range n, (3 : ℤ) ^ k := by sorry",
+                      "theorem g (n : ℕ) : 2 * ∑ k in Finset.range n, (3 : ℤ) ^ (k + 1) = 3 ^ (n + 1) - 3 := by sorry")
+    assert_refuted("theorem g (n : ℕ) : ∑ k in Finset.range n, 2 ^ k = 2 ^ n - 1 := by sorry",
+                   "theorem g (n : ℕ) : ∑ k in Finset.range n, 3 ^ k = 2 ^ n - 1 := by sorry")
+
+
+def test_integer_interval_may_be_empty():
+    # ∑ over Icc a b with b < a is 0, not the polynomial's value
+    a, b, k = Var("a", INT), Var("b", INT), Var("k", INT)
+    s = BigOp("sum", k, app("Icc", a, b), app("mul", k, k))
+    cf = closed_form(s)
+    assert cf is not None
+    for x in range(-4, 5):
+        for y in range(-6, 6):
+            assert evaluate(cf, {"a": x, "b": y}) == sum(i * i for i in range(x, y + 1))
+
+
+def test_huge_numeral_range_is_evaluated_exactly():
+    t = lean("theorem h : ∑ k in Finset.range 1000000, k ^ 2 = 333332833333500000 := by sorry").conclusion
+    assert evaluate(t, {}) is True
+
+
+# ---- property tests: random polynomial bodies --------------------------------------------
+
+_INDEX_DOMAINS = [("range", 0), ("Icc", 0), ("Icc", 1), ("Icc", 2), ("Ico", 1), ("Ioc", 0), ("Ioo", 1)]
+
+
+def _body(k: Var, coeffs: list[int], sort, minus: int):
+    """c0 + c1·k + c2·k^2 (+ geometric 2^k), minus a constant (truncating over ℕ)."""
+    kk = k if sort == NAT else cast(k, sort)
+    out = Num(abs(coeffs[0]) if sort == NAT else coeffs[0], sort)
+    for i, c in enumerate(coeffs[1:], start=1):
+        c = abs(c) if sort == NAT else c
+        out = app("add", out, app("mul", Num(c, sort), app("pow", kk, Num(i, NAT))))
+    if minus:
+        out = app("sub", out, Num(minus, sort))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coeffs=st.lists(st.integers(-5, 5), min_size=1, max_size=4), sort=st.sampled_from([NAT, INT, REAL]),
+       dom=st.sampled_from(_INDEX_DOMAINS), minus=st.integers(0, 3), geometric=st.booleans())
+def test_closed_form_equals_exact_evaluation(coeffs, sort, dom, minus, geometric):
+    k, n = Var("k", NAT), Var("n", NAT)
+    body = _body(k, coeffs, sort, minus)
+    if geometric:
+        body = app("add", body, app("mul", Num(3, sort), app("pow", Num(2, sort), app("add", k, Num(1, NAT)))))
+    op, lo = dom
+    domain = app("range", n) if op == "range" else app(op, Num(lo, NAT), n)
+    s = BigOp("sum", k, domain, body)
+    cf = closed_form(s)
+    if sort != NAT or not minus:
+        assert cf is not None  # exactly polynomial (+ geometric): always given a closed form
+    if cf is None:
+        return  # a truncating ℕ subtraction the reader could not rule out
+    for m in range(31):
+        assert evaluate(cf, {"n": m}) == evaluate(s, {"n": m}), (m, str(cf))
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(a=st.integers(1, 4), b=st.integers(0, 4), bump=st.sampled_from([-1, 1]), where=st.sampled_from(["a", "b"]))
+def test_perturbed_coefficient_changes_the_verdict(a, b, bump, where):
+    # ∑ k < n, (a k + b) = a n(n-1)/2 + b n, stated over ℤ without division
+    lhs = f"2 * ∑ k in Finset.range n, ({a} * (k : ℤ) + {b})"
+    rhs = f"{a} * (n : ℤ) * (n - 1) + 2 * {b} * n"
+    good = f"theorem p (n : ℕ) : {lhs} = {rhs} := by sorry"
+    a2, b2 = (a + bump, b) if where == "a" else (a, b + bump)
+    if b2 < 0:
+        b2 = b + 1
+    other = f"theorem p (n : ℕ) : 2 * ∑ k in Finset.range n, ({a2} * (k : ℤ) + {b2}) = {rhs} := by sorry"
+    assert_equivalent(good, f"theorem p (n : ℕ) : {rhs} = {lhs} := by sorry")
+    assert_refuted(good, other)
+
+
+# ---- card of bounded set-builders -----------------------------------------------------------
+
+
+def test_card_of_bounded_set_builder_is_counted():
+    builder = "theorem c : Set.ncard {n : ℕ | n < 100 ∧ 3 ∣ n} = 34 := by sorry"
+    filtered = "theorem c : (Finset.filter (fun n => n % 3 = 0) (Finset.range 100)).card = 34 := by sorry"
+    assert_equivalent(builder, filtered, "sae")
+    assert_refuted(builder, "theorem c : Set.ncard {n : ℕ | n < 100 ∧ 3 ∣ n} = 33 := by sorry", "sae")
+
+
+def test_card_of_set_builder_with_a_parameter_is_unrolled():
+    assert_equivalent('theorem c: "card {x. x < (10::nat) \\<and> x mod m = 0} = k"',
+                      'theorem c: "card {x. x < (10::nat) \\<and> m dvd x} = k"', "sae", "isabelle")
+
+
+def test_card_over_the_cap_says_why():
+    from provers.backends.smt.core import Unsupported
+    from provers.backends.smt.lower import Lowerer
+    from provers.backends.smt.sets import cardinality
+
+    small = lean("theorem c : Set.ncard {n : ℕ | n < 1000 ∧ 3 ∣ n} = 1 := by sorry").conclusion.args[0]
+    assert cardinality(Lowerer(), small.args[0]) == Num(334, INT)
+    big = lean("theorem c : Set.ncard {n : ℕ | n < 10000000 ∧ 3 ∣ n} = 1 := by sorry").conclusion.args[0]
+    with pytest.raises(Unsupported, match="enumerates at most"):
+        cardinality(Lowerer(), big.args[0])
+
+
+# ---- sets compared by their characteristic predicates ----------------------------------------
+
+
+def test_set_builder_equalities_by_characteristic_predicate():
+    assert_equivalent("theorem s : {x : ℝ | 2 * x + 1 > 5} = {x : ℝ | x > 2} := by sorry",
+                      "theorem s : {x : ℝ | x + 1 > 3} = {x : ℝ | 2 < x} := by sorry", "sae")
+    v = check("theorem s : {x : ℝ | 2 * x + 1 > 5} = {x : ℝ | x > 2} := by sorry",
+              "theorem s : {x : ℝ | 2 * x + 1 > 7} = {x : ℝ | x > 2} := by sorry", "sae")
+    assert v.status == "inequivalent", v.explain()
+
+
+def test_separating_element_decides_set_inequality_only():
+    x = Var("x", REAL)
+    squares4 = evaluate(provers.ir.SetBuilder(x, app("eq", app("pow", x, Num(2, NAT)), Num(4, REAL))), {})
+    squares9 = evaluate(provers.ir.SetBuilder(x, app("eq", app("pow", x, Num(2, NAT)), Num(9, REAL))), {})
+    assert separated(squares4, squares9, REAL, [])
+    assert separated(frozenset({2, -2}), squares9, REAL, [])
+    assert not separated(frozenset({2, -2}), squares4, REAL, [])  # equal sets: never "separated"
+    assert not separated(squares4, squares4, REAL, [Fraction(7, 3)])
+
+
+def test_isabelle_interval_sums():
+    odd_lt = 'theorem t: fixes n :: nat shows "(\\<Sum>k<n. 2*k + 1) = n^2"'
+    assert_equivalent('theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{1..n}. 2*k - 1) = n^2"', odd_lt, "sae", "isabelle")
+    assert_equivalent('theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{0..<n}. 2*k + 1) = n^2"', odd_lt, "sae", "isabelle")
+    assert_equivalent('theorem t: fixes n :: nat shows "(\\<Sum>k=1..n. k) = n*(n+1) div 2"',
+                      'theorem t: fixes n :: nat shows "2 * (\\<Sum>k=1..n. k) = n*(n+1)"', "symbolic", "isabelle")
+    assert_refuted('theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{1..n}. 2*k - 1) = n^2"',
+                   'theorem t: fixes n :: nat shows "(\\<Sum>k\\<in>{1..<n}. 2*k - 1) = n^2"', "symbolic", "isabelle")
+
+
+def test_set_defined_by_membership_premise_is_pinned():
+    # ∀ n, n ∈ S ↔ P n defines S = {n | P n}: card S is pinned by evaluation (33 both ways)
+    defined = "theorem x (S : Finset ℕ) (h : ∀ n, n ∈ S ↔ 1 ≤ n ∧ n ≤ 100 ∧ 3 ∣ n) : S.card = 33 := by sorry"
+    v = check(defined, "theorem x : (Finset.filter (fun n => 3 ∣ n) (Finset.Icc 1 100)).card = 33 := by sorry")
+    assert v.status == "equivalent" and "answer value" in v.route, v.explain()
+    v = check(defined, "theorem x (T : Finset ℕ) (h : ∀ n, n ∈ T ↔ 0 < n ∧ n < 101 ∧ n % 3 = 0) : T.card = 33 := by sorry")
+    assert v.status == "equivalent", v.explain()
+    # an unbounded predicate defines no finite value: not taken as a definition
+    from provers.engine.definitions import definitions
+    from provers.engine.normal import normalize
+
+    nf = normalize(lean("theorem x (S : Finset ℕ) (h : ∀ n, n ∈ S ↔ 3 ∣ n) : S.card = 33 := by sorry"))
+    assert not definitions(nf).terms
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coeffs=st.lists(st.integers(-4, 4), min_size=1, max_size=3), sort=st.sampled_from([NAT, INT, REAL]),
+       dom=st.sampled_from(_INDEX_DOMAINS), at=st.integers(0, 12), solver=st.sampled_from(["z3", "cvc5"]))
+def test_solvers_agree_with_the_evaluator_on_closed_forms(coeffs, sort, dom, at, solver):
+    """n = c → ∑ = (its exact value at c) is proved, and with the value + 1 refuted: the
+    closed form as lowered (ediv, toNat, guards) means what the evaluator computes."""
+    from provers.backends.base import Proved, Refuted
+    from provers.backends.smt import solve
+    from provers.ir import Quant
+
+    k, n = Var("k", NAT), Var("n", NAT)
+    op, lo = dom
+    s = BigOp("sum", k, app("range", n) if op == "range" else app(op, Num(lo, NAT), n), _body(k, coeffs, sort, 0))
+    assert closed_form(s) is not None
+    value = evaluate(s, {"n": at})
+    for claimed, want in ((value, Proved), (value + 1, Refuted)):
+        ob = Quant("forall", (n,), app("implies", app("eq", n, Num(at, NAT)), app("eq", s, Num(claimed, sort))))
+        r = solve(solver, ob, 5.0)
+        assert isinstance(r, want), (str(ob), r)

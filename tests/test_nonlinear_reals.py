@@ -1,0 +1,136 @@
+"""Nonlinear reals: algebraic countermodels re-checked exactly, and solver configurations
+that decide (z3) or give up at once (cvc5) instead of hanging. Real z3 and cvc5."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import provers
+from provers.backends.base import Proved, Refuted, Unknown
+from provers.backends.smt.algebraic import AlgebraicReal, algebraic_truth, from_cvc5_text
+from provers.backends.smt.emit import real_logic
+from provers.backends.smt.lower import lower_obligation
+from provers.backends.smt.solve import solve
+from provers.engine.equivalence import check_equivalence
+from provers.engine.normal import normalize
+from provers.engine.formulas import close
+from provers.ir import REAL, Num, Var, app
+from provers.semantics import truth
+
+SQRT2 = AlgebraicReal((-2, 0, 1), Fraction(5, 4), Fraction(3, 2))
+SQRT3 = AlgebraicReal((-3, 0, 1), Fraction(1), Fraction(2))
+
+
+def _obligation(text: str):
+    nf = normalize(provers.parse(text, "lean4"))
+    return close(nf.body(), nf.variables)
+
+
+def _body(text: str):
+    return normalize(provers.parse(text, "lean4")).body()
+
+
+# ---- algebraic numbers ------------------------------------------------------------------
+
+
+def test_cvc5_algebraic_numbers_are_read_exactly():
+    v = from_cvc5_text("(_ real_algebraic_number <1*x^2 + (-2), (5/4, 3/2)>)")
+    assert v == SQRT2
+    with pytest.raises(ValueError):  # (1, 2) holds √2 but (0, 2) ... fine; (2, 3) holds no root
+        AlgebraicReal((-2, 0, 1), Fraction(2), Fraction(3))
+    with pytest.raises(ValueError):  # two roots inside
+        AlgebraicReal((-2, 0, 1), Fraction(-2), Fraction(2))
+
+
+@pytest.mark.parametrize(("text", "env", "expected"), [
+    ("theorem t (x : ℝ) : x^3 = 2*x ∧ x > 1414/1000 ∧ x < 1415/1000 ∧ (x + 1)^2 = 3 + 2*x := by sorry",
+     {"x": SQRT2}, True),
+    ("theorem t (x y : ℝ) : x * y = 6 := by sorry", {"x": SQRT2, "y": SQRT3}, False),  # √6 ≠ 6
+    ("theorem t (x y : ℝ) : (x * y)^2 = 6 ∧ x < y ∧ x / 0 = 0 := by sorry", {"x": SQRT2, "y": SQRT3}, True),
+    ("theorem t (x y : ℝ) : x + y < 3.1462 := by sorry", {"x": SQRT2, "y": SQRT3}, False),  # √2+√3 = 3.14626…
+    ("theorem t (x y : ℝ) : x + y < 3.1463 := by sorry", {"x": SQRT2, "y": SQRT3}, True),
+    ("theorem t (x : ℝ) (h : x^2 = 2) : x^2 = 3 := by sorry", {"x": SQRT2}, False),
+    # outside the field fragment: undecided, never guessed
+    ("theorem t (x : ℝ) (n : ℕ) : n - 1 = 0 := by sorry", {"x": SQRT2, "n": 0}, None),
+    ("theorem t (x : ℝ) : Real.sqrt (x^2) = x := by sorry", {"x": SQRT2}, None),
+])
+def test_algebraic_truth_is_exact(text, env, expected):
+    assert algebraic_truth(_body(text), env) is expected
+
+
+_x, _y = Var("x", REAL), Var("y", REAL)
+_leaf = st.one_of(st.just(_x), st.just(_y), st.integers(-3, 3).map(lambda k: Num(k, REAL)))
+_expr = st.recursive(_leaf, lambda e: st.tuples(st.sampled_from(["add", "sub", "mul", "div"]), e, e).map(
+    lambda t: app(t[0], t[1], t[2])), max_leaves=6)
+_formula = st.tuples(st.sampled_from(["eq", "lt", "le", "ne"]), _expr, _expr).map(lambda t: app(t[0], t[1], t[2]))
+_rational = st.fractions(min_value=-4, max_value=4, max_denominator=5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_formula, _rational, _rational)
+def test_algebraic_truth_agrees_with_the_exact_evaluator_at_rational_points(f, vx, vy):
+    env = {"x": vx, "y": vy}
+    assert algebraic_truth(f, env) == truth(f, env)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=5), st.sampled_from([2, 3, 5, 7]))
+def test_algebraic_truth_reduces_powers_of_square_roots_exactly(coeffs, q):
+    """p(√q) = a + b·√q with a, b read off the even and odd coefficients."""
+    root = AlgebraicReal((-q, 0, 1), Fraction(1), Fraction(q))
+    poly = Num(0, REAL)
+    for k, ck in enumerate(coeffs):
+        poly = app("add", poly, app("mul", Num(ck, REAL), app("pow", _x, Num(k, provers.ir.NAT))))
+    a = sum(ck * q ** (k // 2) for k, ck in enumerate(coeffs) if k % 2 == 0)
+    b = sum(ck * q ** (k // 2) for k, ck in enumerate(coeffs) if k % 2 == 1)
+    reduced = app("add", Num(a, REAL), app("mul", Num(b, REAL), _x))
+    assert algebraic_truth(app("eq", poly, reduced), {"x": root}) is True
+    assert algebraic_truth(app("eq", poly, app("add", reduced, Num(1, REAL))), {"x": root}) is False
+
+
+# ---- solvers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_an_irrational_countermodel_is_used_once_rechecked(solver):
+    """x² = 2 → x² = 3 fails only at x = ±√2: on main both solvers answered "spurious model"."""
+    ob = _obligation("theorem t (x : ℝ) (h : x^2 = 2) : x^2 = 3 := by sorry")
+    r = solve(solver, ob, 20.0)
+    assert isinstance(r, Refuted), r
+    x = r.model["x"]
+    assert isinstance(x, AlgebraicReal) and x.coeffs == (-2, 0, 1)
+    assert algebraic_truth(lower_obligation(ob).body, r.model) is False
+
+
+def test_a_nonlinear_inequivalence_is_certified_by_an_algebraic_witness():
+    """The premises x² = 2 and x² = 3 differ only at irrational points (no sampled point and
+    no rational model can tell them apart): inconclusive on main, inequivalent now."""
+    a = "theorem t (x : ℝ) (h : x^2 = 2) : x^4 = 4 := by sorry"
+    b = "theorem t (x : ℝ) (h : x^2 = 3) : x^4 = 4 := by sorry"
+    v = check_equivalence(a, b, relation="sae", language="lean4", timeout=20)
+    assert v.status == "inequivalent", v.reason
+    x = v.countermodel["A"]["x"]
+    assert isinstance(x, AlgebraicReal) and x.coeffs in ((-2, 0, 1), (-3, 0, 1))
+    premises = app("iff", app("eq", app("pow", _x, Num(2, provers.ir.NAT)), Num(2, REAL)),
+                   app("eq", app("pow", _x, Num(2, provers.ir.NAT)), Num(3, REAL)))
+    assert algebraic_truth(premises, {"x": x}) is False
+
+
+def test_real_fragments_pick_the_nonlinear_logics():
+    qf = lower_obligation(_obligation("theorem t (x y : ℝ) (h : x*y = 1) : x ≠ 0 := by sorry"))
+    q = lower_obligation(_obligation("theorem t (a : ℝ) : (∃ x : ℝ, x^2 = a) ↔ a ≥ 0 := by sorry"))
+    mixed = lower_obligation(_obligation("theorem t (x : ℝ) (n : ℕ) (h : x = n) : x ≥ 0 := by sorry"))
+    assert (real_logic(qf), real_logic(q), real_logic(mixed)) == ("QF_NRA", "NRA", None)
+
+
+def test_quantified_nonlinear_reals_are_proved_and_cvc5_gives_up_instead_of_hanging():
+    """∃ x, x² = 2 ∧ x > 0: z3 proves it; cvc5 under ALL ran 8 s past a 3 s limit on main,
+    under NRA with coverings it answers "incomplete" (whatever the time, not a timeout)."""
+    ob = _obligation("theorem t : ∃ x : ℝ, x^2 = 2 ∧ x > 0 := by sorry")
+    assert isinstance(solve("z3", ob, 10.0), Proved)
+    r = solve("cvc5", ob, 10.0)
+    assert isinstance(r, Unknown) and "timeout" not in r.reason, r
+    disc = _obligation("theorem t (b c : ℝ) : (∃ x : ℝ, x^2 + b*x + c = 0) ↔ b^2 - 4*c ≥ 0 := by sorry")
+    assert isinstance(solve("z3", disc, 10.0), Proved)

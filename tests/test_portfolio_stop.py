@@ -1,0 +1,130 @@
+"""The portfolio stops its losing solver at once, starts the second solver only when the first
+is slow, and a hung solver still cannot hang a call (real z3 and cvc5 worker processes)."""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from provers.backends.base import Proved, Unknown
+from provers.backends.smt import Portfolio, WorkerPool
+from provers.ir import INT, NAT, REAL, Var, app, forall_, implies, num
+
+n = Var("n", NAT)
+x = Var("x", REAL)
+a, b, c = Var("a", INT), Var("b", INT), Var("c", INT)
+
+# (n² + n) % 2 = 0: z3 proves it in milliseconds, cvc5 does not prove it within a minute
+EVEN = forall_([n], app("eq", app("mod", app("add", app("mul", n, n), n), num(2, NAT)), num(0, NAT)))
+EASY = forall_([x], app("ge", app("mul", x, x), num(0, REAL)))
+
+
+def fermat3():
+    """x³ + y³ ≠ z³ over positive integers: true, and beyond both solvers."""
+    pos = app("and", app("lt", num(0, INT), a), app("lt", num(0, INT), b), app("lt", num(0, INT), c))
+    cube = lambda t: app("pow", t, num(3, NAT))  # noqa: E731
+    return forall_([a, b, c], implies(pos, app("ne", app("add", cube(a), cube(b)), cube(c))))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+@pytest.fixture
+def pool():
+    p = WorkerPool(max_workers=2)
+    yield p
+    p.close()
+
+
+def _portfolio(pool: WorkerPool, stagger: float) -> Portfolio:
+    be = Portfolio(pool=pool, use_cache=False)
+    be.stagger = stagger
+    return be
+
+
+def test_the_losing_cvc5_worker_is_killed_as_soon_as_z3_proves(pool):
+    be = _portfolio(pool, stagger=0.0)  # both solvers start at once
+    r = be.prove(EVEN, timeout=60.0)
+    assert isinstance(r, Proved) and r.backend == "z3"
+    assert pool.killed_losers == 1 and pool.interrupted == 0
+    (loser,) = pool.stopped_pids
+    assert not _alive(loser)  # stopped now, not after its 60 s
+    assert len(pool.workers) == 2 and loser not in pool.pids()  # replaced at once
+    assert isinstance(be.prove(EASY, timeout=10.0), Proved)  # and the pool goes on
+
+
+def test_a_losing_z3_worker_is_interrupted_and_kept(pool):
+    res = pool.run([("z3", fermat3(), 60.0), ("z3", EASY, 10.0)], first_definitive=True)
+    assert res[0] is None and isinstance(res[1], Proved)
+    assert pool.interrupted == 1 and pool.killed_losers == 0 and pool.restarts == 0
+    (w,) = [w for w in pool.workers if w.abandoned]
+    assert w.conn.poll(50.0)  # its 60 s check was cancelled: it answers well before
+    job, answer = w.conn.recv()
+    w.job, w.abandoned = None, False
+    assert isinstance(answer, Unknown) and ("interrupted" in answer.reason or "canceled" in answer.reason)
+    assert w.proc.is_alive()  # the same process serves the next job
+    assert isinstance(pool.run([("z3", EASY, 10.0)])[0], Proved)
+    assert pool.restarts == 0
+
+
+def test_cheapest_first_the_second_solver_starts_only_when_the_first_is_slow(pool):
+    jobs_before = next(pool.ids)
+    r = _portfolio(pool, stagger=30.0).prove(EVEN, timeout=60.0)
+    assert isinstance(r, Proved) and r.backend == "z3"
+    assert next(pool.ids) == jobs_before + 2  # one job only: cvc5 never started
+    assert pool.killed_losers == 0 and pool.interrupted == 0
+
+
+def test_when_the_first_solver_gives_up_the_second_starts_at_once(pool):
+    # z3 gives up on fermat3 after its 1 s; cvc5 then runs (and also gives up) although the
+    # stagger is far longer: both answers are reported
+    r = _portfolio(pool, stagger=600.0).prove(fermat3(), timeout=1.0)
+    assert isinstance(r, Unknown)
+    assert "z3:" in r.reason and "cvc5:" in r.reason
+
+
+def test_a_hung_solver_cannot_hang_the_call(pool):
+    """Fault injection: the z3 worker is frozen (SIGSTOP) mid-check, so it can neither answer
+    nor be interrupted; the call still returns, and the frozen worker is killed and replaced."""
+    frozen: list[int] = []
+
+    def freeze() -> None:
+        for _ in range(2000):
+            busy = [w for w in pool.workers if w.job is not None and w.solver == "z3"]
+            if busy:
+                os.kill(busy[0].proc.pid, signal.SIGSTOP)
+                frozen.append(busy[0].proc.pid)
+                return
+            time.sleep(0.005)
+
+    pool.run([("z3", EASY, 5.0)])  # start the worker first
+    t = threading.Thread(target=freeze)
+    t.start()
+    res = pool.run([("z3", fermat3(), 1.0)], hard_limit=3.0)
+    t.join()
+    assert frozen, "the fault was not injected"
+    assert isinstance(res[0], Unknown) and "killed" in res[0].reason
+    assert not _alive(frozen[0]) and frozen[0] not in pool.pids()
+    assert isinstance(pool.run([("z3", EASY, 10.0)])[0], Proved)
+
+
+def test_a_loser_with_little_budget_left_runs_out_instead_of_being_restarted(pool):
+    """Killing costs a restart (about half a CPU second): a cvc5 loser with at most
+    ``KILL_WORTH`` seconds left is left to finish; the pool collects its answer later."""
+    from provers.backends.smt.pool import KILL_WORTH
+
+    res = pool.run([("z3", EVEN, 10.0), ("cvc5", EVEN, min(1.0, KILL_WORTH))], first_definitive=True)
+    assert isinstance(res[0], Proved)
+    assert pool.killed_losers == 0 and pool.restarts == 0
+    (w,) = [w for w in pool.workers if w.abandoned]
+    assert w.solver == "cvc5" and w.proc.is_alive()
+    # the next call needing both workers waits for its answer (or its hard deadline)
+    assert isinstance(pool.run([("z3", EASY, 10.0), ("z3", EASY, 10.0)])[1], Proved)
+    assert not any(w.abandoned for w in pool.workers)

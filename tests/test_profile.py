@@ -1,0 +1,146 @@
+"""The candidate profile: one normal form per candidate, and one screen for the engine and the
+clusterer (``provers.engine.profile``)."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import provers.engine.normal as normal_module
+from provers import check_equivalence
+from provers.engine.profile import Profile
+from provers.ir import NAT, REAL, Hypothesis, Statement, Var, VarBinder, app, cast, free_vars, num
+from rerank.cluster import Clusterer, describe, separated
+
+X, Y, N = Var("x", REAL), Var("y", REAL), Var("n", NAT)
+
+CANDIDATES = [
+    "theorem a (x : ℝ) (h : 0 < x) : x + 1 = 3 := by sorry",
+    "theorem b (y : ℝ) (h : 0 < y) : y + 1 = 3 := by sorry",  # a renaming of a
+    "theorem c (x : ℝ) (h : 0 < x) : x + 1 = 4 := by sorry",
+    "theorem d (x : ℝ) (h : 0 < x) : 3 = x + 1 := by sorry",
+    "theorem e (n : ℕ) (h : 0 < n) : n + 1 = 3 := by sorry",
+    "theorem a (x : ℝ) (h : 0 < x) : x + 1 = 3 := by sorry",  # a again, same text
+    "theorem f (x y : ℝ) (h : x = 2 * y) : x - y = y := by sorry",
+    "theorem g (x : ℝ) (h : 0 < x) : 2 * (x + 1) = 6 := by sorry",  # a, by the engine
+    "theorem h (z : ℝ) (h : z > 0) : z = 2 := by sorry",  # a, by the engine
+]
+
+
+@pytest.fixture
+def normalize_calls(monkeypatch):
+    """Counts ``normalize`` calls per statement, wherever the name was imported."""
+    calls: Counter = Counter()
+    original = normal_module.normalize
+
+    def counting(statement, *args, **kwargs):
+        calls[id(statement)] += 1
+        return original(statement, *args, **kwargs)
+
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] in ("provers", "rerank") and getattr(module, "normalize", None) is original:
+            monkeypatch.setattr(module, "normalize", counting)
+    return calls
+
+
+@pytest.mark.parametrize("relation", ["sae", "symbolic"])
+def test_each_candidate_is_normalized_once(normalize_calls, relation):
+    """Profile, every pair check, vacuity, answer pinning and the evidence read one normal
+    form per distinct candidate (it was three: canonical key, signature, fingerprint, plus one
+    per check)."""
+    from rerank.evidence import problem_evidence
+
+    c = Clusterer(relation, "lean4", 2.0, cache={})
+    c.extend(CANDIDATES)
+    problem_evidence(c)
+    assert c.stats.checks >= 2 and c.stats.merges >= 4  # the engine was asked, and merged
+    distinct = {id(cand.statement) for cand in c.candidates}
+    assert len(distinct) == len(CANDIDATES) - 1  # the repeated text is parsed once
+    assert set(normalize_calls) == distinct
+    assert set(normalize_calls.values()) == {1}, normalize_calls
+
+
+def test_a_repeated_text_is_parsed_and_profiled_once():
+    c = Clusterer("sae", "lean4", 2.0, cache={}, check_vacuous=False)
+    c.extend(CANDIDATES)
+    assert c.candidates[5].profile is c.candidates[0].profile
+    assert c.class_of(5) == c.class_of(0)
+
+
+def test_vacuity_is_decided_once_and_reused_by_the_profile():
+    from provers.engine.equivalence import vacuous
+
+    p = Profile.of(Statement((VarBinder(X), Hypothesis("h", app("lt", X, num(0, REAL))),
+                              Hypothesis("h'", app("lt", num(0, REAL), X))), app("eq", X, X)))
+    assert p.vacuity is None
+    first = vacuous(p, timeout=2.0)
+    assert first.status == "proved" and p.vacuity is first
+    assert vacuous(p, timeout=2.0) is first  # no second proof
+
+
+@st.composite
+def small_statements(draw):
+    """Statements over x, y : ℝ and n : ℕ; many pairs equivalent (sides swapped, constants
+    moved, unused variables), many not."""
+    a, c = draw(st.integers(-2, 2)), draw(st.integers(-2, 2))
+    lhs = app("add", app("mul", num(a, REAL), X), num(draw(st.integers(0, 2)), REAL))
+    rhs = num(c, REAL)
+    op = draw(st.sampled_from(["eq", "lt", "le", "gt", "ge"]))
+    if draw(st.booleans()):
+        lhs, rhs, op = rhs, lhs, {"eq": "eq", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}[op]
+    concl = app(op, lhs, rhs)
+    if draw(st.booleans()):
+        concl = app("or", concl, app("lt", Y, cast(N, REAL)))
+    binders: list = [VarBinder(X)]
+    for v in (Y, N):
+        if draw(st.booleans()) or v in free_vars(concl):
+            binders.append(VarBinder(v))
+    if draw(st.booleans()):
+        binders.append(Hypothesis("h", app(draw(st.sampled_from(["lt", "le"])), num(0, REAL), X)))
+    return Statement(tuple(binders), concl)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_statements(), small_statements(), st.sampled_from(["sae", "symbolic", "syntactic"]))
+def test_the_clusterer_screen_is_never_finer_than_the_engine(a, b, relation):
+    """Every pair the clusterer skips without the engine, the engine (given the same
+    profiles, as the clusterer gives them) answers ``inequivalent``."""
+    ca, cb = describe(a, relation), describe(b, relation)
+    why = separated(ca, cb)
+    if why is not None:
+        v = check_equivalence(ca.profile, cb.profile, relation=relation, timeout=2.0)
+        assert v.status == "inequivalent", (why, v.explain())
+
+
+def test_a_diagonal_point_refutes_every_alignment_in_both_names():
+    a = Statement((VarBinder(X), VarBinder(Y), Hypothesis("h", app("lt", num(0, REAL), X))),
+                  app("lt", X, Y))
+    b = Statement((VarBinder(X), VarBinder(Y), Hypothesis("h", app("lt", X, num(0, REAL)))),
+                  app("lt", X, Y))
+    pa, pb = Profile.of(a, "sae"), Profile.of(b, "sae")
+    sep = pa.separation(pb)
+    assert sep is not None and sep.how == "fingerprint"
+    v = check_equivalence(pa, pb, relation="sae", timeout=2.0)
+    assert v.status == "inequivalent" and v.route == "fingerprint"
+    assert set(v.countermodel["A"]) == {"x", "y"} and set(v.countermodel["B"]) == {"x", "y"}
+
+
+def test_a_structural_separation_keeps_the_engines_precise_reason():
+    a = Statement((VarBinder(N),), app("le", num(0, NAT), N))
+    b = Statement((VarBinder(X),), app("le", num(0, REAL), X))
+    pa, pb = Profile.of(a, "sae"), Profile.of(b, "sae")
+    assert pa.separation(pb).how == "signature"
+    v = check_equivalence(pa, pb, relation="sae", timeout=2.0)
+    assert v.status == "inequivalent" and v.structural and "sorts differ" in v.reason
+
+
+def test_profile_under_another_relation_reuses_the_normal_form():
+    p = Profile.of(Statement((VarBinder(X), VarBinder(Y)), app("lt", X, num(1, REAL))), "sae")
+    q = p.under("symbolic")
+    assert q.normal_form is p.normal_form and q.relation == "symbolic"
+    assert len(q.form.variables) == 1  # symbolic drops the unused y
+    assert p.under("sae") is p
