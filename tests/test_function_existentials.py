@@ -18,8 +18,8 @@ from provers.backends.smt.lower import lower_obligation
 from provers.deadline import Deadline
 from provers.engine.answers import pin_answer
 from provers.engine.equivalence import Prover, check_equivalence, default_backend
-from provers.engine.normal import normalize
 from provers.engine.formulas import trivial_obligation
+from provers.engine.normal import normalize
 from provers.ir import BOOL, INT, NAT, FunSort, Quant, Var, app, exists_, num, subterms
 
 BODY = "(∀ x, f x = x*x+1) ∧ (∀ x, f x ≤ 50 → x = 1 ∨ x = 2)"

@@ -14,8 +14,8 @@ from provers.backends.smt.emit import real_logic
 from provers.backends.smt.lower import lower_obligation
 from provers.backends.smt.solve import solve
 from provers.engine.equivalence import check_equivalence
-from provers.engine.normal import normalize
 from provers.engine.formulas import close
+from provers.engine.normal import normalize
 from provers.ir import REAL, Num, Var, app
 from provers.semantics import truth
 
