@@ -25,7 +25,6 @@ the clock; the clock only says where the work stops.
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from collections.abc import Callable
@@ -237,20 +236,14 @@ class AnytimeClusterer(Clusterer):
                 self.tests_skipped += 1
                 continue
             if want_vacuous:
-                c.vacuous = self._test(self._vacuous, c)
+                c.vacuous = self._vacuous(c, self._deadline())
                 if c.vacuous:
                     c.flags.append("vacuous")
             if want_truth:
-                c.holds = self._test(self._holds, c)
+                c.holds = self._holds(c, self._deadline())
                 if c.holds is False:
                     c.flags.append("refuted")
             if self._expired() and (want_vacuous and c.vacuous is None or want_truth and c.holds is None):
                 self.tests_skipped += 1  # cut short: may run again if budget is ever added
             else:
                 self._tested.add(i)
-
-    def _test(self, method: Callable[..., bool | None], c: Candidate) -> bool | None:
-        """Run the clusterer's own vacuity / truth test on ``c``: it takes the statement, or
-        (since issue 13b's profiles) the candidate; its first parameter's name says which."""
-        first = next(iter(inspect.signature(method).parameters))
-        return method(c if first == "c" else c.statement, self._deadline())
