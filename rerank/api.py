@@ -44,6 +44,7 @@ from rerank.cluster import RELATIONS, Clusterer
 from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
 from rerank.prior import prior_vector
 from rerank.ranking import Ranking
+from rerank.schedule import AnytimeClusterer, check_budget
 from rerank.scoring import DEMOTIONS, PoolEvidence, Selector
 from rerank.select import behind
 
@@ -107,6 +108,12 @@ class Reranker:
         ``"index"`` (sample order) among equal combined scores.
     cache: a mapping shared across problems for verdicts keyed by canonical forms
         (default: a fresh dict per Reranker).
+    budget: seconds of work per problem for an *anytime* ranking (:mod:`rerank.schedule`):
+        cheap screens first, then equivalence checks between the representatives of the
+        largest classes, then the rest, until the budget is spent; pairs left unchecked are
+        undecided (the candidates stay apart) and ``Ranking.complete`` is False. A decided
+        pair has the same verdict as without a budget. ``math.inf``: the anytime order, no
+        limit (same result as None). None: no budget (``problem_timeout`` still applies).
     """
 
     def __init__(
@@ -135,6 +142,7 @@ class Reranker:
         tie_break: str = "evidence",
         cache: MutableMapping[Hashable, str] | None = None,
         problem_timeout: float | None = None,
+        budget: float | None = None,
     ) -> None:
         self.n = n
         self.rule = rule
@@ -160,6 +168,7 @@ class Reranker:
         self.tie_break = tie_break
         self.cache = cache
         self.problem_timeout = problem_timeout
+        self.budget = budget
         self._validate()
         self._cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self._informalizer_obj: Any = None
@@ -179,6 +188,8 @@ class Reranker:
         check_seconds("timeout", self.timeout)
         if self.problem_timeout is not None:
             check_seconds("problem_timeout", self.problem_timeout)
+        if self.budget is not None:
+            check_budget(self.budget)
         if isinstance(self.informalizer, str) and self.informalizer not in INFORMALIZERS:
             raise ValueError(
                 f"informalizer must be one of {INFORMALIZERS} or an Informalizer, "
@@ -246,6 +257,8 @@ class Reranker:
         for k, v in self.get_params().items():
             if k == "cache":
                 continue
+            if isinstance(v, float) and not math.isfinite(v):
+                v = str(v)  # JSON has no infinity
             out[k] = v if isinstance(v, (str, int, float, bool, type(None))) else type(v).__name__
         return out
 
@@ -325,7 +338,9 @@ class RerankSession:
 
     Each :meth:`add` compares the new candidate only with class representatives; pairs
     settled earlier are never checked again.  :meth:`ranking` at any moment equals what
-    ``Reranker.rerank`` returns on the candidates added so far (same order).
+    ``Reranker.rerank`` returns on the candidates added so far (same order).  With a
+    ``budget`` the engine work waits for :meth:`ranking` and the budget is shared by all of
+    the session's rankings; they equal the one-shot result whenever they are ``complete``.
     """
 
     def __init__(
@@ -338,7 +353,8 @@ class RerankSession:
             raise TypeError(f"informal must be a string, got {type(informal).__name__}")
         self.reranker = reranker
         self.informal = informal
-        self.clusterer = Clusterer(
+        anytime = {} if reranker.budget is None else {"budget": reranker.budget}
+        self.clusterer = (Clusterer if reranker.budget is None else AnytimeClusterer)(
             reranker.relation,
             reranker.language,
             reranker.timeout,
@@ -347,6 +363,7 @@ class RerankSession:
             check_truth=reranker.check_truth,
             cache=reranker.cache_ if cache is None else cache,
             problem_timeout=reranker.problem_timeout,
+            **anytime,
         )
         self.priors: list[float | None] = []
         self.back_translations: list[str | None] = []
@@ -437,25 +454,28 @@ class RerankSession:
         final-answer sentence), plus ``answer_weight`` times the exact answer agreement
         (+1 / -1 / 0, :func:`answer_agreement`); 0.0 without a back-translation.
 
-        Each text is embedded on its own, so a score never depends on which other texts
-        were in the same batch (that keeps incremental and one-shot results identical).
+        The informal text and every new back-translation go to the embedder in one call; a
+        vector depends on its text alone (:mod:`embeddings.embed`) and is cached per text, so
+        incremental and one-shot rankings give identical scores and a problem ranked again
+        is not encoded again.
         """
         t0 = time.perf_counter()
         rr = self.reranker
         missing = [i for i, s in enumerate(self._semantic) if s is None]
         if missing:
             texts = [semantic_text(self.back_translations[i], rr.semantic_text) for i in missing]
-            need = [i for i, t in zip(missing, texts, strict=True) if t is not None]
+            need = [(i, t) for i, t in zip(missing, texts, strict=True) if t is not None]
             if need:
                 emb = rr.embedder_
+                batch = [t for _, t in need]
                 if self._informal_vec is None:
-                    ref = semantic_text(self.informal, rr.semantic_text) or self.informal
-                    self._informal_vec = _unit(np.asarray(emb.encode([ref]))[0])
-                for i, t in zip(missing, texts, strict=True):
-                    if t is None:
-                        continue
-                    v = _unit(np.asarray(emb.encode([t]))[0])
-                    self._semantic[i] = float(np.clip(np.dot(v, self._informal_vec), -1.0, 1.0))
+                    batch.insert(0, semantic_text(self.informal, rr.semantic_text) or self.informal)
+                vecs = np.asarray(emb.encode(batch))
+                if self._informal_vec is None:
+                    self._informal_vec = _unit(vecs[0])
+                    vecs = vecs[1:]
+                for (i, _), v in zip(need, vecs, strict=True):
+                    self._semantic[i] = float(np.clip(np.dot(_unit(v), self._informal_vec), -1.0, 1.0))
             for i in missing:
                 if self._semantic[i] is None:
                     self._semantic[i] = 0.0
@@ -473,6 +493,10 @@ class RerankSession:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}")
         k = self.k
+        if isinstance(self.clusterer, AnytimeClusterer):
+            t0 = time.perf_counter()
+            self.clusterer.resolve()  # the engine work a budget defers to here
+            self.timing["parse_cluster"] += time.perf_counter() - t0
         classes = self.clusterer.classes
         cands = self.clusterer.candidates
         semantic = self._semantic_scores()
@@ -514,6 +538,8 @@ class RerankSession:
             params={**rr.params_dict(), "n": n},
             timing=dict(self.timing),
             unparsed_selected=[i for i in selected if not cands[i].parsed],
+            complete=stats["budget_skips"] == 0 and not getattr(self.clusterer, "tests_skipped", 0),
+            pairs_undecided=stats["budget_skips"],
         )
 
 

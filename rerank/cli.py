@@ -87,6 +87,14 @@ PROBLEM_TIMEOUT_OPT = typer.Option(
     help="Seconds of engine time for one problem; once spent, its remaining pairs are left "
     "unchecked (flagged). Default: no limit beyond --timeout per check.",
 )
+BUDGET_OPT = typer.Option(
+    None, min=0.0, max=MAX_SECONDS,
+    help="Anytime ranking: seconds of work per problem, spent on the checks most likely to "
+    "change the top-n (representatives of the largest classes first, cheap screens first). "
+    "Pairs left unchecked stay apart; the ranking then says complete: false and how many "
+    "pairs are undecided. A decided pair has the same verdict as without a budget. Default: "
+    "no budget.",
+)
 PROGRESS_AUTO_OPT = typer.Option(
     None, "--progress/--no-progress",
     help="Show a progress bar on stderr (default: when stderr is a terminal).",
@@ -121,13 +129,13 @@ def _main(
 def _params(
     n: int, rule: Rule, alpha: float, normalize: Normalize, relation: Relation,
     language: Language, timeout: float, informalizer: InformalizerName, model: str,
-    problem_timeout: float | None = None, prior_weight: float = 0.0,
+    problem_timeout: float | None = None, prior_weight: float = 0.0, budget: float | None = None,
 ) -> dict[str, Any]:
     return {
         "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
         "relation": relation.value, "language": language.value, "timeout": timeout,
         "informalizer": informalizer.value, "embedder": model, "problem_timeout": problem_timeout,
-        "prior_weight": prior_weight,
+        "prior_weight": prior_weight, "budget": budget,
     }
 
 
@@ -252,6 +260,7 @@ def select(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
+    budget: float | None = BUDGET_OPT,
     as_json: bool = typer.Option(False, "--json/--no-json", help="Print the full ranking as JSON instead of a table."),
     progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
@@ -263,7 +272,7 @@ def select(
     from rerank.batch import record_prior
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight)
+                     problem_timeout, prior_weight, budget)
     _check_model(model, informalizer)
     session = Reranker(**params).start(rec["informal"])
     infs = rec.get("informalizations") or [None] * len(rec["candidates"])
@@ -285,6 +294,8 @@ def select(
     _show(d)
     for rank, i in enumerate(r.selected, 1):
         out.print(f"[green]★{rank}[/green] candidate {i}: {r.candidates[i]}", highlight=False)
+    if not r.complete:
+        out.print(f"[yellow]incomplete: budget spent, {r.pairs_undecided} pair(s) undecided[/yellow]")
 
 
 @command()
@@ -295,6 +306,7 @@ def batch(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
+    budget: float | None = BUDGET_OPT,
     workers: int = typer.Option(1, min=1, help="Local worker processes."),
     scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
     retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
@@ -308,7 +320,7 @@ def batch(
     from rerank.batch import CorruptOutputWarning, check_paths, run_batch
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight)
+                     problem_timeout, prior_weight, budget)
     try:
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:

@@ -36,6 +36,9 @@ class Ranking:
     clustering (see :class:`rerank.cluster.ClusterStats`).  ``unparsed_selected``: selected
     candidates that do not parse; they come after every parseable one, so this is non-empty
     only when n exceeds the parseable candidates (the list was filled with them).
+    ``complete``: every comparison and per-candidate test the clusterer needed was done;
+    False when a time budget (``budget`` or ``problem_timeout``) ran out first, and then
+    ``pairs_undecided`` pairs were left unchecked (their candidates stay apart).
     """
 
     selected: list[int]
@@ -52,6 +55,8 @@ class Ranking:
     params: dict[str, Any] = field(default_factory=dict)
     timing: dict[str, float] = field(default_factory=dict, compare=False)
     unparsed_selected: list[int] = field(default_factory=list)
+    complete: bool = True
+    pairs_undecided: int = 0
 
     @property
     def k(self) -> int:
@@ -90,6 +95,8 @@ class Ranking:
             "stats": dict(self.stats),
             "params": dict(self.params),
             "unparsed_selected": list(self.unparsed_selected),
+            "complete": self.complete,
+            "pairs_undecided": self.pairs_undecided,
         }
         if timing:
             d["timing"] = dict(self.timing)
@@ -117,4 +124,6 @@ class Ranking:
             params=dict(d.get("params", {})),
             timing=dict(d.get("timing", {})),
             unparsed_selected=list(d.get("unparsed_selected", [])),
+            complete=bool(d.get("complete", True)),
+            pairs_undecided=int(d.get("pairs_undecided", 0)),
         )

@@ -16,6 +16,8 @@ TEXT = "A proof by induction."
 
 
 def test_embeddings_do_not_depend_on_torchs_thread_count():
+    """Whatever thread count the process had, the embedder sets its own (once) and gets the
+    same bits."""
     torch = pytest.importorskip("torch")
     before = torch.get_num_threads()
     vecs = []
@@ -23,7 +25,10 @@ def test_embeddings_do_not_depend_on_torchs_thread_count():
         for n in (2, 1, 3):
             torch.set_num_threads(n)
             vecs.append(Embedder(cache=False).encode(TEXT))
-            assert torch.get_num_threads() == n  # the caller's setting is left alone
+            assert torch.get_num_threads() == 1  # the embedder's count (threads=1), set again
+        torch.set_num_threads(2)
+        Embedder(cache=False, threads=None).encode(TEXT)
+        assert torch.get_num_threads() == 2  # threads=None leaves torch alone
     finally:
         torch.set_num_threads(before)
     assert np.array_equal(vecs[0], vecs[1]) and np.array_equal(vecs[1], vecs[2])

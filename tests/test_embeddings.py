@@ -340,3 +340,58 @@ def test_rule_informalizer_binders_chains_and_unknown_predicates():
     assert describe_term(app("ite", app("apply", p, x), x, num(0, REAL))) == (
         "(if p(x) then x else 0)"
     )
+
+
+# ----------------------------------------------------------------------------- batching
+
+BATCH_TEXTS = [
+    "Find the number of positive divisors of 36.",
+    "The number 36 has exactly 9 positive divisors.",
+    "For every real x, x squared is nonnegative.",
+    "If a and b are even integers, then a + b is even, and moreover their product is "
+    "divisible by four, which shows that the sum of two even numbers is again even.",
+    "x = 2",
+    "Let n be a positive integer. Show that the sum of the first n odd numbers equals n "
+    "squared, that is, 1 + 3 + 5 + ... + (2n - 1) = n^2, for every n greater than zero.",
+]
+
+
+def test_a_vector_does_not_depend_on_its_batch():
+    """One call for a problem's texts, yet the bits of each vector are those of the text
+    alone (padding couples a batch; texts are padded to a length of their own)."""
+    together = Embedder(cache=False).encode(BATCH_TEXTS)
+    alone = np.stack([Embedder(cache=False).encode(t) for t in BATCH_TEXTS])
+    subset = Embedder(cache=False).encode(BATCH_TEXTS[3:] + BATCH_TEXTS[:1])
+    assert np.array_equal(together, alone)
+    assert np.array_equal(subset, together[[3, 4, 5, 0]])
+
+
+def test_one_shot_and_incremental_rankings_score_identically():
+    """Fresh embedders without caches on both sides: equality comes from batch-independent
+    vectors, not from one side reading the other's cache."""
+    from rerank import Reranker
+
+    cands = ["theorem t (x : ℝ) (h : 2 * x = 4) : x = 2", "theorem t (x : ℝ) (h : 2 * x = 4) : x = 3",
+             "theorem t (y : ℝ) (h : 4 = 2 * y) : y = 2", "no theorem here"]
+    infs = BATCH_TEXTS[1:5]
+    opts = {"relation": "syntactic", "informalizer": "given", "check_vacuous": False}
+    one = Reranker(embedder=Embedder(cache=False), **opts).rerank(BATCH_TEXTS[0], cands, infs)
+    session = Reranker(embedder=Embedder(cache=False), **opts).start(BATCH_TEXTS[0])
+    for c, t in zip(cands, infs, strict=True):
+        session.add(c, t)
+        session.ranking()
+    inc = session.ranking()
+    assert inc.semantic == one.semantic and inc.scores == one.scores and inc.order == one.order
+    assert all(s != 0.0 for s in one.semantic)
+
+
+def test_ranking_the_same_problem_again_encodes_nothing():
+    from rerank import Reranker
+
+    emb = Embedder()
+    rr = Reranker(embedder=emb, relation="syntactic", informalizer="given", check_vacuous=False)
+    cands = ["theorem t (x : ℝ) : x ^ 2 ≥ 0", "theorem t (x : ℝ) : x * x ≥ 0"]
+    first = rr.rerank(BATCH_TEXTS[0], cands, BATCH_TEXTS[1:3])
+    assert emb.n_encoded == 3  # the informal text and two back-translations, in one call
+    again = rr.rerank(BATCH_TEXTS[0], cands, BATCH_TEXTS[1:3])
+    assert emb.n_encoded == 3 and again.semantic == first.semantic
