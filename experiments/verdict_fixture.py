@@ -47,7 +47,7 @@ from provers.errors import ParseError  # noqa: E402
 
 RELATIONS = ("syntactic", "sae", "symbolic", "logical")
 MATH_SAMPLE = 40
-TIMED_WORDS = ("timeout", "timed out", "budget", "deadline", "resource")
+TIMED_WORDS = ("timeout", "timed out", "budget", "deadline", "resource", "canceled", "interrupted")
 
 
 def _timed(reason: str) -> bool:
