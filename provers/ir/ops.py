@@ -402,29 +402,27 @@ TRUE = App("true", (), BOOL)
 FALSE = App("false", (), BOOL)
 
 
-def and_(*args: Term) -> Term:
-    """n-ary conjunction, flattening nested ones; ``and_()`` is True."""
+def _flat(op: str, unit: Term, args: tuple[Term, ...]) -> Term:
+    """n-ary ``op`` (``and``/``or``), flattening nested ones and dropping its unit."""
     flat: list[Term] = []
     for a in args:
-        if isinstance(a, App) and a.op == "and":
+        if isinstance(a, App) and a.op == op:
             flat.extend(a.args)
-        elif a != TRUE:
+        elif a != unit:
             flat.append(a)
     if not flat:
-        return TRUE
-    return flat[0] if len(flat) == 1 else app("and", *flat)
+        return unit
+    return flat[0] if len(flat) == 1 else app(op, *flat)
+
+
+def and_(*args: Term) -> Term:
+    """n-ary conjunction, flattening nested ones; ``and_()`` is True."""
+    return _flat("and", TRUE, args)
 
 
 def or_(*args: Term) -> Term:
-    flat: list[Term] = []
-    for a in args:
-        if isinstance(a, App) and a.op == "or":
-            flat.extend(a.args)
-        elif a != FALSE:
-            flat.append(a)
-    if not flat:
-        return FALSE
-    return flat[0] if len(flat) == 1 else app("or", *flat)
+    """n-ary disjunction, flattening nested ones; ``or_()`` is False."""
+    return _flat("or", FALSE, args)
 
 
 def implies(p: Term, q: Term) -> Term:
