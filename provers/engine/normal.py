@@ -214,48 +214,75 @@ def apart_from_symbols(statement: Statement, reserved: frozenset[str]) -> Statem
     return statement if out == statement and not mapping else out
 
 
+class _Prefix:
+    """The ∀-prefix being built: variables in order, the type variables each one's sort
+    mentions (its dependencies), and every name taken so far (for fresh names)."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.binders: list[tuple[str, Var]] = []
+        self.types: list[Var] = []
+        self.deps: dict[Var, set[Var]] = {}
+        self.taken = taken
+
+    def add(self, v: Var) -> None:
+        self.binders.append((FORALL, v))
+        self.taken.add(v.name)
+        mentioned = sort_mentions(v.sort)
+        self.deps[v] = {tv for tv in self.types if tv.name in mentioned}
+
+    def variables(self) -> set[Var]:
+        return {v for _, v in self.binders}
+
+
 def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> NormalForm:
     """The restricted prenex normal form of ``statement`` (see the module docstring).
 
     ``reserved``: symbol names no variable may carry (``apart_from_symbols``); by default the
     statement's own uninterpreted symbols. Pass the symbols of both statements of a pair."""
     statement = apart_from_symbols(statement, reserved | statement_symbols(statement))
-    prefix: list[tuple[str, Var]] = []
+    prefix = _Prefix({s.name for t in statement.terms() for s in subterms(t) if isinstance(s, Var)})
     premises: list[Term] = []
-    types: list[Var] = []
     instances: list[Term] = []
-    deps: dict[Var, set[Var]] = {}
-    taken: set[str] = set()
-    for t in statement.terms():
-        taken |= {s.name for s in subterms(t) if isinstance(s, Var)}
+    _read_binders(statement, prefix, premises, instances)
+    concl = _peel_conclusion(simplify_logic(statement.conclusion), prefix, premises)
+    return NormalForm(
+        prefix=tuple(prefix.binders),
+        premises=tuple(premises),
+        conclusion=concl,
+        types=tuple(prefix.types),
+        instances=tuple(instances),
+        deps=tuple((v, frozenset(prefix.deps.get(v, ()))) for _, v in prefix.binders),
+        source=statement,
+    )
 
-    def add_var(v: Var) -> None:
-        prefix.append((FORALL, v))
-        taken.add(v.name)
-        mentioned = sort_mentions(v.sort)
-        deps[v] = {tv for tv in types if tv.name in mentioned}
 
+def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], instances: list[Term]) -> None:
+    """Binders in order: type variables, variables, instance hypotheses and premises (split
+    into conjuncts); then the statement's local definitions as variables with ``x = value``."""
     for b in statement.binders:
         if isinstance(b, VarBinder):
             if is_type_var(b.var):
-                types.append(b.var)
-                taken.add(b.var.name)
+                prefix.types.append(b.var)
+                prefix.taken.add(b.var.name)
             else:
-                add_var(b.var)
+                prefix.add(b.var)
         elif isinstance(b, Hypothesis):
             if b.style == "instance":
                 instances.append(b.formula)
             else:
                 premises.extend(conjuncts(simplify_logic(b.formula)))
     for v, value in statement.defines:
-        if v not in {pv for _, pv in prefix}:
-            add_var(v)
+        if v not in prefix.variables():
+            prefix.add(v)
         definition = app("eq", v, value)
         if definition not in premises:  # the Isabelle frontend also states it as `x_def`
             premises.append(definition)
 
-    concl = simplify_logic(statement.conclusion)
-    prefix_vars = {pv for _, pv in prefix}
+
+def _peel_conclusion(concl: Term, prefix: _Prefix, premises: list[Term]) -> Term:
+    """Move the conclusion's leading ∀ (renamed apart from the prefix), ¬∃ (as ∀¬) and
+    implications (as premises) out; what is left is the conclusion C."""
+    prefix_vars = prefix.variables()
     while True:
         if isinstance(concl, Quant) and concl.kind == FORALL:
             ren: dict[Var, Term] = {}
@@ -263,10 +290,10 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
             for v in concl.vars:
                 nv = v
                 if v.name in {pv.name for pv in prefix_vars} or v in prefix_vars:
-                    nv = Var(fresh_name(v.name, taken), v.sort)
+                    nv = Var(fresh_name(v.name, prefix.taken), v.sort)
                     ren[v] = nv
                 fresh.append(nv)
-                add_var(nv)
+                prefix.add(nv)
                 prefix_vars.add(nv)
             body = substitute(concl.body, ren) if ren else concl.body
             # a range premise right after the binder: ∀ x ∈ S / ∀ x < n
@@ -276,7 +303,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
                         fv = free_vars(p)
                         for nv in fresh:
                             if nv in fv:
-                                deps[nv] |= {u for u in fv if u != nv and u in prefix_vars}
+                                prefix.deps[nv] |= {u for u in fv if u != nv and u in prefix_vars}
             concl = body
         elif (
             isinstance(concl, App)
@@ -290,13 +317,4 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
             premises.extend(conjuncts(concl.args[0]))
             concl = concl.args[1]
         else:
-            break
-    return NormalForm(
-        prefix=tuple(prefix),
-        premises=tuple(premises),
-        conclusion=concl,
-        types=tuple(types),
-        instances=tuple(instances),
-        deps=tuple((v, frozenset(deps.get(v, ()))) for _, v in prefix),
-        source=statement,
-    )
+            return concl
