@@ -476,26 +476,8 @@ def run_batch(
     client, own_client = (None, False) if scheduler is None else _dask_client(scheduler, connect_timeout)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     records = list(iter_records(in_path))
-    order: list[str] = []
-    seen: set[str] = set()
-    todo: list[tuple[str, dict[str, Any] | None, str | None]] = []
     summary = BatchSummary(total=len(records))
-    done = read_done_ids(out_path, notes=summary.warnings)
-    if retry_errors and any(r.get("status") == "error" for r in done.values()):
-        keep = {rid: r for rid, r in done.items() if r.get("status") != "error"}
-        _write_all(out_path, list(keep.values()))
-        done = keep
-    for rid, rec, problem in records:
-        if rid in seen:
-            rid_new = f"{rid}#dup{len(order)}"
-            problem = problem or f"duplicate id {rid!r} in {in_path}"
-            rec, rid = None, rid_new
-        seen.add(rid)
-        order.append(rid)
-        if rid in done:
-            summary.skipped += 1
-        else:
-            todo.append((rid, rec, problem))
+    order, todo = _plan(records, in_path, out_path, retry_errors, summary)
     writer = _Writer(out_path)
     bar = None
     if progress:
@@ -529,6 +511,33 @@ def run_batch(
             client.close()
     _rewrite_in_order(out_path, order)
     return summary
+
+
+def _plan(records: list[tuple[str, dict[str, Any] | None, str | None]], in_path: Path, out_path: Path,
+          retry_errors: bool, summary: BatchSummary) -> tuple[list[str], list[tuple[str, dict[str, Any] | None, str | None]]]:
+    """The output order of every record id, and the records still to compute: those not in
+    ``out_path`` already (errors too when ``retry_errors``, which are then removed from it);
+    a repeated id becomes an error record of its own."""
+    order: list[str] = []
+    seen: set[str] = set()
+    todo: list[tuple[str, dict[str, Any] | None, str | None]] = []
+    done = read_done_ids(out_path, notes=summary.warnings)
+    if retry_errors and any(r.get("status") == "error" for r in done.values()):
+        keep = {rid: r for rid, r in done.items() if r.get("status") != "error"}
+        _write_all(out_path, list(keep.values()))
+        done = keep
+    for rid, rec, problem in records:
+        if rid in seen:
+            rid_new = f"{rid}#dup{len(order)}"
+            problem = problem or f"duplicate id {rid!r} in {in_path}"
+            rec, rid = None, rid_new
+        seen.add(rid)
+        order.append(rid)
+        if rid in done:
+            summary.skipped += 1
+        else:
+            todo.append((rid, rec, problem))
+    return order, todo
 
 
 def check_paths(in_path: Path, out_path: Path) -> None:
