@@ -9,15 +9,16 @@ from hypothesis import strategies as st
 
 import provers
 from provers.backends.base import Proved, Refuted, Unknown
-from provers.backends.smt.algebraic import AlgebraicReal, algebraic_truth, from_cvc5_text
 from provers.backends.smt.emit import real_logic
 from provers.backends.smt.lower import lower_obligation
+from provers.backends.smt.model_values import from_cvc5_text
 from provers.backends.smt.solve import solve
 from provers.engine.equivalence import check_equivalence
 from provers.engine.formulas import close
 from provers.engine.normal import normalize
 from provers.ir import REAL, Num, Var, app
 from provers.semantics import truth
+from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
 
 SQRT2 = AlgebraicReal((-2, 0, 1), Fraction(5, 4), Fraction(3, 2))
 SQRT3 = AlgebraicReal((-3, 0, 1), Fraction(1), Fraction(2))

@@ -3,8 +3,10 @@
 Modules: ``values`` (what terms evaluate to), ``approx`` (exact and approximate numbers
 together), ``exact`` (exact arithmetic shared with the SMT lowering), ``domains`` (finite
 domains of bound variables), ``evaluate`` (the evaluator and its table ``OPERATIONS``),
-``samplers`` (assignments and fingerprints). Import the public API from here; see
-docs/semantics.md for every operation's meaning in Lean, Isabelle, here and in SMT.
+``samplers`` (assignments and fingerprints), ``algebraic`` (irrational algebraic values and
+exact truth at them), ``interval``, ``surds`` and ``certify`` (certified comparisons of
+transcendental values), ``closed_forms`` (sums with symbolic bounds). Import the public API
+from here; see docs/semantics.md for every operation's meaning in Lean, Isabelle, here and in SMT.
 """
 
 from provers.semantics.evaluate import OPERATIONS, decide, evaluate, truth

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from provers.backends.smt.algebraic import AlgebraicReal, from_cvc5_text, from_z3
 from provers.backends.smt.core import CORE_OPS, Unsupported
 from provers.backends.smt.lower import Lowered
+from provers.backends.smt.model_values import from_cvc5_text, from_z3
 from provers.ir import (
     BOOL,
     INT,
@@ -37,6 +37,7 @@ from provers.ir import (
     Var,
 )
 from provers.semantics import FunTable, Opaque
+from provers.semantics.algebraic import AlgebraicReal
 
 #: Kinds of solver functions (``Emitter.func``).
 SYMBOL, VARIABLE = "symbol", "variable"

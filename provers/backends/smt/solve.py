@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 from provers.backends.base import ProofResult, Proved, Refuted, Unknown
-from provers.backends.smt.algebraic import AlgebraicReal, algebraic_truth
 from provers.backends.smt.complex_pairs import complex_fun_parts, complex_parts, is_complex_fun
 from provers.backends.smt.core import Unsupported, core_sort
 from provers.backends.smt.emit import (
@@ -30,6 +29,7 @@ from provers.backends.smt.emit import (
 from provers.backends.smt.lower import Lowered, lower_obligation
 from provers.ir import BOOL, COMPLEX, REAL, FunSort, OpaqueSort, SetSort, Sort, Term, Var
 from provers.semantics import ExactComplex, FunTable, Opaque, decide
+from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
 
 SOLVERS = ("z3", "cvc5")
 #: Lowering symbols for values Isabelle leaves unspecified -> their evaluator table name.

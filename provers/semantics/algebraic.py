@@ -15,13 +15,11 @@ difference by interval arithmetic over exact rationals, with each algebraic valu
 isolating interval refined by bisection (exact signs of its polynomial) until the interval
 of the difference excludes 0, which it eventually does because the difference is not 0.
 
-The module lives next to the model readers because ``provers/semantics`` is being reshaped
-in parallel (issue 14); its natural home is a ``provers.semantics.algebraic`` module.
+The solvers' values are read into ``AlgebraicReal`` by ``provers.backends.smt.model_values``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -95,41 +93,6 @@ def _count_roots(coeffs: tuple[int, ...], lo: Fraction | None, hi: Fraction | No
     p = sympy.Poly(list(reversed(coeffs)), x).sqf_part()
     return int(p.count_roots(None if lo is None else sympy.Rational(lo.numerator, lo.denominator),
                              None if hi is None else sympy.Rational(hi.numerator, hi.denominator)))
-
-
-# --------------------------------------------------------------------------------------
-# reading solver values
-# --------------------------------------------------------------------------------------
-
-
-def from_z3(v: Any) -> AlgebraicReal:
-    """A z3 ``AlgebraicNumRef`` (from nlsat) as an ``AlgebraicReal``."""
-    coeffs = tuple(int(c.as_long()) if hasattr(c, "as_long") else int(c) for c in v.poly())
-    for digits in (6, 20, 40):  # the shortest interval ends that isolate the root
-        approx = v.approx(digits)
-        r = Fraction(approx.numerator_as_long(), approx.denominator_as_long()).limit_denominator(10**digits)
-        eps = Fraction(1, 10**digits)
-        try:
-            return AlgebraicReal(coeffs, r - eps, r + eps)
-        except ValueError:
-            continue
-    raise ValueError(f"no isolating interval for {v}")
-
-
-_CVC5 = re.compile(r"real_algebraic_number\s*<(?P<poly>[^,]+),\s*\((?P<lo>[^,]+),\s*(?P<hi>[^)]+)\)>")
-
-
-def from_cvc5_text(text: str) -> AlgebraicReal:
-    """cvc5's ``(_ real_algebraic_number <1*x^2 + (-2), (5/4, 3/2)>)`` as an ``AlgebraicReal``."""
-    import sympy
-
-    m = _CVC5.search(text)
-    if m is None:
-        raise ValueError(f"not an algebraic number: {text[:200]}")
-    x = sympy.Symbol("x")
-    p = sympy.Poly(sympy.sympify(m["poly"].replace("^", "**"), locals={"x": x}), x)
-    coeffs = tuple(int(c) for c in reversed(p.all_coeffs()))
-    return AlgebraicReal(coeffs, Fraction(m["lo"].strip()), Fraction(m["hi"].strip()))
 
 
 # --------------------------------------------------------------------------------------
@@ -355,4 +318,4 @@ def _cast(t: App, st: _State) -> Value:
     return st.ev(t.args[0])  # ℕ/ℤ/ℚ → ℝ: the same number
 
 
-__all__ = ["AlgebraicReal", "algebraic_truth", "from_cvc5_text", "from_z3"]
+__all__ = ["AlgebraicReal", "algebraic_truth"]
