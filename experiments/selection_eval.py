@@ -392,38 +392,22 @@ def with_answer_term(pools: Sequence[Pool], base: str, weight: float, ans: str =
 
 
 @dataclass(frozen=True)
-class Config:
-    """One way to pick: the library's Selector knobs, which semantic variant to use, and
-    the component switches of the ablation (``class_size=False``: every candidate its own
-    class)."""
+class Config(Selector):
+    """One way to pick: the library's Selector knobs, plus which semantic variant to use and
+    the ablation's class-size switch (``class_size=False``: every candidate its own class)."""
 
     semantic: str | None = None
-    rule: str = "log"
-    alpha: float = 0.5
-    normalize: str = "sum"
-    temperature: float = 1.0
-    undecided_weight: float = 0.0
-    truth_weight: float = 0.0
-    prior_weight: float = 0.0
-    keep_first_margin: float | None = None
-    exclude_unparsed: bool = True
-    demote: tuple[str, ...] = ("vacuous", "degenerate", "refuted")
     class_size: bool = True
-    tie_break: str = "evidence"
 
     def label(self) -> str:
-        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-             if getattr(self, f.name) != f.default}
+        fields = sorted(dataclasses.fields(self), key=lambda f: f.name != "semantic")  # semantic first
+        d = {f.name: getattr(self, f.name) for f in fields if getattr(self, f.name) != f.default}
         return ", ".join(f"{k}={v}" for k, v in d.items()) or "defaults"
 
     def selector(self) -> Selector:
-        alpha = self.alpha if self.semantic else 1.0
-        return Selector(rule=self.rule, alpha=alpha, normalize=self.normalize,
-                        temperature=self.temperature, undecided_weight=self.undecided_weight,
-                        truth_weight=self.truth_weight, prior_weight=self.prior_weight,
-                        keep_first_margin=self.keep_first_margin,
-                        exclude_unparsed=self.exclude_unparsed, demote=self.demote,
-                        tie_break=self.tie_break)
+        knobs = {f.name: getattr(self, f.name) for f in dataclasses.fields(Selector)}
+        knobs["alpha"] = self.alpha if self.semantic else 1.0
+        return Selector(**knobs)
 
 
 def greedy_prior(pool: Pool) -> np.ndarray | None:
