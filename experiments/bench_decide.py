@@ -31,7 +31,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -39,16 +38,14 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE / "experiments"))
+from side_by_side import run_alternating, sample_indices, start_worker  # noqa: E402
+
 DATA = HERE.parent / "shared" / "data"
 
 
 def _rows(name: str) -> list[dict[str, Any]]:
     return [json.loads(x) for x in (DATA / name).read_text().splitlines() if x.strip()]
-
-
-def math_sample(k: int) -> list[int]:
-    """The verdict fixture's MATH sample (``random.Random(0)``, 40 of 400)."""
-    return sorted(random.Random(0).sample(range(400), 40))[:k]
 
 
 # --------------------------------------------------------------------------------------
@@ -164,15 +161,6 @@ def worker(tree: str, timeout: float) -> None:  # noqa: C901 - one handler per p
 # --------------------------------------------------------------------------------------
 
 
-def _start(tree: Path, timeout: float) -> subprocess.Popen:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(tree), "--timeout", str(timeout)]
-    env = dict(os.environ, PYTHONPATH=str(tree), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=str(tree), env=env)
-    assert p.stdout is not None
-    print(f"worker {tree}: {json.loads(p.stdout.readline())['ready']}", file=sys.stderr)
-    return p
-
-
 def summarize(recs: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"errors": [r for r in recs if "error" in r]}
     by = {p: [r for r in recs if r["part"] == p and "error" not in r] for p in ("math", "mutants", "gted", "embed")}
@@ -230,36 +218,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.base:
         ap.error("--base is required (a checkout of the commit before issue 14)")
-    from tqdm import tqdm
 
-    items = [("math", i) for i in math_sample(args.math)]
+    items = [("math", i) for i in sample_indices(400)[: args.math]]
     mut = list(range(244))
     random.Random(0).shuffle(mut)
     items += [("mutants", i) for i in mut[: args.mutants]]
     if args.gted >= 0:
         items += [("gted", i) for i in range(args.gted or 298)]
-    items += [("embed", i) for i in math_sample(args.embed)]
+    items += [("embed", i) for i in sample_indices(400)[: args.embed]]
     trees = {"base": Path(args.base).resolve(), "head": HERE}
-    workers = {name: _start(tree, args.timeout) for name, tree in trees.items()}
-    recs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
-    out_path = Path(args.out)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    with out_path.open("w") as out:
-        for n, (part, i) in enumerate(tqdm(items, desc="items", unit="item")):
-            for name in (["base", "head"] if n % 2 == 0 else ["head", "base"]):
-                p = workers[name]
-                assert p.stdin is not None and p.stdout is not None
-                p.stdin.write(f"{part} {i}\n")
-                p.stdin.flush()
-                rec = json.loads(p.stdout.readline())
-                rec["tree"] = name
-                recs[name].append(rec)
-                out.write(json.dumps(rec) + "\n")
-                out.flush()
-    for p in workers.values():
-        assert p.stdin is not None
-        p.stdin.close()
-        p.wait()
+    workers = {name: start_worker(__file__, tree, ["--timeout", str(args.timeout)]) for name, tree in trees.items()}
+    recs = run_alternating(workers, [f"{part} {i}" for part, i in items], Path(args.out), label="tree")
     summary = {name: summarize(r) for name, r in recs.items()}
     b, h = summary["base"].get("math"), summary["head"].get("math")
     if b and h:
@@ -267,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         summary["ratio_math_time_median"] = b["time_median"] / max(h["time_median"], 1e-9)
     summary["load_average"] = os.getloadavg()
     print(json.dumps(summary, indent=1))
-    out_path.with_suffix(".summary.json").write_text(json.dumps(summary, indent=1))
+    Path(args.out).with_suffix(".summary.json").write_text(json.dumps(summary, indent=1))
     return 0
 
 

@@ -29,10 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import random
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -40,14 +37,12 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
-SAMPLE = 40
+sys.path.insert(0, str(HERE / "experiments"))
+from side_by_side import run_alternating, sample_indices, start_worker  # noqa: E402
+
 VARIANTS = ("before", "after", "after+cache")
 
 
-def sample_indices(n_rows: int, k: int = SAMPLE) -> list[int]:
-    """The verdict fixture's MATH sample (``experiments/verdict_fixture.py``)."""
-    rng = random.Random(0)
-    return sorted(rng.sample(range(n_rows), k))
 
 
 # --------------------------------------------------------------------------------------
@@ -139,18 +134,6 @@ def pin_census(data: str, timeout: float, limit: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------
 
 
-def _start(tree: Path, data: str, timeout: float, cache: bool) -> subprocess.Popen:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(tree), data, "--timeout", str(timeout)]
-    if cache:
-        cmd.append("--cache")
-    env = dict(os.environ, PYTHONPATH=str(tree), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=str(tree), env=env)
-    assert p.stdout is not None
-    ready = json.loads(p.stdout.readline())
-    print(f"worker {tree} (cache={cache}): provers from {ready['ready']}", file=sys.stderr)
-    return p
-
-
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     def mean(k: str) -> float:
         return statistics.fmean(r[k] for r in rows)
@@ -189,8 +172,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.pins:
         print(json.dumps(pin_census(args.data, args.timeout, args.limit), indent=1))
         return 0
-    from tqdm import tqdm
-
     n_rows = sum(1 for x in Path(args.data).read_text().splitlines() if x.strip())
     sample = sample_indices(n_rows)
     sample = sample[: args.limit] if args.limit else sample
@@ -198,28 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     trees = {"after": (HERE, False), "after+cache": (HERE, True)}
     if args.base:
         trees = {"before": (Path(args.base).resolve(), False), **trees}
-    workers = {name: _start(tree, data, args.timeout, cache) for name, (tree, cache) in trees.items()}
-    out_path = Path(args.out)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    results: dict[str, list[dict[str, Any]]] = {name: [] for name in workers}
-    names = list(workers)
-    with out_path.open("w") as out:
-        for n, i in enumerate(tqdm(sample, desc="problems", unit="problem")):
-            order = names[n % len(names):] + names[: n % len(names)]
-            for name in order:
-                p = workers[name]
-                assert p.stdin is not None and p.stdout is not None
-                p.stdin.write(f"{i}\n")
-                p.stdin.flush()
-                rec = json.loads(p.stdout.readline())
-                rec["variant"] = name
-                results[name].append(rec)
-                out.write(json.dumps(rec) + "\n")
-                out.flush()
-    for p in workers.values():
-        assert p.stdin is not None
-        p.stdin.close()
-        p.wait()
+    workers = {name: start_worker(__file__, tree, [data, "--timeout", str(args.timeout), *(["--cache"] if cache else [])])
+               for name, (tree, cache) in trees.items()}
+    results = run_alternating(workers, [str(i) for i in sample], Path(args.out), desc="problems")
     summary = {name: summarize(rows) for name, rows in results.items()}
     if "before" in results:
         for name in ("after", "after+cache"):
@@ -229,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
                        if x["classes_list"] == y["classes_list"])
             summary[name]["same_classes"] = same
     print(json.dumps(summary, indent=1))
-    (out_path.with_suffix(".summary.json")).write_text(json.dumps(summary, indent=1))
+    Path(args.out).with_suffix(".summary.json").write_text(json.dumps(summary, indent=1))
     return 0
 
 

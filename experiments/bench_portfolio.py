@@ -6,7 +6,7 @@
     nice -n 10 python experiments/bench_portfolio.py ../shared/data/isabelle_math_400.jsonl \
         --base /tmp/base --timeout 1 --out experiments/out/portfolio.jsonl
 
-The verdict fixture's 40 ``isabelle_math_400`` problems (``bench_pinning.sample_indices``), each
+The verdict fixture's 40 ``isabelle_math_400`` problems (``side_by_side.sample_indices``), each
 clustered (``rerank.cluster.Clusterer``, ``symbolic``, Isabelle, 1 s per solver call, caches
 empty) by each variant in its own long-lived worker process, one process running at a time,
 the order rotating per problem:
@@ -29,14 +29,13 @@ import json
 import os
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_pinning import sample_indices  # noqa: E402
+from side_by_side import run_alternating, sample_indices, start_worker  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[1]
 VARIANTS = ("before", "after", "after-s0")
@@ -95,17 +94,6 @@ def worker(tree: str, data: str, timeout: float) -> None:
         }), flush=True)
 
 
-def _start(tree: Path, data: str, timeout: float, stagger: str | None) -> subprocess.Popen:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(tree), data, "--timeout", str(timeout)]
-    env = dict(os.environ, PYTHONPATH=str(tree), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    if stagger is not None:
-        env["PROVERS_PORTFOLIO_STAGGER"] = stagger
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=str(tree), env=env)
-    assert p.stdout is not None
-    print(f"worker {tree}: provers from {json.loads(p.stdout.readline())['ready']}", file=sys.stderr)
-    return p
-
-
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     times = sorted(r["time"] for r in rows)
     checks = sum(r["checks"] for r in rows)
@@ -132,7 +120,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         worker(args.worker, args.data, args.timeout)
         return 0
-    from tqdm import tqdm
 
     data = str(Path(args.data).resolve())
     n_rows = sum(1 for x in Path(data).read_text().splitlines() if x.strip())
@@ -141,27 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     variants = [v for v in VARIANTS if v != "before" or args.base]
     trees = {"before": Path(args.base or HERE).resolve(), "after": HERE, "after-s0": HERE}
     stagger = {"before": None, "after": None, "after-s0": "0"}
-    procs = {v: _start(trees[v], data, args.timeout, stagger[v]) for v in variants}
-    results: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    procs = {v: start_worker(__file__, trees[v], [data, "--timeout", str(args.timeout)],
+                             {"PROVERS_PORTFOLIO_STAGGER": stagger[v]} if stagger[v] is not None else None)
+             for v in variants}
     print(f"load average at start: {os.getloadavg()}", file=sys.stderr)
-    with out.open("w") as fh:
-        for n, i in enumerate(tqdm(sample, desc="problems")):
-            for v in variants[n % len(variants):] + variants[: n % len(variants)]:
-                p = procs[v]
-                assert p.stdin is not None and p.stdout is not None
-                p.stdin.write(f"{i}\n")
-                p.stdin.flush()
-                rec = json.loads(p.stdout.readline())
-                rec["variant"] = v
-                results[v].append(rec)
-                fh.write(json.dumps(rec) + "\n")
-                fh.flush()
-    for p in procs.values():
-        assert p.stdin is not None
-        p.stdin.close()
-        p.wait()
+    results = run_alternating(procs, [str(i) for i in sample], Path(args.out), desc="problems")
     summary = {v: summarize(rs) for v, rs in results.items()}
     if "before" in summary:
         b = summary["before"]
