@@ -24,11 +24,10 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
-
-from embeddings import http_deadline
+if TYPE_CHECKING:  # httpx loads with the first OpenAIInformalizer client, not with the package
+    import httpx
 
 __all__ = [
     "DEFAULT_SYSTEM_PROMPT",
@@ -298,6 +297,10 @@ class OpenAIInformalizer(Informalizer):
             return self._make_client()
 
     def _make_client(self) -> httpx.Client:
+        import httpx
+
+        from embeddings import http_deadline
+
         if self._client is None:
             headers = {"Content-Type": "application/json"}
             if self._key is not None:
@@ -364,6 +367,10 @@ class OpenAIInformalizer(Informalizer):
                 "the API key given as api_key= did not reach this process (keys are never "
                 "pickled): set OPENAI_API_KEY where the workers run, or run with one worker"
             )
+        import httpx
+
+        from embeddings import http_deadline
+
         text = _statement_text(statement)
         client = self._get_client()
         payload = self._payload(text)

@@ -29,7 +29,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
-from scipy.optimize import linear_sum_assignment
 
 from provers.deadline import Deadline
 from provers.engine.normal import NormalForm
@@ -193,6 +192,9 @@ def _block_index(nf: NormalForm) -> dict[Var, tuple[int, str]]:
 
 
 def _assign(cost: np.ndarray) -> tuple[float, tuple[int, ...]] | None:
+    # scipy.optimize takes ~0.6 s to import: paid on the first alignment, not by `import rerank`
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(cost)
     total = float(cost[rows, cols].sum())
     if total >= _BIG:

@@ -41,7 +41,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from provers.engine.align import Alignment
 from provers.engine.answers import AnswerPin, combined_by, pin_answer, prove_satisfiable
@@ -266,6 +265,8 @@ def _match_unordered(ps: tuple[Term, ...], qs: tuple[Term, ...], prove: ProveFn,
     obs = [o for row in grid for s in row for o in s.obligations]
 
     def perfect(ok: Callable[[Outcome], bool]) -> list[tuple[int, int]] | None:
+        from scipy.optimize import linear_sum_assignment  # slow to import: see align._assign
+
         cost = np.array([[0.0 if ok(grid[i][j]) else 1.0 for j in range(n)] for i in range(n)])
         rows, cols = linear_sum_assignment(cost)
         if cost[rows, cols].sum() > 0:
