@@ -24,6 +24,7 @@ from provers.engine.formulas import vacuous_obligation
 from provers.engine.normal import NormalForm, normalize
 from provers.engine.prover import Prover, default_backend
 from provers.ir import INT, REAL, Hypothesis, Statement, Var, VarBinder, app, num
+from provers.semantics.algebraic import AlgebraicReal, algebraic_value
 from provers.semantics.evaluate import truth
 
 
@@ -145,26 +146,61 @@ def test_not_applicable_and_closed_answers():
     assert (pin.status, pin.value, pin.by) == ("pinned", 7, "propagation")
 
 
-def test_irrational_answer_is_unknown_never_pinned():
+SQRT2 = algebraic_value(app("sqrt", num(2, REAL)), {})
+
+
+def test_an_irrational_answer_is_pinned_to_its_exact_algebraic_value():
+    """x² = 2, 0 < x: the solver's model has x = √2 exactly (a polynomial and an isolating
+    interval); uniqueness is proved as "x is the root of x² − 2 in (lo, hi)"."""
     nf = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x = 1 := by sorry")
-    pin = pin_answer(nf, prover(timeout=2.0))
-    assert pin.status in ("unknown", "free") and pin.value is None, pin
+    pin = pin_answer(nf, prover(timeout=5.0))
+    assert (pin.status, pin.by) == ("pinned", "solver"), pin
+    assert isinstance(pin.value, AlgebraicReal) and pin.value == SQRT2 and pin.value != 1
+    (model, value), = pin.witnesses
+    assert value == SQRT2 and premises_hold(nf, model)
+    unique = next(o for o in pin.obligations if o.name.startswith("answer L ="))
+    assert unique.status == "proved" and unique.by in ("z3", "cvc5")
+    # without 0 < x the answer takes the values ±√2: free, both witnesses exact
+    free = pin_answer(nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) : x = 1 := by sorry"), prover(timeout=5.0))
+    assert free.status == "free" and sorted(float(v) for _, v in free.witnesses) == pytest.approx([-2**0.5, 2**0.5])
+
+
+def test_irrational_closed_forms_have_exact_values():
+    """√8 and 2√2 are the same number: the propagated closed forms compare without a solver."""
+    a = pin_answer(nf_of("theorem t (x : ℝ) (h : x = Real.sqrt 8) : x = 3 := by sorry"), prover())
+    b = pin_answer(nf_of("theorem t (y : ℝ) (h : y = 2 * Real.sqrt 2) : y = 3 := by sorry"), prover())
+    assert a.status == b.status == "pinned" and a.by == b.by == "propagation"
+    assert a.value == b.value
+    assert isinstance(a.value, AlgebraicReal) and a.value.coeffs == (-8, 0, 1)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(2, 12).filter(lambda q: int(q ** 0.5) ** 2 != q), st.integers(-3, 3), st.integers(1, 3))
+def test_a_wrong_irrational_answer_never_makes_statements_equivalent(q, shift, scale):
+    """x² = q, x > 0, answer x + shift; against y² = q·scale², y > 0 with answer y/scale + shift
+    (the same number) and y/scale + shift + 1/7 (another one): equivalent exactly when the
+    numbers agree, whatever route decides."""
+    a = f"theorem t (x : ℝ) (h₀ : x ^ 2 = {q}) (h₁ : 0 < x) : x + {shift} = 0 := by sorry"
+    same = f"theorem t (y : ℝ) (h₀ : y ^ 2 = {q * scale * scale}) (h₁ : 0 < y) : y / {scale} + {shift} = 0 := by sorry"
+    other = (f"theorem t (y : ℝ) (h₀ : y ^ 2 = {q * scale * scale}) (h₁ : 0 < y) : "
+             f"y / {scale} + {shift} + 1 / 7 = 0 := by sorry")
+    assert check_equivalence(a, same, relation="symbolic", timeout=5.0).status != "inequivalent"
+    assert check_equivalence(a, other, relation="symbolic", timeout=5.0).status != "equivalent"
 
 
 def test_irrational_solutions_pin_the_stated_answer():
-    """No exact model (x = √2), but L = x⁴ is 4 at every model: the stated answer is proved
-    unique and Γ satisfiable (∃x. x² = 2 ∧ 0 < x), so the answer is pinned without a witness."""
+    """L = x⁴ is 4 at every model of x² = 2 ∧ 0 < x (x = √2, exact): pinned to 4."""
     nf = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 4 := by sorry")
     pin = pin_answer(nf, prover(timeout=5.0))
     assert (pin.status, pin.value, pin.by) == ("pinned", 4, "solver"), pin
-    assert not pin.witnesses and pin.satisfiable
-    assert any("stated answer" in o.name and o.status == "proved" for o in pin.obligations)
+    assert pin.satisfiable
     other = "theorem t (y : ℝ) (h : y = 2) : y * y = 4 := by sorry"
     v = check_equivalence(provers.parse("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 4 := by sorry",
                                         "lean4"), other, relation="symbolic", timeout=5.0)
     assert v.status == "equivalent" and v.route == "answer value (solver)", v.explain()
-    wrong = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 5 := by sorry")
-    assert pin_answer(wrong, prover(timeout=2.0)).status != "pinned"
+    wrong = "theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 5 := by sorry"
+    assert pin_answer(nf_of(wrong), prover(timeout=2.0)).value == 4  # the value of L, not the stated 5
+    assert check_equivalence(wrong, other, relation="symbolic", timeout=5.0).status == "inequivalent"
 
 
 def test_caller_vacuity_obligation_is_reused():
@@ -452,3 +488,35 @@ def test_pins_models_refute_every_alignment_without_a_solver():
     same = "theorem t (u w : ℝ) (h₀ : w = 4) (h₁ : u = 3) : 2 * w + u = 11 := by sorry"
     v = check_equivalence(a, same, relation="symbolic", timeout=1.0, backend=_NoBackend())
     assert v.status == "equivalent" and v.route in ("syntactic", "answer value (propagation)"), v.explain()
+
+
+def test_one_pinned_side_decides_without_the_joint_obligation():
+    """B's premises quantify over a function: no model of them is exact, so B's answer is not
+    pinned. A's is (x + 1 = 4); the value route then proves that B's premises give the same
+    answer over B's variables alone instead of asking the joint obligation over both
+    statements'. (B's premises are not proved satisfiable: over a function variable only an
+    exact model would do, so the verdict stays inconclusive, for that reason alone.)"""
+    a = "theorem t (x : ℝ) (h : x = 3) : x + 1 = 4 := by sorry"
+    b = "theorem t (y : ℝ) (f : ℝ → ℝ) (h₀ : ∀ z, f z ≥ 0) (h₁ : y = 4 + f 0 - f 0) : y = 4 := by sorry"
+    assert pin_answer(nf_of(b), prover()).status == "unknown"
+    v = check_equivalence(a, b, relation="symbolic", timeout=5.0)
+    assert v.status == "inconclusive" and "premises of B not contradictory" in v.reason, v.explain()
+    one_sided = next(o for o in v.obligations if o.name.startswith("answer of B = the pinned answer of A"))
+    value = next(o for o in v.obligations if o.name.startswith("value projections"))
+    assert one_sided.status == value.status == "proved" and value.by == "answer pinning"
+    wrong = "theorem t (x : ℝ) (h : x = 3) : x + 2 = 4 := by sorry"  # answer 5: B's answer is 4
+    v = check_equivalence(wrong, b, relation="symbolic", timeout=5.0)
+    value = next(o for o in v.obligations if o.name.startswith("value projections"))
+    assert v.status != "equivalent" and value.status != "proved"
+
+
+def test_a_free_answer_is_not_compared_by_the_joint_obligation():
+    """A's answer takes several values (x > 0 only): the value projections cannot agree unless
+    B's premises are contradictory, so no joint obligation is sent to a solver."""
+    a = "theorem t (x : ℝ) (h : x > 0) : x = 1 := by sorry"
+    b = "theorem t (y : ℝ) (f : ℝ → ℝ) (h₀ : ∀ z, f z ≥ 0) (h₁ : y = 1 + f 0 - f 0) : y = 1 := by sorry"
+    assert pin_answer(nf_of(a), prover()).status == "free"
+    v = check_equivalence(a, b, relation="symbolic", timeout=5.0)
+    assert v.status != "equivalent"
+    value = [o for o in v.obligations if o.name.startswith("value projections")]
+    assert all(o.by == "answer pinning" for o in value), [o.by for o in value]

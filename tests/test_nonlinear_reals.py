@@ -18,10 +18,11 @@ from provers.engine.formulas import close
 from provers.engine.normal import normalize
 from provers.ir import REAL, Num, Var, app
 from provers.semantics import truth
-from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
+from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 
 SQRT2 = AlgebraicReal((-2, 0, 1), Fraction(5, 4), Fraction(3, 2))
 SQRT3 = AlgebraicReal((-3, 0, 1), Fraction(1), Fraction(2))
+MINUS_SQRT2 = AlgebraicReal((2, 0, -1), Fraction(-3, 2), Fraction(-1))
 
 
 def _obligation(text: str):
@@ -55,7 +56,14 @@ def test_cvc5_algebraic_numbers_are_read_exactly():
     ("theorem t (x : ℝ) (h : x^2 = 2) : x^2 = 3 := by sorry", {"x": SQRT2}, False),
     # outside the field fragment: undecided, never guessed
     ("theorem t (x : ℝ) (n : ℕ) : n - 1 = 0 := by sorry", {"x": SQRT2, "n": 0}, None),
-    ("theorem t (x : ℝ) : Real.sqrt (x^2) = x := by sorry", {"x": SQRT2}, None),
+    ("theorem t (x : ℝ) : Real.exp x > 0 := by sorry", {"x": SQRT2}, None),
+    # roots: Real.sqrt is 0 below 0, Isabelle's sqrt is odd (signed_sqrt)
+    ("theorem t (x : ℝ) : Real.sqrt (x^2) = x := by sorry", {"x": SQRT2}, True),
+    ("theorem t (x : ℝ) : Real.sqrt (x^2) = x := by sorry", {"x": MINUS_SQRT2}, False),
+    ("theorem t (x : ℝ) : Real.sqrt x = 0 := by sorry", {"x": MINUS_SQRT2}, True),
+    ("theorem t (x y : ℝ) : Real.sqrt (x^2 * y^2) = x * y ∧ Real.sqrt (x * y) ≠ Real.sqrt 6 ∧ |x - y| = y - x := by sorry",
+     {"x": SQRT2, "y": SQRT3}, True),
+    ("theorem t (x : ℝ) : x ^ (1/2 : ℝ) = Real.sqrt x ∧ x⁻¹ = x / 2 := by sorry", {"x": SQRT2}, True),
 ])
 def test_algebraic_truth_is_exact(text, env, expected):
     assert algebraic_truth(_body(text), env) is expected
@@ -89,6 +97,58 @@ def test_algebraic_truth_reduces_powers_of_square_roots_exactly(coeffs, q):
     reduced = app("add", Num(a, REAL), app("mul", Num(b, REAL), _x))
     assert algebraic_truth(app("eq", poly, reduced), {"x": root}) is True
     assert algebraic_truth(app("eq", poly, app("add", reduced, Num(1, REAL))), {"x": root}) is False
+
+
+def test_algebraic_numbers_compare_exactly_whatever_their_description():
+    assert SQRT2 == AlgebraicReal((-4, 0, 2), Fraction(1), Fraction(2))  # not a minimal polynomial
+    assert SQRT2 == AlgebraicReal((2, 0, -3, 0, 1), Fraction(13, 10), Fraction(3, 2))  # (x²-1)(x²-2)
+    assert SQRT2 != MINUS_SQRT2 and SQRT2 != SQRT3 and SQRT2 != Fraction(7, 5)
+    assert AlgebraicReal((-2, 0, 1), Fraction(1), Fraction(2)) != 1  # an end of the interval
+    v = algebraic_value(app("mul", Num(2, REAL), app("sqrt", Num(2, REAL))), {})
+    assert v == algebraic_value(app("sqrt", Num(8, REAL)), {}) and v.coeffs == (-8, 0, 1)
+    assert algebraic_value(app("sqrt", Num(Fraction(9, 4), REAL)), {}) == Fraction(3, 2)
+    assert algebraic_value(app("mul", _x, _x), {"x": SQRT2}) == 2  # rational after all: a Fraction
+    assert isinstance(algebraic_value(app("mul", _x, _x), {"x": SQRT2}), int)
+    assert algebraic_value(app("exp", _x), {"x": SQRT2}) is None  # outside the fragment
+
+
+_radicand = st.integers(2, 30)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-4, 4), st.integers(-4, 4), _radicand, st.integers(-4, 4), _radicand)
+def test_algebraic_values_of_sums_of_roots_are_exact(a, b, p, c, q):
+    """a + b·√p + c·√q: its value isolates the number (checked against a 60-digit float), is
+    described by the formula ``is_root_of`` exactly there, and two such sums are equal exactly
+    when their 60-digit values agree."""
+    import mpmath
+
+    mpmath.mp.dps = 60
+    term = app("add", app("add", Num(a, REAL), app("mul", Num(b, REAL), app("sqrt", Num(p, REAL)))),
+               app("mul", Num(c, REAL), app("sqrt", Num(q, REAL))))
+    v = algebraic_value(term, {})
+    exact = a + b * mpmath.sqrt(p) + c * mpmath.sqrt(q)
+    assert v is not None
+    if isinstance(v, AlgebraicReal):
+        assert mpmath.mpf(v.lo.numerator) / v.lo.denominator < exact < mpmath.mpf(v.hi.numerator) / v.hi.denominator
+        assert algebraic_truth(is_root_of(v, _x), {"x": v}) is True
+        assert algebraic_truth(is_root_of(v, term), {}) is True
+        other = algebraic_value(app("add", term, Num(Fraction(1, 1000), REAL)), {})
+        assert other != v and algebraic_truth(is_root_of(v, _x), {"x": other}) is False
+    else:
+        assert abs(exact - mpmath.mpf(v.numerator) / v.denominator) < mpmath.mpf(10) ** -50
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["sqrt", "signed_sqrt", "abs", "inv"]), _rational, st.integers(-3, 3))
+def test_root_operations_agree_with_the_exact_evaluator_where_it_is_exact(op, r, k):
+    """At rational points where the rational evaluator is exact (√(9/4), |x|, x⁻¹) both
+    evaluators agree on ``op(x) = k`` and ``op(x²) = x``."""
+    env = {"x": r}
+    for f in (app("eq", app(op, _x), Num(k, REAL)), app("eq", app(op, app("mul", _x, _x)), _x)):
+        want = truth(f, env)
+        if want is not None:
+            assert algebraic_truth(f, env) is want
 
 
 # ---- solvers --------------------------------------------------------------------------

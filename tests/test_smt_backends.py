@@ -147,3 +147,19 @@ def test_module_level_prove_uses_shared_backends():
     assert isinstance(prove(claim, 5.0, backend="cvc5"), Proved)
     with pytest.raises(ValueError):
         prove(claim, 1.0, backend="vampire")
+
+
+def test_each_z3_obligation_starts_from_a_fresh_context():
+    """z3's answer within a time limit depends on what its context already holds: one
+    long-lived context made a GTED verdict (numbertheory_notequiv2i2jasqbsqdiv8, logical)
+    depend on the 29 pairs checked before it. Every obligation gets its own context."""
+    import z3
+
+    from provers.backends.smt.solve import solve
+
+    x = Var("x", INT)
+    ob = forall_([x], implies(app("lt", num(1, INT), x), app("lt", num(0, INT), x)))
+    assert isinstance(solve("z3", ob, 5.0), Proved)
+    first = z3.main_ctx()
+    assert isinstance(solve("z3", ob, 5.0), Proved)
+    assert z3.main_ctx() is not first

@@ -35,9 +35,16 @@ REFERENCE = vf.load(FIXTURE)
 #: A > 9 (e.g. A = 99999, M = 13423, C = 10000: the reference's premises are false without
 #: evaluating Nat.ofDigits, the candidate's true), which they do or not within 1 s
 #: depending on solver state (inconclusive when the pair is run alone, on main too).
+#: amc12a_2002_p13 (sae, symbolic): inequivalent, human label equivalent, and the label is
+#: wrong: the candidate's a - 1 = 1/a with a > 0 has the one solution (1+√5)/2, so its
+#: premises (a ≠ b, both such) are contradictory, while the reference's |a - 1/a| = 1 holds at
+#: a = (√5-1)/2, b = (1+√5)/2. That exact algebraic point is the countermodel (⋀Γ true, ⋀Γ'
+#: false), found since pins keep irrational models and the exact evaluator decides at them.
 NEWLY_DECIDED = {
     ("gted", "gted/minif2f/amc12a_2021_p9/0", "symbolic"),
     ("gted", "gted/minif2f/amc12a_2003_p5/0", "sae"),
+    ("gted", "gted/minif2f/amc12a_2002_p13/0", "sae"),
+    ("gted", "gted/minif2f/amc12a_2002_p13/0", "symbolic"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.

@@ -25,8 +25,12 @@ Witnesses are kept whatever the status: two candidates whose witnesses give L di
 values already refute the value-projection obligation (``value_route`` re-checks the combined
 model with the exact evaluator).
 
-Irrational models (x² = 2) are ``unknown``: the SMT model reader yields exact rationals only.
-An irrational closed form (``π·(3/8)²·(3/16)``) is kept as a term and compared by a proof.
+Irrational algebraic values are exact too: a solver's model of x² = 2 gives x as an
+``AlgebraicReal`` (a polynomial and an isolating interval, re-checked by the exact field
+evaluator), L's value there is computed exactly, and uniqueness is stated without a literal as
+⊢ ∀x̄. ⋀Γ → p(L) = 0 ∧ lo < L < hi (``algebraic.is_root_of``). Closed forms in the field
+fragment with roots (``3·√2``) get such values too; a transcendental closed form
+(``π·(3/8)²·(3/16)``) is kept as a term and compared by a proof.
 
 Pins depend only on a normal form's content, so they can be cached by ``pin_key`` (variable
 names canonicalized; witnesses stored under the canonical names and renamed back on a hit).
@@ -69,6 +73,7 @@ from provers.ir import (
     show,
     subterms,
 )
+from provers.semantics.algebraic import AlgebraicReal, is_root_of
 from provers.semantics.evaluate import truth
 from provers.status import PinStatus, Status
 
@@ -82,7 +87,7 @@ SOLVERLESS = frozenset({"syntactic", "fingerprint", "propagation", "evaluator"})
 #: A value of a base sort that every such sort has (for variables Γ does not mention).
 _DEFAULT = {NAT: 0, INT: 0, RAT: 0, REAL: 0, BOOL: False}
 
-Value = int | Fraction | bool
+Value = int | Fraction | bool | AlgebraicReal
 Model = dict[str, Any]
 
 
@@ -314,9 +319,10 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
         return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), sat=sat, **kw)
 
     lit = value_term(v, lhs.sort)
-    if lit is None:
+    claim = value_claim(nf, lhs, v)
+    if claim is None:
         return pin(UNKNOWN, f"value {v} has no literal of sort {lhs.sort}", witnesses=witnesses)
-    ob = prove(f"answer L = {v} under Γ{label}", _claim(nf, lhs, lit), cheap=cheap)
+    ob = prove(f"answer L = {v} under Γ{label}", claim, cheap=cheap)
     obs.append(ob)
     if ob.status == Status.PROVED:
         return pin(PINNED, value=v, witnesses=witnesses, closed_form=lit)
@@ -412,7 +418,36 @@ def _vacuity(nf: NormalForm, formula: Term, decided: Obligation | None, prove: P
 def _claim(nf: NormalForm, lhs: Term, form: Term) -> Term:
     """∀x̄. ⋀Γ → L = form."""
     eq = app("iff", lhs, form) if lhs.sort == BOOL else app("eq", lhs, form)
-    return close(implies(nf.premise(), eq) if nf.premises else eq, nf.variables)
+    return _under_premises(nf, eq)
+
+
+def _under_premises(nf: NormalForm, body: Term) -> Term:
+    return close(implies(nf.premise(), body) if nf.premises else body, nf.variables)
+
+
+def value_claim(nf: NormalForm, lhs: Term, v: Value) -> Term | None:
+    """∀x̄. ⋀Γ → L = v for an exact value ``v`` (an irrational one stated as "L is the root of
+    p in (lo, hi)", ``algebraic.is_root_of``); None when v cannot be stated at L's sort."""
+    lit = value_term(v, lhs.sort)
+    if lit is not None:
+        return _claim(nf, lhs, lit)
+    if isinstance(v, AlgebraicReal) and lhs.sort == REAL:
+        return _under_premises(nf, is_root_of(v, lhs))
+    return None
+
+
+def pinned_claim(nf: NormalForm, lhs: Term, pin: AnswerPin) -> Term | None:
+    """∀x̄. ⋀Γ → L = the answer another statement is pinned to (its exact value, else its
+    closed form); None when ``pin`` is not ``pinned`` or its answer cannot be stated at L's sort."""
+    if pin.status != PINNED:
+        return None
+    if pin.value is not None:
+        claim = value_claim(nf, lhs, pin.value)
+        if claim is not None:
+            return claim
+    if pin.closed_form is not None and pin.closed_form.sort == lhs.sort:
+        return _claim(nf, lhs, pin.closed_form)
+    return None
 
 
 def _sat_by_model(formula: Term, model: Model, name: str = SAT_NAME) -> Obligation:
@@ -467,7 +502,9 @@ __all__ = [
     "exact_value",
     "pin_answer",
     "pin_key",
+    "pinned_claim",
     "premises_model",
     "prove_satisfiable",
     "validated",
+    "value_claim",
 ]

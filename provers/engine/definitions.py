@@ -53,9 +53,11 @@ from provers.ir import (
     substitute,
     subterms,
 )
+from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 from provers.semantics.evaluate import evaluate, truth
 
-Value = int | Fraction | bool
+#: An exact value: irrational reals (√2, roots of the premises' polynomials) as ``AlgebraicReal``.
+Value = int | Fraction | bool | AlgebraicReal
 
 
 def exact_value(v: Any) -> Value | None:
@@ -74,6 +76,10 @@ def value_of(t: Term, env: dict[str, Any], deadline: Deadline | None = None) -> 
     as a literal and confirmed by ``truth(t = value)``, a second path through the evaluator:
     a value mangled on the way out is never used."""
     v = exact_value(evaluate(t, env, deadline))
+    if v is None and t.sort == REAL:  # √2, or a point with irrational coordinates
+        v = algebraic_value(t, env)
+        if isinstance(v, AlgebraicReal):
+            return v if algebraic_truth(is_root_of(v, t), env) is True else None
     claim = answer_is(t, v) if v is not None else None
     if claim is None or truth(claim, env, deadline) is not True:
         return None
@@ -84,7 +90,7 @@ def value_term(v: Value, sort: Any) -> Term | None:
     """The IR literal of value ``v`` at ``sort`` (None when the sort has no such literal)."""
     if sort == BOOL:
         return TRUE if v is True else FALSE if v is False else None
-    if isinstance(v, bool) or sort not in (NAT, INT, RAT, REAL):
+    if isinstance(v, (bool, AlgebraicReal)) or sort not in (NAT, INT, RAT, REAL):
         return None
     if sort in (NAT, INT) and isinstance(v, Fraction):
         return None

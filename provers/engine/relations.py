@@ -43,7 +43,13 @@ from typing import Any
 import numpy as np
 
 from provers.engine.align import Alignment
-from provers.engine.answers import AnswerPin, combined_by, pin_answer, prove_satisfiable
+from provers.engine.answers import (
+    AnswerPin,
+    combined_by,
+    pin_answer,
+    pinned_claim,
+    prove_satisfiable,
+)
 from provers.engine.formulas import (
     canon_key,
     close,
@@ -374,8 +380,10 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     value = app("implies", and_(a.premise(), b2.premise()), app("eq", la, lb))
     vform = close(value, (*a.variables, *b2.variables))
     ob, extra = _value_by_pins(name, vform, value, pin["A"], pin["B"], prove, cheap)
-    by_pins = ob is not None
     if ob is None:
+        ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap)
+    by_pins = ob is not None
+    if ob is None:  # neither side pinned nor free: the joint obligation itself
         ob = prove(name, vform, cheap=cheap)
     obs.append(ob)
     if by_pins and ob.status == PROVED:
@@ -426,13 +434,64 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
     deadline = getattr(prove, "deadline", None)
     for ma, va in pa.witnesses:
         for mb, vb in pb.witnesses:
-            if va == vb:
+            if va == vb or any(ma[k] != mb[k] for k in ma.keys() & mb.keys()):
                 continue
             model = {**ma, **mb}
-            if truth(value, model, deadline) is False:
+            # each witness was re-checked on its own side (⋀Γ exactly true, L exactly va) and
+            # the sides share no variable, so the combined model falsifies (ii); the whole
+            # formula is re-checked too where the evaluator reaches it (mixed rational and
+            # irrational points may leave it undecided, never True)
+            if truth(value, model, deadline) is not True:
                 return Obligation(name, vform, REFUTED, "answer pinning",
                                   f"L = {va} at a model of Γ, L' = {vb} at a model of Γ' "
-                                  "(combined model re-checked by the exact evaluator)", model), []
+                                  "(each side re-checked by the exact evaluator)", model), []
+    return None, []
+
+
+def _value_without_joint(name: str, vform: Term, value: Term, sides: dict[str, tuple[NormalForm, Term]],
+                         pin: dict[str, AnswerPin], prove: ProveFn,
+                         cheap: bool) -> tuple[Obligation | None, list[Obligation]]:
+    """Obligation (ii) when the pins did not settle it but say enough to avoid the joint
+    obligation over both sides' variables (None: they do not; ask the joint one).
+
+    * a side is ``free`` (its answer takes two values under its premises): (ii) then holds only
+      if the other premises are contradictory, which (iii) excludes; refuting it needs models
+      of both sides, which pinning already looked for: unknown, with that reason;
+    * both ``pinned`` and not settled: (ii) is t = t', already asked: unknown;
+    * one side P pinned to t, the other U not: (ii) follows from Γ_P ⊢ L_P = t and the
+      one-sided ⊢ ∀ȳ. ⋀Γ_U → L_U = t, over U's variables only. Refuted at a validated model
+      of Γ_U (where L_U ≠ t) combined with a witness of P: (ii) refuted."""
+    status = {side: pin[side].status for side in ("A", "B")}
+    free = [side for side in ("A", "B") if status[side] == PinStatus.FREE]
+    if free:
+        return Obligation(name, vform, UNKNOWN, "answer pinning",
+                          f"the answer of {free[0]} takes several values under its premises: (ii) holds only "
+                          "if the other premises are contradictory; no validated models refute it"), []
+    if status["A"] == status["B"] == PinStatus.PINNED:
+        return Obligation(name, vform, UNKNOWN, "answer pinning", "the pinned answers are not proved equal"), []
+    for p_side, u_side in (("A", "B"), ("B", "A")):
+        if status[p_side] != PinStatus.PINNED or status[u_side] != PinStatus.UNKNOWN:
+            continue
+        nf_u, l_u = sides[u_side]
+        claim = pinned_claim(nf_u, l_u, pin[p_side])
+        if claim is None:
+            return None, []
+        ob = prove(f"answer of {u_side} = the pinned answer of {p_side}, under the premises of {u_side}",
+                   claim, cheap=cheap)
+        if ob.status == PROVED:
+            return Obligation(name, vform, PROVED, "answer pinning",
+                              f"{p_side}'s premises pin its answer; {u_side}'s premises prove the same answer"), [ob]
+        if ob.status == REFUTED and ob.model is not None:
+            deadline = getattr(prove, "deadline", None)
+            for m, v in pin[p_side].witnesses:
+                model = {**m, **ob.model}
+                if len(model) == len(m) + len(ob.model) and truth(value, model, deadline) is not True:
+                    return Obligation(name, vform, REFUTED, "answer pinning",
+                                      f"the answer of {p_side} is {v} at a model of its premises; a model of "
+                                      f"{u_side}'s premises gives its answer another value (both re-checked "
+                                      "by the exact evaluator)", model), [ob]
+        return Obligation(name, vform, UNKNOWN, "answer pinning",
+                          f"{ob.name}: {ob.detail or ob.status}"), [ob]
     return None, []
 
 

@@ -20,6 +20,7 @@ The solvers' values are read into ``AlgebraicReal`` by ``provers.backends.smt.mo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,6 +30,8 @@ from provers.ir import BOOL, INT, NAT, RAT, REAL, App, Num, OpTable, Term, Var
 
 #: Bisection rounds before a sign is left undecided (each halves every isolating interval).
 MAX_REFINE = 400
+#: Refinement round after which a sign not yet separated from 0 gets the exact test for 0.
+ZERO_TEST_ROUND = 4
 #: Largest natural exponent evaluated.
 MAX_EXPONENT = 64
 #: Sorts of the field fragment's numbers.
@@ -50,12 +53,53 @@ class AlgebraicReal:
         if _count_roots(self.coeffs, self.lo, self.hi) != 1:
             raise ValueError(f"polynomial {self.coeffs} has not exactly one root in ({self.lo}, {self.hi})")
 
+    @classmethod
+    def _trusted(cls, coeffs: tuple[int, ...], lo: Fraction, hi: Fraction) -> AlgebraicReal:
+        """Without the root count: for intervals derived from an isolating one by a sign change."""
+        out = object.__new__(cls)
+        object.__setattr__(out, "coeffs", coeffs)
+        object.__setattr__(out, "lo", lo)
+        object.__setattr__(out, "hi", hi)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        """Exact: the same number, whatever polynomial and interval describe it (two values are
+        equal iff the gcd of their polynomials has a root where their intervals overlap)."""
+        if isinstance(other, AlgebraicReal):
+            lo, hi = max(self.lo, other.lo), min(self.hi, other.hi)
+            if lo >= hi:
+                return False
+            g = _gcd(self.coeffs, other.coeffs)
+            return len(g) > 1 and _count_roots(g, lo, hi) == 1
+        if isinstance(other, (int, Fraction)) and not isinstance(other, bool):
+            return self.lo < other < self.hi and poly_at(self.coeffs, Fraction(other)) == 0
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(AlgebraicReal)  # equal numbers may be given by different polynomials
+
     def __float__(self) -> float:
-        return float((self.lo + self.hi) / 2)
+        v = self
+        for _ in range(80):  # to double precision
+            if v.hi - v.lo <= abs(v.lo + v.hi) * Fraction(1, 2**54) + Fraction(1, 2**1074):
+                break
+            v = v.refined()
+        return float((v.lo + v.hi) / 2)
 
     def __str__(self) -> str:
-        terms = [f"{c}·x^{k}" if k else f"{c}" for k, c in enumerate(self.coeffs) if c]
-        return f"root of {' + '.join(reversed(terms))} in ({self.lo}, {self.hi}) ≈ {float(self):.12g}"
+        return f"{float(self):.12g} (the root of {self.polynomial()} in ({self.lo}, {self.hi}))"
+
+    def polynomial(self) -> str:
+        """``coeffs`` as text in x, highest power first (``x^2 - 2``)."""
+        out = ""
+        for k in range(len(self.coeffs) - 1, -1, -1):
+            c = self.coeffs[k]
+            if c == 0:
+                continue
+            mag = "" if abs(c) == 1 and k else str(abs(c))
+            mono = mag + ("x" if k == 1 else f"x^{k}" if k else "")
+            out += (" - " if c < 0 else " + " if out else "") + mono if out or c > 0 else "-" + mono
+        return out
 
     def refined(self) -> AlgebraicReal:
         """The same number with its isolating interval halved."""
@@ -64,18 +108,20 @@ class AlgebraicReal:
         if v == 0:  # hit exactly: the number is rational (cannot happen for a minimal polynomial)
             eps = (self.hi - self.lo) / 1024
             return AlgebraicReal(self.coeffs, mid - eps, mid + eps)
-        if (poly_at(self.coeffs, self.lo) > 0) != (v > 0):
-            return AlgebraicReal(self.coeffs, self.lo, mid)
-        return AlgebraicReal(self.coeffs, mid, self.hi)
+        at_lo = poly_at(self.coeffs, self.lo) > 0
+        if at_lo == (poly_at(self.coeffs, self.hi) > 0):  # a root of even multiplicity: count
+            try:
+                return AlgebraicReal(self.coeffs, self.lo, mid)
+            except ValueError:
+                return AlgebraicReal(self.coeffs, mid, self.hi)
+        if at_lo != (v > 0):
+            return AlgebraicReal._trusted(self.coeffs, self.lo, mid)
+        return AlgebraicReal._trusted(self.coeffs, mid, self.hi)
 
     def sympy(self) -> Any:
-        """The number as a sympy ``CRootOf`` (exact)."""
-        import sympy
-
-        x = sympy.Symbol("x")
-        p = sympy.Poly(list(reversed(self.coeffs)), x)
-        below = _count_roots(self.coeffs, None, self.lo)
-        return sympy.CRootOf(p, below)
+        """The number as a sympy ``CRootOf`` of its minimal polynomial (exact; a radical when
+        sympy writes quadratic roots so)."""
+        return _as_sympy(self.coeffs, self.lo, self.hi)
 
 
 def poly_at(coeffs: tuple[int, ...], x: Fraction) -> Fraction:
@@ -83,6 +129,26 @@ def poly_at(coeffs: tuple[int, ...], x: Fraction) -> Fraction:
     for c in reversed(coeffs):
         acc = acc * x + c
     return acc
+
+
+@functools.lru_cache(maxsize=1024)
+def _as_sympy(coeffs: tuple[int, ...], lo: Fraction, hi: Fraction) -> Any:
+    import sympy
+
+    x = sympy.Symbol("x")
+    for f, _ in sympy.Poly(list(reversed(coeffs)), x).factor_list()[1]:
+        fc = tuple(int(c) for c in reversed(f.all_coeffs()))
+        if _count_roots(fc, lo, hi) == 1:
+            return sympy.CRootOf(f, _count_roots(fc, None, lo))
+    raise ValueError(f"no factor of {coeffs} has a root in ({lo}, {hi})")
+
+
+def _gcd(p: tuple[int, ...], q: tuple[int, ...]) -> tuple[int, ...]:
+    import sympy
+
+    x = sympy.Symbol("x")
+    g = sympy.gcd(sympy.Poly(list(reversed(p)), x), sympy.Poly(list(reversed(q)), x))
+    return tuple(int(c) for c in reversed(g.all_coeffs()))
 
 
 def _count_roots(coeffs: tuple[int, ...], lo: Fraction | None, hi: Fraction | None) -> int:
@@ -118,18 +184,114 @@ def algebraic_truth(formula: Term, env: dict[str, Any]) -> bool | None:
     try:
         import sympy  # noqa: F401
 
-        points = {k: v.sympy() if isinstance(v, AlgebraicReal) else v for k, v in env.items()}
-        state = _State(env, points)
-        v = state.ev(formula)
+        v = _State(env).ev(formula)
         return v if isinstance(v, bool) else None
     except Exception:  # noqa: BLE001 - anything unexpected is undecided, never a verdict
         return None
 
 
+#: Largest term whose exact value is computed (sympy's minimal polynomials grow fast).
+MAX_VALUE_NODES = 80
+
+
+def algebraic_value(term: Term, env: dict[str, Any]) -> int | Fraction | AlgebraicReal | None:
+    """The exact value of the real-valued ``term`` at ``env`` (ints, Fractions and
+    ``AlgebraicReal`` values): a rational, or an ``AlgebraicReal`` given by the minimal
+    polynomial of the value and an isolating interval; None outside the field fragment (with
+    roots), for terms of more than ``MAX_VALUE_NODES`` nodes, or when undecided."""
+    if term.sort not in _FIELD or not _in_fragment(term, env):
+        return None
+    try:
+        state = _State(env)
+        return _as_number(state.ev(term), state)
+    except Exception:  # noqa: BLE001 - anything unexpected is undecided, never a value
+        return None
+
+
+def _in_fragment(term: Term, env: dict[str, Any]) -> bool:
+    n = 0
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        n += 1
+        if n > MAX_VALUE_NODES:
+            return False
+        if isinstance(t, App):
+            if t.op not in EXACT:
+                return False
+            stack.extend(t.args)
+        elif isinstance(t, Var):
+            if t.name not in env:
+                return False
+        elif not isinstance(t, Num):
+            return False
+    return True
+
+
+def _as_number(d: Any, state: _State) -> int | Fraction | AlgebraicReal:
+    import sympy
+
+    if d.has(sympy.Float):
+        raise _Undecided("inexact number")
+    if d.is_Rational:
+        f = Fraction(int(d.p), int(d.q))
+        return int(f) if f.denominator == 1 else f
+    y = sympy.Dummy("y")
+    mp = sympy.minimal_polynomial(d, y, polys=True)
+    _, mp = mp.clear_denoms()
+    coeffs = tuple(int(c) for c in reversed(mp.all_coeffs()))
+    if len(coeffs) == 2:  # degree 1: rational after all
+        f = Fraction(-coeffs[0], coeffs[1])
+        return int(f) if f.denominator == 1 else f
+    for i in range(MAX_REFINE):
+        lo, hi = state.enclose(d, _bits(i))
+        if lo < hi and poly_at(coeffs, lo) != 0 and poly_at(coeffs, hi) != 0 and _count_roots(coeffs, lo, hi) == 1:
+            return AlgebraicReal._trusted(coeffs, lo, hi)
+        state.refine()
+    raise _Undecided("no isolating interval")
+
+
+def _bits(i: int) -> int:
+    """Precision of rational root bounds in refinement round ``i``."""
+    return 16 + 4 * i
+
+
+def is_root_of(value: AlgebraicReal, t: Term) -> Term:
+    """The formula ``p(t) = 0 ∧ lo < t ∧ t < hi`` of the real term ``t``: it holds iff
+    ``t`` equals ``value`` (the only root of p in the interval), so an obligation can state
+    "t = value" without a literal for the number."""
+    from provers.ir import and_, app, num
+
+    poly: Term | None = None
+    for k, c in enumerate(value.coeffs):
+        if c == 0:
+            continue
+        mono: Term = num(c, REAL) if k == 0 else app("mul", num(c, REAL), t if k == 1 else app("pow", t, num(k, NAT)))
+        poly = mono if poly is None else app("add", poly, mono)
+    assert poly is not None
+    return and_(app("eq", poly, num(0, REAL)), app("lt", num(value.lo, REAL), t), app("lt", t, num(value.hi, REAL)))
+
+
 class _State:
-    def __init__(self, env: dict[str, Any], points: dict[str, Any]):
+    """One evaluation: the point's values as sympy numbers, and the algebraic ones'
+    isolating intervals, refined in place as signs need them."""
+
+    def __init__(self, env: dict[str, Any]):
         self.env = env
-        self.points = points
+        self.points = {k: v.sympy() if isinstance(v, AlgebraicReal) else v for k, v in env.items()}
+        #: isolating intervals of the sympy ``CRootOf`` numbers met so far
+        self.roots: dict[Any, AlgebraicReal] = {}
+
+    def enclose(self, d: Any, bits: int) -> Interval:
+        import sympy
+
+        for r in d.atoms(sympy.CRootOf):
+            if r not in self.roots:
+                self.roots[r] = _isolated(r)
+        return _enclose(d, self.roots, bits)
+
+    def refine(self) -> None:
+        self.roots = {r: v.refined() for r, v in self.roots.items()}
 
     def ev(self, t: Term) -> Value:
         import sympy
@@ -164,39 +326,70 @@ class _State:
             raise _Undecided("inexact number")
         if d.is_Rational:
             return int(d.p > 0) - int(d.p < 0)
-        y = sympy.Dummy("y")
-        mp = sympy.minimal_polynomial(d, y, polys=True)
-        if mp.degree() == 1 and mp.coeff_monomial(1) == 0:
-            return 0
-        # nonzero: enclose d with exact rational intervals, refined until 0 is excluded
-        alg = {k: v for k, v in self.env.items() if isinstance(v, AlgebraicReal)}
-        for _ in range(MAX_REFINE):
-            lo, hi = _enclose(d, alg)
+        # enclose d with exact rational intervals, refined until 0 is excluded; a few rounds
+        # first, since a nonzero d is usually separated at once, then the exact test for 0
+        nonzero = False
+        for i in range(MAX_REFINE):
+            lo, hi = self.enclose(d, _bits(i))
             if lo > 0:
                 return 1
             if hi < 0:
                 return -1
-            if not alg:
-                raise _Undecided("no algebraic value to refine")
-            alg = {k: v.refined() for k, v in alg.items()}
+            if i == ZERO_TEST_ROUND and not nonzero:
+                if _is_zero(d):
+                    return 0
+                nonzero = True
+            self.refine()
         raise _Undecided("sign not separated from 0")
 
 
-def _enclose(d: Any, alg: dict[str, AlgebraicReal]) -> Interval:
-    """An interval with exact rational ends containing the sympy number ``d`` (built from
-    rationals and the CRootOf values of ``alg``)."""
+def _isolated(r: Any) -> AlgebraicReal:
+    """The sympy ``CRootOf`` real number ``r`` with an isolating interval of its own."""
     import sympy
 
-    roots = {v.sympy(): v for v in alg.values()}
+    if not r.is_real:
+        raise _Undecided("complex root")
+    _, f = sympy.Poly(r.poly, r.poly.gen, domain="QQ").clear_denoms()
+    coeffs = tuple(int(c) for c in reversed(f.all_coeffs()))
+    (lo, hi), _mult = f.intervals()[r.index]
+    lo, hi = Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))
+    if lo == hi:
+        raise _Undecided("rational root")
+    return AlgebraicReal(coeffs, lo, hi)
+
+
+def _is_zero(d: Any) -> bool:
+    """d = 0, exactly: by division when d is a polynomial in one model value r (a CRootOf of
+    an irreducible f: q(r) = 0 iff f divides q), else by d's minimal polynomial."""
+    import sympy
+
+    gens = d.atoms(sympy.CRootOf)
+    if len(gens) == 1 and not any(p.exp.is_Rational and not p.exp.is_Integer for p in d.atoms(sympy.Pow)):
+        (r,) = gens
+        x = r.poly.gen
+        try:
+            q = sympy.Poly(d.xreplace({r: x}), x, domain="QQ")
+        except (sympy.PolynomialError, sympy.CoercionFailed):
+            q = None
+        if q is not None and r.poly.is_irreducible:
+            return q.rem(sympy.Poly(r.poly, x, domain="QQ")).is_zero
+    y = sympy.Dummy("y")
+    mp = sympy.minimal_polynomial(d, y, polys=True)
+    return mp.degree() == 1 and mp.coeff_monomial(1) == 0
+
+
+def _enclose(d: Any, roots: dict[Any, AlgebraicReal], bits: int = 16) -> Interval:
+    """An interval with exact rational ends containing the sympy number ``d`` (built from
+    rationals, ``CRootOf`` numbers (isolating intervals in ``roots``) and rational powers of
+    positive numbers, whose roots are bounded to ``bits`` binary digits)."""
+    import sympy
 
     def iv(e: Any) -> Interval:
         if e.is_Rational:
             f = Fraction(int(e.p), int(e.q))
             return f, f
-        if e in roots:  # one of the model's numbers (a CRootOf, or a radical sympy chose)
-            return roots[e].lo, roots[e].hi
         if isinstance(e, sympy.CRootOf):
-            raise _Undecided("unknown algebraic number")
+            return roots[e].lo, roots[e].hi
         if e.is_Add:
             lo = hi = Fraction(0)
             for a in e.args:
@@ -208,12 +401,16 @@ def _enclose(d: Any, alg: dict[str, AlgebraicReal]) -> Interval:
             for a in e.args:
                 acc = _imul(acc, iv(a))
             return acc
-        if e.is_Pow and e.exp.is_Integer:
+        if e.is_Pow and e.exp.is_Rational:
             base = iv(e.base)
-            n = int(e.exp)
+            n, q = int(e.exp.p), int(e.exp.q)
             if n < 0:
                 base = _iinv(base)
                 n = -n
+            if q != 1:
+                if base[0] < 0:
+                    raise _Undecided("root of a number not known to be positive")
+                base = (_nth_root(base[0], q, bits, up=False), _nth_root(base[1], q, bits, up=True))
             acc = (Fraction(1), Fraction(1))
             for _ in range(n):
                 acc = _imul(acc, base)
@@ -221,6 +418,25 @@ def _enclose(d: Any, alg: dict[str, AlgebraicReal]) -> Interval:
         raise _Undecided(f"cannot enclose {e.func.__name__}")
 
     return iv(d)
+
+
+def _nth_root(a: Fraction, q: int, bits: int, up: bool) -> Fraction:
+    """A bound k / 2^bits of a^(1/q) for a ≥ 0: below it (``up`` False) or above it."""
+    target = (a.numerator << (bits * q)) // a.denominator  # ⌊a·2^(bits·q)⌋
+    k = _iroot(target, q)  # k^q ≤ target < (k + 1)^q
+    return Fraction(k + (1 if up else 0), 1 << bits)
+
+
+def _iroot(n: int, q: int) -> int:
+    """⌊n^(1/q)⌋ for an integer n ≥ 0."""
+    if n < 2:
+        return n
+    x = 1 << -(-n.bit_length() // q)  # ≥ the root
+    while True:
+        y = ((q - 1) * x + n // x ** (q - 1)) // q
+        if y >= x:
+            return x
+        x = y
 
 
 def _imul(a: Interval, b: Interval) -> Interval:
@@ -273,6 +489,70 @@ _numeric("lt")(lambda st, a, b: st.sign(a - b) < 0)
 _numeric("le")(lambda st, a, b: st.sign(a - b) <= 0)
 _numeric("gt")(lambda st, a, b: st.sign(a - b) > 0)
 _numeric("ge")(lambda st, a, b: st.sign(a - b) >= 0)
+_numeric("abs")(lambda st, a: a if st.sign(a) >= 0 else -a)
+_numeric("inv")(lambda st, a: 0 * a if st.sign(a) == 0 else 1 / a)
+
+
+@_numeric("sqrt")
+def _sqrt(st: _State, a: Value) -> Value:
+    import sympy
+
+    return 0 * a if st.sign(a) <= 0 else sympy.sqrt(a)  # Real.sqrt x = 0 for x < 0
+
+
+@_numeric("signed_sqrt")
+def _signed_sqrt(st: _State, a: Value) -> Value:
+    import sympy
+
+    s = st.sign(a)
+    return 0 * a if s == 0 else sympy.sqrt(a) if s > 0 else -sympy.sqrt(-a)  # Isabelle sqrt
+
+
+@_numeric("powr")
+def _powr(st: _State, a: Value, y: Value) -> Value:
+    s = st.sign(a)
+    if s == 0:
+        return 0 * a  # 0 powr y = 0
+    if s < 0 or not _small_rational(y):
+        raise _Undecided("powr of a negative base or at an irrational exponent")  # ln x, x < 0: unspecified
+    return a ** y
+
+
+@_numeric("rpow")
+def _rpow(st: _State, a: Value, y: Value) -> Value:
+    s = st.sign(a)
+    if not _small_rational(y):
+        raise _Undecided("rpow at an irrational exponent")
+    if s == 0:
+        return 1 + 0 * a if y == 0 else 0 * a  # 0 ^ 0 = 1, 0 ^ y = 0
+    if s < 0 and not y.is_Integer:
+        raise _Undecided("rpow of a negative base at a non-integer exponent")  # cos(yπ)
+    return a ** y  # x < 0, y ∈ ℤ: |x|^y·cos(yπ) = x^y
+
+
+def _small_rational(y: Value) -> bool:
+    return bool(y.is_Rational) and abs(int(y.p)) <= MAX_EXPONENT and int(y.q) <= MAX_EXPONENT
+
+
+@EXACT.register("root")
+def _root(t: App, st: _State) -> Value:
+    """Isabelle ``root n x``: the real n-th root, extended oddly to x < 0; root 0 x = 0."""
+    import sympy
+
+    n, x = t.args
+    if not isinstance(n, Num) or x.sort not in _FIELD:
+        raise _Undecided("root of a symbolic degree")
+    k = int(n.value)
+    if not 0 <= k <= MAX_EXPONENT:
+        raise _Undecided("root degree")
+    a = st.ev(x)
+    s = st.sign(a)
+    if k == 0 or s == 0:
+        return 0 * a
+    r = a ** sympy.Rational(1, k) if s > 0 else -((-a) ** sympy.Rational(1, k))
+    return r
+
+
 EXACT.add("true", lambda t, st: True)  # type: ignore[arg-type]
 EXACT.add("false", lambda t, st: False)  # type: ignore[arg-type]
 
@@ -318,4 +598,4 @@ def _cast(t: App, st: _State) -> Value:
     return st.ev(t.args[0])  # ℕ/ℤ/ℚ → ℝ: the same number
 
 
-__all__ = ["AlgebraicReal", "algebraic_truth"]
+__all__ = ["AlgebraicReal", "algebraic_truth", "algebraic_value", "is_root_of"]

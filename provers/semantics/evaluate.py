@@ -61,6 +61,7 @@ from provers.ir import (
     conjuncts,
 )
 from provers.semantics import numeric, sets
+from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
 from provers.semantics.approx import (
     compare,
     is_approx,
@@ -168,9 +169,15 @@ def decide(term: Term, env: Env | None = None, deadline: Deadline | None = None)
 
 
 def truth(term: Term, env: Env | None = None, deadline: Deadline | None = None) -> bool | None:
-    """True / False when the formula's value is EXACTLY known under ``env``, else None."""
+    """True / False when the formula's value is EXACTLY known under ``env``, else None.
+    ``env`` may hold irrational ``AlgebraicReal`` values (solver models): formulas of the
+    field fragment are then decided exactly by ``algebraic.algebraic_truth``."""
     d = decide(term, env, deadline)
-    return d.value if d.exact else None
+    if d.exact:
+        return d.value
+    if env and any(isinstance(v, AlgebraicReal) for v in env.values()):
+        return algebraic_truth(term, env)
+    return None
 
 
 # --------------------------------------------------------------------------------------

@@ -384,6 +384,12 @@ class Z3Emitter(Emitter):
     def __init__(self) -> None:
         import z3
 
+        # A fresh context per obligation: within a time limit z3's answer depends on the
+        # terms and search history already in its context, so one long-lived context made a
+        # verdict depend on the checks run before it (a proof found in 0.03 s alone timed out
+        # after 29 other pairs). Objects of the old context stay valid; new ones use this one.
+        if hasattr(z3.z3, "_main_ctx"):
+            z3.z3._main_ctx = None
         super().__init__(z3)
 
     def literals(self, model: Any, decl: Any) -> list[Any]:
