@@ -6,7 +6,8 @@ process, a fresh ``python`` started with ``subprocess`` and connected by a socke
 in a ``multiprocessing.connection.Connection`` (IR terms are pickled across). Unlike
 multiprocessing's spawn/forkserver it never re-imports the caller's ``__main__``, so scripts
 without an ``if __name__ == "__main__"`` guard work. A worker that
-overruns ``timeout * HARD_FACTOR + GRACE`` seconds, dies, or hits its ``RLIMIT_AS`` cap is
+overruns ``timeout * HARD_FACTOR + GRACE`` seconds (a warm one, whose solvers are imported:
+``timeout * (1 + WARM_FACTOR) + WARM_GRACE``), dies, or hits its ``RLIMIT_AS`` cap is
 killed (SIGKILL) and replaced, and the call answers ``Unknown``. Workers are reused between
 calls, so the per-call overhead is one pickle round trip.
 
@@ -36,6 +37,14 @@ from provers.ir import Term
 
 HARD_FACTOR = 1.5
 GRACE = 2.0
+#: A warm worker (one that has answered a job: its solvers are imported) is given its job's
+#: timeout plus this much (and ``WARM_FACTOR`` × the timeout) before it is killed: what is
+#: left after the solver's own limit is model reading and validation. Waiting out
+#: ``timeout * HARD_FACTOR + GRACE`` for a solver that ignores its limit (cvc5 in nonlinear
+#: coverings) cost 53 s of 245 s on the MATH sample (docs/benchmarks.md); a late definitive
+#: answer came in 1 of 48 such calls.
+WARM_GRACE = 0.5
+WARM_FACTOR = 0.25
 DEFAULT_MEMORY_MB = 4096
 
 
@@ -146,6 +155,7 @@ class _Worker:
         self.solver = ""  # the solver of the job in flight
         self.abandoned = False  # its caller stopped waiting (first-definitive portfolio)
         self.deadline = 0.0
+        self.warm = False  # has answered a job: started and imported, only the solving is left
 
     def kill(self) -> None:
         try:
@@ -185,7 +195,7 @@ class WorkerPool:
             timeout = 0.0 if block_until is None else max(0.0, block_until - time.monotonic())
             if w.conn.poll(timeout):
                 w.conn.recv()
-                w.job, w.abandoned = None, False
+                w.job, w.abandoned, w.warm = None, False, True
                 return
         except (EOFError, OSError):
             self._replace(w)
@@ -265,7 +275,12 @@ class WorkerPool:
                 name, obligation, timeout = jobs[idx]
                 w = self._acquire()
                 job = next(self.ids)
-                limit = hard_limit if hard_limit is not None else timeout * HARD_FACTOR + GRACE
+                if hard_limit is not None:
+                    limit = hard_limit
+                elif w.warm:
+                    limit = timeout * (1 + WARM_FACTOR) + WARM_GRACE
+                else:
+                    limit = timeout * HARD_FACTOR + GRACE
                 w.deadline = time.monotonic() + limit
                 try:
                     w.conn.send((job, name, obligation, timeout))
@@ -296,7 +311,7 @@ class WorkerPool:
                             res = Unknown("solver worker crashed", name, time.monotonic() - started)
                             self._replace(w)
                         else:
-                            w.job = None
+                            w.job, w.warm = None, True
                             if got_job != job:
                                 res = Unknown("worker protocol error", name)
                         results[idx] = res
@@ -307,6 +322,8 @@ class WorkerPool:
                             time.monotonic() - started,
                         )
                         self._replace(w)
+                        if len(self.workers) < self.max_workers:
+                            self.workers.append(_Worker(self.memory_mb))  # starts in the background
                         del pending[job]
                 if first_definitive and any(isinstance(r, (Proved, Refuted)) for r in results):
                     now = time.monotonic()
