@@ -510,13 +510,20 @@ def test_one_pinned_side_decides_without_the_joint_obligation():
     assert v.status != "equivalent" and value.status != "proved"
 
 
-def test_a_free_answer_is_not_compared_by_the_joint_obligation():
-    """A's answer takes several values (x > 0 only): the value projections cannot agree unless
-    B's premises are contradictory, so no joint obligation is sent to a solver."""
+def test_a_free_answer_rules_the_value_route_out():
+    """A's answer takes several values (x > 0 only: two validated models, 1 and 2, say): no
+    statement's answer can equal it under both premises, whatever B is, so the value route is
+    ruled out like contradictory premises would rule it out, without a joint obligation; with
+    the aligned comparison impossible too (1 vs 2 variables) the pair is inequivalent."""
     a = "theorem t (x : ℝ) (h : x > 0) : x = 1 := by sorry"
     b = "theorem t (y : ℝ) (f : ℝ → ℝ) (h₀ : ∀ z, f z ≥ 0) (h₁ : y = 1 + f 0 - f 0) : y = 1 := by sorry"
-    assert pin_answer(nf_of(a), prover()).status == "free"
+    pin = pin_answer(nf_of(a), prover())
+    assert pin.status == "free" and len({v for _, v in pin.witnesses}) == 2
+    assert all(premises_hold(nf_of(a), m) for m, _ in pin.witnesses)
     v = check_equivalence(a, b, relation="symbolic", timeout=5.0)
-    assert v.status != "equivalent"
-    value = [o for o in v.obligations if o.name.startswith("value projections")]
-    assert all(o.by == "answer pinning" for o in value), [o.by for o in value]
+    assert v.status == "inequivalent", v.explain()
+    assert "the answer of A is not determined by its premises" in v.reason and v.countermodel is None
+    assert not any(o.name.startswith("value projections") for o in v.obligations)
+    # a determined answer is not ruled out this way
+    c = "theorem t (x : ℝ) (h : x = 1) : x = 1 := by sorry"
+    assert "not determined" not in check_equivalence(c, b, relation="symbolic", timeout=5.0).reason

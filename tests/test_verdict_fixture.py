@@ -40,11 +40,20 @@ REFERENCE = vf.load(FIXTURE)
 #: premises (a ≠ b, both such) are contradictory, while the reference's |a - 1/a| = 1 holds at
 #: a = (√5-1)/2, b = (1+√5)/2. That exact algebraic point is the countermodel (⋀Γ true, ⋀Γ'
 #: false), found since pins keep irrational models and the exact evaluator decides at them.
+#: mathd_algebra_209 (symbolic): inequivalent, human label not equivalent: the candidate's
+#: `f` is unconstrained, so its answer f (f 10) is not determined by its premises (two
+#: validated models give 0 and 2438) and the value route is ruled out; the aligned one is
+#: structurally impossible (1 vs 2 variables). mathd_algebra_276 (symbolic): inequivalent,
+#: human label equivalent, and the label is lenient: the candidate writes the identity for one
+#: auto-bound `x` instead of ∀ x, so at x = 0 every A, B satisfies it and A * B + B is not
+#: determined (0 and 285 at two validated models), while the reference determines a = 5, b = 2.
 NEWLY_DECIDED = {
     ("gted", "gted/minif2f/amc12a_2021_p9/0", "symbolic"),
     ("gted", "gted/minif2f/amc12a_2003_p5/0", "sae"),
     ("gted", "gted/minif2f/amc12a_2002_p13/0", "sae"),
     ("gted", "gted/minif2f/amc12a_2002_p13/0", "symbolic"),
+    ("gted", "gted/minif2f/mathd_algebra_209/0", "symbolic"),
+    ("gted", "gted/minif2f/mathd_algebra_276/0", "symbolic"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.

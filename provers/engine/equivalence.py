@@ -348,9 +348,24 @@ def _without_alignment(na: NormalForm, nb: NormalForm, relation: str, als: Align
         return Verdict(INCONCLUSIVE, relation, reason="alignment budget exhausted", budget_exhausted=True,
                        alignments_total=als.total)
     ob = route.outcome.obligations if route is not None else []
-    cm = _two_sided(route.outcome.model, na, nb, None, route.names) if route is not None else None
+    model = _route_countermodel(route)
+    cm = _two_sided(model, na, nb, None, route.names) if route is not None and model is not None else None
     how = "; ".join(x for x in ("structure", route.outcome.route if route is not None else "") if x)
-    return _verdict(INEQUIVALENT, relation, None, ob, reason=reason, structural=cm is None, countermodel=cm, route=how)
+    return _verdict(INEQUIVALENT, relation, None, ob, reason=reason + _route_ruled_out(route), structural=cm is None,
+                    countermodel=cm, route=how)
+
+
+def _route_countermodel(route: _Route | None) -> dict | None:
+    """The value route's countermodel: only a refuted route has one (a structural outcome may
+    carry models that prove a fact about one side, e.g. two different answers)."""
+    return route.outcome.model if route is not None and route.outcome.status == Status.REFUTED else None
+
+
+def _route_ruled_out(route: _Route | None) -> str:
+    """Why the value route is ruled out, for the reason of an inequivalence."""
+    if route is None or not route.outcome.reason:
+        return ""
+    return f"; standardized comparison ruled out: {route.outcome.reason}"
 
 
 def _diagonal_verdict(na: NormalForm, nb: NormalForm, relation: str, als: Alignments, prover: Prover,
@@ -448,13 +463,14 @@ class _Search:
         if self.last_model is not None:
             cm = _two_sided(self.last_model[0], self.na, self.nb, self.last_model[1])
             obs = list(self.outcomes.get(id(self.last_model[1]), Outcome(REFUTED)).obligations)
-        elif route is not None and route.outcome.model is not None:
-            cm = _two_sided(route.outcome.model, self.na, self.nb, None, route.names)
+        elif _route_countermodel(route) is not None:
+            assert route is not None
+            cm = _two_sided(_route_countermodel(route), self.na, self.nb, None, route.names)
         order = ("structure", "fingerprint", "countermodel")
         how = [k for k in order if k in self.kinds] + ([route.outcome.route] if route is not None and route.outcome.route else [])
         v = _verdict(INEQUIVALENT, self.relation, self.als.items[0], obs, tried=tried, als=self.als, countermodel=cm,
                      structural=cm is None, route="; ".join(dict.fromkeys(how)))
-        v.reason = f"all {tried} admissible alignment(s) ruled out"
+        v.reason = f"all {tried} admissible alignment(s) ruled out" + _route_ruled_out(route)
         v.ruled_out = self.ruled
         return v
 

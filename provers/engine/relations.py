@@ -26,7 +26,9 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
   (equal exact values, or closed forms proved equal) proves (ii); a validated model of Γ and
   one of Γ' where L and L' differ refutes it (the combined model re-checked by the exact
   evaluator); a pin's model or its all-definitions premises prove (iii); a pin that proves Γ
-  contradictory makes the route structural. Otherwise the obligations go to ``prove``.
+  contradictory, or finds two models of Γ where L differs (``free``: (ii) then fails for
+  every model of Γ', and (iii) needs one), makes the route structural. Otherwise the
+  obligations go to ``prove``.
 * ``logical``: whole statements, ⊢ T ↔ T' (BEq+-style; identifies unrelated provable
   statements). Sufficient check first: pointwise ⊢ ∀x̄. (⋀Γ → C) ↔ (⋀Γ' → C') under an
   alignment. Refutation only when one statement is proved and the other refuted.
@@ -380,6 +382,14 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     value = app("implies", and_(a.premise(), b2.premise()), app("eq", la, lb))
     vform = close(value, (*a.variables, *b2.variables))
     ob, extra = _value_by_pins(name, vform, value, pin["A"], pin["B"], prove, cheap)
+    for side in ("A", "B"):
+        # two validated models of Γ_side with different answers: (ii) fails at one of them for
+        # every model of the other side's premises, and (iii) needs one; like contradictory
+        # premises, a proved fact about one side that no other statement can match
+        if ob is None and pin[side].status == PinStatus.FREE:
+            obs += [o for o in pin[side].obligations if o.status in (PROVED, REFUTED)]
+            return Outcome(STRUCTURAL, obs, f"the answer of {side} is not determined by its premises "
+                           f"({pin[side].reason})", route=f"answer value ({how})")
     if ob is None:
         ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap)
     by_pins = ob is not None
@@ -454,19 +464,11 @@ def _value_without_joint(name: str, vform: Term, value: Term, sides: dict[str, t
     """Obligation (ii) when the pins did not settle it but say enough to avoid the joint
     obligation over both sides' variables (None: they do not; ask the joint one).
 
-    * a side is ``free`` (its answer takes two values under its premises): (ii) then holds only
-      if the other premises are contradictory, which (iii) excludes; refuting it needs models
-      of both sides, which pinning already looked for: unknown, with that reason;
     * both ``pinned`` and not settled: (ii) is t = t', already asked: unknown;
     * one side P pinned to t, the other U not: (ii) follows from Γ_P ⊢ L_P = t and the
       one-sided ⊢ ∀ȳ. ⋀Γ_U → L_U = t, over U's variables only. Refuted at a validated model
       of Γ_U (where L_U ≠ t) combined with a witness of P: (ii) refuted."""
     status = {side: pin[side].status for side in ("A", "B")}
-    free = [side for side in ("A", "B") if status[side] == PinStatus.FREE]
-    if free:
-        return Obligation(name, vform, UNKNOWN, "answer pinning",
-                          f"the answer of {free[0]} takes several values under its premises: (ii) holds only "
-                          "if the other premises are contradictory; no validated models refute it"), []
     if status["A"] == status["B"] == PinStatus.PINNED:
         return Obligation(name, vform, UNKNOWN, "answer pinning", "the pinned answers are not proved equal"), []
     for p_side, u_side in (("A", "B"), ("B", "A")):
