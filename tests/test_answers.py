@@ -527,3 +527,32 @@ def test_a_free_answer_rules_the_value_route_out():
     # a determined answer is not ruled out this way
     c = "theorem t (x : ℝ) (h : x = 1) : x = 1 := by sorry"
     assert "not determined" not in check_equivalence(c, b, relation="symbolic", timeout=5.0).reason
+
+
+def test_two_determined_different_answers_rule_the_value_route_out():
+    """Γ ⊢ L = 4 and Γ' ⊢ L' = 5, both satisfiable, neither with an exact model at hand (a
+    closed form the evaluator decides, a solver's ∃ proof): no combined countermodel exists to
+    show, but the proofs rule the value route out; equal values prove it. No joint obligation."""
+    from provers.engine import relations
+    from provers.engine.formulas import standardize
+    from provers.engine.verdict import Obligation
+
+    a, b = nf_of("theorem t (y : ℝ) (h : y > 0) : y = 3 := by sorry"), nf_of(
+        "theorem t (z : ℝ) (h : z < 0) : z = 3 := by sorry")
+    sat = Obligation("premises not contradictory", a.premise(), "proved", "z3")
+    (la, _, _), (lb, _, _) = standardize(a), standardize(b)
+    asked = []
+
+    def prove(name, formula, cheap=False):
+        asked.append(name)
+        return Obligation(name, formula, "unknown", "test", "not asked")
+
+    def route(va, vb):
+        pins = {"A": AnswerPin("pinned", value=va, sat=sat), "B": AnswerPin("pinned", value=vb, sat=sat)}
+        return relations._pinned_route(a, b, la, lb, pins, [], prove, False)
+
+    out = route(4, 5)
+    assert out.status == "structural" and "determined and differ" in out.reason and out.model is None
+    assert route(SQRT2, algebraic_value(app("sqrt", num(8, REAL)), {})).status == "structural"
+    assert route(4, 4).status == "proved"
+    assert not any(n.startswith("value projections") for n in asked) and not any(n.startswith("answer") for n in asked)

@@ -27,8 +27,8 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
   one of Γ' where L and L' differ refutes it (the combined model re-checked by the exact
   evaluator); a pin's model or its all-definitions premises prove (iii); a pin that proves Γ
   contradictory, or finds two models of Γ where L differs (``free``: (ii) then fails for
-  every model of Γ', and (iii) needs one), makes the route structural. Otherwise the
-  obligations go to ``prove``.
+  every model of Γ', and (iii) needs one), or two pins with different exact values (each
+  proved and satisfiable) make the route structural. Otherwise the obligations go to ``prove``.
 * ``logical``: whole statements, ⊢ T ↔ T' (BEq+-style; identifies unrelated provable
   statements). Sufficient check first: pointwise ⊢ ∀x̄. (⋀Γ → C) ↔ (⋀Γ' → C') under an
   alignment. Refutation only when one statement is proved and the other refuted.
@@ -390,6 +390,15 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
             obs += [o for o in pin[side].obligations if o.status in (PROVED, REFUTED)]
             return Outcome(STRUCTURAL, obs, f"the answer of {side} is not determined by its premises "
                            f"({pin[side].reason})", route=f"answer value ({how})")
+    pa, pb = pin["A"], pin["B"]
+    if (ob is None and pa.status == pb.status == PinStatus.PINNED and pa.satisfiable and pb.satisfiable
+            and pa.value is not None and pb.value is not None and pa.value != pb.value):
+        # Γ ⊢ L = v and Γ' ⊢ L' = w, both satisfiable (a pin proves it), v ≠ w exactly: (ii)
+        # fails at every combined model, and there is one (without witnesses on both sides
+        # there is no explicit one, but the proofs say the same)
+        obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED]
+        return Outcome(STRUCTURAL, obs, f"the answers are determined and differ: Γ ⊢ L = {pa.value}, "
+                       f"Γ' ⊢ L' = {pb.value}", route=f"answer value ({how})")
     if ob is None:
         ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap)
     by_pins = ob is not None
