@@ -556,3 +556,12 @@ def test_two_determined_different_answers_rule_the_value_route_out():
     assert route(SQRT2, algebraic_value(app("sqrt", num(8, REAL)), {})).status == "structural"
     assert route(4, 4).status == "proved"
     assert not any(n.startswith("value projections") for n in asked) and not any(n.startswith("answer") for n in asked)
+
+
+def test_a_premise_free_answer_is_probed_beyond_the_default_point():
+    """Isabelle's ln 0 is unspecified, so `ln x` has no exact value at x = 0; at the probe
+    point x = 1 it is 0, and the uniqueness proof then finds x with ln x ≠ 0: free."""
+    nf = normalize(provers.parse('theorem\nfixes x :: real\nshows "ln x = 0"', "isabelle"))
+    pin = pin_answer(nf, prover())
+    assert pin.status == "free", pin
+    assert pin.witnesses[0] == ({"x": 1}, 0)

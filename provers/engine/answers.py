@@ -74,6 +74,7 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics.algebraic import AlgebraicReal, is_root_of
+from provers.semantics.domains import probe_values
 from provers.semantics.evaluate import truth
 from provers.status import PinStatus, Status
 
@@ -187,6 +188,20 @@ def validated(nf: NormalForm, lhs: Term, model: Model | None, deadline: Deadline
     return None if val is None else (env, val)
 
 
+#: Probe points of a premise-free answer: the default point, then these indexes into each
+#: variable's ``probe_values`` (1, 2, -1 or 2, 1/2 or 3, ...).
+PROBES = (1, 2, 3, 5)
+
+
+def _probe_points(vs: tuple[Var, ...]) -> list[Model]:
+    points: list[Model] = [{}]
+    for i in PROBES:
+        point = {v.name: probe_values(v.sort)[i] for v in vs if len(probe_values(v.sort)) > i}
+        if point:
+            points.append(point)
+    return points
+
+
 def _mentioned(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:
     fv = free_vars(lhs)
     for p in nf.premises:
@@ -268,10 +283,12 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
     # 2. a model of Γ, unless the definitions already close L and prove Γ satisfiable
     if witness is None and not (closed is not None and sat is not None):
         if not nf.premises and all(provably_inhabited(v.sort) for v in nf.variables):
-            # Γ is True: any point is a model, but only base sorts have a value to start from
-            witness = validated(nf, lhs, {}, deadline)
+            # Γ is True: any point is a model, but only base sorts have a value to start from;
+            # a few probe points, for answers the evaluator leaves open at 0 (Isabelle's ln 0)
+            witness = next((w for point in _probe_points(mentioned)
+                            if (w := validated(nf, lhs, point, deadline)) is not None), None)
             if witness is None:
-                return pin(UNKNOWN, "no premises, and the answer has no exact value at a default point")
+                return pin(UNKNOWN, "no premises, and the answer has no exact value at the probe points")
         else:
             ob = _vacuity(nf, vac_formula, vacuity, prove, cheap)
             obs.append(ob)
