@@ -10,8 +10,9 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import RecordingOracle as Oracle
+from oracles import distinct
 
-from provers.ir import REAL, Statement, Var, VarBinder, app, num
 from rerank import Reranker
 from rerank.cluster import Clusterer
 from rerank.schedule import UNDECIDED_FLAG, AnytimeClusterer, pair_priority
@@ -82,31 +83,12 @@ def test_the_budget_and_its_infinity_round_trip_through_params():
 # ------------------------------------------------------------------ scripted verdicts
 
 
-class Oracle:
-    """Verdicts from a hidden partition; some pairs inconclusive. Counts its calls."""
-
-    def __init__(self, truth: list[int], inconclusive: frozenset = frozenset()) -> None:
-        self.truth, self.inconclusive, self.calls = truth, inconclusive, 0
-
-    def __call__(self, a, b, relation, timeout):
-        self.calls += 1
-        i, j = a.name, b.name
-        if frozenset((i, j)) in self.inconclusive:
-            return "inconclusive"
-        return "equivalent" if self.truth[i] == self.truth[j] else "inequivalent"
-
-
-def distinct(i: int) -> Statement:
-    x = Var("x", REAL)
-    return Statement((VarBinder(x),), app("eq", x, num(i, REAL)), name=i)
-
-
 def _clusterer(oracle: Oracle, budget: float | None) -> Clusterer:
     kw = {"checker": oracle, "fingerprints": False, "check_vacuous": False}
     if budget is None:
         return Clusterer("sae", **kw)
     # the clock counts checks: "spent" is a number of engine calls, deterministically
-    return AnytimeClusterer("sae", budget=budget, clock=lambda: float(oracle.calls), **kw)
+    return AnytimeClusterer("sae", budget=budget, clock=lambda: float(len(oracle.calls)), **kw)
 
 
 def _run(truth, inconclusive, budget):
@@ -157,7 +139,7 @@ def test_an_unlimited_budget_gives_the_classes_and_decisions_without_one(truth):
 def test_the_first_checks_go_to_the_largest_classes():
     # 0,1,2 share a canonical form (a free class of 3); 3 and 4 are singletons
     oracle = Oracle([0, 0, 0, 0, 1])
-    c = AnytimeClusterer("sae", budget=1, clock=lambda: float(oracle.calls), checker=oracle,
+    c = AnytimeClusterer("sae", budget=1, clock=lambda: float(len(oracle.calls)), checker=oracle,
                          fingerprints=False, check_vacuous=False)
     for i in (0, 0, 0, 3, 4):
         c.add(distinct(i))
@@ -173,10 +155,10 @@ def test_incremental_resolves_reuse_verdicts():
     for i in range(5):
         c.add(distinct(i))
         c.resolve()
-    calls = oracle.calls
+    calls = len(oracle.calls)
     c._dirty = True
     c.resolve()
-    assert oracle.calls == calls and c.classes == [[0, 2, 4], [1, 3]]
+    assert len(oracle.calls) == calls and c.classes == [[0, 2, 4], [1, 3]]
 
 
 # ------------------------------------------------------------------ CLI and batch

@@ -11,6 +11,7 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import RecordingOracle, distinct
 
 from provers.engine.profile import Profile
 from provers.ir import REAL, Hypothesis, Statement, Var, VarBinder, app, num
@@ -87,29 +88,6 @@ def test_unparseable_candidates_are_singletons_with_their_error():
 
 
 # --------------------------------------------------------------------------- algorithm
-
-
-class RecordingOracle:
-    """The equivalence engine replaced by ground truth, to observe WHICH pairs the
-    clusterer asks about (the real engine is exercised in test_rerank_api)."""
-
-    def __init__(self, truth: list[int], inconclusive: frozenset = frozenset()):
-        self.truth = truth
-        self.inconclusive = inconclusive
-        self.calls: list[tuple[int, int]] = []
-
-    def __call__(self, a, b, relation, timeout):
-        i, j = a.name, b.name
-        self.calls.append((i, j))
-        if frozenset((i, j)) in self.inconclusive:
-            return "inconclusive"
-        return "equivalent" if self.truth[i] == self.truth[j] else "inequivalent"
-
-
-def distinct(i: int) -> Statement:
-    # all distinct canonical forms, so every merge must come from the checker
-    x = Var("x", REAL)
-    return Statement((VarBinder(x),), app("eq", x, num(i, REAL)), name=i)
 
 
 @settings(max_examples=60, deadline=None)

@@ -194,12 +194,9 @@ PROBES = (1, 2, 3, 5)
 
 
 def _probe_points(vs: tuple[Var, ...]) -> list[Model]:
-    points: list[Model] = [{}]
-    for i in PROBES:
-        point = {v.name: probe_values(v.sort)[i] for v in vs if len(probe_values(v.sort)) > i}
-        if point:
-            points.append(point)
-    return points
+    values = {v.name: probe_values(v.sort) for v in vs}
+    points = [{name: vals[i] for name, vals in values.items() if len(vals) > i} for i in PROBES]
+    return [{}, *(p for p in points if p)]
 
 
 def _mentioned(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:

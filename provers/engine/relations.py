@@ -382,24 +382,12 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     value = app("implies", and_(a.premise(), b2.premise()), app("eq", la, lb))
     vform = close(value, (*a.variables, *b2.variables))
     ob, extra = _value_by_pins(name, vform, value, pin["A"], pin["B"], prove, cheap)
-    for side in ("A", "B"):
-        # two validated models of Γ_side with different answers: (ii) fails at one of them for
-        # every model of the other side's premises, and (iii) needs one; like contradictory
-        # premises, a proved fact about one side that no other statement can match
-        if ob is None and pin[side].status == PinStatus.FREE:
-            obs += [o for o in pin[side].obligations if o.status in (PROVED, REFUTED)]
-            return Outcome(STRUCTURAL, obs, f"the answer of {side} is not determined by its premises "
-                           f"({pin[side].reason})", route=f"answer value ({how})")
-    pa, pb = pin["A"], pin["B"]
-    if (ob is None and pa.status == pb.status == PinStatus.PINNED and pa.satisfiable and pb.satisfiable
-            and pa.value is not None and pb.value is not None and pa.value != pb.value):
-        # Γ ⊢ L = v and Γ' ⊢ L' = w, both satisfiable (a pin proves it), v ≠ w exactly: (ii)
-        # fails at every combined model, and there is one (without witnesses on both sides
-        # there is no explicit one, but the proofs say the same)
-        obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED]
-        return Outcome(STRUCTURAL, obs, f"the answers are determined and differ: Γ ⊢ L = {pa.value}, "
-                       f"Γ' ⊢ L' = {pb.value}", route=f"answer value ({how})")
     if ob is None:
+        ruled_out = _route_ruled_out_by_pins(pin)
+        if ruled_out is not None:
+            reason, proofs = ruled_out
+            obs += proofs
+            return Outcome(STRUCTURAL, obs, reason, route=f"answer value ({how})")
         ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap)
     by_pins = ob is not None
     if ob is None:  # neither side pinned nor free: the joint obligation itself
@@ -433,6 +421,39 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     return out
 
 
+def _route_ruled_out_by_pins(pin: dict[str, AnswerPin]) -> tuple[str, list[Obligation]] | None:
+    """Why no model pair can satisfy (ii) and (iii), by facts the pins proved (None: they do
+    not say), and the obligations that prove it. Like contradictory premises, these rule the
+    route out without a combined countermodel:
+
+    * a ``free`` side: two validated models of its premises with different answers, so (ii)
+      fails at one of them for every model of the other side's premises, and (iii) needs one;
+    * two ``pinned`` sides, both satisfiable, with different exact values v ≠ w: (ii) fails
+      at every combined model, and there is one."""
+    for side in ("A", "B"):
+        if pin[side].status == PinStatus.FREE:
+            return (f"the answer of {side} is not determined by its premises ({pin[side].reason})",
+                    [o for o in pin[side].obligations if o.status in (PROVED, REFUTED)])
+    pa, pb = pin["A"], pin["B"]
+    if (pa.status == pb.status == PinStatus.PINNED and pa.satisfiable and pb.satisfiable
+            and pa.value is not None and pb.value is not None and pa.value != pb.value):
+        return (f"the answers are determined and differ: Γ ⊢ L = {pa.value}, Γ' ⊢ L' = {pb.value}",
+                [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED])
+    return None
+
+
+def _combined_countermodel(value: Term, ma: dict[str, Any], mb: dict[str, Any], deadline: Any) -> dict[str, Any] | None:
+    """``ma`` ∪ ``mb`` when it falsifies (ii) ``value``: each side's model was re-checked on its
+    own (its premises exactly true, its answer exactly known and different from the other's)
+    and they share no variable, so the union falsifies (ii); the whole formula is re-checked
+    too where the evaluator reaches it (mixed rational and irrational points may leave it
+    undecided, never True)."""
+    if any(ma[k] != mb[k] for k in ma.keys() & mb.keys()):
+        return None
+    model = {**ma, **mb}
+    return model if truth(value, model, deadline) is not True else None
+
+
 def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: AnswerPin, prove: ProveFn,
                    cheap: bool) -> tuple[Obligation | None, list[Obligation]]:
     """Obligation (ii) settled by the two pins (None: not settled), and the obligations that
@@ -453,14 +474,8 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
     deadline = getattr(prove, "deadline", None)
     for ma, va in pa.witnesses:
         for mb, vb in pb.witnesses:
-            if va == vb or any(ma[k] != mb[k] for k in ma.keys() & mb.keys()):
-                continue
-            model = {**ma, **mb}
-            # each witness was re-checked on its own side (⋀Γ exactly true, L exactly va) and
-            # the sides share no variable, so the combined model falsifies (ii); the whole
-            # formula is re-checked too where the evaluator reaches it (mixed rational and
-            # irrational points may leave it undecided, never True)
-            if truth(value, model, deadline) is not True:
+            model = _combined_countermodel(value, ma, mb, deadline) if va != vb else None
+            if model is not None:
                 return Obligation(name, vform, REFUTED, "answer pinning",
                                   f"L = {va} at a model of Γ, L' = {vb} at a model of Γ' "
                                   "(each side re-checked by the exact evaluator)", model), []
@@ -495,8 +510,8 @@ def _value_without_joint(name: str, vform: Term, value: Term, sides: dict[str, t
         if ob.status == REFUTED and ob.model is not None:
             deadline = getattr(prove, "deadline", None)
             for m, v in pin[p_side].witnesses:
-                model = {**m, **ob.model}
-                if len(model) == len(m) + len(ob.model) and truth(value, model, deadline) is not True:
+                model = _combined_countermodel(value, m, ob.model, deadline) if not m.keys() & ob.model.keys() else None
+                if model is not None:
                     return Obligation(name, vform, REFUTED, "answer pinning",
                                       f"the answer of {p_side} is {v} at a model of its premises; a model of "
                                       f"{u_side}'s premises gives its answer another value (both re-checked "
