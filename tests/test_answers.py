@@ -210,7 +210,7 @@ def test_caller_vacuity_obligation_is_reused():
     nf = nf_of(text)
     calls = []
 
-    def prove(name, formula, cheap=False):
+    def prove(name, formula, cheap=False, **_):
         calls.append(name)
         return prover()(name, formula, cheap)
 
@@ -543,7 +543,7 @@ def test_two_determined_different_answers_rule_the_value_route_out():
     (la, _, _), (lb, _, _) = standardize(a), standardize(b)
     asked = []
 
-    def prove(name, formula, cheap=False):
+    def prove(name, formula, cheap=False, **_):
         asked.append(name)
         return Obligation(name, formula, "unknown", "test", "not asked")
 

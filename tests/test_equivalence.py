@@ -366,3 +366,42 @@ def test_provable_decides_whole_statements():
 
     assert provable("theorem t (n : ℕ) (h : n > 2) : n ≥ 3 := by sorry").status == "proved"
     assert provable("theorem t (n : ℕ) (h : n > 2) : n ≥ 4 := by sorry").status == "refuted"
+
+
+def test_solver_calls_get_their_effort_share_of_the_limit():
+    """Obligations of a check get ``QUICK`` × timeout per solver call and the vacuity test
+    the whole limit (decisions past 0.3 s were only ever the vacuity test's, measured); an
+    unknown found at the quick share is asked again when the full limit is requested."""
+    from provers.backends.base import Backend, Unknown
+    from provers.deadline import Deadline
+    from provers.engine.equivalence import vacuous
+    from provers.engine.prover import Prover
+    from provers.engine.verdict import FULL, QUICK
+    from provers.ir import Quant
+
+    class Recording(Backend):
+        name = "recording"
+
+        def prove(self, obligation, timeout=5.0):
+            limits.append(timeout)
+            return Unknown("recording only", self.name)
+
+    limits: list[float] = []
+    a = "theorem t (x y : ℝ) (h : x ^ 3 + y ^ 3 = 7) : x * y = 2 := by sorry"
+    b = "theorem t (u v : ℝ) (h : (u + v) * (u ^ 2 - u * v + v ^ 2) = 7) : v * u = 2 := by sorry"
+    verdict = check_equivalence(a, b, relation="sae", backend=Recording(), timeout=2.0)
+    assert limits and limits == [pytest.approx(2.0 * QUICK)] * len(limits)
+
+    limits.clear()
+    vacuous(a, timeout=2.0, backend=Recording())
+    assert limits == [pytest.approx(2.0 * FULL)]
+
+    limits.clear()
+    prover = Prover(Recording(), 2.0, Deadline.after(60), points=0)
+    st = next(o.formula for o in verdict.obligations if o.by == "recording")
+    assert isinstance(st, Quant)
+    prover("x", st)
+    prover("x", st)  # cached unknown at the same effort
+    prover("x", st, effort=FULL)  # asked again with the whole limit
+    prover("x", st)
+    assert limits == [pytest.approx(2.0 * QUICK), pytest.approx(2.0 * FULL)]

@@ -55,7 +55,7 @@ from provers.engine.formulas import (
     vacuous_obligation,
 )
 from provers.engine.normal import NormalForm
-from provers.engine.verdict import Obligation, jsonable
+from provers.engine.verdict import FULL, Obligation, jsonable
 from provers.ir import (
     BOOL,
     INT,
@@ -425,7 +425,7 @@ def _vacuity(nf: NormalForm, formula: Term, decided: Obligation | None, prove: P
     names) and its model, if any, is in ``nf``'s names; else asked of ``prove``."""
     ob = decided if decided is not None and _same_formula(decided.formula, formula) else None
     if ob is None:
-        ob = prove(VACUITY_NAME, formula, cheap=cheap)
+        ob = prove(VACUITY_NAME, formula, cheap=cheap, effort=FULL)
     return Obligation(VACUITY_NAME, ob.formula, ob.status, ob.by, ob.detail, ob.model, ob.time)
 
 

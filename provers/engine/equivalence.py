@@ -69,7 +69,7 @@ from provers.engine.relations import (
     rename_onto,
     value_route,
 )
-from provers.engine.verdict import Obligation, Verdict
+from provers.engine.verdict import FULL, Obligation, Verdict
 from provers.errors import ParseError
 from provers.ir import IRError, Statement, Var, has_uninterpreted
 from provers.semantics import numeral_probes, sample_assignments
@@ -181,7 +181,8 @@ def check_equivalence(
     ``a``, ``b``: a ``Statement``, its ``Profile`` (``Profile.of``: normalized once, reused by
     every check it enters) or text, parsed as ``language`` (``language_b`` for ``b`` if
     given); a parse error is a ``ParseError`` whose message starts with ``statement A`` or
-    ``statement B``. ``timeout``: seconds per backend call; ``total_timeout`` (default
+    ``statement B``. ``timeout``: seconds of the longest backend call (the vacuity test's;
+    the other obligations get ``QUICK`` × ``timeout``, see ``verdict.QUICK``); ``total_timeout`` (default
     4 × timeout): the whole check (both finite and > 0, else ValueError). ``deadline``: the
     caller's own budget (e.g. a problem's); the check stops at whichever comes first, with an
     ``inconclusive`` verdict whose reason starts with ``deadline``. ``backend``: a
@@ -628,7 +629,7 @@ def trivial(statement: Statement | Profile | str, timeout: float = 5.0, language
     ``refuted`` (countermodel to the bare conclusion), ``unknown``."""
     name = "conclusion holds without premises"
     _, prover, formula = _single(statement, trivial_obligation, timeout, language, backend, deadline)
-    return _bounded(name, formula, lambda: prover(name, formula))
+    return _bounded(name, formula, lambda: prover(name, formula, effort=FULL))
 
 
 def provable(statement: Statement | Profile | str, timeout: float = 5.0, language: str = "lean4",
@@ -637,7 +638,7 @@ def provable(statement: Statement | Profile | str, timeout: float = 5.0, languag
     baseline keeps such candidates). ``status``: ``proved``, ``refuted``, ``unknown``."""
     name = "statement holds"
     _, prover, formula = _single(statement, lambda nf: nf.closed(), timeout, language, backend, deadline)
-    return _bounded(name, formula, lambda: prover(name, formula))
+    return _bounded(name, formula, lambda: prover(name, formula, effort=FULL))
 
 
 __all__ = ["Profile", "as_profile", "check_equivalence", "has_uninterpreted", "provable", "trivial", "vacuous"]

@@ -38,7 +38,7 @@ from provers.engine.align import drop_unused
 from provers.engine.answers import AnswerPin, ProveFn, pin_answer
 from provers.engine.formulas import VACUITY_NAME, canon_key, standardize, vacuous_obligation
 from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
-from provers.engine.verdict import Obligation
+from provers.engine.verdict import FULL, Obligation
 from provers.ir import (
     FLOAT,
     NAT,
@@ -228,7 +228,7 @@ class Profile:
         """The vacuity obligation ∀x̄. ¬⋀Γ asked of ``prove``, kept once decided."""
         if self.vacuity is not None:
             return self.vacuity
-        ob = prove(VACUITY_NAME, vacuous_obligation(self.normal_form))
+        ob = prove(VACUITY_NAME, vacuous_obligation(self.normal_form), effort=FULL)
         if ob.status.decided:
             self.vacuity = ob
         return ob

@@ -18,7 +18,7 @@ from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.answers import complete_model
 from provers.engine.formulas import canon_key
 from provers.engine.normal import sort_mentions
-from provers.engine.verdict import Obligation
+from provers.engine.verdict import FULL, QUICK, Obligation
 from provers.ir import (
     TRUE,
     App,
@@ -99,8 +99,10 @@ def exact_truth(body: Term, env: dict, deadline: Deadline | None) -> bool | None
 
 @dataclass
 class Prover:
-    """``prove(name, closed formula, cheap=False) -> Obligation``; results cached by formula.
-    Raises ``DeadlineExceeded`` once ``deadline`` has passed (evaluation or solving)."""
+    """``prove(name, closed formula, cheap=False, effort=QUICK) -> Obligation``; results
+    cached by formula (an unknown only for requests of no more effort). ``effort``: the share
+    of ``timeout`` a solver call gets. Raises ``DeadlineExceeded`` once ``deadline`` has
+    passed (evaluation or solving)."""
 
     backend: Backend | None
     timeout: float
@@ -113,6 +115,7 @@ class Prover:
         #: of elements; a fixed type the IR does not model (``Fin 1``) only as many as it has
         self.carriers: frozenset[str] = frozenset()
         self.cache: dict[Term, Obligation] = {}
+        self._effort: dict[Term, float] = {}  # the effort an unknown in ``cache`` was asked at
         self.cheap_cache: dict[tuple[Term, str], Obligation] = {}
         self.solver_calls = 0
         self.probes: list[dict] = []
@@ -125,8 +128,10 @@ class Prover:
         self.probes = [dict(p) for p in points]
         self._probe_tag = repr(self.probes)
 
-    def __call__(self, name: str, formula: Term, cheap: bool = False) -> Obligation:
+    def __call__(self, name: str, formula: Term, cheap: bool = False, effort: float = QUICK) -> Obligation:
         hit = self.cache.get(formula)
+        if hit is not None and hit.status == Status.UNKNOWN and self._effort.get(formula, FULL) < effort:
+            hit = None
         if hit is None and cheap:
             hit = self.cheap_cache.get((formula, self._probe_tag))
         if hit is not None:
@@ -145,12 +150,13 @@ class Prover:
             elif cheap:
                 ob.status, ob.detail = Status.UNKNOWN, "not decided by cheap checks"
             else:
-                self._solve(ob)
+                self._solve(ob, effort)
         ob.time = time.perf_counter() - t0
         if ob.status == Status.UNKNOWN and cheap:
             self.cheap_cache[(formula, self._probe_tag)] = ob
         else:
             self.cache[formula] = ob
+            self._effort[formula] = effort
         return ob
 
     def _check_model(self, ob: Obligation, model: dict) -> None:
@@ -175,7 +181,7 @@ class Prover:
         ob.status, ob.model = Status.REFUTED, env
         ob.detail = "countermodel validated by the exact evaluator"
 
-    def _solve(self, ob: Obligation) -> None:
+    def _solve(self, ob: Obligation, effort: float = FULL) -> None:
         if self.backend is None:
             ob.status, ob.detail = Status.UNKNOWN, "no prover backend available"
             return
@@ -184,7 +190,7 @@ class Prover:
             raise DeadlineExceeded("solving")
         self.solver_calls += 1
         try:
-            res = self.backend.prove(ob.formula, timeout=min(self.timeout, left))
+            res = self.backend.prove(ob.formula, timeout=min(self.timeout * effort, left))
         except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
             log.warning("backend %s failed on %s: %s: %s", self.backend.name, ob.name, type(e).__name__, e,
                         exc_info=True)
