@@ -405,3 +405,24 @@ def test_solver_calls_get_their_effort_share_of_the_limit():
     prover("x", st, effort=FULL)  # asked again with the whole limit
     prover("x", st)
     assert limits == [pytest.approx(2.0 * QUICK), pytest.approx(2.0 * FULL)]
+
+
+def test_premises_defining_a_function_get_a_model_without_a_solver():
+    """"For a positive integer m, let f(m) = m² + m + 1": random function tables never meet
+    such a premise, the definition's own closure always does, so the vacuity test is refuted
+    by exact evaluation (a fingerprint point, before any solver) with f given by its definition."""
+    from provers.engine.equivalence import vacuous
+    from provers.semantics import Closure
+
+    st = """theorem
+fixes f :: "int \\<Rightarrow> int" and n :: int
+assumes h0 : "\\<forall>m. m > 0 \\<longrightarrow> f m = m^2 + m + 1"
+and h1 : "1000 * (\\<Prod>i=1..n. f (i^2)) \\<ge> (\\<Prod>i=1..n. f i)^2"
+shows  "n \\<le> 31"
+"""
+    ob = vacuous(st, language="isabelle")
+    assert ob.status == "refuted" and ob.by == "fingerprint"
+    f = ob.model["f"]
+    assert isinstance(f, Closure) and str(f).startswith("(λ m. ") and "m ^ 2" in str(f)
+    lean = "theorem t (f : ℕ → ℕ) (h : ∀ n, f n = 2 * n + 3) (k : ℕ) (hk : f k > 4) : k ≥ 1 := by sorry"
+    assert vacuous(lean).status == "refuted"

@@ -30,6 +30,7 @@ from provers.ir import (
 )
 from provers.semantics import (
     Approx,
+    Closure,
     ExactComplex,
     FunTable,
     Undetermined,
@@ -221,6 +222,29 @@ def test_functions_and_uninterpreted_tables():
     assert truth(app("eq", u, N(4)), {"n": 2, "orderOf": FunTable({(2,): 4}, 1)}) is True
     sq = Lam((x,), app("mul", x, x))
     assert evaluate(app("apply", sq, R(3))) == 9
+
+
+def test_a_function_given_by_its_definition_meets_it_everywhere():
+    """∀ m > 0, f m = m² + m + 1 holds where f is the closure of that very right-hand side
+    (every term denotes, so e = e at every m); a different closure, or one whose captured
+    values differ from the point's, leaves the unbounded ∀ undecided or refutes it."""
+    f = Var("f", FunSort((INT,), INT))
+    k = Var("k", INT)
+    rhs = app("add", app("add", app("mul", i, i), i), Z(1))
+    definition = Quant("forall", (i,), implies(app("gt", i, Z(0)), app("eq", app("apply", f, i), rhs)))
+    point: dict = {}
+    point["f"] = Closure((i,), rhs, point)
+    assert truth(definition, point) is True
+    renamed = Closure((j,), app("add", app("add", app("mul", j, j), j), Z(1)), {})
+    assert truth(definition, {"f": renamed}) is True  # the same function, another parameter name
+    other = Closure((i,), app("add", app("mul", i, i), Z(1)), {})
+    assert truth(definition, {"f": other}) is False  # m = 1: 2 ≠ 3, found by probing
+    shifted = Closure((i,), app("add", app("add", app("mul", i, i), i), k), {"k": 1})
+    with_k = Quant("forall", (i,), app("eq", app("apply", f, i), app("add", app("add", app("mul", i, i), i), k)))
+    assert truth(with_k, {"f": shifted, "k": 1}) is True
+    assert truth(with_k, {"f": shifted, "k": 2}) is False  # captured k = 1 is not the point's k
+    captured = Quant("forall", (k,), app("eq", app("apply", f, Z(0)), k))
+    assert truth(captured, {"f": Closure((i,), k, {"k": 0})}) is False
 
 
 def test_complex_arithmetic_is_exact():

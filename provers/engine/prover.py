@@ -27,16 +27,20 @@ from provers.ir import (
     Sort,
     Term,
     Var,
+    free_vars,
     has_uninterpreted,
     known_elements,
+    subterms,
 )
-from provers.semantics import FunTable, Opaque, numeral_probes, sample_assignments, truth
+from provers.semantics import Closure, FunTable, Opaque, numeral_probes, sample_assignments, truth
 from provers.status import Status
 
 log = logging.getLogger(__name__)
 
 #: Sampled points at which an obligation is evaluated before any backend runs.
 FINGERPRINT_POINTS = 24
+#: Of those (after the probes), how many are tried again with defined functions unfolded.
+DEFINED_POINTS = 6
 
 
 def default_backend() -> Backend:
@@ -79,11 +83,53 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
     names = {v.name for v in vs}
     first = [p for p in (complete_model({k: x for k, x in pr.items() if k in names}, vs) for pr in probes or [])
              if p is not None]
-    points = first + numeral_probes(vs, [body], points[0] if points else {}) + points
+    defined = defined_points(vs, body, first + points[:DEFINED_POINTS])
+    points = first + defined + numeral_probes(vs, [body], points[0] if points else {}) + points
     for env in points:
         if exact_truth(body, env, deadline) is False:
             return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
     return None
+
+
+def function_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:
+    """``(f, ȳ, e)`` for each ``∀ȳ. [g →] f ȳ = e`` (either side) in ``body`` where ``f`` is
+    one of ``vs`` not free in ``e`` (the first per ``f``; none whose ``e`` mentions another
+    defined function, so that unfolding terminates)."""
+    names = set(vs)
+    found: dict[Var, tuple[tuple[Var, ...], Term]] = {}
+    for q in subterms(body):
+        if not (isinstance(q, Quant) and q.kind == "forall"):
+            continue
+        params, inner = _strip_forall(q)
+        if isinstance(inner, App) and inner.op == "implies":
+            inner = inner.args[1]
+        if not (isinstance(inner, App) and inner.op == "eq" and len(inner.args) == 2):
+            continue
+        for lhs, rhs in (inner.args, inner.args[::-1]):
+            f = lhs.args[0] if isinstance(lhs, App) and lhs.op == "apply" and lhs.args else None
+            if (isinstance(f, Var) and f in names and f not in found and lhs.args[1:] == params
+                    and len(set(params)) == len(params) and f not in free_vars(rhs)
+                    and free_vars(rhs) <= names | set(params)):
+                found[f] = (params, rhs)
+                break
+    return [(f, ps, e) for f, (ps, e) in found.items() if not free_vars(e) & found.keys()]
+
+
+def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> list[dict]:
+    """``points`` with each function variable that ``body`` defines (``function_definitions``)
+    given its definition as a closure: premises such as ``∀ m > 0, f m = m² + m + 1`` then
+    hold there (the evaluator sees that they are met, ``evaluate._meets_definitions``), which
+    random function tables almost never do."""
+    defs = function_definitions(vs, body)
+    if not defs:
+        return []
+    out = []
+    for p in points:
+        q = dict(p)
+        for f, params, e in defs:
+            q[f.name] = Closure(params, e, q)
+        out.append(q)
+    return out
 
 
 def exact_truth(body: Term, env: dict, deadline: Deadline | None) -> bool | None:

@@ -59,6 +59,9 @@ from provers.ir import (
     Uninterpreted,
     Var,
     conjuncts,
+    free_vars,
+    map_term,
+    substitute,
 )
 from provers.semantics import numeric, sets
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
@@ -582,8 +585,43 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
             r, ex, _ = _tri(t.body, inner)
             if r == want and ex:
                 return want
+    if not want and _meets_definitions(t, env):
+        return True
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names})")
+
+
+def _meets_definitions(t: Quant, env: Env) -> bool:
+    """∀ȳ. [g →] f ȳ = e holds everywhere when ``env`` gives ``f`` the closure λȳ. e of that
+    very definition (every term denotes in Lean and Isabelle, so e = e for every ȳ): with
+    the closures unfolded the body reads ``g → e = e`` or ``e = e``. Only closures whose
+    captured values agree with ``env`` and whose free names the binder does not capture."""
+    bound = {v.name for v in t.vars}
+    lams: dict[Var, Term] = {}
+    for v in free_vars(t.body):
+        f = env.get(v.name)
+        if not isinstance(f, Closure):
+            continue
+        params = {p.name for p in f.vars}
+        others = {u.name for u in free_vars(f.body)} - params
+        if others & bound or any(n not in env or n not in f.env or f.env[n] != env[n] for n in others):
+            return False
+        lams[v] = Lam(f.vars, f.body)
+    if not lams:
+        return False
+
+    def beta(s: Term) -> Term | None:
+        if isinstance(s, App) and s.op == "apply" and s.args and s.args[0] in lams:
+            lam = lams[s.args[0]]  # type: ignore[index]
+            assert isinstance(lam, Lam)
+            if len(s.args) - 1 == len(lam.vars):
+                return substitute(lam.body, dict(zip(lam.vars, s.args[1:], strict=True)))
+        return None
+
+    body = map_term(t.body, beta)
+    if isinstance(body, App) and body.op == "implies":
+        body = body.args[1]
+    return isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2 and body.args[0] == body.args[1]
 
 
 def _bigop(t: BigOp, env: Env) -> Any:

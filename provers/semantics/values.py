@@ -22,7 +22,7 @@ from typing import Any
 
 import mpmath
 
-from provers.ir import Sort, Term, Var
+from provers.ir import Sort, Term, Var, show
 
 #: Decimal digits mpmath works with for transcendental values.
 PRECISION_DPS = 50
@@ -133,7 +133,10 @@ class FunTable:
 class Closure:
     vars: tuple[Var, ...]
     body: Term
-    env: Any = field(compare=False, hash=False)
+    env: Any = field(compare=False, hash=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"(λ {' '.join(v.name for v in self.vars)}. {show(self.body)})"
 
 
 @dataclass(frozen=True)
