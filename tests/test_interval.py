@@ -260,3 +260,18 @@ def test_exact_closed_comparisons_keep_the_ordinary_folding_limit():
 
     big = app("eq", app("mod", app("pow", N(1999), N(2000)), N(5)), N(1))  # 1999^2000: 21935 bits
     assert fold_ground(big) != fold_ground(app("eq", N(1), N(1)))
+
+
+def test_exp_of_an_enormous_argument_is_not_enclosed():
+    """``x powr (5 powr 6431564)`` (a MATH candidate) made mpmath compute ln 2 to millions of
+    bits at x = 2: exp beyond ±MAX_EXP_ARGUMENT is undecided at once (never a wrong value);
+    at x = 0 the statement is still decided (0 powr y = 0)."""
+    from provers.semantics.interval import MAX_EXP_ARGUMENT
+    from provers.semantics.values import Undecided
+
+    with pytest.raises(Undecided):
+        enclosure(app("exp", R(10**30)))
+    assert MAX_EXP_ARGUMENT < 10**30 and enclosure(app("exp", R(1000)))[0] > 2 ** 1000
+    st = provers.parse('theorem\nfixes x :: real\nassumes h0 : "x = 0"\nshows "x powr (5 powr 6431564) = 0"', "isabelle")
+    assert truth(st.conclusion, {"x": 2}) is None
+    assert truth(st.conclusion, {"x": 0}) is True

@@ -112,6 +112,23 @@ def test_algebraic_numbers_compare_exactly_whatever_their_description():
     assert algebraic_value(app("exp", _x), {"x": SQRT2}) is None  # outside the fragment
 
 
+def test_numbers_beyond_the_degree_bound_are_left_unknown_not_computed():
+    """x = 4 / ((√5+1)(5^¼+1)(5^⅛+1)(5^(1/16)+1)) (a MATH candidate) sent sympy's minimal
+    polynomial into minutes of factoring inside one problem: beyond ``MAX_DEGREE`` a value is
+    unknown (None), within it exact, denominators with radicals rationalized first."""
+    from provers.semantics.algebraic import MAX_DEGREE
+
+    def isabelle_rhs(expr):
+        st = provers.parse(f'theorem\nfixes x :: real\nassumes h0 : "x = {expr}"\nshows "x > 0"', "isabelle")
+        return st.hypotheses[0].formula.args[1]
+
+    assert MAX_DEGREE < 1024
+    assert algebraic_value(isabelle_rhs("4 / ((sqrt 5 + 1) * ((5 powr (1/4)) + 1) * ((5 powr (1/8)) + 1)"
+                                        " * ((5 powr (1/16)) + 1))"), {}) is None
+    v = algebraic_value(isabelle_rhs("(1 + root 4 5) / (root 4 5 + sqrt 5 + 2)"), {})
+    assert isinstance(v, AlgebraicReal) and v.coeffs == (-1, -2, 16, -18, 9)
+
+
 _radicand = st.integers(2, 30)
 
 

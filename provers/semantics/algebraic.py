@@ -21,6 +21,7 @@ The solvers' values are read into ``AlgebraicReal`` by ``provers.backends.smt.mo
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,6 +37,13 @@ ZERO_TEST_ROUND = 4
 MAX_EXPONENT = 64
 #: Sorts of the field fragment's numbers.
 _FIELD = (REAL, RAT)
+#: Largest bound on a number's degree (over each radicand, the lcm of its radicals' indices;
+#: their product, times its roots' degrees) for which its minimal polynomial is computed.
+#: Denominators are rationalized first (``sympy.radsimp``): composed as they were,
+#: ``4 / ((√5 + 1)(5^(1/4) + 1)(5^(1/8) + 1)(5^(1/16) + 1))`` ran for minutes in factoring,
+#: rationalized it takes 0.2 s, but checking a degree-16 value took a minute more; within
+#: bound 4 every case tried took under a second (docs/benchmarks.md).
+MAX_DEGREE = 4
 
 
 @dataclass(frozen=True)
@@ -237,7 +245,7 @@ def _as_number(d: Any, state: _State) -> int | Fraction | AlgebraicReal:
         f = Fraction(int(d.p), int(d.q))
         return int(f) if f.denominator == 1 else f
     y = sympy.Dummy("y")
-    mp = sympy.minimal_polynomial(d, y, polys=True)
+    mp = sympy.minimal_polynomial(_rationalized(d), y, polys=True)
     _, mp = mp.clear_denoms()
     coeffs = tuple(int(c) for c in reversed(mp.all_coeffs()))
     if len(coeffs) == 2:  # degree 1: rational after all
@@ -358,6 +366,24 @@ def _isolated(r: Any) -> AlgebraicReal:
     return AlgebraicReal(coeffs, lo, hi)
 
 
+def _rationalized(d: Any) -> Any:
+    """``d`` with rationalized denominators, for ``minimal_polynomial``; Undecided when its
+    degree bound exceeds ``MAX_DEGREE``."""
+    import sympy
+
+    indices: dict[Any, int] = {}
+    for p in d.atoms(sympy.Pow):
+        if p.exp.is_Rational and not p.exp.is_Integer:
+            indices[p.base] = math.lcm(indices.get(p.base, 1), int(p.exp.q))
+    bound = math.prod(indices.values()) * math.prod(int(r.poly.degree()) for r in d.atoms(sympy.CRootOf))
+    if bound > MAX_DEGREE:
+        raise _Undecided(f"degree bound {bound} beyond {MAX_DEGREE}")
+    r = sympy.radsimp(d)
+    if any(isinstance(p, sympy.Pow) and p.exp.is_negative and p.base.is_Add for p in sympy.preorder_traversal(r)):
+        raise _Undecided("a denominator with radicals that radsimp does not rationalize")
+    return r
+
+
 def _is_zero(d: Any) -> bool:
     """d = 0, exactly: by division when d is a polynomial in one model value r (a CRootOf of
     an irreducible f: q(r) = 0 iff f divides q), else by d's minimal polynomial."""
@@ -374,7 +400,7 @@ def _is_zero(d: Any) -> bool:
         if q is not None and r.poly.is_irreducible:
             return q.rem(sympy.Poly(r.poly, x, domain="QQ")).is_zero
     y = sympy.Dummy("y")
-    mp = sympy.minimal_polynomial(d, y, polys=True)
+    mp = sympy.minimal_polynomial(_rationalized(d), y, polys=True)
     return mp.degree() == 1 and mp.coeff_monomial(1) == 0
 
 
