@@ -221,11 +221,13 @@ class Emitter:
             for x in pts:
                 uniq.setdefault(str(x), x)
             per_pos.append(list(uniq.values()))
+        # each point's value once per position (not once per combination: over 13 opaque
+        # points a ternary function has 2000 combinations, and z3 prints each point to name it)
+        keys = [[self.value(x, s) for x in pts] for pts, s in zip(per_pos, args, strict=True)]
         entries: dict[tuple, Any] = {}
-        for combo in itertools.islice(itertools.product(*per_pos), 2000):
-            val = model.eval(decl(*combo), model_completion=True)
-            key = tuple(self.value(c, s) for c, s in zip(combo, args, strict=True))
-            entries[key] = self.value(val, result)
+        for idx in itertools.islice(itertools.product(*(range(len(p)) for p in per_pos)), 2000):
+            val = model.eval(decl(*(per_pos[i][j] for i, j in enumerate(idx))), model_completion=True)
+            entries[tuple(keys[i][j] for i, j in enumerate(idx))] = self.value(val, result)
         outside = []
         for s, pts in zip(args, per_pos, strict=True):
             outside.append(self.outside(s, pts))

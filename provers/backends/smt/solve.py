@@ -110,9 +110,12 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
     obligation under the exact evaluator; else (None, what was wrong with the last model).
 
     A model is only a candidate: a spurious one has its values of the outer variables
-    blocked and the solver is asked again, a few times, within the time left."""
+    blocked and the solver is asked again, a few times, within the time left, and only while
+    that time exceeds what reading and checking the last model took (irrational models take
+    ~0.2 s each: asking for more ran calls past their limit until the pool killed them)."""
     why_spurious = ""
     for _attempt in range(MAX_MODELS):
+        started = time.monotonic()
         model = s.model()
         try:
             env = read_model(em, model, lowered)
@@ -139,8 +142,10 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
             else:
                 why_spurious = "the obligation holds under the model"
         left = remaining()
+        if left < max(0.05, time.monotonic() - started) or CANCEL.requested:
+            break
         block = _blocking_clause(em, model)
-        if left < 0.05 or not block or CANCEL.requested:
+        if not block:
             break
         s.add(em.Z.Or(*block) if len(block) > 1 else block[0])
         _set_timeout(s, em.name, left)
