@@ -76,8 +76,10 @@ class Reranker:
     relation: equivalence relation for the classes (``symbolic``, ``sae``, ``logical``,
         ``syntactic``).
     language: ``lean4`` or ``isabelle``.
-    timeout: seconds per solver call (a whole equivalence check gets 4 × timeout, a
-        candidate's fingerprint and vacuity test ``timeout`` each).
+    timeout: seconds of the longest solver call: vacuity tests get all of it, the other
+        obligations of a check 0.3 × timeout (``provers.engine.verdict.QUICK``: measured,
+        solvers that answer do so early); a whole equivalence check gets 4 × timeout, a
+        candidate's fingerprint and vacuity test ``timeout`` each.
     problem_timeout: seconds of engine time for one problem (parsing, fingerprints, vacuity
         and equivalence checks); once spent, later pairs are left unchecked (the candidates
         stay apart and are flagged). None: no limit beyond the per-check budgets.
