@@ -47,11 +47,11 @@ from provers.ir import (
     Var,
     app,
     free_vars,
-    map_term,
     num,
     provably_inhabited,
     substitute,
     subterms,
+    unfold,
 )
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 from provers.semantics.evaluate import evaluate, truth
@@ -137,15 +137,7 @@ class Definitions:
             if any(set(s.vars) & self.funs.keys() if isinstance(s, (Quant, Lam)) else
                    isinstance(s, (BigOp, SetBuilder)) and s.var in self.funs for s in subterms(t)):
                 return None  # a binder of t shadows a defined function
-
-            def beta(s: Term) -> Term | None:
-                if isinstance(s, App) and s.op == "apply" and s.args and s.args[0] in self.funs:
-                    params, body = self.funs[s.args[0]]  # type: ignore[index]
-                    if len(s.args) - 1 == len(params):
-                        return substitute(body, dict(zip(params, s.args[1:], strict=True)))
-                return None
-
-            t = map_term(t, beta)
+            t = unfold(t, self.funs)
             lams: dict[Var, Term] = {}
             for f, (params, body) in self.funs.items():
                 lam = Lam(params, body)
@@ -167,27 +159,57 @@ def _definition(p: Term, defs: Definitions, prefix: set[Var]) -> tuple[str, Var,
             if isinstance(lhs, Var) and lhs in prefix and not defs.defined(lhs) and ready(rhs):
                 return "var", lhs, (), rhs
         return None
-    params: list[Var] = []
-    body = p
-    while isinstance(body, Quant) and body.kind == "forall":
-        params.extend(body.vars)
-        body = body.body
-    member = _membership_definition(params, body, defs, prefix)
+    params, body = _forall_prefix(p)
+    member = _membership_definition(list(params), body, defs, prefix)
     if member is not None:
         return member
-    if not params or not (isinstance(body, App) and body.op == "eq" and len(body.args) == 2):
-        return None
-    ps = tuple(params)
-    if len(set(ps)) != len(ps):
-        return None
-    for lhs, rhs in (body.args, body.args[::-1]):
-        if not (isinstance(lhs, App) and lhs.op == "apply" and lhs.args):
-            continue
-        f = lhs.args[0]
-        if (isinstance(f, Var) and f in prefix and isinstance(f.sort, FunSort) and not defs.defined(f)
-                and lhs.args[1:] == ps and f not in free_vars(rhs) and ready(rhs, ps)):
+    for f, ps, rhs in function_equations(p):
+        if f in prefix and isinstance(f.sort, FunSort) and not defs.defined(f) and ready(rhs, ps):
             return "fun", f, ps, rhs
     return None
+
+
+def _forall_prefix(p: Term) -> tuple[tuple[Var, ...], Term]:
+    params: list[Var] = []
+    while isinstance(p, Quant) and p.kind == "forall":
+        params.extend(p.vars)
+        p = p.body
+    return tuple(params), p
+
+
+def function_equations(p: Term, guarded: bool = False) -> list[tuple[Var, tuple[Var, ...], Term]]:
+    """``(f, ȳ, e)`` for each reading of ``p`` as ``∀ȳ. f ȳ = e`` (either side; with
+    ``guarded`` also ``∀ȳ. g → f ȳ = e``): ``f`` a variable applied to exactly the distinct
+    bound variables, not free in ``e``."""
+    params, body = _forall_prefix(p)
+    if guarded and isinstance(body, App) and body.op == "implies":
+        body = body.args[1]
+    if not params or len(set(params)) != len(params) or not (
+            isinstance(body, App) and body.op == "eq" and len(body.args) == 2):
+        return []
+    out = []
+    for lhs, rhs in (body.args, body.args[::-1]):
+        f = lhs.args[0] if isinstance(lhs, App) and lhs.op == "apply" and lhs.args else None
+        if isinstance(f, Var) and lhs.args[1:] == params and f not in free_vars(rhs):
+            out.append((f, params, rhs))
+    return out
+
+
+def function_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:
+    """``(f, ȳ, e)`` for each ``∀ȳ. [g →] f ȳ = e`` among the subterms of ``body`` with ``f``
+    one of ``vs`` and ``e`` over ``vs`` and ȳ (the first per ``f``; none whose ``e`` mentions
+    another defined function, so that unfolding terminates): for the fingerprint's points
+    (``prover.defined_points``), where a guard does not matter: λȳ. e meets the premise."""
+    names = set(vs)
+    found: dict[Var, tuple[tuple[Var, ...], Term]] = {}
+    for q in subterms(body):
+        if not (isinstance(q, Quant) and q.kind == "forall"):
+            continue
+        for f, params, rhs in function_equations(q, guarded=True):
+            if f in names and f not in found and free_vars(rhs) <= names | set(params):
+                found[f] = (params, rhs)
+                break
+    return [(f, ps, e) for f, (ps, e) in found.items() if not free_vars(e) & found.keys()]
 
 
 def _membership_definition(params: list[Var], body: Term, defs: Definitions,
@@ -242,4 +264,5 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None) -> Definitions
     return defs
 
 
-__all__ = ["Definitions", "answer_is", "definitions", "exact_value", "value_of", "value_term"]
+__all__ = ["Definitions", "answer_is", "definitions", "exact_value", "function_definitions", "function_equations",
+           "value_of", "value_term"]

@@ -464,9 +464,9 @@ class _Search:
         if self.last_model is not None:
             cm = _two_sided(self.last_model[0], self.na, self.nb, self.last_model[1])
             obs = list(self.outcomes.get(id(self.last_model[1]), Outcome(REFUTED)).obligations)
-        elif _route_countermodel(route) is not None:
+        elif (model := _route_countermodel(route)) is not None:
             assert route is not None
-            cm = _two_sided(_route_countermodel(route), self.na, self.nb, None, route.names)
+            cm = _two_sided(model, self.na, self.nb, None, route.names)
         order = ("structure", "fingerprint", "countermodel")
         how = [k for k in order if k in self.kinds] + ([route.outcome.route] if route is not None and route.outcome.route else [])
         v = _verdict(INEQUIVALENT, self.relation, self.als.items[0], obs, tried=tried, als=self.als, countermodel=cm,

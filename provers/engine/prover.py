@@ -16,6 +16,7 @@ from provers.backends.base import Backend, Proved, Refuted, Unknown
 from provers.backends.smt import Portfolio
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.answers import complete_model
+from provers.engine.definitions import function_definitions
 from provers.engine.formulas import canon_key
 from provers.engine.normal import sort_mentions
 from provers.engine.verdict import FULL, QUICK, Obligation
@@ -27,10 +28,8 @@ from provers.ir import (
     Sort,
     Term,
     Var,
-    free_vars,
     has_uninterpreted,
     known_elements,
-    subterms,
 )
 from provers.semantics import Closure, FunTable, Opaque, numeral_probes, sample_assignments, truth
 from provers.status import Status
@@ -89,30 +88,6 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
         if exact_truth(body, env, deadline) is False:
             return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
     return None
-
-
-def function_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:
-    """``(f, ȳ, e)`` for each ``∀ȳ. [g →] f ȳ = e`` (either side) in ``body`` where ``f`` is
-    one of ``vs`` not free in ``e`` (the first per ``f``; none whose ``e`` mentions another
-    defined function, so that unfolding terminates)."""
-    names = set(vs)
-    found: dict[Var, tuple[tuple[Var, ...], Term]] = {}
-    for q in subterms(body):
-        if not (isinstance(q, Quant) and q.kind == "forall"):
-            continue
-        params, inner = _strip_forall(q)
-        if isinstance(inner, App) and inner.op == "implies":
-            inner = inner.args[1]
-        if not (isinstance(inner, App) and inner.op == "eq" and len(inner.args) == 2):
-            continue
-        for lhs, rhs in (inner.args, inner.args[::-1]):
-            f = lhs.args[0] if isinstance(lhs, App) and lhs.op == "apply" and lhs.args else None
-            if (isinstance(f, Var) and f in names and f not in found and lhs.args[1:] == params
-                    and len(set(params)) == len(params) and f not in free_vars(rhs)
-                    and free_vars(rhs) <= names | set(params)):
-                found[f] = (params, rhs)
-                break
-    return [(f, ps, e) for f, (ps, e) in found.items() if not free_vars(e) & found.keys()]
 
 
 def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> list[dict]:

@@ -125,6 +125,7 @@ from provers.ir.traverse import (
     substitute,
     subterms,
     symbol_names,
+    unfold,
 )
 
 __all__ = [
@@ -203,6 +204,7 @@ __all__ = [
     "is_universe",
     "known_elements",
     "map_term",
+    "unfold",
     "not_",
     "num",
     "or_",

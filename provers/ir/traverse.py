@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 
 from provers.ir.ops import TRUE
@@ -188,6 +188,20 @@ def map_term(t: Term, fn: Callable[[Term], Term | None]) -> Term:
         t = rebuild(t, tuple(map_term(c, fn) for c in kids))
     out = fn(t)
     return t if out is None else out
+
+
+def unfold(t: Term, funs: Mapping[Var, tuple[tuple[Var, ...], Term]]) -> Term:
+    """``t`` with every full application ``f a₁ … aₙ`` of a function variable of ``funs``
+    (``f`` → its parameters and body) replaced by the body at the arguments (beta reduction)."""
+
+    def beta(s: Term) -> Term | None:
+        if isinstance(s, App) and s.op == "apply" and s.args and s.args[0] in funs:
+            params, body = funs[s.args[0]]  # type: ignore[index]
+            if len(s.args) - 1 == len(params):
+                return substitute(body, dict(zip(params, s.args[1:], strict=True)))
+        return None
+
+    return map_term(t, beta)
 
 
 def conjuncts(t: Term) -> list[Term]:

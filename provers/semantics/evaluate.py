@@ -60,8 +60,7 @@ from provers.ir import (
     Var,
     conjuncts,
     free_vars,
-    map_term,
-    substitute,
+    unfold,
 )
 from provers.semantics import numeric, sets
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
@@ -597,7 +596,7 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
     the closures unfolded the body reads ``g → e = e`` or ``e = e``. Only closures whose
     captured values agree with ``env`` and whose free names the binder does not capture."""
     bound = {v.name for v in t.vars}
-    lams: dict[Var, Term] = {}
+    funs: dict[Var, tuple[tuple[Var, ...], Term]] = {}
     for v in free_vars(t.body):
         f = env.get(v.name)
         if not isinstance(f, Closure):
@@ -606,19 +605,10 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
         others = {u.name for u in free_vars(f.body)} - params
         if others & bound or any(n not in env or n not in f.env or f.env[n] != env[n] for n in others):
             return False
-        lams[v] = Lam(f.vars, f.body)
-    if not lams:
+        funs[v] = (f.vars, f.body)
+    if not funs:
         return False
-
-    def beta(s: Term) -> Term | None:
-        if isinstance(s, App) and s.op == "apply" and s.args and s.args[0] in lams:
-            lam = lams[s.args[0]]  # type: ignore[index]
-            assert isinstance(lam, Lam)
-            if len(s.args) - 1 == len(lam.vars):
-                return substitute(lam.body, dict(zip(lam.vars, s.args[1:], strict=True)))
-        return None
-
-    body = map_term(t.body, beta)
+    body = unfold(t.body, funs)
     if isinstance(body, App) and body.op == "implies":
         body = body.args[1]
     return isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2 and body.args[0] == body.args[1]
