@@ -565,3 +565,49 @@ def test_a_premise_free_answer_is_probed_beyond_the_default_point():
     pin = pin_answer(nf, prover())
     assert pin.status == "free", pin
     assert pin.witnesses[0] == ({"x": 1}, 0)
+
+
+# ---- whole statements decided by their pins (``provable``) ---------------------------------
+
+
+def test_statement_proved_by_its_pinned_answer():
+    from provers.engine.equivalence import provable
+
+    text = ('theorem fixes factorial_zeros :: "nat \\<Rightarrow> nat" assumes h0 : "factorial_zeros = '
+            '(\\<lambda>n. (\\<Sum> i \\<in> {1..n}. n div (5 ^ i)))" '
+            'shows "factorial_zeros 100 + factorial_zeros 200 + factorial_zeros 300 = 147"')
+    ob = provable(text, 1.0, "isabelle")
+    assert ob.status == "proved" and ob.by == "answer pinning" and "147" in ob.detail
+    wrong = provable(text.replace("= 147", "= 148"), 1.0, "isabelle")
+    assert wrong.status != "proved"  # refuted only with a countermodel, which needs a witness
+
+
+def test_statement_refuted_by_a_witness_of_its_pin_and_the_witness_is_a_countermodel():
+    from provers.engine.equivalence import provable
+
+    text = ('theorem fixes x y :: real assumes h0 : "(x - 3) powr 2 / 5 powr 2 - (y + 1) powr 2 / 4 powr 2 = 1" '
+            'and h1 : "y = 0" shows "x = 17 / 4"')  # x = 3 ± 5·√17/4, never 17/4
+    ob = provable(text, 1.0, "isabelle")
+    assert ob.status == "refuted" and ob.by == "answer pinning"
+    nf = normalize(provers.parse(text, "isabelle"))
+    assert truth(nf.premise(), ob.model) is True and truth(nf.conclusion, ob.model) is False
+    assert ob.model["y"] == 0 and isinstance(ob.model["x"], AlgebraicReal)
+
+
+def test_holds_by_pin_never_proves_a_wrong_answer():
+    """A pin with a value where the stated answer differs proves nothing; with no witness
+    (the definitions alone), it refutes nothing either."""
+    nf = nf_of("theorem t (x : ℝ) (h : x = 3) : x + 1 = 5 := by sorry")
+    pin = AnswerPin("pinned", value=4)
+    assert answers.holds_by_pin(nf, pin, "statement holds", nf.closed()) is None
+    pin = pin_answer(nf, prover(), "A")
+    ob = answers.holds_by_pin(nf, pin, "statement holds", nf.closed())
+    assert ob is not None and ob.status == "refuted" and ob.model == {"x": 3}
+
+
+def test_refutations_of_statements_with_unmodelled_meaning_are_withdrawn():
+    from provers.engine.equivalence import provable
+
+    for text in ("theorem t : 0.1 + 0.2 = 0.3",  # Lean's Float: not modelled
+                 "theorem t (x : Float) (h : x = 1) : x = 2 := by sorry"):
+        assert provable(text, 1.0, "lean4").status == "unknown"

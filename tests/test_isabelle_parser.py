@@ -463,3 +463,34 @@ def test_numerals_of_an_unmodelled_type_keep_their_annotation():
     # Found by the mutation property test: `(6 * 8 :: r)` printed without `:: r` re-read as real.
     st = parse_isabelle('theorem t: fixes P :: real shows "3 * (6 * 8 :: r) = 5"')
     assert parse_isabelle(render(st)) == st
+
+
+def test_library_constants_used_without_fixes_are_uninterpreted_not_variables():
+    """``range g`` is HOL's image of g; read as a free variable, any interpretation of
+    ``range`` refuted the true statement below (an unsound verdict)."""
+    from provers.engine.equivalence import provable
+    from provers.ir import Uninterpreted, VarBinder
+
+    text = ('theorem fixes g :: "real \\<Rightarrow> real" assumes h0 : "\\<forall> x. g x = (3 * x + 1) / (x + 8)" '
+            'shows "range g = {y. y < 3} \\<union> {y. y > 3}"')
+    st = provers.parse(text, "isabelle")
+    assert [b.var.name for b in st.binders if isinstance(b, VarBinder)] == ["g"]
+    assert isinstance(st.conclusion.args[0], Uninterpreted) and st.conclusion.args[0].symbol == "range"
+    assert any("library constant range" in n for n in st.notes)
+    assert provable(st, 1.0, "isabelle").status != "refuted"
+    # a name the statement fixes, or binds, stays a variable; an unknown name is a free variable
+    fixed = provers.parse('theorem fixes inv :: "nat \\<Rightarrow> nat" shows "inv 2 = 3"', "isabelle")
+    assert [b.var.name for b in fixed.binders if isinstance(b, VarBinder)] == ["inv"]
+    assert provable(fixed, 1.0, "isabelle").status == "refuted"
+    bound = provers.parse('theorem shows "\\<forall>inv::nat. inv + 0 = inv"', "isabelle")
+    assert not bound.has_uninterpreted()
+    free = provers.parse('theorem fixes n :: nat shows "count_fives n = 3"', "isabelle")
+    assert "count_fives" in [b.var.name for b in free.binders if isinstance(b, VarBinder)]
+
+
+def test_same_library_constant_on_both_sides_is_proved_equal_by_congruence():
+    a = 'theorem fixes f :: "real \\<Rightarrow> real" assumes "bij f" shows "inv f 4 = 2"'
+    b = 'theorem fixes g :: "real \\<Rightarrow> real" assumes h: "bij g" shows "2 = inv g 4"'
+    assert provers.check_equivalence(a, b, relation="sae", language="isabelle", timeout=2).status == "equivalent"
+    c = 'theorem fixes g :: "real \\<Rightarrow> real" assumes h: "inj g" shows "2 = inv g 4"'
+    assert provers.check_equivalence(a, c, relation="sae", language="isabelle", timeout=2).status != "inequivalent"

@@ -508,12 +508,49 @@ def pin_key(nf: NormalForm) -> tuple[tuple, dict[str, str]]:
     return key, names
 
 
+def holds_by_pin(nf: NormalForm, pin: AnswerPin, name: str, formula: Term,
+                 deadline: Deadline | None = None) -> Obligation | None:
+    """Whether the whole statement ∀x̄. ⋀Γ → L ⋈ c holds, read off its answer pin (None:
+    the pin does not say). Why: a solver asked the closed statement at once rarely decides
+    it, while a person reads the answer off the premises and compares it with c.
+
+    Proved when Γ ⊢ L = v and ``v ⋈ c`` holds exactly (a contradictory Γ proves it too).
+    Refuted by a witness of the pin (a model of Γ, exactly checked) where the conclusion is
+    exactly false; the model is re-checked on ``nf`` itself before it is returned."""
+    std = standardize(nf)
+    if std is None or any(kind != "forall" for kind, _ in nf.prefix):
+        return None
+    lhs, op, c = std
+    if pin.status == VACUOUS:
+        proofs = [o for o in pin.obligations if o.name == VACUITY_NAME and o.status == Status.PROVED]
+        if proofs:
+            return Obligation(name, formula, Status.PROVED, proofs[0].by, "the premises are contradictory")
+        return None
+    for model, value in pin.witnesses:
+        if truth(nf.conclusion, model, deadline) is False and truth(nf.premise(), model, deadline) is True:
+            return Obligation(name, formula, Status.REFUTED, "answer pinning",
+                              f"a model of the premises gives {show(lhs)} = {value}, where the conclusion is "
+                              "false (exact evaluation)", dict(model))
+    if pin.status != PINNED or pin.value is None:
+        return None
+    lit = value_term(pin.value, lhs.sort)
+    if lit is not None:
+        verdict = truth(app(op, lit, c), {}, deadline)
+    else:  # an irrational value: the conclusion at a witness where L takes it
+        verdict = next((truth(nf.conclusion, m, deadline) for m, v in pin.witnesses if v == pin.value), None)
+    if verdict is True:
+        return Obligation(name, formula, Status.PROVED, "answer pinning",
+                          f"Γ ⊢ {show(lhs)} = {pin.value} ({pin.by or 'pinned'}), where the conclusion holds")
+    return None
+
+
 __all__ = [
     "AnswerPin",
     "answer_is",
     "combined_by",
     "complete_model",
     "exact_value",
+    "holds_by_pin",
     "pin_answer",
     "pin_key",
     "pinned_claim",

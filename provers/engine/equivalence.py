@@ -45,7 +45,7 @@ from typing import Any
 from provers.backends.base import Backend
 from provers.deadline import Deadline, DeadlineExceeded, check_seconds
 from provers.engine.align import Alignment, Alignments, alignments, drop_unused, match_types
-from provers.engine.answers import AnswerPin
+from provers.engine.answers import AnswerPin, holds_by_pin, pin_answer
 from provers.engine.formulas import VACUITY_NAME, close, iff, trivial_obligation, vacuous_obligation
 from provers.engine.normal import NormalForm
 from provers.engine.profile import Profile, Separation, unmodelled_meaning
@@ -634,11 +634,26 @@ def trivial(statement: Statement | Profile | str, timeout: float = 5.0, language
 
 def provable(statement: Statement | Profile | str, timeout: float = 5.0, language: str = "lean4",
              backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
-    """Does a prover prove the whole statement ``∀x̄. ⋀Γ → C`` outright? (the "naive"
-    baseline keeps such candidates). ``status``: ``proved``, ``refuted``, ``unknown``."""
+    """Does the whole statement ``∀x̄. ⋀Γ → C`` hold? (the "naive" baseline keeps such
+    candidates; the selection demotes refuted ones). One solver call on the closed statement,
+    then, for a conclusion ``L ⋈ c``, its answer pin (``answers.holds_by_pin``). ``status``:
+    ``proved``, ``refuted`` (the countermodel exactly checked), ``unknown``."""
     name = "statement holds"
-    _, prover, formula = _single(statement, lambda nf: nf.closed(), timeout, language, backend, deadline)
-    return _bounded(name, formula, lambda: prover(name, formula, effort=FULL))
+    profile, prover, formula = _single(statement, lambda nf: nf.closed(), timeout, language, backend, deadline)
+
+    def ask() -> Obligation:
+        ob = prover(name, formula, effort=FULL)
+        if ob.status == Status.UNKNOWN and not profile.unmodelled:  # the answer read off the premises
+            nf = profile.normal_form
+            pin = pin_answer(nf, prover, vacuity=profile.vacuity, deadline=prover.deadline)
+            ob = holds_by_pin(nf, pin, name, formula, prover.deadline) or ob
+        if ob.status == Status.REFUTED and profile.unmodelled:
+            return Obligation(name, formula, Status.UNKNOWN,
+                              detail=f"countermodel withdrawn: the statement uses {profile.unmodelled}, "
+                              "whose meaning the engine does not model")
+        return ob
+
+    return _bounded(name, formula, ask)
 
 
 __all__ = ["Profile", "as_profile", "check_equivalence", "has_uninterpreted", "provable", "trivial", "vacuous"]

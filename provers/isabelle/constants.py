@@ -10,8 +10,32 @@ pick ``fdiv``/``fmod`` on int once sorts are known (see ``finish.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
-from provers.ir import BOOL, COMPLEX, INT, NAT, RAT, REAL, FunSort, ListSort, SetSort, Sort
+from provers.ir import (
+    BOOL,
+    COMPLEX,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    BigOp,
+    FunSort,
+    Hypothesis,
+    Lam,
+    ListSort,
+    Quant,
+    SetBuilder,
+    SetSort,
+    Sort,
+    Term,
+    Uninterpreted,
+    Var,
+    map_term,
+    subterms,
+)
 from provers.isabelle.inference import Inference
 from provers.isabelle.preterm import PreApp, PreBigOp, PreLam, PreNum, PreSym, PreTerm
 from provers.isabelle.types import Prod
@@ -435,3 +459,77 @@ def _sum_list(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     return PreApp("list_sum", (xs[0],), x)
 
 
+
+
+# --------------------------------------------------------------------------------------
+# Library constants the IR does not model
+# --------------------------------------------------------------------------------------
+
+#: Constants of the HOL libraries these statements are checked against (Main, Complex_Main,
+#: HOL-Analysis, HOL-Computational_Algebra, HOL-Number_Theory, HOL-Library) that have no
+#: builder above. Used without ``fixes``, such a name is that constant, not a free variable:
+#: reading ``range g`` or ``suminf f`` as a variable lets any interpretation refute the
+#: statement, an unsound verdict. They become uninterpreted symbols (``Uninterpreted``):
+#: congruence still proves ``bij f ⟷ bij f``, and no countermodel may choose their meaning.
+#: A name wrongly listed here only costs refutations, never soundness.
+HOL_CONSTANTS = frozenset({
+    # Main: functions, sets, lists, options, orders, numbers
+    "bij", "inj", "surj", "inj_on", "bij_betw", "inv", "inv_into", "range", "id", "the_inv",
+    "map", "filter", "foldl", "foldr", "fold", "zip", "take", "drop", "concat", "replicate", "upt",
+    "tl", "butlast", "remdups", "count_list", "prod_list", "sort", "sort_key", "sorted_list_of_set",
+    "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined", "Least", "Greatest",
+    "Inf", "Sup", "Pow", "vimage", "fact", "Gcd", "Lcm", "sgn", "frac", "round", "arg_min",
+    "arg_max", "is_singleton", "the_elem", "enumerate", "nat_of_num",
+    # Complex_Main: complex numbers, transcendental functions, limits, series, derivatives
+    "cnj", "cis", "Arg", "cmod", "rcis", "csqrt", "Ln", "cot", "arcsin", "arccos", "arctan",
+    "arsinh", "arcosh", "artanh", "suminf", "summable", "sums", "convergent", "LIMSEQ", "lim",
+    "Lim", "limit", "deriv", "DERIV", "has_derivative", "has_field_derivative",
+    "has_real_derivative", "differentiable", "continuous", "continuous_on", "isCont",
+    "monoseq", "incseq", "decseq", "mono", "strict_mono", "antimono", "bdd_above", "bdd_below",
+    "Reals", "Ints", "Nats", "Rats", "at", "at_top", "at_bot", "nhds", "filterlim", "tendsto",
+    # HOL-Analysis: vectors, matrices, measure, integration, geometry
+    "det", "vector", "matrix", "transpose", "mat", "invertible", "matrix_inv", "trace", "rank",
+    "cross3", "axis", "midpoint", "angle", "vangle", "collinear", "convex", "convex_hull",
+    "closed_segment", "open_segment", "ball", "cball", "sphere", "cbox", "box", "interior",
+    "closure", "frontier", "span", "dim", "measure", "emeasure", "lebesgue", "lborel",
+    "content", "integral", "has_integral", "integrable_on", "lebesgue_integral",
+    "set_integral", "orthogonal", "norm_vec", "row", "column", "rows", "columns",
+    # HOL-Computational_Algebra / HOL-Number_Theory / HOL-Library
+    "poly", "coeff", "degree", "pCons", "lead_coeff", "monom", "smult", "pderiv", "poly_roots",
+    "order", "primes", "prime", "prime_factors", "prime_factorization", "multiplicity",
+    "totient", "coprime", "cong", "ord", "residue_ring", "count", "mset", "size",
+    "set_mset", "binomial", "pochhammer", "harm",
+})
+
+
+def as_constants(x: Any, names: set[str]) -> Any:
+    """A term (or hypothesis) with the implicit variables ``names`` read as the library
+    constants they are: ``c a₁ … aₙ`` becomes ``Uninterpreted(c, (a₁, …, aₙ))`` and a bare
+    ``c`` a nullary one. A name some binder of the term binds stays a variable (in Isabelle
+    too a bound name shadows the constant)."""
+    if isinstance(x, Hypothesis):
+        return replace(x, formula=as_constants(x.formula, names))
+    if not isinstance(x, Term):
+        return x
+    bound = {v.name for s in subterms(x) for v in _bound_by(s)}
+    names = names - bound
+    if not names:
+        return x
+
+    def symbol(t: Term) -> Term | None:
+        if isinstance(t, Var) and t.name in names:
+            return Uninterpreted(t.name, (), t.sort)
+        if isinstance(t, App) and t.op == "apply" and isinstance(head := t.args[0], Uninterpreted) \
+                and head.symbol in names and not head.args:
+            return Uninterpreted(head.symbol, t.args[1:], t.sort)
+        return None
+
+    return map_term(x, symbol)
+
+
+def _bound_by(t: Term) -> tuple[Var, ...]:
+    if isinstance(t, (Quant, Lam)):
+        return t.vars
+    if isinstance(t, (BigOp, SetBuilder)):
+        return (t.var,)
+    return ()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from provers.errors import InputTooLargeError, ParseError
 from provers.ir import BOOL, Hypothesis, IRError, Statement, Term, VarBinder, and_, app, show
+from provers.isabelle.constants import HOL_CONSTANTS, as_constants
 from provers.isabelle.finish import Finisher
 from provers.isabelle.inference import ElabError, Inference
 from provers.isabelle.lexer import LexError, tokenize
@@ -531,8 +532,14 @@ class _Statement:
         defined = {v.name for v, _, _, _ in self.defines}
         for v in self.fixes + self.meta_vars:
             binders.append(VarBinder(fin(v, 0, f"the type of {v.name}")))  # type: ignore[arg-type]
+        constants: set[str] = set()
         for v in self.scope.implicit.values():
             fv = fin(v, 0, f"the type of {v.name}")
+            if v.name in HOL_CONSTANTS:
+                constants.add(v.name)
+                notes.append(f"{v.name} is not in `fixes`: read as the library constant {v.name} "
+                             f"(uninterpreted, of type {show_sort(fv.sort)})")
+                continue
             binders.append(VarBinder(fv))  # type: ignore[arg-type]
             notes.append(f"{v.name} is not in `fixes`: read as an implicitly fixed variable of type {show_sort(fv.sort)}")
         for v in self.scope.fixed.values():  # variables introduced by `defines` come last
@@ -547,6 +554,10 @@ class _Statement:
         for name, formula, pos in self.hyps:
             binders.append(Hypothesis(name, fin(formula, pos, f"assumption {name or '(unnamed)'}")))
         concls = [fin(c, pos, "the conclusion") for c, pos in self.concls]
+        if constants:
+            binders = [as_constants(b, constants) for b in binders]
+            concls = [as_constants(c, constants) for c in concls]
+            defs = [(v, as_constants(d, constants)) for v, d in defs]
         for c in concls:
             if c.sort != BOOL:
                 raise ParseError.at_offset(f"the conclusion {show(c)} is not a proposition", self.text, self.concls[0][1])
