@@ -295,6 +295,7 @@ class Clusterer:
         self.check_vacuous = check_vacuous
         self.check_truth = check_truth
         self.cache: MutableMapping[Hashable, str] = {} if cache is None else cache
+        self._reasons: dict[Hashable, str] = {}  # why, for pairs this clusterer checked (the cache keeps statuses)
         self.checker = checker
         self._backend: CountingBackend | None = None if backend is None else CountingBackend(backend)
         self.candidates: list[Candidate] = []
@@ -500,6 +501,7 @@ class Clusterer:
         how, reason = "cache", ""
         if status is not None:
             s.cache_hits += 1
+            reason = self._reasons.get(ck, "the verdict of an earlier check of the same two statements (cache)")
         else:
             s.checks += 1
             how = "engine"
@@ -518,6 +520,7 @@ class Clusterer:
                 b.flags.append(f"check_error with {a.index}: {type(e).__name__}: {e}")
             if not (deadline is not None and deadline.expired()):
                 self.cache[ck] = status  # a pair cut short by this problem's budget is not a verdict to reuse
+                self._reasons[ck] = reason
         self.decisions.append(PairDecision(a.index, b.index, how, status, reason))
         if status == VerdictStatus.EQUIVALENT:
             s.equivalent += 1

@@ -145,6 +145,24 @@ def test_verdict_cache_is_keyed_by_canonical_forms_and_shared():
         c.extend([distinct(0), distinct(1)])
     assert len(oracle.calls) == 1  # second problem answered from the cache
     assert c.stats.cache_hits == 1
+    hit = next(d for d in c.decisions if d.how == "cache")
+    assert "earlier check" in hit.reason  # a cached verdict still says why
+
+
+def test_a_verdict_reused_within_a_problem_keeps_its_reason():
+    """Two copies of the same statement: the second pair is a cache hit, with the first
+    check's reason (an inconclusive pair with an empty reason told users nothing)."""
+    from provers.engine.verdict import Verdict
+    from provers.status import VerdictStatus
+
+    def checker(a, b, relation, timeout):
+        return Verdict(VerdictStatus.INCONCLUSIVE, relation, reason="solver timeout (test)")
+
+    c = Clusterer("sae", checker=checker, fingerprints=False, check_vacuous=False)
+    c.extend([distinct(0), distinct(1), distinct(1)])
+    reasons = {(d.a, d.b): (d.how, d.reason) for d in c.decisions}
+    assert reasons[(0, 1)] == ("engine", "solver timeout (test)")
+    assert reasons[(0, 2)] == ("cache", "solver timeout (test)")
 
 
 def test_unknown_relation_is_rejected():
