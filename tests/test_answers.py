@@ -611,3 +611,36 @@ def test_refutations_of_statements_with_unmodelled_meaning_are_withdrawn():
     for text in ("theorem t : 0.1 + 0.2 = 0.3",  # Lean's Float: not modelled
                  "theorem t (x : Float) (h : x = 1) : x = 2 := by sorry"):
         assert provable(text, 1.0, "lean4").status == "unknown"
+
+
+# ---- models of the premises among small integers --------------------------------------------
+
+
+def test_gcd_lcm_premises_get_a_model_by_enumeration():
+    """Solvers see gcd and lcm through a few axioms and return models that are not models;
+    small integers evaluated exactly find b = 144."""
+    text = ('theorem fixes a b :: int assumes h0 : "lcm a b = fact 7" and h1 : "gcd a b = 9" '
+            'and h2 : "a = 315" shows "b = 144"')
+    nf = normalize(provers.parse(text, "isabelle"))
+    model = answers.enumerated_model(nf, definitions(nf))
+    assert model == {"a": 315, "b": 144} and premises_hold(nf, model)
+    pin = pin_answer(nf, prover(timeout=1.0), "A")
+    assert (model, 144) in pin.witnesses
+    assert pin.vacuity is not None and pin.vacuity.status == "refuted" and pin.vacuity.model == model
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(p=st.integers(-3, 3), q=st.integers(-400, 400), r=st.integers(-400, 400), c=st.integers(-20, 20))
+def test_enumerated_models_are_models_and_found_when_small(p, q, r, c):
+    """p·x + q = r ∧ y = x + c over ℤ: a model is returned exactly when x has a solution with
+    |x| ≤ the one-variable bound (y is computed from x, not enumerated), and it satisfies the
+    premises."""
+    assume(p != 0)
+    text = f"theorem t (x y : ℤ) (h : {p} * x + {q} = {r}) (hy : y = x + {c}) : y = 0 := by sorry"
+    nf = nf_of(text)
+    model = answers.enumerated_model(nf, definitions(nf))
+    solvable = (r - q) % abs(p) == 0 and abs((r - q) // p) <= answers.ENUMERATION_BOUND[1]
+    if not solvable:
+        assert model is None
+    else:
+        assert model is not None and premises_hold(nf, model) and model["x"] == (r - q) // p

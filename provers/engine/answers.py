@@ -38,6 +38,8 @@ names canonicalized; witnesses stored under the canonical names and renamed back
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -62,6 +64,7 @@ from provers.ir import (
     NAT,
     RAT,
     REAL,
+    App,
     Quant,
     Term,
     Var,
@@ -75,7 +78,7 @@ from provers.ir import (
 )
 from provers.semantics.algebraic import AlgebraicReal, is_root_of
 from provers.semantics.domains import probe_values
-from provers.semantics.evaluate import truth
+from provers.semantics.evaluate import Closure, truth
 from provers.status import PinStatus, Status
 
 ProveFn = Callable[..., Obligation]
@@ -292,6 +295,12 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
             if ob.status == Status.PROVED:
                 return pin(VACUOUS, f"premises{label} are contradictory")
             env = premises_model(nf, ob.model, mentioned, deadline) if ob.status == Status.REFUTED else None
+            if env is None and ob.status != Status.PROVED:
+                env = enumerated_model(nf, defs, mentioned, deadline)
+                if env is not None:
+                    obs[-1] = ob = Obligation(VACUITY_NAME, vac_formula, Status.REFUTED, "evaluator",
+                                              "a model of the premises among small integers (exact evaluator)",
+                                              dict(env))
             if env is None:
                 why = (f"premises{label}: no model found ({ob.detail or 'unknown'})" if ob.status != Status.REFUTED
                        else "model of the premises not confirmed by the exact evaluator")
@@ -508,6 +517,68 @@ def pin_key(nf: NormalForm) -> tuple[tuple, dict[str, str]]:
     return key, names
 
 
+#: A model of Γ the solver did not give is searched among small integers for the (at most
+#: two) integer variables Γ leaves open once its definitions are applied: |v| ≤ bound each,
+#: smallest first, for at most ``ENUMERATION_SECONDS`` of exact evaluation. Why: MATH premises
+#: such as ``gcd a b = 9 ∧ lcm a b = 5040 ∧ a = 315`` have small integer models that solvers,
+#: which see gcd and lcm through a few axioms, return wrongly or not at all.
+ENUMERATION_BOUND = {1: 300, 2: 30}
+ENUMERATION_SECONDS = 0.25
+
+
+def enumerated_model(nf: NormalForm, defs: Any, extra: tuple[Var, ...] = (),
+                     deadline: Deadline | None = None) -> Model | None:
+    """A model of Γ (⋀Γ exactly True) with the definitions' values (``defs``: a
+    ``definitions.Definitions``) and small integers for the open variables, or None."""
+    if not nf.premises:
+        return None
+    needed: set[Var] = set()
+    for p in nf.premises:
+        needed |= free_vars(p)
+    needed &= set(nf.variables)
+    known: Model = dict(defs.values)
+    for f, (params, body) in defs.funs.items():
+        known.setdefault(f.name, Closure(params, body, {}))
+    computed = _computed_from_others(nf, needed, known)
+    open_vars = sorted((v for v in needed if v.name not in known and v not in computed), key=lambda v: v.name)
+    bound = ENUMERATION_BOUND.get(len(open_vars))
+    if bound is None or any(v.sort not in (INT, NAT) for v in open_vars):
+        return None
+    values = [[0, *(x for i in range(1, bound + 1) for x in ((i,) if v.sort == NAT else (i, -i)))]
+              for v in open_vars]
+    stop = time.perf_counter() + ENUMERATION_SECONDS
+    premise = nf.premise()
+    for ranks in sorted(itertools.product(*(range(len(vs)) for vs in values)), key=sum):
+        if time.perf_counter() > stop:
+            return None
+        env = {**known, **{v.name: values[i][r] for i, (v, r) in enumerate(zip(open_vars, ranks, strict=True))}}
+        try:
+            for _ in range(len(computed)):  # in dependency order, whatever the premises' order
+                for v, t in computed.items():
+                    if v.name not in env and (x := value_of(t, env, deadline)) is not None:
+                        env[v.name] = x
+            holds = truth(premise, env, deadline)
+        except (ArithmeticError, ValueError, RecursionError):
+            holds = None
+        if holds is True:
+            return premises_model(nf, env, extra, deadline)
+    return None
+
+
+def _computed_from_others(nf: NormalForm, needed: set[Var], known: Model) -> dict[Var, Term]:
+    """Variables a premise ``v = t`` gives in terms of other variables (``y = x + 3``): they
+    are computed from the enumerated ones instead of enumerated themselves."""
+    out: dict[Var, Term] = {}
+    for p in nf.premises:
+        if isinstance(p, App) and p.op == "eq":
+            for v, t in (p.args, p.args[::-1]):
+                if isinstance(v, Var) and v in needed and v.name not in known and v not in out \
+                        and v not in free_vars(t):
+                    out[v] = t
+                    break
+    return out
+
+
 def holds_by_pin(nf: NormalForm, pin: AnswerPin, name: str, formula: Term,
                  deadline: Deadline | None = None) -> Obligation | None:
     """Whether the whole statement ∀x̄. ⋀Γ → L ⋈ c holds, read off its answer pin (None:
@@ -550,6 +621,7 @@ __all__ = [
     "combined_by",
     "complete_model",
     "exact_value",
+    "enumerated_model",
     "holds_by_pin",
     "pin_answer",
     "pin_key",
