@@ -111,6 +111,7 @@ from provers.ir.terms import (
     Var,
 )
 from provers.ir.traverse import (
+    binders,
     children,
     conjuncts,
     depth,
@@ -203,6 +204,7 @@ __all__ = [
     "is_numeric",
     "is_universe",
     "known_elements",
+    "binders",
     "map_term",
     "unfold",
     "not_",

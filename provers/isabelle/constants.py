@@ -21,18 +21,15 @@ from provers.ir import (
     RAT,
     REAL,
     App,
-    BigOp,
     FunSort,
     Hypothesis,
-    Lam,
     ListSort,
-    Quant,
-    SetBuilder,
     SetSort,
     Sort,
     Term,
     Uninterpreted,
     Var,
+    binders,
     map_term,
     subterms,
 )
@@ -511,7 +508,7 @@ def as_constants(x: Any, names: set[str]) -> Any:
         return replace(x, formula=as_constants(x.formula, names))
     if not isinstance(x, Term):
         return x
-    bound = {v.name for s in subterms(x) for v in _bound_by(s)}
+    bound = {v.name for s in subterms(x) for v in binders(s)}
     names = names - bound
     if not names:
         return x
@@ -526,10 +523,3 @@ def as_constants(x: Any, names: set[str]) -> Any:
 
     return map_term(x, symbol)
 
-
-def _bound_by(t: Term) -> tuple[Var, ...]:
-    if isinstance(t, (Quant, Lam)):
-        return t.vars
-    if isinstance(t, (BigOp, SetBuilder)):
-        return (t.var,)
-    return ()
