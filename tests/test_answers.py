@@ -583,13 +583,12 @@ def test_statement_proved_by_its_pinned_answer():
 
 
 def test_statement_refuted_by_a_witness_of_its_pin_and_the_witness_is_a_countermodel():
-    from provers.engine.equivalence import provable
-
     text = ('theorem fixes x y :: real assumes h0 : "(x - 3) powr 2 / 5 powr 2 - (y + 1) powr 2 / 4 powr 2 = 1" '
             'and h1 : "y = 0" shows "x = 17 / 4"')  # x = 3 ± 5·√17/4, never 17/4
-    ob = provable(text, 1.0, "isabelle")
-    assert ob.status == "refuted" and ob.by == "answer pinning"
     nf = normalize(provers.parse(text, "isabelle"))
+    pin = pin_answer(nf, prover(timeout=1.0), "A")
+    ob = answers.holds_by_pin(nf, pin, "statement holds", nf.closed())
+    assert ob is not None and ob.status == "refuted" and ob.by == "answer pinning"
     assert truth(nf.premise(), ob.model) is True and truth(nf.conclusion, ob.model) is False
     assert ob.model["y"] == 0 and isinstance(ob.model["x"], AlgebraicReal)
 

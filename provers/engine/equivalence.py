@@ -636,16 +636,19 @@ def provable(statement: Statement | Profile | str, timeout: float = 5.0, languag
              backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
     """Does the whole statement ``∀x̄. ⋀Γ → C`` hold? (the "naive" baseline keeps such
     candidates; the selection demotes refuted ones). One solver call on the closed statement,
-    then, for a conclusion ``L ⋈ c``, its answer pin (``answers.holds_by_pin``). ``status``:
+    then, for a conclusion ``L ⋈ c``, its answer pin without a solver (definitions, sampled
+    points, small integers: ``answers.holds_by_pin``). ``status``:
     ``proved``, ``refuted`` (the countermodel exactly checked), ``unknown``."""
     name = "statement holds"
     profile, prover, formula = _single(statement, lambda nf: nf.closed(), timeout, language, backend, deadline)
 
     def ask() -> Obligation:
         ob = prover(name, formula, effort=FULL)
-        if ob.status == Status.UNKNOWN and not profile.unmodelled:  # the answer read off the premises
+        if ob.status == Status.UNKNOWN and not profile.unmodelled:
+            # the answer read off the premises, without further solver calls: with them the
+            # pin cost a Reranker 10% more time for 2 more decided truths of 250
             nf = profile.normal_form
-            pin = pin_answer(nf, prover, vacuity=profile.vacuity, deadline=prover.deadline)
+            pin = pin_answer(nf, prover, vacuity=profile.vacuity, cheap=True, deadline=prover.deadline)
             ob = holds_by_pin(nf, pin, name, formula, prover.deadline) or ob
         if ob.status == Status.REFUTED and profile.unmodelled:
             return Obligation(name, formula, Status.UNKNOWN,
