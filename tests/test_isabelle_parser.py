@@ -494,3 +494,16 @@ def test_same_library_constant_on_both_sides_is_proved_equal_by_congruence():
     assert provers.check_equivalence(a, b, relation="sae", language="isabelle", timeout=2).status == "equivalent"
     c = 'theorem fixes g :: "real \\<Rightarrow> real" assumes h: "inj g" shows "2 = inv g 4"'
     assert provers.check_equivalence(a, c, relation="sae", language="isabelle", timeout=2).status != "inequivalent"
+
+
+def test_every_listed_library_constant_is_an_uninterpreted_symbol_when_used_bare():
+    """One row per name: none is also modelled (a builder in ``CONSTS``), and each used
+    without ``fixes`` is an ``Uninterpreted`` symbol, never a theorem variable."""
+    from provers.ir import Uninterpreted, VarBinder, subterms
+    from provers.isabelle.constants import CONSTS, HOL_CONSTANTS
+
+    assert not HOL_CONSTANTS & set(CONSTS)
+    for name in sorted(HOL_CONSTANTS):
+        st = provers.parse(f'theorem shows "Q {name}"', "isabelle")
+        assert [b.var.name for b in st.binders if isinstance(b, VarBinder)] == ["Q"], name
+        assert any(isinstance(s, Uninterpreted) and s.symbol == name for t in st.terms() for s in subterms(t)), name

@@ -475,10 +475,10 @@ HOL_CONSTANTS = frozenset({
     "map", "filter", "foldl", "foldr", "fold", "zip", "take", "drop", "concat", "replicate", "upt",
     "tl", "butlast", "remdups", "count_list", "prod_list", "sort", "sort_key", "sorted_list_of_set",
     "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined", "Least", "Greatest",
-    "Inf", "Sup", "Pow", "vimage", "fact", "Gcd", "Lcm", "sgn", "frac", "round", "arg_min",
-    "arg_max", "is_singleton", "the_elem", "enumerate", "nat_of_num",
+    "Inf", "Sup", "Pow", "vimage", "Gcd", "Lcm", "frac", "arg_min", "arg_max", "is_singleton",
+    "the_elem", "enumerate", "nat_of_num",
     # Complex_Main: complex numbers, transcendental functions, limits, series, derivatives
-    "cnj", "cis", "Arg", "cmod", "rcis", "csqrt", "Ln", "cot", "arcsin", "arccos", "arctan",
+    "cis", "Arg", "rcis", "csqrt", "Ln", "cot",
     "arsinh", "arcosh", "artanh", "suminf", "summable", "sums", "convergent", "LIMSEQ", "lim",
     "Lim", "limit", "deriv", "DERIV", "has_derivative", "has_field_derivative",
     "has_real_derivative", "differentiable", "continuous", "continuous_on", "isCont",
@@ -493,9 +493,9 @@ HOL_CONSTANTS = frozenset({
     "set_integral", "orthogonal", "norm_vec", "row", "column", "rows", "columns",
     # HOL-Computational_Algebra / HOL-Number_Theory / HOL-Library
     "poly", "coeff", "degree", "pCons", "lead_coeff", "monom", "smult", "pderiv", "poly_roots",
-    "order", "primes", "prime", "prime_factors", "prime_factorization", "multiplicity",
+    "order", "primes", "prime_factors", "prime_factorization", "multiplicity",
     "totient", "coprime", "cong", "ord", "residue_ring", "count", "mset", "size",
-    "set_mset", "binomial", "pochhammer", "harm",
+    "set_mset", "pochhammer", "harm",
 })
 
 
