@@ -507,3 +507,12 @@ def test_every_listed_library_constant_is_an_uninterpreted_symbol_when_used_bare
         st = provers.parse(f'theorem shows "Q {name}"', "isabelle")
         assert [b.var.name for b in st.binders if isinstance(b, VarBinder)] == ["Q"], name
         assert any(isinstance(s, Uninterpreted) and s.symbol == name for t in st.terms() for s in subterms(t)), name
+
+
+def test_collect_is_the_set_builder():
+    a = 'theorem shows "card (Collect (\\<lambda>x::nat. 1 < x \\<and> x < 5)) = 3"'
+    b = 'theorem shows "card {x::nat. 1 < x \\<and> x < 5} = 3"'
+    assert provers.parse(a, "isabelle").canonical_key() == provers.parse(b, "isabelle").canonical_key()
+    st = provers.parse('theorem fixes P :: "nat \\<Rightarrow> bool" shows "Collect P = {x. P x}"', "isabelle")
+    assert provers.check_equivalence(st, 'theorem shows "True"', relation="logical", language="isabelle",
+                                     timeout=2).status == "equivalent"

@@ -34,7 +34,15 @@ from provers.ir import (
     subterms,
 )
 from provers.isabelle.inference import Inference
-from provers.isabelle.preterm import PreApp, PreBigOp, PreLam, PreNum, PreSym, PreTerm
+from provers.isabelle.preterm import (
+    PreApp,
+    PreBigOp,
+    PreLam,
+    PreNum,
+    PreSetBuilder,
+    PreSym,
+    PreTerm,
+)
 from provers.isabelle.types import Prod
 
 # --------------------------------------------------------------------------------------
@@ -352,6 +360,19 @@ def _finite(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     return PreApp("finite", (xs[0],), BOOL)
 
 
+@_const("Collect", 1)
+def _collect(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    """``Collect P`` is ``{x. P x}``: HOL's set-builder constant, written out."""
+    p = xs[0]
+    if isinstance(p, PreLam) and len(p.vars) == 1:
+        v, body = p.vars[0], p.body
+    else:
+        v = e.fresh_var("x", e.fresh())
+        body = e.apply_term(p, [v], pos)
+    e.unify(body.sort, BOOL, pos, "Collect P (P must be a predicate)")
+    return PreSetBuilder(v, body)
+
+
 def _big(kind: str):
     def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
         f, dom = xs
@@ -476,7 +497,7 @@ HOL_CONSTANTS = frozenset({
     "tl", "butlast", "remdups", "count_list", "prod_list", "sort", "sort_key", "sorted_list_of_set",
     "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined", "Least", "Greatest",
     "Inf", "Sup", "Pow", "vimage", "Gcd", "Lcm", "frac", "arg_min", "arg_max", "is_singleton",
-    "the_elem", "enumerate", "nat_of_num", "Collect", "infinite", "dom", "ran", "product",
+    "the_elem", "enumerate", "nat_of_num", "infinite", "dom", "ran", "product",
     "numeral", "Bit0", "Bit1", "One",
     # Complex_Main: complex numbers, transcendental functions, limits, series, derivatives
     "cis", "Arg", "rcis", "csqrt", "Ln", "cot",
