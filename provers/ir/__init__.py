@@ -111,7 +111,6 @@ from provers.ir.terms import (
     Var,
 )
 from provers.ir.traverse import (
-    binders,
     children,
     conjuncts,
     depth,
@@ -204,7 +203,6 @@ __all__ = [
     "is_numeric",
     "is_universe",
     "known_elements",
-    "binders",
     "map_term",
     "unfold",
     "not_",

@@ -47,9 +47,7 @@ def depth(t: Term) -> int:
     return best
 
 
-def binders(t: Term) -> tuple[Var, ...]:
-    """The variables ``t`` itself binds (a quantifier's, a lambda's, a big operator's or a
-    set-builder's); () for any other node."""
+def _binders(t: Term) -> tuple[Var, ...]:
     if isinstance(t, (Quant, Lam)):
         return t.vars
     if isinstance(t, (BigOp, SetBuilder)):
@@ -93,7 +91,7 @@ def substitute(t: Term, mapping: dict[Var, Term]) -> Term:
         return t
     if isinstance(t, Var):
         return mapping.get(t, t)
-    bound = binders(t)
+    bound = _binders(t)
     if bound:
         inner = {k: v for k, v in mapping.items() if k not in bound}
         incoming = frozenset().union(*(free_vars(v) for v in inner.values())) if inner else frozenset()
@@ -162,7 +160,7 @@ def rebind(t: Term, env: dict[Var, Term], rename: Callable[[Var, int, int], Var]
     ``rename(var, position, depth)`` (capture-free: each binder gets its own names)."""
     if isinstance(t, Var):
         return env.get(t, t)
-    bound = binders(t)
+    bound = _binders(t)
     if bound:
         inner = dict(env)
         fresh = []

@@ -29,9 +29,8 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
-    binders,
     map_term,
-    subterms,
+    substitute,
 )
 from provers.isabelle.inference import Inference
 from provers.isabelle.preterm import (
@@ -477,8 +476,6 @@ def _sum_list(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     return PreApp("list_sum", (xs[0],), x)
 
 
-
-
 # --------------------------------------------------------------------------------------
 # Library constants the IR does not model
 # --------------------------------------------------------------------------------------
@@ -521,27 +518,21 @@ HOL_CONSTANTS = frozenset({
 })
 
 
-def as_constants(x: Any, names: set[str]) -> Any:
-    """A term (or hypothesis) with the implicit variables ``names`` read as the library
-    constants they are: ``c a₁ … aₙ`` becomes ``Uninterpreted(c, (a₁, …, aₙ))`` and a bare
-    ``c`` a nullary one. A name some binder of the term binds stays a variable (in Isabelle
-    too a bound name shadows the constant)."""
+def as_constants(x: Any, names: dict[str, Sort]) -> Any:
+    """A term (or hypothesis) with the implicit variables ``names`` (name → inferred sort)
+    read as the library constants they are: ``c a₁ … aₙ`` becomes ``Uninterpreted(c, (a₁, …,
+    aₙ))`` and a bare ``c`` a nullary one. ``substitute`` leaves a variable some binder binds
+    alone (in Isabelle too a bound name shadows the constant)."""
     if isinstance(x, Hypothesis):
         return replace(x, formula=as_constants(x.formula, names))
     if not isinstance(x, Term):
         return x
-    bound = {v.name for s in subterms(x) for v in binders(s)}
-    names = names - bound
-    if not names:
-        return x
+    t = substitute(x, {Var(n, s): Uninterpreted(n, (), s) for n, s in names.items()})
 
-    def symbol(t: Term) -> Term | None:
-        if isinstance(t, Var) and t.name in names:
-            return Uninterpreted(t.name, (), t.sort)
-        if isinstance(t, App) and t.op == "apply" and isinstance(head := t.args[0], Uninterpreted) \
+    def applied(u: Term) -> Term | None:
+        if isinstance(u, App) and u.op == "apply" and isinstance(head := u.args[0], Uninterpreted) \
                 and head.symbol in names and not head.args:
-            return Uninterpreted(head.symbol, t.args[1:], t.sort)
+            return Uninterpreted(head.symbol, u.args[1:], u.sort)
         return None
 
-    return map_term(x, symbol)
-
+    return map_term(t, applied)

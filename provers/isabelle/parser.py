@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 
 from provers.errors import InputTooLargeError, ParseError
-from provers.ir import BOOL, Hypothesis, IRError, Statement, Term, VarBinder, and_, app, show
+from provers.ir import BOOL, Hypothesis, IRError, Sort, Statement, Term, VarBinder, and_, app, show
 from provers.isabelle.constants import HOL_CONSTANTS, as_constants
 from provers.isabelle.finish import Finisher
 from provers.isabelle.inference import ElabError, Inference
@@ -532,11 +532,11 @@ class _Statement:
         defined = {v.name for v, _, _, _ in self.defines}
         for v in self.fixes + self.meta_vars:
             binders.append(VarBinder(fin(v, 0, f"the type of {v.name}")))  # type: ignore[arg-type]
-        constants: set[str] = set()
+        constants: dict[str, Sort] = {}
         for v in self.scope.implicit.values():
             fv = fin(v, 0, f"the type of {v.name}")
             if v.name in HOL_CONSTANTS:
-                constants.add(v.name)
+                constants[v.name] = fv.sort
                 notes.append(f"{v.name} is not in `fixes`: read as the library constant {v.name} "
                              f"(uninterpreted, of type {show_sort(fv.sort)})")
                 continue
