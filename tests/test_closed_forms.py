@@ -265,3 +265,27 @@ def test_solvers_agree_with_the_evaluator_on_closed_forms(coeffs, sort, dom, at,
         ob = Quant("forall", (n,), app("implies", app("eq", n, Num(at, NAT)), app("eq", s, Num(claimed, sort))))
         r = solve(solver, ob, 5.0)
         assert isinstance(r, want), (str(ob), r)
+
+
+# ---- closed big operators are their exact values ------------------------------------
+
+
+def test_a_closed_sum_over_a_long_range_is_its_value_for_the_solvers():
+    """In ℤ, 1 / k is 0 for k ≥ 2, so both sums are 1 and the premises agree: the solvers see
+    the value 1 (not a 1300-term unrolling), the evaluator computes it once."""
+    ref = """theorem imo_1979_p1 (p q : ℕ) (h₀ : 0 < q)
+      (h₁ : ∑ k in Finset.Icc (1 : ℕ) 1319, ((-1:ℤ)^(k + 1) * ((1)/k)) = p/q) : 1979 ∣ p := sorry"""
+    v = provers.check_equivalence(ref, ref.replace("1319", "1322"), relation="sae", timeout=2.0, language="lean4")
+    assert v.status == "equivalent", v.explain()
+    # and over ℚ the same change is a different number: refuted
+    rat = ref.replace("(-1:ℤ)", "(-1:ℚ)")
+    v = provers.check_equivalence(rat, rat.replace("1319", "1322"), relation="sae", timeout=2.0, language="lean4")
+    assert v.status != "equivalent", v.explain()
+
+
+def test_closed_sum_values_decide_a_statement():
+    from provers.engine.equivalence import provable
+
+    text = "theorem t : ∑ k in Finset.range 2000, (k : ℤ) * (-1) ^ k = {} := sorry"
+    assert provable(text.format(-1000), 2.0, "lean4").status == "proved"
+    assert provable(text.format(-999), 2.0, "lean4").status == "refuted"

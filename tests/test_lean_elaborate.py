@@ -308,3 +308,33 @@ def test_projection_applied_to_arguments_keeps_them():
     assert isinstance(concl.args[1], Uninterpreted) and concl.args[1].symbol == "Prod.fst"
     other = "theorem t (σ : Equiv ℝ ℝ) (h₀ : σ.2 2 = 10) (h₁ : σ.2 10 = 1) : σ.1 10 = 1 := by sorry"
     assert check_equivalence(st, other, relation="symbolic", timeout=2).status != "equivalent"
+
+
+# ---- auto-bound type variables have no instances (FormalAlign's variable_type mutants) ----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "theorem t (S : Finset ℕ) (h₀ : ∀ (n : β), n ∣ (Nat.sqrt 196)) : ∑ k in S, k = 24 := sorry",
+        "theorem t (S : Finset ℕ) (h₀ : ∀ (n : 𝕊), n ∈ S ↔ 2 ≤ n) : ∑ k in S, k = 111 := sorry",
+        "theorem t (p q : ℕ) (h : ∑ k in Finset.Icc (1 : 𝔹) 9, k = p) : 3 ∣ p := sorry",
+        "theorem t (x : ℒ) (h : x + x = x) : x = 0 := sorry",
+        "theorem t (x : γ) : x ^ 2 = x := sorry",
+    ],
+)
+def test_arithmetic_on_an_undeclared_type_variable_is_ill_typed(text):
+    with pytest.raises(ParseError, match="auto-bound"):
+        parse_lean(text)
+
+
+def test_an_undeclared_type_variable_still_supports_equality_and_sets():
+    s = parse_lean("theorem t (S : Set 𝕊) (f : α → α) (x : α) (y : 𝕊) (h : f x = x) (hy : y ∈ S) : f (f x) = x := sorry")
+    assert len(s.hypotheses) == 2
+    # a declared type with its instances is not a bare type variable
+    parse_lean("theorem t {R : Type*} [CommRing R] (x : R) : x + 0 = x := sorry")
+
+
+def test_an_auto_bound_type_with_an_instance_binder_has_numerals():
+    s = parse_lean("theorem t (a : k) [Field k] (h : a ≠ 0) : a * a⁻¹ = 1 := sorry")
+    assert s.hypotheses

@@ -104,7 +104,7 @@ def test_preterm_substitution_avoids_capture():
     ("isabelle", 'theorem "∀f::\'a ⇒ \'b. ∃x. f x = f x ∧ (1::nat) + 2 = 3"'),
     ("isabelle", 'lemma fixes x shows "x div 2 = x mod 3 ∧ card {..<n} = n"'),
     ("lean4", "theorem t (f) (n) : f n = n + 1 := sorry"),
-    ("lean4", "theorem t (a : k) (v : V) [Field k] : a • v = 0 → a = 0 ∨ v = 0 := by sorry"),
+    ("lean4", "theorem t (a : k) (v : V) [Field k] [AddCommGroup V] [Module k V] : a • v = 0 → a = 0 ∨ v = 0 := by sorry"),
 ])
 def test_no_pending_sort_reaches_a_statement(language, text):
     st = provers.parse(text, language=language)

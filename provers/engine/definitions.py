@@ -41,6 +41,7 @@ from provers.ir import (
     BigOp,
     FunSort,
     Lam,
+    Num,
     Quant,
     SetBuilder,
     Term,
@@ -54,7 +55,9 @@ from provers.ir import (
     unfold,
 )
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
+from provers.semantics.approx import is_approx
 from provers.semantics.evaluate import evaluate, truth
+from provers.semantics.values import Undetermined
 
 #: An exact value: irrational reals (√2, roots of the premises' polynomials) as ``AlgebraicReal``.
 Value = int | Fraction | bool | AlgebraicReal
@@ -210,6 +213,152 @@ def function_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tup
                 found[f] = (params, rhs)
                 break
     return [(f, ps, e) for f, (ps, e) in found.items() if not free_vars(e) & found.keys()]
+
+
+def set_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, frozenset]]:
+    """``(S, value)`` for each ``∀x. x ∈ S ↔ P x`` among the subterms of ``body`` with ``S``
+    one of ``vs`` and ``{x | P x}`` closed and finite by exact evaluation (``x ∣ 91``,
+    ``171 ≡ 80 [MOD x]`` bound x): the sets where two such premises are worth comparing."""
+    out: list[tuple[Var, frozenset]] = []
+    for q in subterms(body):
+        if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1):
+            continue
+        x, iff = q.vars[0], q.body
+        if not (isinstance(iff, App) and iff.op == "iff"):
+            continue
+        for mem, pred in (iff.args, iff.args[::-1]):
+            if isinstance(mem, App) and mem.op == "mem" and mem.args[0] == x and mem.args[1] in vs \
+                    and not free_vars(pred) - {x}:
+                value = evaluate(SetBuilder(x, pred), {})
+                if isinstance(value, frozenset) and (mem.args[1], value) not in out:
+                    out.append((mem.args[1], value))  # type: ignore[arg-type]
+    return out
+
+
+#: (u, m, start, rule, premise): u m = rule for m ≥ start, read off the premise
+Recurrence = tuple[Var, Var, int, Term, Quant]
+
+
+def recurrences(vs: tuple[Var, ...], body: Term) -> list[Recurrence]:
+    """``∀n [≥ c]. u (n + k) = e`` among the subterms of ``body``, ``u : ℕ → α`` one of ``vs``
+    and ``e`` applying u only at indices below n + k (``u n``, ``u (n + 1)``, ``u (n - 1)``
+    with n ≥ 1, numerals below c + k): u is then determined above c + k by its values below,
+    whatever those are, and the premise holds for the ``Sequence`` computed by it."""
+    out: list[Recurrence] = []
+    for q in subterms(body):
+        if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1 and q.vars[0].sort == NAT):
+            continue
+        n, eq, c = q.vars[0], q.body, 0
+        if isinstance(eq, App) and eq.op == "implies":
+            c = _lower_bound(eq.args[0], n)  # type: ignore[assignment]
+            eq = eq.args[1]
+        if c is None or not (isinstance(eq, App) and eq.op == "eq"):
+            continue
+        for lhs, rhs in (eq.args, eq.args[::-1]):
+            shifted = _shift(lhs, n)
+            if shifted is None:
+                continue
+            u, k = shifted
+            if u not in vs or not _earlier(rhs, u, n, k, c):
+                continue
+            m = Var(f"{n.name}_idx", NAT)
+            rule = substitute(rhs, {n: app("sub", m, num(k, NAT)) if k else m})
+            out.append((u, m, c + k, rule, q))
+            break
+    return out
+
+
+def initial_values(u: Var, start: int, body: Term, env: dict[str, Any]) -> list[dict[int, Any]]:
+    """The values ``u i = e`` (i < start) that ``body`` states, evaluated at ``env``: one
+    table per side of ``body`` when it is ``Γ ↔ Γ'`` (two premise sets may disagree, ``u 0 =
+    4`` against ``u 0 = 7``), the first statement of each index winning."""
+    sides = body.args if isinstance(body, App) and body.op == "iff" else (body,)
+    tables: list[dict[int, Any]] = []
+    for side in sides:
+        table: dict[int, Any] = {}
+        for t in subterms(side):
+            if not (isinstance(t, App) and t.op == "eq"):
+                continue
+            for lhs, rhs in (t.args, t.args[::-1]):
+                if isinstance(lhs, App) and lhs.op == "apply" and lhs.args[0] == u and len(lhs.args) == 2 \
+                        and isinstance(lhs.args[1], Num) and int(lhs.args[1].value) < start \
+                        and u not in free_vars(rhs) and int(lhs.args[1].value) not in table:
+                    v = _value_at(rhs, env)
+                    if v is not None:
+                        table[int(lhs.args[1].value)] = v
+        if table not in tables:
+            tables.append(table)
+    return tables
+
+
+def _value_at(e: Term, env: dict[str, Any]) -> Any:
+    """``e``'s exact value at ``env``, or None."""
+    try:
+        v = evaluate(e, env)
+    except Exception:  # noqa: BLE001 - a term the evaluator cannot read gives no value
+        return None
+    return None if isinstance(v, Undetermined) or is_approx(v) else v
+
+
+def _lower_bound(g: Term, n: Var) -> int | None:
+    """c when the guard says n ≥ c (``c ≤ n``, ``n > c - 1``, ``n ≠ 0``), else None."""
+    if not (isinstance(g, App) and len(g.args) == 2):
+        return None
+    a, b = g.args
+    op = {"ge": "le", "gt": "lt"}.get(g.op, g.op)
+    if g.op in ("ge", "gt"):
+        a, b = b, a
+    if op in ("le", "lt") and b == n and isinstance(a, Num):
+        return int(a.value) + (op == "lt")
+    if g.op == "ne" and n in g.args and Num(0, NAT) in g.args:
+        return 1
+    return None
+
+
+def _shift(t: Term, n: Var) -> tuple[Var, int] | None:
+    """(u, k) when ``t`` is ``u (n + k)`` (or ``u n``, k = 0) with ``u : ℕ → α``."""
+    if not (isinstance(t, App) and t.op == "apply" and len(t.args) == 2 and isinstance(t.args[0], Var)):
+        return None
+    u, arg = t.args
+    if not (isinstance(u.sort, FunSort) and u.sort.args == (NAT,) and u.sort.result in (NAT, INT, RAT, REAL)):
+        return None
+    k = _offset(arg, n)
+    return (u, k) if k is not None and k >= 0 else None  # type: ignore[return-value]
+
+
+def _offset(arg: Term, n: Var) -> int | None:
+    """j for ``n + j`` / ``j + n`` / ``n`` (j ≥ 0) and -j for ``n - j``; None otherwise."""
+    if arg == n:
+        return 0
+    if isinstance(arg, App) and arg.op == "add" and len(arg.args) == 2:
+        a, b = arg.args
+        if a == n and isinstance(b, Num):
+            return int(b.value)
+        if b == n and isinstance(a, Num):
+            return int(a.value)
+    if isinstance(arg, App) and arg.op == "sub" and arg.args[0] == n and isinstance(arg.args[1], Num) and arg.args[1].value > 0:
+        return -int(arg.args[1].value)
+    return None
+
+
+def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
+    """Every use of u in ``rhs`` is an application at an index below n + k for every n ≥ c
+    (``n - j`` only where it does not truncate: j ≤ c)."""
+    uses = [t for t in subterms(rhs) if isinstance(t, App) and t.op == "apply" and t.args and t.args[0] == u]
+    if sum(1 for t in subterms(rhs) if t == u) != len(uses):
+        return False  # u passed as a value, or bound inside
+    for t in uses:
+        if len(t.args) != 2:
+            return False
+        arg = t.args[1]
+        if isinstance(arg, Num):
+            if int(arg.value) >= c + k:
+                return False
+            continue
+        j = _offset(arg, n)
+        if j is None or j >= k or (j < 0 and -j > c):
+            return False
+    return True
 
 
 def _membership_definition(params: list[Var], body: Term, defs: Definitions,

@@ -16,13 +16,20 @@ from provers.backends.base import Backend, Proved, Refuted, Unknown
 from provers.backends.smt import Portfolio
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.answers import complete_model
-from provers.engine.definitions import function_definitions
+from provers.engine.definitions import (
+    function_definitions,
+    initial_values,
+    recurrences,
+    set_definitions,
+)
 from provers.engine.formulas import canon_key
 from provers.engine.normal import sort_mentions
 from provers.engine.verdict import FULL, QUICK, Obligation
 from provers.ir import (
+    NAT,
     TRUE,
     App,
+    Num,
     OpaqueSort,
     Quant,
     Sort,
@@ -30,8 +37,17 @@ from provers.ir import (
     Var,
     has_uninterpreted,
     known_elements,
+    subterms,
 )
-from provers.semantics import Closure, FunTable, Opaque, numeral_probes, sample_assignments, truth
+from provers.semantics import (
+    Closure,
+    FunTable,
+    Opaque,
+    Sequence,
+    numeral_probes,
+    sample_assignments,
+    truth,
+)
 from provers.status import Status
 
 log = logging.getLogger(__name__)
@@ -96,14 +112,35 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> list[
     hold there (the evaluator sees that they are met, ``evaluate._meets_definitions``), which
     random function tables almost never do."""
     defs = function_definitions(vs, body)
-    if not defs:
-        return []
     out = []
-    for p in points:
+    for p in points if defs else []:
         q = dict(p)
         for f, params, e in defs:
             q[f.name] = Closure(params, e, q)
         out.append(q)
+    # `∀x. x ∈ S ↔ P x` with a finite {x | P x}: S at each side's set (a random finite set
+    # almost never meets such a premise)
+    for s, value in set_definitions(vs, body):
+        out.extend({**p, s.name: value} for p in points[:2])
+    # `∀n ≥ c. u (n + k) = e`: u computed by the recurrence from the initial values stated;
+    # the other ℕ variables also past the largest numeral (`∑ k < n, u k > 10000` needs it)
+    seen: set[Term] = set()
+    for u, m, start, rule, premise in recurrences(vs, body):
+        if premise in seen:
+            continue
+        seen.add(premise)
+        big = max((int(s.value) for s in subterms(body) if isinstance(s, Num) and s.sort == NAT), default=0) + 1
+        far = [{**p, **{v.name: big for v in vs if v.sort == NAT}} for p in points[:1]]
+        for base in points[:2] + far:
+            sampled = base.get(u.name)
+            for stated in initial_values(u, start, body, base):
+                # indices the premises leave free: the sampled table's values, or all 1 (a
+                # prefix of zeros often makes the whole sequence 0)
+                for fill in ([sampled] if callable(sampled) else []) + [lambda i: 1]:
+                    initial = {i: stated[i] if i in stated else fill(i) for i in range(start)}
+                    q = dict(base)
+                    q[u.name] = Sequence(u.name, m, start, rule, initial, premise, q)
+                    out.append(q)
     return out
 
 

@@ -208,6 +208,8 @@ class ArithTrees:
 
     # ---- one node: the IR operation its sort means ----------------------------------------------
     def relation(self, op: str, a: Term, b: Term, syn: Syn) -> Term:
+        if op not in ("eq", "ne"):
+            self.no_instance(syn, a.sort, b.sort)
         if op in ORDER_OPS and a.sort == b.sort and a.sort not in ORDERED:
             return Uninterpreted(LEAN_SYMBOL[op], (a, b), BOOL)
         if op == "dvd" and a.sort == b.sort and a.sort not in (NAT, INT):
@@ -215,6 +217,7 @@ class ArithTrees:
         return self.mk(op, (a, b), syn, BOOL)
 
     def arith(self, s: Syn, a: Term, b: Term) -> Term:
+        self.no_instance(s, a.sort, b.sort)
         sort = a.sort
         op = _ARITH_OPS[s.val]
         if op == "div" and sort == INT:
@@ -230,6 +233,7 @@ class ArithTrees:
         return self.mk(op, (a, b), s)
 
     def power(self, s: Syn, base: Term, e: Term) -> Term:
+        self.no_instance(s, base.sort, e.sort)
         bs, es = base.sort, e.sort
         if es == NAT:
             if is_numeric(bs):

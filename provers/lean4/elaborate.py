@@ -118,6 +118,11 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         #: NeedAutoBound: the caller starts over with inference), "infer" (pass 1: a variable
         #: of pending sort) or "default" (pass 2: a variable of its default sort, ``α_name``)
         self.auto_mode = "refuse"
+        #: auto-bound implicit type variables (``(n : β)`` with β undeclared): a bare type,
+        #: with no numerals, arithmetic, order or coercions (Lean finds no instance)
+        self.type_variables: set[str] = set()
+        #: names mentioned in the statement's instance binders (``[Field k]``)
+        self.with_instances: set[str] = set()
 
     def err(self, syn: Syn, reason: str) -> ParseError:
         return ParseError.at_offset(reason, self.text, syn.pos)
@@ -127,6 +132,16 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
 
     def fresh(self, base: str = "x") -> str:
         return f"{base}_{next(self._fresh)}"
+
+    def no_instance(self, syn: Syn, *sorts: Sort | None) -> None:
+        """Lean rejects arithmetic, order, numerals and coercions on a bare type variable."""
+        for s in sorts:
+            if isinstance(s, OpaqueSort) and s.name in self.type_variables and not self.infer_depth:
+                raise self.err(
+                    syn,
+                    f"ill-typed {self.src(syn)!r}: {s} is an undeclared (auto-bound) type "
+                    "variable: it has no numerals, arithmetic, order or coercions",
+                )
 
     def mk(self, op: str, args: tuple[Term, ...], syn: Syn, fallback: Sort | None = None) -> Term:
         """``app(op, *args)``; an ill-sorted application is a ParseError when every sort is
@@ -139,6 +154,7 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         except IRError as e:
             if all(modelled(a.sort) for a in args) and not self.infer_depth:
                 raise self.err(syn, f"ill-typed {self.src(syn)!r}: {e}") from None
+            self.no_instance(syn, *(a.sort for a in args))
             sort = fallback or (args[0].sort if args else UNKNOWN)
             return Uninterpreted(LEAN_SYMBOL.get(op, op), args, sort)
 
@@ -150,6 +166,7 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
             return cast(t, target)
         if self.infer_depth or unfixed(t.sort):
             return t
+        self.no_instance(syn, t.sort, target)
         if not (modelled(t.sort) and modelled(target)):
             # a coercion into or out of a sort the IR does not model (ℕ → ZMod p, ℕ+ → ℕ)
             return Uninterpreted("↑", (t,), target)
@@ -252,6 +269,7 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
             return Lam(vs, Num(value, expected.result)), False
         if modelled(expected):
             raise self.err(syn, f"numeral {syn.val} used where a term of sort {expected} is expected")
+        self.no_instance(syn, expected)
         return Uninterpreted(text if decimal else str(value), (), expected), False
 
     def lookup(self, name: str) -> tuple[str, tuple] | None:

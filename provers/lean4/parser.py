@@ -238,6 +238,9 @@ class _StatementParser:
 
     def _build(self, el: Elaborator, groups: list[BinderGroup], concl_syn, untyped: dict[str, Sort]):
         binders: list[VarBinder | Hypothesis] = []
+        # `(a : k) [Field k]`: an auto-bound type with an instance binder is not bare
+        el.with_instances = {w for g in groups if g.style == "instance" and g.type is not None
+                             for w in re.findall(r"[^\s()\[\]{},:]+", self.span(g.type))}
         for g in groups:
             with _ill_typed_at(self.text, g.pos):
                 binders.extend(self._binder(el, g, untyped))

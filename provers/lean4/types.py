@@ -42,6 +42,14 @@ TYPE_NAMES = {
 AUTO_BOUND = re.compile(r"^[A-Za-z\u03b1-\u03c9](?:[0-9₀-₉]*)'*$")
 
 
+def _math_letter(name: str) -> bool:
+    """A single letter from Unicode's letterlike or math alphanumeric blocks (``𝕊``, ``ℒ``,
+    ``𝔹``): an undeclared type named so is auto-bound (relaxed autoImplicit); ``ℍ`` is
+    Mathlib notation (upper half plane, quaternions)."""
+    core = name.rstrip("'").rstrip("0123456789₀₁₂₃₄₅₆₇₈₉")
+    return len(core) == 1 and core.isalpha() and ord(core) >= 0x2100 and core != "ℍ"
+
+
 def _sort_level(level: Syn) -> Sort:
     """``Sort 0`` is Prop, ``Sort (u + 1)`` / ``Sort 2`` are ``Type _``, any other level may
     be 0: a universe containing Prop."""
@@ -153,10 +161,14 @@ class TypeExpressions:
             return OpaqueSort(name), True
         if name.split(".")[-1] in PROP_HEADS or name in PROP_HEADS:
             return None, True
+        bare = (AUTO_BOUND.match(name) and not name[:1].isupper()) or _math_letter(name)
+        if self.auto_bound is not None and name not in self.auto_bound and bare:
+            # (an ASCII capital may be a header's `abbrev I : Set ℝ` read as a carrier)
+            if name not in self.with_instances:
+                self.type_variables.add(name)
+            return OpaqueSort(name), True  # an auto-bound implicit type variable (autoImplicit)
         if name[:1].isupper() and not name.startswith("Is"):
             return OpaqueSort(name), False
-        if AUTO_BOUND.match(name) and self.auto_bound is not None and name not in self.auto_bound:
-            return OpaqueSort(name), True  # an auto-bound implicit type variable (autoImplicit)
         return None, True
 
     def applied_type(self, syn: Syn) -> tuple[Sort | None, bool]:

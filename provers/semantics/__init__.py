@@ -22,6 +22,7 @@ from provers.semantics.values import (
     FunTable,
     Opaque,
     PredSet,
+    Sequence,
     Undetermined,
     Value,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "FunTable",
     "Opaque",
     "PredSet",
+    "Sequence",
     "Undetermined",
     "Value",
     "decide",

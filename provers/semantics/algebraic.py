@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import BOOL, INT, NAT, RAT, REAL, App, Num, OpTable, Term, Var
+from provers.ir import BOOL, INT, NAT, RAT, REAL, App, Num, OpTable, Quant, Term, Var
+from provers.semantics.identities import polynomial_identity
 
 #: Bisection rounds before a sign is left undecided (each halves every isolating interval).
 MAX_REFINE = 400
@@ -324,6 +325,10 @@ class _State:
             if handler is None:
                 raise _Undecided(f"operation {t.op}")
             return handler(t, self)  # type: ignore[arg-type]
+        if isinstance(t, Quant):
+            identity = polynomial_identity(t)
+            if identity is not None:
+                return self.ev(identity)
         raise _Undecided(type(t).__name__)
 
     def sign(self, d: Any) -> int:

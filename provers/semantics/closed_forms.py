@@ -88,7 +88,7 @@ def _atom(t: Term) -> Poly:
     return {(0, Fraction(1), (t,)): Fraction(1)}
 
 
-class _Reader:
+class PolynomialReader:
     """Reads a term as a polynomial in ``index`` (None where that is not its exact meaning)."""
 
     def __init__(self, index: Var | None, low: int | None):
@@ -155,7 +155,7 @@ class _Reader:
         if self.index is None or not isinstance(base, Num) or self.index not in free_vars(e):
             return None
         # r ^ (a·k + b) = r^b · (r^a)^k with a, b ℕ numerals
-        ep = _Reader(self.index, self.low).read(e)
+        ep = PolynomialReader(self.index, self.low).read(e)
         if ep is None or any(m[1] != 1 or m[2] or m[0] > 1 for m in ep) or any(c < 0 or c.denominator != 1 for c in ep.values()):
             return None
         a, b = int(ep.get((1, Fraction(1), ()), 0)), int(ep.get(_ONE, 0))
@@ -182,7 +182,7 @@ class _Reader:
 
 
 #: How each operation is read as a polynomial (absent: an atom when free of the index).
-_READERS = {op: getattr(_Reader, f"read_{op}") for op in ("add", "mul", "neg", "sub", "cast", "div", "pow")}
+_READERS = {op: getattr(PolynomialReader, f"read_{op}") for op in ("add", "mul", "neg", "sub", "cast", "div", "pow")}
 
 
 def _numeric_scalar(t: Term) -> bool:
@@ -262,8 +262,8 @@ def closed_form_with_facts(t: BigOp) -> tuple[Term, list[Term]] | None:
     if b is None:
         return None
     lo, end, low = b
-    body = _Reader(t.var, low).read(t.body)
-    bounds = _Reader(None, None)
+    body = PolynomialReader(t.var, low).read(t.body)
+    bounds = PolynomialReader(None, None)
     lp, ep = bounds.read(lo), bounds.read(end)
     if body is None or lp is None or ep is None:
         return None
@@ -284,7 +284,7 @@ def closed_form_with_facts(t: BigOp) -> tuple[Term, list[Term]] | None:
             part = _add({}, part, 1 / (r - 1))
         total = _add(total, _mul(coeff, part))
     work = INT if t.sort in (NAT, INT) else t.sort
-    value, facts = _build(total, work)
+    value, facts = polynomial_term(total, work)
     if t.sort == NAT:
         value = app("to_nat", value)
     gap = _add(ep, lp, Fraction(-1))
@@ -297,7 +297,7 @@ def closed_form_with_facts(t: BigOp) -> tuple[Term, list[Term]] | None:
 def _geometric_power(r: Fraction, exponent: Term, sort: Sort) -> Poly:
     """r ^ exponent (a ℕ term) as a polynomial, a numeral offset pulled out (r^(n+1) = r·r^n)
     so that equal powers written differently meet."""
-    ep = _Reader(None, None).read(exponent)
+    ep = PolynomialReader(None, None).read(exponent)
     if ep is not None and set(ep) <= {_ONE}:
         return _const(r ** int(ep.get(_ONE, 0)))
     offset, rest = 0, exponent
@@ -316,7 +316,7 @@ def _nonneg_atoms(p: Poly) -> bool:
     return all(c >= 0 and m[1] == 1 and m[0] == 0 and all(a.sort == NAT for a in m[2]) for m, c in p.items())
 
 
-def _build(p: Poly, work: Sort) -> tuple[Term, list[Term]]:
+def polynomial_term(p: Poly, work: Sort) -> tuple[Term, list[Term]]:
     """The polynomial as an IR term of sort ``work`` (ℤ: Euclidean division by the common
     denominator, exact because the value is an integer: stated as a fact)."""
     denom = lcm(*(c.denominator for c in p.values())) if p and work == INT else 1
@@ -348,4 +348,4 @@ def _embed(a: Term, work: Sort) -> Term:
     return a if a.sort == work else cast(a, work)
 
 
-__all__ = ["closed_form", "closed_form_with_facts", "faulhaber"]
+__all__ = ["Poly", "PolynomialReader", "closed_form", "closed_form_with_facts", "faulhaber", "polynomial_term"]

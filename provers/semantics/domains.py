@@ -80,6 +80,11 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             if w is not None:
                 finite = frozenset({w}) if finite is None else finite & {w}
             continue
+        m = _divisor_bound(v, g, value)
+        if m is not None:  # v ∣ m with m ≠ 0: |v| ≤ |m|
+            hi = m if hi is None else min(hi, m)
+            lo = max(lo, -m) if lo is not None else -m
+            continue
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
         if op not in ("lt", "le") or v.sort not in (NAT, INT):
@@ -101,6 +106,21 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             return None
         return range(lo, hi + 1) if hi >= lo else ()
     return None
+
+
+def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
+    """|m| when the guard says v divides a nonzero integer m: ``v ∣ m``, or ``a % v = b % v``
+    with a ≠ b (``a ≡ b [MOD v]``: v ∣ a − b; modulo 0 it reads a = b, false)."""
+    if v.sort not in (NAT, INT):
+        return None
+    if g.op == "dvd" and g.args[0] == v:
+        m = value(g.args[1])
+    elif g.op == "eq" and all(isinstance(x, App) and x.op in ("mod", "emod") and x.args[1] == v for x in g.args):
+        a, b = value(g.args[0].args[0]), value(g.args[1].args[0])  # type: ignore[attr-defined]
+        m = a - b if isinstance(a, int) and isinstance(b, int) else None
+    else:
+        return None
+    return abs(m) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
 
 
 def probe_values(sort: Sort) -> list[Any]:

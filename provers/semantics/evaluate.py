@@ -60,6 +60,7 @@ from provers.ir import (
     Var,
     conjuncts,
     free_vars,
+    subterms,
     unfold,
 )
 from provers.semantics import numeric, sets
@@ -77,6 +78,7 @@ from provers.semantics.approx import (
 from provers.semantics.certify import certified_sign
 from provers.semantics.closed_forms import closed_form
 from provers.semantics.domains import MAX_DOMAIN, bound_domain, guards, probe_values
+from provers.semantics.identities import polynomial_identity
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
     Approx,
@@ -86,6 +88,7 @@ from provers.semantics.values import (
     ExactComplex,
     FunTable,
     PredSet,
+    Sequence,
     Undecided,
     Undetermined,
     Value,
@@ -277,7 +280,33 @@ def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
     return _call(table, [_ev(a, env) for a in t.args], t.symbol)
 
 
+#: Largest index a recurrence is computed up to.
+MAX_SEQUENCE_INDEX = 20_000
+
+
+def _sequence_at(f: Sequence, m: Any) -> Any:
+    if not isinstance(m, int) or isinstance(m, bool) or m < 0:
+        raise Undecided(f"{f.name} applied at {m!r}, not a natural number")
+    if m < f.start:
+        return f.initial.get(m, 0)
+    if m in f.memo:
+        return f.memo[m]
+    if m > MAX_SEQUENCE_INDEX:
+        raise Undecided(f"{f.name} {m}: beyond the recurrence's computed range")
+    first = f.start + len(f.memo)  # filled bottom-up from start: no gaps
+    inner = dict(f.env)
+    inner[f.name] = f
+    deadline = getattr(_steps, "deadline", None)
+    for i in range(first, m + 1):  # bounded by MAX_SEQUENCE_INDEX and memoized: no step budget
+        if deadline is not None and i % DEADLINE_EVERY == 0:
+            deadline.check("exact evaluation")
+        f.memo[i] = _ev(f.rule, {**inner, f.var.name: i})
+    return f.memo[m]
+
+
 def _call(f: Any, args: list[Any], what: str) -> Any:
+    if isinstance(f, Sequence) and len(args) == 1:
+        return _sequence_at(f, args[0])
     if any(is_approx(a) for a in args) and not isinstance(f, Closure):
         raise Undecided(f"table of {what} looked up at an approximate point")
     if isinstance(f, Closure):
@@ -532,7 +561,23 @@ def _quant(t: Quant, env: Env) -> Any:
         if dom is not None:
             body = Quant(t.kind, rest, t.body) if rest else t.body
             return _enumerate(body, v, dom, want, env)
+    dom = _iff_domain(t, env)
+    if dom is not None:
+        return _enumerate(t.body, t.vars[0], dom, want, env)
     return _probe(t, want, env)
+
+
+def _iff_domain(t: Quant, env: Env) -> list[Any] | None:
+    """``∀x. A x ↔ B x`` (``x ∈ S ↔ P x``, a set's definition) where each side holds only on
+    a finite domain: both sides are false off the union of the two, so the iff holds there."""
+    if len(t.vars) != 1 or not (isinstance(t.body, App) and t.body.op == "iff"):
+        return None
+    v, value_of = t.vars[0], _exact_value(env)
+    doms = [bound_domain(v, conjuncts(side), frozenset(), value_of) for side in t.body.args]
+    if any(d is None for d in doms):
+        return None
+    union = set(doms[0]) | set(doms[1])  # type: ignore[arg-type]
+    return None if len(union) > MAX_DOMAIN else sorted(union, key=_sort_key)
 
 
 def _exists_unique(t: Quant, env: Env) -> Any:
@@ -575,8 +620,15 @@ def _enumerate(body: Term, v: Var, dom: Any, want: bool, env: Env) -> Any:
 
 
 def _probe(t: Quant, want: bool, env: Env) -> Any:
-    """Unbounded: an exact witness (∃) or counterexample (∀) among probe values still decides."""
+    """Unbounded: an exact witness (∃) or counterexample (∀) among probe values still decides;
+    a polynomial identity is its coefficient equations."""
     vars_ = t.vars
+    identity = None if want else polynomial_identity(t)
+    if identity is not None:
+        r, ex, why = _tri(identity, env)
+        if r is None:
+            raise Undecided(why)
+        return truth_value(r, ex)
     if all(probe_values(v.sort) for v in vars_) and len(vars_) <= 3:
         for combo in itertools.islice(itertools.product(*(probe_values(v.sort) for v in vars_)), 400):
             _tick()
@@ -599,6 +651,10 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
     funs: dict[Var, tuple[tuple[Var, ...], Term]] = {}
     for v in free_vars(t.body):
         f = env.get(v.name)
+        if isinstance(f, Sequence) and f.definition == t:
+            others = {u.name for u in free_vars(t)} - {f.name}
+            if all(n in env and n in f.env and f.env[n] == env[n] for n in others):
+                return True  # the recurrence it was computed by
         if not isinstance(f, Closure):
             continue
         params = {p.name for p in f.vars}
@@ -614,7 +670,25 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
     return isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2 and body.args[0] == body.args[1]
 
 
+#: Values of closed big operators (no free variable, no uninterpreted symbol): the same
+#: ``∑ k in Icc 1 1319, …`` is evaluated under every candidate model of an obligation.
+_CLOSED_BIGOPS: dict[BigOp, Any] = {}
+_CLOSED_BIGOPS_MAX = 256
+
+
 def _bigop(t: BigOp, env: Env) -> Any:
+    closed = not free_vars(t) and not any(isinstance(s, Uninterpreted) for s in subterms(t))
+    if closed and t in _CLOSED_BIGOPS:
+        return _CLOSED_BIGOPS[t]
+    value = _bigop_value(t, env)
+    if closed:
+        if len(_CLOSED_BIGOPS) >= _CLOSED_BIGOPS_MAX:
+            _CLOSED_BIGOPS.clear()
+        _CLOSED_BIGOPS[t] = value
+    return value
+
+
+def _bigop_value(t: BigOp, env: Env) -> Any:
     try:
         dom = finite_elements(_ev(t.domain, env), f"domain of {'∑' if t.kind == 'sum' else '∏'}")
         if len(dom) > MAX_DOMAIN:

@@ -139,6 +139,28 @@ class Closure:
         return f"(λ {' '.join(v.name for v in self.vars)}. {show(self.body)})"
 
 
+@dataclass(eq=False)
+class Sequence:
+    """A function on ℕ given by a recurrence: ``initial`` values below ``start``, and for
+    m ≥ ``start`` the value of ``rule`` with ``var`` = m, where ``rule`` may apply the
+    function itself (named ``name``) at smaller indices. ``definition`` is the premise it
+    was read from (``∀n ≥ c. u (n + k) = e``): that premise holds for it by construction.
+    ``env`` gives the rule's other free names; values are computed bottom-up and memoized."""
+
+    name: str
+    var: Var
+    start: int
+    rule: Term
+    initial: dict[int, Any]
+    definition: Term
+    env: Any = field(repr=False)
+    memo: dict[int, Any] = field(default_factory=dict, repr=False)
+
+    def __str__(self) -> str:
+        inits = ", ".join(f"{self.name} {i} = {v}" for i, v in sorted(self.initial.items()))
+        return f"({inits}; {self.name} {self.var.name} = {show(self.rule)} for {self.var.name} ≥ {self.start})"
+
+
 @dataclass(frozen=True)
 class PredSet:
     """A set known by its membership test (``infinite``: True / False / None = unknown)."""

@@ -87,6 +87,7 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics import Approx, Undetermined, evaluate
+from provers.semantics.identities import polynomial_identity
 
 
 @dataclass
@@ -210,6 +211,9 @@ class Lowerer:
         return [Var(v.name, core_sort(v.sort))]
 
     def quantifier(self, t: Quant, pol: int) -> Term:
+        identity = polynomial_identity(t)
+        if identity is not None:  # its coefficient equations: no quantifier for the solver
+            return self.lower(identity, pol)
         if t.kind == "exists1":
             v = t.vars[0]
             w = Var(fresh_name(v.name, t), v.sort)

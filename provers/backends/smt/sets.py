@@ -8,6 +8,7 @@ its own, it is what ``x ∈ S`` means (``x ∈ Icc a b`` is ``a ≤ x ∧ x ≤ 
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from provers.backends.smt.core import (
@@ -30,6 +31,7 @@ from provers.backends.smt.core import (
     fresh_name,
 )
 from provers.ir import (
+    COMPLEX,
     INT,
     INTERVALS,
     NAT,
@@ -41,11 +43,13 @@ from provers.ir import (
     Quant,
     SetBuilder,
     Term,
+    Uninterpreted,
     Var,
     app,
     conjuncts,
     free_vars,
     substitute,
+    subterms,
 )
 from provers.semantics import Undetermined, evaluate
 from provers.semantics.closed_forms import closed_form_with_facts
@@ -192,6 +196,10 @@ def big_operator(lw: Lowerer, t: BigOp) -> Term:
     cond = None
     if isinstance(dom, App) and dom.op == "filter":
         cond, dom = dom.args[0], dom.args[1]
+    if t.sort != COMPLEX and not any(isinstance(s, Uninterpreted) for s in subterms(t)):
+        value = _ground_value(t)  # closed: its exact value, not a 1000-term unrolling
+        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+            return c_num(value, sort)
     elems = finite_elements(dom)
     if elems is None:
         closed = closed_form_with_facts(t) if cond is None else None

@@ -1,0 +1,74 @@
+"""Sequences given by a recurrence, ``∀n ≥ c. u (n + k) = e``: the premise is met by the
+sequence computed from it, so two premise sets that differ in an initial value or in the
+recurrence get a countermodel the solvers cannot find (FormalAlign's amc12a_2002_p21)."""
+
+from fractions import Fraction
+
+import provers
+from provers.engine.definitions import initial_values, recurrences
+from provers.ir import NAT, Num, app
+from provers.semantics import Sequence, truth
+
+REF = """theorem amc12a_2002_p21 (u : ℕ → ℕ) (h₀ : u 0 = 4) (h₁ : u 1 = 7)
+  (h₂ : ∀ n ≥ 2, u (n + 2) = (u n + u (n + 1)) % 10) :
+  ∀ n, ∑ k in Finset.range (n), u k > 10000 → 1999 ≤ n := sorry"""
+
+
+def hyps(text: str, language: str = "lean4"):
+    return [h.formula for h in provers.parse(text, language).hypotheses]
+
+
+def sequence_of(text: str, language: str = "lean4", **initial):
+    s = provers.parse(text, language)
+    body = app("and", *(h.formula for h in s.hypotheses))
+    (u, m, start, rule, premise), *_ = recurrences(tuple(s.variables), body)
+    return u, Sequence(u.name, m, start, rule, {int(k[1:]): v for k, v in initial.items()}, premise, {}), body
+
+
+def test_a_recurrence_is_read_and_computed():
+    u, seq, body = sequence_of(REF, i0=4, i1=7, i2=1, i3=2)
+    assert seq.start == 4
+    env = {"u": seq, "n": 5}
+    # u 4 = (u 2 + u 3) % 10 = 3, u 5 = (u 3 + u 4) % 10 = 5, u 6 = 8, u 7 = 3
+    values = [truth(app("eq", app("apply", u, Num(i, NAT)), Num(v, NAT)), env)
+              for i, v in ((4, 3), (5, 5), (6, 8), (7, 3))]
+    assert values == [True, True, True, True]
+    # the premise holds for the sequence computed by it, exactly, over all n
+    assert all(truth(h, env) for h in hyps(REF))
+
+
+def test_another_recurrence_is_not_met_by_definition():
+    _, seq, _ = sequence_of(REF, i0=4, i1=7, i2=1, i3=2)
+    other = hyps(REF.replace("% 10", "% 9"))[2]
+    # u 6 = (u 4 + u 5) % 10 = 8 = (3 + 5) % 9, but u 7 = (5 + 8) % 10 = 3 ≠ (5 + 8) % 9 = 4:
+    # a counterexample among the probes, not the definition shortcut
+    assert truth(other, {"u": seq}) is False
+
+
+def test_initial_values_per_side_of_a_premise_comparison():
+    a, b = hyps(REF), hyps(REF.replace("u 0 = 4", "u 0 = 7"))
+    u = provers.parse(REF, "lean4").variables[0]
+    body = app("iff", app("and", *a), app("and", *b))
+    assert initial_values(u, 4, body, {}) == [{0: 4, 1: 7}, {0: 7, 1: 7}]
+
+
+def test_changed_initial_values_and_recurrences_are_refuted():
+    for old, new in (("u 0 = 4", "u 0 = 7"), ("u 1 = 7", "u 2 = 7"), ("% 10", "% 12")):
+        v = provers.check_equivalence(REF, REF.replace(old, new), relation="sae", timeout=1.0, language="lean4")
+        assert v.status == "inequivalent", (new, v.explain())
+    v = provers.check_equivalence(REF, REF, relation="sae", timeout=1.0, language="lean4")
+    assert v.status == "equivalent"
+
+
+def test_an_isabelle_sequence_answer_is_decided():
+    from provers.engine.equivalence import provable
+
+    text = ('theorem fixes a :: "nat \\<Rightarrow> rat" assumes h0 : "a 1 = 27 / 125" '
+            'and h1 : "\\<forall>n \\<ge> 1. a (n + 1) = (3 / 5) * a n" shows "a 6 = {}"')
+    assert provable(text.format("6561 / 390625"), 1.0, "isabelle").status != "refuted"  # (27/125)(3/5)^5
+    refuted = provable(text.format("25 / 9"), 1.0, "isabelle")
+    assert refuted.status == "refuted", refuted
+    a = refuted.model["a"]
+    assert truth(hyps(text.format("25 / 9"), "isabelle")[1], {"a": a}) is True
+    assert Fraction(27, 125) * Fraction(3, 5) ** 5 == Fraction(6561, 390625)
+    assert a.initial[1] == Fraction(27, 125)

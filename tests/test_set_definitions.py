@@ -1,0 +1,46 @@
+"""Finite sets given by their characteristic predicate, ``∀n. n ∈ S ↔ P n``: divisibility and
+congruence bound n, the evaluator decides such a premise exactly, and the premises of two
+statements are compared at each side's set (FormalAlign's mathd_numbertheory_303 mutants)."""
+
+import provers
+from provers.engine.definitions import set_definitions
+from provers.ir import NAT, Num, SetBuilder, Var, app
+from provers.semantics import evaluate, truth
+
+REF = """theorem mathd_numbertheory_303 (S : Finset ℕ)
+  (h₀ : ∀ (n : ℕ), n ∈ S ↔ 2 ≤ n ∧ 171 ≡ 80 [MOD n] ∧ 468 ≡ 13 [MOD n]) :
+  ∑ k in S, k = 111 := sorry"""
+
+
+def premise(text: str):
+    return provers.parse(text, "lean4").hypotheses[0].formula
+
+
+def test_congruence_and_divisibility_bound_the_set():
+    q = premise(REF)
+    assert evaluate(SetBuilder(q.vars[0], q.body.args[1]), {}) == frozenset({7, 13, 91})
+    n = Var("n", NAT)
+    assert evaluate(SetBuilder(n, app("dvd", n, Num(12, NAT))), {}) == frozenset({1, 2, 3, 4, 6, 12})
+    # n ∣ 0 holds for every n: no bound, the set stays a predicate
+    assert not isinstance(evaluate(SetBuilder(n, app("dvd", n, Num(0, NAT))), {}), frozenset)
+
+
+def test_a_set_definition_is_decided_exactly_at_a_finite_set():
+    q = premise(REF)
+    assert truth(q, {"S": frozenset({7, 13, 91})}) is True
+    assert truth(q, {"S": frozenset({7, 13})}) is False
+    assert truth(q, {"S": frozenset({7, 13, 91, 1000})}) is False
+
+
+def test_set_definitions_are_read_off_a_formula():
+    q = premise(REF)
+    s = Var("S", q.body.args[0].args[1].sort)
+    assert set_definitions((s,), q) == [(s, frozenset({7, 13, 91}))]
+
+
+def test_a_changed_congruence_is_refuted_at_the_defined_set():
+    mutant = REF.replace("171 ≡ 80", "171 ≡ 87")  # n ∣ 84 and n ∣ 455: S = {7}
+    v = provers.check_equivalence(REF, mutant, relation="sae", timeout=1.0, language="lean4")
+    assert v.status == "inequivalent", v.explain()
+    s = v.countermodel["A"]["S"]
+    assert truth(premise(REF), {"S": s}) != truth(premise(mutant), {"S": s})
