@@ -72,3 +72,28 @@ def test_an_isabelle_sequence_answer_is_decided():
     assert truth(hyps(text.format("25 / 9"), "isabelle")[1], {"a": a}) is True
     assert Fraction(27, 125) * Fraction(3, 5) ** 5 == Fraction(6561, 390625)
     assert a.initial[1] == Fraction(27, 125)
+
+
+ARITH = """theorem amc12a_2010_p10 (p q : ℝ) (a : ℕ → ℝ)
+  (h₀ : ∀ n, a (n + 2) - a (n + 1) = a (n + 1) - a n)
+  (h₁ : a 1 = p) (h₂ : a 2 = 9) (h₃ : a 3 = 3 * p - q) (h₄ : a 4 = 3 * p + q) :
+  a 2010 = 8041 := sorry"""
+
+
+def test_a_recurrence_linear_in_its_latest_term_is_solved_for_it():
+    s = provers.parse(ARITH, "lean4")
+    body = app("and", *(h.formula for h in s.hypotheses))
+    (u, m, start, rule, _), = recurrences(tuple(s.variables), body)
+    assert (u.name, start) == ("a", 2)
+    seq = Sequence("a", m, start, rule, {0: 1, 1: 5}, s.hypotheses[0].formula, {})
+    assert truth(s.hypotheses[0].formula, {"a": seq}) is True
+    assert truth(app("eq", app("apply", u, Num(4, NAT)), Num(17, provers.ir.REAL)), {"a": seq}) is True  # 1 + 4·4
+
+
+def test_a_changed_recurrence_is_refuted_through_a_relaxed_model():
+    """a (n + 5) - a (n + 1) = a (n + 1) - a n: the solvers time out on the ∀; the model of
+    the first instances (p = 5, q = 2, a 0 = 1), extended by the arithmetic recurrence,
+    refutes the premise comparison exactly."""
+    mutant = ARITH.replace("a (n + 2) - a (n + 1)", "a (n + 5) - a (n + 1)")
+    v = provers.check_equivalence(ARITH, mutant, relation="sae", timeout=1.0, language="lean4")
+    assert v.status == "inequivalent", v.explain()

@@ -44,3 +44,24 @@ def test_a_changed_congruence_is_refuted_at_the_defined_set():
     assert v.status == "inequivalent", v.explain()
     s = v.countermodel["A"]["S"]
     assert truth(premise(REF), {"S": s}) != truth(premise(mutant), {"S": s})
+
+
+def test_a_finset_sum_is_probed_at_a_singleton_of_its_numerals():
+    """∑ k in S, k = 24 against = 27 for an unconstrained finite S: S = {24} separates them."""
+    a = "theorem t (S : Finset ℕ) : ∑ k in S, k = 24 := sorry"
+    v = provers.check_equivalence(a, a.replace("24", "27"), relation="sae", timeout=1.0, language="lean4")
+    assert v.status == "inequivalent", v.explain()
+    s = v.countermodel["A"]["S"]
+    assert sum(s) in (24, 27)
+
+
+def test_nat_sqrt_is_the_floor_of_the_square_root():
+    from provers.engine.equivalence import provable
+
+    assert provable("theorem t : Nat.sqrt 199 = 14 := sorry", 1.0, "lean4").status == "proved"
+    assert provable("theorem t : Nat.sqrt 196 = 14 := sorry", 1.0, "lean4").status == "proved"
+    assert provable("theorem t : Nat.sqrt 195 = 14 := sorry", 1.0, "lean4").status == "refuted"
+    # so two premises that differ only in Nat.sqrt 196 / Nat.sqrt 199 are the same premise
+    ref = "theorem t (S : Finset ℕ) (h₀ : ∀ (n : ℕ), n ∣ (Nat.sqrt 196)) : ∑ k in S, k = 24 := sorry"
+    v = provers.check_equivalence(ref, ref.replace("196", "199"), relation="sae", timeout=1.0, language="lean4")
+    assert v.status == "equivalent", v.explain()

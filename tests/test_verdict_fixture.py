@@ -58,6 +58,11 @@ NEWLY_DECIDED = {
     # reach the solvers as their exact values (human label: equivalent)
     ("gted", "gted/minif2f/amc12a_2021_p9/0", "sae"),
     ("gted", "gted/minif2f/amc12a_2021_p9/0", "logical"),
+    # perturbations refuted: ∑ k in S, k = 91 vs = 90 at S = {91} (numeral probes give a
+    # finite set its numerals as singletons), ∀ vs ∃ n, n ∣ Nat.sqrt 196 (now ⌊√196⌋₊ = 14)
+    ("diag", "36:mathd_numbertheory_32:change_numeral", "sae"),
+    ("diag", "106:mathd_numbertheory_35:swap_quantifier", "sae"),
+    ("diag", "107:mathd_numbertheory_35:change_numeral", "sae"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.

@@ -48,6 +48,7 @@ from provers.ir import (
     Var,
     app,
     free_vars,
+    map_term,
     num,
     provably_inhabited,
     substitute,
@@ -56,6 +57,7 @@ from provers.ir import (
 )
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 from provers.semantics.approx import is_approx
+from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.evaluate import evaluate, truth
 from provers.semantics.values import Undetermined
 
@@ -254,7 +256,7 @@ def recurrences(vs: tuple[Var, ...], body: Term) -> list[Recurrence]:
             eq = eq.args[1]
         if c is None or not (isinstance(eq, App) and eq.op == "eq"):
             continue
-        for lhs, rhs in (eq.args, eq.args[::-1]):
+        for lhs, rhs in (*(eq.args, eq.args[::-1]), *_solved_for_latest(eq, n)):
             shifted = _shift(lhs, n)
             if shifted is None:
                 continue
@@ -266,6 +268,25 @@ def recurrences(vs: tuple[Var, ...], body: Term) -> list[Recurrence]:
             out.append((u, m, c + k, rule, q))
             break
     return out
+
+
+#: Instances n = 0, 1, … of a recurrence that a relaxed obligation keeps in its place.
+RELAXED_INSTANCES = 12
+
+
+def instantiate_recurrences(body: Term, recs: list[Recurrence]) -> Term:
+    """``body`` with each recurrence premise replaced by its first instances: a weaker formula
+    without the ∀ that solvers time out on; a model of it only gives the values below the
+    recurrence (``Prover`` extends them by it and re-checks the original exactly)."""
+    premises = {q for *_, q in recs}
+
+    def instances(t: Term) -> Term | None:
+        if isinstance(t, Quant) and t in premises:
+            n = t.vars[0]
+            return app("and", *(substitute(t.body, {n: Num(j, NAT)}) for j in range(RELAXED_INSTANCES)))
+        return None
+
+    return map_term(body, instances)
 
 
 def initial_values(u: Var, start: int, body: Term, env: dict[str, Any]) -> list[dict[int, Any]]:
@@ -298,6 +319,36 @@ def _value_at(e: Term, env: dict[str, Any]) -> Any:
     except Exception:  # noqa: BLE001 - a term the evaluator cannot read gives no value
         return None
     return None if isinstance(v, Undetermined) or is_approx(v) else v
+
+
+def _solved_for_latest(eq: App, n: Var) -> list[tuple[Term, Term]]:
+    """``a (n + 2) - a (n + 1) = a (n + 1) - a n`` as ``a (n + 2) = 2·a (n + 1) - a n``: the
+    equation solved for its latest term, when it is linear in it with a coefficient the
+    sort can divide by (any over ℚ and ℝ, ±1 over ℤ; never ℕ, whose subtraction truncates)."""
+    sort = eq.args[0].sort
+    if sort not in (INT, RAT, REAL):
+        return []
+    shifts = [(s, _shift(s, n)) for s in subterms(eq)]
+    shifts = [(s, sh) for s, sh in shifts if sh is not None]
+    if not shifts:
+        return []
+    latest, (u, k) = max(shifts, key=lambda x: x[1][1])
+    if latest.sort != sort:  # ↑(u (n + 2)) in ℝ for u : ℕ → ℕ: not solvable in u's sort
+        return []
+    reader = PolynomialReader(None, None)
+    lhs, rhs = reader.read(eq.args[0]), reader.read(eq.args[1])
+    if lhs is None or rhs is None:
+        return []
+    diff = dict(lhs)
+    for mono, coef in rhs.items():
+        diff[mono] = diff.get(mono, Fraction(0)) - coef
+    key = (0, Fraction(1), (latest,))
+    coef = diff.pop(key, Fraction(0))
+    if coef == 0 or any(latest in atoms for (_, _, atoms) in diff) or (sort == INT and abs(coef) != 1):
+        return []
+    rest = {mono: -c / coef for mono, c in diff.items() if c}
+    term, facts = polynomial_term(rest, sort)
+    return [] if facts else [(latest, term)]
 
 
 def _lower_bound(g: Term, n: Var) -> int | None:

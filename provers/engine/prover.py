@@ -19,6 +19,7 @@ from provers.engine.answers import complete_model
 from provers.engine.definitions import (
     function_definitions,
     initial_values,
+    instantiate_recurrences,
     recurrences,
     set_definitions,
 )
@@ -263,6 +264,39 @@ class Prover:
             ob.status, ob.detail = Status.UNKNOWN, res.reason
         else:
             ob.status, ob.detail = Status.UNKNOWN, f"unexpected backend answer {res!r}"
+        if ob.status == Status.UNKNOWN:
+            self._recurrence_model(ob, effort)
+
+    def _recurrence_model(self, ob: Obligation, effort: float) -> None:
+        """A countermodel through the recurrences the obligation states: the solver models
+        their first instances instead of the ∀ (``instantiate_recurrences``), and its values
+        below each recurrence, extended by it (a ``Sequence``), are re-checked exactly."""
+        vs, body = _strip_forall(ob.formula)
+        recs = recurrences(vs, body)
+        left = self.deadline.left()
+        if not recs or left <= 0.05 or self.backend is None:
+            return
+        relaxed = Quant("forall", vs, instantiate_recurrences(body, recs)) if vs else body
+        self.solver_calls += 1
+        try:
+            res = self.backend.prove(relaxed, timeout=min(self.timeout * effort, left))
+        except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
+            log.warning("backend %s failed on a relaxed %s: %s", self.backend.name, ob.name, e)
+            return
+        if not isinstance(res, Refuted):
+            return
+        names = {v.name for v in vs}
+        for u, m, start, rule, premise in recs:
+            table = res.model.get(u.name)
+            if not callable(table):
+                continue
+            env = {k: x for k, x in res.model.items() if k in names}
+            env[u.name] = Sequence(u.name, m, start, rule, {i: table(i) for i in range(start)}, premise, env)
+            if exact_truth(body, env, self.deadline) is False:
+                ob.status, ob.model, ob.by = Status.REFUTED, env, getattr(res, "backend", "") or self.backend.name
+                ob.detail = (f"countermodel: the solver's {u.name} below index {start}, extended by its "
+                             "recurrence, validated by the exact evaluator")
+                return
 
 
 def samplable(s: Sort, carriers: frozenset[str]) -> bool:

@@ -91,7 +91,7 @@ NAMES: dict[str, tuple] = {
     "Nat.ModEq": ("special", "nat_modeq"),
     "Int.ModEq": ("special", "int_modeq"),
     "Nat.Coprime": ("special", "coprime"),
-    "Nat.sqrt": ("opaque", NAT),
+    "Nat.sqrt": ("special", "nat_sqrt"),
     "Int.sqrt": ("opaque", INT),
     "Nat.totient": ("opaque", NAT),
     "Nat.ofDigits": ("opaque", NAT),

@@ -407,13 +407,26 @@ for _op, _name in {
     "sin": "Real.sin", "cos": "Real.cos", "tan": "Real.tan", "arcsin": "Real.arcsin",
     "arccos": "Real.arccos", "arctan": "Real.arctan", "sinh": "Real.sinh", "cosh": "Real.cosh",
     "tanh": "Real.tanh", "re": "Complex.re", "im": "Complex.im", "fact": "Nat.factorial",
-    "choose": "Nat.choose", "nat_floor": "Nat.floor", "nat_ceil": "Nat.ceil", "round": "round",
+    "choose": "Nat.choose", "nat_ceil": "Nat.ceil", "round": "round",
     "frac": "Int.fract", "to_nat": "Int.toNat", "nat_abs": "Int.natAbs", "min": "min",
     "max": "max", "digits": "Nat.digits", "list_sum": "List.sum", "list_length": "List.length",
     "finite": "Set.Finite", "even": "Even", "odd": "Odd", "fdiv": "Int.fdiv", "fmod": "Int.fmod",
 }.items():
     LEAN_OPS.add(_op, _function(_name))
 LEAN_OPS.add("conj", _function("Complex.conj", "(starRingEnd ℂ)"))
+
+
+@LEAN_OPS.register("nat_floor")
+def _nat_floor(p: LeanPrinter, t: App) -> str:
+    """``⌊√↑n⌋₊`` is how ``Nat.sqrt n`` is read: printed back as ``Nat.sqrt n``."""
+    x = t.args[0]
+    if isinstance(x, App) and x.op == "sqrt":
+        n = x.args[0]
+        if isinstance(n, App) and n.op == "cast" and n.args[0].sort == NAT:
+            return f"(Nat.sqrt {_arg(p.term(n.args[0]))})"
+        if isinstance(n, Num) and Fraction(n.value).denominator == 1 and n.value >= 0:
+            return f"(Nat.sqrt {_arg(p.term(Num(int(n.value), NAT)))})"
+    return _function("Nat.floor")(p, t)
 
 
 @LEAN_OPS.register("not")

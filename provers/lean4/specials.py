@@ -72,6 +72,12 @@ class Specials:
             t = cast(t, REAL)
         return self.mk(op, (t,), syn, INT), False
 
+    def sp_nat_sqrt(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
+        """Mathlib: ``Nat.sqrt n = ⌊√n⌋₊`` (``Real.floor_real_sqrt_eq_nat_sqrt``)."""
+        self.one_arg(syn, args)
+        n = self.coerce(self.elab(args[0], NAT)[0], NAT, args[0])
+        return app("nat_floor", app("sqrt", cast(n, REAL))), False
+
     def sp_floor(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         return self._rounding(syn, args, "floor")
 

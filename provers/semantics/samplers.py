@@ -100,6 +100,9 @@ def numeral_probes(
                 env[v.name] = int(c)
             elif v.sort in (RAT, REAL):
                 env[v.name] = c
+            elif isinstance(v.sort, SetSort) and v.sort.elem in (NAT, INT) and c.denominator == 1 \
+                    and (v.sort.elem == INT or c >= 0):
+                env[v.name] = frozenset({int(c)})  # `∑ k in S, k = 24` holds at S = {24}
         if all(v.name in env for v in variables):
             out.append(env)
     return out
