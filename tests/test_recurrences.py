@@ -97,3 +97,31 @@ def test_a_changed_recurrence_is_refuted_through_a_relaxed_model():
     mutant = ARITH.replace("a (n + 2) - a (n + 1)", "a (n + 5) - a (n + 1)")
     v = provers.check_equivalence(ARITH, mutant, relation="sae", timeout=1.0, language="lean4")
     assert v.status == "inequivalent", v.explain()
+
+
+# ---- functions given by their definitions: models through the unfolded obligation -------
+
+COMPOSE = """theorem mathd_algebra_132 (x : ℝ) (f g : ℝ → ℝ) (h₀ : ∀ x, f x = x + 2)
+  (h₁ : ∀ x, g x = x^2) (h₂ : f (g x) = g (f x)) : x = - 1/2 := sorry"""
+
+
+def test_definition_choices_read_each_sides_definition():
+    from provers.engine.definitions import definition_choices
+
+    a, b = hyps(COMPOSE), hyps(COMPOSE.replace("x + 2", "x + 3"))
+    s = provers.parse(COMPOSE, "lean4")
+    body = app("iff", app("and", *a), app("and", *b))
+    choices = definition_choices(tuple(s.variables), body)
+    assert len(choices) == 2  # f by x + 2 or by x + 3; g by x²
+    assert all(len(c) == 2 for c in choices)
+
+
+def test_premises_over_defined_functions_are_refuted_through_their_definitions():
+    """x² + 2 = (x + 2)² holds at x = -1/2 only; with f x = x + 3 it is x = -1: the solvers
+    time out on the ∀ over f and g, the unfolded obligation has a model at once."""
+    for old, new in (("x + 2", "x + 3"), ("x^2", "x^5")):
+        v = provers.check_equivalence(COMPOSE, COMPOSE.replace(old, new), relation="sae", timeout=1.0,
+                                      language="lean4")
+        assert v.status == "inequivalent", (new, v.explain())
+    v = provers.check_equivalence(COMPOSE, COMPOSE, relation="sae", timeout=1.0, language="lean4")
+    assert v.status == "equivalent"

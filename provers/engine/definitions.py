@@ -217,6 +217,30 @@ def function_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tup
     return [(f, ps, e) for f, (ps, e) in found.items() if not free_vars(e) & found.keys()]
 
 
+#: Most combinations of definitions ``definition_choices`` returns.
+MAX_DEFINITION_CHOICES = 4
+
+
+def definition_choices(vs: tuple[Var, ...], body: Term) -> list[dict[Var, tuple[tuple[Var, ...], Term]]]:
+    """Ways to read the function variables of ``vs`` by the definitions ``∀ȳ. [g →] f ȳ = e``
+    stated in ``body`` (each side of ``Γ ↔ Γ'`` may define f its own way, ``x + 2`` against
+    ``x + 3``): one choice per combination, at most ``MAX_DEFINITION_CHOICES``; a definition
+    mentioning another defined function is left out (unfolding stays one step)."""
+    names = set(vs)
+    options: dict[Var, list[tuple[tuple[Var, ...], Term]]] = {}
+    for q in subterms(body):
+        if isinstance(q, Quant) and q.kind == "forall":
+            for f, params, rhs in function_equations(q, guarded=True):
+                if f in names and free_vars(rhs) <= names | set(params) and (params, rhs) not in options.get(f, []):
+                    options.setdefault(f, []).append((params, rhs))
+    options = {f: [d for d in ds if not free_vars(d[1]) & options.keys()] for f, ds in options.items()}
+    options = {f: ds for f, ds in options.items() if ds}
+    choices: list[dict[Var, tuple[tuple[Var, ...], Term]]] = [{}]
+    for f, ds in options.items():
+        choices = [{**c, f: d} for c in choices for d in ds][:MAX_DEFINITION_CHOICES]
+    return [c for c in choices if c]
+
+
 def set_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, frozenset]]:
     """``(S, value)`` for each ``∀x. x ∈ S ↔ P x`` among the subterms of ``body`` with ``S``
     one of ``vs`` and ``{x | P x}`` closed and finite by exact evaluation (``x ∣ 91``,

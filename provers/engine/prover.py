@@ -17,6 +17,7 @@ from provers.backends.smt import Portfolio
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.answers import complete_model
 from provers.engine.definitions import (
+    definition_choices,
     function_definitions,
     initial_values,
     instantiate_recurrences,
@@ -36,9 +37,11 @@ from provers.ir import (
     Sort,
     Term,
     Var,
+    free_vars,
     has_uninterpreted,
     known_elements,
     subterms,
+    unfold,
 )
 from provers.semantics import (
     Closure,
@@ -49,6 +52,7 @@ from provers.semantics import (
     sample_assignments,
     truth,
 )
+from provers.semantics.identities import polynomial_identity
 from provers.status import Status
 
 log = logging.getLogger(__name__)
@@ -266,6 +270,43 @@ class Prover:
             ob.status, ob.detail = Status.UNKNOWN, f"unexpected backend answer {res!r}"
         if ob.status == Status.UNKNOWN:
             self._recurrence_model(ob, effort)
+        if ob.status == Status.UNKNOWN:
+            self._definition_model(ob, effort)
+
+    def _definition_model(self, ob: Obligation, effort: float) -> None:
+        """A countermodel through the functions the obligation defines (``∀x. f x = x + 2``):
+        with each choice of definitions unfolded the solver sees no function and no ∀ over
+        it (``f (g x) = g (f x)`` becomes ``x² + 2 = (x + 2)²``); its model, with f as the
+        closure of its definition, is re-checked exactly on the original formula."""
+        vs, body = _strip_forall(ob.formula)
+        for funs in definition_choices(vs, body):
+            left = self.deadline.left()
+            if left <= 0.05 or self.backend is None:
+                return
+            reduced = unfold(body, funs)
+            if free_vars(reduced) & funs.keys():
+                continue  # f also used as a value (f '' S, Injective f): not unfolded away
+            if not _quantifier_free_for_solvers(reduced):
+                continue  # a ∀ left over (powr, ∀t. f (2 + t) = f (2 - t)): the solvers time out again
+            rest = tuple(v for v in vs if v not in funs)
+            self.solver_calls += 1
+            try:
+                res = self.backend.prove(Quant("forall", rest, reduced) if rest else reduced,
+                                         timeout=min(self.timeout * effort, left))
+            except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
+                log.warning("backend %s failed on an unfolded %s: %s", self.backend.name, ob.name, e)
+                return
+            if not isinstance(res, Refuted):
+                continue
+            names = {v.name for v in rest}
+            env = {k: x for k, x in res.model.items() if k in names}
+            for f, (params, rhs) in funs.items():
+                env[f.name] = Closure(params, rhs, env)
+            if exact_truth(body, env, self.deadline) is False:
+                ob.status, ob.model, ob.by = Status.REFUTED, env, getattr(res, "backend", "") or self.backend.name
+                ob.detail = ("countermodel: the solver's values with the functions given by their "
+                             "definitions, validated by the exact evaluator")
+                return
 
     def _recurrence_model(self, ob: Obligation, effort: float) -> None:
         """A countermodel through the recurrences the obligation states: the solver models
@@ -297,6 +338,18 @@ class Prover:
                 ob.detail = (f"countermodel: the solver's {u.name} below index {start}, extended by its "
                              "recurrence, validated by the exact evaluator")
                 return
+
+
+def _quantifier_free_for_solvers(t: Term) -> bool:
+    """Every quantifier of ``t`` is a definition met by itself (``∀x. e = e`` once unfolded)
+    or a polynomial identity (the lowering turns it into coefficient equations)."""
+    for q in subterms(t):
+        if not isinstance(q, Quant) or polynomial_identity(q) is not None:
+            continue
+        body = q.body.args[1] if isinstance(q.body, App) and q.body.op == "implies" else q.body
+        if not _trivially_valid(body):
+            return False
+    return True
 
 
 def samplable(s: Sort, carriers: frozenset[str]) -> bool:
