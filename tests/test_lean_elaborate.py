@@ -338,3 +338,15 @@ def test_an_undeclared_type_variable_still_supports_equality_and_sets():
 def test_an_auto_bound_type_with_an_instance_binder_has_numerals():
     s = parse_lean("theorem t (a : k) [Field k] (h : a ≠ 0) : a * a⁻¹ = 1 := sorry")
     assert s.hypotheses
+
+
+def test_the_norm_is_abs_on_numbers_and_the_modulus_on_complex_numbers():
+    import provers
+
+    s = parse_lean("theorem t (z : ℂ) (x : ℝ) (n : ℤ) (h : ‖z‖ = 1) (h' : ‖x - 1‖ < 2) (h'' : ‖n‖ = 3) : True := sorry")
+    ops = [h.formula.args[0] for h in s.hypotheses]
+    assert [o.op for o in ops] == ["cabs", "abs", "abs"]
+    assert ops[2].args[0].sort == REAL  # ‖n‖ = |(n : ℝ)|
+    a = "theorem t (z : ℂ) (h : abs z = 1) : (abs (1 + z)) ^ 2 + (abs (1 - z)) ^ 2 = 4 := sorry"
+    b = "theorem t (z : ℂ) (hz : ‖z‖ = 1) : ‖(1 + z)‖ ^ 2 + ‖(1 - z)‖ ^ 2 = 4 := sorry"
+    assert provers.check_equivalence(a, b, relation="sae", timeout=1.0, language="lean4").status == "equivalent"

@@ -70,6 +70,9 @@ WITHDRAWN = {
     # σ.2 2 (an Equiv's inverse at 2) was read without its argument, so the reference's
     # premises σ.2 2 = 10 and σ.2 10 = 1 looked contradictory ("A provable")
     ("gted", "gted/minif2f/mathd_algebra_209/0", "logical"): "inconclusive",
+    # ‖z‖ on ℂ was an uninterpreted `norm`, so `abs z` and `‖z‖` differed syntactically; it is
+    # Complex.abs (Mathlib Complex.norm_eq_abs): the two statements are the same (human: equivalent)
+    ("gted", "gted/proofnet/exercise_1_14/0", "syntactic"): "equivalent",
 }
 DECIDED = {vf.key(r) for r in REFERENCE if not r["timed"]}
 

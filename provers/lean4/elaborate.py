@@ -224,7 +224,16 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         return self.apply_spec(syn, key, NAMES[key], list(syn.args), expected)
 
     def elab_norm(self, syn: Syn, expected: Sort | None) -> Res:
-        t, _ = self.elab(syn.args[0], None)
+        """``‖x‖``: Mathlib's norm is ``|x|`` on ℝ (``Real.norm_eq_abs``, and on ℕ, ℤ, ℚ through
+        ℝ: ``‖n‖ = |(n : ℝ)|``) and ``Complex.abs`` on ℂ (``Complex.norm_eq_abs``); other
+        normed spaces keep an uninterpreted ``norm``."""
+        t, flex = self.elab(syn.args[0], None)
+        if flex and is_numeric(t.sort):
+            t, _ = self.elab(syn.args[0], REAL)
+        if t.sort == COMPLEX:
+            return app("cabs", t), False
+        if is_numeric(t.sort):
+            return app("abs", t if t.sort == REAL else cast(t, REAL)), False
         return Uninterpreted("norm", (t,), REAL), False
 
     def opaque_node(self, syn: Syn, expected: Sort | None, symbol: str | None = None) -> Res:
