@@ -65,3 +65,24 @@ def test_nat_sqrt_is_the_floor_of_the_square_root():
     ref = "theorem t (S : Finset ℕ) (h₀ : ∀ (n : ℕ), n ∣ (Nat.sqrt 196)) : ∑ k in S, k = 24 := sorry"
     v = provers.check_equivalence(ref, ref.replace("196", "199"), relation="sae", timeout=1.0, language="lean4")
     assert v.status == "equivalent", v.explain()
+
+
+def test_an_existential_over_an_iff_is_not_enumerated_on_the_union_alone():
+    """∃x. x ∈ S ↔ x = 2 at S = {1}: false at 1 and 2, true at every other x (both sides
+    false): the union of the two sides' domains decides a ∀, never an ∃."""
+    from provers.ir import Quant
+
+    x, s = Var("x", NAT), Var("S", provers.ir.SetSort(NAT))
+    q = Quant("exists", (x,), app("iff", app("mem", x, s), app("eq", x, Num(2, NAT))))
+    assert truth(q, {"S": frozenset({1})}) is not False
+    assert truth(Quant("forall", q.vars, q.body), {"S": frozenset({1})}) is False
+
+
+def test_is_least_of_a_congruence_set_is_decided_exactly():
+    """∀ a ∈ S, 39 ≤ a has its counterexamples below 39, whatever S is."""
+    least = "theorem t : IsLeast {{x : ℕ | 30 * x ≡ 42 [MOD {}]}} 39 := sorry"
+    assert truth(provers.parse(least.format(47), "lean4").conclusion, {}) is True
+    assert truth(provers.parse(least.format(50), "lean4").conclusion, {}) is False
+    assert truth(provers.parse(least.replace("39", "86").format(47), "lean4").conclusion, {}) is False
+    v = provers.check_equivalence(least.format(47), least.format(50), relation="sae", timeout=1.0, language="lean4")
+    assert v.status == "inequivalent", v.explain()

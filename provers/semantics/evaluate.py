@@ -58,6 +58,7 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
+    app,
     conjuncts,
     free_vars,
     subterms,
@@ -561,10 +562,34 @@ def _quant(t: Quant, env: Env) -> Any:
         if dom is not None:
             body = Quant(t.kind, rest, t.body) if rest else t.body
             return _enumerate(body, v, dom, want, env)
-    dom = _iff_domain(t, env)
+    dom = _iff_domain(t, env) if want is False else None
+    if dom is None and not want:
+        dom = _counterexample_domain(t, env)
     if dom is not None:
         return _enumerate(t.body, t.vars[0], dom, want, env)
     return _probe(t, want, env)
+
+
+#: ¬(a ⋈ b) as one order atom, for ℕ and ℤ.
+_NEGATED_ORDER = {"le": ("lt", True), "lt": ("le", True), "ge": ("lt", False), "gt": ("le", False)}
+
+
+def _counterexample_domain(t: Quant, env: Env) -> list[Any] | None:
+    """``∀x. g x → a ⋈ b`` (``∀ a ∈ S, 314 ≤ a``: IsLeast) where the negated conclusion
+    bounds x (``a < 314``): a counterexample lies in that finite domain, so the ∀ is decided
+    by enumerating it, whatever the guard."""
+    if len(t.vars) != 1 or t.vars[0].sort not in (NAT, INT):
+        return None
+    body = t.body
+    while isinstance(body, App) and body.op == "implies":
+        body = body.args[1]
+    if not (isinstance(body, App) and body.op in _NEGATED_ORDER):
+        return None
+    op, swap = _NEGATED_ORDER[body.op]
+    a, b = body.args
+    negated = app(op, *((b, a) if swap else (a, b)))
+    dom = bound_domain(t.vars[0], [negated], frozenset(), _exact_value(env))
+    return None if dom is None else list(dom)
 
 
 def _iff_domain(t: Quant, env: Env) -> list[Any] | None:
