@@ -280,32 +280,19 @@ class Prover:
         closure of its definition, is re-checked exactly on the original formula."""
         vs, body = _strip_forall(ob.formula)
         for funs in definition_choices(vs, body):
-            left = self.deadline.left()
-            if left <= 0.05 or self.backend is None:
-                return
             reduced = unfold(body, funs)
             if free_vars(reduced) & funs.keys():
                 continue  # f also used as a value (f '' S, Injective f): not unfolded away
             if not _quantifier_free_for_solvers(reduced):
                 continue  # a ∀ left over (powr, ∀t. f (2 + t) = f (2 - t)): the solvers time out again
             rest = tuple(v for v in vs if v not in funs)
-            self.solver_calls += 1
-            try:
-                res = self.backend.prove(Quant("forall", rest, reduced) if rest else reduced,
-                                         timeout=min(self.timeout * effort, left))
-            except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
-                log.warning("backend %s failed on an unfolded %s: %s", self.backend.name, ob.name, e)
-                return
-            if not isinstance(res, Refuted):
+            found = self._solver_model(ob, Quant("forall", rest, reduced) if rest else reduced, effort)
+            if found is None:
                 continue
-            names = {v.name for v in rest}
-            env = {k: x for k, x in res.model.items() if k in names}
+            env, by = found
             for f, (params, rhs) in funs.items():
                 env[f.name] = Closure(params, rhs, env)
-            if exact_truth(body, env, self.deadline) is False:
-                ob.status, ob.model, ob.by = Status.REFUTED, env, getattr(res, "backend", "") or self.backend.name
-                ob.detail = ("countermodel: the solver's values with the functions given by their "
-                             "definitions, validated by the exact evaluator")
+            if self._accept(ob, body, env, by, "the solver's values with the functions given by their definitions"):
                 return
 
     def _recurrence_model(self, ob: Obligation, effort: float) -> None:
@@ -314,30 +301,45 @@ class Prover:
         below each recurrence, extended by it (a ``Sequence``), are re-checked exactly."""
         vs, body = _strip_forall(ob.formula)
         recs = recurrences(vs, body)
-        left = self.deadline.left()
-        if not recs or left <= 0.05 or self.backend is None:
+        if not recs:
             return
-        relaxed = Quant("forall", vs, instantiate_recurrences(body, recs)) if vs else body
-        self.solver_calls += 1
-        try:
-            res = self.backend.prove(relaxed, timeout=min(self.timeout * effort, left))
-        except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
-            log.warning("backend %s failed on a relaxed %s: %s", self.backend.name, ob.name, e)
+        found = self._solver_model(ob, Quant("forall", vs, instantiate_recurrences(body, recs)) if vs else body, effort)
+        if found is None:
             return
-        if not isinstance(res, Refuted):
-            return
-        names = {v.name for v in vs}
+        model, by = found
         for u, m, start, rule, premise in recs:
-            table = res.model.get(u.name)
+            table = model.get(u.name)
             if not callable(table):
                 continue
-            env = {k: x for k, x in res.model.items() if k in names}
+            env = dict(model)
             env[u.name] = Sequence(u.name, m, start, rule, {i: table(i) for i in range(start)}, premise, env)
-            if exact_truth(body, env, self.deadline) is False:
-                ob.status, ob.model, ob.by = Status.REFUTED, env, getattr(res, "backend", "") or self.backend.name
-                ob.detail = (f"countermodel: the solver's {u.name} below index {start}, extended by its "
-                             "recurrence, validated by the exact evaluator")
+            if self._accept(ob, body, env, by, f"the solver's {u.name} below index {start}, extended by its recurrence"):
                 return
+
+    def _solver_model(self, ob: Obligation, formula: Term, effort: float) -> tuple[dict, str] | None:
+        """The backend's countermodel of an auxiliary ``formula`` (its variables' values only)
+        and who found it, or None: a candidate for ``ob``, re-checked by ``_accept``."""
+        left = self.deadline.left()
+        if left <= 0.05 or self.backend is None:
+            return None
+        self.solver_calls += 1
+        try:
+            res = self.backend.prove(formula, timeout=min(self.timeout * effort, left))
+        except Exception as e:  # noqa: BLE001 - a backend crash is "unknown", never a verdict
+            log.warning("backend %s failed on an auxiliary form of %s: %s", self.backend.name, ob.name, e)
+            return None
+        if not isinstance(res, Refuted):
+            return None
+        names = {v.name for v in _strip_forall(formula)[0]}
+        return {k: x for k, x in res.model.items() if k in names}, getattr(res, "backend", "") or self.backend.name
+
+    def _accept(self, ob: Obligation, body: Term, env: dict, by: str, how: str) -> bool:
+        """``ob`` refuted at ``env`` if its body is exactly False there."""
+        if exact_truth(body, env, self.deadline) is not False:
+            return False
+        ob.status, ob.model, ob.by = Status.REFUTED, env, by
+        ob.detail = f"countermodel: {how}, validated by the exact evaluator"
+        return True
 
 
 def _quantifier_free_for_solvers(t: Term) -> bool:
