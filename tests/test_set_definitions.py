@@ -86,3 +86,14 @@ def test_is_least_of_a_congruence_set_is_decided_exactly():
     assert truth(provers.parse(least.replace("39", "86").format(47), "lean4").conclusion, {}) is False
     v = provers.check_equivalence(least.format(47), least.format(50), relation="sae", timeout=1.0, language="lean4")
     assert v.status == "inequivalent", v.explain()
+
+
+def test_is_greatest_is_bounded_by_the_set_builders_own_conditions():
+    """∀ a ∈ {n | n < 100 ∧ 7 ∣ n}, a ≤ m: the membership's conjunct n < 100 bounds a."""
+    greatest = "theorem t : IsGreatest {{n : ℕ | n < 100 ∧ n % 7 = 0}} {} := sorry"
+    assert truth(provers.parse(greatest.format(98), "lean4").conclusion, {}) is True
+    assert truth(provers.parse(greatest.format(91), "lean4").conclusion, {}) is False  # 98 is larger
+    assert truth(provers.parse(greatest.format(97), "lean4").conclusion, {}) is False  # not in the set
+    # no bound anywhere: undecided, never a guess
+    unbounded = "theorem t : IsGreatest {n : ℕ | n % 7 = 0} 98 := sorry"
+    assert truth(provers.parse(unbounded, "lean4").conclusion, {}) is None

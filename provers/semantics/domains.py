@@ -20,11 +20,13 @@ from provers.ir import (
     RAT,
     REAL,
     App,
+    SetBuilder,
     Sort,
     Term,
     Var,
     conjuncts,
     free_vars,
+    substitute,
 )
 from provers.semantics.approx import is_rational
 
@@ -65,7 +67,7 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             return None
         return value_of(e)
 
-    for g in guards:
+    for g in _unfold_set_builders(guards):
         if not isinstance(g, App) or len(g.args) != 2:
             continue
         a, b = g.args
@@ -121,6 +123,19 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
     else:
         return None
     return abs(m) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
+
+
+def _unfold_set_builders(guards: list[Term]) -> list[Term]:
+    """``v ∈ {x | P x}`` is ``P v``: its conjuncts bound v as well (``IsGreatest {n | n < 100
+    ∧ …} m`` reads ``∀ a ∈ S, a ≤ m``, whose counterexamples then lie below 100)."""
+    out: list[Term] = []
+    for g in guards:
+        if isinstance(g, App) and g.op == "mem" and isinstance(g.args[1], SetBuilder):
+            sb = g.args[1]
+            out.extend(conjuncts(substitute(sb.body, {sb.var: g.args[0]})))
+        else:
+            out.append(g)
+    return out
 
 
 def probe_values(sort: Sort) -> list[Any]:
