@@ -109,6 +109,7 @@ class Pool:
             holds=[ev.holds[i] for i in perm],
             undecided=[(inv[a], inv[b]) for a, b in ev.undecided],
             answers=[ev.answers[i] for i in perm],
+            similarity=None if ev.similarity is None else ev.similarity[np.ix_(perm, perm)],
         )
         take = lambda a: None if a is None else np.asarray(a)[perm]  # noqa: E731
         return Pool(
@@ -465,7 +466,7 @@ _F = {"log": lambda s: np.log(np.maximum(s, DEFAULT_EPS)), "linear": lambda s: s
 def _structure(pool: Pool, cfg: Config) -> tuple[np.ndarray, np.ndarray]:
     """(tiers, support) of ``pool`` under ``cfg``, from the library's own pieces (memoized
     per pool: they do not depend on the semantic variant, rule, α or margin)."""
-    key = ("structure", cfg.undecided_weight, cfg.truth_weight, cfg.demote,
+    key = ("structure", cfg.undecided_weight, cfg.consensus_weight, cfg.truth_weight, cfg.demote,
            cfg.exclude_unparsed, cfg.class_size)
     hit = pool.memo.get(key)
     if hit is not None:
@@ -478,7 +479,8 @@ def _structure(pool: Pool, cfg: Config) -> tuple[np.ndarray, np.ndarray]:
     demoted = [ev.demotion(i, sel.demote) if ev.parsed[i] else None for i in range(k)]
     tiers = np.array([UNPARSED if (sel.exclude_unparsed and not ev.parsed[i])
                       else DEMOTED if demoted[i] is not None else SOUND for i in range(k)])
-    sup = support(ev, sel.undecided_weight, sel.truth_weight, eligible=tiers == SOUND)
+    sup = support(ev, sel.undecided_weight, sel.truth_weight, eligible=tiers == SOUND,
+                  consensus_weight=sel.consensus_weight)
     pool.memo[key] = (tiers, sup)
     return tiers, sup
 

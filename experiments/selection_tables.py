@@ -35,6 +35,8 @@ LIBRARY_SEMANTIC = ("minilm:qa:given", "minilm:q:given_q",
 NORMS = ("sum", "softmax")
 ALL_RULES = ("log", "linear", "quadratic")
 UNDECIDED = (0.0, 0.5)
+#: consensus weights (undecided pairs weighted by statement similarity, rerank.consensus)
+CONSENSUS = (0.0, 0.5, 1.0)
 TRUTH = (0.0, 1.0)
 PRIOR = (0.0, 0.1, 0.2, 0.3)
 MARGINS = {"log": (None, 0.25), "linear": (None, 0.025), "quadratic": (None, 0.005)}
@@ -163,7 +165,8 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
     se.verify_fast_path(pools, [Config(semantic=v, undecided_weight=0.5, truth_weight=1.0,
                                        keep_first_margin=0.25) for v in variants[:5]] +
                         [Config(semantic=variants[0], rule="linear", normalize="softmax",
-                                keep_first_margin=0.025, alpha=0.3)])
+                                keep_first_margin=0.025, alpha=0.3),
+                         Config(semantic=variants[0], consensus_weight=0.5, keep_first_margin=0.25, alpha=0.6)])
     se.verify_fast_path(instances["privileged+flag"][0],
                         [Config(semantic=variants[1], prior_weight=0.2, keep_first_margin=0.25)], n=100)
     # ---- families
@@ -173,12 +176,13 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
     candidates_v |= variants_chosen(lib_sem, [list(kinds)], ids, repeats)
     old_variant = "minilm:qa:given"
     comb_variants = sorted(candidates_v | {old_variant})
-    comb_bases = [Config(semantic=v, undecided_weight=u, truth_weight=t)
-                  for v in comb_variants for u in UNDECIDED for t in TRUTH]
+    comb_bases = [Config(semantic=v, undecided_weight=u, consensus_weight=c, truth_weight=t)
+                  for v in comb_variants for u in UNDECIDED for c in CONSENSUS for t in TRUTH]
     comb = family("combined", instances, comb_bases, ALPHAS, kinds)
     lib_comb = _subset(comb, lambda c: c.semantic in LIBRARY_SEMANTIC)
-    sym = family("symbolic only", instances, [Config(undecided_weight=u, truth_weight=t)
-                                              for u in UNDECIDED for t in TRUTH], (1.0,), kinds)
+    sym = family("symbolic only", instances, [Config(undecided_weight=u, consensus_weight=c, truth_weight=t)
+                                              for u in UNDECIDED for c in CONSENSUS for t in TRUTH],
+                 (1.0,), kinds)
     prior_fam = family("combined + greedy prior", {"privileged": instances["privileged+flag"]},
                        comb_bases, ALPHAS, ["privileged"], prior_weights=PRIOR)
     # before this work: class size, no demotion (vacuous = singleton is not modelled: it
@@ -401,6 +405,7 @@ def ablation(instances: dict, sem_only: Family, comb: Family, ids: list[str], re
     sym_part = _subset(comb, lambda c: c.alpha == 1.0)
     row("semantic score (α = 1)", simple(sym_part, kind), sym_part)
     for name, keep in (("undecided-pair support", lambda c: c.undecided_weight == 0),
+                       ("consensus (statement similarity on undecided pairs)", lambda c: c.consensus_weight == 0),
                        ("truth bonus (proved statements)", lambda c: c.truth_weight == 0),
                        ("keep-first margin", lambda c: c.keep_first_margin is None),
                        ("exact answer term", lambda c: "*ans" not in (c.semantic or ""))):
@@ -410,14 +415,16 @@ def ablation(instances: dict, sem_only: Family, comb: Family, ids: list[str], re
     inst = {kind: instances[kind]}
     variants = sorted({c.semantic for c in comb.grid})
     for name, change in ABLATIONS:
-        bases = [dataclasses.replace(Config(semantic=v, undecided_weight=u, truth_weight=t), **change)
-                 for v in variants for u in UNDECIDED for t in TRUTH]
+        bases = [dataclasses.replace(Config(semantic=v, undecided_weight=u, consensus_weight=c,
+                                            truth_weight=t), **change)
+                 for v in variants for u in UNDECIDED for c in CONSENSUS for t in TRUTH]
         fam = family(name, inst, bases, ALPHAS, [kind])
         sem = family(name, inst, [dataclasses.replace(c, **change) for c in sem_only.grid
                                   if c.keep_first_margin is None], (0.0,), [kind])
         row(name, two_stage(sem, fam, kind), fam)
-    bases = [Config(semantic=v, rule=r, normalize=nz, undecided_weight=u, truth_weight=t)
-             for v in variants for r in ALL_RULES for nz in NORMS for u in UNDECIDED for t in TRUTH]
+    bases = [Config(semantic=v, rule=r, normalize=nz, undecided_weight=u, consensus_weight=c, truth_weight=t)
+             for v in variants for r in ALL_RULES for nz in NORMS for u in UNDECIDED for c in CONSENSUS
+             for t in TRUTH]
     wide = family("rules", inst, bases, ALPHAS, [kind])
     out.append("")
     out.append("Tuning the combination rule (log / linear / quadratic) and the normalization (sum / "
@@ -475,10 +482,11 @@ def lean_section(lean: list[Pool], args: Any, n_boot: int) -> list[str]:
     ids = [p.id for p in lean]
     base = {k: baselines(v) for k, v in inst.items()}
     sem_only = family("semantic", inst, [Config(semantic=v) for v in names], (0.0,))
-    comb = family("combined", inst, [Config(semantic=v, undecided_weight=u, truth_weight=t)
-                                     for v in names for u in UNDECIDED for t in TRUTH], ALPHAS)
-    sym = family("symbolic", inst, [Config(semantic=None, undecided_weight=u, truth_weight=t)
-                                    for u in (0.0, 0.5) for t in (0.0, 1.0)], (1.0,))
+    comb = family("combined", inst, [Config(semantic=v, undecided_weight=u, consensus_weight=c, truth_weight=t)
+                                     for v in names for u in UNDECIDED for c in CONSENSUS for t in TRUTH],
+                  ALPHAS)
+    sym = family("symbolic", inst, [Config(semantic=None, undecided_weight=u, consensus_weight=c, truth_weight=t)
+                                    for u in UNDECIDED for c in CONSENSUS for t in TRUTH], (1.0,))
     out = [f"**Lean: FormalAlign mutant pools** ({len(lean)} miniF2F problems, 1 aligned + 20 mutants "
            "each; the data lists the aligned statement first, so exchangeable pools are seeded "
            "shuffles; 1@k = how often the aligned statement is picked; back-translations are our "

@@ -18,7 +18,8 @@ a time (:mod:`rerank.select`).
 Selection (:mod:`rerank.scoring`): a candidate that does not parse never comes before one
 that does (its combined score is ``-inf``); a vacuous, degenerate or refuted candidate never
 comes before a sound one; classes the engine could not separate lend each other support
-(``undecided_weight``) and a proved statement counts more (``truth_weight``); ties go to
+(``undecided_weight``, plus ``consensus_weight`` times how alike their statements are:
+:mod:`rerank.consensus`) and a proved statement counts more (``truth_weight``); ties go to
 the evidence, then to the sample order; where the best candidate's score beats the first
 sample's by no more than ``keep_first_margin``, the first sample stands.  An optional
 prior per candidate (log-probabilities, sample order, a greedy flag: :mod:`rerank.prior`)
@@ -53,6 +54,7 @@ __all__ = ["Reranker", "RerankSession", "rerank"]
 #: Defaults chosen by cross-validation on isabelle_math_400 (docs/experiments.md, "Selection
 #: on unseen problems"; experiments/selection_eval.py).
 DEFAULT_UNDECIDED_WEIGHT = 0.0
+DEFAULT_CONSENSUS_WEIGHT = 0.0
 DEFAULT_TRUTH_WEIGHT = 0.0
 DEFAULT_SEMANTIC_TEXT = "whole"
 DEFAULT_ANSWER_WEIGHT = 0.1
@@ -97,6 +99,9 @@ class Reranker:
     exclude_unparsed: an unparseable candidate is ranked after every parseable one.
     undecided_weight: support a class gets from each class the engine could neither merge
         with it nor separate from it, per member (0: plain class sizes).
+    consensus_weight: further support per member of such an undecided class, times the
+        similarity of the two statements' canonical forms (Jaccard of their tokens, in
+        [0, 1]): among candidates nothing separates, the ones most samples resemble win.
     truth_weight: extra weight of a class whose statement was proved outright.
     semantic_text: ``"question"`` embeds the informal text and each back-translation
         without their trailing "The final answer is ..." sentence (answers are compared
@@ -136,6 +141,7 @@ class Reranker:
         penalize_vacuous: bool = True,
         exclude_unparsed: bool = True,
         undecided_weight: float = DEFAULT_UNDECIDED_WEIGHT,
+        consensus_weight: float = DEFAULT_CONSENSUS_WEIGHT,
         truth_weight: float = DEFAULT_TRUTH_WEIGHT,
         semantic_text: str = DEFAULT_SEMANTIC_TEXT,
         answer_weight: float = DEFAULT_ANSWER_WEIGHT,
@@ -162,6 +168,7 @@ class Reranker:
         self.penalize_vacuous = penalize_vacuous
         self.exclude_unparsed = exclude_unparsed
         self.undecided_weight = undecided_weight
+        self.consensus_weight = consensus_weight
         self.truth_weight = truth_weight
         self.semantic_text = semantic_text
         self.answer_weight = answer_weight
@@ -209,6 +216,7 @@ class Reranker:
             normalize=self.normalize,
             temperature=self.temperature,
             undecided_weight=self.undecided_weight,
+            consensus_weight=self.consensus_weight,
             truth_weight=self.truth_weight,
             prior_weight=self.prior_weight,
             keep_first_margin=self.keep_first_margin,

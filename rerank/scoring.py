@@ -6,10 +6,12 @@ code.  Per candidate it computes
 
 * the **symbolic support**: the size of its equivalence class, plus, for every class the
   engine could neither merge with it nor separate from it (an *undecided* pair), that
-  class's size times a weight (``undecided_weight``; 0 when the two answers of numeric
-  conclusions differ).  Divided by k it is ``Ranking.symbolic``; with weight 0 it is the
-  plain class size.  So when most checks are inconclusive, a candidate that nothing rules
-  out from many others still outranks one that is ruled out from all;
+  class's size times a weight: ``undecided_weight`` plus ``consensus_weight`` times how
+  alike the two classes' statements are (:mod:`rerank.consensus`); 0 when the two answers
+  of numeric conclusions differ.  Divided by k it is ``Ranking.symbolic``; with both
+  weights 0 it is the plain class size.  So when most checks are inconclusive, a candidate
+  that nothing rules out from many others, and that looks like them, still outranks one
+  that is ruled out from all;
 * the **semantic** score (given by the caller);
 * an optional **prior** (sample order, log-probabilities, a greedy flag: :mod:`rerank.prior`).
 
@@ -56,7 +58,9 @@ class PoolEvidence:
     statement says nothing about its problem (:func:`rerank.evidence.degenerate`);
     ``holds``: the statement was proved outright (True), refuted by a validated
     countermodel (False), or neither (None); ``undecided``: candidate pairs the engine left
-    inconclusive; ``answers``: the exact answer of a numeric conclusion (``"eq 7"``) or None.
+    inconclusive; ``answers``: the exact answer of a numeric conclusion (``"eq 7"``) or None;
+    ``similarity``: k × k statement similarities (:func:`rerank.consensus.similarity_matrix`)
+    or None when unknown.
     """
 
     classes: list[list[int]]
@@ -66,9 +70,14 @@ class PoolEvidence:
     holds: list[bool | None] = field(default_factory=list)
     undecided: list[tuple[int, int]] = field(default_factory=list)
     answers: list[str | None] = field(default_factory=list)
+    similarity: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         k = len(self.parsed)
+        if self.similarity is not None:
+            self.similarity = np.asarray(self.similarity, dtype=np.float64)
+            if self.similarity.shape != (k, k):
+                raise ValueError(f"similarity has shape {self.similarity.shape} for {k} candidates")
         for name, empty in (("vacuous", None), ("degenerate", False), ("holds", None), ("answers", None)):
             v = getattr(self, name)
             if not v:
@@ -90,7 +99,9 @@ class PoolEvidence:
     def from_evidence(cls, evidence: dict[str, Any], classes: list[list[int]],
                       statements: Sequence[Any] | None = None) -> PoolEvidence:
         """The inverse of :func:`rerank.evidence.problem_evidence` (a cached record);
-        ``statements`` (a re-parse) fill in ``degenerate`` where the record lacks it."""
+        ``statements`` (a re-parse) fill in ``degenerate`` where the record lacks it, and
+        the statement similarities."""
+        from rerank.consensus import similarity_matrix
         from rerank.evidence import degenerate
 
         cands = evidence["candidates"]
@@ -112,10 +123,12 @@ class PoolEvidence:
             holds=[c.get("holds") for c in cands],
             undecided=[(d["a"], d["b"]) for d in evidence["decisions"] if d["status"] == VerdictStatus.INCONCLUSIVE],
             answers=answers,
+            similarity=None if statements is None else similarity_matrix(statements),
         )
 
     @classmethod
     def from_clusterer(cls, clusterer: Any) -> PoolEvidence:
+        from rerank.consensus import similarity_matrix
         from rerank.evidence import answer_key, degenerate
 
         cands = clusterer.candidates
@@ -127,6 +140,7 @@ class PoolEvidence:
             holds=[c.holds for c in cands],
             undecided=[(d.a, d.b) for d in clusterer.decisions if d.status == VerdictStatus.INCONCLUSIVE],
             answers=[answer_key(c) for c in cands],
+            similarity=similarity_matrix([c.statement for c in cands]),
         )
 
 
@@ -148,11 +162,14 @@ def support(
     undecided_weight: float = 0.0,
     truth_weight: float = 0.0,
     eligible: Sequence[bool] | None = None,
+    consensus_weight: float = 0.0,
 ) -> np.ndarray:
     """Weighted class size of each candidate (see the module docstring).
 
     Undecided pairs count between classes: once per class pair, and not at all when the
-    two classes' numeric answers differ.  ``truth_weight``: a class whose statement was
+    two classes' numeric answers differ; each with weight ``undecided_weight`` plus
+    ``consensus_weight`` × the mean similarity of the two classes' members (none without
+    ``ev.similarity``).  ``truth_weight``: a class whose statement was
     proved outright (and none of whose members was refuted) counts ``1 + truth_weight``
     times.  Only ``eligible`` candidates (default: all) lend or receive undecided support.
     """
@@ -161,7 +178,8 @@ def support(
     cls_of, n_cls = _class_ids(ev)
     sizes = np.bincount(cls_of, minlength=n_cls).astype(np.float64)
     mass = sizes.copy()
-    if undecided_weight > 0 and ev.undecided:
+    sim = ev.similarity if consensus_weight > 0 else None
+    if (undecided_weight > 0 or sim is not None) and ev.undecided:
         answer: dict[int, str | None] = {}
         for i in range(k):
             answer.setdefault(int(cls_of[i]), ev.answers[i])
@@ -174,8 +192,11 @@ def support(
             xa, xb = answer.get(ca), answer.get(cb)
             if xa is not None and xb is not None and xa != xb:
                 continue
-            mass[ca] += undecided_weight * sizes[cb]
-            mass[cb] += undecided_weight * sizes[ca]
+            w = undecided_weight
+            if sim is not None:
+                w += consensus_weight * float(sim[np.ix_(cls_of == ca, cls_of == cb)].mean())
+            mass[ca] += w * sizes[cb]
+            mass[cb] += w * sizes[ca]
     if truth_weight > 0:
         proved = np.zeros(n_cls, dtype=bool)
         refuted = np.zeros(n_cls, dtype=bool)
@@ -235,6 +256,7 @@ class Selector:
     normalize: str = "sum"
     temperature: float = 1.0
     undecided_weight: float = 0.0
+    consensus_weight: float = 0.0
     truth_weight: float = 0.0
     prior_weight: float = 0.0
     keep_first_margin: float | None = None
@@ -252,7 +274,7 @@ class Selector:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
                 raise ValueError(f"{name} must be a number in [0, 1], got {v!r}")
-        for name in ("undecided_weight", "truth_weight"):
+        for name in ("undecided_weight", "consensus_weight", "truth_weight"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
                 raise ValueError(f"{name} must be a number >= 0, got {v!r}")
@@ -290,7 +312,8 @@ class Selector:
             for i in range(k)
         ]
         sound = [t == SOUND for t in tiers]
-        sup = support(ev, self.undecided_weight, self.truth_weight, eligible=sound)
+        sup = support(ev, self.undecided_weight, self.truth_weight, eligible=sound,
+                      consensus_weight=self.consensus_weight)
         symbolic = sup / k
         f = _TRANSFORM[self.rule]
         s_sym = normalize_scores(symbolic, self.normalize, self.temperature)

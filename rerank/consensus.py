@@ -1,0 +1,53 @@
+"""How alike two candidates' statements are: evidence for the pairs the engine left undecided.
+
+Most MATH-style pairs end ``inconclusive``, so class sizes rarely separate candidates. Among
+the candidates nothing rules out, the ones whose statements look like many others' are the
+ones the samples agree on (minimum-Bayes-risk selection, with a textual risk). The
+similarity is the weighted Jaccard index (Σ min / Σ max of the counts) of the token
+multisets of each statement's alpha-canonical closed
+formula (``∀ vars, hyps → conclusion`` with every variable renamed by position), so renaming
+variables or hypotheses, or writing the same term in Lean or Isabelle notation, changes
+nothing. It is only ever used as a weight on undecided pairs (:func:`rerank.scoring.support`):
+it never merges classes and never outweighs a proof.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from provers.ir import Statement
+from provers.ir.display import show
+from provers.ir.keys import canonical
+
+__all__ = ["similarity_matrix", "statement_tokens"]
+
+_TOKEN = re.compile(r"[^\W\d]\w*|\d+(?:/\d+)?|[^\s\w()]")
+
+
+def statement_tokens(st: Statement) -> Counter[str]:
+    """The multiset of names, numerals and operator symbols of ``st``'s canonical closed
+    formula (a premise stated twice, or a term repeated, counts twice)."""
+    return Counter(_TOKEN.findall(show(canonical(st.as_formula(), free_prefix="_v"))))
+
+
+def similarity_matrix(statements: Sequence[Statement | None]) -> np.ndarray:
+    """k × k weighted Jaccard similarities of the statements' token multisets (0 on the
+    diagonal and for candidates that did not parse)."""
+    toks = []
+    for st in statements:
+        try:
+            toks.append(None if st is None else statement_tokens(st))
+        except RecursionError:  # an enormous term: no similarity rather than no ranking
+            toks.append(None)
+    k = len(toks)
+    out = np.zeros((k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            a, b = toks[i], toks[j]
+            if a and b:
+                out[i, j] = out[j, i] = sum((a & b).values()) / sum((a | b).values())
+    return out
