@@ -195,7 +195,7 @@ def build_report(pools: list[Pool], names: list[str], lean: list[Pool] | None, a
     old_comb_raw = _subset(family("before", instances, [dataclasses.replace(before, semantic=old_variant)],
                                   ALPHAS, kinds), no_margin)
     old_comb = _subset(comb, lambda c: c.semantic == old_variant and c.undecided_weight == 0
-                       and c.truth_weight == 0 and c.keep_first_margin is None)
+                       and c.consensus_weight == 0 and c.truth_weight == 0 and c.keep_first_margin is None)
     # ---- main table
     lines: list[str] = []
     add = lines.append

@@ -43,6 +43,15 @@ from provers.deadline import check_seconds
 from provers.ir import Statement
 from rerank.cluster import RELATIONS, Clusterer
 from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
+from rerank.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_ANSWER_WEIGHT,
+    DEFAULT_CONSENSUS_WEIGHT,
+    DEFAULT_KEEP_FIRST_MARGIN,
+    DEFAULT_SEMANTIC_TEXT,
+    DEFAULT_TRUTH_WEIGHT,
+    DEFAULT_UNDECIDED_WEIGHT,
+)
 from rerank.prior import prior_vector
 from rerank.ranking import Ranking
 from rerank.schedule import AnytimeClusterer, check_budget
@@ -51,14 +60,6 @@ from rerank.select import behind
 
 __all__ = ["Reranker", "RerankSession", "rerank"]
 
-#: Defaults chosen by cross-validation on isabelle_math_400 (docs/experiments.md, "Selection
-#: on unseen problems"; experiments/selection_eval.py).
-DEFAULT_UNDECIDED_WEIGHT = 0.0
-DEFAULT_CONSENSUS_WEIGHT = 0.0
-DEFAULT_TRUTH_WEIGHT = 0.0
-DEFAULT_SEMANTIC_TEXT = "whole"
-DEFAULT_ANSWER_WEIGHT = 0.1
-DEFAULT_KEEP_FIRST_MARGIN: float | None = 0.25
 
 INFORMALIZERS = ("rule", "given", "none")
 SEMANTIC_TEXTS = ("whole", "question")
@@ -127,7 +128,7 @@ class Reranker:
         self,
         n: int = 1,
         rule: str = "log",
-        alpha: float = 0.5,
+        alpha: float = DEFAULT_ALPHA,
         normalize: str = "sum",
         temperature: float = 1.0,
         relation: str = "symbolic",
@@ -595,7 +596,7 @@ def rerank(
     informalizations: Sequence[str | None] | None = None,
     n: int = 1,
     rule: str = "log",
-    alpha: float = 0.5,
+    alpha: float = DEFAULT_ALPHA,
     relation: str = "symbolic",
     language: str = "lean4",
     **options: Any,

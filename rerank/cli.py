@@ -22,6 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 from embeddings.embed import DEFAULT_MODEL
 from provers.status import VerdictStatus
 from rerank.choices import InformalizerName, KeepMode, Language, Normalize, Relation, Rule
+from rerank.defaults import DEFAULT_ALPHA
 from rerank.perturb_cli import perturb
 from rerank.textfile import read_text
 
@@ -67,7 +68,7 @@ EXIT_CODES = {VerdictStatus.EQUIVALENT: 0, VerdictStatus.INEQUIVALENT: 10, Verdi
 # Shared options (typer reads the defaults as option declarations).
 N_OPT = typer.Option(1, "--n", "-n", min=1, help="How many candidates to select (one per class).")
 RULE_OPT = typer.Option(Rule("log"), help="Combination rule of the two normalized scores.")
-ALPHA_OPT = typer.Option(0.5, min=0.0, max=1.0, help="Weight of the symbolic score (1 = symbolic only, 0 = semantic only).")
+ALPHA_OPT = typer.Option(DEFAULT_ALPHA, min=0.0, max=1.0, help="Weight of the symbolic score (1 = symbolic only, 0 = semantic only).")
 NORM_OPT = typer.Option(Normalize("sum"), help="Per-pool normalization: sum (s / Σs, the paper's), softmax or none.")
 REL_OPT = typer.Option(Relation("symbolic"), help="Equivalence relation used to form the classes.")
 LANG_OPT = typer.Option(Language("lean4"), help="Language of the candidates.")
@@ -546,7 +547,7 @@ def demo(
             hits["first sample"] += bool(labels[0])
             hits["labeled"] += 1
     out.print(
-        f"\nrelation={relation.value}, rule=log, alpha=0.5; ★ = selected (best first, one per class)",
+        f"\nrelation={relation.value}, rule=log, alpha={DEFAULT_ALPHA}; ★ = selected (best first, one per class)",
         style="dim",
     )
     if hits["labeled"]:
