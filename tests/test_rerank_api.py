@@ -217,3 +217,34 @@ def test_a_proved_pair_beats_a_first_singleton_with_the_defaults():
     r = Reranker(informalizer="none", timeout=5.0).rerank(INFORMAL, cands)
     assert [1, 2] in r.classes
     assert r.selected[0] in (1, 2)
+
+
+def test_api_and_cli_share_the_cross_validated_defaults():
+    from typer.testing import CliRunner
+
+    from rerank import defaults
+    from rerank.cli import app
+
+    params = Reranker().get_params()
+    for name in ("alpha", "undecided_weight", "consensus_weight", "truth_weight", "semantic_text",
+                 "answer_weight", "keep_first_margin"):
+        assert params[name] == getattr(defaults, f"DEFAULT_{name.upper()}"), name
+    help_text = CliRunner().invoke(app, ["select", "--help"]).output
+    assert f"[default: {defaults.DEFAULT_ALPHA}]" in help_text
+
+
+def test_the_live_ranking_sees_statement_similarity():
+    # the clusterer's evidence carries the similarities consensus support weighs: renamed
+    # copies are alike (1.0), a different reading less
+    from rerank.cluster import Clusterer
+    from rerank.scoring import PoolEvidence
+
+    cands = [
+        "theorem t (f : ℝ → ℝ) (h₀ : f 1 = 2) : f (f 1) = 5 := by sorry",
+        "theorem t (g : ℝ → ℝ) (h : g 1 = 2) : g (g 1) = 5 := by sorry",
+        "theorem t (x : ℝ) (h : 2 * x = 4) : x = 2 := by sorry",
+    ]
+    c = Clusterer("syntactic", "lean4", 1.0)
+    c.extend(cands)
+    sim = PoolEvidence.from_clusterer(c).similarity
+    assert sim[0, 1] == 1.0 and 0 < sim[0, 2] < 0.7
