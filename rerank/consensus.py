@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -31,6 +32,13 @@ _TOKEN = re.compile(r"[^\W\d]\w*|\d+(?:/\d+)?|[^\s\w()]")
 def statement_tokens(st: Statement) -> Counter[str]:
     """The multiset of names, numerals and operator symbols of ``st``'s canonical closed
     formula (a premise stated twice, or a term repeated, counts twice)."""
+    return Counter(_tokens(st))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(st: Statement) -> Counter[str]:
+    # cached: an incremental session re-ranks the same statements after every new candidate
+    # (hashing a statement costs ~1/10 of printing it); callers must not mutate the result
     return Counter(_TOKEN.findall(show(canonical(st.as_formula(), free_prefix="_v"))))
 
 
@@ -40,14 +48,22 @@ def similarity_matrix(statements: Sequence[Statement | None]) -> np.ndarray:
     toks = []
     for st in statements:
         try:
-            toks.append(None if st is None else statement_tokens(st))
+            toks.append(None if st is None else _tokens(st))
         except RecursionError:  # an enormous term: no similarity rather than no ranking
             toks.append(None)
     k = len(toks)
     out = np.zeros((k, k))
-    for i in range(k):
-        for j in range(i + 1, k):
-            a, b = toks[i], toks[j]
-            if a and b:
-                out[i, j] = out[j, i] = sum((a & b).values()) / sum((a | b).values())
+    rows = [i for i, t in enumerate(toks) if t]
+    if len(rows) < 2:
+        return out
+    vocab = {w: j for j, w in enumerate({w for i in rows for w in toks[i]})}
+    counts = np.zeros((len(rows), len(vocab)))
+    for r, i in enumerate(rows):
+        for w, c in toks[i].items():
+            counts[r, vocab[w]] = c
+    lo = np.minimum(counts[:, None, :], counts[None, :, :]).sum(-1)
+    hi = np.maximum(counts[:, None, :], counts[None, :, :]).sum(-1)
+    sim = lo / hi
+    np.fill_diagonal(sim, 0.0)
+    out[np.ix_(rows, rows)] = sim
     return out
