@@ -129,6 +129,28 @@ def test_numbers_beyond_the_degree_bound_are_left_unknown_not_computed():
     assert isinstance(v, AlgebraicReal) and v.coeffs == (-1, -2, 16, -18, 9)
 
 
+def test_quadratic_model_values_are_radicals_so_chains_of_square_roots_stay_exact():
+    """A MATH geometry candidate: every length is pinned by a chain of square roots
+    (BC = 3√3, AM = ⅔√(2BC² + 2AB² − BC²) = 2√11, …, CP = √34). Read as CRootOf(x² − 27),
+    BC² stayed a power of a root and every premise went past the degree bound, so the false
+    statement (CP = 4) stayed unknown; as radicals they simplify and it is refuted."""
+    text = ('theorem fixes AB BC AM CN CP :: real assumes h0 : "AB = 6" and h1 : "BC = 3 * sqrt 3" '
+            'and h2 : "AM = 2/3 * sqrt (2 * BC powr 2 + 2 * AB powr 2 - BC powr 2)" '
+            'and h3 : "CN = 2/3 * sqrt (2 * BC powr 2 + 2 * AB powr 2 - AB powr 2)" '
+            'and h4 : "CP = sqrt (AM powr 2 - (CN / 2) powr 2)" shows "CP = 4"')
+    stmt = provers.parse(text, "isabelle")
+    env = {"AB": 6, "BC": algebraic_value(app("mul", Num(3, REAL), app("sqrt", Num(3, REAL))), {}),
+           "AM": algebraic_value(app("mul", Num(2, REAL), app("sqrt", Num(11, REAL))), {}),
+           "CN": algebraic_value(app("mul", Num(2, REAL), app("sqrt", Num(10, REAL))), {}),
+           "CP": algebraic_value(app("sqrt", Num(34, REAL)), {})}
+    assert all(algebraic_truth(h.formula, env) is True for h in stmt.hypotheses)
+    assert algebraic_truth(stmt.conclusion, env) is False
+    assert algebraic_truth(stmt.conclusion, {**env, "CP": 4}) is True
+    from provers.engine.equivalence import provable
+
+    assert provable(text, timeout=2.0, language="isabelle").status == "refuted"
+
+
 _radicand = st.integers(2, 30)
 
 

@@ -148,7 +148,9 @@ def _as_sympy(coeffs: tuple[int, ...], lo: Fraction, hi: Fraction) -> Any:
     for f, _ in sympy.Poly(list(reversed(coeffs)), x).factor_list()[1]:
         fc = tuple(int(c) for c in reversed(f.all_coeffs()))
         if _count_roots(fc, lo, hi) == 1:
-            return sympy.CRootOf(f, _count_roots(fc, None, lo))
+            # a quadratic root as its radical (3·√3, not CRootOf(x² - 27, 1)): sympy then
+            # simplifies (3·√3)² to 27 itself, which keeps later values' degrees low
+            return sympy.CRootOf(f, _count_roots(fc, None, lo), radicals=f.degree() <= 2)
     raise ValueError(f"no factor of {coeffs} has a root in ({lo}, {hi})")
 
 
