@@ -643,3 +643,50 @@ def test_enumerated_models_are_models_and_found_when_small(p, q, r, c):
         assert model is None
     else:
         assert model is not None and premises_hold(nf, model) and model["x"] == (r - q) // p
+
+
+# ------------------------------------------------------------------ whole statements by definitions
+
+
+def _holds(text: str, language: str = "isabelle"):
+    from provers.engine.equivalence import provable
+
+    return provable(text, timeout=1.0, language=language)
+
+
+def test_a_chain_of_definitions_decides_a_polar_conversion_without_a_solver():
+    head = ('theorem fixes r theta z x y :: real assumes h0 : "r = 6 * sqrt 3" and h1 : "theta = 5 * pi / 3" '
+            'and h2 : "z = -2" and h3 : "x = r * cos theta" and h4 : "y = r * sin theta" ')
+    ok = _holds(head + 'shows "x = 3 * sqrt 3" and "y = -9" and "z = -2"')
+    assert ok.status == "proved" and ok.by == "definitions"
+    wrong = _holds(head + 'shows "x = 3 * sqrt 3" and "y = 9" and "z = -2"')
+    assert wrong.status == "refuted" and wrong.by == "definitions"
+
+
+def test_definitions_never_refute_when_the_other_premises_are_not_shown_true():
+    # contradictory premises (x = 2 and x = 3): the statement holds vacuously
+    assert _holds('theorem fixes x :: real assumes h0 : "x = 2" and h1 : "x = 3" shows "x = 5"').status == "proved"
+    # a premise about an undefined variable does not close: another route decides
+    v = _holds('theorem fixes x y :: real assumes h0 : "x = 2" and h1 : "y > 0" shows "x = 5"')
+    assert v.status == "refuted" and v.by != "definitions"
+    # a function defined by its equation is substituted too
+    f = _holds('theorem fixes f :: "real => real" and a :: real assumes h0 : "\\<forall>t. f t = t * t + 1" '
+               'and h1 : "a = f 3" shows "a = 10"')
+    assert f.status == "proved"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(-9, 9), st.integers(1, 9), st.integers(-40, 40), st.sampled_from([1, 2, 3, 4, 6]),
+       st.integers(0, 11))
+def test_definitions_agree_with_the_exact_evaluator(a, b, c, d, k):
+    # x = a, y = b·x + c, θ = kπ/d: the verdict is the exact truth of the substituted conclusion
+    from provers.engine.answers import holds_by_definitions
+
+    text = (f'theorem fixes x y theta :: real assumes h0 : "x = {a}" and h1 : "y = {b} * x + {c}" '
+            f'and h2 : "theta = {k} * pi / {d}" shows "y * cos theta \\<le> {c}"')
+    nf = normalize(provers.parse(text, "isabelle"))
+    ob = holds_by_definitions(nf, "statement holds", nf.closed())
+    substituted = provers.parse(f'theorem shows "({b} * {a} + {c}) * cos ({k} * pi / {d}) \\<le> {c}"', "isabelle")
+    expected = truth(substituted.conclusion, {})
+    assert expected is not None
+    assert ob is not None and ob.status == ("proved" if expected else "refuted")

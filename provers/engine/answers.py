@@ -579,6 +579,44 @@ def _computed_from_others(nf: NormalForm, needed: set[Var], known: Model) -> dic
     return out
 
 
+def holds_by_definitions(nf: NormalForm, name: str, formula: Term,
+                         deadline: Deadline | None = None) -> Obligation | None:
+    """Whether ∀x̄. ⋀Γ → C holds when Γ defines everything C mentions (``r = 6 * sqrt 3``,
+    ``θ = 5 * pi / 3``, ``x = r * cos θ``, ``∀t. f t = …``), read without a solver: C with the
+    definitions substituted is closed, and the exact evaluator decides it (None: it does not
+    apply or does not say). Why: solvers see π and cos through approximations and such a
+    chain as a nonlinear system, while substitution makes it arithmetic on exact values.
+
+    Proved when the substituted C is exactly true: under Γ every defined variable equals its
+    defining term. Refuted when it is exactly false and Γ has a model: every premise that is
+    not a definition closes to an exactly true formula too, and every undefined variable's
+    sort is inhabited (the definitions, evaluated, are then the countermodel)."""
+    if any(kind != "forall" for kind, _ in nf.prefix):
+        return None
+    defs = definitions(nf, deadline)
+    if not defs.used:
+        return None
+    conclusion = defs.close(nf.conclusion)
+    if conclusion is None:
+        return None
+    verdict = truth(conclusion, {}, deadline)
+    how = "the premises' definitions substituted into the conclusion"
+    if verdict is True:
+        return Obligation(name, formula, Status.PROVED, "definitions", f"{how}: exactly true")
+    if verdict is not False:
+        return None
+    if not all(defs.defined(v) or provably_inhabited(v.sort) for v in nf.variables):
+        return None
+    for i, p in enumerate(nf.premises):
+        if i not in defs.used:
+            closed = defs.close(p)
+            if closed is None or truth(closed, {}, deadline) is not True:
+                return None
+    return Obligation(name, formula, Status.REFUTED, "definitions",
+                      f"{how}: exactly false, and the definitions are a model of the premises "
+                      f"({'; '.join(defs.notes)})", dict(defs.values))
+
+
 def holds_by_pin(nf: NormalForm, pin: AnswerPin, name: str, formula: Term,
                  deadline: Deadline | None = None) -> Obligation | None:
     """Whether the whole statement ∀x̄. ⋀Γ → L ⋈ c holds, read off its answer pin (None:
@@ -622,6 +660,7 @@ __all__ = [
     "complete_model",
     "exact_value",
     "enumerated_model",
+    "holds_by_definitions",
     "holds_by_pin",
     "pin_answer",
     "pin_key",
