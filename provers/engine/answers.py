@@ -46,7 +46,14 @@ from fractions import Fraction
 from typing import Any
 
 from provers.deadline import Deadline
-from provers.engine.definitions import answer_is, definitions, exact_value, value_of, value_term
+from provers.engine.definitions import (
+    Definitions,
+    answer_is,
+    definitions,
+    exact_value,
+    value_of,
+    value_term,
+)
 from provers.engine.formulas import (
     SAT_NAME,
     VACUITY_NAME,
@@ -226,6 +233,7 @@ def pin_answer(
     cache: MutableMapping[Any, AnswerPin] | None = None,
     cheap: bool = False,
     deadline: Deadline | None = None,
+    defs: Definitions | None = None,
 ) -> AnswerPin:
     """Pin the value of ``nf``'s answer expression (see the module docstring).
 
@@ -234,7 +242,7 @@ def pin_answer(
     by the caller (used when it is this normal form's, up to bound-variable names);
     ``cache``: pins by ``pin_key`` (not filled by ``cheap`` runs, whose unknowns are not
     final); ``deadline`` bounds the exact evaluations (``DeadlineExceeded`` propagates, as it
-    does from ``prove``)."""
+    does from ``prove``); ``defs``: ``definitions(nf)`` when the caller has them already."""
     deadline = deadline if deadline is not None else getattr(prove, "deadline", None)
     key = names = None
     if cache is not None:
@@ -243,14 +251,14 @@ def pin_answer(
         if hit is not None:
             back = {c: n for n, c in names.items()}
             return hit.renamed(back)
-    pin = _pin(nf, prove, side, vacuity, cheap, deadline)
+    pin = _pin(nf, prove, side, vacuity, cheap, deadline, defs)
     if cache is not None and not cheap:
         cache[key] = pin.renamed(names)
     return pin
 
 
 def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, cheap: bool,
-         deadline: Deadline | None) -> AnswerPin:
+         deadline: Deadline | None, defs: Definitions | None) -> AnswerPin:
     std = standardize(nf)
     if std is None:
         return AnswerPin(NOT_APPLICABLE, reason="the conclusion is not L ⋈ c with c closed")
@@ -264,7 +272,8 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
         return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), **kw)
 
     # 1. propagation
-    defs = definitions(nf, deadline)
+    if defs is None:
+        defs = definitions(nf, deadline)
     closed = defs.close(lhs)
     closed_value = value_of(closed, {}, deadline) if closed is not None else None
     mentioned = _mentioned(nf, lhs)
@@ -580,7 +589,7 @@ def _computed_from_others(nf: NormalForm, needed: set[Var], known: Model) -> dic
 
 
 def holds_by_definitions(nf: NormalForm, name: str, formula: Term,
-                         deadline: Deadline | None = None) -> Obligation | None:
+                         deadline: Deadline | None = None, defs: Definitions | None = None) -> Obligation | None:
     """Whether ∀x̄. ⋀Γ → C holds when Γ defines everything C mentions (``r = 6 * sqrt 3``,
     ``θ = 5 * pi / 3``, ``x = r * cos θ``, ``∀t. f t = …``), read without a solver: C with the
     definitions substituted is closed, and the exact evaluator decides it (None: it does not
@@ -590,10 +599,12 @@ def holds_by_definitions(nf: NormalForm, name: str, formula: Term,
     Proved when the substituted C is exactly true: under Γ every defined variable equals its
     defining term. Refuted when it is exactly false and Γ has a model: every premise that is
     not a definition closes to an exactly true formula too, and every undefined variable's
-    sort is inhabited (the definitions, evaluated, are then the countermodel)."""
+    sort is inhabited (the definitions, evaluated, are then the countermodel). ``defs``:
+    ``definitions(nf)`` when the caller has them already."""
     if any(kind != "forall" for kind, _ in nf.prefix):
         return None
-    defs = definitions(nf, deadline)
+    if defs is None:
+        defs = definitions(nf, deadline)
     if not defs.used:
         return None
     conclusion = defs.close(nf.conclusion)
