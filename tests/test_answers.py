@@ -435,6 +435,20 @@ def test_underdetermined_answer_is_free_with_two_witnesses(data, n, sort, solver
             assert all(isinstance(model[f"x{j}"], int) for j in range(n))
 
 
+@pytest.mark.parametrize("solver", sorted(BACKENDS))
+def test_witnesses_give_every_bound_variable_a_value(solver):
+    """A witness is a point of the whole prefix, also for a variable the statement binds but
+    never uses (found by hypothesis: x0 below was missing from cvc5's model)."""
+    xs = [Var(f"x{i}", INT) for i in range(3)]
+    nf = NormalForm(tuple(("forall", x) for x in xs), (app("eq", xs[2], num(1, INT)),),
+                    app("eq", xs[1], num(0, INT)))
+    pin = pin_answer(nf, prover(BACKENDS[solver], points=0))
+    assert pin.status == "free", pin
+    for model, value in pin.witnesses:
+        assert set(model) == {"x0", "x1", "x2"} and model["x2"] == 1 and value == model["x1"]
+        assert premises_hold(nf, model)
+
+
 @settings(max_examples=8, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data(), sort=st.sampled_from([INT, REAL]), delta=st.sampled_from([-2, -1, 1, 3]))
 def test_pinned_pairs_equivalent_iff_exact_answers_agree(data, sort, delta):

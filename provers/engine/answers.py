@@ -190,10 +190,13 @@ def premises_model(nf: NormalForm, model: Model | None, extra: tuple[Var, ...] =
 
 
 def validated(nf: NormalForm, lhs: Term, model: Model | None, deadline: Deadline | None) -> tuple[Model, Value] | None:
-    """``(model, L at model)`` when ⋀Γ is EXACTLY true at the model and L's value is exact."""
+    """``(model, L at model)`` when ⋀Γ is EXACTLY true at the model and L's value is exact.
+    The model also gives a default to each variable the statement binds but never uses, so a
+    witness is a point of the whole prefix (a certificate a reader can substitute as is)."""
     env = premises_model(nf, model, _mentioned(nf, lhs), deadline)
     if env is None:
         return None
+    env.update({v.name: _DEFAULT[v.sort] for v in nf.variables if v.name not in env and v.sort in _DEFAULT})
     val = value_of(lhs, env, deadline)
     return None if val is None else (env, val)
 
