@@ -307,3 +307,36 @@ def test_nested_bounded_quantifiers_stop_at_the_step_budget():
     v = evaluate(f)  # 10^9 cases: must give up, not hang
     assert isinstance(v, Undetermined) and "budget" in v.reason
     assert truth(Quant("forall", (a,), implies(g(a), app("ge", a, N(0))))) is True  # budget is per call
+
+
+# -- set-builders over ℝ bounded by an interval ----------------------------------------
+
+_BOUND = st.fractions(-5, 5, max_denominator=3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=_BOUND, b=_BOUND, strict_lo=st.booleans(), strict_hi=st.booleans(), hole=_BOUND)
+def test_real_interval_builder_is_infinite_exactly_when_nondegenerate(a, b, strict_lo, strict_hi, hole):
+    """{x : ℝ | a ⋈ x ∧ x ⋈ b ∧ x ≠ h}: card 0 and not finite when a < b (finitely many points
+    removed from an interval leave infinitely many), empty when the bounds exclude every
+    point; undecided (never wrong) on a single point."""
+    body = app("and", app("lt" if strict_lo else "le", num(a, REAL), x),
+               app("and", app("lt" if strict_hi else "le", x, num(b, REAL)), app("ne", x, num(hole, REAL))))
+    s = SetBuilder(x, body)
+    fin = evaluate(app("finite", s), {})
+    card = evaluate(app("card", s), {})
+    if a < b:
+        assert fin is False and card == 0
+    elif a > b or strict_lo or strict_hi:
+        assert fin is True and card == 0
+    else:  # {a} minus possibly the hole
+        assert isinstance(fin, Undetermined) or fin is True
+        assert isinstance(card, Undetermined) or card == (0 if hole == a else 1)
+
+
+def test_real_builder_with_other_conditions_is_not_claimed_infinite():
+    """A conjunct the interval reading does not understand (x² = 4) leaves the set's size open."""
+    s = SetBuilder(x, app("and", app("le", num(0, REAL), x),
+                          app("eq", app("pow", x, num(2, NAT)), num(4, REAL))))
+    assert isinstance(evaluate(app("card", s), {}), Undetermined)
+    assert isinstance(evaluate(app("finite", s), {}), Undetermined)

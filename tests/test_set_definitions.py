@@ -97,3 +97,18 @@ def test_is_greatest_is_bounded_by_the_set_builders_own_conditions():
     # no bound anywhere: undecided, never a guess
     unbounded = "theorem t : IsGreatest {n : ℕ | n % 7 = 0} 98 := sorry"
     assert truth(provers.parse(unbounded, "lean4").conclusion, {}) is None
+
+
+def test_card_of_an_untyped_builder_is_read_over_the_reals():
+    """MATH prealgebra/problem_1173: ``fixes n :: nat`` does not type the bound ``n`` of
+    ``{n. 100 ≤ n ∧ n ≤ 999}``; the documented default makes it real, an infinite interval,
+    whose card is 0 in Isabelle: the candidate is refuted against the integer count 900."""
+    from provers.engine.equivalence import check_equivalence
+
+    ints = provers.parse('theorem\nshows "card {x::int. x \\<ge> 100 \\<and> x \\<le> 999} = 900"', "isabelle")
+    untyped = provers.parse('theorem\nfixes n :: nat\nshows "card {n. 100 \\<le> n \\<and> n \\<le> 999} = 900"',
+                            "isabelle")
+    assert truth(untyped.conclusion, {}) is False
+    v = check_equivalence(ints, untyped, relation="symbolic", timeout=2.0)
+    assert v.status == "inequivalent", v.explain()
+    assert check_equivalence(ints, ints, relation="symbolic", timeout=2.0).status == "equivalent"

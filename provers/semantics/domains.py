@@ -110,6 +110,52 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
     return None
 
 
+def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) -> bool | None:
+    """Whether ``{v | body}`` over ℝ or ℚ is infinite, read off its conjuncts: True when they
+    are order atoms between ``v`` and exact rational values bounding a non-degenerate interval,
+    plus atoms ``v ≠ c`` (finitely many points removed) and closed conjuncts that are exactly
+    true; False when the bounds leave no point at all (the set is empty); None otherwise.
+
+    Why: ``card {x :: real. 100 ≤ x ∧ x ≤ 999}`` is 0 in Isabelle and Lean (card of an infinite
+    set), and the evaluator could not count it."""
+    if v.sort not in (REAL, RAT):
+        return None
+    lo: tuple[Fraction, bool] | None = None  # (bound, strict)
+    hi: tuple[Fraction, bool] | None = None
+    for g in conjuncts(body):
+        if v not in free_vars(g):
+            if value_of(g) is not True:
+                return None
+            continue
+        if isinstance(g, App) and g.op == "or" and any(
+                v not in free_vars(d) and value_of(d) is True for d in g.args):
+            continue  # true everywhere (``11 ≠ 0 ∨ x = 0``: ``11 dvd x`` over ℝ)
+        if not isinstance(g, App) or len(g.args) != 2:
+            return None
+        op, (a, b) = g.op, g.args
+        if op == "ne" and v in (a, b):
+            if v in free_vars(b if a == v else a):
+                return None
+            continue
+        if op in FLIPPED:
+            op, a, b = FLIPPED[op], b, a
+        if op not in ("lt", "le"):
+            return None
+        w = value_of(b) if a == v else value_of(a) if b == v else None
+        if not is_rational(w) or isinstance(w, bool):
+            return None
+        bound = (Fraction(w), op == "lt")
+        if a == v:  # v < w or v ≤ w
+            hi = bound if hi is None or (bound[0], not bound[1]) < (hi[0], not hi[1]) else hi
+        else:  # w < v or w ≤ v
+            lo = bound if lo is None or bound > lo else lo
+    if lo is None or hi is None or lo[0] < hi[0]:
+        return True
+    if lo[0] > hi[0] or lo[1] or hi[1]:
+        return False
+    return None  # a single point, which the ≠ atoms may remove
+
+
 def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
     """|m| when the guard says v divides a nonzero integer m: ``v ∣ m``, or ``a % v = b % v``
     with a ≠ b (``a ≡ b [MOD v]``: v ∣ a − b; modulo 0 it reads a = b, false)."""

@@ -78,7 +78,13 @@ from provers.semantics.approx import (
 )
 from provers.semantics.certify import certified_sign
 from provers.semantics.closed_forms import closed_form
-from provers.semantics.domains import MAX_DOMAIN, bound_domain, guards, probe_values
+from provers.semantics.domains import (
+    MAX_DOMAIN,
+    bound_domain,
+    dense_interval_infinite,
+    guards,
+    probe_values,
+)
 from provers.semantics.identities import polynomial_identity
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
@@ -752,4 +758,7 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
     def contains(x: Any) -> Any:
         return _ev(t.body, {**env, v.name: x})
 
-    return PredSet(v.sort, contains)
+    infinite = dense_interval_infinite(v, t.body, _exact_value(env))
+    if infinite is False:
+        return frozenset()
+    return PredSet(v.sort, contains, infinite)

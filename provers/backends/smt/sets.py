@@ -161,9 +161,9 @@ def _builder_cardinality(lw: Lowerer, s: SetBuilder) -> Term:
     """card {x | P x} over ℕ/ℤ with numeral bounds among P's conjuncts: a closed set is
     counted exactly by the evaluator (up to its domain cap, else the reason), one with free
     variables is unrolled into Σ (if P e then 1 else 0) over at most ``MAX_UNROLL`` values."""
-    if s.var.sort not in (NAT, INT):
+    if s.var.sort not in (NAT, INT) and free_vars(s):
         raise Unsupported(f"card of a set-builder over {s.var.sort}")
-    if not free_vars(s):
+    if not free_vars(s):  # over ℝ: 0 when the evaluator sees an infinite interval
         n = evaluate(app("card", s), {})
         if isinstance(n, Undetermined):
             raise Unsupported(f"card of a set-builder not enumerated ({n.reason}; the evaluator "
