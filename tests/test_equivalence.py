@@ -426,3 +426,28 @@ shows  "n \\<le> 31"
     assert isinstance(f, Closure) and str(f).startswith("(λ m. ") and "m ^ 2" in str(f)
     lean = "theorem t (f : ℕ → ℕ) (h : ∀ n, f n = 2 * n + 3) (k : ℕ) (hk : f k > 4) : k ≥ 1 := by sorry"
     assert vacuous(lean).status == "refuted"
+
+
+def test_closed_formulas_are_decided_by_exact_evaluation_without_a_solver():
+    """A closed obligation (two pinned closed forms: √5 · √5 = 5, card of an interval) is
+    proved or refuted by the exact evaluator: no backend is asked."""
+    from provers.backends.base import Backend
+    from provers.deadline import Deadline
+    from provers.engine.prover import Prover
+    from provers.ir import SetBuilder
+    from provers.status import Status
+
+    class Refusing(Backend):
+        name = "refusing"
+
+        def prove(self, obligation, timeout=5.0):
+            raise AssertionError("a closed formula reached the backend")
+
+    prover = Prover(Refusing(), 2.0, Deadline.after(60), points=0)
+    root5 = app("sqrt", num(5, REAL))
+    assert prover("t = t'", app("eq", app("mul", root5, root5), num(5, REAL))).status == Status.PROVED
+    ob = prover("t = t'", app("eq", app("mul", root5, root5), num(6, REAL)))
+    assert ob.status == Status.REFUTED and ob.model == {}
+    k = Var("k", NAT)
+    card = app("card", SetBuilder(k, app("and", app("le", num(1, NAT), k), app("le", k, num(99, NAT)))))
+    assert prover("card", app("eq", card, num(99, NAT))).status == Status.PROVED

@@ -1,6 +1,7 @@
 """The prover the relations ask: ``prove(name, closed formula, cheap=False) -> Obligation``.
 
-Cheapest first: syntactic identity proves (``⊢ t = t``); exact evaluation at sampled points
+Cheapest first: syntactic identity proves (``⊢ t = t``); a closed formula without
+uninterpreted symbols is decided by exact evaluation; exact evaluation at sampled points
 refutes (a point where the formula is exactly false is a validated countermodel, since the
 evaluator is exact); then the backend, whose countermodels are re-checked by the evaluator
 before they count. Results are cached per formula for the length of one check.
@@ -202,8 +203,15 @@ class Prover:
         t0 = time.perf_counter()
         ob = Obligation(name, formula)
         vs, body = _strip_forall(formula)
-        if _trivially_valid(body):
+        trivial = _trivially_valid(body)
+        closed = not trivial and not vs and not has_uninterpreted(body)
+        closed_truth = exact_truth(body, {}, self.deadline) if closed else None
+        if trivial:
             ob.status, ob.by = Status.PROVED, "syntactic"
+        elif closed_truth is not None:  # closed: the exact evaluator is the semantics itself
+            ob.status, ob.by = (Status.PROVED, "evaluator") if closed_truth else (Status.REFUTED, "fingerprint")
+            ob.detail = f"closed formula, exactly {'true' if closed_truth else 'false'} (exact evaluation)"
+            ob.model = None if closed_truth else {}
         else:
             model = sampled_counterexample(vs, body, self.points, self.seed, self.carriers, self.deadline,
                                            self.probes)
