@@ -186,3 +186,34 @@ def test_problem_budget_gives_an_error_record_not_a_hang(built: tuple) -> None:
     assert rec["correct"] == [False, True, True, False]
     # an error record ranks in sample order for every method
     assert pt.method_order(rec, "SymEq") == [0, 1, 2, 3]
+
+
+def test_budget_cutting_the_naive_baseline_keeps_the_clustering(built: tuple, monkeypatch) -> None:
+    """The budget alarm going off in the naive baseline (after the clustering) leaves a
+    complete record with the baseline marked partial, not an error that loses everything;
+    the engine itself is told to stop at ``ENGINE_SHARE`` of the budget."""
+    import signal
+
+    calls = []
+
+    def cut_on_second(statement, timeout, language="isabelle"):
+        calls.append(statement)
+        if len(calls) == 2:
+            raise pt.ProblemTimeout("problem budget exceeded")
+        return True, 1
+
+    monkeypatch.setattr(pt, "proved_outright", cut_on_second)
+    old = signal.getsignal(signal.SIGALRM)
+    try:
+        pt._init_worker(1.0, "symbolic", 600.0)
+        assert pt._WORKER["reranker"].problem_timeout == pytest.approx(pt.ENGINE_SHARE * 600.0)
+        rec = pt.cluster_problem(PROBLEMS[0])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        pt._init_worker(1.0, "symbolic", 0.0)
+    assert "error" not in rec and "naive baseline cut" in rec["partial"]
+    assert rec["classes"] and rec["evidence"] and rec["kmeans_order"]
+    first = next(i for i, p in enumerate(rec["parsed"]) if p)
+    assert rec["proved"][first] is True and rec["proved"].count(True) == 1
+    assert rec["naive_solver_calls"] == 1
