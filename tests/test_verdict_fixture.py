@@ -63,6 +63,17 @@ NEWLY_DECIDED = {
     ("diag", "36:mathd_numbertheory_32:change_numeral", "sae"),
     ("diag", "106:mathd_numbertheory_35:swap_quantifier", "sae"),
     ("diag", "107:mathd_numbertheory_35:change_numeral", "sae"),
+    # `logical` (⊢ T ↔ T', provable statements identified): the closed formula T ↔ T' is
+    # decided by the exact evaluator before any solver. amc12a_2020_p10: both sides false at
+    # n = 1 (Lean's logb 16 1 = 0 and logb 2 0 = 0, so h₁ holds; digit sum 1, n ≠ 13).
+    # mathd_algebra_314: both true (the candidate's 1 / 4 is ℕ division: 0 = 0).
+    # exercise_4_11: both false (the reference's s is unconstrained; the candidate fails at
+    # p = 2, k = 0: 2 % 2 = 0 ≠ 1). mathd_numbertheory_150: both true (7 + 30n is prime for
+    # n < 6; 187 = 11 · 17). Human labels judge meaning, not provability: 3 say not equivalent.
+    ("gted", "gted/minif2f/amc12a_2020_p10/0", "logical"),
+    ("gted", "gted/minif2f/mathd_algebra_314/0", "logical"),
+    ("gted", "gted/proofnet/exercise_4_11/0", "logical"),
+    ("gted", "gted/minif2f/mathd_numbertheory_150/0", "logical"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
