@@ -340,3 +340,22 @@ def test_real_builder_with_other_conditions_is_not_claimed_infinite():
                           app("eq", app("pow", x, num(2, NAT)), num(4, REAL))))
     assert isinstance(evaluate(app("card", s), {}), Undetermined)
     assert isinstance(evaluate(app("finite", s), {}), Undetermined)
+
+
+def test_closed_set_builders_are_computed_once_and_open_ones_per_point():
+    """A closed set-builder has one value at every point (it is cached across evaluations);
+    one with a free variable is evaluated at each point, never served from that cache."""
+    import importlib
+
+    ev_module = importlib.import_module("provers.semantics.evaluate")
+
+    k = Var("k", NAT)
+    closed = SetBuilder(k, app("and", app("le", num(100, NAT), k), app("le", k, num(999, NAT)),
+                               app("eq", app("mod", k, num(11, NAT)), num(0, NAT))))
+    assert evaluate(app("card", closed), {"n": 1}) == 81
+    assert closed in ev_module._CLOSED_VALUES
+    assert evaluate(app("card", closed), {"n": 2}) == 81
+    opened = SetBuilder(k, app("and", app("le", num(1, NAT), k), app("le", k, n)))
+    assert evaluate(app("card", opened), {"n": 5}) == 5
+    assert evaluate(app("card", opened), {"n": 7}) == 7
+    assert opened not in ev_module._CLOSED_VALUES

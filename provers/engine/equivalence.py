@@ -199,6 +199,9 @@ def check_equivalence(
         raise ValueError(f"unknown relation {relation!r}; expected one of {RELATIONS}")
     timeout = check_seconds("timeout", timeout)
     budget = check_seconds("total_timeout", total_timeout) if total_timeout is not None else 4 * timeout
+    # the alignments' scipy.optimize takes 0.6-1.3 s to import: once per process, and not on
+    # the first check's clock (it cost that check a quarter of its budget)
+    import scipy.optimize  # noqa: F401
     t0 = time.perf_counter()
     stop = Deadline.after(budget).sooner(deadline)
     sa, sb = as_statement(a, language, "A"), as_statement(b, language_b or language, "B")

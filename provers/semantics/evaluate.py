@@ -218,7 +218,7 @@ def _ev(t: Term, env: Env) -> Any:
     if isinstance(t, BigOp):
         return _bigop(t, env)
     if isinstance(t, SetBuilder):
-        return _setbuilder(t, env)
+        return _closed_cached(t, env, _setbuilder)
     if isinstance(t, Uninterpreted):
         return _uninterpreted(t, env)
     raise Undecided(f"unknown term {type(t).__name__}")
@@ -701,22 +701,27 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
     return isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2 and body.args[0] == body.args[1]
 
 
-#: Values of closed big operators (no free variable, no uninterpreted symbol): the same
-#: ``∑ k in Icc 1 1319, …`` is evaluated under every candidate model of an obligation.
-_CLOSED_BIGOPS: dict[BigOp, Any] = {}
-_CLOSED_BIGOPS_MAX = 256
+#: Values of closed big operators and set-builders (no free variable, no uninterpreted
+#: symbol): the same ``∑ k in Icc 1 1319, …`` or ``card {n | 100 ≤ n ≤ 999 ∧ 11 ∣ n}`` is
+#: evaluated under every candidate model and sampled point of an obligation.
+_CLOSED_VALUES: dict[Term, Any] = {}
+_CLOSED_VALUES_MAX = 256
+
+
+def _closed_cached(t: Term, env: Env, compute: Callable[[Term, Env], Any]) -> Any:
+    closed = not free_vars(t) and not any(isinstance(s, Uninterpreted) for s in subterms(t))
+    if closed and t in _CLOSED_VALUES:
+        return _CLOSED_VALUES[t]
+    value = compute(t, env)
+    if closed:
+        if len(_CLOSED_VALUES) >= _CLOSED_VALUES_MAX:
+            _CLOSED_VALUES.clear()
+        _CLOSED_VALUES[t] = value
+    return value
 
 
 def _bigop(t: BigOp, env: Env) -> Any:
-    closed = not free_vars(t) and not any(isinstance(s, Uninterpreted) for s in subterms(t))
-    if closed and t in _CLOSED_BIGOPS:
-        return _CLOSED_BIGOPS[t]
-    value = _bigop_value(t, env)
-    if closed:
-        if len(_CLOSED_BIGOPS) >= _CLOSED_BIGOPS_MAX:
-            _CLOSED_BIGOPS.clear()
-        _CLOSED_BIGOPS[t] = value
-    return value
+    return _closed_cached(t, env, _bigop_value)
 
 
 def _bigop_value(t: BigOp, env: Env) -> Any:
