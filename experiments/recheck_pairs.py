@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -27,8 +28,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
-def inconclusive_pairs(data: Path, cache: Path, sample: int, seed: int = 0) -> list[dict[str, Any]]:
-    """``sample`` inconclusive pairs of the cache (all when 0), with both candidates' texts."""
+def inconclusive_pairs(data: Path, cache: Path, sample: int, seed: int = 0, reason: str = "") -> list[dict[str, Any]]:
+    """``sample`` inconclusive pairs of the cache (all when 0) whose reason matches the regular
+    expression ``reason``, with both candidates' texts."""
     problems = {}
     for line in data.read_text().splitlines():
         if line.strip():
@@ -39,7 +41,7 @@ def inconclusive_pairs(data: Path, cache: Path, sample: int, seed: int = 0) -> l
         rec = json.loads(line)
         cands = problems.get(rec["id"], {}).get("candidates")
         for d in rec.get("evidence", {}).get("decisions", []):
-            if d["status"] == "inconclusive" and cands:
+            if d["status"] == "inconclusive" and cands and re.search(reason, d.get("reason", "")):
                 pairs.append({"id": rec["id"], "a": d["a"], "b": d["b"], "language": problems[rec["id"]]["language"],
                               "A": cands[d["a"]]["formal"], "B": cands[d["b"]]["formal"]})
     if sample and sample < len(pairs):
@@ -86,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base", help="a checkout of the earlier commit (omit: this tree only)")
     ap.add_argument("--relation", default="symbolic", help="equivalence relation to check under")
     ap.add_argument("--sample", type=int, default=150, help="inconclusive pairs to re-check (0: all)")
+    ap.add_argument("--reason", default="", help="only pairs whose stage-1 reason matches this regex")
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per solver call")
     ap.add_argument("--out", default="experiments/out/recheck_pairs.jsonl", help="per-pair records (JSONL)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -98,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(HERE))
     from side_by_side import run_alternating, start_worker
 
-    pairs = inconclusive_pairs(Path(args.data), Path(args.cache), args.sample)
+    pairs = inconclusive_pairs(Path(args.data), Path(args.cache), args.sample, reason=args.reason)
     trees = {"head": HERE.parent, **({"base": Path(args.base).resolve()} if args.base else {})}
     wargs = ["--relation", args.relation, "--timeout", str(args.timeout)]
     workers = {name: start_worker(__file__, tree, wargs) for name, tree in trees.items()}

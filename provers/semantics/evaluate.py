@@ -239,6 +239,8 @@ def _tri(t: Term, env: Env) -> tuple[bool | None, bool, str]:
 
 def _coerce(v: Any, sort: Sort, name: str) -> Any:
     """Bring a user-supplied value to the evaluator's representation of ``sort``."""
+    if type(v) is int and (sort == INT or (sort == NAT and v >= 0)):
+        return v  # the common case of every bound-variable lookup: no Fraction built
     if isinstance(v, (Approx, ApproxBool, Undetermined)):
         return v
     if sort == BOOL:
