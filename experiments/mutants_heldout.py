@@ -31,7 +31,14 @@ def held_out_rows(n_rows: int) -> list[int]:
     return idx[SAMPLE:]
 
 
-def run(tree: str, out: Path, timeout: float) -> None:
+def halves(n_rows: int) -> dict[str, list[int]]:
+    """The held-out rows, and their two halves (the first may be read, the second is the figure)."""
+    rows = held_out_rows(n_rows)
+    half = (len(rows) + 1) // 2
+    return {"all": rows, "first": rows[:half], "second": rows[half:]}
+
+
+def run(tree: str, out: Path, timeout: float, part: str = "all") -> None:
     sys.path.insert(0, str(Path(tree).resolve()))
     from tqdm import tqdm
 
@@ -40,7 +47,7 @@ def run(tree: str, out: Path, timeout: float) -> None:
 
     rows = [json.loads(x) for x in DATA.read_text().splitlines() if x.strip()]
     with out.open("w") as fh:
-        for i in tqdm(held_out_rows(len(rows)), desc="rows", unit="row"):
+        for i in tqdm(halves(len(rows))[part], desc="rows", unit="row"):
             aligned = [c for c in rows[i]["candidates"] if c["label"] == 1]
             if not aligned:
                 continue
@@ -66,9 +73,7 @@ def run(tree: str, out: Path, timeout: float) -> None:
 
 
 def summary(paths: list[str]) -> None:
-    rows = held_out_rows(len(DATA.read_text().splitlines()))
-    half = (len(rows) + 1) // 2
-    parts = {"all": set(rows), "first half": set(rows[:half]), "second half": set(rows[half:])}
+    parts = {f"{k} half" if k != "all" else k: set(v) for k, v in halves(len(DATA.read_text().splitlines())).items()}
     for p in paths:
         recs = [json.loads(x) for x in Path(p).read_text().splitlines() if x.strip()]
         recs = [r for r in recs if "ref_error" not in r]
@@ -86,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tree", default=".", help="checkout whose provers/ is measured")
     ap.add_argument("--out", help="per-mutant records (JSONL)")
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per solver call")
+    ap.add_argument("--part", choices=("all", "first", "second"), default="all",
+                    help="which held-out rows to run: all, or the half that may be read (first) or not (second)")
     ap.add_argument("--summary", nargs="+", help="summarize these record files instead of running")
     args = ap.parse_args(argv)
     if args.summary:
@@ -93,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.out:
         ap.error("--out is required to run")
-    run(args.tree, Path(args.out), args.timeout)
+    run(args.tree, Path(args.out), args.timeout, args.part)
     return 0
 
 

@@ -451,3 +451,38 @@ def test_closed_formulas_are_decided_by_exact_evaluation_without_a_solver():
     k = Var("k", NAT)
     card = app("card", SetBuilder(k, app("and", app("le", num(1, NAT), k), app("le", k, num(99, NAT)))))
     assert prover("card", app("eq", card, num(99, NAT))).status == Status.PROVED
+
+
+IMO_1974_P5 = """theorem imo_1974_p5 (a b c d s : ℝ) (h₀ : 0 < a ∧ 0 < b ∧ 0 < c ∧ 0 < d)
+  (h₁ : s = a / (a + b + d) + b / (a + b + c) + c / (b + c + d) + d / (a + c + d)) :
+  1 < s ∧ s < 2 := by sorry"""
+
+
+@pytest.mark.parametrize("bound", ["1", "7"])
+def test_a_variable_defined_by_a_premise_is_computed_at_sampled_points(bound):
+    """FormalAlign mutant of imo_1974_p5 (0 < a → 1 < a, 7 < a): a sampled s never meets
+    s = a/(a+b+d) + …, s computed from the sampled a, b, c, d does, and that point refutes
+    the premise equivalence; it refutes all 120 alignments of the five reals (only 24 fit
+    the alignment budget: the rest go through the cheap checks too)."""
+    mutant = IMO_1974_P5.replace("(h₀ : 0 < a", f"(h₀ : {bound} < a")
+    v = check_equivalence(IMO_1974_P5, mutant, relation="sae", timeout=1.0)
+    assert v.status == "inequivalent", v.explain()
+    assert "120" in v.reason
+    m = v.countermodel["A"]
+    assert m["s"] == sum(Fraction(x) / y for x, y in (
+        (m["a"], m["a"] + m["b"] + m["d"]), (m["b"], m["a"] + m["b"] + m["c"]),
+        (m["c"], m["b"] + m["c"] + m["d"]), (m["d"], m["a"] + m["c"] + m["d"])))
+    assert check_equivalence(IMO_1974_P5, IMO_1974_P5, relation="sae", timeout=1.0).status == "equivalent"
+
+
+def test_scalar_definitions_settle_chains_and_respect_sorts():
+    from provers.engine.definitions import scalar_definitions, with_scalar_definitions
+
+    n, t, s = Var("n", NAT), Var("t", REAL), Var("s", REAL)
+    body = and_(app("eq", s, app("add", t, r(1))), app("eq", t, app("mul", r(2), x)),
+                app("eq", n, app("sub", num(3, NAT), num(5, NAT))))
+    defs = scalar_definitions((x, t, s, n), body)
+    assert {(v.name, e) for v, e in defs} >= {("s", app("add", t, r(1))), ("t", app("mul", r(2), x))}
+    q = with_scalar_definitions({"x": Fraction(3, 2), "t": 0, "s": 0, "n": 7}, defs)
+    assert q == {"x": Fraction(3, 2), "t": 3, "s": 4, "n": 0}  # ℕ subtraction truncates
+    assert with_scalar_definitions(q, defs) is None  # already met: nothing changes

@@ -44,6 +44,7 @@ from provers.ir import (
     Num,
     Quant,
     SetBuilder,
+    SetSort,
     Term,
     Var,
     app,
@@ -215,6 +216,60 @@ def function_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tup
                 found[f] = (params, rhs)
                 break
     return [(f, ps, e) for f, (ps, e) in found.items() if not free_vars(e) & found.keys()]
+
+
+#: Definitions per variable ``scalar_definitions`` keeps (each side of ``Γ ↔ Γ'`` may have its own).
+MAX_SCALAR_DEFINITIONS = 2
+
+
+def scalar_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, Term]]:
+    """``(v, e)`` for each atom ``v = e`` (or ``e = v``) among the subterms of ``body`` with
+    ``v`` one of the number or truth-valued ``vs``, not in ``e``, and ``e`` over ``vs``: for
+    the fingerprint's points (``prover.defined_points``), where a sampled ``s`` almost never
+    meets ``s = a / (a + b + d) + …`` but ``s`` computed from the sampled a, b, d does."""
+    names = set(vs)
+    found: dict[Var, list[Term]] = {}
+    for q in subterms(body):
+        if not (isinstance(q, App) and q.op == "eq" and len(q.args) == 2):
+            continue
+        for v, e in (q.args, q.args[::-1]):
+            if (isinstance(v, Var) and v in names and not isinstance(v.sort, (FunSort, SetSort))
+                    and v not in free_vars(e) and free_vars(e) <= names):
+                options = found.setdefault(v, [])
+                if e not in options and len(options) < MAX_SCALAR_DEFINITIONS:
+                    options.append(e)
+    return [(v, e) for v, es in found.items() for e in es]
+
+
+def with_scalar_definitions(point: dict[str, Any], defs: list[tuple[Var, Term]],
+                            deadline: Deadline | None = None) -> dict[str, Any] | None:
+    """``point`` with each defined variable set to its first definition's exact value there
+    (chains such as ``t = 2a``, ``s = t + 1`` settle over a few rounds), or None when that
+    changes nothing."""
+    options: dict[Var, list[Term]] = {}
+    for v, e in defs:
+        options.setdefault(v, []).append(e)
+    q = dict(point)
+    for _ in range(3):
+        before = dict(q)
+        for v, es in options.items():
+            for e in es:
+                val = value_of(e, q, deadline)
+                if _fits(val, v):
+                    q[v.name] = val
+                    break
+        if q == before:
+            break
+    return q if q != point else None
+
+
+def _fits(val: Any, v: Var) -> bool:
+    """Whether ``val`` is a value the evaluator takes for a variable of ``v``'s sort."""
+    if val is None or isinstance(val, AlgebraicReal) or isinstance(val, bool) != (v.sort == BOOL):
+        return False
+    if v.sort in (NAT, INT):
+        return isinstance(val, int) and (v.sort == INT or val >= 0)
+    return v.sort in (BOOL, RAT, REAL)
 
 
 #: Most combinations of definitions ``definition_choices`` returns.
@@ -489,4 +544,4 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None) -> Definitions
 
 
 __all__ = ["Definitions", "answer_is", "definitions", "exact_value", "function_definitions", "function_equations",
-           "value_of", "value_term"]
+           "scalar_definitions", "value_of", "value_term", "with_scalar_definitions"]

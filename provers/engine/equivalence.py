@@ -81,6 +81,11 @@ EQUIVALENT, INEQUIVALENT, INCONCLUSIVE = VerdictStatus
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_ALIGNMENTS = 24
+#: When every alignment within the budget was refuted by the cheap checks, the rest are
+#: enumerated too (cheap checks only), up to this many admissible alignments in all (6!).
+MAX_CHEAP_ALIGNMENTS = 720
+#: Countermodels of ruled-out alignments tried first on the next ones.
+FOUND_PROBES = 3
 
 _CHECKS = {"syntactic": check_syntactic, "sae": check_sae, "symbolic": check_symbolic}
 
@@ -298,7 +303,28 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
         if diagonal is not None:
             return diagonal
     search = _Search(na, nb, relation, prover, als, route)
-    return search.cheap_pass() or search.backend_pass() or search.verdict()
+    v = search.cheap_pass() or search.backend_pass() or search.verdict()
+    if v.budget_exhausted and not search.survivors and relation != "syntactic" and als.total <= MAX_CHEAP_ALIGNMENTS:
+        return _all_alignments_cheaply(na, nb, relation, prover, als.total, route) or v
+    return v
+
+
+def _all_alignments_cheaply(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, total: int,
+                            route: _Route | None) -> Verdict | None:
+    """Every admissible alignment through the cheap checks (identity, sampled exact
+    evaluation), when the budgeted ones were all refuted that way: five same-sort variables
+    have 120 alignments, each refuted in milliseconds at a sampled point. The verdict when
+    the cheap checks decide every one of them (the first budget's results are cached by the
+    prover); None when one survives or the deadline passes (the caller keeps its own)."""
+    try:
+        every = alignments(na, nb, total, prover.deadline)
+        search = _Search(na, nb, relation, prover, every, route)
+        proved = search.cheap_pass(until_survivor=True)
+    except DeadlineExceeded:
+        return None
+    if proved is not None:
+        return proved
+    return None if search.survivors else search.verdict()
 
 
 @dataclass
@@ -405,10 +431,14 @@ class _Search:
     survivors: list[tuple[Alignment, NormalForm]] = field(default_factory=list)
     unknown_reasons: list[str] = field(default_factory=list)
     best_unknown: tuple[Alignment, Outcome] | None = None
+    found: list[dict] = field(default_factory=list)
 
-    def cheap_pass(self) -> Verdict | None:
-        """Syntactic identity and sampled exact evaluation on every enumerated alignment."""
+    def cheap_pass(self, until_survivor: bool = False) -> Verdict | None:
+        """Syntactic identity and sampled exact evaluation on every enumerated alignment
+        (``until_survivor``: stop at the first one they leave open)."""
         for al in self.als.items:
+            if until_survivor and self.survivors:
+                return None
             nbr = rename_onto(self.nb, al)
             self._probe(al)
             out = _CHECKS[self.relation](self.na, nbr, self.prover, cheap=True)
@@ -485,19 +515,23 @@ class _Search:
         self.outcomes[id(al)] = out
         if out.model is not None:
             self.last_model = (out.model, al)
+            if out.model not in self.found:
+                self.found = [out.model, *self.found][:FOUND_PROBES]
 
     def _probe(self, al: Alignment) -> None:
         """Models of each side's premises found by the value route are the points where two
-        premise sets and conclusions are worth comparing (B's through the alignment)."""
-        if self.route is None:
-            return
-        probes_a = self.route.outcome.witnesses.get("A", [])
-        probes_b = self.route.outcome.witnesses.get("B", [])
-        if probes_a or probes_b:
+        premise sets and conclusions are worth comparing (B's through the alignment); the
+        countermodels of alignments already ruled out (over A's variables) often refute the
+        next alignment too (a permutation of variables that share a value changes nothing)."""
+        probes: list[dict] = []
+        if self.route is not None:
+            probes_a = self.route.outcome.witnesses.get("A", [])
+            probes_b = self.route.outcome.witnesses.get("B", [])
             onto = {vb.name: va.name for va, vb in al.pairs}
             names = self.route.names
-            self.prover.use_probes(probes_a + [{onto.get(names.get(k, k), k): x for k, x in m.items()}
-                                               for m in probes_b])
+            probes = probes_a + [{onto.get(names.get(k, k), k): x for k, x in m.items()} for m in probes_b]
+        if probes or self.found:
+            self.prover.use_probes(self.found + probes)
 
 
 def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obligation | None:

@@ -9,8 +9,10 @@ before they count. Results are cached per formula for the length of one check.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from provers.backends.base import Backend, Proved, Refuted, Unknown
@@ -23,7 +25,9 @@ from provers.engine.definitions import (
     initial_values,
     instantiate_recurrences,
     recurrences,
+    scalar_definitions,
     set_definitions,
+    with_scalar_definitions,
 )
 from provers.engine.formulas import canon_key
 from provers.engine.normal import sort_mentions
@@ -62,6 +66,8 @@ log = logging.getLogger(__name__)
 FINGERPRINT_POINTS = 24
 #: Of those (after the probes), how many are tried again with defined functions unfolded.
 DEFINED_POINTS = 6
+#: Scalar definitions (``s = e``) also tried one at a time, at most this many.
+MAX_SINGLE_DEFINITIONS = 4
 
 
 def default_backend() -> Backend:
@@ -104,15 +110,17 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
     names = {v.name for v in vs}
     first = [p for p in (complete_model({k: x for k, x in pr.items() if k in names}, vs) for pr in probes or [])
              if p is not None]
+    # lazily: a probe (a countermodel of an earlier alignment) often decides before the
+    # defined points, which cost an evaluation of each definition, are computed
     defined = defined_points(vs, body, first + points[:DEFINED_POINTS])
-    points = first + defined + numeral_probes(vs, [body], points[0] if points else {}) + points
-    for env in points:
+    numerals = numeral_probes(vs, [body], points[0] if points else {})
+    for env in itertools.chain(first, defined, numerals, points):
         if exact_truth(body, env, deadline) is False:
             return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
     return None
 
 
-def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> list[dict]:
+def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Iterator[dict]:
     """``points`` with each function variable that ``body`` defines (``function_definitions``)
     given its definition as a closure: premises such as ``∀ m > 0, f m = m² + m + 1`` then
     hold there (the evaluator sees that they are met, ``evaluate._meets_definitions``), which
@@ -124,10 +132,23 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> list[
         for f, params, e in defs:
             q[f.name] = Closure(params, e, q)
         out.append(q)
+    yield from out
+    # `s = a / (a + b + d) + …`: s computed from the point's other values (also where the
+    # functions above are given by their definitions); all definitions at once, then each
+    # alone (each side of Γ ↔ Γ' defines its own variable: together they may meet both sides)
+    scalars = scalar_definitions(vs, body)
+    variants = [(scalars, points + out[:DEFINED_POINTS])] if scalars else []
+    if len(scalars) > 1:
+        variants += [([d], points[:DEFINED_POINTS]) for d in scalars[:MAX_SINGLE_DEFINITIONS]]
+    for defs, bases in variants:
+        for p in bases:
+            q = with_scalar_definitions(p, defs)
+            if q is not None:
+                yield q
     # `∀x. x ∈ S ↔ P x` with a finite {x | P x}: S at each side's set (a random finite set
     # almost never meets such a premise)
     for s, value in set_definitions(vs, body):
-        out.extend({**p, s.name: value} for p in points[:2])
+        yield from ({**p, s.name: value} for p in points[:2])
     # `∀n ≥ c. u (n + k) = e`: u computed by the recurrence from the initial values stated;
     # the other ℕ variables also past the largest numeral (`∑ k < n, u k > 10000` needs it)
     seen: set[Term] = set()
@@ -146,8 +167,7 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> list[
                     initial = {i: stated[i] if i in stated else fill(i) for i in range(start)}
                     q = dict(base)
                     q[u.name] = Sequence(u.name, m, start, rule, initial, premise, q)
-                    out.append(q)
-    return out
+                    yield q
 
 
 def exact_truth(body: Term, env: dict, deadline: Deadline | None) -> bool | None:
