@@ -359,3 +359,33 @@ def test_closed_set_builders_are_computed_once_and_open_ones_per_point():
     assert evaluate(app("card", opened), {"n": 5}) == 5
     assert evaluate(app("card", opened), {"n": 7}) == 7
     assert opened not in ev_module._CLOSED_VALUES
+
+
+@settings(max_examples=60, deadline=None)
+@given(coeffs=st.lists(st.integers(0, 5), min_size=1, max_size=4), c=st.integers(-3, 400),
+       strict=st.booleans())
+def test_polynomial_bound_over_nat_keeps_every_solution(coeffs, c, strict):
+    """A guard p(x) < c (or ≤) with p a polynomial with nonnegative coefficients bounds a ℕ
+    variable; the bounded domain keeps every x that satisfies it (checked up to 300)."""
+    from provers.semantics.domains import bound_domain
+
+    terms = [app("mul", num(a, NAT), app("pow", n, num(k, NAT))) for k, a in enumerate(coeffs)]
+    p = terms[0]
+    for t in terms[1:]:
+        p = app("add", p, t)
+    guard = app("lt" if strict else "le", p, num(c, NAT)) if c >= 0 else app("lt", p, num(0, NAT))
+    dom = bound_domain(n, [guard], frozenset(), lambda e: evaluate(e, {}))
+    sat = [x for x in range(300) if evaluate(guard, {"n": x}) is True]
+    assert dom is not None or not any(coeffs[1:]), "a growing polynomial bounds n"
+    if dom is not None:
+        assert set(sat) <= set(dom)
+
+
+def test_set_given_by_a_quadratic_guard_is_enumerated():
+    """mathd_algebra_405: {x : ℕ | 0 < x ∧ x² + 4x + 4 < 20} = {1, 2}."""
+    import provers
+
+    st_ = provers.parse("theorem t (S : Finset ℕ) (h₀ : ∀ x, x ∈ S ↔ 0 < x ∧ x^2 + 4 * x + 4 < 20) : "
+                        "S.card = 2 := by sorry", "lean4")
+    q = st_.hypotheses[0].formula
+    assert evaluate(SetBuilder(q.vars[0], q.body.args[1]), {}) == frozenset({1, 2})

@@ -20,6 +20,7 @@ from provers.ir import (
     RAT,
     REAL,
     App,
+    Num,
     SetBuilder,
     Sort,
     Term,
@@ -89,6 +90,11 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             continue
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
+        if op in ("lt", "le") and a != v and v in free_vars(a):
+            m = _monotone_bound(v, a, op, value(b))
+            if m is not None:  # p(v) < c with p nondecreasing on ℕ: v ≤ m
+                hi = m if hi is None else min(hi, m)
+            continue
         if op not in ("lt", "le") or v.sort not in (NAT, INT):
             continue
         if a == v:
@@ -154,6 +160,48 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any])
     if lo[0] > hi[0] or lo[1] or hi[1]:
         return False
     return None  # a single point, which the ≠ atoms may remove
+
+
+#: Operations under which a term built from a ℕ variable and numerals stays nondecreasing.
+_MONOTONE_OPS = frozenset({"add", "mul", "pow"})
+
+
+def _monotone_in(v: Var, t: Term) -> bool:
+    """``t`` is built from ``v``, numerals and ``+``, ``*``, ``^`` (numeral exponent) over ℕ,
+    so it is a nondecreasing function of ``v``."""
+    if t == v:
+        return True
+    if isinstance(t, Num):
+        return t.sort == NAT
+    if isinstance(t, App) and t.sort == NAT and t.op in _MONOTONE_OPS:
+        if t.op == "pow":
+            return _monotone_in(v, t.args[0]) and isinstance(t.args[1], Num)
+        return all(_monotone_in(v, a) for a in t.args)
+    return False
+
+
+def _monotone_bound(v: Var, p: Term, op: str, c: Any) -> int | None:
+    """The largest ``v`` that can satisfy ``p(v) < c`` (``op`` lt) or ``p(v) ≤ c`` (le), for
+    ``p`` nondecreasing in the ℕ variable ``v`` (``x^2 + 4 * x + 4 < 20``: x ≤ 1), found by
+    binary search with the exact evaluator; None when p stays below c up to ``MAX_DOMAIN``."""
+    if v.sort != NAT or not is_rational(c) or isinstance(c, bool) or not _monotone_in(v, p):
+        return None
+    from provers.semantics.evaluate import evaluate  # the evaluator imports this module
+
+    def fails(x: int) -> bool:
+        y = evaluate(substitute(p, {v: Num(x, NAT)}), {})
+        return is_rational(y) and not isinstance(y, bool) and (y >= c if op == "lt" else y > c)
+
+    if not fails(MAX_DOMAIN):
+        return None
+    lo, hi = -1, MAX_DOMAIN  # fails(hi); not known at lo
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fails(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi - 1
 
 
 def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
