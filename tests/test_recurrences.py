@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import provers
 from provers.engine.definitions import initial_values, recurrences
-from provers.ir import NAT, Num, app
+from provers.ir import NAT, REAL, Num, app, num
 from provers.semantics import Sequence, truth
 
 REF = """theorem amc12a_2002_p21 (u : ℕ → ℕ) (h₀ : u 0 = 4) (h₁ : u 1 = 7)
@@ -125,3 +125,25 @@ def test_premises_over_defined_functions_are_refuted_through_their_definitions()
         assert v.status == "inequivalent", (new, v.explain())
     v = provers.check_equivalence(COMPOSE, COMPOSE, relation="sae", timeout=1.0, language="lean4")
     assert v.status == "equivalent"
+
+
+PROD = """theorem numbertheory_aneqprodakp4_anmsqrtanp1eq2 (a : ℕ → ℝ) (h₀ : a 0 = 1)
+  (h₁ : ∀ n, a (n + 1) = (∏ k in Finset.range (n + 1), (a k)) + 4) :
+  ∀ n ≥ 1, a n - Real.sqrt (a (n + 1)) = 2 := by sorry"""
+
+
+def test_a_recurrence_over_all_earlier_terms_is_computed():
+    """a (n + 1) = ∏ k < n + 1, a k + 4 uses only earlier terms (the product's indices stay
+    below n + 1): a = 1, 5, 9, 49, …, and the FormalAlign mutants changing 4 or a 0 are refuted."""
+    u, seq, body = sequence_of(PROD, i0=1)
+    env = {"a": seq}
+    assert [truth(app("eq", app("apply", u, Num(i, NAT)), num(v, REAL)), env)
+            for i, v in ((0, 1), (1, 5), (2, 9), (3, 49))] == [True] * 4
+    assert truth(body, env) is True
+    for mutant in (PROD.replace(") + 4)", ") + 7)"), PROD.replace("a 0 = 1", "a 0 = 2")):
+        v = provers.check_equivalence(PROD, mutant, relation="sae", timeout=1.0)
+        assert v.status == "inequivalent", v.explain()
+    # a product up to n + 1 is not earlier than a (n + 1): no recurrence is read
+    late = PROD.replace("Finset.range (n + 1)", "Finset.range (n + 2)")
+    s = provers.parse(late, "lean4")
+    assert recurrences(tuple(s.variables), app("and", *(h.formula for h in s.hypotheses))) == []

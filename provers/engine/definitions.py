@@ -477,10 +477,15 @@ def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
     uses = [t for t in subterms(rhs) if isinstance(t, App) and t.op == "apply" and t.args and t.args[0] == u]
     if sum(1 for t in subterms(rhs) if t == u) != len(uses):
         return False  # u passed as a value, or bound inside
+    below = _indices_below(rhs, n)
     for t in uses:
         if len(t.args) != 2:
             return False
         arg = t.args[1]
+        if isinstance(arg, Var) and arg in below:  # ∏ k in range (n + 1), u k
+            if below[arg] > k:
+                return False
+            continue
         if isinstance(arg, Num):
             if int(arg.value) >= c + k:
                 return False
@@ -489,6 +494,21 @@ def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
         if j is None or j >= k or (j < 0 and -j > c):
             return False
     return True
+
+
+def _indices_below(rhs: Term, n: Var) -> dict[Var, int]:
+    """For each big operator of ``rhs`` over ``range (n + j)``, ``Ico a (n + j)`` or
+    ``Icc a (n + j - 1)``: its bound variable and j (every index it takes is below n + j)."""
+    out: dict[Var, int] = {}
+    for b in subterms(rhs):
+        if not (isinstance(b, BigOp) and isinstance(b.domain, App)):
+            continue
+        d = b.domain
+        top = d.args[0] if d.op == "range" else d.args[1] if d.op in ("Ico", "Icc") and len(d.args) == 2 else None
+        j = _offset(top, n) if top is not None else None
+        if j is not None:
+            out[b.var] = j + 1 if d.op == "Icc" else j
+    return out
 
 
 def _membership_definition(params: list[Var], body: Term, defs: Definitions,
