@@ -187,7 +187,10 @@ def test_bounded_quantifiers_are_decided_unbounded_ones_only_by_witness():
     bounded = Quant("forall", (n,), implies(app("lt", n, N(10)), app("lt", app("mul", n, n), N(100))))
     assert truth(bounded) is True
     assert truth(Quant("forall", (n,), app("lt", app("mul", n, n), N(100)))) is False  # counterexample found
-    assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), N(0)))) is None  # cannot check all ℕ
+    assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), n))) is None  # cannot check all ℕ
+    # a counterexample would satisfy n * n < 0, which bounds n (n * n is nondecreasing): none
+    assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), N(0)))) is True
+    assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), N(50)))) is False
     assert truth(Quant("exists", (x,), app("eq", app("mul", x, x), R(4)))) is True
     assert truth(Quant("exists", (x,), app("eq", app("mul", x, x), R(2)))) is None
     inset = Quant("exists", (n,), app("and", app("mem", n, app("Icc", N(3), N(9))), app("eq", app("mul", n, n), N(49))))
