@@ -254,7 +254,9 @@ def with_scalar_definitions(point: dict[str, Any], defs: list[tuple[Var, Term]],
         before = dict(q)
         for v, es in options.items():
             for e in es:
-                val = value_of(e, q, deadline)
+                # no second evaluation to confirm the value: a point is only a candidate, the
+                # formula is evaluated exactly there before anything is concluded
+                val = exact_value(evaluate(e, q, deadline))
                 if _fits(val, v):
                     q[v.name] = val
                     break

@@ -66,8 +66,11 @@ log = logging.getLogger(__name__)
 FINGERPRINT_POINTS = 24
 #: Of those (after the probes), how many are tried again with defined functions unfolded.
 DEFINED_POINTS = 6
-#: Scalar definitions (``s = e``) also tried one at a time, at most this many.
+#: Share of a check's remaining time the points with defined variables may take.
+DEFINED_SHARE = 0.25
+#: Scalar definitions (``s = e``) also tried one at a time, at most this many, at this many points.
 MAX_SINGLE_DEFINITIONS = 4
+SINGLE_DEFINITION_POINTS = 3
 
 
 def default_backend() -> Backend:
@@ -110,14 +113,29 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
     names = {v.name for v in vs}
     first = [p for p in (complete_model({k: x for k, x in pr.items() if k in names}, vs) for pr in probes or [])
              if p is not None]
-    # lazily: a probe (a countermodel of an earlier alignment) often decides before the
-    # defined points, which cost an evaluation of each definition, are computed
-    defined = defined_points(vs, body, first + points[:DEFINED_POINTS])
-    numerals = numeral_probes(vs, [body], points[0] if points else {})
-    for env in itertools.chain(first, defined, numerals, points):
+    for env in first:
         if exact_truth(body, env, deadline) is False:
-            return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
+            return _named(env)
+    # lazily: a probe (a countermodel of an earlier alignment) often decides before the
+    # defined points, which cost an evaluation of each definition, are computed. Where a
+    # premise defines a variable the evaluator walks the rest of the formula (nested
+    # quantifiers over ℝ, probed at ~1 s a point): those points get a share of the time left
+    share = Deadline.after(max(deadline.left(), 0.0) * DEFINED_SHARE) if deadline is not None else None
+    try:
+        for env in defined_points(vs, body, first + points[:DEFINED_POINTS]):
+            if exact_truth(body, env, share.sooner(deadline) if share is not None else None) is False:
+                return _named(env)
+    except DeadlineExceeded:
+        if deadline is not None and deadline.expired():
+            raise
+    for env in itertools.chain(numeral_probes(vs, [body], points[0] if points else {}), points):
+        if exact_truth(body, env, deadline) is False:
+            return _named(env)
     return None
+
+
+def _named(env: dict) -> dict:
+    return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
 
 
 def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Iterator[dict]:
@@ -137,9 +155,9 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
     # functions above are given by their definitions); all definitions at once, then each
     # alone (each side of Γ ↔ Γ' defines its own variable: together they may meet both sides)
     scalars = scalar_definitions(vs, body)
-    variants = [(scalars, points + out[:DEFINED_POINTS])] if scalars else []
+    variants = [(scalars, points[:DEFINED_POINTS] + out[:DEFINED_POINTS])] if scalars else []
     if len(scalars) > 1:
-        variants += [([d], points[:DEFINED_POINTS]) for d in scalars[:MAX_SINGLE_DEFINITIONS]]
+        variants += [([d], points[:SINGLE_DEFINITION_POINTS]) for d in scalars[:MAX_SINGLE_DEFINITIONS]]
     for defs, bases in variants:
         for p in bases:
             q = with_scalar_definitions(p, defs)
