@@ -66,7 +66,7 @@ log = logging.getLogger(__name__)
 FINGERPRINT_POINTS = 24
 #: Of those (after the probes), how many are tried again with defined functions unfolded.
 DEFINED_POINTS = 6
-#: Share of a check's remaining time the points with defined variables may take.
+#: Share of a check's remaining time the points with defined scalars may take.
 DEFINED_SHARE = 0.25
 #: Scalar definitions (``s = e``) also tried one at a time, at most this many, at this many points.
 MAX_SINGLE_DEFINITIONS = 4
@@ -118,11 +118,14 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
             return _named(env)
     # lazily: a probe (a countermodel of an earlier alignment) often decides before the
     # defined points, which cost an evaluation of each definition, are computed. Where a
-    # premise defines a variable the evaluator walks the rest of the formula (nested
+    # premise defines a scalar the evaluator walks the rest of the formula (nested
     # quantifiers over ℝ, probed at ~1 s a point): those points get a share of the time left
+    for env in defined_points(vs, body, first + points[:DEFINED_POINTS]):
+        if exact_truth(body, env, deadline) is False:
+            return _named(env)
     share = Deadline.after(max(deadline.left(), 0.0) * DEFINED_SHARE) if deadline is not None else None
     try:
-        for env in defined_points(vs, body, first + points[:DEFINED_POINTS]):
+        for env in scalar_defined_points(vs, body, first + points):
             if exact_truth(body, env, share.sooner(deadline) if share is not None else None) is False:
                 return _named(env)
     except DeadlineExceeded:
@@ -138,11 +141,8 @@ def _named(env: dict) -> dict:
     return {(k.name if isinstance(k, Var) else str(k)): v for k, v in env.items()}
 
 
-def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Iterator[dict]:
-    """``points`` with each function variable that ``body`` defines (``function_definitions``)
-    given its definition as a closure: premises such as ``∀ m > 0, f m = m² + m + 1`` then
-    hold there (the evaluator sees that they are met, ``evaluate._meets_definitions``), which
-    random function tables almost never do."""
+def _function_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> list[dict]:
+    """``points`` with each function variable that ``body`` defines given its definition."""
     defs = function_definitions(vs, body)
     out = []
     for p in points if defs else []:
@@ -150,12 +150,17 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
         for f, params, e in defs:
             q[f.name] = Closure(params, e, q)
         out.append(q)
-    yield from out
-    # `s = a / (a + b + d) + …`: s computed from the point's other values (also where the
-    # functions above are given by their definitions); all definitions at once, then each
-    # alone (each side of Γ ↔ Γ' defines its own variable: together they may meet both sides)
+    return out
+
+
+def scalar_defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Iterator[dict]:
+    """``s = a / (a + b + d) + …``: ``points`` with s computed from the point's other values
+    (also where the functions are given by their definitions); all definitions at once, then
+    each alone (each side of Γ ↔ Γ' defines its own variable: together they may meet both)."""
     scalars = scalar_definitions(vs, body)
-    variants = [(scalars, points[:DEFINED_POINTS] + out[:DEFINED_POINTS])] if scalars else []
+    if not scalars:
+        return
+    variants = [(scalars, points[:DEFINED_POINTS] + _function_points(vs, body, points[:DEFINED_POINTS]))]
     if len(scalars) > 1:
         variants += [([d], points[:SINGLE_DEFINITION_POINTS]) for d in scalars[:MAX_SINGLE_DEFINITIONS]]
     for defs, bases in variants:
@@ -163,6 +168,14 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
             q = with_scalar_definitions(p, defs)
             if q is not None:
                 yield q
+
+
+def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Iterator[dict]:
+    """``points`` with each function variable that ``body`` defines (``function_definitions``)
+    given its definition as a closure: premises such as ``∀ m > 0, f m = m² + m + 1`` then
+    hold there (the evaluator sees that they are met, ``evaluate._meets_definitions``), which
+    random function tables almost never do."""
+    yield from _function_points(vs, body, points)
     # `∀x. x ∈ S ↔ P x` with a finite {x | P x}: S at each side's set (a random finite set
     # almost never meets such a premise)
     for s, value in set_definitions(vs, body):
