@@ -169,3 +169,16 @@ def test_mutated_real_candidates_raise_only_parse_error(text: str):
         assert e.reason and 1 <= e.line <= text.count("\n") + 1
     else:
         assert parse_isabelle(render(result)) == result
+
+
+def test_order_atoms_over_an_unmodelled_type_round_trip():
+    """Found by the mutation property: `ixes t :: profit t > 4200` reads a comparison over an
+    opaque type, kept as the uninterpreted `gt`; it must print as `>` again (printed as
+    `gt (ixes t) …` it came back as a new free variable `gt`)."""
+    text = ('theorem\nfixes t :: nat\nshows  "\\<forall> t.ixes t :: profit t > 4200 \\<Longrightarrow> t \\<le> 69"\n')
+    result = parse_isabelle(text)
+    assert "gt (" not in render(result)
+    assert parse_isabelle(render(result)) == result
+    for op in ("<", "\\<le>", ">", "\\<ge>"):
+        st_ = parse_isabelle(f'theorem\nfixes a b :: "real^2"\nshows "a {op} b"')
+        assert parse_isabelle(render(st_)) == st_

@@ -58,6 +58,8 @@ _UNINT_INFIX = {
     "nth": ("!", 100, "left"), "Cons": ("#", 65, "right"), "append": ("@", 65, "right"),
     "Times": ("×", 80, "right"), "inner": ("∙", 70, "left"), "add": ("+", 65, "left"),
     "mul": ("*", 70, "left"), "sub": ("-", 65, "left"), "scaleR": ("*⇩R", 75, "right"),
+    # order atoms over a type the IR does not model stay uninterpreted under the IR op's name
+    "lt": ("<", 50, "none"), "le": ("≤", 50, "none"), "gt": (">", 50, "none"), "ge": ("≥", 50, "none"),
 }
 _FUNCS = {
     "signed_sqrt": "sqrt", "ln": "ln", "exp": "exp", "isa_log": "log", "root": "root",
