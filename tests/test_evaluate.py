@@ -392,3 +392,26 @@ def test_set_given_by_a_quadratic_guard_is_enumerated():
                         "S.card = 2 := by sorry", "lean4")
     q = st_.hypotheses[0].formula
     assert evaluate(SetBuilder(q.vars[0], q.body.args[1]), {}) == frozenset({1, 2})
+
+
+def test_set_given_by_square_root_bounds_is_enumerated():
+    """mathd_algebra_224: {n : ℕ | √n < 7/2 ∧ 2 < √n} = {5, …, 12}: √↑n is nondecreasing in n,
+    so 7/2 ≤ √13 bounds n (decided exactly, irrational values included)."""
+    import provers
+
+    st_ = provers.parse("theorem t (S : Finset ℕ) (h₀ : ∀ (n : ℕ), n ∈ S ↔ Real.sqrt n < 7 / 2 ∧ 2 < Real.sqrt n) :"
+                        " S.card = 8 := by sorry", "lean4")
+    q = st_.hypotheses[0].formula
+    assert evaluate(SetBuilder(q.vars[0], q.body.args[1]), {}) == frozenset(range(5, 13))
+
+
+def test_finite_sets_are_probed_at_the_statements_cardinalities():
+    """`S.card = 8` against `S.card = 9` (no premise linking S to anything, as SAE compares
+    conclusions): a probe S = {0, …, 7} separates them."""
+    from provers.semantics import numeral_probes
+
+    s = Var("S", SetSort(NAT))
+    body = app("iff", app("eq", app("card", s), num(8, NAT)), app("eq", app("card", s), num(9, NAT)))
+    points = numeral_probes([s], [body])
+    assert any(evaluate(body, p) is False for p in points)
+    assert {"S": frozenset(range(8))} in points

@@ -25,6 +25,7 @@ from provers.ir import (
     Sort,
     Term,
     Var,
+    app,
     conjuncts,
     free_vars,
     substitute,
@@ -91,7 +92,9 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
         if op in ("lt", "le") and a != v and v in free_vars(a):
-            m = _monotone_bound(v, a, op, value(b))
+            w = value(b) if free_vars(b) else None  # a bound given by the other variables' values
+            c = b if not free_vars(b) else Num(w, b.sort) if is_rational(w) and not isinstance(w, bool) else None
+            m = _monotone_bound(v, a, op, c) if c is not None else None
             if m is not None:  # p(v) < c with p nondecreasing on ℕ: v ≤ m
                 hi = m if hi is None else min(hi, m)
             continue
@@ -162,35 +165,39 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any])
     return None  # a single point, which the ≠ atoms may remove
 
 
-#: Operations under which a term built from a ℕ variable and numerals stays nondecreasing.
-_MONOTONE_OPS = frozenset({"add", "mul", "pow"})
+#: Operations under which nonnegative nondecreasing terms of a ℕ variable stay so.
+_MONOTONE_OPS = frozenset({"add", "mul", "pow", "cast", "sqrt", "signed_sqrt", "div"})
 
 
 def _monotone_in(v: Var, t: Term) -> bool:
-    """``t`` is built from ``v``, numerals and ``+``, ``*``, ``^`` (numeral exponent) over ℕ,
-    so it is a nondecreasing function of ``v``."""
+    """``t`` is built from the ℕ variable ``v``, nonnegative numerals, ``+``, ``*``, ``^``
+    (numeral exponent), casts, square roots and division by a positive numeral, so it is a
+    nonnegative nondecreasing function of ``v`` (``√↑n``, ``x ^ 2 + 4 * x + 4``)."""
     if t == v:
         return True
     if isinstance(t, Num):
-        return t.sort == NAT
-    if isinstance(t, App) and t.sort == NAT and t.op in _MONOTONE_OPS:
-        if t.op == "pow":
-            return _monotone_in(v, t.args[0]) and isinstance(t.args[1], Num)
-        return all(_monotone_in(v, a) for a in t.args)
-    return False
+        return is_rational(t.value) and t.value >= 0
+    if not (isinstance(t, App) and t.op in _MONOTONE_OPS and t.sort in (NAT, INT, RAT, REAL)):
+        return False
+    if t.op == "pow":
+        return _monotone_in(v, t.args[0]) and isinstance(t.args[1], Num)
+    if t.op == "div":
+        d = t.args[1]
+        return _monotone_in(v, t.args[0]) and isinstance(d, Num) and is_rational(d.value) and d.value > 0
+    return all(_monotone_in(v, a) for a in t.args)
 
 
-def _monotone_bound(v: Var, p: Term, op: str, c: Any) -> int | None:
+def _monotone_bound(v: Var, p: Term, op: str, c: Term) -> int | None:
     """The largest ``v`` that can satisfy ``p(v) < c`` (``op`` lt) or ``p(v) ≤ c`` (le), for
-    ``p`` nondecreasing in the ℕ variable ``v`` (``x^2 + 4 * x + 4 < 20``: x ≤ 1), found by
-    binary search with the exact evaluator; None when p stays below c up to ``MAX_DOMAIN``."""
-    if v.sort != NAT or not is_rational(c) or isinstance(c, bool) or not _monotone_in(v, p):
+    ``p`` nondecreasing in the ℕ variable ``v`` and ``c`` closed (``x^2 + 4 * x + 4 < 20``:
+    x ≤ 1; ``√↑n < 7/2``: n ≤ 12), found by binary search with the exact evaluator; None when
+    the atom is not shown false anywhere up to ``MAX_DOMAIN``."""
+    if v.sort != NAT or free_vars(c) or not _monotone_in(v, p):
         return None
-    from provers.semantics.evaluate import evaluate  # the evaluator imports this module
+    from provers.semantics.evaluate import truth  # the evaluator imports this module
 
     def fails(x: int) -> bool:
-        y = evaluate(substitute(p, {v: Num(x, NAT)}), {})
-        return is_rational(y) and not isinstance(y, bool) and (y >= c if op == "lt" else y > c)
+        return truth(app(op, substitute(p, {v: Num(x, NAT)}), c), {}) is False
 
     if not fails(MAX_DOMAIN):
         return None

@@ -78,6 +78,10 @@ def _sample_number(sort: Sort, rng: random.Random, boundary: int | None) -> Any:
     return normalized(frac)
 
 
+#: Largest numeral c at which a finite set variable is also probed as {0, …, c − 1}.
+MAX_CARD_PROBE = 1000
+
+
 def numeral_probes(
     variables: Sequence[Var], terms: Iterable[Term], base: dict[str, Value] | None = None, limit: int = 12
 ) -> list[dict[str, Value]]:
@@ -105,6 +109,13 @@ def numeral_probes(
                 env[v.name] = frozenset({int(c)})  # `∑ k in S, k = 24` holds at S = {24}
         if all(v.name in env for v in variables):
             out.append(env)
+    sets = [v for v in variables if isinstance(v.sort, SetSort) and v.sort.elem in (NAT, INT)]
+    for c in values[:limit] if sets else []:
+        if c.denominator == 1 and 1 <= c <= MAX_CARD_PROBE:  # `S.card = 8` holds at S = {0, …, 7}
+            for point in out[:1] or [dict(base or {})]:
+                env = {**point, **{v.name: frozenset(range(int(c))) for v in sets}}
+                if all(v.name in env for v in variables):
+                    out.append(env)
     return out
 
 
