@@ -74,6 +74,9 @@ NEWLY_DECIDED = {
     ("gted", "gted/minif2f/mathd_algebra_314/0", "logical"),
     ("gted", "gted/proofnet/exercise_4_11/0", "logical"),
     ("gted", "gted/minif2f/mathd_numbertheory_150/0", "logical"),
+    # a perturbed numeral refuted: S.card = 11 vs S.card = 22, false at the probe S = {0, …, 10}
+    # (finite sets are probed at the statement's cardinalities)
+    ("diag", "16:mathd_numbertheory_221:change_numeral", "sae"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
