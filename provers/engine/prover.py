@@ -103,7 +103,11 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
     """A sampled assignment where ``body`` is exactly False, or None (``DeadlineExceeded``
     once ``deadline`` passes): a validated countermodel, since the evaluator is exact.
     ``probes``: points to try first (models of the premises, say), completed with default
-    values where they lack a variable and skipped where they cannot be."""
+    values where they lack a variable and skipped where they cannot be.
+
+    Order: the probes; points where the functions, sets and recurrences the premises define
+    take their definitions; points where the scalars they define do (within ``DEFINED_SHARE``
+    of the time left); the statement's numerals; the sampled points."""
     if not vs or not all(samplable(v.sort, carriers) for v in vs):
         return None
     try:
