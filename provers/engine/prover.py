@@ -175,10 +175,10 @@ def scalar_defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -
 
 
 def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Iterator[dict]:
-    """``points`` with each function variable that ``body`` defines (``function_definitions``)
-    given its definition as a closure: premises such as ``∀ m > 0, f m = m² + m + 1`` then
-    hold there (the evaluator sees that they are met, ``evaluate._meets_definitions``), which
-    random function tables almost never do."""
+    """``points`` with each function, set and sequence that ``body`` defines given its
+    definition: a closure for ``∀ m > 0, f m = m² + m + 1`` (the evaluator sees such a premise
+    met, ``evaluate._meets_definitions``), the finite set of ``∀x. x ∈ S ↔ P x``, the sequence
+    computed by a recurrence; random tables and sets almost never meet those premises."""
     yield from _function_points(vs, body, points)
     # `∀x. x ∈ S ↔ P x` with a finite {x | P x}: S at each side's set (a random finite set
     # almost never meets such a premise)

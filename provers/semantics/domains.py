@@ -7,6 +7,7 @@ conjuncts of ∃) say which. Unbounded binders are only probed at a few small va
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
@@ -92,8 +93,7 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
         if op in ("lt", "le") and a != v and v in free_vars(a):
-            w = value(b) if free_vars(b) else None  # a bound given by the other variables' values
-            c = b if not free_vars(b) else Num(w, b.sort) if is_rational(w) and not isinstance(w, bool) else None
+            c = b if not free_vars(b) else _literal(value(b), b.sort)  # or the others' values
             m = _monotone_bound(v, a, op, c) if c is not None else None
             if m is not None:  # p(v) < c with p nondecreasing on ℕ: v ≤ m
                 hi = m if hi is None else min(hi, m)
@@ -187,11 +187,18 @@ def _monotone_in(v: Var, t: Term) -> bool:
     return all(_monotone_in(v, a) for a in t.args)
 
 
+def _literal(w: Any, sort: Sort) -> Num | None:
+    """The numeral of an exact rational value (None for anything else)."""
+    return Num(w, sort) if is_rational(w) and not isinstance(w, bool) else None
+
+
+@functools.lru_cache(maxsize=512)
 def _monotone_bound(v: Var, p: Term, op: str, c: Term) -> int | None:
     """The largest ``v`` that can satisfy ``p(v) < c`` (``op`` lt) or ``p(v) ≤ c`` (le), for
     ``p`` nondecreasing in the ℕ variable ``v`` and ``c`` closed (``x^2 + 4 * x + 4 < 20``:
     x ≤ 1; ``√↑n < 7/2``: n ≤ 12), found by binary search with the exact evaluator; None when
-    the atom is not shown false anywhere up to ``MAX_DOMAIN``."""
+    the atom is not shown false anywhere up to ``MAX_DOMAIN``. Cached: a guard is met again
+    at every point a quantifier or set over it is evaluated at."""
     if v.sort != NAT or free_vars(c) or not _monotone_in(v, p):
         return None
     from provers.semantics.evaluate import truth  # the evaluator imports this module

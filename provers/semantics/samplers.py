@@ -110,12 +110,12 @@ def numeral_probes(
         if all(v.name in env for v in variables):
             out.append(env)
     sets = [v for v in variables if isinstance(v.sort, SetSort) and v.sort.elem in (NAT, INT)]
+    point = out[0] if out else dict(base or {})
     for c in values[:limit] if sets else []:
         if c.denominator == 1 and 1 <= c <= MAX_CARD_PROBE:  # `S.card = 8` holds at S = {0, …, 7}
-            for point in out[:1] or [dict(base or {})]:
-                env = {**point, **{v.name: frozenset(range(int(c))) for v in sets}}
-                if all(v.name in env for v in variables):
-                    out.append(env)
+            env = {**point, **{v.name: frozenset(range(int(c))) for v in sets}}
+            if all(v.name in env for v in variables):
+                out.append(env)
     return out
 
 
