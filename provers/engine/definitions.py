@@ -49,6 +49,7 @@ from provers.ir import (
     Var,
     app,
     free_vars,
+    is_numeric,
     map_term,
     num,
     provably_inhabited,
@@ -216,6 +217,26 @@ def function_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tup
                 found[f] = (params, rhs)
                 break
     return [(f, ps, e) for f, (ps, e) in found.items() if not free_vars(e) & found.keys()]
+
+
+def guarded_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tuple[Var, ...], Term, Term]]:
+    """``(f, ȳ, g, e)`` for each ``∀ȳ. g → f ȳ = e`` among the subterms of ``body`` (``f`` one
+    of the number-valued function ``vs``, ``g`` and ``e`` over ``vs`` and ȳ): a definition that
+    says nothing where ``g`` fails. Two such premises with different guards differ at the
+    closure λȳ. if g then e else e + 1, which meets one and not the other."""
+    names = set(vs)
+    out = []
+    for q in subterms(body):
+        params, inner = _forall_prefix(q) if isinstance(q, Quant) else ((), q)
+        if not (params and isinstance(inner, App) and inner.op == "implies"):
+            continue
+        g = inner.args[0]
+        for f, ps, rhs in function_equations(q, guarded=True):
+            if (f in names and isinstance(f.sort, FunSort) and is_numeric(f.sort.result)
+                    and free_vars(rhs) | free_vars(g) <= names | set(ps)):
+                out.append((f, ps, g, rhs))
+                break
+    return out
 
 
 #: Definitions per variable ``scalar_definitions`` keeps (each side of ``Γ ↔ Γ'`` may have its own).
@@ -566,4 +587,5 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None) -> Definitions
 
 
 __all__ = ["Definitions", "answer_is", "definitions", "exact_value", "function_definitions", "function_equations",
+           "guarded_definitions",
            "scalar_definitions", "value_of", "value_term", "with_scalar_definitions"]

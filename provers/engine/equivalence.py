@@ -204,9 +204,11 @@ def check_equivalence(
         raise ValueError(f"unknown relation {relation!r}; expected one of {RELATIONS}")
     timeout = check_seconds("timeout", timeout)
     budget = check_seconds("total_timeout", total_timeout) if total_timeout is not None else 4 * timeout
-    # the alignments' scipy.optimize takes 0.6-1.3 s to import: once per process, and not on
-    # the first check's clock (it cost that check a quarter of its budget)
+    # the alignments' scipy.optimize takes 0.6-1.3 s to import, sympy (exact algebra: algebraic
+    # models, rational identities) ~0.8 s: once per process, and not on the first check's clock
+    # (it cost that check a quarter of its budget, so its verdict depended on the order)
     import scipy.optimize  # noqa: F401
+    import sympy  # noqa: F401
     t0 = time.perf_counter()
     stop = Deadline.after(budget).sooner(deadline)
     sa, sb = as_statement(a, language, "A"), as_statement(b, language_b or language, "B")

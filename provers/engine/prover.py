@@ -22,6 +22,7 @@ from provers.engine.answers import complete_model
 from provers.engine.definitions import (
     definition_choices,
     function_definitions,
+    guarded_definitions,
     initial_values,
     instantiate_recurrences,
     recurrences,
@@ -31,6 +32,7 @@ from provers.engine.definitions import (
 )
 from provers.engine.formulas import canon_key
 from provers.engine.normal import sort_mentions
+from provers.engine.unfolding import Unfolded, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
 from provers.ir import (
     NAT,
@@ -42,6 +44,7 @@ from provers.ir import (
     Sort,
     Term,
     Var,
+    app,
     free_vars,
     has_uninterpreted,
     known_elements,
@@ -180,6 +183,11 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
     met, ``evaluate._meets_definitions``), the finite set of ``∀x. x ∈ S ↔ P x``, the sequence
     computed by a recurrence; random tables and sets almost never meet those premises."""
     yield from _function_points(vs, body, points)
+    # `∀x. x ≠ 0 → q x = 6 / x` against `∀x. x ≠ 3 → …`: q as the definition where the guard
+    # holds and off by one elsewhere (it meets its own premise, `_meets_definitions`)
+    for f, params, g, e in guarded_definitions(vs, body):
+        off = app("ite", g, e, app("add", e, Num(1, e.sort)))
+        yield from ({**p, f.name: Closure(params, off, p)} for p in points[:2])
     # `∀x. x ∈ S ↔ P x` with a finite {x | P x}: S at each side's set (a random finite set
     # almost never meets such a premise)
     for s, value in set_definitions(vs, body):
@@ -258,6 +266,10 @@ class Prover:
         t0 = time.perf_counter()
         ob = Obligation(name, formula)
         vs, body = _strip_forall(formula)
+        unfolded = unfold_function_definitions(formula)
+        if unfolded is not None:
+            self._unfolded(ob, unfolded, cheap, effort)
+            return self._remember(ob, formula, cheap, effort, t0)
         trivial = _trivially_valid(body)
         closed = not trivial and not vs and not has_uninterpreted(body)
         closed_truth = exact_truth(body, {}, self.deadline) if closed else None
@@ -277,6 +289,9 @@ class Prover:
                 ob.status, ob.detail = Status.UNKNOWN, "not decided by cheap checks"
             else:
                 self._solve(ob, effort)
+        return self._remember(ob, formula, cheap, effort, t0)
+
+    def _remember(self, ob: Obligation, formula: Term, cheap: bool, effort: float, t0: float) -> Obligation:
         ob.time = time.perf_counter() - t0
         if ob.status == Status.UNKNOWN and cheap:
             self.cheap_cache[(formula, self._probe_tag)] = ob
@@ -284,6 +299,26 @@ class Prover:
             self.cache[formula] = ob
             self._effort[formula] = effort
         return ob
+
+    def _unfolded(self, ob: Obligation, unfolded: Unfolded, cheap: bool, effort: float) -> None:
+        """Decide ``ob`` by its equivalent without the functions a hypothesis defines; a
+        countermodel gets each function as the closure of its definition and is re-checked
+        on the original obligation."""
+        inner = self(ob.name, unfolded.formula, cheap, effort)
+        names = ", ".join(f.name for f, _, _ in unfolded.functions)
+        ob.status, ob.by = inner.status, inner.by
+        ob.detail = f"{inner.detail} (with {names} unfolded: defined by a hypothesis)"
+        if inner.status != Status.REFUTED:
+            return
+        model = dict(inner.model or {})
+        for f, params, e in unfolded.functions:
+            model[f.name] = Closure(params, e, model)
+        if exact_truth(_strip_forall(ob.formula)[1], model, self.deadline) is True:
+            log.warning("a countermodel of the unfolded obligation %s holds on the original", ob.name)
+            ob.status, ob.model = Status.UNKNOWN, None
+            ob.detail = f"countermodel of the unfolded obligation not confirmed ({names} unfolded)"
+            return
+        ob.model = model
 
     def _check_model(self, ob: Obligation, model: dict) -> None:
         """Keep a solver countermodel only if it refutes the obligation for EVERY meaning of

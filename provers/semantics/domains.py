@@ -32,6 +32,7 @@ from provers.ir import (
     substitute,
 )
 from provers.semantics.approx import is_rational
+from provers.semantics.closed_forms import PolynomialReader
 
 #: Largest finite domain a quantifier, set or big operator is enumerated over.
 MAX_DOMAIN = 20_000
@@ -85,6 +86,11 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             if w is not None:
                 finite = frozenset({w}) if finite is None else finite & {w}
             continue
+        if op == "eq":
+            roots = _linear_root(v, a, b)
+            if roots is not None:  # `x - 3 = 0`
+                finite = roots if finite is None else finite & roots
+                continue
         m = _divisor_bound(v, g, value)
         if m is not None:  # v ∣ m with m ≠ 0: |v| ≤ |m|
             hi = m if hi is None else min(hi, m)
@@ -117,6 +123,37 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             return None
         return range(lo, hi + 1) if hi >= lo else ()
     return None
+
+
+def _linear_root(v: Var, a: Term, b: Term) -> frozenset | None:
+    """The values of ``v`` where ``a = b`` holds, when ``a − b`` is c₁·v + c₀ with numeral
+    coefficients, c₁ ≠ 0 (no solution in ℕ or ℤ unless −c₀/c₁ is one)."""
+    if v.sort not in (NAT, INT, RAT, REAL):
+        return None
+    reader = PolynomialReader(v, None)
+    p, q = reader.read(a), reader.read(b)
+    if p is None or q is None:
+        return None
+    diff = dict(p)
+    for m, c in q.items():
+        diff[m] = diff.get(m, Fraction(0)) - c
+    c1 = c0 = Fraction(0)
+    for (deg, r, atoms), c in diff.items():
+        if not c:
+            continue
+        if atoms or r != 1 or deg > 1:
+            return None
+        if deg == 1:
+            c1 += c
+        else:
+            c0 += c
+    if not c1:
+        return None
+    root = -c0 / c1
+    if v.sort in (NAT, INT):
+        ok = root.denominator == 1 and (v.sort == INT or root >= 0)
+        return frozenset({int(root)}) if ok else frozenset()
+    return frozenset({root})
 
 
 def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) -> bool | None:

@@ -61,6 +61,7 @@ from provers.ir import (
     app,
     conjuncts,
     free_vars,
+    map_term,
     subterms,
     unfold,
 )
@@ -86,6 +87,7 @@ from provers.semantics.domains import (
     probe_values,
 )
 from provers.semantics.identities import polynomial_identity
+from provers.semantics.rational_identities import rational_identity
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
     Approx,
@@ -657,6 +659,8 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
     a polynomial identity is its coefficient equations."""
     vars_ = t.vars
     identity = None if want else polynomial_identity(t)
+    if identity is None and not want:
+        identity = _unfolded_identity(t, env)
     if identity is not None:
         r, ex, why = _tri(identity, env)
         if r is None:
@@ -671,8 +675,55 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
                 return want
     if not want and _meets_definitions(t, env):
         return True
+    if not want:
+        decided = _rational_identity(t, env)
+        if decided is not None:
+            return decided
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names})")
+
+
+def _rational_identity(t: Quant, env: Env) -> Any:
+    """``∀x. [g →] L = R`` over ℝ with divisions: the zero rational function, checked exactly
+    at each point where a divisor vanishes (``rational_identities``); None if not decided."""
+    found = rational_identity(t, _exact_value(env))
+    if found is None or not found.generic:
+        return None
+    v, exact = t.vars[0], True
+    for r in found.exceptional:
+        _tick()
+        holds, ex, why = _tri(t.body, {**env, v.name: r})
+        if holds is None:
+            raise Undecided(why)
+        if not holds:
+            return truth_value(False, ex)
+        exact &= ex
+    return truth_value(True, exact)
+
+
+def _closures(t: Quant, env: Env) -> dict[Var, tuple[tuple[Var, ...], Term]] | None:
+    """The functions of ``t``'s body that ``env`` gives as closures, as definitions to unfold
+    (``f`` → parameters and body), or None when one cannot be: its captured values differ
+    from ``env``'s or the binder captures one of its free names."""
+    bound = {v.name for v in t.vars}
+    funs: dict[Var, tuple[tuple[Var, ...], Term]] = {}
+    for v in free_vars(t.body):
+        f = env.get(v.name)
+        if not isinstance(f, Closure):
+            continue
+        params = {p.name for p in f.vars}
+        others = {u.name for u in free_vars(f.body)} - params
+        if others & bound or any(n not in env or n not in f.env or f.env[n] != env[n] for n in others):
+            return None
+        funs[v] = (f.vars, f.body)
+    return funs
+
+
+def _unfolded_identity(t: Quant, env: Env) -> Term | None:
+    """``∀x. f (x + 3) = 3x² + 7x + 4`` with ``f`` the closure λx. a·x² + b·x + c: a
+    polynomial identity once the closure is unfolded (its coefficient equations in a, b, c)."""
+    funs = _closures(t, env)
+    return polynomial_identity(Quant(t.kind, t.vars, unfold(t.body, funs))) if funs else None
 
 
 def _meets_definitions(t: Quant, env: Env) -> bool:
@@ -680,26 +731,21 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
     very definition (every term denotes in Lean and Isabelle, so e = e for every ȳ): with
     the closures unfolded the body reads ``g → e = e`` or ``e = e``. Only closures whose
     captured values agree with ``env`` and whose free names the binder does not capture."""
-    bound = {v.name for v in t.vars}
-    funs: dict[Var, tuple[tuple[Var, ...], Term]] = {}
     for v in free_vars(t.body):
         f = env.get(v.name)
         if isinstance(f, Sequence) and f.definition == t:
             others = {u.name for u in free_vars(t)} - {f.name}
             if all(n in env and n in f.env and f.env[n] == env[n] for n in others):
                 return True  # the recurrence it was computed by
-        if not isinstance(f, Closure):
-            continue
-        params = {p.name for p in f.vars}
-        others = {u.name for u in free_vars(f.body)} - params
-        if others & bound or any(n not in env or n not in f.env or f.env[n] != env[n] for n in others):
-            return False
-        funs[v] = (f.vars, f.body)
+    funs = _closures(t, env)
     if not funs:
         return False
     body = unfold(t.body, funs)
     if isinstance(body, App) and body.op == "implies":
-        body = body.args[1]
+        g, body = body.args
+        if not any(isinstance(s, (Quant, SetBuilder, BigOp, Lam)) for s in subterms(body)):
+            # under its guard (no binder in between), `if g then e else e'` is e
+            body = map_term(body, lambda s: s.args[1] if isinstance(s, App) and s.op == "ite" and s.args[0] == g else None)
     return isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2 and body.args[0] == body.args[1]
 
 

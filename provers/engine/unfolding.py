@@ -1,0 +1,104 @@
+"""Obligations with the functions their hypotheses define unfolded away.
+
+Why: ``∀x. f x = a·x² + b·x + c`` beside ``∀x. f (x + 3) = 3x² + 7x + 4`` is the usual way a
+MATH-style statement names a function. Handed to a solver as is, ``f`` is an uninterpreted
+function under a quantifier and neither solver finds a model in a second; sampled points
+give ``f`` its definition but almost never the a, b, c the other premise pins. With ``f``
+replaced by its definition the second premise is a polynomial identity in x (coefficient
+equations, ``identities.polynomial_identity``): linear in a, b, c, decided at once.
+
+The rewrite is an equivalence. Functions are extensional, so ``∀ȳ. f ȳ = e`` (``f`` not in
+``e``) says ``f = λȳ. e``, and for an obligation ``∀f x̄. (∀ȳ. f ȳ = e) → P f x̄``,
+
+    ∀f x̄. f = (λȳ. e) → P f x̄    ⟺    ∀x̄. P (λȳ. e) x̄.
+
+The definition must be a hypothesis of the whole obligation: a conjunct of H in ``H → X`` or
+``¬H`` (the vacuity and uniqueness obligations), or a conjunct common to both sides of
+``A ↔ B`` (two premise sets sharing it: ``(D ∧ A') ↔ (D ∧ B')`` is ``D → (A' ↔ B')``). A
+countermodel of the reduced obligation is one of the original with ``f`` the closure λȳ. e
+(it meets the definition by construction); ``Prover`` re-checks it with the exact evaluator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from provers.engine.definitions import function_equations
+from provers.ir import (
+    TRUE,
+    App,
+    FunSort,
+    Quant,
+    Term,
+    Var,
+    app,
+    conjuncts,
+    free_vars,
+    unfold,
+)
+
+
+@dataclass(frozen=True)
+class Unfolded:
+    """``formula`` is equivalent to the obligation it came from; ``functions`` are the
+    eliminated variables with their definitions (``(f, ȳ, e)``: f = λȳ. e)."""
+
+    formula: Term
+    functions: tuple[tuple[Var, tuple[Var, ...], Term], ...]
+
+
+def _conj(ts: list[Term]) -> Term:
+    return TRUE if not ts else ts[0] if len(ts) == 1 else app("and", *ts)
+
+
+def _hypotheses(body: Term) -> list[Term]:
+    """The conjuncts that are hypotheses of the whole of ``body``."""
+    if isinstance(body, App) and body.op in ("implies", "not"):
+        return conjuncts(body.args[0])
+    if isinstance(body, App) and body.op == "iff" and len(body.args) == 2:
+        right = conjuncts(body.args[1])
+        return [c for c in conjuncts(body.args[0]) if c in right]
+    return []
+
+
+def _without(body: Term, drop: set[Term]) -> Term:
+    """``body`` with the hypotheses ``drop`` removed (each is implied where it is used)."""
+    keep = lambda t: _conj([c for c in conjuncts(t) if c not in drop])  # noqa: E731
+    if body.op == "implies":  # type: ignore[union-attr]
+        return app("implies", keep(body.args[0]), body.args[1])  # type: ignore[union-attr]
+    if body.op == "not":  # type: ignore[union-attr]
+        return app("not", keep(body.args[0]))  # type: ignore[union-attr]
+    return app("iff", keep(body.args[0]), keep(body.args[1]))  # type: ignore[union-attr]
+
+
+def unfold_function_definitions(formula: Term) -> Unfolded | None:
+    """The obligation ``∀v̄. body`` without the function variables its hypotheses define by
+    ``∀ȳ. f ȳ = e`` (unguarded, ``e`` over the other variables), or None when there is none
+    or some use of ``f`` is not a full application (``f '' S``, ``Injective f``)."""
+    vs: list[Var] = []
+    body = formula
+    while isinstance(body, Quant) and body.kind == "forall":
+        vs.extend(body.vars)
+        body = body.body
+    names = set(vs)
+    chosen: dict[Var, tuple[tuple[Var, ...], Term]] = {}
+    source: dict[Var, Term] = {}  # the hypothesis each definition was read from
+    for h in _hypotheses(body):
+        for f, params, e in function_equations(h):
+            if (f in names and isinstance(f.sort, FunSort) and f not in chosen
+                    and free_vars(e) <= names | set(params)):
+                chosen[f], source[f] = (params, e), h
+                break
+    # one round: a definition over another defined function waits for the next call
+    chosen = {f: d for f, d in chosen.items() if not free_vars(d[1]) & chosen.keys()}
+    if not chosen:
+        return None
+    reduced = unfold(_without(body, {source[f] for f in chosen}), chosen)
+    if free_vars(reduced) & chosen.keys():
+        return None
+    rest = tuple(v for v in vs if v not in chosen)
+    out = Quant("forall", rest, reduced) if rest else reduced
+    return Unfolded(out, tuple((f, ps, e) for f, (ps, e) in chosen.items()))
+
+
+__all__ = ["Unfolded", "unfold_function_definitions"]

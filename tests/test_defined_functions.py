@@ -1,0 +1,171 @@
+"""Premises that define functions (``∀x. f x = e``, ``∀x. g → q x = e``) and identities with
+divisions: the obligations without the defined functions (``engine.unfolding``), closures off
+their guard, rational-function identities at a point, linear equations as finite domains.
+Each route ends in a verdict the exact evaluator re-checks; the properties say it is the
+right one for every numeral the statement may carry."""
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import provers
+from provers.engine.unfolding import unfold_function_definitions
+from provers.ir import REAL, FunSort, Quant, Var, app, free_vars
+from provers.semantics import Closure, evaluate, truth
+from provers.semantics.rational_identities import rational_identity
+
+QUADRATIC = """theorem amc12a_2009_p9 (a b c : ℝ) (f : ℝ → ℝ)
+  (h₀ : ∀ x, f (x + 3) = 3 * x^2 + 7 * x + 4)
+  (h₁ : ∀ x, f x = a * x^2 + b * x + c) :
+  a + b + c = 2 := sorry"""
+
+GUARDED = """theorem mathd_algebra_35 (p q : ℝ → ℝ)
+  (h₀ : ∀ x, p x = 2 - x^2)
+  (h₁ : ∀ x, x ≠ 0 -> q x = 6 / x) :
+  p (q 2) = -7 := sorry"""
+
+PARTIAL_FRACTIONS = """theorem mathd_algebra_13 (a b : ℝ)
+  (h₀ : ∀ x, (x - 3 ≠ 0 ∧ x - 5 ≠ 0) → 4 * x / (x^2 - 8 * x + 15) = a / (x - 3) + b / (x - 5)) :
+  a = -6 ∧ b = 10 := sorry"""
+
+
+def sae(a: str, b: str):
+    return provers.check_equivalence(a, b, relation="sae", timeout=1.0)
+
+
+# --- unfolding -----------------------------------------------------------------------------
+
+
+def _premises_iff(text_a: str, text_b: str):
+    sa, sb = provers.parse(text_a, "lean4"), provers.parse(text_b, "lean4")
+    ga = app("and", *(h.formula for h in sa.hypotheses))
+    gb = app("and", *(h.formula for h in sb.hypotheses))
+    vs = tuple(b.var for b in sa.binders if hasattr(b, "var"))
+    return Quant("forall", vs, app("iff", ga, gb)), vs
+
+
+def test_a_shared_definition_is_unfolded_away():
+    formula, vs = _premises_iff(QUADRATIC, QUADRATIC.replace("7 * x + 4", "8 * x + 4"))
+    u = unfold_function_definitions(formula)
+    assert u is not None
+    assert [f.name for f, _, _ in u.functions] == ["f"]
+    assert "f" not in {v.name for v in free_vars(u.formula)}
+    # the reduced obligation is false exactly at the model of the first premise set
+    a, b, c = 3, -11, 10  # f x = 3x² - 11x + 10 meets f (x + 3) = 3x² + 7x + 4
+    env = {"a": a, "b": b, "c": c}
+    inner = u.formula.body
+    assert truth(inner, env) is False
+    f, params, e = u.functions[0]
+    assert truth(formula.body, {**env, "f": Closure(params, e, env)}) is False
+
+
+def test_a_definition_on_one_side_only_is_kept():
+    formula, _ = _premises_iff(QUADRATIC, QUADRATIC.replace("f x = a", "f x = 2 * a"))
+    assert unfold_function_definitions(formula) is None
+
+
+def test_a_function_used_unapplied_is_kept():
+    f = Var("f", FunSort((REAL,), REAL))
+    x, y = Var("x", REAL), Var("y", REAL)
+    definition = Quant("forall", (x,), app("eq", app("apply", f, x), app("mul", x, x)))
+    uses_f = app("eq", f, f)  # f itself, not applied: not a place beta reduction reaches
+    formula = Quant("forall", (f, y), app("implies", definition, uses_f))
+    assert unfold_function_definitions(formula) is None
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(-9, 9).filter(lambda k: k != 7))
+def test_a_perturbed_numeral_beside_a_shared_definition_is_refuted(k):
+    mutant = QUADRATIC.replace("7 * x + 4", f"({k}) * x + 4")
+    v = sae(QUADRATIC, mutant)
+    assert v.status == "inequivalent", v.reason
+    assert v.countermodel is not None
+
+
+def test_the_definition_unfolded_keeps_the_statement_equivalent_to_itself():
+    renamed = QUADRATIC.replace("(f : ℝ → ℝ)", "(g : ℝ → ℝ)").replace("f (", "g (").replace("f x", "g x")
+    assert sae(QUADRATIC, renamed).status == "equivalent"
+
+
+# --- guarded definitions --------------------------------------------------------------------
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(-5, 9).filter(lambda c: c != 0))
+def test_a_definition_with_another_guard_is_refuted_off_the_guard(c):
+    mutant = GUARDED.replace("x ≠ 0 ->", f"x ≠ {c} ->")
+    v = sae(GUARDED, mutant)
+    assert v.status == "inequivalent", v.reason
+    q = v.countermodel["A"]["q"]
+    # q meets one premise and not the other: it differs from 6 / x at 0 or at c
+    assert isinstance(q, Closure)
+
+
+def test_the_same_guarded_definition_is_not_refuted():
+    assert sae(GUARDED, GUARDED).status == "equivalent"
+
+
+# --- rational identities --------------------------------------------------------------------
+
+
+def test_partial_fractions_hold_at_their_coefficients_only():
+    h = provers.parse(PARTIAL_FRACTIONS, "lean4").hypotheses[0].formula
+    assert truth(h, {"a": Fraction(-6), "b": Fraction(10)}) is True
+    assert truth(h, {"a": Fraction(-6), "b": Fraction(11)}) is False
+    # the guard x ≠ 8 leaves x = 5, where Lean's 20 / 0 = 0 but a / 2 + b / 0 = -3
+    other = PARTIAL_FRACTIONS.replace("x - 5 ≠ 0)", "x - 8 ≠ 0)")
+    h8 = provers.parse(other, "lean4").hypotheses[0].formula
+    assert truth(h8, {"a": Fraction(-6), "b": Fraction(10)}) is False
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-6, 6), st.integers(-6, 6), st.integers(-4, 4), st.integers(-4, 4), st.booleans())
+def test_partial_fractions_against_their_exceptional_points(a, b, c, d, guarded):
+    """(a x + b) / ((x - c)(x - d)) = A / (x - c) + B / (x - d) with A, B the partial-fraction
+    coefficients: true off c and d; at x = c (division by 0 is 0) only if B / (c − d) = 0,
+    at x = d only if A / (d − c) = 0, unless the guard excludes them."""
+    if c == d:
+        return
+    big_a, big_b = Fraction(a * c + b, c - d), Fraction(a * d + b, d - c)
+    guard = f"(x - ({c}) ≠ 0 ∧ x - ({d}) ≠ 0) → " if guarded else ""
+    text = (f"theorem t (p q : ℝ) (h : ∀ x : ℝ, {guard}({a} * x + ({b})) / ((x - ({c})) * (x - ({d}))) "
+            f"= p / (x - ({c})) + q / (x - ({d}))) : p = q := sorry")
+    h = provers.parse(text, "lean4").hypotheses[0].formula
+    expected = True if guarded else (big_a == 0 and big_b == 0)
+    assert truth(h, {"p": big_a, "q": big_b}) is expected
+    assert truth(h, {"p": big_a + 1, "q": big_b}) is False
+    found = rational_identity(h, lambda t: evaluate(t, {"p": big_a, "q": big_b}))
+    assert found is not None and found.generic
+    assert set(found.exceptional) == {Fraction(c), Fraction(d)}
+
+
+def test_an_irrational_exceptional_point_is_left_undecided():
+    text = "theorem t (p : ℝ) (h : ∀ x : ℝ, 1 / (x^2 - 2) = p / (x^2 - 2)) : p = 1 := sorry"
+    h = provers.parse(text, "lean4").hypotheses[0].formula
+    assert rational_identity(h, lambda t: Fraction(1)) is None
+    assert truth(h, {"p": Fraction(2)}) is False  # a rational point where 1 ≠ 2 decides
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(-9, 9).filter(lambda k: k != 4))
+def test_a_perturbed_partial_fraction_numerator_is_refuted(k):
+    v = sae(PARTIAL_FRACTIONS, PARTIAL_FRACTIONS.replace("4 * x /", f"({k}) * x /"))
+    assert v.status == "inequivalent", v.reason
+
+
+# --- linear equations as domains ------------------------------------------------------------
+
+
+def test_a_guard_of_two_different_linear_equations_is_vacuous():
+    text = PARTIAL_FRACTIONS.replace("(x - 3 ≠ 0 ∧ x - 5 ≠ 0)", "(x - 3 = 0 ∧ x - 5 = 0)")
+    h = provers.parse(text, "lean4").hypotheses[0].formula
+    for a, b in ((0, 0), (-6, 10), (1, 2)):
+        assert truth(h, {"a": Fraction(a), "b": Fraction(b)}) is True
+    assert sae(PARTIAL_FRACTIONS, text).status == "inequivalent"
+
+
+def test_a_linear_equation_with_no_integer_solution_bounds_an_integer_quantifier():
+    text = "theorem t : ¬ ∃ n : ℤ, 2 * n + 1 = 0 := sorry"
+    st_ = provers.parse(text, "lean4")
+    assert truth(st_.conclusion, {}) is True
