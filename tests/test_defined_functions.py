@@ -169,3 +169,33 @@ def test_a_linear_equation_with_no_integer_solution_bounds_an_integer_quantifier
     text = "theorem t : ¬ ∃ n : ℤ, 2 * n + 1 = 0 := sorry"
     st_ = provers.parse(text, "lean4")
     assert truth(st_.conclusion, {}) is True
+
+
+# --- sets defined through a defined function ------------------------------------------------
+
+ABS_SET = """theorem mathd_algebra_185 (s : Finset ℤ) (f : ℤ → ℤ)
+  (h₀ : ∀ x, f x = abs (x + 4))
+  (h₁ : ∀ x, x ∈ s ↔ f x < 9) :
+  s.card = 17 := sorry"""
+
+
+def test_an_absolute_value_bound_is_a_finite_domain():
+    text = "theorem t : ({x : ℤ | abs (x + 4) < 9} : Set ℤ).ncard = 17 := sorry"
+    st_ = provers.parse(text, "lean4")
+    assert truth(st_.conclusion, {}) is True
+    assert truth(provers.parse(text.replace("= 17", "= 18"), "lean4").conclusion, {}) is False
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(-12, 12).filter(lambda k: k != 4))
+def test_a_perturbed_shift_inside_the_defined_function_is_refuted(k):
+    v = sae(ABS_SET, ABS_SET.replace("abs (x + 4)", f"abs (x + ({k}))"))
+    assert v.status == "inequivalent", v.reason
+    cm = v.countermodel["A"]
+    assert cm["s"] == frozenset(range(-12, 5))  # the set the first statement defines
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 20).filter(lambda c: c != 9))
+def test_a_perturbed_bound_of_the_set_is_refuted(c):
+    assert sae(ABS_SET, ABS_SET.replace("f x < 9", f"f x < {c}")).status == "inequivalent"

@@ -61,7 +61,7 @@ from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebrai
 from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.evaluate import evaluate, truth
-from provers.semantics.values import Undetermined
+from provers.semantics.values import Closure, Undecided, Undetermined
 
 #: An exact value: irrational reals (√2, roots of the premises' polynomials) as ``AlgebraicReal``.
 Value = int | Fraction | bool | AlgebraicReal
@@ -319,10 +319,12 @@ def definition_choices(vs: tuple[Var, ...], body: Term) -> list[dict[Var, tuple[
     return [c for c in choices if c]
 
 
-def set_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, frozenset]]:
+def set_definitions(vs: tuple[Var, ...], body: Term, env: dict[str, Any] | None = None) -> list[tuple[Var, frozenset]]:
     """``(S, value)`` for each ``∀x. x ∈ S ↔ P x`` among the subterms of ``body`` with ``S``
     one of ``vs`` and ``{x | P x}`` closed and finite by exact evaluation (``x ∣ 91``,
-    ``171 ≡ 80 [MOD x]`` bound x): the sets where two such premises are worth comparing."""
+    ``171 ≡ 80 [MOD x]`` bound x): the sets where two such premises are worth comparing.
+    With ``env`` (a point giving the other variables, ``f`` as a closure), P may mention them."""
+    env = env or {}
     out: list[tuple[Var, frozenset]] = []
     for q in subterms(body):
         if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1):
@@ -332,8 +334,14 @@ def set_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, frozense
             continue
         for mem, pred in (iff.args, iff.args[::-1]):
             if isinstance(mem, App) and mem.op == "mem" and mem.args[0] == x and mem.args[1] in vs \
-                    and not free_vars(pred) - {x}:
-                value = evaluate(SetBuilder(x, pred), {})
+                    and all(v.name in env and v != mem.args[1] for v in free_vars(pred) - {x}):
+                # closures unfolded: `f x < 9` is `|x + 4| < 9`, which bounds x
+                funs = {v: (f.vars, f.body) for v in free_vars(pred) if isinstance(f := env.get(v.name), Closure)
+                        and f.env is env}
+                try:
+                    value = evaluate(SetBuilder(x, unfold(pred, funs)), env)
+                except (Undecided, ArithmeticError, ValueError, RecursionError):
+                    continue
                 if isinstance(value, frozenset) and (mem.args[1], value) not in out:
                     out.append((mem.args[1], value))  # type: ignore[arg-type]
     return out

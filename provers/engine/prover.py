@@ -182,7 +182,11 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
     definition: a closure for ``∀ m > 0, f m = m² + m + 1`` (the evaluator sees such a premise
     met, ``evaluate._meets_definitions``), the finite set of ``∀x. x ∈ S ↔ P x``, the sequence
     computed by a recurrence; random tables and sets almost never meet those premises."""
-    yield from _function_points(vs, body, points)
+    functions = _function_points(vs, body, points)
+    yield from functions
+    # `∀x. x ∈ s ↔ f x < 9` with `∀x. f x = |x + 4|`: s at its set once f is its closure
+    for p in functions[:2]:
+        yield from ({**p, s.name: value} for s, value in set_definitions(vs, body, p))
     # `∀x. x ≠ 0 → q x = 6 / x` against `∀x. x ≠ 3 → …`: q as the definition where the guard
     # holds and off by one elsewhere (it meets its own premise, `_meets_definitions`)
     for f, params, g, e in guarded_definitions(vs, body):

@@ -98,6 +98,16 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             continue
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
+        line = _linear(v, a, b) if op in ("lt", "le") and v.sort in (NAT, INT) and a != v and b != v else None
+        if line is not None:  # c₁·v + c₀ < 0 (`x + 4 < 9`, `-9 < x + 4`)
+            r = -line[1] / line[0]
+            if line[0] > 0:
+                c = math.ceil(r) - 1 if op == "lt" else math.floor(r)
+                hi = c if hi is None else min(hi, c)
+            else:
+                c = math.floor(r) + 1 if op == "lt" else math.ceil(r)
+                lo = c if lo is None else max(lo, c)
+            continue
         if op in ("lt", "le") and a != v and v in free_vars(a):
             c = b if not free_vars(b) else _literal(value(b), b.sort)  # or the others' values
             m = _monotone_bound(v, a, op, c) if c is not None else None
@@ -125,9 +135,8 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
     return None
 
 
-def _linear_root(v: Var, a: Term, b: Term) -> frozenset | None:
-    """The values of ``v`` where ``a = b`` holds, when ``a − b`` is c₁·v + c₀ with numeral
-    coefficients, c₁ ≠ 0 (no solution in ℕ or ℤ unless −c₀/c₁ is one)."""
+def _linear(v: Var, a: Term, b: Term) -> tuple[Fraction, Fraction] | None:
+    """(c₁, c₀) when ``a − b`` is c₁·v + c₀ with numeral coefficients and c₁ ≠ 0."""
     if v.sort not in (NAT, INT, RAT, REAL):
         return None
     reader = PolynomialReader(v, None)
@@ -147,9 +156,16 @@ def _linear_root(v: Var, a: Term, b: Term) -> frozenset | None:
             c1 += c
         else:
             c0 += c
-    if not c1:
+    return (c1, c0) if c1 else None
+
+
+def _linear_root(v: Var, a: Term, b: Term) -> frozenset | None:
+    """The values of ``v`` where ``a = b`` holds, when ``a − b`` is linear in v (no solution
+    in ℕ or ℤ unless −c₀/c₁ is one)."""
+    line = _linear(v, a, b)
+    if line is None:
         return None
-    root = -c0 / c1
+    root = -line[1] / line[0]
     if v.sort in (NAT, INT):
         ok = root.denominator == 1 and (v.sort == INT or root >= 0)
         return frozenset({int(root)}) if ok else frozenset()
@@ -272,12 +288,20 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
 
 def _unfold_set_builders(guards: list[Term]) -> list[Term]:
     """``v ∈ {x | P x}`` is ``P v``: its conjuncts bound v as well (``IsGreatest {n | n < 100
-    ∧ …} m`` reads ``∀ a ∈ S, a ≤ m``, whose counterexamples then lie below 100)."""
+    ∧ …} m`` reads ``∀ a ∈ S, a ≤ m``, whose counterexamples then lie below 100); ``|e| < c`` is its two
+    linear halves."""
     out: list[Term] = []
     for g in guards:
         if isinstance(g, App) and g.op == "mem" and isinstance(g.args[1], SetBuilder):
             sb = g.args[1]
             out.extend(conjuncts(substitute(sb.body, {sb.var: g.args[0]})))
+        elif isinstance(g, App) and g.op in ("lt", "le", "gt", "ge"):
+            op, a, b = (FLIPPED[g.op], g.args[1], g.args[0]) if g.op in FLIPPED else (g.op, *g.args)
+            if isinstance(a, App) and a.op == "abs" and a.sort in (INT, RAT, REAL):
+                # |e| < c is -c < e ∧ e < c
+                out.extend([app(op, a.args[0], b), app(op, app("neg", b), a.args[0])])
+            else:
+                out.append(g)
         else:
             out.append(g)
     return out

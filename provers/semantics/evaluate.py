@@ -608,7 +608,9 @@ def _iff_domain(t: Quant, env: Env) -> list[Any] | None:
     if len(t.vars) != 1 or not (isinstance(t.body, App) and t.body.op == "iff"):
         return None
     v, value_of = t.vars[0], _exact_value(env)
-    doms = [bound_domain(v, conjuncts(side), frozenset(), value_of) for side in t.body.args]
+    funs = _closures(t, env)  # `f x < 9` with f the closure λx. |x + 4|: bounded once unfolded
+    sides = unfold(t.body, funs).args if funs else t.body.args
+    doms = [bound_domain(v, conjuncts(side), frozenset(), value_of) for side in sides]
     if any(d is None for d in doms):
         return None
     union = set(doms[0]) | set(doms[1])  # type: ignore[arg-type]
