@@ -199,3 +199,30 @@ def test_a_perturbed_shift_inside_the_defined_function_is_refuted(k):
 @given(st.integers(1, 20).filter(lambda c: c != 9))
 def test_a_perturbed_bound_of_the_set_is_refuted(c):
     assert sae(ABS_SET, ABS_SET.replace("f x < 9", f"f x < {c}")).status == "inequivalent"
+
+
+# --- small integer points after the solvers -------------------------------------------------
+
+NONLINEAR_NAT = """theorem aime_1991_p1 (x y : ℕ) (h₀ : 0 < x ∧ 0 < y)
+  (h₁ : x * y + (x + y) = 71) (h₂ : x^2 * y + x * y^2 = 880) :
+  x^2 + y^2 = 146 := sorry"""
+
+
+def test_small_integer_points_come_smallest_first():
+    from provers.ir import INT, NAT
+    from provers.semantics import integer_points
+
+    pts = integer_points([Var("x", NAT), Var("y", INT)])
+    assert pts[:4] == [{"x": 0, "y": 0}, {"x": 0, "y": 1}, {"x": 1, "y": 0}, {"x": 0, "y": -1}]
+    assert {"x": 5, "y": 11} in pts and {"x": 40, "y": -40} in pts
+    assert all(p["x"] >= 0 for p in pts)
+    assert integer_points([Var("r", REAL)]) == []
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from([3, 5, 6]))
+def test_a_raised_power_in_a_nonlinear_integer_system_is_refuted_at_its_model(e):
+    v = sae(NONLINEAR_NAT, NONLINEAR_NAT.replace("x^2 * y +", f"x^{e} * y +"))
+    assert v.status == "inequivalent", v.reason
+    cm = v.countermodel["A"]
+    assert {cm["x"], cm["y"]} == {5, 11}  # the one model of the first premise set

@@ -56,6 +56,7 @@ from provers.semantics import (
     FunTable,
     Opaque,
     Sequence,
+    integer_points,
     numeral_probes,
     sample_assignments,
     truth,
@@ -71,6 +72,10 @@ FINGERPRINT_POINTS = 24
 DEFINED_POINTS = 6
 #: Share of a check's remaining time the points with defined scalars may take.
 DEFINED_SHARE = 0.25
+#: After the solvers give up, small integer points are enumerated for at most this long ...
+ENUMERATION_SECONDS = 0.25
+#: ... and at most this share of the check's time left.
+ENUMERATION_SHARE = 0.25
 #: Scalar definitions (``s = e``) also tried one at a time, at most this many, at this many points.
 MAX_SINGLE_DEFINITIONS = 4
 SINGLE_DEFINITION_POINTS = 3
@@ -374,6 +379,30 @@ class Prover:
             self._recurrence_model(ob, effort)
         if ob.status == Status.UNKNOWN:
             self._definition_model(ob, effort)
+        if ob.status == Status.UNKNOWN:
+            self._enumerated_model(ob)
+
+    def _enumerated_model(self, ob: Obligation) -> None:
+        """A countermodel among the small integer points (``integer_points``), after the
+        solver gave up: nonlinear integer systems (``x·y + x + y = 71``) have their models
+        there. At most ``ENUMERATION_SECONDS``, and a share of the check's time left."""
+        vs, body = _strip_forall(ob.formula)
+        points = integer_points(vs)
+        if not points:
+            return
+        left = max(self.deadline.left(), 0.0)
+        stop = Deadline.after(min(ENUMERATION_SECONDS, left * ENUMERATION_SHARE)).sooner(self.deadline)
+        try:
+            for env in points:
+                if stop.expired():
+                    return
+                if exact_truth(body, env, stop) is False:
+                    ob.status, ob.by, ob.model = Status.REFUTED, "fingerprint", env
+                    ob.detail = "false at a small integer point (exact evaluation, after the solvers)"
+                    return
+        except DeadlineExceeded:
+            if self.deadline.expired():
+                raise
 
     def _definition_model(self, ob: Obligation, effort: float) -> None:
         """A countermodel through the functions the obligation defines (``∀x. f x = x + 2``):

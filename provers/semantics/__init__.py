@@ -10,7 +10,12 @@ from here; see docs/semantics.md for every operation's meaning in Lean, Isabelle
 """
 
 from provers.semantics.evaluate import OPERATIONS, decide, evaluate, truth
-from provers.semantics.samplers import fingerprint, numeral_probes, sample_assignments
+from provers.semantics.samplers import (
+    fingerprint,
+    integer_points,
+    numeral_probes,
+    sample_assignments,
+)
 from provers.semantics.values import (
     PRECISION_DPS,
     TOLERANCE,
@@ -46,6 +51,7 @@ __all__ = [
     "evaluate",
     "fingerprint",
     "numeral_probes",
+    "integer_points",
     "sample_assignments",
     "truth",
 ]

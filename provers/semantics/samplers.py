@@ -8,6 +8,8 @@ before any solver runs. Boundary points (0, ±1, 2) and the numerals a statement
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -128,6 +130,30 @@ def sample_assignments(variables: Sequence[Var], n: int = 32, seed: int = 0) -> 
         boundary = i if i < len(_BOUNDARY) else None
         out.append({v.name: _sample_value(v.sort, rng, boundary) for v in variables})
     return out
+
+
+#: Largest |value| per variable ``integer_points`` enumerates, by number of variables.
+INTEGER_BOX = {1: 400, 2: 40, 3: 12}
+
+
+def integer_points(variables: Sequence[Var]) -> list[dict[str, Value]]:
+    """Every assignment of small integers to ℕ/ℤ ``variables`` (|value| ≤ ``INTEGER_BOX``),
+    smallest first (by the sum of the values' ranks 0, 1, −1, 2, −2, …): where a system like
+    ``x·y + x + y = 71 ∧ x²·y + x·y² = 880`` has its model (5, 11), which neither sampling nor
+    a nonlinear-integer solver within a second finds. Empty for other sorts or too many
+    variables."""
+    if len(variables) not in INTEGER_BOX or any(v.sort not in (NAT, INT) for v in variables):
+        return []
+    names = [v.name for v in variables]
+    return [dict(zip(names, combo, strict=True)) for combo in _integer_box(tuple(v.sort == NAT for v in variables))]
+
+
+@functools.lru_cache(maxsize=16)
+def _integer_box(naturals: tuple[bool, ...]) -> list[tuple[int, ...]]:
+    bound = INTEGER_BOX[len(naturals)]
+    values = [[0, *(x for i in range(1, bound + 1) for x in ((i,) if nat else (i, -i)))] for nat in naturals]
+    ranks = sorted(itertools.product(*(range(len(vs)) for vs in values)), key=sum)
+    return [tuple(values[i][r] for i, r in enumerate(combo)) for combo in ranks]
 
 
 def fingerprint(formula: Term, variables: Sequence[Var], samples: Sequence[dict[str, Value]]) -> tuple[bool | None, ...]:
