@@ -226,3 +226,16 @@ def test_a_raised_power_in_a_nonlinear_integer_system_is_refuted_at_its_model(e)
     assert v.status == "inequivalent", v.reason
     cm = v.countermodel["A"]
     assert {cm["x"], cm["y"]} == {5, 11}  # the one model of the first premise set
+
+
+FLOOR_REMAINDER = """theorem amc12a_2016_p3 (f : ℝ → ℝ → ℝ)
+  (h₀ : ∀ x, ∀ y, y ≠ 0 -> f x y = x - y * Int.floor (x / y)) :
+  f (3 / 8) (-(2 / 5)) = -(1 / 40) := sorry"""
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from(["y = 0", "y ≠ 7", "y ≠ 1", "x ≠ 0"]))
+def test_a_two_argument_definition_under_another_guard_is_refuted(guard):
+    """∀x, ∀y nested: the closure off its guard meets its own premise (both binders unfolded)."""
+    v = sae(FLOOR_REMAINDER, FLOOR_REMAINDER.replace("y ≠ 0 ->", f"{guard} ->"))
+    assert v.status == "inequivalent", v.reason

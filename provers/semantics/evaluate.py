@@ -708,6 +708,10 @@ def _closures(t: Quant, env: Env) -> dict[Var, tuple[tuple[Var, ...], Term]] | N
     (``f`` → parameters and body), or None when one cannot be: its captured values differ
     from ``env``'s or the binder captures one of its free names."""
     bound = {v.name for v in t.vars}
+    inner = t.body
+    while isinstance(inner, Quant) and inner.kind == "forall":  # ∀x, ∀y, … binds them too
+        bound |= {v.name for v in inner.vars}
+        inner = inner.body
     funs: dict[Var, tuple[tuple[Var, ...], Term]] = {}
     for v in free_vars(t.body):
         f = env.get(v.name)
@@ -743,6 +747,8 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
     if not funs:
         return False
     body = unfold(t.body, funs)
+    while isinstance(body, Quant) and body.kind == "forall":  # `∀ x, ∀ y, y ≠ 0 → f x y = …`
+        body = body.body
     if isinstance(body, App) and body.op == "implies":
         g, body = body.args
         if not any(isinstance(s, (Quant, SetBuilder, BigOp, Lam)) for s in subterms(body)):
