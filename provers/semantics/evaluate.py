@@ -87,6 +87,7 @@ from provers.semantics.domains import (
     probe_values,
 )
 from provers.semantics.identities import polynomial_identity
+from provers.semantics.library import LIBRARY, library_value
 from provers.semantics.rational_identities import rational_identity
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
@@ -284,6 +285,12 @@ def _coerce_complex(v: Any, name: str) -> ExactComplex:
 
 def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
     table = env.get(t.symbol)
+    if table is None and t.symbol in LIBRARY:  # Rat.den, Nat.totient: computed exactly
+        args = [_ev(a, env) for a in t.args]
+        value = library_value(t.symbol, [a for a in args], [a.sort for a in t.args])
+        if value is None:
+            raise Undecided(f"{t.symbol} at arguments it is not computed at")
+        return value
     if table is None:
         raise Undecided(f"uninterpreted symbol {t.symbol} has no table")
     if not t.args:

@@ -133,7 +133,7 @@ def sample_assignments(variables: Sequence[Var], n: int = 32, seed: int = 0) -> 
 
 
 #: Largest |value| per variable ``integer_points`` enumerates, by number of variables.
-INTEGER_BOX = {1: 400, 2: 40, 3: 12}
+INTEGER_BOX = {1: 2000, 2: 40, 3: 12}
 
 
 def integer_points(variables: Sequence[Var]) -> list[dict[str, Value]]:

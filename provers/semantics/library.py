@@ -1,0 +1,153 @@
+"""Library functions the IR keeps uninterpreted but the evaluator computes exactly.
+
+Why: ``Rat.den``, ``Nat.totient`` or ``Squarefree`` have no SMT lowering, so the solvers see
+them as uninterpreted symbols: a proof over every interpretation is still a proof, but a
+countermodel the solver finds holds only for the interpretation it chose, and is dropped
+("depends on an interpretation"). At exact arguments their values are plain arithmetic, so
+the evaluator computes them here and re-checks such countermodels (and sampled points)
+against the one meaning Mathlib gives them, including its conventions at 0
+(``Nat.totient 0 = 0``, ``Int.sqrt z = Nat.sqrt z.toNat``, ``Nat.primeFactors 0 = ∅``,
+``Squarefree 0`` false).
+
+One entry per symbol in ``LIBRARY``: a function of the exact argument values and the
+arguments' sorts, returning the value or None (an argument not exact, or a sort it does not
+cover: the symbol stays undecided).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from provers.ir import INT, NAT, RAT, Sort
+
+#: Largest argument factored by trial division (``totient``, ``primeFactors``).
+MAX_FACTOR = 10**12
+
+
+def _int(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _rational(v: Any) -> Fraction | None:
+    if isinstance(v, bool):
+        return None
+    return Fraction(v) if isinstance(v, (int, Fraction)) else None
+
+
+def _factor(n: int) -> list[int] | None:
+    """The prime factors of n ≥ 1 with multiplicity, ascending (None if too large)."""
+    if n > MAX_FACTOR:
+        return None
+    out, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            out.append(p)
+            n //= p
+        p += 1 if p == 2 else 2
+    return out + ([n] if n > 1 else [])
+
+
+def _num(args: list[Any], sorts: list[Sort]) -> Any:
+    q = _rational(args[0])
+    return None if q is None else q.numerator
+
+
+def _den(args: list[Any], sorts: list[Sort]) -> Any:
+    q = _rational(args[0])
+    return None if q is None else q.denominator
+
+
+def _totient(args: list[Any], sorts: list[Sort]) -> Any:
+    n = _int(args[0])
+    if n is None or n < 0:
+        return None
+    if n == 0:
+        return 0
+    ps = _factor(n)
+    if ps is None:
+        return None
+    out = n
+    for p in set(ps):
+        out = out // p * (p - 1)
+    return out
+
+
+def _int_sqrt(args: list[Any], sorts: list[Sort]) -> Any:
+    z = _int(args[0])
+    return None if z is None else math.isqrt(max(z, 0))
+
+
+def _prime_factors(args: list[Any], sorts: list[Sort]) -> Any:
+    n = _int(args[0])
+    if n is None or n < 0:
+        return None
+    ps = _factor(n) if n else []
+    return None if ps is None else frozenset(ps)
+
+
+def _factors_list(args: list[Any], sorts: list[Sort]) -> Any:
+    n = _int(args[0])
+    if n is None or n < 0:
+        return None
+    ps = _factor(n) if n else []
+    return None if ps is None else tuple(ps)
+
+
+def _squarefree(args: list[Any], sorts: list[Sort]) -> Any:
+    n = _int(args[0])
+    if n is None or sorts[0] not in (NAT, INT):
+        return None
+    n = abs(n)
+    if n == 0:
+        return False  # 2 * 2 ∣ 0 and 2 is not a unit
+    ps = _factor(n)
+    return None if ps is None else len(ps) == len(set(ps))
+
+
+def _is_square(args: list[Any], sorts: list[Sort]) -> Any:
+    if sorts[0] in (NAT, INT):
+        n = _int(args[0])
+        return None if n is None else n >= 0 and math.isqrt(n) ** 2 == n
+    if sorts[0] == RAT:
+        q = _rational(args[0])
+        if q is None:
+            return None
+        return q >= 0 and math.isqrt(q.numerator) ** 2 == q.numerator and math.isqrt(q.denominator) ** 2 == q.denominator
+    return None
+
+
+def _of_digits(args: list[Any], sorts: list[Sort]) -> Any:
+    b, digits = _int(args[0]), args[1]
+    if b is None or not isinstance(digits, tuple) or any(_int(d) is None for d in digits):
+        return None
+    return sum(d * b**i for i, d in enumerate(digits))
+
+
+#: symbol → (arity, function of the exact argument values and the arguments' sorts → value,
+#: or None where not covered).
+LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
+    "Rat.num": (1, _num),
+    "Rat.den": (1, _den),
+    "Nat.totient": (1, _totient),
+    "Int.sqrt": (1, _int_sqrt),
+    "Nat.primeFactors": (1, _prime_factors),
+    "Nat.factors": (1, _factors_list),
+    "Nat.primeFactorsList": (1, _factors_list),
+    "Squarefree": (1, _squarefree),
+    "IsSquare": (1, _is_square),
+    "Nat.ofDigits": (2, _of_digits),
+}
+
+
+def library_value(symbol: str, args: list[Any], sorts: list[Sort]) -> Any:
+    """The value of library function ``symbol`` at exact ``args``, or None."""
+    entry = LIBRARY.get(symbol)
+    if entry is None or entry[0] != len(args):
+        return None
+    return entry[1](args, sorts)
+
+
+__all__ = ["LIBRARY", "MAX_FACTOR", "library_value"]

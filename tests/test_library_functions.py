@@ -1,0 +1,69 @@
+"""Library functions the solvers see as uninterpreted and the evaluator computes exactly
+(``semantics.library``): their values follow Mathlib's definitions (checked against brute-
+force readings of those definitions, conventions at 0 included), and a countermodel through
+them is now confirmed instead of dropped as "depends on an interpretation"."""
+
+import math
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import provers
+from provers.ir import INT, NAT, RAT
+from provers.semantics.library import LIBRARY, library_value
+
+
+def sae(a: str, b: str):
+    return provers.check_equivalence(a, b, relation="sae", timeout=1.0)
+
+
+@given(st.integers(0, 3000))
+def test_totient_counts_the_coprime_residues(n):
+    expected = sum(1 for k in range(1, n + 1) if math.gcd(k, n) == 1)  # φ 0 = 0
+    assert library_value("Nat.totient", [n], [NAT]) == expected
+
+
+@given(st.integers(-500, 500))
+def test_squarefree_and_is_square_follow_their_definitions(n):
+    m = abs(n)
+    squarefree = m != 0 and all(m % (d * d) for d in range(2, m + 1) if d * d <= m)
+    assert library_value("Squarefree", [n], [INT]) is squarefree
+    assert library_value("IsSquare", [n], [INT]) is any(r * r == n for r in range(0, m + 1))
+
+
+@given(st.fractions(max_denominator=50))
+def test_num_and_den_are_the_reduced_fraction(q):
+    num, den = library_value("Rat.num", [q], [RAT]), library_value("Rat.den", [q], [RAT])
+    assert den > 0 and math.gcd(num, den) == 1 and Fraction(num, den) == q
+
+
+def test_conventions_at_zero_and_below():
+    assert library_value("Nat.primeFactors", [0], [NAT]) == frozenset()
+    assert library_value("Nat.primeFactors", [360], [NAT]) == frozenset({2, 3, 5})
+    assert library_value("Nat.primeFactorsList", [360], [NAT]) == (2, 2, 2, 3, 3, 5)
+    assert library_value("Int.sqrt", [-7], [INT]) == 0 and library_value("Int.sqrt", [17], [INT]) == 4
+    assert library_value("Nat.ofDigits", [10, (3, 2, 1)], [NAT, NAT]) == 123
+    assert library_value("Squarefree", [0], [NAT]) is False and library_value("Squarefree", [1], [NAT]) is True
+    # not exact, or the wrong number of arguments: not computed (the symbol stays undecided)
+    assert library_value("Rat.den", [0.5], [RAT]) is None
+    assert library_value("Nat.totient", [1, 2], [NAT, NAT]) is None
+    assert set(LIBRARY) >= {"Rat.num", "Rat.den", "Nat.totient", "Squarefree", "IsSquare"}
+
+
+def test_a_rational_denominator_premise_is_refuted_through_its_value():
+    a = "theorem t (x : ℚ) (h : x.den = 2) : x.num ≠ 0 := sorry"
+    v = sae(a, a.replace("x.den = 2", "x.den = 3"))
+    assert v.status == "inequivalent", v.reason
+    assert Fraction(v.countermodel["A"]["x"]).denominator in (2, 3)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from([1, 2, 4, 6, 8, 10, 12, 16, 18, 20]), st.sampled_from([2, 4, 6, 8]))
+def test_a_perturbed_totient_value_is_refuted(c, d):
+    """c is a totient (of some n ≤ 2000): the first premise has models, none of the second's."""
+    a = f"theorem t (n : ℕ) (h : Nat.totient n = {c}) : n ≤ 100 := sorry"
+    v = sae(a, a.replace(f"= {c})", f"= {c + d})"))
+    assert v.status == "inequivalent", v.reason
+    n = v.countermodel["A"]["n"]
+    assert library_value("Nat.totient", [n], [NAT]) in (c, c + d)
