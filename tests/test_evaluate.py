@@ -337,6 +337,22 @@ def test_real_interval_builder_is_infinite_exactly_when_nondegenerate(a, b, stri
         assert isinstance(card, Undetermined) or card == (0 if hole == a else 1)
 
 
+@settings(max_examples=60, deadline=None)
+@given(c=st.integers(-5, 5).filter(bool), lo=st.integers(-20, 20), hi=st.integers(-20, 20), hole=_BOUND)
+def test_a_linear_real_interval_builder_is_infinite_exactly_when_nondegenerate(c, lo, hi, hole):
+    """{x : ℝ | lo ≤ c·x ∧ c·x ≤ hi ∧ (x ≠ h ∨ False)}: the bounds on c·x are bounds on x (their
+    direction flips with c's sign); a disjunction with x ≠ h removes at most one point."""
+    cx = app("mul", num(c, REAL), x)
+    body = app("and", app("le", num(lo, REAL), cx), app("le", cx, num(hi, REAL)),
+               app("or", app("ne", x, num(hole, REAL)), app("eq", num(0, REAL), num(1, REAL))))
+    card = evaluate(app("card", SetBuilder(x, body)), {})
+    if lo != hi:
+        assert card == 0  # infinite (lo < hi) or empty (lo > hi): card 0 either way
+        assert evaluate(app("finite", SetBuilder(x, body)), {}) is (lo > hi)
+    else:  # one point, maybe removed
+        assert isinstance(card, Undetermined) or card == (0 if hole == Fraction(lo, c) else 1)
+
+
 def test_real_builder_with_other_conditions_is_not_claimed_infinite():
     """A conjunct the interval reading does not understand (x² = 4) leaves the set's size open."""
     s = SetBuilder(x, app("and", app("le", num(0, REAL), x),

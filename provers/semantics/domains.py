@@ -172,6 +172,12 @@ def _linear_root(v: Var, a: Term, b: Term) -> frozenset | None:
     return frozenset({root})
 
 
+def _removes_a_point(v: Var, g: Term) -> bool:
+    """``v ≠ e`` with e free of v: true everywhere but at one point."""
+    return (isinstance(g, App) and g.op == "ne" and v in g.args
+            and v not in free_vars(g.args[1] if g.args[0] == v else g.args[0]))
+
+
 def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) -> bool | None:
     """Whether ``{v | body}`` over ℝ or ℚ is infinite, read off its conjuncts: True when they
     are order atoms between ``v`` and exact rational values bounding a non-degenerate interval,
@@ -190,8 +196,8 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any])
                 return None
             continue
         if isinstance(g, App) and g.op == "or" and any(
-                v not in free_vars(d) and value_of(d) is True for d in g.args):
-            continue  # true everywhere (``11 ≠ 0 ∨ x = 0``: ``11 dvd x`` over ℝ)
+                v not in free_vars(d) and value_of(d) is True or _removes_a_point(v, d) for d in g.args):
+            continue  # true everywhere (``11 ≠ 0 ∨ x = 0``: ``11 dvd x`` over ℝ), or off one point
         if not isinstance(g, App) or len(g.args) != 2:
             return None
         op, (a, b) = g.op, g.args
@@ -203,11 +209,14 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any])
             op, a, b = FLIPPED[op], b, a
         if op not in ("lt", "le"):
             return None
+        upper = a == v
         w = value_of(b) if a == v else value_of(a) if b == v else None
+        if a != v and b != v and (line := _linear(v, a, b)) is not None:  # 11·v ≥ 100
+            w, upper = -line[1] / line[0], line[0] > 0
         if not is_rational(w) or isinstance(w, bool):
             return None
         bound = (Fraction(w), op == "lt")
-        if a == v:  # v < w or v ≤ w
+        if upper:  # v < w or v ≤ w
             hi = bound if hi is None or (bound[0], not bound[1]) < (hi[0], not hi[1]) else hi
         else:  # w < v or w ≤ v
             lo = bound if lo is None or bound > lo else lo
