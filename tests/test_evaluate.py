@@ -19,6 +19,7 @@ from provers.ir import (
     Quant,
     SetBuilder,
     SetSort,
+    Uninterpreted,
     Var,
     app,
     app_sorted,
@@ -431,3 +432,24 @@ def test_finite_sets_are_probed_at_the_statements_cardinalities():
     points = numeral_probes([s], [body])
     assert any(evaluate(body, p) is False for p in points)
     assert {"S": frozenset(range(8))} in points
+
+
+# -- Isabelle's LEAST and GREATEST ---------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(m=st.integers(2, 12), r=st.integers(0, 11), lo=st.integers(0, 40), hi=st.integers(0, 80))
+def test_least_and_greatest_are_the_extreme_witnesses(m, r, lo, hi):
+    """LEAST n. lo < n ∧ n mod m = r and GREATEST n. n < hi ∧ n mod m = r against a scan;
+    with no witness the value is unspecified (THE of nothing): undecided, never a number."""
+    r %= m
+    n = Var("n", NAT)
+    mod_r = app("eq", app("mod", n, N(m)), N(r))
+    least = Uninterpreted("LEAST", (Lam((n,), app("and", app("gt", n, N(lo)), mod_r)),), NAT)
+    greatest = Uninterpreted("GREATEST", (Lam((n,), app("and", app("lt", n, N(hi)), mod_r)),), NAT)
+    assert evaluate(least, {}) == next(k for k in range(lo + 1, lo + m + 2) if k % m == r)
+    below = [k for k in range(hi) if k % m == r]
+    if below:
+        assert evaluate(greatest, {}) == max(below)
+    else:
+        assert isinstance(evaluate(greatest, {}), Undetermined)

@@ -285,6 +285,8 @@ def _coerce_complex(v: Any, name: str) -> ExactComplex:
 
 def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
     table = env.get(t.symbol)
+    if table is None and t.symbol in ("LEAST", "GREATEST") and len(t.args) == 1 and isinstance(t.args[0], Lam):
+        return _least_or_greatest(t.args[0], t.symbol == "LEAST", env)
     if table is None and t.symbol in LIBRARY:  # Rat.den, Nat.totient: computed exactly
         args = [_ev(a, env) for a in t.args]
         value = library_value(t.symbol, [a for a in args], [a.sort for a in t.args])
@@ -296,6 +298,31 @@ def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
     if not t.args:
         return table(*()) if isinstance(table, FunTable) else table
     return _call(table, [_ev(a, env) for a in t.args], t.symbol)
+
+
+#: Largest ℕ value ``LEAST n. P n`` is searched up to when P bounds no finite domain.
+MAX_LEAST_SEARCH = 100_000
+
+
+def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
+    """Isabelle's ``LEAST x. P x`` / ``GREATEST x. P x`` over ℕ or ℤ: the extreme x where P
+    holds exactly — over the finite domain P's conjuncts bound, or (LEAST over ℕ) the first n
+    from 0 up. Where no such x exists the value is unspecified (THE of nothing): undecided."""
+    if len(lam.vars) != 1 or lam.vars[0].sort not in (NAT, INT):
+        raise Undecided("LEAST/GREATEST over a sort other than ℕ or ℤ")
+    v = lam.vars[0]
+    dom = bound_domain(v, conjuncts(lam.body), frozenset(), _exact_value(env))
+    if dom is None and not (least and v.sort == NAT):
+        raise Undecided(f"{'LEAST' if least else 'GREATEST'} over an unbounded domain of {v.sort}")
+    candidates = sorted(dom, reverse=not least) if dom is not None else range(MAX_LEAST_SEARCH)
+    for x in candidates:
+        _tick()
+        r, exact, why = _tri(lam.body, {**env, v.name: x})
+        if r is None or not exact:  # an approximate False could hide the extreme x
+            raise Undecided(why or "approximate")
+        if r:
+            return x
+    raise Undecided(f"{'LEAST' if least else 'GREATEST'} of a predicate with no witness found")
 
 
 #: Largest index a recurrence is computed up to.
