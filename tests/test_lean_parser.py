@@ -342,3 +342,19 @@ def test_lean_and_isabelle_arcsin_are_two_operations():
               'theorem t: fixes x :: real assumes "0 ≤ x ∧ x ≤ 1" shows "arccos x = arccos x"')
     v = provers.check_equivalence(inside[0], inside[1], language_b="isabelle", relation="sae", timeout=5)
     assert v.status == "equivalent", v.explain()
+
+
+def test_pairwise_and_nodup_of_a_literal_list_are_their_pairs():
+    """aime_1996_p5 states distinct roots as `List.Pairwise (·≠·) [a, b, c]`: the pairs, so
+    that the solvers and the evaluator see three disequalities, not an uninterpreted symbol."""
+    def hyp(text: str):
+        return provers.parse(f"theorem t (a b c : ℝ) (h : {text}) : a + b + c ≠ 100 := sorry", "lean4").hypotheses[0].formula
+
+    distinct = hyp("List.Pairwise (·≠·) [a, b, c]")
+    assert str(distinct) == "((a ≠ b) ∧ (a ≠ c) ∧ (b ≠ c))"
+    assert hyp("List.Nodup [a, b, c]") == distinct
+    assert str(hyp("List.Pairwise (· < ·) [a, b, c]")) == "((a < b) ∧ (a < c) ∧ (b < c))"
+    v = provers.check_equivalence(
+        "theorem t (a b c : ℝ) (h : List.Nodup [a, b, c]) : a + b + c ≠ 100 := sorry",
+        "theorem t (a b c : ℝ) (h : a ≠ b ∧ a ≠ c ∧ b ≠ c) : a + b + c ≠ 100 := sorry", relation="sae", timeout=1.0)
+    assert v.status == "equivalent"

@@ -124,6 +124,8 @@ NAMES: dict[str, tuple] = {
     # lists
     "List.sum": ("special", "list_sum"),
     "List.length": ("special", "list_length"),
+    "List.Pairwise": ("special", "list_pairwise"),
+    "List.Nodup": ("special", "list_nodup"),
     "List.prod": ("opaque", "list-elem"),
     # sets and finsets
     "Finset.range": ("fixed", "range", (N,)),

@@ -15,6 +15,7 @@ from provers.ir import (
     NAT,
     ORDERED,
     REAL,
+    TRUE,
     BaseSort,
     BigOp,
     FunSort,
@@ -25,12 +26,14 @@ from provers.ir import (
     Quant,
     SetSort,
     Sort,
+    Term,
     Uninterpreted,
     Var,
     app,
     app_sorted,
     cast,
     is_numeric,
+    substitute,
 )
 from provers.lean4.sorts import UNKNOWN, Res, apply, conj
 from provers.lean4.syntax import Syn
@@ -324,6 +327,34 @@ class Specials:
         if isinstance(t.sort, SetSort):  # `s.sum f` on a Finset reaches here without f
             return Uninterpreted("Finset.sum", (t,), expected or UNKNOWN), expected is None
         return Uninterpreted("List.sum", (t,), expected or UNKNOWN), expected is None
+
+    def _literal_elements(self, syn: Syn) -> list[Term] | None:
+        t, _ = self.elab(syn, None)
+        if isinstance(t, Uninterpreted) and t.symbol == "List.literal" and isinstance(t.sort, ListSort):
+            return list(t.args)
+        return None
+
+    def sp_list_pairwise(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
+        """``List.Pairwise R [x₁, …, xₙ]`` is ⋀_{i<j} R xᵢ xⱼ (a literal list only)."""
+        self.one_arg(syn, args, 2)
+        xs = self._literal_elements(args[1])
+        if xs is None or not xs:
+            return self.generic(syn, "List.Pairwise", args, expected)
+        rel, _ = self.elab(args[0], FunSort((xs[0].sort, xs[0].sort), BOOL))
+        if not (isinstance(rel, Lam) and len(rel.vars) == 2):
+            return self.generic(syn, "List.Pairwise", args, expected)
+        p, q = rel.vars
+        pairs = [substitute(rel.body, {p: a, q: b}) for i, a in enumerate(xs) for b in xs[i + 1:]]
+        return (TRUE if not pairs else pairs[0] if len(pairs) == 1 else app("and", *pairs)), False
+
+    def sp_list_nodup(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
+        """``List.Nodup [x₁, …, xₙ]``: the elements pairwise distinct."""
+        self.one_arg(syn, args)
+        xs = self._literal_elements(args[0])
+        if xs is None:
+            return self.generic(syn, "List.Nodup", args, expected)
+        pairs = [app("ne", a, b) for i, a in enumerate(xs) for b in xs[i + 1:]]
+        return (TRUE if not pairs else pairs[0] if len(pairs) == 1 else app("and", *pairs)), False
 
     def sp_list_length(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         self.one_arg(syn, args)

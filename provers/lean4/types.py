@@ -186,7 +186,7 @@ class TypeExpressions:
             return TYPE, True
         if hname == "Sort":
             return _sort_level(syn.args[1]), True
-        if len(syn.args) == 2 and syn.args[1].kind == "list" and self.elab_type(head) is not None:
+        if len(syn.args) == 2 and syn.args[1].kind == "list" and hname not in NAMES and self.elab_type(head) is not None:
             return OpaqueSort(self.src(syn)), True  # R[X]: polynomials over R
         if hname in TYPE_HEADS or hname.split(".")[-1] in TYPE_HEADS:
             return OpaqueSort(self.src(syn)), True
