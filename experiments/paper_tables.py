@@ -62,7 +62,7 @@ from rerank.select import behind, select_kmeans, select_naive, select_top_n  # n
 #: ties by sample order: what Table 1 reproduces.  Unparsed, vacuous and degenerate
 #: candidates come last (rerank.scoring tiers).
 PAPER_SELECTION = dict(rule="log", alpha=0.5, check_truth=False, penalize_vacuous=True,
-                       undecided_weight=0.0, truth_weight=0.0, semantic_text="whole",
+                       undecided_weight=0.0, consensus_weight=0.0, truth_weight=0.0, semantic_text="whole",
                        answer_weight=0.0, keep_first_margin=None, tie_break="index")
 #: Share of ``--problem-budget`` the engine may spend on a problem's checks (the rest is
 #: for the naive baseline; the alarm at the whole budget is a last resort).
@@ -393,15 +393,22 @@ def combined_order(e: dict[str, Any], rule: str, alpha: float) -> list[int]:
     on the cached evidence, so it is what ``Reranker`` picks."""
     if "error" in e:
         return list(range(e["k"]))
-    from rerank.scoring import PoolEvidence, Selector
+    from rerank.scoring import PoolEvidence
 
     if "evidence" in e:
         ev = PoolEvidence.from_evidence(e["evidence"], e["classes"])
     else:  # cache version 1: classes and parse status only
         ev = PoolEvidence(classes=e["classes"], parsed=list(_parsed(e)))
-    sel = Selector(rule=rule, alpha=alpha, tie_break="index",
-                   demote=("vacuous", "degenerate") if PAPER_SELECTION["penalize_vacuous"] else ())
-    return behind(sel.select(ev, e["semantic"]).order, ~_parsed(e))
+    return behind(paper_selector(rule, alpha).select(ev, e["semantic"]).order, ~_parsed(e))
+
+
+def paper_selector(rule: str, alpha: float) -> Any:
+    """The ``Selector`` of :data:`PAPER_SELECTION` under ``rule``/``alpha``: stage 1's
+    ``Reranker`` selects with exactly this one at log/0.5 (``consistency`` checks it)."""
+    from rerank.scoring import DEMOTIONS, Selector
+
+    return Selector(rule=rule, alpha=alpha, tie_break="index",
+                    demote=DEMOTIONS if PAPER_SELECTION["penalize_vacuous"] else ())
 
 
 def method_order(e: dict[str, Any], method: str, alpha: float | None = None, rec: dict | None = None) -> list[int]:

@@ -217,3 +217,14 @@ def test_budget_cutting_the_naive_baseline_keeps_the_clustering(built: tuple, mo
     first = next(i for i, p in enumerate(rec["parsed"]) if p)
     assert rec["proved"][first] is True and rec["proved"].count(True) == 1
     assert rec["naive_solver_calls"] == 1
+
+
+def test_stage_1_selects_with_the_selector_stage_2_replays() -> None:
+    """Stage 1's Reranker (the library's defaults overridden by PAPER_SELECTION) must select
+    exactly as stage 2's replay: a library default left in (consensus support, 0.5 since the
+    CV defaults) made 162 of 400 recorded orders differ from the replay."""
+    pt._init_worker(1.0, "symbolic", naive=False)
+    try:
+        assert pt._WORKER["reranker"].selector == pt.paper_selector("log", 0.5)
+    finally:
+        pt._WORKER.clear()
