@@ -60,6 +60,26 @@ def test_a_shared_definition_is_unfolded_away():
     assert truth(formula.body, {**env, "f": Closure(params, e, env)}) is False
 
 
+def test_a_defining_hypothesis_of_an_implication_or_a_vacuity_test_is_unfolded():
+    """``∀f x̄. (D ∧ H) → X`` and ``∀f x̄. ¬(D ∧ H)`` lose f the same way (the uniqueness and
+    vacuity obligations of answer pinning); a model of the reduced vacuity test, with f as
+    its closure, is a model of the premises."""
+    st_ = provers.parse(QUADRATIC, "lean4")
+    h0, h1 = (h.formula for h in st_.hypotheses)
+    vs = tuple(b.var for b in st_.binders if hasattr(b, "var"))
+    implication = Quant("forall", vs, app("implies", app("and", h0, h1), st_.conclusion))
+    vacuity = Quant("forall", vs, app("not", app("and", h0, h1)))
+    for formula in (implication, vacuity):
+        u = unfold_function_definitions(formula)
+        assert u is not None and "f" not in {v.name for v in free_vars(u.formula)}
+    u = unfold_function_definitions(vacuity)
+    env = {"a": 3, "b": -11, "c": 10}
+    assert truth(u.formula.body, env) is False  # (3, -11, 10) is a model of the premises
+    f, params, e = u.functions[0]
+    assert truth(app("and", h0, h1), {**env, "f": Closure(params, e, env)}) is True
+    assert truth(implication.body, {**env, "f": Closure(params, e, env)}) is True  # a + b + c = 2
+
+
 def test_a_definition_on_one_side_only_is_kept():
     formula, _ = _premises_iff(QUADRATIC, QUADRATIC.replace("f x = a", "f x = 2 * a"))
     assert unfold_function_definitions(formula) is None
