@@ -259,3 +259,30 @@ def test_a_two_argument_definition_under_another_guard_is_refuted(guard):
     """∀x, ∀y nested: the closure off its guard meets its own premise (both binders unfolded)."""
     v = sae(FLOOR_REMAINDER, FLOOR_REMAINDER.replace("y ≠ 0 ->", f"{guard} ->"))
     assert v.status == "inequivalent", v.reason
+
+
+# --- the conclusion's answer as a probe -----------------------------------------------------
+
+FLOOR_SUM = """theorem aime_1991_p6 (r : ℝ)
+  (h₀ : ∑ k in Finset.Icc (19 : ℕ) 91, (Int.floor (r + k / 100)) = 546) :
+  Int.floor (100 * r) = 743 := sorry"""
+
+
+def test_solution_points_read_the_answer_off_linear_equations():
+    from provers.semantics.samplers import solution_points
+
+    def points(conclusion: str, binders: str = "(r a b x y : ℝ) (n : ℕ)"):
+        return solution_points(provers.parse(f"theorem t {binders} : {conclusion} := sorry", "lean4").conclusion)
+
+    assert points("Int.floor (100 * r) = 743") == [{"r": Fraction(743, 100)}]
+    assert points("a = -6 ∧ b = 10")[0] == {"a": -6, "b": 10}
+    assert points("2 * n + 1 = 8") == []  # no natural solution
+    assert points("x + y = 3") == []  # two variables: not read
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(400, 700).filter(lambda k: k != 546))
+def test_a_perturbed_sum_is_refuted_at_the_answer_point(k):
+    """r = 7.43 (from ⌊100 r⌋ = 743) meets the first premise; the sum there is 546, not k."""
+    v = sae(FLOOR_SUM, FLOOR_SUM.replace("= 546)", f"= {k})"))
+    assert v.status == "inequivalent", v.reason

@@ -74,6 +74,7 @@ from provers.engine.verdict import FULL, Obligation, Verdict
 from provers.errors import ParseError
 from provers.ir import IRError, Statement, Var, has_uninterpreted
 from provers.semantics import numeral_probes, sample_assignments
+from provers.semantics.samplers import solution_points
 from provers.status import Status, VerdictStatus
 
 EQUIVALENT, INEQUIVALENT, INCONCLUSIVE = VerdictStatus
@@ -442,7 +443,7 @@ class _Search:
             if until_survivor and self.survivors:
                 return None
             nbr = rename_onto(self.nb, al)
-            self._probe(al)
+            self._probe(al, nbr)
             out = _CHECKS[self.relation](self.na, nbr, self.prover, cheap=True)
             if out.status == PROVED:
                 return _verdict(EQUIVALENT, self.relation, al, out.obligations, tried=len(self.ruled) + 1,
@@ -458,7 +459,7 @@ class _Search:
         if self.relation == "syntactic":
             return None
         for al, nbr in self.survivors:
-            self._probe(al)
+            self._probe(al, nbr)
             out = _CHECKS[self.relation](self.na, nbr, self.prover, cheap=False)
             if out.status == PROVED:
                 return _verdict(EQUIVALENT, self.relation, al, out.obligations,
@@ -520,18 +521,19 @@ class _Search:
             if out.model not in self.found:
                 self.found = [out.model, *self.found][:FOUND_PROBES]
 
-    def _probe(self, al: Alignment) -> None:
+    def _probe(self, al: Alignment, nbr: NormalForm) -> None:
         """Models of each side's premises found by the value route are the points where two
-        premise sets and conclusions are worth comparing (B's through the alignment); the
+        premise sets and conclusions are worth comparing (B's through the alignment); so are
+        the points where a conclusion's equations hold (its answer: ``⌊100 r⌋ = 743``); the
         countermodels of alignments already ruled out (over A's variables) often refute the
         next alignment too (a permutation of variables that share a value changes nothing)."""
-        probes: list[dict] = []
+        probes: list[dict] = solution_points(self.na.conclusion) + solution_points(nbr.conclusion)
         if self.route is not None:
             probes_a = self.route.outcome.witnesses.get("A", [])
             probes_b = self.route.outcome.witnesses.get("B", [])
             onto = {vb.name: va.name for va, vb in al.pairs}
             names = self.route.names
-            probes = probes_a + [{onto.get(names.get(k, k), k): x for k, x in m.items()} for m in probes_b]
+            probes += probes_a + [{onto.get(names.get(k, k), k): x for k, x in m.items()} for m in probes_b]
         if probes or self.found:
             self.prover.use_probes(self.found + probes)
 

@@ -159,6 +159,12 @@ def _linear(v: Var, a: Term, b: Term) -> tuple[Fraction, Fraction] | None:
     return (c1, c0) if c1 else None
 
 
+def linear_solutions(v: Var, a: Term, b: Term) -> frozenset | None:
+    """The values of ``v`` where ``a = b`` holds when ``a − b`` is linear in v with numeral
+    coefficients (one value, or none in ℕ/ℤ when the root is not one), else None."""
+    return _linear_root(v, a, b)
+
+
 def _linear_root(v: Var, a: Term, b: Term) -> frozenset | None:
     """The values of ``v`` where ``a = b`` holds, when ``a − b`` is linear in v (no solution
     in ℕ or ℤ unless −c₀/c₁ is one)."""

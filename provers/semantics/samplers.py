@@ -22,6 +22,7 @@ from provers.ir import (
     NAT,
     RAT,
     REAL,
+    App,
     FunSort,
     ListSort,
     Num,
@@ -30,10 +31,12 @@ from provers.ir import (
     Sort,
     Term,
     Var,
+    conjuncts,
     free_vars,
     subterms,
 )
 from provers.semantics.approx import normalized
+from provers.semantics.domains import linear_solutions
 from provers.semantics.evaluate import truth
 from provers.semantics.values import ExactComplex, FunTable, Opaque, Value
 
@@ -130,6 +133,38 @@ def sample_assignments(variables: Sequence[Var], n: int = 32, seed: int = 0) -> 
         boundary = i if i < len(_BOUNDARY) else None
         out.append({v.name: _sample_value(v.sort, rng, boundary) for v in variables})
     return out
+
+
+def _unrounded(t: Term) -> Term:
+    """``⌊e⌋ = c`` holds where e = c (c an integer): the rounding and casts stripped."""
+    while isinstance(t, App) and t.op in ("floor", "ceil", "cast") and len(t.args) == 1:
+        t = t.args[0]
+    return t
+
+
+def solution_points(formula: Term) -> list[dict[str, Value]]:
+    """Points where the equations among ``formula``'s conjuncts hold, each linear in one
+    variable (``x = 6``, ``100 * r = 743``, ``⌊100 * r⌋ = 743``): a conclusion's answer. At
+    such a point a faithful statement's premises usually hold too, so two premise sets are
+    worth comparing there (random points almost never meet ``∑ k in Icc 19 91, ⌊r + k/100⌋ =
+    546``). All the solutions together first, then each alone."""
+    found: dict[str, Value] = {}
+    for atom in conjuncts(formula):
+        if not (isinstance(atom, App) and atom.op == "eq" and len(atom.args) == 2):
+            continue
+        vs = free_vars(atom)
+        if len(vs) != 1:
+            continue
+        v = next(iter(vs))
+        if v.name in found:
+            continue
+        a, b = atom.args
+        sols = linear_solutions(v, _unrounded(a), _unrounded(b)) if v.sort in (NAT, INT, RAT, REAL) else None
+        if sols and len(sols) == 1:
+            found[v.name] = next(iter(sols))
+    if not found:
+        return []
+    return [found] + ([{k: x} for k, x in found.items()] if len(found) > 1 else [])
 
 
 #: Largest |value| per variable ``integer_points`` enumerates, by number of variables.
