@@ -286,3 +286,30 @@ def test_a_perturbed_sum_is_refuted_at_the_answer_point(k):
     """r = 7.43 (from ⌊100 r⌋ = 743) meets the first premise; the sum there is 546, not k."""
     v = sae(FLOOR_SUM, FLOOR_SUM.replace("= 546)", f"= {k})"))
     assert v.status == "inequivalent", v.reason
+
+
+# --- least elements of a set given by its predicate -----------------------------------------
+
+TWO_LEAST = """theorem mathd_numbertheory_13 (u v : ℕ) (S : Set ℕ)
+  (h₀ : ∀ (n : ℕ), n ∈ S ↔ 0 < n ∧ (14 * n) % 100 = 46)
+  (h₁ : IsLeast S u) (h₂ : IsLeast (S \\ {u}) v) :
+  ((u + v) : ℚ) / 2 = 64 := sorry"""
+
+
+def test_least_points_pin_the_least_elements_of_an_infinite_set():
+    from provers.engine.definitions import least_points, set_definitions
+
+    st_ = provers.parse(TWO_LEAST, "lean4")
+    vs = tuple(b.var for b in st_.binders if hasattr(b, "var"))
+    body = app("and", *(h.formula for h in st_.hypotheses))
+    (s, value), = set_definitions(vs, body)
+    point = least_points(vs, body, {"S": value, "u": 0, "v": 0})
+    assert point is not None and (point["u"], point["v"]) == (39, 89)
+    assert truth(body, point) is True  # the set meets its own definition, u and v are its least
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from([97, 101, 103, 107, 108, 109, 113]))
+def test_a_perturbed_modulus_of_the_set_is_refuted(m):
+    v = sae(TWO_LEAST, TWO_LEAST.replace("% 100 = 46", f"% {m} = 46"))
+    assert v.status == "inequivalent", v.reason

@@ -23,7 +23,7 @@ have provably inhabited sorts: ``Definitions.complete``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -61,7 +61,7 @@ from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebrai
 from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.evaluate import evaluate, truth
-from provers.semantics.values import Closure, Undecided, Undetermined
+from provers.semantics.values import Closure, PredSet, Undecided, Undetermined
 
 #: An exact value: irrational reals (√2, roots of the premises' polynomials) as ``AlgebraicReal``.
 Value = int | Fraction | bool | AlgebraicReal
@@ -342,9 +342,76 @@ def set_definitions(vs: tuple[Var, ...], body: Term, env: dict[str, Any] | None 
                     value = evaluate(SetBuilder(x, unfold(pred, funs)), env)
                 except (Undecided, ArithmeticError, ValueError, RecursionError):
                     continue
-                if isinstance(value, frozenset) and (mem.args[1], value) not in out:
+                if isinstance(value, PredSet) and not free_vars(pred) - {x}:
+                    # infinite (`0 < n ∧ 14 n % 100 = 46`): known by membership, and it meets
+                    # the very premise it was read from (`evaluate._meets_definitions`)
+                    value = replace(value, definition=q)
+                # PredSets compare by sort only: keep each (two sides define two sets)
+                if isinstance(value, PredSet) or isinstance(value, frozenset) and (mem.args[1], value) not in out:
                     out.append((mem.args[1], value))  # type: ignore[arg-type]
     return out
+
+
+#: Largest ℕ value ``least_points`` scans up to.
+MAX_LEAST = 10_000
+
+
+def _lower_bound_of(q: Term) -> tuple[Term, Term] | None:
+    """``(u, T)`` when ``q`` reads ``∀y. y ∈ T → u ≤ y`` (u is a lower bound of T)."""
+    if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1):
+        return None
+    y, body = q.vars[0], q.body
+    if not (isinstance(body, App) and body.op == "implies" and isinstance(body.args[0], App)
+            and body.args[0].op == "mem" and body.args[0].args[0] == y):
+        return None
+    t, bound = body.args[0].args[1], body.args[1]
+    if not (isinstance(bound, App) and len(bound.args) == 2):
+        return None
+    if bound.op == "le" and bound.args[1] == y:
+        return bound.args[0], t
+    if bound.op == "ge" and bound.args[0] == y:
+        return bound.args[1], t
+    return None
+
+
+def _least_premises(vs: set[Var], body: Term) -> list[tuple[Var, Term]]:
+    """``(u, T)`` for each ``IsLeast T u`` that ``body`` states, u in vs over ℕ: the two
+    conjuncts ``u ∈ T`` and ``∀y. y ∈ T → u ≤ y``, wherever the normal form put them."""
+    members = {(q.args[0], q.args[1]) for q in subterms(body)
+               if isinstance(q, App) and q.op == "mem" and q.args[0] in vs and q.args[0].sort == NAT}
+    out = []
+    for q in subterms(body):
+        pair = _lower_bound_of(q)
+        if pair is not None and pair in members and pair not in out:
+            out.append(pair)
+    return out  # type: ignore[return-value]
+
+
+def least_points(vs: tuple[Var, ...], body: Term, point: dict[str, Any]) -> dict[str, Any] | None:
+    """``point`` with each ℕ variable u that a premise ``IsLeast T u`` pins set to the least
+    element of T there (scanned from 0, T evaluated at the point: ``S``, ``S \\ {u}``), in as
+    many rounds as they depend on each other; None when none is pinned. Why: a set given by a
+    predicate is often infinite (`0 < n ∧ 14 n % 100 = 46`), and its least elements are what
+    the statement is about; random values almost never are."""
+    found = _least_premises(set(vs), body)
+    if not found:
+        return None
+    out, changed = dict(point), False
+    for _ in range(len(found)):
+        for u, t in found:
+            try:
+                tv = evaluate(t, out)
+            except (Undecided, ArithmeticError, ValueError, RecursionError):
+                continue
+            if isinstance(tv, frozenset):
+                least = min((x for x in tv if isinstance(x, int)), default=None)
+            elif isinstance(tv, PredSet):
+                least = next((n for n in range(MAX_LEAST) if tv.contains(n) is True), None)
+            else:
+                least = None
+            if least is not None and out.get(u.name) != least:
+                out[u.name], changed = least, True
+    return out if changed else None
 
 
 #: (u, m, start, rule, premise): u m = rule for m ≥ start, read off the premise

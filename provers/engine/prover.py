@@ -25,6 +25,7 @@ from provers.engine.definitions import (
     guarded_definitions,
     initial_values,
     instantiate_recurrences,
+    least_points,
     recurrences,
     scalar_definitions,
     set_definitions,
@@ -200,7 +201,12 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
     # `∀x. x ∈ S ↔ P x` with a finite {x | P x}: S at each side's set (a random finite set
     # almost never meets such a premise)
     for s, value in set_definitions(vs, body):
-        yield from ({**p, s.name: value} for p in points[:2])
+        for p in points[:2]:
+            q = {**p, s.name: value}
+            yield q
+            least = least_points(vs, body, q)  # `IsLeast S u`, `IsLeast (S \ {u}) v`
+            if least is not None:
+                yield least
     # `∀n ≥ c. u (n + k) = e`: u computed by the recurrence from the initial values stated;
     # the other ℕ variables also past the largest numeral (`∑ k < n, u k > 10000` needs it)
     seen: set[Term] = set()

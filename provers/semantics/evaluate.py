@@ -703,7 +703,8 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
             raise Undecided(why)
         return truth_value(r, ex)
     if all(probe_values(v.sort) for v in vars_) and len(vars_) <= 3:
-        for combo in itertools.islice(itertools.product(*(probe_values(v.sort) for v in vars_)), 400):
+        values = [probe_values(v.sort) + _members_of_predsets(v, t.body, env) for v in vars_]
+        for combo in itertools.islice(itertools.product(*values), 400):
             _tick()
             inner = {**env, **{v.name: x for v, x in zip(vars_, combo, strict=True)}}
             r, ex, _ = _tri(t.body, inner)
@@ -766,6 +767,34 @@ def _unfolded_identity(t: Quant, env: Env) -> Term | None:
     return polynomial_identity(Quant(t.kind, t.vars, unfold(t.body, funs))) if funs else None
 
 
+#: Members of a set known by its predicate tried as probe values, and how far they are sought.
+PREDSET_MEMBERS, PREDSET_SCAN = 3, 10_000
+
+
+def _members_of_predsets(v: Var, body: Term, env: Env) -> list[Any]:
+    """The first members of each set ``S`` (a ``PredSet`` of ℕ in ``env``) that ``body``
+    tests ``v ∈ S`` against: where ``x ∈ S ↔ P x`` and ``x ∈ S ↔ P' x`` differ, if anywhere
+    near (``14 n % 100 = 46`` holds first at 39, which the small probe values miss)."""
+    if v.sort != NAT:
+        return []
+    out: list[Any] = []
+    for s in subterms(body):
+        if not (isinstance(s, App) and s.op == "mem" and s.args[0] == v and isinstance(s.args[1], Var)):
+            continue
+        pset = env.get(s.args[1].name)
+        if not isinstance(pset, PredSet):
+            continue
+        found = 0
+        for n in range(PREDSET_SCAN):
+            _tick()
+            if pset.contains(n) is True:
+                out.append(n)
+                found += 1
+                if found == PREDSET_MEMBERS:
+                    break
+    return out
+
+
 def _meets_definitions(t: Quant, env: Env) -> bool:
     """∀ȳ. [g →] f ȳ = e holds everywhere when ``env`` gives ``f`` the closure λȳ. e of that
     very definition (every term denotes in Lean and Isabelle, so e = e for every ȳ): with
@@ -773,6 +802,8 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
     captured values agree with ``env`` and whose free names the binder does not capture."""
     for v in free_vars(t.body):
         f = env.get(v.name)
+        if isinstance(f, PredSet) and f.definition is not None and f.definition == t:
+            return True  # the set built from this very premise (its predicate closed)
         if isinstance(f, Sequence) and f.definition == t:
             others = {u.name for u in free_vars(t)} - {f.name}
             if all(n in env and n in f.env and f.env[n] == env[n] for n in others):

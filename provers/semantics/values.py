@@ -168,6 +168,8 @@ class PredSet:
     elem: Sort
     contains: Callable[[Any], Any] = field(compare=False, hash=False)
     infinite: bool | None = None
+    #: the premise ``∀x. x ∈ S ↔ P x`` (P closed) it was built from: that premise holds for it
+    definition: Any = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
