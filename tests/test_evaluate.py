@@ -453,3 +453,16 @@ def test_least_and_greatest_are_the_extreme_witnesses(m, r, lo, hi):
         assert evaluate(greatest, {}) == max(below)
     else:
         assert isinstance(evaluate(greatest, {}), Undetermined)
+
+
+def test_a_huge_negative_power_is_undecided_not_computed():
+    """(7/10⁷)^(-10⁹) (a sampled exponent in MATH algebra/problem_578's `10 powr b`) was one
+    uninterruptible Fraction power that took a whole problem's 120 s budget: negative
+    exponents are bounded like positive ones, and so are results of too many bits."""
+    b = Var("b", INT)
+    t = app("zpow", num(Fraction(7, 10**7), REAL), b)
+    assert isinstance(evaluate(t, {"b": -10**9}), Undetermined)
+    assert isinstance(evaluate(t, {"b": 10**9}), Undetermined)
+    assert evaluate(t, {"b": -2}) == Fraction(10**14, 49)
+    big = num(Fraction(3**4000, 2), REAL)  # 6340 bits: 4000 of its powers would be 25 M bits
+    assert isinstance(evaluate(app("zpow", big, b), {"b": 4000}), Undetermined)

@@ -160,12 +160,24 @@ def _sign(t: App, vals: list[Any]) -> Any:
 # --------------------------------------------------------------------------------------
 
 
+#: Largest exact power computed, in bits of the result (one C-level ``**``: not interruptible).
+MAX_POWER_BITS = 1 << 22
+
+
+def _bits(q: int | Fraction) -> int:
+    q = Fraction(q)
+    return max(q.numerator.bit_length(), q.denominator.bit_length())
+
+
 def power(base: Any, n: int, sort: Sort) -> Any:
     """``base ^ n`` for an integer ``n`` (a negative one in a field: ``(base ^ -n)⁻¹``)."""
     if isinstance(base, Approx):
         return Approx(base.value**n)
-    if n > MAX_EXPONENT and not (base in (0, 1, -1) or base == ExactComplex(0, 0)):
+    trivial = base in (0, 1, -1) or base == ExactComplex(0, 0)
+    if abs(n) > MAX_EXPONENT and not trivial:  # negative too: (7/10⁷)^(-10⁹) hung a check
         raise Undecided(f"exponent {n} too large to evaluate exactly")
+    if not trivial and isinstance(base, (int, Fraction)) and _bits(base) * abs(n) > MAX_POWER_BITS:
+        raise Undecided(f"power of a {_bits(base)}-bit number to {n} too large to evaluate exactly")
     if sort == COMPLEX:
         out = ExactComplex(1, 0)
         b = base
