@@ -784,15 +784,24 @@ def _members_of_predsets(v: Var, body: Term, env: Env) -> list[Any]:
         pset = env.get(s.args[1].name)
         if not isinstance(pset, PredSet):
             continue
-        found = 0
-        for n in range(PREDSET_SCAN):
-            _tick()
-            if pset.contains(n) is True:
-                out.append(n)
-                found += 1
-                if found == PREDSET_MEMBERS:
-                    break
+        hit = _FIRST_MEMBERS.get(id(pset))
+        if hit is None or hit[0] is not pset:  # the set itself is kept: its id is not reused
+            members: list[Any] = []
+            for n in range(PREDSET_SCAN):
+                _tick()
+                if pset.contains(n) is True:
+                    members.append(n)
+                    if len(members) == PREDSET_MEMBERS:
+                        break
+            if len(_FIRST_MEMBERS) >= 64:
+                _FIRST_MEMBERS.clear()
+            hit = _FIRST_MEMBERS[id(pset)] = (pset, members)
+        out.extend(hit[1])
     return out
+
+
+#: First members per PredSet (scanned once, not at every evaluation of a ∀ over it).
+_FIRST_MEMBERS: dict[int, tuple[PredSet, list[Any]]] = {}
 
 
 def _meets_definitions(t: Quant, env: Env) -> bool:
