@@ -60,7 +60,7 @@ from provers.ir import (
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
-from provers.semantics.evaluate import evaluate, truth
+from provers.semantics.evaluate import evaluate, first_members, truth
 from provers.semantics.values import Closure, PredSet, Undecided, Undetermined
 
 #: An exact value: irrational reals (√2, roots of the premises' polynomials) as ``AlgebraicReal``.
@@ -319,13 +319,15 @@ def definition_choices(vs: tuple[Var, ...], body: Term) -> list[dict[Var, tuple[
     return [c for c in choices if c]
 
 
-def set_definitions(vs: tuple[Var, ...], body: Term, env: dict[str, Any] | None = None) -> list[tuple[Var, frozenset]]:
+def set_definitions(vs: tuple[Var, ...], body: Term,
+                    env: dict[str, Any] | None = None) -> list[tuple[Var, frozenset | PredSet]]:
     """``(S, value)`` for each ``∀x. x ∈ S ↔ P x`` among the subterms of ``body`` with ``S``
     one of ``vs`` and ``{x | P x}`` closed and finite by exact evaluation (``x ∣ 91``,
     ``171 ≡ 80 [MOD x]`` bound x): the sets where two such premises are worth comparing.
-    With ``env`` (a point giving the other variables, ``f`` as a closure), P may mention them."""
+    With ``env`` (a point giving the other variables, ``f`` as a closure), only those whose P
+    mentions them (the closed ones do not depend on the point: the call without ``env``)."""
     env = env or {}
-    out: list[tuple[Var, frozenset]] = []
+    out: list[tuple[Var, frozenset | PredSet]] = []
     for q in subterms(body):
         if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1):
             continue
@@ -333,8 +335,9 @@ def set_definitions(vs: tuple[Var, ...], body: Term, env: dict[str, Any] | None 
         if not (isinstance(iff, App) and iff.op == "iff"):
             continue
         for mem, pred in (iff.args, iff.args[::-1]):
+            needs = free_vars(pred) - {x}
             if isinstance(mem, App) and mem.op == "mem" and mem.args[0] == x and mem.args[1] in vs \
-                    and all(v.name in env and v != mem.args[1] for v in free_vars(pred) - {x}):
+                    and bool(needs) == bool(env) and all(v.name in env and v != mem.args[1] for v in needs):
                 # closures unfolded: `f x < 9` is `|x + 4| < 9`, which bounds x
                 funs = {v: (f.vars, f.body) for v in free_vars(pred) if isinstance(f := env.get(v.name), Closure)
                         and f.env is env}
@@ -350,10 +353,6 @@ def set_definitions(vs: tuple[Var, ...], body: Term, env: dict[str, Any] | None 
                 if isinstance(value, PredSet) or isinstance(value, frozenset) and (mem.args[1], value) not in out:
                     out.append((mem.args[1], value))  # type: ignore[arg-type]
     return out
-
-
-#: Largest ℕ value ``least_points`` scans up to.
-MAX_LEAST = 10_000
 
 
 def _lower_bound_of(q: Term) -> tuple[Term, Term] | None:
@@ -389,7 +388,7 @@ def _least_premises(vs: set[Var], body: Term) -> list[tuple[Var, Term]]:
 
 def least_points(vs: tuple[Var, ...], body: Term, point: dict[str, Any]) -> dict[str, Any] | None:
     """``point`` with each ℕ variable u that a premise ``IsLeast T u`` pins set to the least
-    element of T there (scanned from 0, T evaluated at the point: ``S``, ``S \\ {u}``), in as
+    element of T there (``first_members``; T evaluated at the point: ``S``, ``S \\ {u}``), in as
     many rounds as they depend on each other; None when none is pinned. Why: a set given by a
     predicate is often infinite (`0 < n ∧ 14 n % 100 = 46`), and its least elements are what
     the statement is about; random values almost never are."""
@@ -406,7 +405,7 @@ def least_points(vs: tuple[Var, ...], body: Term, point: dict[str, Any]) -> dict
             if isinstance(tv, frozenset):
                 least = min((x for x in tv if isinstance(x, int)), default=None)
             elif isinstance(tv, PredSet):
-                least = next((n for n in range(MAX_LEAST) if tv.contains(n) is True), None)
+                least = next(iter(first_members(tv)), None)
             else:
                 least = None
             if least is not None and out.get(u.name) != least:

@@ -36,6 +36,7 @@ caller's if sooner); when it passes, the check stops where it is and answers
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import MutableMapping
@@ -436,6 +437,12 @@ class _Search:
     best_unknown: tuple[Alignment, Outcome] | None = None
     found: list[dict] = field(default_factory=list)
 
+    @functools.cached_property
+    def answer_points(self) -> list[dict]:
+        """Where A's conclusion equations hold (``samplers.solution_points``): the same for
+        every alignment, since alignments rename B onto A."""
+        return solution_points(self.na.conclusion)
+
     def cheap_pass(self, until_survivor: bool = False) -> Verdict | None:
         """Syntactic identity and sampled exact evaluation on every enumerated alignment
         (``until_survivor``: stop at the first one they leave open)."""
@@ -527,7 +534,7 @@ class _Search:
         the points where a conclusion's equations hold (its answer: ``⌊100 r⌋ = 743``); the
         countermodels of alignments already ruled out (over A's variables) often refute the
         next alignment too (a permutation of variables that share a value changes nothing)."""
-        probes: list[dict] = solution_points(self.na.conclusion) + solution_points(nbr.conclusion)
+        probes: list[dict] = self.answer_points + solution_points(nbr.conclusion)
         if self.route is not None:
             probes_a = self.route.outcome.witnesses.get("A", [])
             probes_b = self.route.outcome.witnesses.get("B", [])

@@ -87,7 +87,7 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
                 finite = frozenset({w}) if finite is None else finite & {w}
             continue
         if op == "eq":
-            roots = _linear_root(v, a, b)
+            roots = linear_solutions(v, a, b)
             if roots is not None:  # `x - 3 = 0`
                 finite = roots if finite is None else finite & roots
                 continue
@@ -162,12 +162,6 @@ def _linear(v: Var, a: Term, b: Term) -> tuple[Fraction, Fraction] | None:
 def linear_solutions(v: Var, a: Term, b: Term) -> frozenset | None:
     """The values of ``v`` where ``a = b`` holds when ``a − b`` is linear in v with numeral
     coefficients (one value, or none in ℕ/ℤ when the root is not one), else None."""
-    return _linear_root(v, a, b)
-
-
-def _linear_root(v: Var, a: Term, b: Term) -> frozenset | None:
-    """The values of ``v`` where ``a = b`` holds, when ``a − b`` is linear in v (no solution
-    in ℕ or ℤ unless −c₀/c₁ is one)."""
     line = _linear(v, a, b)
     if line is None:
         return None

@@ -289,7 +289,7 @@ def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
         return _least_or_greatest(t.args[0], t.symbol == "LEAST", env)
     if table is None and t.symbol in LIBRARY:  # Rat.den, Nat.totient: computed exactly
         args = [_ev(a, env) for a in t.args]
-        value = library_value(t.symbol, [a for a in args], [a.sort for a in t.args])
+        value = library_value(t.symbol, args, [a.sort for a in t.args])
         if value is None:
             raise Undecided(f"{t.symbol} at arguments it is not computed at")
         return value
@@ -767,8 +767,36 @@ def _unfolded_identity(t: Quant, env: Env) -> Term | None:
     return polynomial_identity(Quant(t.kind, t.vars, unfold(t.body, funs))) if funs else None
 
 
-#: Members of a set known by its predicate tried as probe values, and how far they are sought.
+#: Members of a set known by its predicate that ``first_members`` finds, and how far it seeks.
 PREDSET_MEMBERS, PREDSET_SCAN = 3, 10_000
+#: First members per PredSet (scanned once, not at every evaluation of a ∀ over it); the set
+#: itself is kept beside them, so that its id is not reused while cached.
+_FIRST_MEMBERS: dict[int, tuple[PredSet, list[int]]] = {}
+
+
+def first_members(pset: PredSet, tick: Callable[[], None] | None = None) -> list[int]:
+    """The first ``PREDSET_MEMBERS`` naturals the set contains exactly, below ``PREDSET_SCAN``
+    (fewer where it has fewer there, or where a membership is undecided: the scan stops).
+    ``tick``: the evaluator's step counter, when called inside an evaluation."""
+    hit = _FIRST_MEMBERS.get(id(pset))
+    if hit is not None and hit[0] is pset:
+        return hit[1]
+    members: list[int] = []
+    for n in range(PREDSET_SCAN):
+        if tick is not None:
+            tick()  # the step budget or the deadline: raised, nothing cached
+        try:
+            member = pset.contains(n)
+        except Undecided:
+            break
+        if member is True:
+            members.append(n)
+            if len(members) == PREDSET_MEMBERS:
+                break
+    if len(_FIRST_MEMBERS) >= 64:
+        _FIRST_MEMBERS.clear()
+    _FIRST_MEMBERS[id(pset)] = (pset, members)
+    return members
 
 
 def _members_of_predsets(v: Var, body: Term, env: Env) -> list[Any]:
@@ -779,29 +807,11 @@ def _members_of_predsets(v: Var, body: Term, env: Env) -> list[Any]:
         return []
     out: list[Any] = []
     for s in subterms(body):
-        if not (isinstance(s, App) and s.op == "mem" and s.args[0] == v and isinstance(s.args[1], Var)):
-            continue
-        pset = env.get(s.args[1].name)
-        if not isinstance(pset, PredSet):
-            continue
-        hit = _FIRST_MEMBERS.get(id(pset))
-        if hit is None or hit[0] is not pset:  # the set itself is kept: its id is not reused
-            members: list[Any] = []
-            for n in range(PREDSET_SCAN):
-                _tick()
-                if pset.contains(n) is True:
-                    members.append(n)
-                    if len(members) == PREDSET_MEMBERS:
-                        break
-            if len(_FIRST_MEMBERS) >= 64:
-                _FIRST_MEMBERS.clear()
-            hit = _FIRST_MEMBERS[id(pset)] = (pset, members)
-        out.extend(hit[1])
+        if isinstance(s, App) and s.op == "mem" and s.args[0] == v and isinstance(s.args[1], Var):
+            pset = env.get(s.args[1].name)
+            if isinstance(pset, PredSet):
+                out.extend(first_members(pset, _tick))
     return out
-
-
-#: First members per PredSet (scanned once, not at every evaluation of a ∀ over it).
-_FIRST_MEMBERS: dict[int, tuple[PredSet, list[Any]]] = {}
 
 
 def _meets_definitions(t: Quant, env: Env) -> bool:

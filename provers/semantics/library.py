@@ -80,20 +80,17 @@ def _int_sqrt(args: list[Any], sorts: list[Sort]) -> Any:
     return None if z is None else math.isqrt(max(z, 0))
 
 
-def _prime_factors(args: list[Any], sorts: list[Sort]) -> Any:
-    n = _int(args[0])
-    if n is None or n < 0:
-        return None
-    ps = _factor(n) if n else []
-    return None if ps is None else frozenset(ps)
-
-
 def _factors_list(args: list[Any], sorts: list[Sort]) -> Any:
     n = _int(args[0])
     if n is None or n < 0:
         return None
     ps = _factor(n) if n else []
     return None if ps is None else tuple(ps)
+
+
+def _prime_factors(args: list[Any], sorts: list[Sort]) -> Any:
+    ps = _factors_list(args, sorts)
+    return None if ps is None else frozenset(ps)
 
 
 def _squarefree(args: list[Any], sorts: list[Sort]) -> Any:
