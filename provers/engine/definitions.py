@@ -324,8 +324,7 @@ def set_definitions(vs: tuple[Var, ...], body: Term,
     """``(S, value)`` for each ``∀x. x ∈ S ↔ P x`` among the subterms of ``body`` with ``S``
     one of ``vs`` and ``{x | P x}`` closed and finite by exact evaluation (``x ∣ 91``,
     ``171 ≡ 80 [MOD x]`` bound x): the sets where two such premises are worth comparing.
-    With ``env`` (a point giving the other variables, ``f`` as a closure), only those whose P
-    mentions them (the closed ones do not depend on the point: the call without ``env``)."""
+    With ``env`` (a point giving the other variables, ``f`` as a closure), P may mention them."""
     env = env or {}
     out: list[tuple[Var, frozenset | PredSet]] = []
     for q in subterms(body):
@@ -337,7 +336,7 @@ def set_definitions(vs: tuple[Var, ...], body: Term,
         for mem, pred in (iff.args, iff.args[::-1]):
             needs = free_vars(pred) - {x}
             if isinstance(mem, App) and mem.op == "mem" and mem.args[0] == x and mem.args[1] in vs \
-                    and bool(needs) == bool(env) and all(v.name in env and v != mem.args[1] for v in needs):
+                    and all(v.name in env and v != mem.args[1] for v in needs):
                 # closures unfolded: `f x < 9` is `|x + 4| < 9`, which bounds x
                 funs = {v: (f.vars, f.body) for v in free_vars(pred) if isinstance(f := env.get(v.name), Closure)
                         and f.env is env}
