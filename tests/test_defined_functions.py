@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import provers
-from provers.engine.unfolding import unfold_function_definitions
+from provers.engine.unfolding import definitional_directions, unfold_function_definitions
 from provers.ir import REAL, FunSort, Quant, Var, app, free_vars
 from provers.semantics import Closure, evaluate, truth
 from provers.semantics.rational_identities import rational_identity
@@ -83,6 +83,52 @@ def test_a_defining_hypothesis_of_an_implication_or_a_vacuity_test_is_unfolded()
 def test_a_definition_on_one_side_only_is_kept():
     formula, _ = _premises_iff(QUADRATIC, QUADRATIC.replace("f x = a", "f x = 2 * a"))
     assert unfold_function_definitions(formula) is None
+
+
+def test_an_iff_of_two_different_definitions_is_split_into_directions_that_unfold():
+    formula, _ = _premises_iff(QUADRATIC, QUADRATIC.replace("f x = a", "f x = 2 * a"))
+    directions = definitional_directions(formula)
+    assert directions is not None
+    for d in directions:
+        u = unfold_function_definitions(d)
+        assert u is not None and "f" not in {v.name for v in free_vars(u.formula)}
+    shared, _ = _premises_iff(QUADRATIC, QUADRATIC.replace("7 * x + 4", "8 * x + 4"))
+    assert definitional_directions(shared) is None  # unfolds as a whole already
+
+
+# aime_1996_p5 over ℝ: f' = 3x² + 6x + 4 > 0, so f has one real root and the premises (three
+# distinct roots a, b, c) are contradictory whatever f's constant term
+CUBIC_ROOTS = """theorem aime_1996_p5 (a b c r s t : ℝ) (f g : ℝ → ℝ)
+  (h₀ : ∀ x, f x = x^3 + 3 * x^2 + 4 * x - 11)
+  (h₁ : ∀ x, g x = x^3 + r * x^2 + s * x + t)
+  (h₂ : f a = 0) (h₃ : f b = 0) (h₄ : f c = 0)
+  (h₅ : g (a + b) = 0) (h₆ : g (b + c) = 0) (h₇ : g (c + a) = 0)
+  (h₈ : List.Pairwise (·≠·) [a, b, c]) :
+  t = 23 := sorry"""
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(-30, 30).filter(lambda k: k != -11))
+def test_two_definitions_with_empty_premise_sets_are_equivalent(k):
+    """Each direction of the premises' iff unfolds its own f; both sets are empty over ℝ."""
+    v = sae(CUBIC_ROOTS, CUBIC_ROOTS.replace("4 * x - 11", f"4 * x + ({k})"))
+    assert v.status == "equivalent", v.reason
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.lists(st.integers(-4, 4), min_size=3, max_size=3, unique=True))
+def test_a_cubic_with_three_real_roots_is_refuted_by_the_vacuity_route(roots):
+    """The mutant's premises have a model (its roots, g through their pairwise sums) while the
+    original's are empty: ⋀Γ ↔ ⋀Γ' fails there under all 1440 alignments at once."""
+    p, q, r = roots
+    mutant = CUBIC_ROOTS.replace("x^3 + 3 * x^2 + 4 * x - 11", f"(x - ({p})) * (x - ({q})) * (x - ({r}))")
+    v = sae(CUBIC_ROOTS, mutant)
+    assert v.status == "inequivalent", v.reason
+    assert v.route == "vacuity" and v.countermodel["A"] == {}
+    model = v.countermodel["B"]
+    assert sorted([model["a"], model["b"], model["c"]]) == sorted(roots)
+    st_ = provers.parse(mutant, "lean4")
+    assert truth(app("and", *(h.formula for h in st_.hypotheses)), model) is True
 
 
 def test_a_function_used_unapplied_is_kept():
@@ -313,3 +359,17 @@ def test_least_points_pin_the_least_elements_of_an_infinite_set():
 def test_a_perturbed_modulus_of_the_set_is_refuted(m):
     v = sae(TWO_LEAST, TWO_LEAST.replace("% 100 = 46", f"% {m} = 46"))
     assert v.status == "inequivalent", v.reason
+
+
+def test_the_clusterer_separates_a_vacuous_candidate_by_its_vacuity_tests():
+    """The clusterer decides every candidate's vacuity once; a pair whose tests differ is
+    inequivalent without any alignment being searched."""
+    from rerank.cluster import Clusterer
+
+    mutant = CUBIC_ROOTS.replace("x^3 + 3 * x^2 + 4 * x - 11", "x^3 - x")
+    c = Clusterer("symbolic", "lean4", 1.0, cache={})
+    c.extend([CUBIC_ROOTS, mutant])
+    assert [x.vacuous for x in c.candidates] == [True, False]
+    assert c.classes == [[0], [1]]
+    (d,) = c.decisions
+    assert d.status == "inequivalent" and "premises of A are contradictory" in d.reason

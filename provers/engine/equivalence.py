@@ -25,7 +25,10 @@ The path of one pair, cheapest first:
    one alignment has every obligation proved;
 8. **verdict**: ``equivalent`` needs one alignment with every obligation proved;
    ``inequivalent`` needs every admissible alignment ruled out (structure or validated
-   countermodel), the enumeration exhaustive and the value route ruled out; anything else is
+   countermodel), the enumeration exhaustive and the value route ruled out, or (``sae``,
+   ``symbolic``) one side's premises proved contradictory while the other's have a validated
+   model: ``⋀Γ ↔ ⋀Γ'`` then fails at that model under every alignment (the vacuity tests
+   the clusterer already ran cost nothing; a check left undecided runs them); anything else is
    ``inconclusive`` with the reason. A refutation is withdrawn when a statement has a meaning
    the engine does not model (Lean's ``Float``).
 
@@ -71,7 +74,7 @@ from provers.engine.relations import (
     rename_onto,
     value_route,
 )
-from provers.engine.verdict import FULL, Obligation, Verdict
+from provers.engine.verdict import FULL, QUICK, Obligation, Verdict
 from provers.errors import ParseError
 from provers.ir import IRError, Statement, Var, has_uninterpreted
 from provers.semantics import numeral_probes, sample_assignments
@@ -293,6 +296,9 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
              pa: Profile, pb: Profile) -> Verdict:
     """Steps 4–8: the symbolic shortcuts, the alignments and their search."""
     route: _Route | None = None
+    known = _vacuity_differs(pa, pb, relation, None)  # the clusterer's tests, when it ran them
+    if known is not None:
+        return known
     if relation == "symbolic":
         na, nb = drop_unused(na), drop_unused(nb)
         vacuity = {side: p.vacuity for side, p in (("A", pa), ("B", pb)) if own[side] and p.vacuity is not None}
@@ -309,8 +315,41 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
     search = _Search(na, nb, relation, prover, als, route)
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
     if v.budget_exhausted and not search.survivors and relation != "syntactic" and als.total <= MAX_CHEAP_ALIGNMENTS:
-        return _all_alignments_cheaply(na, nb, relation, prover, als.total, route) or v
+        v = _all_alignments_cheaply(na, nb, relation, prover, als.total, route) or v
+    if v.status == INCONCLUSIVE:
+        try:
+            return _vacuity_differs(pa, pb, relation, prover) or v
+        except DeadlineExceeded:
+            return v
     return v
+
+
+def _vacuity_differs(pa: Profile, pb: Profile, relation: str, prover: Prover | None) -> Verdict | None:
+    """``inequivalent`` when one side's premises are contradictory (proved) and the other's
+    have a validated model: under ``sae`` and ``symbolic`` every alignment needs
+    ``⊢ ⋀Γ ↔ ⋀Γ'``, and at that model one side is true and the other false whatever the
+    renaming. ``prover`` None: only the vacuity tests already decided (free); else they are
+    decided now at the check's ``QUICK`` share, A's first and B's only when A's is."""
+    if relation not in ("sae", "symbolic"):
+        return None
+    obs: dict[str, Obligation] = {}
+    for side, p in (("A", pa), ("B", pb)):
+        if not p.normal_form.premises:
+            return None
+        ob = p.vacuity if prover is None else p.decide_vacuity(prover, effort=QUICK)
+        if ob is None or not ob.status.decided:
+            return None
+        obs[side] = ob
+    if obs["A"].status == obs["B"].status:
+        return None
+    empty, other = ("A", "B") if obs["A"].status == Status.PROVED else ("B", "A")
+    return Verdict(
+        INEQUIVALENT, relation, obligations=[obs["A"], obs["B"]],
+        countermodel={empty: {}, other: dict(obs[other].model or {})},
+        reason=(f"the premises of {empty} are contradictory and those of {other} have a model: "
+                "⋀Γ ↔ ⋀Γ' fails there under every alignment (any values of "
+                f"{empty}'s variables)"),
+        route="vacuity")
 
 
 def _all_alignments_cheaply(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, total: int,

@@ -224,11 +224,12 @@ class Profile:
             return True
         return any(c == p for p in self.normal_form.premises)
 
-    def decide_vacuity(self, prove: ProveFn) -> Obligation:
-        """The vacuity obligation ∀x̄. ¬⋀Γ asked of ``prove``, kept once decided."""
+    def decide_vacuity(self, prove: ProveFn, effort: float = FULL) -> Obligation:
+        """The vacuity obligation ∀x̄. ¬⋀Γ asked of ``prove`` (the whole solver limit by
+        default: ``effort``), kept once decided."""
         if self.vacuity is not None:
             return self.vacuity
-        ob = prove(VACUITY_NAME, vacuous_obligation(self.normal_form), effort=FULL)
+        ob = prove(VACUITY_NAME, vacuous_obligation(self.normal_form), effort=effort)
         if ob.status.decided:
             self.vacuity = ob
         return ob

@@ -33,7 +33,7 @@ from provers.engine.definitions import (
 )
 from provers.engine.formulas import canon_key
 from provers.engine.normal import sort_mentions
-from provers.engine.unfolding import Unfolded, unfold_function_definitions
+from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
 from provers.ir import (
     NAT,
@@ -290,6 +290,10 @@ class Prover:
         if unfolded is not None:
             self._unfolded(ob, unfolded, cheap, effort)
             return self._remember(ob, formula, cheap, effort, t0)
+        directions = definitional_directions(formula)
+        if directions is not None:
+            self._both_directions(ob, directions, cheap, effort)
+            return self._remember(ob, formula, cheap, effort, t0)
         trivial = _trivially_valid(body)
         closed = not trivial and not vs and not has_uninterpreted(body)
         closed_truth = exact_truth(body, {}, self.deadline) if closed else None
@@ -339,6 +343,30 @@ class Prover:
             ob.detail = f"countermodel of the unfolded obligation not confirmed ({names} unfolded)"
             return
         ob.model = model
+
+    def _both_directions(self, ob: Obligation, directions: tuple[Term, Term], cheap: bool,
+                         effort: float) -> None:
+        """Decide ``A ↔ B`` as ``A → B`` and ``B → A`` (each unfolds the functions its own
+        hypothesis defines): proved when both are; a countermodel of either, re-checked on
+        the iff, refutes it."""
+        inner = []
+        for arrow, d in zip(("→", "←"), directions, strict=True):
+            o = self(f"{ob.name} {arrow}", d, cheap, effort)
+            if o.status == Status.REFUTED:
+                if exact_truth(_strip_forall(ob.formula)[1], dict(o.model or {}), self.deadline) is False:
+                    ob.status, ob.by, ob.model = Status.REFUTED, o.by, o.model
+                    ob.detail = f"{o.detail} (direction {arrow} of the iff)"
+                    return
+                log.warning("a countermodel of direction %s of %s does not refute the iff", arrow, ob.name)
+                o = Obligation(o.name, o.formula, Status.UNKNOWN, o.by, "countermodel not confirmed on the iff")
+            inner.append(o)
+        if all(o.status == Status.PROVED for o in inner):
+            ob.status, ob.by = Status.PROVED, inner[0].by if inner[0].by == inner[1].by else f"{inner[0].by}+{inner[1].by}"
+            ob.detail = f"both directions proved ({inner[0].detail}; {inner[1].detail})"
+            return
+        ob.status = Status.UNKNOWN
+        ob.detail = "; ".join(f"direction {arrow}: {o.status.value} ({o.detail})"
+                              for arrow, o in zip(("→", "←"), inner, strict=True))
 
     def _check_model(self, ob: Obligation, model: dict) -> None:
         """Keep a solver countermodel only if it refutes the obligation for EVERY meaning of

@@ -17,6 +17,12 @@ The definition must be a hypothesis of the whole obligation: a conjunct of H in 
 ``A ↔ B`` (two premise sets sharing it: ``(D ∧ A') ↔ (D ∧ B')`` is ``D → (A' ↔ B')``). A
 countermodel of the reduced obligation is one of the original with ``f`` the closure λȳ. e
 (it meets the definition by construction); ``Prover`` re-checks it with the exact evaluator.
+
+Two premise sets that define the same function differently (a mutated constant:
+``(∀x. f x = x³ + 3x² + 4x − 11) ∧ P f`` against ``… − 14``) share no definition, so the
+``A ↔ B`` obligation keeps ``f`` under a quantifier; its two directions ``A → B`` and
+``B → A`` each have a hypothesis defining ``f`` (:func:`definitional_directions`), and the
+iff holds when both do, fails when either fails.
 """
 
 from __future__ import annotations
@@ -101,4 +107,25 @@ def unfold_function_definitions(formula: Term) -> Unfolded | None:
     return Unfolded(out, tuple((f, ps, e) for f, (ps, e) in chosen.items()))
 
 
-__all__ = ["Unfolded", "unfold_function_definitions"]
+def definitional_directions(formula: Term) -> tuple[Term, Term] | None:
+    """``(∀v̄. A → B, ∀v̄. B → A)`` for an obligation ``∀v̄. A ↔ B`` that does not unfold as a
+    whole but of which a direction does (a side defines a function the other side defines
+    differently, or not at all); None otherwise."""
+    vs: list[Var] = []
+    body = formula
+    while isinstance(body, Quant) and body.kind == "forall":
+        vs.extend(body.vars)
+        body = body.body
+    if not (isinstance(body, App) and body.op == "iff" and len(body.args) == 2):
+        return None
+    if unfold_function_definitions(formula) is not None:
+        return None
+    a, b = body.args
+    wrap = lambda t: Quant("forall", tuple(vs), t) if vs else t  # noqa: E731
+    out = (wrap(app("implies", a, b)), wrap(app("implies", b, a)))
+    if all(unfold_function_definitions(d) is None for d in out):
+        return None
+    return out
+
+
+__all__ = ["Unfolded", "definitional_directions", "unfold_function_definitions"]
