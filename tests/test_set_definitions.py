@@ -112,3 +112,34 @@ def test_card_of_an_untyped_builder_is_read_over_the_reals():
     v = check_equivalence(ints, untyped, relation="symbolic", timeout=2.0)
     assert v.status == "inequivalent", v.explain()
     assert check_equivalence(ints, ints, relation="symbolic", timeout=2.0).status == "equivalent"
+
+
+COMMON_DIVISORS = """theorem
+fixes A :: "int set"
+assumes h0 : "A = {x. 10 \\<le> x \\<and> x \\<le> 99 \\<and> 100 mod x = 0 \\<and> 150 mod x = 0}"
+shows  "card A = 3\""""
+
+
+def test_an_isabelle_set_equation_gives_the_set_its_value():
+    """``A = {x. P x}`` (Isabelle's way of naming a set) is read like ``∀x. x ∈ A ↔ P x``: the
+    premises have a model at A's value, and a changed bound is refuted there."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from provers.engine.equivalence import provable, vacuous
+
+    assert vacuous(COMMON_DIVISORS, timeout=1.0, language="isabelle").status == "refuted"
+    assert provable(COMMON_DIVISORS, timeout=1.0, language="isabelle").status == "proved"  # {10, 25, 50}
+    assert provable(COMMON_DIVISORS.replace("= 3", "= 2"), timeout=1.0, language="isabelle").status == "refuted"
+
+    @settings(max_examples=6, deadline=None)
+    @given(st.sampled_from([1, 3, 5, 11, 26, 51]))
+    def perturbed_lower_bound(lo):  # 10 → lo changes the set (lo in 6..10 would not)
+        mutant = COMMON_DIVISORS.replace("10 \\<le> x", f"{lo} \\<le> x")
+        v = provers.check_equivalence(COMMON_DIVISORS, mutant, relation="sae", timeout=1.0, language="isabelle")
+        assert v.status == "inequivalent", v.explain()
+        a = v.countermodel["A"]["A"]
+        h = [provers.parse(t, "isabelle").hypotheses[0].formula for t in (COMMON_DIVISORS, mutant)]
+        assert isinstance(a, frozenset) and truth(h[0], {"A": a}) != truth(h[1], {"A": a})
+
+    perturbed_lower_bound()

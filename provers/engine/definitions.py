@@ -321,12 +321,20 @@ def definition_choices(vs: tuple[Var, ...], body: Term) -> list[dict[Var, tuple[
 
 def set_definitions(vs: tuple[Var, ...], body: Term,
                     env: dict[str, Any] | None = None) -> list[tuple[Var, frozenset | PredSet]]:
-    """``(S, value)`` for each ``∀x. x ∈ S ↔ P x`` among the subterms of ``body`` with ``S``
-    one of ``vs`` and ``{x | P x}`` closed and finite by exact evaluation (``x ∣ 91``,
-    ``171 ≡ 80 [MOD x]`` bound x): the sets where two such premises are worth comparing.
+    """``(S, value)`` for each ``∀x. x ∈ S ↔ P x`` (or ``S = {x. P x}``, Isabelle's way, and
+    ``S = e`` for any set-valued ``e``) among the subterms of ``body`` with ``S`` one of ``vs``
+    and ``{x | P x}`` closed and finite by exact evaluation (``x ∣ 91``, ``171 ≡ 80 [MOD x]``
+    bound x): the sets where two such premises are worth comparing.
     With ``env`` (a point giving the other variables, ``f`` as a closure), P may mention them."""
     env = env or {}
     out: list[tuple[Var, frozenset | PredSet]] = []
+    for s, e in _set_equations(vs, body, env):
+        try:
+            value = evaluate(e, env)
+        except (Undecided, ArithmeticError, ValueError, RecursionError):
+            continue
+        if isinstance(value, frozenset) and (s, value) not in out:
+            out.append((s, value))
     for q in subterms(body):
         if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1):
             continue
@@ -351,6 +359,19 @@ def set_definitions(vs: tuple[Var, ...], body: Term,
                 # PredSets compare by sort only: keep each (two sides define two sets)
                 if isinstance(value, PredSet) or isinstance(value, frozenset) and (mem.args[1], value) not in out:
                     out.append((mem.args[1], value))  # type: ignore[arg-type]
+    return out
+
+
+def _set_equations(vs: tuple[Var, ...], body: Term, env: dict[str, Any]) -> list[tuple[Var, Term]]:
+    """``(S, e)`` for each atom ``S = e`` (either way round) of ``body`` with ``S`` a set-sorted
+    one of ``vs`` and ``e`` over ``env``'s variables only."""
+    out = []
+    for q in subterms(body):
+        if isinstance(q, App) and q.op == "eq" and len(q.args) == 2:
+            for s, e in (q.args, q.args[::-1]):
+                if (isinstance(s, Var) and s in vs and isinstance(s.sort, SetSort)
+                        and all(v.name in env for v in free_vars(e)) and (s, e) not in out):
+                    out.append((s, e))
     return out
 
 
