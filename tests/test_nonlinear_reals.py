@@ -234,3 +234,26 @@ def test_quantified_nonlinear_reals_are_proved_and_cvc5_gives_up_instead_of_hang
     assert isinstance(r, Unknown) and "timeout" not in r.reason, r
     disc = _obligation("theorem t (b c : ℝ) : (∃ x : ℝ, x^2 + b*x + c = 0) ↔ b^2 - 4*c ≥ 0 := by sorry")
     assert isinstance(solve("z3", disc, 10.0), Proved)
+
+
+POWR_SYSTEM = """theorem
+fixes a b :: real
+assumes h0 : "a * b powr 2 = 27 / 5"
+and h1 : "a powr 2 * b = 135"
+shows  "a + 5 * b = 18\""""
+
+
+def test_a_model_where_every_powr_is_specified_is_asked_for():
+    """Isabelle's ``x powr 2`` is ``exp (2 ln x)``, unknown at x < 0: a solver model that picks a
+    negative base proves nothing, so the model is asked again with the bases kept at x ≥ 0
+    (a b² = 27/5, a² b = 135 has the one real solution a = 15, b = 3/5)."""
+    from provers.engine.equivalence import vacuous
+
+    ob = vacuous(POWR_SYSTEM, timeout=1.0, language="isabelle")
+    assert ob.status == "refuted", ob.detail
+    assert (ob.model["a"], ob.model["b"]) == (15, Fraction(3, 5))
+    st_ = provers.parse(POWR_SYSTEM, "isabelle")
+    assert truth(app("and", *(h.formula for h in st_.hypotheses)), ob.model) is True
+    # where every model has a negative base the premise's truth is unknown either way
+    negative = 'theorem\nfixes a :: real\nassumes h0 : "a powr 2 = 4"\nand h1 : "a < 0"\nshows "a = -2"'
+    assert vacuous(negative, timeout=1.0, language="isabelle").status == "unknown"

@@ -92,6 +92,11 @@ def default_backend() -> Backend:
     return Portfolio()
 
 
+#: operations that take Isabelle's ``ln`` of their first n arguments: (n, the guard that keeps
+#: it specified: ``le`` 0 ≤ x, since 0 powr y = 0; ``lt`` 0 < x)
+_LN_ARGUMENTS = {"powr": (1, "le"), "ln": (1, "lt"), "isa_log": (2, "lt")}
+
+
 def _strip_forall(f: Term) -> tuple[tuple[Var, ...], Term]:
     vs: list[Var] = []
     while isinstance(f, Quant) and f.kind == "forall":
@@ -418,6 +423,8 @@ class Prover:
             self._recurrence_model(ob, effort)
         if ob.status == Status.UNKNOWN:
             self._definition_model(ob, effort)
+        if ob.status == Status.UNKNOWN and "unspecified" in ob.detail:
+            self._specified_model(ob, effort)
         if ob.status == Status.UNKNOWN:
             self._enumerated_model(ob)
 
@@ -471,6 +478,30 @@ class Prover:
                 env[f.name] = Closure(params, rhs, env)
             if self._accept(ob, body, env, by, "the solver's values with the functions given by their definitions"):
                 return
+
+    def _specified_model(self, ob: Obligation, effort: float) -> None:
+        """A countermodel where Isabelle's ``ln`` is specified: ``x powr 2`` with x < 0 is
+        ``exp (2 · ln x)``, unknown, so a solver model with a negative base proves nothing.
+        Asked again with every base (and ``ln`` argument) over the outer variables kept
+        where the value is known (``x ≥ 0``, ``x > 0``), its model is re-checked exactly."""
+        vs, body = _strip_forall(ob.formula)
+        names = set(vs)
+        guards = []
+        for t in subterms(body):
+            if not (isinstance(t, App) and t.op in _LN_ARGUMENTS):
+                continue
+            for a in t.args[:_LN_ARGUMENTS[t.op][0]]:
+                if free_vars(a) <= names:
+                    g = app(_LN_ARGUMENTS[t.op][1], Num(0, a.sort), a)
+                    if g not in guards:
+                        guards.append(g)
+        if not guards:
+            return
+        guarded = app("implies", app("and", *guards) if len(guards) > 1 else guards[0], body)
+        found = self._solver_model(ob, Quant("forall", vs, guarded) if vs else guarded, effort)
+        if found is not None:
+            env, by = found
+            self._accept(ob, body, env, by, "the solver's values where every ln is specified")
 
     def _recurrence_model(self, ob: Obligation, effort: float) -> None:
         """A countermodel through the recurrences the obligation states: the solver models
