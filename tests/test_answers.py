@@ -707,3 +707,27 @@ def test_definitions_agree_with_the_exact_evaluator(a, b, c, d, k):
     expected = truth(substituted.conclusion, {})
     assert expected is not None
     assert ob is not None and ob.status == ("proved" if expected else "refuted")
+
+
+GCD_LCM = """theorem
+fixes a b :: int
+assumes h0 : "lcm a b = fact 7"
+and h1 : "gcd a b = 9"
+and h2 : "a = 315"
+shows  "b = 144\""""
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.sampled_from([143, 145, 288, 16, 9]))
+def test_the_vacuity_test_tries_the_conclusion_answer(wrong):
+    """gcd a b = 9 ∧ lcm a b = 5040 ∧ a = 315: b = 144 is a model no sampled point reaches and
+    the solvers (whose gcd/lcm are uninterpreted) do not validate; the conclusion names it.
+    A wrong answer in the conclusion gives no such model: the premises are not refuted by it."""
+    ob = vacuous(GCD_LCM, timeout=1.0, language="isabelle")
+    assert ob.status == "refuted" and (ob.model["a"], ob.model["b"]) == (315, 144)
+    st_ = provers.parse(GCD_LCM, "isabelle")
+    assert truth(app("and", *(h.formula for h in st_.hypotheses)), ob.model) is True
+    other = vacuous(GCD_LCM.replace("b = 144", f"b = {wrong}"), timeout=1.0, language="isabelle")
+    assert other.status != "proved"  # the premises do have a model
+    if other.status == "refuted":
+        assert truth(app("and", *(h.formula for h in st_.hypotheses)), other.model) is True

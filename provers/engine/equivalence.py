@@ -708,6 +708,11 @@ def vacuous(statement: Statement | Profile | str, timeout: float = 5.0, language
     ``deadline``. Given a ``Profile``, a decided answer is kept there (``Profile.vacuity``)
     for answer pinning to reuse."""
     profile, prover, formula = _single(statement, vacuous_obligation, timeout, language, backend, deadline)
+    # the conclusion's answer (`b = 144`) is where a faithful statement's premises hold
+    # (`gcd a b = 9`, `lcm a b = 5040`): a model no sampled point and no solver finds
+    answers = solution_points(profile.normal_form.conclusion)
+    if answers:
+        prover.use_probes(answers)
     return _bounded(VACUITY_NAME, formula, lambda: profile.decide_vacuity(prover))
 
 
