@@ -143,3 +143,51 @@ def test_an_isabelle_set_equation_gives_the_set_its_value():
         assert isinstance(a, frozenset) and truth(h[0], {"A": a}) != truth(h[1], {"A": a})
 
     perturbed_lower_bound()
+
+
+THREE_DIGIT = """theorem
+fixes digits :: "nat set" and numbers :: "nat set"
+assumes h0 : "digits = {2, 3, 5}"
+and h1 : "numbers = {n. \\<exists> d1 d2 d3. d1 \\<in> digits \\<and> d2 \\<in> digits \\<and> d3 \\<in> digits \\<and> (n = d1 \\<or> n = 10*d1 + d2 \\<or> n = 100*d1 + 10*d2 + d3)}"
+shows  "card numbers = 15\""""
+
+SUBSETS = """theorem
+fixes B :: "nat set"
+assumes h0 : "B = {2, 3, 5}"
+and h1 : "finite B"
+shows  "card (Pow B - {{}}) = 15\""""
+
+
+def test_a_set_of_images_of_a_finite_set_is_enumerated():
+    """{n | ∃ d₁ d₂ ∈ D, n = d₁ ∨ n = 10 d₁ + d₂} is finite: n is one of the images, so the
+    set-builder is decided exactly (|D| + |D|² numbers for digits D)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from provers.ir import Quant, SetSort
+
+    n, d1, d2, s = Var("n", NAT), Var("d1", NAT), Var("d2", NAT), Var("D", SetSort(NAT))
+    body = Quant("exists", (d1, d2), app(
+        "and", app("mem", d1, s), app("mem", d2, s),
+        app("or", app("eq", n, d1), app("eq", n, app("add", app("mul", Num(10, NAT), d1), d2)))))
+
+    @settings(max_examples=10, deadline=None)
+    @given(st.frozensets(st.integers(1, 9), max_size=5))
+    def images(digits):
+        value = evaluate(SetBuilder(n, body), {"D": digits})
+        assert value == frozenset(digits) | {10 * a + b for a in digits for b in digits}
+        assert len(value) == len(digits) + len(digits) ** 2
+
+    images()
+
+
+def test_counted_images_and_a_power_set_pin_different_answers():
+    """39 three-digit-or-shorter numbers against the 7 nonempty subsets of {2, 3, 5}: both
+    answers are computed exactly (``Pow`` is a library function) and differ."""
+    from provers.engine.equivalence import provable
+
+    assert provable(THREE_DIGIT.replace("= 15", "= 39"), timeout=1.0, language="isabelle").status == "proved"
+    assert provable(SUBSETS.replace("= 15", "= 7"), timeout=1.0, language="isabelle").status == "proved"
+    v = provers.check_equivalence(THREE_DIGIT, SUBSETS, relation="symbolic", timeout=1.0, language="isabelle")
+    assert v.status == "inequivalent", v.explain()
+    assert "39" in v.reason and "7" in v.reason

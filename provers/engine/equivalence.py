@@ -312,16 +312,24 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
         diagonal = _diagonal_verdict(na, nb, relation, als, prover, route)
         if diagonal is not None:
             return diagonal
+    if not als.exhaustive:  # every alignment can never be ruled out one by one: ask now
+        early = _asked_vacuity_differs(pa, pb, relation, prover)
+        if early is not None:
+            return early
     search = _Search(na, nb, relation, prover, als, route)
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
     if v.budget_exhausted and not search.survivors and relation != "syntactic" and als.total <= MAX_CHEAP_ALIGNMENTS:
         v = _all_alignments_cheaply(na, nb, relation, prover, als.total, route) or v
     if v.status == INCONCLUSIVE:
-        try:
-            return _vacuity_differs(pa, pb, relation, prover) or v
-        except DeadlineExceeded:
-            return v
+        return _asked_vacuity_differs(pa, pb, relation, prover) or v
     return v
+
+
+def _asked_vacuity_differs(pa: Profile, pb: Profile, relation: str, prover: Prover) -> Verdict | None:
+    try:
+        return _vacuity_differs(pa, pb, relation, prover)
+    except DeadlineExceeded:
+        return None
 
 
 def _vacuity_differs(pa: Profile, pb: Profile, relation: str, prover: Prover | None) -> Verdict | None:

@@ -55,6 +55,7 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics import evaluate, sample_assignments, truth
+from provers.status import Status
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,8 @@ class Profile:
     symbol is normalized again, apart from it); ``unmodelled``: a meaning no refutation can
     rely on (Lean's ``Float``), "" if none; ``notes``: internal failures while profiling
     (logged; the clusterer shows them as flags); ``vacuity``: the vacuity obligation once
-    decided (``decide_vacuity``)."""
+    decided (``decide_vacuity``); ``vacuity_effort``: the largest effort it was left
+    undecided at (it is not asked again at that effort or less)."""
 
     statement: Statement
     relation: str
@@ -118,6 +120,7 @@ class Profile:
     unmodelled: str = ""
     notes: list[str] = field(default_factory=list)
     vacuity: Obligation | None = None
+    vacuity_effort: float = 0.0
 
     @classmethod
     def of(cls, statement: Statement, relation: str = "sae", *, fingerprints: bool = True,
@@ -154,7 +157,7 @@ class Profile:
         if relation == self.relation:
             return self
         out = Profile._derive(self.statement, relation, self.normal_form, self.fingerprint is not None, deadline)
-        out.vacuity = self.vacuity
+        out.vacuity, out.vacuity_effort = self.vacuity, self.vacuity_effort
         return out
 
     # ------------------------------------------------------------------ pairs
@@ -229,9 +232,15 @@ class Profile:
         default: ``effort``), kept once decided."""
         if self.vacuity is not None:
             return self.vacuity
-        ob = prove(VACUITY_NAME, vacuous_obligation(self.normal_form), effort=effort)
+        formula = vacuous_obligation(self.normal_form)
+        if effort <= self.vacuity_effort:
+            return Obligation(VACUITY_NAME, formula, Status.UNKNOWN,
+                              detail=f"left undecided before at effort {self.vacuity_effort:g}")
+        ob = prove(VACUITY_NAME, formula, effort=effort)
         if ob.status.decided:
             self.vacuity = ob
+        else:
+            self.vacuity_effort = effort
         return ob
 
     def pin(self, prove: ProveFn, cache: dict | None = None, cheap: bool = False) -> AnswerPin:

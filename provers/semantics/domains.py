@@ -8,6 +8,7 @@ conjuncts of ∃) say which. Unbounded binders are only probed at a few small va
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
@@ -22,6 +23,7 @@ from provers.ir import (
     REAL,
     App,
     Num,
+    Quant,
     SetBuilder,
     Sort,
     Term,
@@ -72,6 +74,11 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
         return value_of(e)
 
     for g in _unfold_set_builders(guards):
+        if isinstance(g, Quant) and g.kind == "exists":
+            image = _image_domain(v, g, others, value)
+            if image is not None:  # `∃ d ∈ D, n = 10 * d + 1`: n among the images
+                finite = image if finite is None else finite & image
+            continue
         if not isinstance(g, App) or len(g.args) != 2:
             continue
         a, b = g.args
@@ -247,6 +254,59 @@ def _monotone_in(v: Var, t: Term) -> bool:
         d = t.args[1]
         return _monotone_in(v, t.args[0]) and isinstance(d, Num) and is_rational(d.value) and d.value > 0
     return all(_monotone_in(v, a) for a in t.args)
+
+
+def _equated(v: Var, c: Term) -> list[Term] | None:
+    """The terms ``e`` such that ``c`` implies ``v = e`` for one of them: ``v = e`` itself, or
+    a disjunction each of whose disjuncts has such a conjunct; None otherwise."""
+    def one(t: Term) -> Term | None:
+        for a in conjuncts(t):
+            if isinstance(a, App) and a.op == "eq":
+                for x, e in (a.args, a.args[::-1]):
+                    if x == v and v not in free_vars(e):
+                        return e
+        return None
+
+    if isinstance(c, App) and c.op == "or":
+        es = [one(d) for d in c.args]
+        return None if any(e is None for e in es) else es  # type: ignore[return-value]
+    e = one(c)
+    return None if e is None else [e]
+
+
+def _image_domain(v: Var, q: Quant, others: frozenset[Var], value: Callable[[Term], Any]) -> frozenset | None:
+    """The values ``v`` can take under ``∃ȳ. B`` when B's conjuncts bound each y to a finite
+    domain and one conjunct says ``v = e₁(ȳ) ∨ … ∨ v = eₖ(ȳ)``: the eᵢ at every such ȳ (a
+    superset: membership is still evaluated at each). None when it does not apply or the
+    enumeration would exceed ``MAX_DOMAIN``."""
+    body = conjuncts(q.body)
+    ys = frozenset(q.vars)
+    eqs = next((es for c in body if v in free_vars(c) and (es := _equated(v, c)) is not None), None)
+    if eqs is None or any(free_vars(e) & (others - ys) for e in eqs):
+        return None
+    free = [c for c in body if v not in free_vars(c)]
+    domains = []
+    size = len(eqs)
+    for y in q.vars:
+        d = bound_domain(y, free, others | (ys - {y}) | {v}, value)
+        if d is None:
+            return None
+        d = list(d)
+        size *= max(len(d), 1)
+        if size > MAX_DOMAIN:
+            return None
+        domains.append(d)
+    out = set()
+    for combo in itertools.product(*domains):
+        lits = {y: _literal(x, y.sort) for y, x in zip(q.vars, combo, strict=True)}
+        if any(n is None for n in lits.values()):
+            return None
+        for e in eqs:
+            w = value(substitute(e, lits))  # type: ignore[arg-type]
+            if w is None:
+                return None
+            out.add(w)
+    return frozenset(out)
 
 
 def _literal(w: Any, sort: Sort) -> Num | None:

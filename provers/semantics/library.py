@@ -7,7 +7,8 @@ countermodel the solver finds holds only for the interpretation it chose, and is
 the evaluator computes them here and re-checks such countermodels (and sampled points)
 against the one meaning Mathlib gives them, including its conventions at 0
 (``Nat.totient 0 = 0``, ``Int.sqrt z = Nat.sqrt z.toNat``, ``Nat.primeFactors 0 = ∅``,
-``Squarefree 0`` false).
+``Squarefree 0`` false). Isabelle's ``Pow`` and Mathlib's ``Finset.powerset`` of a finite set
+are its subsets.
 
 One entry per symbol in ``LIBRARY``: a function of the exact argument values and the
 arguments' sorts, returning the value or None (an argument not exact, or a sort it does not
@@ -25,6 +26,8 @@ from provers.ir import INT, NAT, RAT, Sort
 
 #: Largest argument factored by trial division (``totient``, ``primeFactors``).
 MAX_FACTOR = 10**12
+#: Largest finite set whose power set is computed (2^12 subsets).
+MAX_POWERSET_ELEMENTS = 12
 
 
 def _int(v: Any) -> int | None:
@@ -123,6 +126,14 @@ def _of_digits(args: list[Any], sorts: list[Sort]) -> Any:
     return sum(d * b**i for i, d in enumerate(digits))
 
 
+def _powerset(args: list[Any], sorts: list[Sort]) -> Any:
+    s = args[0]
+    if not isinstance(s, frozenset) or len(s) > MAX_POWERSET_ELEMENTS:
+        return None
+    items = sorted(s, key=repr)
+    return frozenset(frozenset(x for j, x in enumerate(items) if mask >> j & 1) for mask in range(1 << len(items)))
+
+
 #: symbol → (arity, function of the exact argument values and the arguments' sorts → value,
 #: or None where not covered).
 LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
@@ -136,6 +147,8 @@ LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     "Squarefree": (1, _squarefree),
     "IsSquare": (1, _is_square),
     "Nat.ofDigits": (2, _of_digits),
+    "Pow": (1, _powerset),  # Isabelle
+    "Finset.powerset": (1, _powerset),
 }
 
 
