@@ -8,7 +8,7 @@ value that is wrong on purpose must never make two statements equivalent.
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import provers
@@ -731,3 +731,26 @@ def test_the_vacuity_test_tries_the_conclusion_answer(wrong):
     assert other.status != "proved"  # the premises do have a model
     if other.status == "refuted":
         assert truth(app("and", *(h.formula for h in st_.hypotheses)), other.model) is True
+
+
+DARTBOARD = """theorem
+fixes prob :: real
+assumes h0 : "prob = 1 - (pi * 15 powr 2) / (pi * 20 powr 2)"
+shows  "16 * prob = 7\""""
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(1, 12))
+@example(7)
+@example(5)
+def test_a_pinned_closed_form_with_pi_is_told_apart_from_a_different_value(k):
+    """Both conclusions read "the value is 7"; A's value 16 (1 − 225π / 400π) is known to the
+    evaluator only within enclosures, the rival's is k: k ≠ 7 is certified different (disjoint
+    enclosures), k = 7 never is (overlapping enclosures never certify a difference)."""
+    rival = f'theorem\nfixes x :: real\nassumes h0 : "x = {k} / 16"\nshows  "16 * x = 7"'
+    v = check_equivalence(DARTBOARD, rival, relation="symbolic", timeout=1.0, language="isabelle")
+    if k == 7:
+        assert v.status != "inequivalent", v.reason
+    else:
+        assert v.status == "inequivalent", v.reason
+        assert "certified" in v.reason or v.countermodel is not None

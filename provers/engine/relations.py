@@ -73,8 +73,10 @@ from provers.ir import (
     Var,
     and_,
     app,
+    free_vars,
     fresh_name,
     provably_inhabited,
+    show,
     substitute,
     subterms,
 )
@@ -428,8 +430,9 @@ def _route_ruled_out_by_pins(pin: dict[str, AnswerPin]) -> tuple[str, list[Oblig
 
     * a ``free`` side: two validated models of its premises with different answers, so (ii)
       fails at one of them for every model of the other side's premises, and (iii) needs one;
-    * two ``pinned`` sides, both satisfiable, with different exact values v ≠ w: (ii) fails
-      at every combined model, and there is one."""
+    * two ``pinned`` sides, both satisfiable, with different exact values v ≠ w, or closed
+      forms t, t' that the exact evaluator (certified enclosures: ``9 (1 − 225π / 400π)``
+      against 5) finds different: (ii) fails at every combined model, and there is one."""
     for side in ("A", "B"):
         if pin[side].status == PinStatus.FREE:
             return (f"the answer of {side} is not determined by its premises ({pin[side].reason})",
@@ -438,6 +441,13 @@ def _route_ruled_out_by_pins(pin: dict[str, AnswerPin]) -> tuple[str, list[Oblig
     if (pa.status == pb.status == PinStatus.PINNED and pa.satisfiable and pb.satisfiable
             and pa.value is not None and pb.value is not None and pa.value != pb.value):
         return (f"the answers are determined and differ: Γ ⊢ L = {pa.value}, Γ' ⊢ L' = {pb.value}",
+                [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED])
+    ta, tb = pa.closed_form, pb.closed_form
+    if (pa.status == pb.status == PinStatus.PINNED and pa.satisfiable and pb.satisfiable
+            and ta is not None and tb is not None and ta.sort == tb.sort and ta.sort != BOOL
+            and not free_vars(ta) and not free_vars(tb) and truth(app("eq", ta, tb), {}) is False):
+        return (f"the answers are determined and differ: Γ ⊢ L = {show(ta)}, Γ' ⊢ L' = {show(tb)} "
+                "(different values, certified by the exact evaluator)",
                 [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED])
     return None
 
