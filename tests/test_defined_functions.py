@@ -373,3 +373,25 @@ def test_the_clusterer_separates_a_vacuous_candidate_by_its_vacuity_tests():
     assert c.classes == [[0], [1]]
     (d,) = c.decisions
     assert d.status == "inequivalent" and "premises of A are contradictory" in d.reason
+
+
+LIGHTS = """theorem
+fixes red_light yellow_light blue_light :: "int \\<Rightarrow> bool"
+assumes h0 : "\\<forall>t. t \\<ge> 0 \\<longrightarrow> red_light t = (t mod 2 = 0)"
+and h1 : "\\<forall>t. t \\<ge> 0 \\<longrightarrow> yellow_light t = (t mod 3 = 0)"
+and h2 : "\\<forall>t. t \\<ge> 0 \\<longrightarrow> blue_light t = (t mod 5 = 0)"
+shows  "card {t. t \\<in> {0..420} \\<and> red_light t \\<and> yellow_light t \\<and> blue_light t} = 15\""""
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.sampled_from([4, 7, 11, 13, 25]))
+def test_predicates_defined_by_an_iff_are_given_their_definitions(k):
+    """``p t = (t mod 5 = 0)`` over bool is ``∀t. p t ↔ …``: p is the closure of its definition
+    at the probes (a random table never meets it), so the count is computed exactly: 15
+    multiples of 30 in 0..420, and another count for another modulus."""
+    from math import lcm
+
+    mutant = LIGHTS.replace("t mod 5 = 0", f"t mod {k} = 0")
+    v = provers.check_equivalence(LIGHTS, mutant, relation="symbolic", timeout=1.0, language="isabelle")
+    assert v.status == "inequivalent", v.reason
+    assert str(420 // lcm(2, 3, k) + 1) in v.reason or v.countermodel is not None

@@ -185,14 +185,14 @@ def _forall_prefix(p: Term) -> tuple[tuple[Var, ...], Term]:
 
 
 def function_equations(p: Term, guarded: bool = False) -> list[tuple[Var, tuple[Var, ...], Term]]:
-    """``(f, ȳ, e)`` for each reading of ``p`` as ``∀ȳ. f ȳ = e`` (either side; with
-    ``guarded`` also ``∀ȳ. g → f ȳ = e``): ``f`` a variable applied to exactly the distinct
-    bound variables, not free in ``e``."""
+    """``(f, ȳ, e)`` for each reading of ``p`` as ``∀ȳ. f ȳ = e`` (either side; ``↔`` for a
+    predicate; with ``guarded`` also ``∀ȳ. g → f ȳ = e``): ``f`` a variable applied to
+    exactly the distinct bound variables, not free in ``e``."""
     params, body = _forall_prefix(p)
     if guarded and isinstance(body, App) and body.op == "implies":
         body = body.args[1]
     if not params or len(set(params)) != len(params) or not (
-            isinstance(body, App) and body.op == "eq" and len(body.args) == 2):
+            isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2):
         return []
     out = []
     for lhs, rhs in (body.args, body.args[::-1]):
