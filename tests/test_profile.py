@@ -82,6 +82,26 @@ def test_vacuity_is_decided_once_and_reused_by_the_profile():
     assert vacuous(p, timeout=2.0) is first  # no second proof
 
 
+def test_an_undecided_vacuity_test_is_not_asked_again_at_a_smaller_effort():
+    """A check that ends undecided asks the vacuity tests again (the vacuity route); a test the
+    clusterer already left undecided at the whole limit is not asked again at a share of it."""
+    import provers
+    from provers.deadline import Deadline
+    from provers.engine.prover import Prover, default_backend
+    from provers.engine.verdict import FULL, QUICK
+
+    # imo_1987_p4: no such f exists, which takes a proof by parity the engine does not find
+    text = "theorem t (f : ℕ → ℕ) (h : ∀ n, f (f n) = n + 1987) : False := by sorry"
+    p = Profile.of(provers.parse(text, "lean4"))
+    prover = Prover(default_backend(), 1.0, Deadline.after(10))
+    first = p.decide_vacuity(prover, effort=FULL)
+    assert first.status == "unknown" and p.vacuity is None and p.vacuity_effort == FULL
+    calls = prover.solver_calls
+    again = p.decide_vacuity(prover, effort=QUICK)
+    assert again.status == "unknown" and prover.solver_calls == calls
+    assert "undecided before" in again.detail
+
+
 @st.composite
 def small_statements(draw):
     """Statements over x, y : ℝ and n : ℕ; many pairs equivalent (sides swapped, constants
