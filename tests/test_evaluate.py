@@ -466,3 +466,17 @@ def test_a_huge_negative_power_is_undecided_not_computed():
     assert evaluate(t, {"b": -2}) == Fraction(10**14, 49)
     big = num(Fraction(3**4000, 2), REAL)  # 6340 bits: 4000 of its powers would be 25 M bits
     assert isinstance(evaluate(app("zpow", big, b), {"b": 4000}), Undetermined)
+
+
+@settings(max_examples=20, deadline=None)
+@given(e1=st.integers(3, 5), gap=st.integers(1, 2), real_n=st.booleans())
+def test_bounds_with_closed_non_numeral_coefficients_bound_the_set(e1, gap, real_n):
+    """{n | 9^e1 < n · 9 powr 3 < 9^e2}: ``9 powr 3`` is no numeral but has an exact value, so
+    the atom is a linear bound all the same: over ℕ the set has 9^(e2−3) − 9^(e1−3) − 1
+    members (71 for e1 = 4, e2 = 5); over ℝ it is an interval, infinite, and its card is 0."""
+    e2 = e1 + gap
+    v = x if real_n else n
+    scaled = app("mul", v if real_n else cast(v, REAL), app("powr", R(9), R(3)))
+    body = app("and", app("lt", app("powr", R(9), R(e1)), scaled), app("lt", scaled, app("powr", R(9), R(e2))))
+    card = evaluate(app("card", SetBuilder(v, body)), {})
+    assert card == (0 if real_n else 9 ** (e2 - 3) - 9 ** (e1 - 3) - 1)

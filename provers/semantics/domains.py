@@ -105,7 +105,7 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             continue
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
-        line = _linear(v, a, b) if op in ("lt", "le") and v.sort in (NAT, INT) and a != v and b != v else None
+        line = _linear(v, a, b, value) if op in ("lt", "le") and v.sort in (NAT, INT) and a != v and b != v else None
         if line is not None:  # c₁·v + c₀ < 0 (`x + 4 < 9`, `-9 < x + 4`)
             r = -line[1] / line[0]
             if line[0] > 0:
@@ -142,8 +142,10 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
     return None
 
 
-def _linear(v: Var, a: Term, b: Term) -> tuple[Fraction, Fraction] | None:
-    """(c₁, c₀) when ``a − b`` is c₁·v + c₀ with numeral coefficients and c₁ ≠ 0."""
+def _linear(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = None) -> tuple[Fraction, Fraction] | None:
+    """(c₁, c₀) when ``a − b`` is c₁·v + c₀ with rational coefficients and c₁ ≠ 0; with
+    ``value_of``, v-free factors that are not numerals (``9 powr 3``, a bound variable's
+    value) count by their exact value."""
     if v.sort not in (NAT, INT, RAT, REAL):
         return None
     reader = PolynomialReader(v, None)
@@ -157,7 +159,12 @@ def _linear(v: Var, a: Term, b: Term) -> tuple[Fraction, Fraction] | None:
     for (deg, r, atoms), c in diff.items():
         if not c:
             continue
-        if atoms or r != 1 or deg > 1:
+        for atom in atoms if value_of is not None else ():
+            w = value_of(atom)
+            if not is_rational(w) or isinstance(w, bool):
+                return None
+            c *= Fraction(w)
+        if (atoms and value_of is None) or r != 1 or deg > 1:
             return None
         if deg == 1:
             c1 += c
@@ -218,7 +225,7 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any])
             return None
         upper = a == v
         w = value_of(b) if a == v else value_of(a) if b == v else None
-        if a != v and b != v and (line := _linear(v, a, b)) is not None:  # 11·v ≥ 100
+        if a != v and b != v and (line := _linear(v, a, b, value_of)) is not None:  # 11·v ≥ 100
             w, upper = -line[1] / line[0], line[0] > 0
         if not is_rational(w) or isinstance(w, bool):
             return None
