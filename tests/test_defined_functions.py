@@ -96,6 +96,23 @@ def test_an_iff_of_two_different_definitions_is_split_into_directions_that_unfol
     assert definitional_directions(shared) is None  # unfolds as a whole already
 
 
+@settings(max_examples=6, deadline=None)
+@given(st.integers(-4, 4).filter(lambda k: k != 1))
+def test_two_definitions_of_one_function_are_refuted_through_a_direction(k):
+    """f x = a x² + … against f x = k·a x² + …: no definition is shared, so the premises' iff
+    is decided as its directions; a model of one direction (f the closure of its side's
+    definition) refutes the iff: exactly one side's premises hold there."""
+    mutant = QUADRATIC.replace("f x = a", f"f x = ({k}) * a")
+    v = sae(QUADRATIC, mutant)
+    assert v.status == "inequivalent", v.reason
+    ob = next(o for o in v.obligations if o.name.startswith("premises"))
+    assert "direction" in ob.detail
+    env = dict(ob.model)
+    holds = [truth(app("and", *(h.formula for h in provers.parse(t, "lean4").hypotheses)), env)
+             for t in (QUADRATIC, mutant)]
+    assert True in holds and holds.count(True) == 1
+
+
 # aime_1996_p5 over ℝ: f' = 3x² + 6x + 4 > 0, so f has one real root and the premises (three
 # distinct roots a, b, c) are contradictory whatever f's constant term
 CUBIC_ROOTS = """theorem aime_1996_p5 (a b c r s t : ℝ) (f g : ℝ → ℝ)

@@ -352,17 +352,20 @@ class Prover:
     def _both_directions(self, ob: Obligation, directions: tuple[Term, Term], cheap: bool,
                          effort: float) -> None:
         """Decide ``A ↔ B`` as ``A → B`` and ``B → A`` (each unfolds the functions its own
-        hypothesis defines): proved when both are; a countermodel of either, re-checked on
-        the iff, refutes it."""
+        hypothesis defines): proved when both are; a countermodel of either refutes it (one
+        side true, the other false there; the iff is re-evaluated and must not be true)."""
         inner = []
         for arrow, d in zip(("→", "←"), directions, strict=True):
             o = self(f"{ob.name} {arrow}", d, cheap, effort)
             if o.status == Status.REFUTED:
-                if exact_truth(_strip_forall(ob.formula)[1], dict(o.model or {}), self.deadline) is False:
+                # A → B false (A true, B false) makes A ↔ B false: the direction's countermodel
+                # (validated, or a closure model valid by construction) refutes the iff; the
+                # exact evaluator may not reach B's ∀ over the reals, but must never say True
+                if exact_truth(_strip_forall(ob.formula)[1], dict(o.model or {}), self.deadline) is not True:
                     ob.status, ob.by, ob.model = Status.REFUTED, o.by, o.model
                     ob.detail = f"{o.detail} (direction {arrow} of the iff)"
                     return
-                log.warning("a countermodel of direction %s of %s does not refute the iff", arrow, ob.name)
+                log.warning("a countermodel of direction %s of %s makes the iff true", arrow, ob.name)
                 o = Obligation(o.name, o.formula, Status.UNKNOWN, o.by, "countermodel not confirmed on the iff")
             inner.append(o)
         if all(o.status == Status.PROVED for o in inner):
