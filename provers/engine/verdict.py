@@ -91,7 +91,8 @@ class Verdict:
     ``solver_calls``: backend calls made (fingerprints and syntactic checks are free);
     ``route``: what decided it (``syntactic``, ``alignment``, ``answer value (propagation)``,
     ``answer value (solver)``, ``value projections``, ``fingerprint``, ``countermodel``,
-    ``structure``, ``logical ...``; joined by ``; `` when an inequivalence needed the aligned
+    ``structure``, ``vacuity`` (one premise set contradictory, the other with a model),
+    ``logical ...``; joined by ``; `` when an inequivalence needed the aligned
     comparison and the value route both ruled out); empty when inconclusive."""
 
     status: VerdictStatus
