@@ -352,7 +352,7 @@ def set_definitions(vs: tuple[Var, ...], body: Term,
                     value = evaluate(SetBuilder(x, unfold(pred, funs)), env)
                 except (Undecided, ArithmeticError, ValueError, RecursionError):
                     continue
-                if isinstance(value, PredSet) and not free_vars(pred) - {x}:
+                if isinstance(value, PredSet) and not needs:
                     # infinite (`0 < n ∧ 14 n % 100 = 46`): known by membership, and it meets
                     # the very premise it was read from (`evaluate._meets_definitions`)
                     value = replace(value, definition=q)

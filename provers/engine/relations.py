@@ -38,7 +38,7 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -385,7 +385,7 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     vform = close(value, (*a.variables, *b2.variables))
     ob, extra = _value_by_pins(name, vform, value, pin["A"], pin["B"], prove, cheap)
     if ob is None:
-        ruled_out = _route_ruled_out_by_pins(pin)
+        ruled_out = _route_ruled_out_by_pins(pin, extra)
         if ruled_out is not None:
             reason, proofs = ruled_out
             obs += proofs
@@ -423,7 +423,12 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     return out
 
 
-def _route_ruled_out_by_pins(pin: dict[str, AnswerPin]) -> tuple[str, list[Obligation]] | None:
+#: the name of the obligation ⊢ t = t' between two pinned closed forms
+AGREE = "pinned answers agree t = t'"
+
+
+def _route_ruled_out_by_pins(pin: dict[str, AnswerPin],
+                             asked: Sequence[Obligation] = ()) -> tuple[str, list[Obligation]] | None:
     """Why no model pair can satisfy (ii) and (iii), by facts the pins proved (None: they do
     not say), and the obligations that prove it. Like contradictory premises, these rule the
     route out without a combined countermodel:
@@ -431,8 +436,9 @@ def _route_ruled_out_by_pins(pin: dict[str, AnswerPin]) -> tuple[str, list[Oblig
     * a ``free`` side: two validated models of its premises with different answers, so (ii)
       fails at one of them for every model of the other side's premises, and (iii) needs one;
     * two ``pinned`` sides, both satisfiable, with different exact values v ≠ w, or closed
-      forms t, t' that the exact evaluator (certified enclosures: ``9 (1 − 225π / 400π)``
-      against 5) finds different: (ii) fails at every combined model, and there is one."""
+      forms t, t' whose equation ``_value_by_pins`` asked (``asked``) and the exact evaluator
+      refuted (certified enclosures: ``9 (1 − 225π / 400π)`` against 5): (ii) fails at every
+      combined model, and there is one."""
     for side in ("A", "B"):
         if pin[side].status == PinStatus.FREE:
             return (f"the answer of {side} is not determined by its premises ({pin[side].reason})",
@@ -443,12 +449,12 @@ def _route_ruled_out_by_pins(pin: dict[str, AnswerPin]) -> tuple[str, list[Oblig
         return (f"the answers are determined and differ: Γ ⊢ L = {pa.value}, Γ' ⊢ L' = {pb.value}",
                 [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED])
     ta, tb = pa.closed_form, pb.closed_form
-    if (pa.status == pb.status == PinStatus.PINNED and pa.satisfiable and pb.satisfiable
-            and ta is not None and tb is not None and ta.sort == tb.sort and ta.sort != BOOL
-            and not free_vars(ta) and not free_vars(tb) and truth(app("eq", ta, tb), {}) is False):
+    differ = next((o for o in asked if o.name == AGREE and o.status == REFUTED), None)
+    if (differ is not None and pa.satisfiable and pb.satisfiable and ta is not None and tb is not None
+            and ta.sort != BOOL and not free_vars(ta) and not free_vars(tb)):
         return (f"the answers are determined and differ: Γ ⊢ L = {show(ta)}, Γ' ⊢ L' = {show(tb)} "
                 "(different values, certified by the exact evaluator)",
-                [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED])
+                [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED] + [differ])
     return None
 
 
@@ -469,7 +475,9 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
     """Obligation (ii) settled by the two pins (None: not settled), and the obligations that
     settled it. Pinned to equal exact values, or to closed forms proved equal (⊢ t = t'): proved.
     A model of Γ and one of Γ' where the answers differ: refuted, once the exact evaluator
-    confirms that the combined model falsifies (ii)."""
+    confirms that the combined model falsifies (ii). Not settled: ``(None, [⊢ t = t'])``
+    when that equation was asked (its refutation rules the route out)."""
+    agree = None
     if pa.status == PinStatus.PINNED and pb.status == PinStatus.PINNED:
         if pa.value is not None and pb.value is not None:
             if pa.value == pb.value:
@@ -477,10 +485,10 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
                                   f"Γ ⊢ L = {pa.value} and Γ' ⊢ L' = {pb.value}"), []
         elif pa.closed_form is not None and pb.closed_form is not None and pa.closed_form.sort == pb.closed_form.sort:
             same = iff(pa.closed_form, pb.closed_form) if pa.closed_form.sort == BOOL else app("eq", pa.closed_form, pb.closed_form)
-            ob = prove("pinned answers agree t = t'", close(same), cheap=cheap)
-            if ob.status == PROVED:
+            agree = prove(AGREE, close(same), cheap=cheap)
+            if agree.status == PROVED:
                 return Obligation(name, vform, PROVED, "answer pinning",
-                                  "Γ ⊢ L = t, Γ' ⊢ L' = t' and ⊢ t = t'"), [ob]
+                                  "Γ ⊢ L = t, Γ' ⊢ L' = t' and ⊢ t = t'"), [agree]
     deadline = getattr(prove, "deadline", None)
     for ma, va in pa.witnesses:
         for mb, vb in pb.witnesses:
@@ -489,7 +497,7 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
                 return Obligation(name, vform, REFUTED, "answer pinning",
                                   f"L = {va} at a model of Γ, L' = {vb} at a model of Γ' "
                                   "(each side re-checked by the exact evaluator)", model), []
-    return None, []
+    return None, [agree] if agree is not None else []
 
 
 def _value_without_joint(name: str, vform: Term, value: Term, sides: dict[str, tuple[NormalForm, Term]],

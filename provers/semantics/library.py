@@ -130,7 +130,7 @@ def _powerset(args: list[Any], sorts: list[Sort]) -> Any:
     s = args[0]
     if not isinstance(s, frozenset) or len(s) > MAX_POWERSET_ELEMENTS:
         return None
-    items = sorted(s, key=repr)
+    items = list(s)
     return frozenset(frozenset(x for j, x in enumerate(items) if mask >> j & 1) for mask in range(1 << len(items)))
 
 
