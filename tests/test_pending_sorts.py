@@ -16,6 +16,7 @@ from provers.ir import (
     ListSort,
     OpaqueSort,
     PendingSorts,
+    ProdSort,
     SetSort,
     SortClash,
     SortVar,
@@ -51,7 +52,9 @@ def test_a_frontend_pair_sort_unifies_without_teaching_the_ir():
     a, b = ps.fresh(), ps.fresh()
     ps.unify(Prod(a, NAT), Prod(INT, b))
     assert ps.resolve(Prod(a, b)) == Prod(INT, NAT)
-    assert ps.finish(Prod(a, b)) == OpaqueSort("int × nat")
+    lowered = ps.finish(Prod(a, b))
+    assert lowered == ProdSort("int × nat", (INT, NAT))
+    assert isinstance(lowered, OpaqueSort)  # still opaque to everything but the normal form
 
 
 def test_classes_are_checked_when_a_variable_is_solved():

@@ -38,6 +38,7 @@ from provers.ir import (
     FunSort,
     ListSort,
     OpaqueSort,
+    ProdSort,
     SetSort,
     Sort,
     Term,
@@ -46,6 +47,7 @@ from provers.ir import (
     children,
     is_universe,
     map_term,
+    product_sort,
     provably_inhabited,
 )
 
@@ -113,6 +115,9 @@ def _jaccard(a: Counter, b: Counter) -> float:
 
 
 def rename_sort(s: Sort, mapping: dict[str, str]) -> Sort:
+    if isinstance(s, ProdSort):
+        parts = tuple(rename_sort(p, mapping) for p in s.parts)
+        return s if parts == s.parts else product_sort(*parts)
     if isinstance(s, OpaqueSort):
         return OpaqueSort(mapping.get(s.name, s.name))
     if isinstance(s, FunSort):

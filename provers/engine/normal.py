@@ -12,6 +12,8 @@ conclusions, so the presentation choices that do not change meaning have to be e
 * ``P → False`` is written ``¬P`` and ``¬(a = b)`` is written ``a ≠ b`` everywhere; ``¬P`` is
   never lifted into a premise (so ``: ¬P`` and ``: P → False`` have the same normal form, while
   ``(h : P) : False`` keeps ``P`` as a premise — SAE treats those two as structurally different);
+* a variable of a product sort (``A :: real × real``) becomes one variable per component,
+  and the pair operations with a fixed meaning reduce to them (``engine.products``);
 * ``Type`` variables and instance binders ``[Group G]`` are kept aside: two statements must
   agree on them exactly (up to renaming of the type variables).
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from provers.engine.products import split_normal_form
 from provers.ir import (
     FALSE,
     ORDER_OPS,
@@ -245,7 +248,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     instances: list[Term] = []
     _read_binders(statement, prefix, premises, instances)
     concl = _peel_conclusion(simplify_logic(statement.conclusion), prefix, premises)
-    return NormalForm(
+    return split_normal_form(NormalForm(
         prefix=tuple(prefix.binders),
         premises=tuple(premises),
         conclusion=concl,
@@ -253,7 +256,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
         instances=tuple(instances),
         deps=tuple((v, frozenset(prefix.deps.get(v, ()))) for _, v in prefix.binders),
         source=statement,
-    )
+    ))
 
 
 def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], instances: list[Term]) -> None:

@@ -71,6 +71,29 @@ class OpaqueSort(Sort):
         return self.name
 
 
+@dataclass(frozen=True)
+class ProdSort(OpaqueSort):
+    """A product ``A × B`` (Isabelle pairs), ``name`` as written, ``parts`` its components.
+
+    Still an OpaqueSort: solvers and the evaluator do not model pair values, so a model may
+    never invent one. The normal form splits variables of it into their components
+    (``engine.products``); what is left stays opaque."""
+
+    parts: tuple[Sort, ...] = ()
+
+
+def product_sort(*parts: Sort) -> ProdSort:
+    """``A × B`` (right-nested for more parts, as both languages read ``A × B × C``)."""
+    if len(parts) > 2:
+        return product_sort(parts[0], product_sort(*parts[1:]))
+
+    def shown(s: Sort) -> str:
+        t = str(s)
+        return f"({t})" if " " in t else t
+
+    return ProdSort(" × ".join(shown(p) for p in parts), tuple(parts))
+
+
 BOOL = BaseSort("Bool")
 NAT = BaseSort("Nat")
 INT = BaseSort("Int")
@@ -127,6 +150,8 @@ def known_elements(s: Sort) -> int:
         return 1
     if isinstance(s, FunSort):
         return 1 if known_elements(s.result) >= 1 else 0
+    if isinstance(s, ProdSort):
+        return min(known_elements(p) for p in s.parts)
     if isinstance(s, OpaqueSort):
         name = s.name
         if name in _INFINITE_TYPES or name.startswith("'"):

@@ -26,6 +26,7 @@ from provers.ir import (
     ListSort,
     OpaqueSort,
     PendingSorts,
+    ProdSort,
     SetSort,
     Sort,
     SortClash,
@@ -36,7 +37,7 @@ from provers.isabelle.lexer import LexError, Token
 
 @dataclass(frozen=True)
 class Prod(Sort):
-    """Isabelle ``'a × 'b`` (internal; leaves the frontend as an OpaqueSort)."""
+    """Isabelle ``'a × 'b`` (internal; leaves the frontend as an IR ``ProdSort``)."""
 
     left: Sort
     right: Sort
@@ -102,7 +103,7 @@ class HolSorts(PendingSorts):
 
     def finish(self, s: Sort, defaulted: dict[int, Sort] | None = None) -> Sort:
         """The IR sort of ``s``: defaults applied (the numeric ones recorded in ``defaulted``),
-        curried functions flattened, pairs opaque."""
+        curried functions flattened, pairs as product sorts."""
 
         def default(v: SortVar) -> Sort:
             d = self.default(v)
@@ -115,7 +116,7 @@ class HolSorts(PendingSorts):
 
 def _lower(s: Sort) -> Sort:
     """A ground HOL sort as an IR sort: ``a ⇒ b ⇒ c`` is one two-argument function sort,
-    a pair type an opaque carrier."""
+    a pair type a product sort (opaque until the normal form splits it)."""
     if isinstance(s, FunSort):
         args = [_lower(a) for a in s.args]
         res = _lower(s.result)
@@ -127,7 +128,8 @@ def _lower(s: Sort) -> Sort:
     if isinstance(s, ListSort):
         return ListSort(_lower(s.elem))
     if isinstance(s, Prod):
-        return OpaqueSort(f"{_paren(_lower(s.left))} × {_paren(_lower(s.right))}")
+        left, right = _lower(s.left), _lower(s.right)
+        return ProdSort(f"{_paren(left)} × {_paren(right)}", (left, right))
     return s
 
 

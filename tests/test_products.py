@@ -1,0 +1,212 @@
+"""Points as pairs: product variables split into components in the normal form
+(``provers.engine.products``), pair operations reduced with Isabelle's meanings."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from provers import check_equivalence
+from provers.engine.align import alignments
+from provers.engine.normal import normalize
+from provers.engine.products import PAIR_OPERATIONS, components, pair, reduce
+from provers.ir import (
+    NAT,
+    REAL,
+    App,
+    Num,
+    ProdSort,
+    SetSort,
+    Uninterpreted,
+    Var,
+    app,
+    app_sorted,
+    map_term,
+    product_sort,
+    subterms,
+)
+from provers.isabelle.parser import parse_isabelle
+from provers.semantics.evaluate import evaluate
+
+
+def theorem(fixes: str, assumes: list[str], shows: str) -> str:
+    text = f"theorem\nfixes {fixes}\n"
+    if assumes:
+        text += "assumes " + "\nand ".join(f'h{i} : "{a}"' for i, a in enumerate(assumes)) + "\n"
+    return text + f'shows "{shows}"'
+
+
+def verdict(a: str, b: str, relation: str = "symbolic", timeout: float = 4.0):
+    return check_equivalence(parse_isabelle(a), parse_isabelle(b), relation=relation, timeout=timeout)
+
+
+POINTS = 'A B :: "real × real"'
+
+
+# ------------------------------------------------------------------ the normal form
+
+
+def test_a_point_becomes_two_real_variables_and_its_equation_two_premises():
+    nf = normalize(parse_isabelle(theorem(POINTS, ["A = (5, -5)", "B = (-1, -1)"], "dist A B = 2 * sqrt 13")))
+    assert [(v.name, v.sort) for v in nf.variables] == [("A₁", REAL), ("A₂", REAL), ("B₁", REAL), ("B₂", REAL)]
+    assert len(nf.premises) == 4  # A₁ = 5, A₂ = -5, B₁ = -1, B₂ = -1
+    assert not any(isinstance(s, Uninterpreted) for s in nf.conclusion.args[0].args)  # dist reduced
+
+
+def test_components_align_as_points_never_across_them():
+    a = normalize(parse_isabelle(theorem(POINTS, ["A = (1, 2)"], "fst A + snd B = 3")))
+    b = normalize(parse_isabelle(theorem('C D :: "real × real"', ["C = (1, 2)"], "fst C + snd D = 3")))
+    als = alignments(a, b, budget=100)
+    assert als.exhaustive
+    # 4! bijections of four reals, only 2 keep each point's components together and in order
+    assert len(als.items) == 2
+    for al in als.items:
+        names = {(x.name[0], x.name[1:], y.name[0], y.name[1:]) for x, y in al.pairs}
+        assert all(ix == iy for _, ix, _, iy in names)
+
+
+def test_an_inner_quantifier_over_points_is_split():
+    nf = normalize(parse_isabelle(theorem("c :: real", [], "∃p :: real × real. fst p + snd p = c")))
+    q = nf.conclusion
+    assert [v.sort for v in q.vars] == [REAL, REAL]  # type: ignore[attr-defined]
+    peeled = normalize(parse_isabelle(theorem("c :: real", [], "∀p :: real × real. fst p ^ 2 + snd p ^ 2 ≥ c")))
+    assert [v.sort for v in peeled.variables] == [REAL, REAL, REAL]
+
+
+# ------------------------------------------------------------------ verdicts
+
+
+def test_dist_is_proved_equal_to_the_explicit_euclidean_root():
+    a = theorem(POINTS, ["A = (5, -5)", "B = (-1, -1)"], "dist A B = 2 * sqrt 13")
+    b = theorem(POINTS, ["A = (5, -5)", "B = (-1, -1)"], "sqrt ((fst B - fst A)^2 + (snd B - snd A)^2) = sqrt 52")
+    for relation in ("symbolic", "sae"):
+        assert verdict(a, b, relation).status == "equivalent"
+
+
+def test_a_moved_coordinate_is_refuted_with_its_witness():
+    a = theorem(POINTS, ["A = (2, 5)", "B = (10, 5)"], "dist A B = 8")
+    b = theorem(POINTS, ["A = (2, 5)", "B = (10, 6)"], "dist A B = 8")
+    v = verdict(a, b, "sae")
+    assert v.status == "inequivalent"
+    model = v.countermodel["A"]
+    assert model["B₂"] in (5, 6) and {model["A₁"], model["A₂"], model["B₁"]} <= {2, 5, 10}
+
+
+def test_a_midpoint_answer_is_pinned_through_the_components():
+    a = theorem(POINTS + " and M :: \"real × real\"", ["A = (2, 4)", "B = (6, 8)", "M = midpoint A B"], "fst M + snd M = 10")
+    b = theorem("x y :: real", ["x = (2 + 6) / 2", "y = (4 + 8) / 2"], "x + y = 10")
+    c = theorem("x y :: real", ["x = (2 + 6) / 2", "y = (4 + 8) / 2"], "x + y = 11")
+    assert verdict(a, b).status == "equivalent"
+    assert verdict(a, c).status == "inequivalent"
+
+
+def test_a_function_of_points_is_curried():
+    a = theorem('f :: "real × real ⇒ real"', ["∀a b. f (a, b) = a * b"], "f (2, 3) = 6")
+    b = theorem('g :: "real ⇒ real ⇒ real"', ["∀x y. g x y = x * y"], "g 2 3 = 6")
+    assert verdict(a, b).status == "equivalent"
+
+
+def test_a_point_in_a_set_builder_stays_opaque_and_undecided_not_wrong():
+    a = theorem('S :: "(int × int) set"', ["S = {p. fst p ∈ {1..3} ∧ snd p ∈ {1..3}}"], "card S = 9")
+    b = theorem('S :: "(int × int) set"', ["S = {p. fst p ∈ {1..3} ∧ snd p ∈ {1..3}}"], "card S = 8")
+    assert verdict(a, b, timeout=2.0).status != "equivalent"
+
+
+# ------------------------------------------------------------------ properties
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.integers(-9, 9), min_size=4, max_size=4), st.sampled_from(["P", "Q", "X", "pt"]),
+       st.sampled_from(["R", "S", "Y", "qt"]))
+def test_renaming_the_points_never_changes_the_verdict(coords, p, q):
+    a1, a2, b1, b2 = coords
+    d2 = (a1 - b1) ** 2 + (a2 - b2) ** 2
+    base = theorem(POINTS, [f"A = ({a1}, {a2})", f"B = ({b1}, {b2})"], f"dist A B ^ 2 = {d2}")
+    other = theorem(POINTS, [f"A = ({a1}, {a2})", f"B = ({b1}, {b2})"], f"(fst A - fst B)^2 + (snd A - snd B)^2 = {d2}")
+    renamed = other.replace("A B ::", f"{p} {q} ::").replace("A =", f"{p} =").replace("B =", f"{q} =") \
+        .replace("fst A", f"fst {p}").replace("snd A", f"snd {p}").replace("fst B", f"fst {q}").replace("snd B", f"snd {q}")
+    assert verdict(base, other, "sae").status == verdict(base, renamed, "sae").status == "equivalent"
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.integers(-9, 9), min_size=4, max_size=4), st.integers(0, 3), st.sampled_from([-2, -1, 1, 2]))
+def test_a_perturbed_coordinate_is_always_refuted(coords, which, delta):
+    moved = list(coords)
+    moved[which] += delta
+
+    def text(c: list[int]) -> str:
+        return theorem(POINTS, [f"A = ({c[0]}, {c[1]})", f"B = ({c[2]}, {c[3]})"], "dist A B ≥ 0")
+
+    v = verdict(text(coords), text(moved), "sae")
+    assert v.status == "inequivalent"
+    assert v.countermodel is not None
+
+
+# ------------------------------------------------------------------ every operation, against its definition
+
+RR = product_sort(REAL, REAL)
+X, Y, Z, W, C = (Var(n, REAL) for n in "xyzwc")
+P, Q = pair((X, Y), RR), pair((Z, W), RR)
+ENV = {"x": Fraction(3), "y": Fraction(-1, 2), "z": Fraction(7, 3), "w": Fraction(5), "c": Fraction(-2)}
+x, y, z, w, c = (float(ENV[n]) for n in "xyzwc")
+
+#: each operation of the table -> (an application to written-out pairs, its HOL meaning at ENV)
+CASES = {
+    "fst": (Uninterpreted("fst", (P,), REAL), x),
+    "snd": (Uninterpreted("snd", (P,), REAL), y),
+    "Prod.fst": (Uninterpreted("Prod.fst", (P,), REAL), x),
+    "Prod.snd": (Uninterpreted("Prod.snd", (P,), REAL), y),
+    "eq": (app("eq", P, Q), x == z and y == w),
+    "ne": (app("ne", P, Q), not (x == z and y == w)),
+    "mem": (app("mem", P, app_sorted("set_of", SetSort(RR), Q, pair((Num(3, REAL), Num(Fraction(-1, 2), REAL)), RR))),
+            True),
+    "add": (Uninterpreted("fst", (Uninterpreted("add", (P, Q), RR),), REAL), x + z),
+    "sub": (Uninterpreted("snd", (Uninterpreted("sub", (P, Q), RR),), REAL), y - w),
+    "isa:minus": (Uninterpreted("snd", (Uninterpreted("isa:minus", (P, Q), RR),), REAL), y - w),
+    "minus": (Uninterpreted("fst", (Uninterpreted("minus", (P, Q), RR),), REAL), x - z),
+    "neg": (Uninterpreted("fst", (Uninterpreted("neg", (P,), RR),), REAL), -x),
+    "uminus": (Uninterpreted("snd", (Uninterpreted("uminus", (P,), RR),), REAL), -y),
+    "scaleR": (Uninterpreted("snd", (Uninterpreted("scaleR", (C, P), RR),), REAL), c * y),
+    "midpoint": (Uninterpreted("fst", (Uninterpreted("midpoint", (P, Q), RR),), REAL), (x + z) / 2),
+    "inner": (Uninterpreted("inner", (P, Q), REAL), x * z + y * w),
+    "norm": (Uninterpreted("norm", (P,), REAL), math.hypot(x, y)),
+    "dist": (Uninterpreted("dist", (P, Q), REAL), math.hypot(x - z, y - w)),
+}
+
+
+def test_every_pair_operation_has_a_case():
+    assert set(CASES) == set(PAIR_OPERATIONS)
+
+
+@pytest.mark.parametrize("op", sorted(CASES))
+def test_each_pair_operation_means_what_isabelle_defines(op):
+    term, expected = CASES[op]
+    reduced = term
+    for _ in range(3):  # a projection of a reduced pair reduces once more
+        reduced = _reduce_all(reduced)
+    assert not _mentions_pairs(reduced), reduced
+    value = evaluate(reduced, ENV)
+    if isinstance(expected, bool):
+        assert value is expected
+    else:
+        assert float(getattr(value, "value", value)) == pytest.approx(expected, rel=1e-9)
+
+
+def _reduce_all(t):
+    return map_term(t, lambda s: None if reduce(s) is s else reduce(s))
+
+
+def _mentions_pairs(t) -> bool:
+    return any(isinstance(s.sort, ProdSort) or components(s) is not None for s in subterms(t)
+               if not isinstance(s, App) or s.op != "set_of")
+
+
+def test_metric_operations_need_real_components():
+    ZZ = product_sort(NAT, NAT)
+    p = pair((Num(1, NAT), Num(2, NAT)), ZZ)
+    assert reduce(Uninterpreted("dist", (p, p), REAL)) == Uninterpreted("dist", (p, p), REAL)
+    assert reduce(Uninterpreted("norm", (p,), REAL)) == Uninterpreted("norm", (p,), REAL)
