@@ -1,5 +1,8 @@
 """Variables of product sorts split into their components (a normal-form step).
 
+Product sorts are Isabelle's pairs ``α × β`` and its Cartesian spaces ``real^n`` (n ≤ 8,
+written ``vector [x, y]``); both carry the same Euclidean structure on reals.
+
 Why: a point written ``A :: real × real`` is opaque to the solvers and to the evaluator (no
 model may invent elements of a sort the IR does not model), so every comparison mentioning
 one ended inconclusive. ``∀ A :: α × β. P A`` means ``∀ a b. P (a, b)``, so each variable of a
@@ -67,10 +70,16 @@ def pair(parts: tuple[Term, ...], sort: ProdSort) -> Term:
 
 
 def components(t: Term) -> tuple[Term, ...] | None:
-    """The components of a pair written out (``(a, b)``, a zero of a product), else None."""
-    if isinstance(t, Uninterpreted) and t.symbol == PAIR and len(t.args) == 2:
+    """The components of a pair written out (``(a, b)``, ``vector [a, b]`` of ``real^2``, a
+    zero of a product), else None."""
+    if not isinstance(t, Uninterpreted) or not isinstance(t.sort, ProdSort):
+        return None
+    if t.symbol == PAIR and len(t.args) == len(t.sort.parts):
         return t.args
-    if isinstance(t, Uninterpreted) and t.symbol == "0" and not t.args and isinstance(t.sort, ProdSort):
+    if t.symbol == "vector" and len(t.args) == 1 and isinstance(t.args[0], Uninterpreted) \
+            and t.args[0].symbol == "list" and len(t.args[0].args) == len(t.sort.parts):
+        return t.args[0].args  # Isabelle's vector [x, y] $ 1 = x, $ 2 = y (lemma vector_2)
+    if t.symbol == "0" and not t.args:
         return tuple(_zero(s) for s in t.sort.parts)
     return None
 

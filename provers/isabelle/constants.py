@@ -450,6 +450,7 @@ def _univ(e: Inference, xs: list[PreTerm], pos: int) -> Sort:
 
 _unint_const("norm", 1, _to_real)
 _unint_const("dist", 2, _to_real)
+_unint_const("inner", 2, _to_real)  # u ∙ v written as a function
 _unint_const("Max", 1, _set_elem)
 _unint_const("Min", 1, _set_elem)
 _unint_const("fst", 1, _pair_part(True))

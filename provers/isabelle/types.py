@@ -67,6 +67,9 @@ _CLASS_WORDS = {
 DEFAULT_INTEGRAL = INT
 DEFAULT_NUMERIC = REAL
 
+#: ``real^n`` up to this n is a product of n reals (``engine.products`` splits it).
+MAX_VECTOR_DIM = 8
+
 BASE_TYPES = {"nat": NAT, "int": INT, "rat": RAT, "real": REAL, "complex": COMPLEX, "bool": BOOL}
 
 
@@ -217,7 +220,13 @@ class TypeReader:
             elif t.text == "^" and self.peek(1).kind in ("num", "ident"):  # real^2 (Cartesian space)
                 self.next()
                 dim = self.next()
-                s = OpaqueSort(f"{_postfix_arg(self.uni.finish(s))}^{dim.text}")
+                base = self.uni.finish(s)
+                name = f"{_postfix_arg(base)}^{dim.text}"
+                if dim.kind == "num" and dim.text.isdigit() and 1 <= int(dim.text) <= MAX_VECTOR_DIM \
+                        and isinstance(base, BaseSort):
+                    s = ProdSort(name, (base,) * int(dim.text))  # its components, as a tuple
+                else:
+                    s = OpaqueSort(name)
             else:
                 return s
 
