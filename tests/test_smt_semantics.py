@@ -140,6 +140,9 @@ SYMBOLIC = [
     ("lean log even", forall_([x], eq(app("log", app("neg", x)), app("log", x)))),
     ("powr 0 base", forall_([y], eq(app("powr", R(0), y), R(0)))),
     ("exp positive", forall_([x], app("gt", app("exp", x), R(0)))),
+    # Isabelle x powr k = exp (k ln x) at x ≠ 0, whatever ln x is at x < 0: positive, 1 at k = 0
+    ("powr even literal positive", forall_([x], implies(app("ne", x, R(0)), app("gt", app("powr", x, R(2)), R(0))))),
+    ("powr 0 exponent", forall_([x], implies(app("ne", x, R(0)), eq(app("powr", x, R(0)), R(1))))),
     ("square nonneg", forall_([x], app("ge", app("pow", x, N(2)), R(0)))),
     ("floor le", forall_([x], app("le", cast(app("floor", x), REAL), x))),
     ("ceil ge", forall_([x], app("ge", cast(app("ceil", x), REAL), x))),

@@ -329,7 +329,11 @@ def _real_power(lw: Lowerer, t: App, pol: int) -> Term:
             zp = zp if k >= 0 else c_div(one, zp)
             if t.op == "rpow":
                 return zp  # Real.rpow_intCast holds for every x
-            return c_ite(c_eq(x, zero), zero, c_ite(c_lt(zero, x), zp, c_ufun("%powr_neg", REAL, x, creal(y))))
+            if k == 0:
+                return c_ite(c_eq(x, zero), zero, one)  # exp (0 · ln x) = 1
+            neg = c_ufun("%powr_neg", REAL, x, creal(y))  # exp (y · ln x), ln x unspecified
+            lw.fact(c_lt(zero, neg))
+            return c_ite(c_eq(x, zero), zero, c_ite(c_lt(zero, x), zp, neg))
     yv = lw.lower(e, 0)
     r = c_ufun("%" + t.op, REAL, x, yv)
     if t.op == "rpow":
