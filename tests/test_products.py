@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from provers import check_equivalence
 from provers.engine.align import alignments
 from provers.engine.normal import normalize
-from provers.engine.products import PAIR_OPERATIONS, components, pair, reduce
 from provers.ir import (
     NAT,
     REAL,
@@ -31,6 +30,7 @@ from provers.ir import (
 )
 from provers.isabelle.parser import parse_isabelle
 from provers.semantics.evaluate import evaluate
+from provers.semantics.pairs import PAIR_OPERATIONS, components, pair, reduce
 
 
 def theorem(fixes: str, assumes: list[str], shows: str) -> str:
@@ -240,3 +240,34 @@ def test_an_inner_product_of_vectors_is_the_sum_of_products():
     c = theorem('u v :: "real^2"', ["u = vector [3, 4]", "v = vector [2, -1]"], "u ∙ v = 3")
     assert verdict(a, b).status == "equivalent"
     assert verdict(a, c).status == "inequivalent"
+
+
+# ------------------------------------------------------------------ sets of pairs, evaluated
+
+
+def _value(text: str):
+    return evaluate(parse_isabelle(f'theorem\nshows "{text}"').conclusion, {})
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 5), st.integers(0, 7), st.integers(-3, 3), st.integers(-4, 12), st.sampled_from(["<", "≤", "="]))
+def test_the_card_of_a_set_of_pairs_is_counted_exactly(lo, width, k, c, rel):
+    hi = lo + width
+    op = {"<": "<", "≤": "\\<le>", "=": "="}[rel]
+    want = sum(1 for x in range(lo, hi + 1) for y in range(lo, x + 1)
+               if {"<": x + k * y < c, "≤": x + k * y <= c, "=": x + k * y == c}[rel])
+    text = (f"card {{(x, y). x \\<in> {{{lo}..{hi}::int}} \\<and> y \\<in> {{{lo}..x}} \\<and> x + {k} * y {op} {c}}}"
+            f" = {want}")
+    assert _value(text) is True
+    assert _value(text.replace(f"= {want}", f"= {want + 1}")) is False
+
+
+def test_a_pair_is_compared_componentwise_and_never_with_an_opaque_value():
+    from provers.semantics.approx import values_equal
+    from provers.semantics.values import Opaque, Undecided
+
+    assert values_equal((1, Fraction(1, 2)), (1, Fraction(1, 2))) == (True, False)
+    assert values_equal((1, 2), (1, 3)) == (False, False)
+    with pytest.raises(Undecided):
+        values_equal((1, 2), Opaque("int × int", 0))
+    assert _value("(1::int, 2::int) \\<in> {(x, y). x \\<in> {0..3::int} \\<and> y = 2 * x}") is True

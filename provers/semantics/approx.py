@@ -150,6 +150,13 @@ def values_equal(a: Any, b: Any) -> tuple[bool, bool]:
         return va == vb, is_approx(a) or is_approx(b)
     if isinstance(a, PredSet) or isinstance(b, PredSet):
         raise Undecided("equality of sets not known to be finite")
+    if isinstance(a, tuple) or isinstance(b, tuple):  # pairs: componentwise
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+            raise Undecided("equality of a pair with a value that is not one")
+        parts = [values_equal(x, y) for x, y in zip(a, b, strict=True)]
+        if any(not eq and not approx for eq, approx in parts):
+            return False, False
+        return all(eq for eq, _ in parts), any(approx for _, approx in parts)
     if isinstance(a, Closure) or isinstance(b, Closure) or callable(a) and not isinstance(a, FunTable):
         raise Undecided("equality of functions given by lambdas")
     if isinstance(a, frozenset) and isinstance(b, frozenset):

@@ -21,8 +21,10 @@ from provers.ir import (
     NAT,
     RAT,
     REAL,
+    TRUE,
     App,
     Num,
+    ProdSort,
     Quant,
     SetBuilder,
     Sort,
@@ -35,6 +37,7 @@ from provers.ir import (
 )
 from provers.semantics.approx import is_rational
 from provers.semantics.closed_forms import PolynomialReader
+from provers.semantics.pairs import pair, simplify
 
 #: Largest finite domain a quantifier, set or big operator is enumerated over.
 MAX_DOMAIN = 20_000
@@ -56,6 +59,56 @@ def guards(kind: str, body: Term) -> list[Term]:
     return out
 
 
+def _one_point(t: Term) -> Term:
+    """``∃x. x = e ∧ P x`` as ``P e`` (e free of x), for every such x of a leading ∃: the
+    shape ``{(x, y). P x y}`` takes once its pattern ``p = (x, y)`` is split."""
+    if not (isinstance(t, Quant) and t.kind == "exists"):
+        return t
+    body = conjuncts(t.body)
+    left = list(t.vars)
+    changed = True
+    while changed:
+        changed = False
+        for i, c in enumerate(body):
+            if not (isinstance(c, App) and c.op == "eq"):
+                continue
+            for x, e in ((c.args[0], c.args[1]), (c.args[1], c.args[0])):
+                if isinstance(x, Var) and x in left and x not in free_vars(e):
+                    left.remove(x)
+                    body = [substitute(d, {x: e}) for j, d in enumerate(body) if j != i]
+                    changed = True
+                    break
+            if changed:
+                break
+    out = app("and", *body) if len(body) > 1 else (body[0] if body else TRUE)
+    return Quant("exists", tuple(left), out) if left else out
+
+
+def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
+                 value_of: Callable[[Term], Any]) -> list[tuple[Any, Any]] | None:
+    """The pairs ``(a, b)`` outside of which the guards on a pair variable fail: ``v`` written
+    as ``(a, b)`` (``fst v`` is ``a``), a's domain, then b's at each a (``{(x, y). x ∈ {1..6}
+    ∧ y ∈ {1..x}}``)."""
+    parts = v.sort.parts  # type: ignore[attr-defined]
+    if len(parts) != 2 or not all(p in (NAT, INT, RAT, REAL) for p in parts):
+        return None
+    a, b = Var(f"{v.name}.1", parts[0]), Var(f"{v.name}.2", parts[1])  # "." : no name clash
+    written = [simplify(substitute(g, {v: pair((a, b), v.sort)})) for g in guards]  # type: ignore[arg-type]
+    split = [c for g in written for c in conjuncts(_one_point(g))]
+    firsts = bound_domain(a, split, others | {b}, value_of)
+    if firsts is None:
+        return None
+    out: list[tuple[Any, Any]] = []
+    for x in firsts:
+        seconds = bound_domain(b, [substitute(g, {a: Num(x, a.sort)}) for g in split], others, value_of)
+        if seconds is None:
+            return None
+        out.extend((x, y) for y in seconds)
+        if len(out) > MAX_DOMAIN:
+            return None
+    return out
+
+
 def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
                  value_of: Callable[[Term], Any]) -> Iterable[Any] | None:
     """A finite set of values outside of which the guards fail, or None.
@@ -64,6 +117,8 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
     ``others`` bound beside it, or None when it has none."""
     if v.sort == BOOL:
         return (False, True)
+    if isinstance(v.sort, ProdSort):
+        return _pair_domain(v, guards, others, value_of)
     lo: Any = 0 if v.sort == NAT else None
     hi: Any = None
     finite: frozenset | None = None

@@ -8,7 +8,7 @@ the evaluator computes them here and re-checks such countermodels (and sampled p
 against the one meaning Mathlib gives them, including its conventions at 0
 (``Nat.totient 0 = 0``, ``Int.sqrt z = Nat.sqrt z.toNat``, ``Nat.primeFactors 0 = ∅``,
 ``Squarefree 0`` false). Isabelle's ``Pow`` and Mathlib's ``Finset.powerset`` of a finite set
-are its subsets.
+are its subsets. A pair is a Python tuple (``fst``/``snd`` its parts).
 
 One entry per symbol in ``LIBRARY``: a function of the exact argument values and the
 arguments' sorts, returning the value or None (an argument not exact, or a sort it does not
@@ -136,6 +136,18 @@ def _powerset(args: list[Any], sorts: list[Sort]) -> Any:
 
 #: symbol → (arity, function of the exact argument values and the arguments' sorts → value,
 #: or None where not covered).
+def _pair(args: list[Any], sorts: list[Sort]) -> Any:
+    return tuple(args)
+
+
+def _part(i: int) -> Callable[[list[Any], list[Sort]], Any]:
+    def part(args: list[Any], sorts: list[Sort]) -> Any:
+        p = args[0]
+        return p[i] if isinstance(p, tuple) and len(p) == 2 else None
+
+    return part
+
+
 LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     "Rat.num": (1, _num),
     "Rat.den": (1, _den),
@@ -149,6 +161,13 @@ LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     "Nat.ofDigits": (2, _of_digits),
     "Pow": (1, _powerset),  # Isabelle
     "Finset.powerset": (1, _powerset),
+    # pairs as Python tuples (Isabelle Pair/fst/snd, Lean Prod.mk/Prod.fst/Prod.snd)
+    "Pair": (2, _pair),
+    "Prod.mk": (2, _pair),
+    "fst": (1, _part(0)),
+    "snd": (1, _part(1)),
+    "Prod.fst": (1, _part(0)),
+    "Prod.snd": (1, _part(1)),
 }
 
 
