@@ -147,9 +147,10 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
         if exact_truth(body, env, deadline) is False:
             return _named(env)
     share = Deadline.after(max(deadline.left(), 0.0) * DEFINED_SHARE) if deadline is not None else None
+    within = share.sooner(deadline) if share is not None else None
     try:
-        for env in scalar_defined_points(vs, body, first + points):
-            if exact_truth(body, env, share.sooner(deadline) if share is not None else None) is False:
+        for env in scalar_defined_points(vs, body, first + points, within):
+            if exact_truth(body, env, within) is False:
                 return _named(env)
     except DeadlineExceeded:
         if deadline is not None and deadline.expired():
@@ -176,10 +177,12 @@ def _function_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> lis
     return out
 
 
-def scalar_defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Iterator[dict]:
+def scalar_defined_points(vs: tuple[Var, ...], body: Term, points: list[dict],
+                          deadline: Deadline | None = None) -> Iterator[dict]:
     """``s = a / (a + b + d) + …``: ``points`` with s computed from the point's other values
     (also where the functions are given by their definitions); all definitions at once, then
-    each alone (each side of Γ ↔ Γ' defines its own variable: together they may meet both)."""
+    each alone (each side of Γ ↔ Γ' defines its own variable: together they may meet both).
+    Computing a value stops at ``deadline`` (``DeadlineExceeded``)."""
     scalars = scalar_definitions(vs, body)
     if not scalars:
         return
@@ -188,7 +191,7 @@ def scalar_defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -
         variants += [([d], points[:SINGLE_DEFINITION_POINTS]) for d in scalars[:MAX_SINGLE_DEFINITIONS]]
     for defs, bases in variants:
         for p in bases:
-            q = with_scalar_definitions(p, defs)
+            q = with_scalar_definitions(p, defs, deadline)
             if q is not None:
                 yield q
 

@@ -41,6 +41,9 @@ from provers.semantics.pairs import pair, simplify
 
 #: Largest finite domain a quantifier, set or big operator is enumerated over.
 MAX_DOMAIN = 20_000
+#: Largest set of pairs enumerated (each pair costs an evaluation of the guards; a larger one
+#: would only exhaust the evaluator's step budget, slowly).
+MAX_PAIR_DOMAIN = 2_000
 
 
 def guards(kind: str, body: Term) -> list[Term]:
@@ -84,17 +87,25 @@ def _one_point(t: Term) -> Term:
     return Quant("exists", tuple(left), out) if left else out
 
 
-def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
-                 value_of: Callable[[Term], Any]) -> list[tuple[Any, Any]] | None:
-    """The pairs ``(a, b)`` outside of which the guards on a pair variable fail: ``v`` written
-    as ``(a, b)`` (``fst v`` is ``a``), a's domain, then b's at each a (``{(x, y). x ∈ {1..6}
-    ∧ y ∈ {1..x}}``)."""
-    parts = v.sort.parts  # type: ignore[attr-defined]
+def split_pair(v: Var, t: Term) -> tuple[Var, Var, Term] | None:
+    """``t`` about a pair variable ``v`` of numbers, written over its components ``a, b``
+    (``fst v`` is ``a``; the pattern's ``∃x y. v = (x, y) ∧ P x y`` is ``P a b``), or None."""
+    parts = v.sort.parts if isinstance(v.sort, ProdSort) else ()
     if len(parts) != 2 or not all(p in (NAT, INT, RAT, REAL) for p in parts):
         return None
     a, b = Var(f"{v.name}.1", parts[0]), Var(f"{v.name}.2", parts[1])  # "." : no name clash
-    written = [simplify(substitute(g, {v: pair((a, b), v.sort)})) for g in guards]  # type: ignore[arg-type]
-    split = [c for g in written for c in conjuncts(_one_point(g))]
+    return a, b, _one_point(simplify(substitute(t, {v: pair((a, b), v.sort)})))  # type: ignore[arg-type]
+
+
+def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
+                 value_of: Callable[[Term], Any]) -> list[tuple[Any, Any]] | None:
+    """The pairs ``(a, b)`` outside of which the guards on a pair variable fail: a's domain,
+    then b's at each a (``{(x, y). x ∈ {1..6} ∧ y ∈ {1..x}}``)."""
+    got = split_pair(v, app("and", *guards) if len(guards) > 1 else (guards[0] if guards else TRUE))
+    if got is None:
+        return None
+    a, b, written = got
+    split = conjuncts(written)
     firsts = bound_domain(a, split, others | {b}, value_of)
     if firsts is None:
         return None
@@ -104,7 +115,7 @@ def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
         if seconds is None:
             return None
         out.extend((x, y) for y in seconds)
-        if len(out) > MAX_DOMAIN:
+        if len(out) > MAX_PAIR_DOMAIN:
             return None
     return out
 

@@ -51,6 +51,7 @@ from provers.ir import (
     Lam,
     Num,
     OpTable,
+    ProdSort,
     Quant,
     SetBuilder,
     SetSort,
@@ -85,6 +86,7 @@ from provers.semantics.domains import (
     dense_interval_infinite,
     guards,
     probe_values,
+    split_pair,
 )
 from provers.semantics.identities import polynomial_identity
 from provers.semantics.library import LIBRARY, library_value
@@ -891,9 +893,13 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
     dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env))
     if dom is not None:
         keep = []
+        parts = split_pair(v, t.body) if isinstance(v.sort, ProdSort) else None
         for x in dom:
             _tick()
-            r, ex, why = _tri(t.body, {**env, v.name: x})
+            if parts is not None:  # a pair: its body over the components
+                r, ex, why = _tri(parts[2], {**env, parts[0].name: x[0], parts[1].name: x[1]})
+            else:
+                r, ex, why = _tri(t.body, {**env, v.name: x})
             if r is None or not ex:
                 raise Undecided(why or "set-builder membership decided only approximately")
             if r:
