@@ -117,3 +117,21 @@ def test_vacuity_check_under_a_spent_deadline_is_unknown():
     ob = vacuous("theorem t (x : ℝ) (h : x < 0) (h' : 0 < x) : x = 1", timeout=1.0,
                  deadline=Deadline.after(-1.0))
     assert ob.status == "unknown" and ob.detail.startswith("deadline")
+
+
+def test_scalar_defined_points_stop_at_the_deadline():
+    # a premise defining p by a large counting set: computing p at a point is an evaluation
+    # the check's budget must bound (problem_521 overran a 4 s budget threefold)
+    from provers.engine.prover import scalar_defined_points
+    from provers.ir import REAL, Var
+    from provers.isabelle.parser import parse_isabelle
+
+    nf = normalize(parse_isabelle(
+        'theorem\nfixes p :: real\nassumes h0 : "p = card {n :: nat. n < 20000 \\<and> n mod 3 = 0}"\n'
+        'shows "p = 6667"'))
+    body = nf.body()
+    points = iter(scalar_defined_points(nf.variables, body, [{"p": 0}], Deadline.after(0.0)))
+    with pytest.raises(DeadlineExceeded):
+        next(points)
+    assert next(iter(scalar_defined_points(nf.variables, body, [{"p": 0}])))["p"] == 6667
+    assert Var("p", REAL) in nf.variables
