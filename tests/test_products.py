@@ -271,3 +271,9 @@ def test_a_pair_is_compared_componentwise_and_never_with_an_opaque_value():
     with pytest.raises(Undecided):
         values_equal((1, 2), Opaque("int × int", 0))
     assert _value("(1::int, 2::int) \\<in> {(x, y). x \\<in> {0..3::int} \\<and> y = 2 * x}") is True
+
+
+def test_a_unique_existence_over_points_is_not_split():
+    nf = normalize(parse_isabelle(theorem("c :: real", [], "∃!p :: real × real. fst p = c ∧ snd p = c")))
+    (p,) = nf.conclusion.vars  # type: ignore[attr-defined]
+    assert isinstance(p.sort, ProdSort) and p.sort.parts == (REAL, REAL)

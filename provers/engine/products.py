@@ -123,7 +123,10 @@ def _rebuild_sorted(s: Sort, values: list[Term]) -> Term:
 
 
 def _fully_applied(f: Var, terms: list[Term]) -> bool:
-    """Every occurrence of ``f`` is the head of an application to all its arguments."""
+    """Every occurrence of ``f`` is the head of an application to all its arguments (and no
+    binder inside reuses the name: its occurrences are another variable)."""
+    if any(f in getattr(s, "vars", ()) or getattr(s, "var", None) == f for t in terms for s in subterms(t)):
+        return False
     arity = len(f.sort.args)  # type: ignore[attr-defined]
     heads = 0
     for t in terms:
@@ -154,7 +157,7 @@ def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isa
     def fix(s: Term) -> Term | None:
         if isinstance(s, App) and s.op == "apply" and s.args[0] in curried:
             return curried[s.args[0]](s.args[1:])  # type: ignore[index]
-        if isinstance(s, Quant) and any(isinstance(v.sort, ProdSort) for v in s.vars):
+        if _splits(s):
             inner: dict[Var, Term] = {}
             new_vars: list[Var] = []
             for v in s.vars:
@@ -171,8 +174,14 @@ def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isa
     return out, split
 
 
+def _splits(s: Term) -> bool:
+    """A ∀ or ∃ over a pair (∃! is left alone: Isabelle's ``∃!x y. P`` nests, a split would
+    claim one unique pair)."""
+    return isinstance(s, Quant) and s.kind in ("forall", "exists") and any(isinstance(v.sort, ProdSort) for v in s.vars)
+
+
 def _binds_products(t: Term) -> bool:
-    return any(isinstance(s, Quant) and any(isinstance(v.sort, ProdSort) for v in s.vars) for s in subterms(t))
+    return any(_splits(s) for s in subterms(t))
 
 
 def split_normal_form(nf):  # type: ignore[no-untyped-def]
