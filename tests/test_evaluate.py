@@ -1,5 +1,6 @@
 """The exact evaluator gives every IR op its documented meaning and knows when it does not know."""
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -29,6 +30,7 @@ from provers.ir import (
     num,
     uninterpreted,
 )
+from provers.isabelle.parser import parse_isabelle
 from provers.semantics import (
     Approx,
     Closure,
@@ -480,3 +482,18 @@ def test_bounds_with_closed_non_numeral_coefficients_bound_the_set(e1, gap, real
     body = app("and", app("lt", app("powr", R(9), R(e1)), scaled), app("lt", scaled, app("powr", R(9), R(e2))))
     card = evaluate(app("card", SetBuilder(v, body)), {})
     assert card == (0 if real_n else 9 ** (e2 - 3) - 9 ** (e1 - 3) - 1)
+
+
+# ---------------------------------------------------------------- integer sets bounded by irrationals
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 300), st.integers(-40, 0), st.sampled_from(["pi", "sqrt 2", "exp 1"]))
+def test_an_integer_set_bounded_by_an_irrational_is_counted_exactly(k, low, const):
+    value = {"pi": math.pi, "sqrt 2": math.sqrt(2), "exp 1": math.e}[const]
+    want = math.floor(k * value) - low + 1  # low ≤ n ≤ k·c, never an integer
+    for rel in ("\\<le>", "<"):
+        text = f'theorem\nshows "card {{n::int. {low} \\<le> n \\<and> real_of_int n {rel} {k} * {const}}} = {want}"'
+        assert decide(parse_isabelle(text).conclusion, {}).value is True
+    text = f'theorem\nshows "card {{n::nat. n < nat (floor ({k} * {const}))}} = {math.floor(k * value)}"'
+    assert decide(parse_isabelle(text).conclusion, {}).value is True

@@ -97,8 +97,23 @@ def split_pair(v: Var, t: Term) -> tuple[Var, Var, Term] | None:
     return a, b, _one_point(simplify(substitute(t, {v: pair((a, b), v.sort)})))  # type: ignore[arg-type]
 
 
+def _is_cast_of(t: Term, v: Var) -> bool:
+    return isinstance(t, App) and t.op == "cast" and t.args[0] == v
+
+
+def _enclosed(e: Term, end: int, v: Var, others: frozenset[Var],
+              bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None) -> Fraction | None:
+    """The lower (``end`` 0) or upper (1) rational bound of ``e`` from ``bounds_of``."""
+    if bounds_of is None or v in free_vars(e) or free_vars(e) & others:
+        return None
+    got = bounds_of(e)
+    return None if got is None else got[end]
+
+
 def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
-                 value_of: Callable[[Term], Any]) -> list[tuple[Any, Any]] | None:
+                 value_of: Callable[[Term], Any],
+                 bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None = None
+                 ) -> list[tuple[Any, Any]] | None:
     """The pairs ``(a, b)`` outside of which the guards on a pair variable fail: a's domain,
     then b's at each a (``{(x, y). x ∈ {1..6} ∧ y ∈ {1..x}}``)."""
     got = split_pair(v, app("and", *guards) if len(guards) > 1 else (guards[0] if guards else TRUE))
@@ -106,12 +121,12 @@ def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
         return None
     a, b, written = got
     split = conjuncts(written)
-    firsts = bound_domain(a, split, others | {b}, value_of)
+    firsts = bound_domain(a, split, others | {b}, value_of, bounds_of)
     if firsts is None:
         return None
     out: list[tuple[Any, Any]] = []
     for x in firsts:
-        seconds = bound_domain(b, [substitute(g, {a: Num(x, a.sort)}) for g in split], others, value_of)
+        seconds = bound_domain(b, [substitute(g, {a: Num(x, a.sort)}) for g in split], others, value_of, bounds_of)
         if seconds is None:
             return None
         out.extend((x, y) for y in seconds)
@@ -121,15 +136,18 @@ def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
 
 
 def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
-                 value_of: Callable[[Term], Any]) -> Iterable[Any] | None:
+                 value_of: Callable[[Term], Any],
+                 bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None = None) -> Iterable[Any] | None:
     """A finite set of values outside of which the guards fail, or None.
 
     ``value_of(e)`` is the exact value of a term ``e`` that mentions neither ``v`` nor the
-    ``others`` bound beside it, or None when it has none."""
+    ``others`` bound beside it, or None when it has none; ``bounds_of(e)`` (optional) rational
+    bounds of an ``e`` without an exact value (a certified enclosure of ``200 π``), for an
+    integer ``v < e``: the domain is then a superset, each member still evaluated exactly."""
     if v.sort == BOOL:
         return (False, True)
     if isinstance(v.sort, ProdSort):
-        return _pair_domain(v, guards, others, value_of)
+        return _pair_domain(v, guards, others, value_of, bounds_of)
     lo: Any = 0 if v.sort == NAT else None
     hi: Any = None
     finite: frozenset | None = None
@@ -171,6 +189,8 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             continue
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
+        if op in ("lt", "le") and v.sort in (NAT, INT):
+            a, b = (v if _is_cast_of(x, v) else x for x in (a, b))  # ↑n < 200 π bounds n like n < 200 π
         line = _linear(v, a, b, value) if op in ("lt", "le") and v.sort in (NAT, INT) and a != v and b != v else None
         if line is not None:  # c₁·v + c₀ < 0 (`x + 4 < 9`, `-9 < x + 4`)
             r = -line[1] / line[0]
@@ -191,11 +211,15 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             continue
         if a == v:
             w = value(b)
+            if not is_rational(w):
+                w = _enclosed(b, 1, v, others, bounds_of)  # v < w ≤ its upper bound
             if is_rational(w):
                 c = math.ceil(w) - 1 if op == "lt" else math.floor(w)
                 hi = c if hi is None else min(hi, c)
         elif b == v:
             w = value(a)
+            if not is_rational(w):
+                w = _enclosed(a, 0, v, others, bounds_of)  # its lower bound ≤ w < v
             if is_rational(w):
                 c = math.floor(w) + 1 if op == "lt" else math.ceil(w)
                 lo = c if lo is None else max(lo, c)

@@ -89,6 +89,8 @@ from provers.semantics.domains import (
     split_pair,
 )
 from provers.semantics.identities import polynomial_identity
+from provers.semantics.interval import PRECISIONS, Enclosing, enclose
+from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value
 from provers.semantics.rational_identities import rational_identity
 from provers.semantics.sets import finite_elements
@@ -584,6 +586,20 @@ def _filter(t: App, vals: list[Any], env: Env) -> Any:
 # --------------------------------------------------------------------------------------
 
 
+def _enclosure_bounds(env: Env) -> Callable[[Term], tuple[Fraction, Fraction] | None]:
+    """Certified rational bounds of a real term under ``env`` (``interval``), or None."""
+
+    def bounds_of(e: Term) -> tuple[Fraction, Fraction] | None:
+        if e.sort not in (NAT, INT, RAT, REAL):
+            return None
+        try:
+            return interval_bounds(enclose(e, Enclosing(PRECISIONS[0], lambda u: _ev(u, env))))
+        except (Undecided, ArithmeticError, ValueError):
+            return None
+
+    return bounds_of
+
+
 def _exact_value(env: Env) -> Callable[[Term], Any]:
     """The exact value of a term under ``env``, or None (for ``bound_domain``)."""
 
@@ -890,7 +906,7 @@ def _sort_key(x: Any) -> Any:
 
 def _setbuilder(t: SetBuilder, env: Env) -> Any:
     v = t.var
-    dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env))
+    dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env), _enclosure_bounds(env))
     if dom is not None:
         keep = []
         parts = split_pair(v, t.body) if isinstance(v.sort, ProdSort) else None

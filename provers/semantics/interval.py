@@ -44,7 +44,7 @@ MAX_MAGNITUDE_BITS = 4096
 _ORDERED = (NAT, INT, RAT, REAL)
 #: Operations enclosed on integer-valued terms too (the others are exact there: evaluated).
 _INTEGER_SAFE = frozenset({"add", "mul", "neg", "abs", "min", "max", "sign", "pow", "cast",
-                           "floor", "ceil", "round", "nat_floor", "nat_ceil", "sub"})
+                           "floor", "ceil", "round", "nat_floor", "nat_ceil", "sub", "to_nat"})
 
 Interval = Any  # an mpmath ``ivmpf``
 
@@ -454,6 +454,12 @@ def _rounding(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
     if r(lo) != r(hi):
         raise Undecided(f"{t.op} of an enclosure that straddles an integer")
     return en.point(r(lo))
+
+
+@_handles("to_nat")
+def _to_nat(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
+    """Int.toNat / Isabelle ``nat``: max x 0."""
+    return _clamped(en, xs[0], 0, None)
 
 
 @_handles("frac")
