@@ -516,3 +516,18 @@ def test_collect_is_the_set_builder():
     st = provers.parse('theorem fixes P :: "nat \\<Rightarrow> bool" shows "Collect P = {x. P x}"', "isabelle")
     assert provers.check_equivalence(st, 'theorem shows "True"', relation="logical", language="isabelle",
                                      timeout=2).status == "equivalent"
+
+
+@pytest.mark.parametrize("text, holds", [
+    ("card {x::nat. x ∈ {1..} ∧ x^2 + 4 * x + 4 < 20} = 2", True),   # {a..} is {x. a ≤ x}
+    ("card {x::int. x ∈ {-3<..} ∧ x ∈ {..<5::int}} = 7", True),       # on int, both sides unbounded
+    ("(3::real) ∈ {..3}", True),
+    ("(3::real) ∈ {..<3}", False),
+    ("(sum id {1..12::int}) mod 4 = 2", True),                        # id x = x
+    ("id (3::int) = 3", True),
+])
+def test_one_sided_intervals_and_id_have_their_hol_meaning(text, holds):
+    from provers.semantics import decide
+
+    d = decide(parse_isabelle(f'theorem\nshows "{text}"').conclusion, {})
+    assert d.exact and d.value is holds

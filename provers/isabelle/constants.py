@@ -18,6 +18,7 @@ from provers.ir import (
     COMPLEX,
     INT,
     NAT,
+    NUMERIC_ORDER,
     RAT,
     REAL,
     App,
@@ -29,6 +30,8 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
+    cast,
+    is_numeric,
     map_term,
     substitute,
 )
@@ -519,6 +522,15 @@ HOL_CONSTANTS = frozenset({
 })
 
 
+def _identity(x: Term, sort: Sort) -> Term | None:
+    """``id x`` is x (inference may have given the application a wider numeric sort)."""
+    if x.sort == sort:
+        return x
+    if is_numeric(x.sort) and is_numeric(sort) and NUMERIC_ORDER.index(x.sort) < NUMERIC_ORDER.index(sort):
+        return cast(x, sort)
+    return None
+
+
 def as_constants(x: Any, names: dict[str, Sort]) -> Any:
     """A term (or hypothesis) with the implicit variables ``names`` (name → inferred sort)
     read as the library constants they are: ``c a₁ … aₙ`` becomes ``Uninterpreted(c, (a₁, …,
@@ -533,7 +545,8 @@ def as_constants(x: Any, names: dict[str, Sort]) -> Any:
     def applied(u: Term) -> Term | None:
         if isinstance(u, App) and u.op == "apply" and isinstance(head := u.args[0], Uninterpreted) \
                 and head.symbol in names and not head.args:
-            return Uninterpreted(head.symbol, u.args[1:], u.sort)
+            same = _identity(u.args[1], u.sort) if head.symbol == "id" and len(u.args) == 2 else None
+            return same if same is not None else Uninterpreted(head.symbol, u.args[1:], u.sort)
         return None
 
     return map_term(t, applied)

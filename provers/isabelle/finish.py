@@ -86,7 +86,16 @@ class Finisher:
         args = tuple(self.term(a) for a in t.args)
         if t.symbol in ("fst", "snd") and isinstance(args[0], Uninterpreted) and args[0].symbol == "Pair":
             return args[0].args[0 if t.symbol == "fst" else 1]  # fst (a, b) = a
+        if t.symbol in _UNBOUNDED and len(args) == 1 and args[0].sort in (NAT, INT, RAT, REAL):
+            return self.unbounded(t.symbol, args[0])
         return Uninterpreted(t.symbol, args, self.sort(t.sort))
+
+    def unbounded(self, kind: str, bound: Term) -> Term:
+        """``{a..}`` / ``{a<..}`` / ``{..b}`` / ``{..<b}`` as the set-builder they abbreviate."""
+        self.count += 1
+        x = Var(f"x{self.count}'", bound.sort)
+        op, left = _UNBOUNDED[kind]
+        return SetBuilder(x, app(op, *((bound, x) if left else (x, bound))))
 
     def quant(self, t: PreQuant) -> Term:
         return Quant(t.kind, tuple(self.var(v) for v in t.vars), self.term(t.body))
@@ -242,6 +251,11 @@ def _fin_by_sort(op_by_sort: dict[Sort, str], symbol: str):
     return fin
 
 
+#: Isabelle's one-sided intervals: the relation and whether the bound is on its left.
+_UNBOUNDED = {"atLeast": ("le", True), "greaterThan": ("lt", True), "atMost": ("le", False),
+              "lessThan": ("lt", False)}
+
+
 def _fin_interval(kind: str):
     def fin(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
         (hi,) = args
@@ -249,6 +263,8 @@ def _fin_interval(kind: str):
             if kind == "lessThan":
                 return app("range", hi)
             return app("Icc", Num(0, NAT), hi)
+        if hi.sort in (INT, RAT, REAL):
+            return fz.unbounded(kind, hi)
         return Uninterpreted(kind, args, s)
 
     return fin
