@@ -497,3 +497,12 @@ def test_an_integer_set_bounded_by_an_irrational_is_counted_exactly(k, low, cons
         assert decide(parse_isabelle(text).conclusion, {}).value is True
     text = f'theorem\nshows "card {{n::nat. n < nat (floor ({k} * {const}))}} = {math.floor(k * value)}"'
     assert decide(parse_isabelle(text).conclusion, {}).value is True
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 120), st.integers(1, 15))
+def test_an_existential_multiplier_is_solved_at_each_member(c, top):
+    # ∃k. c + n = k · n: linear in k once n is known, so k has at most one value
+    want = sum(1 for n in range(1, top + 1) if c % n == 0)
+    text = f'theorem\nshows "card {{n::nat. n \\<ge> 1 \\<and> n \\<le> {top} \\<and> (\\<exists> k. {c} + n = k * n)}} = {want}"'
+    assert decide(parse_isabelle(text).conclusion, {}).value is True

@@ -178,7 +178,7 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
                 finite = frozenset({w}) if finite is None else finite & {w}
             continue
         if op == "eq":
-            roots = linear_solutions(v, a, b)
+            roots = linear_solutions(v, a, b, value)
             if roots is not None:  # `x - 3 = 0`
                 finite = roots if finite is None else finite & roots
                 continue
@@ -263,10 +263,11 @@ def _linear(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = N
     return (c1, c0) if c1 else None
 
 
-def linear_solutions(v: Var, a: Term, b: Term) -> frozenset | None:
+def linear_solutions(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = None) -> frozenset | None:
     """The values of ``v`` where ``a = b`` holds when ``a − b`` is linear in v with numeral
-    coefficients (one value, or none in ℕ/ℤ when the root is not one), else None."""
-    line = _linear(v, a, b)
+    coefficients (or, with ``value_of``, coefficients of known value: ``60 + n = k · n`` at a
+    given n) — one value, or none in ℕ/ℤ when the root is not one — else None."""
+    line = _linear(v, a, b, value_of)
     if line is None:
         return None
     root = -line[1] / line[0]
