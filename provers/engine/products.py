@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from provers.ir import (
     App,
@@ -36,6 +37,9 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics.pairs import changed, components, has_products, pair, reduce, simplify
+
+if TYPE_CHECKING:  # normal.py imports this module
+    from provers.engine.normal import NormalForm
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -184,7 +188,7 @@ def _binds_products(t: Term) -> bool:
     return any(_splits(s) for s in subterms(t))
 
 
-def split_normal_form(nf):  # type: ignore[no-untyped-def]
+def split_normal_form(nf: NormalForm) -> NormalForm:
     """``nf`` with its product variables split (see the module docstring); ``nf`` itself
     when it has none."""
     terms = [*nf.premises, nf.conclusion]
