@@ -277,3 +277,12 @@ def test_a_unique_existence_over_points_is_not_split():
     nf = normalize(parse_isabelle(theorem("c :: real", [], "∃!p :: real × real. fst p = c ∧ snd p = c")))
     (p,) = nf.conclusion.vars  # type: ignore[attr-defined]
     assert isinstance(p.sort, ProdSort) and p.sort.parts == (REAL, REAL)
+
+
+def test_a_function_of_vectors_not_written_out_is_left_uncurried():
+    # f (g t) with g t :: real^3 has no projections to write out (stage 1: "no profile")
+    nf = normalize(parse_isabelle(theorem('f :: "real^3 ⇒ real" and g :: "real ⇒ real^3"',
+                                          ["∀t. f (g t) = t"], "f (g 1) = 1")))
+    assert "f" in {v.name for v in nf.variables}
+    curried = normalize(parse_isabelle(theorem('f :: "real^3 ⇒ real"', ["f (vector [1, 2, 3]) = 6"], "f 0 = 0")))
+    assert "f₀" in {v.name for v in curried.variables}

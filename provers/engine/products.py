@@ -115,6 +115,21 @@ def _flat_terms(t: Term) -> list[Term]:
     return [t]
 
 
+def _flattenable(t: Term) -> bool:
+    """Whether ``_flat_terms`` can write ``t`` out: written-out pairs, or pairs (two parts)
+    reached by ``fst``/``snd`` (a vector of ``real^3`` not written out has no projections here)."""
+    if not isinstance(t.sort, ProdSort):
+        return True
+    parts = components(t)
+    if parts is not None:
+        return all(_flattenable(p) for p in parts)
+    return _projectable(t.sort)
+
+
+def _projectable(s: Sort) -> bool:
+    return not isinstance(s, ProdSort) or (len(s.parts) == 2 and all(_projectable(p) for p in s.parts))
+
+
 def _rebuild_sorted(s: Sort, values: list[Term]) -> Term:
     it = iter(values)
 
@@ -136,7 +151,7 @@ def _fully_applied(f: Var, terms: list[Term]) -> bool:
     for t in terms:
         for s in subterms(t):
             if isinstance(s, App) and s.op == "apply" and s.args[0] == f:
-                if len(s.args) - 1 != arity:
+                if len(s.args) - 1 != arity or not all(_flattenable(a) for a in s.args[1:]):
                     return False
                 heads += 1
     total = sum(1 for t in terms for s in subterms(t) if s == f)
