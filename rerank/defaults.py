@@ -14,5 +14,7 @@ DEFAULT_CONSENSUS_WEIGHT = 0.5
 DEFAULT_TRUTH_WEIGHT = 0.0
 DEFAULT_SEMANTIC_TEXT = "whole"
 DEFAULT_ANSWER_WEIGHT = 0.1
-#: None: only exact ties keep the first sample (a margin did not help out of fold)
-DEFAULT_KEEP_FIRST_MARGIN: float | None = None
+#: keep the first sample unless the best score beats it by more than this (None: only exact
+#: ties keep it); the procedure on all problems picks 0.25 since stage 1 v9 (it left it off
+#: on v6–v8: the curve is flat, docs/experiments.md)
+DEFAULT_KEEP_FIRST_MARGIN: float | None = 0.25
