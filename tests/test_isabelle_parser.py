@@ -189,10 +189,13 @@ def test_abs_floor_ceiling_notations_agree():
 
 
 def test_unknown_functions_are_free_variables_and_hol_constants_uninterpreted():
-    st = parse('theorem fixes v :: "real list" shows "area 3 = norm (2::real) + length v"')
+    st = parse('theorem fixes v :: "real list" shows "area 3 = Max {2::real} + length v"')
     area = [w for w in st.variables if w.name == "area"][0]
     assert area.sort == FunSort((REAL,), REAL)
-    assert any(isinstance(s, Uninterpreted) and s.symbol == "norm" for s in subterms(st.conclusion))
+    assert any(isinstance(s, Uninterpreted) and s.symbol == "Max" for s in subterms(st.conclusion))
+    # norm on a number has its definition (|x|), not an uninterpreted symbol
+    normed = parse('theorem shows "norm (2::real) = 2"')
+    assert not any(isinstance(s, Uninterpreted) for s in subterms(normed.conclusion))
 
 
 def test_sets_intervals_and_membership():
@@ -527,6 +530,20 @@ def test_collect_is_the_set_builder():
     ("id (3::int) = 3", True),
 ])
 def test_one_sided_intervals_and_id_have_their_hol_meaning(text, holds):
+    from provers.semantics import decide
+
+    d = decide(parse_isabelle(f'theorem\nshows "{text}"').conclusion, {})
+    assert d.exact and d.value is holds
+
+
+@pytest.mark.parametrize("text, holds", [
+    ("norm (-3::real) = 3", True),                       # real_norm_def: |x|
+    ("dist (2::real) 7 = 5", True),                      # dist_real_def: |a - b|
+    ("norm (Complex 3 4) = 5", True),                    # complex_norm_def: cmod
+    ("dist (Complex 1 1) (Complex 4 5) = 5", True),
+    ("dist (2::real) 7 = -5", False),
+])
+def test_norm_and_dist_on_numbers_have_their_hol_meaning(text, holds):
     from provers.semantics import decide
 
     d = decide(parse_isabelle(f'theorem\nshows "{text}"').conclusion, {})

@@ -88,6 +88,9 @@ class Finisher:
             return args[0].args[0 if t.symbol == "fst" else 1]  # fst (a, b) = a
         if t.symbol in _UNBOUNDED and len(args) == 1 and args[0].sort in (NAT, INT, RAT, REAL):
             return self.unbounded(t.symbol, args[0])
+        scalar = _scalar_metric(t.symbol, args)
+        if scalar is not None:
+            return scalar
         return Uninterpreted(t.symbol, args, self.sort(t.sort))
 
     def unbounded(self, kind: str, bound: Term) -> Term:
@@ -249,6 +252,24 @@ def _fin_by_sort(op_by_sort: dict[Sort, str], symbol: str):
         return Uninterpreted(symbol, args, s)
 
     return fin
+
+
+def _scalar_metric(symbol: str, args: tuple[Term, ...]) -> Term | None:
+    """``norm``/``dist`` on ℝ and ℂ: ``norm x = |x|`` (real_norm_def), ``norm z = cmod z``
+    (complex_norm_def), ``dist a b = norm (a - b)`` (dist_real_def, dist_complex_def)."""
+    if symbol == "norm" and len(args) == 1:
+        x = args[0]
+    elif symbol == "dist" and len(args) == 2 and args[0].sort == args[1].sort:
+        x = app("sub", *args) if args[0].sort in (REAL, COMPLEX) else None
+    else:
+        return None
+    if x is None:
+        return None
+    if x.sort == REAL:
+        return app("abs", x)
+    if x.sort == COMPLEX:
+        return app("cabs", x)
+    return None
 
 
 #: Isabelle's one-sided intervals: the relation and whether the bound is on its left.
