@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 import provers
 from provers.ir import INT, NAT, RAT
+from provers.isabelle.parser import parse_isabelle
+from provers.semantics import decide
 from provers.semantics.library import LIBRARY, library_value
 
 
@@ -67,3 +69,19 @@ def test_a_perturbed_totient_value_is_refuted(c, d):
     assert v.status == "inequivalent", v.reason
     n = v.countermodel["A"]["n"]
     assert library_value("Nat.totient", [n], [NAT]) in (c, c + d)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=8))
+def test_isabelle_max_and_min_of_a_finite_set_are_its_extremes(xs):
+    items = ", ".join(str(x) for x in xs)
+    for name, want in (("Max", max(xs)), ("Min", min(xs))):
+        text = f'theorem\nshows "{name} {{{items}::int}} = {want}"'
+        assert decide(parse_isabelle(text).conclusion, {}).value is True
+        wrong = f'theorem\nshows "{name} {{{items}::int}} = {want + 1}"'
+        assert decide(parse_isabelle(wrong).conclusion, {}).value is False
+
+
+def test_isabelle_max_of_the_empty_set_is_unspecified():
+    d = decide(parse_isabelle('theorem\nshows "Max ({}::int set) = 0"').conclusion, {})
+    assert d.value is None and not d.exact

@@ -8,7 +8,8 @@ the evaluator computes them here and re-checks such countermodels (and sampled p
 against the one meaning Mathlib gives them, including its conventions at 0
 (``Nat.totient 0 = 0``, ``Int.sqrt z = Nat.sqrt z.toNat``, ``Nat.primeFactors 0 = ∅``,
 ``Squarefree 0`` false). Isabelle's ``Pow`` and Mathlib's ``Finset.powerset`` of a finite set
-are its subsets. A pair is a Python tuple (``fst``/``snd`` its parts).
+are its subsets; Isabelle's ``Max``/``Min`` of a finite nonempty set its largest / smallest
+element. A pair is a Python tuple (``fst``/``snd`` its parts).
 
 One entry per symbol in ``LIBRARY``: a function of the exact argument values and the
 arguments' sorts, returning the value or None (an argument not exact, or a sort it does not
@@ -136,6 +137,18 @@ def _powerset(args: list[Any], sorts: list[Sort]) -> Any:
 
 #: symbol → (arity, function of the exact argument values and the arguments' sorts → value,
 #: or None where not covered).
+def _extreme(pick: Callable[..., Any]) -> Callable[[list[Any], list[Sort]], Any]:
+    """Isabelle ``Max``/``Min`` of a finite nonempty set of exact numbers (unspecified on ∅
+    and infinite sets: None)."""
+    def extreme(args: list[Any], sorts: list[Sort]) -> Any:
+        s = args[0]
+        if not isinstance(s, frozenset) or not s or any(_rational(x) is None for x in s):
+            return None
+        return pick(s)
+
+    return extreme
+
+
 def _pair(args: list[Any], sorts: list[Sort]) -> Any:
     return tuple(args)
 
@@ -161,6 +174,8 @@ LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     "Nat.ofDigits": (2, _of_digits),
     "Pow": (1, _powerset),  # Isabelle
     "Finset.powerset": (1, _powerset),
+    "Max": (1, _extreme(max)),  # Isabelle, of a finite nonempty set
+    "Min": (1, _extreme(min)),
     # pairs as Python tuples (Isabelle Pair/fst/snd, Lean Prod.mk/Prod.fst/Prod.snd)
     "Pair": (2, _pair),
     "Prod.mk": (2, _pair),
