@@ -506,3 +506,14 @@ def test_an_existential_multiplier_is_solved_at_each_member(c, top):
     want = sum(1 for n in range(1, top + 1) if c % n == 0)
     text = f'theorem\nshows "card {{n::nat. n \\<ge> 1 \\<and> n \\<le> {top} \\<and> (\\<exists> k. {c} + n = k * n)}} = {want}"'
     assert decide(parse_isabelle(text).conclusion, {}).value is True
+
+
+@pytest.mark.parametrize("text, value", [
+    ("card {n::real. n > 0 \\<and> n < 200 * pi} = 0", True),      # infinite: card 0
+    ("card {x::real. sqrt 2 < x \\<and> x < sqrt 3} = 0", True),
+    ("card {x::real. sqrt 2 < x \\<and> x < sqrt 3} = 1", False),
+    ("card {x::real. sqrt 3 < x \\<and> x < sqrt 2} = 0", None),   # empty: not claimed from enclosures
+    ("card {x::real. pi \\<le> x \\<and> x \\<le> pi} = 1", None),   # one point: not claimed either
+])
+def test_a_real_interval_with_irrational_ends_is_infinite_only_when_certified(text, value):
+    assert decide(parse_isabelle(f'theorem\nshows "{text}"').conclusion, {}).value is value

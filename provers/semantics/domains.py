@@ -283,18 +283,23 @@ def _removes_a_point(v: Var, g: Term) -> bool:
             and v not in free_vars(g.args[1] if g.args[0] == v else g.args[0]))
 
 
-def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) -> bool | None:
+def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any],
+                            bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None = None
+                            ) -> bool | None:
     """Whether ``{v | body}`` over ℝ or ℚ is infinite, read off its conjuncts: True when they
     are order atoms between ``v`` and exact rational values bounding a non-degenerate interval,
     plus atoms ``v ≠ c`` (finitely many points removed) and closed conjuncts that are exactly
     true; False when the bounds leave no point at all (the set is empty); None otherwise.
 
     Why: ``card {x :: real. 100 ≤ x ∧ x ≤ 999}`` is 0 in Isabelle and Lean (card of an infinite
-    set), and the evaluator could not count it."""
+    set), and the evaluator could not count it. A bound with no exact value (``x < 200 π``)
+    counts by its certified enclosure (``bounds_of``), on the inner side: then only True
+    (a non-degenerate interval certainly lies inside) is claimed, never False."""
     if v.sort not in (REAL, RAT):
         return None
     lo: tuple[Fraction, bool] | None = None  # (bound, strict)
     hi: tuple[Fraction, bool] | None = None
+    enclosed = False
     for g in conjuncts(body):
         if v not in free_vars(g):
             if value_of(g) is not True:
@@ -318,6 +323,11 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any])
         w = value_of(b) if a == v else value_of(a) if b == v else None
         if a != v and b != v and (line := _linear(v, a, b, value_of)) is not None:  # 11·v ≥ 100
             w, upper = -line[1] / line[0], line[0] > 0
+        elif not is_rational(w) and bounds_of is not None and v in (a, b):
+            bound_term = b if a == v else a
+            got = None if v in free_vars(bound_term) else bounds_of(bound_term)
+            if got is not None:  # the inner end: below the true upper bound, above the lower
+                w, enclosed = (got[0] if upper else got[1]), True
         if not is_rational(w) or isinstance(w, bool):
             return None
         bound = (Fraction(w), op == "lt")
@@ -327,6 +337,8 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any])
             lo = bound if lo is None or bound > lo else lo
     if lo is None or hi is None or lo[0] < hi[0]:
         return True
+    if enclosed:
+        return None  # inner ends that meet say nothing about the true bounds
     if lo[0] > hi[0] or lo[1] or hi[1]:
         return False
     return None  # a single point, which the ≠ atoms may remove

@@ -925,7 +925,7 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
     def contains(x: Any) -> Any:
         return _ev(t.body, {**env, v.name: x})
 
-    infinite = dense_interval_infinite(v, t.body, _exact_value(env))
+    infinite = dense_interval_infinite(v, t.body, _exact_value(env), _enclosure_bounds(env))
     if infinite is False:
         return frozenset()
     return PredSet(v.sort, contains, infinite)
