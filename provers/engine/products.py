@@ -142,24 +142,26 @@ def _rebuild_sorted(s: Sort, values: list[Term]) -> Term:
 
 
 def _fully_applied(f: Var, terms: list[Term]) -> bool:
-    """Every occurrence of ``f`` is the head of an application to all its arguments (and no
-    binder inside reuses the name: its occurrences are another variable)."""
-    if any(f in getattr(s, "vars", ()) or getattr(s, "var", None) == f for t in terms for s in subterms(t)):
-        return False
+    """Every occurrence of ``f`` is the head of an application to all its arguments, each one
+    it can write out (and no binder inside reuses the name: its occurrences are another
+    variable)."""
     arity = len(f.sort.args)  # type: ignore[attr-defined]
-    heads = 0
+    heads = occurrences = 0
     for t in terms:
         for s in subterms(t):
-            if isinstance(s, App) and s.op == "apply" and s.args[0] == f:
+            if f in getattr(s, "vars", ()) or getattr(s, "var", None) == f:
+                return False
+            if s == f:
+                occurrences += 1
+            elif isinstance(s, App) and s.op == "apply" and s.args[0] == f:
                 if len(s.args) - 1 != arity or not all(_flattenable(a) for a in s.args[1:]):
                     return False
                 heads += 1
-    total = sum(1 for t in terms for s in subterms(t) if s == f)
-    return total == heads
+    return occurrences == heads
 
 
-def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isabelle: bool
-                ) -> tuple[list[Term], dict[Var, list[Var]]]:
+def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isabelle: bool,
+                binds: bool) -> tuple[list[Term], dict[Var, list[Var]]]:
     """``terms`` with the product ``variables`` replaced by their components (and inner
     ∀/∃ over products split), pair operations reduced; each split variable → its components."""
     mapping: dict[Var, Term] = {}
@@ -170,7 +172,7 @@ def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isa
             split[v], mapping[v] = splitter.split(v)
         elif isinstance(v.sort, FunSort) and has_products(v.sort) and _fully_applied(v, terms):
             split[v], curried[v] = splitter.curry(v)
-    if not split and not any(_binds_products(t) for t in terms):
+    if not split and not binds:  # ``binds``: some inner ∀/∃ is over a pair
         return terms, {}
 
     def fix(s: Term) -> Term | None:
@@ -208,11 +210,12 @@ def split_normal_form(nf: NormalForm) -> NormalForm:
     when it has none."""
     terms = [*nf.premises, nf.conclusion]
     variables = [v for v in nf.variables if has_products(v.sort)]
-    if not variables and not any(_binds_products(t) for t in terms):
+    binds = any(_binds_products(t) for t in terms)
+    if not variables and not binds:
         return nf
     taken = {s.name for t in terms for s in subterms(t) if isinstance(s, Var)} | {v.name for v in nf.variables}
     isabelle = nf.source is not None and nf.source.language == "isabelle"
-    new_terms, split = split_terms(terms, variables, Splitter(taken), isabelle)
+    new_terms, split = split_terms(terms, variables, Splitter(taken), isabelle, binds)
     prefix: list[tuple[str, Var]] = []
     deps: dict[Var, frozenset[Var]] = {}
     old_deps = nf.dependencies()

@@ -323,11 +323,11 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any],
         w = value_of(b) if a == v else value_of(a) if b == v else None
         if a != v and b != v and (line := _linear(v, a, b, value_of)) is not None:  # 11·v ≥ 100
             w, upper = -line[1] / line[0], line[0] > 0
-        elif not is_rational(w) and bounds_of is not None and v in (a, b):
-            bound_term = b if a == v else a
-            got = None if v in free_vars(bound_term) else bounds_of(bound_term)
-            if got is not None:  # the inner end: below the true upper bound, above the lower
-                w, enclosed = (got[0] if upper else got[1]), True
+        elif not is_rational(w) and v in (a, b):
+            # the inner end: below the true upper bound, above the true lower one
+            inner = _enclosed(b if a == v else a, 0 if upper else 1, v, frozenset(), bounds_of)
+            if inner is not None:
+                w, enclosed = inner, True
         if not is_rational(w) or isinstance(w, bool):
             return None
         bound = (Fraction(w), op == "lt")

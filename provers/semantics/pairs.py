@@ -20,6 +20,7 @@ from provers.ir import (
     REAL,
     App,
     FunSort,
+    IRError,
     Num,
     ProdSort,
     Sort,
@@ -67,7 +68,7 @@ def _zero(s: Sort) -> Term:
         return pair(tuple(_zero(p) for p in s.parts), s)
     try:
         return Num(0, s)
-    except Exception:  # noqa: BLE001 - a sort without numerals: an opaque zero
+    except IRError:  # a sort without numerals: an opaque zero
         return Uninterpreted("0", (), s)
 
 
