@@ -35,6 +35,7 @@ from provers.engine.formulas import canon_key
 from provers.engine.normal import sort_mentions
 from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
+from provers.engine.witnesses import equation_witnesses, hypotheses, simplify_inverses
 from provers.ir import (
     NAT,
     TRUE,
@@ -49,9 +50,12 @@ from provers.ir import (
     Term,
     Var,
     app,
+    conjuncts,
     free_vars,
     has_uninterpreted,
     known_elements,
+    show,
+    substitute,
     subterms,
     unfold,
 )
@@ -66,6 +70,7 @@ from provers.semantics import (
     truth,
 )
 from provers.semantics.identities import polynomial_identity
+from provers.semantics.values import Witness
 from provers.status import Status
 
 log = logging.getLogger(__name__)
@@ -311,6 +316,8 @@ class Prover:
             ob.status, ob.by = (Status.PROVED, "evaluator") if closed_truth else (Status.REFUTED, "fingerprint")
             ob.detail = f"closed formula, exactly {'true' if closed_truth else 'false'} (exact evaluation)"
             ob.model = None if closed_truth else {}
+        elif closed and self._witnessed(ob, body):
+            pass
         else:
             model = sampled_counterexample(vs, body, self.points, self.seed, self.carriers, self.deadline,
                                            self.probes)
@@ -432,7 +439,49 @@ class Prover:
         if ob.status == Status.UNKNOWN and "unspecified" in ob.detail:
             self._specified_model(ob, effort)
         if ob.status == Status.UNKNOWN:
+            self._inverse_model(ob, effort)
+        if ob.status == Status.UNKNOWN:
             self._enumerated_model(ob)
+
+    def _witnessed(self, ob: Obligation, body: Term) -> bool:
+        """A closed ``∃x̄. φ`` proved by values its equations give every x
+        (``witnesses.equation_witnesses``: ``tan B = 3/2`` by B = arctan (3/2), ``BC = 32``
+        by 32) at which φ is exactly true; no solver call."""
+        if not (isinstance(body, Quant) and body.kind == "exists"):
+            return False
+        found = equation_witnesses(body.vars, conjuncts(body.body), identities=True)
+        if set(found) != set(body.vars):
+            return False
+        env = {v.name: Witness(t) for v, t in found.items()}
+        if exact_truth(body.body, env, self.deadline) is not True:
+            return False
+        ob.status, ob.by = Status.PROVED, "evaluator"
+        ob.detail = ("witnessed by the values its equations give: "
+                     + ", ".join(f"{name} = {w}" for name, w in env.items()) + " (exact evaluation)")
+        return True
+
+    def _inverse_model(self, ob: Obligation, effort: float) -> None:
+        """A countermodel where the obligation's equations ``f v = c`` (tan, sin, cos, exp,
+        ln, sqrt) fix v by the inverse function (``witnesses``): the solvers' own models of
+        them are spurious (they know tan by a few facts only). With those values put in and
+        f (f⁻¹ c) = c simplified, the solver is asked for the other variables, if any; the
+        model is re-checked exactly on the original formula."""
+        vs, body = _strip_forall(ob.formula)
+        found = equation_witnesses(vs, hypotheses(body))
+        if not found:
+            return
+        rest = tuple(v for v in vs if v not in found)
+        env: dict = {}
+        by = "evaluator"
+        if rest:
+            reduced = simplify_inverses(substitute(body, found))
+            model = self._solver_model(ob, Quant("forall", rest, reduced), effort)
+            if model is None:
+                return
+            env, by = model
+        env.update({v.name: Witness(t) for v, t in found.items()})
+        self._accept(ob, body, env, by, "the values of " + ", ".join(f"{v.name} = {show(t)}" for v, t in found.items())
+                     + " solve its equations, the solver's for the rest" * bool(rest))
 
     def _enumerated_model(self, ob: Obligation) -> None:
         """A countermodel among the small integer points (``integer_points``), after the

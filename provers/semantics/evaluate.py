@@ -63,6 +63,7 @@ from provers.ir import (
     conjuncts,
     free_vars,
     map_term,
+    substitute,
     subterms,
     unfold,
 )
@@ -106,6 +107,7 @@ from provers.semantics.values import (
     Undecided,
     Undetermined,
     Value,
+    Witness,
 )
 
 #: Binder iterations (quantifier / big operator / set-builder steps, probes) per evaluate
@@ -161,8 +163,9 @@ def evaluate(term: Term, env: Env | None = None, deadline: Deadline | None = Non
     if outer is None:
         _steps.left = STEP_BUDGET
         _steps.deadline = deadline
+    term, env = _witnesses_substituted(term, env or {})
     try:
-        return _ev(term, dict(env or {}))
+        return _ev(term, env)
     except Undecided as e:
         return Undetermined(e.reason)
     except RecursionError:
@@ -173,6 +176,16 @@ def evaluate(term: Term, env: Env | None = None, deadline: Deadline | None = Non
         if outer is None:
             del _steps.left
             _steps.deadline = None
+
+
+def _witnesses_substituted(term: Term, env: Env) -> tuple[Term, dict]:
+    """``term`` with each variable whose value is a ``Witness`` replaced by its closed term,
+    and the rest of ``env`` (a copy)."""
+    given = {k: w.term for k, w in env.items() if isinstance(w, Witness)}
+    if not given:
+        return term, dict(env)
+    mapping = {v: given[v.name] for v in free_vars(term) if v.name in given and v.sort == given[v.name].sort}
+    return substitute(term, mapping), {k: x for k, x in env.items() if k not in given}
 
 
 def decide(term: Term, env: Env | None = None, deadline: Deadline | None = None) -> Decision:

@@ -191,11 +191,39 @@ FORMS: OpTable[Handler] = OpTable("closed forms (surds)")
 _forms = FORMS.register
 
 
+#: f (g u) = u for a rational u where the condition holds (both languages' definitions):
+#: tan (arctan u) = u; sin (arcsin u) = u and cos (arccos u) = u on [-1, 1] (Mathlib's and
+#: Isabelle's inverses agree there); exp (log u) = |u| (Mathlib) and exp (ln u) = u for u > 0;
+#: ln (exp u) = log (exp u) = u. How a witness B = arctan (3/2) of ``tan B = 3/2`` is
+#: certified (``values.Witness``).
+INVERSE_PAIRS: dict[tuple[str, str], Callable[[Fraction], bool]] = {
+    ("tan", "arctan"): lambda u: True,
+    ("sin", "arcsin"): lambda u: -1 <= u <= 1,
+    ("sin", "isa_arcsin"): lambda u: -1 <= u <= 1,
+    ("cos", "arccos"): lambda u: -1 <= u <= 1,
+    ("cos", "isa_arccos"): lambda u: -1 <= u <= 1,
+    ("exp", "log"): lambda u: u > 0,
+    ("exp", "ln"): lambda u: u > 0,
+    ("ln", "exp"): lambda u: True,
+    ("log", "exp"): lambda u: True,
+}
+
+
+def _inner_op(t: App) -> str:
+    a = t.args[0] if len(t.args) == 1 else None
+    return a.op if isinstance(a, App) and len(a.args) == 1 else ""
+
+
 def form_of(t: Term, exact: Callable[[Term], Any]) -> Form | None:
     """The closed form of the real-valued term ``t`` (``exact`` evaluates subterms without a
     handler), or None."""
     if isinstance(t, Num):
         return Form.rational(t.value) if is_rational(t.value) else None
+    if isinstance(t, App) and t.sort in (RAT, REAL) and (t.op, _inner_op(t)) in INVERSE_PAIRS:
+        u = form_of(t.args[0].args[0], exact)
+        q = None if u is None else u.as_rational()
+        if q is not None and INVERSE_PAIRS[(t.op, _inner_op(t))](q):
+            return u
     if isinstance(t, App) and t.sort in (RAT, REAL) and t.op in FORMS.handlers:
         args = []
         for a in t.args:

@@ -6,6 +6,7 @@
   whose difference exceeded the tolerance ``TOLERANCE`` (reliable in practice, not exact);
 * ``frozenset`` (finite sets), ``PredSet`` (sets known only by membership), ``tuple`` (lists),
   ``FunTable`` (finite table with a default), ``Closure`` (a lambda), ``Opaque`` elements;
+* ``Witness`` – a variable's value given by a closed term (substituted before evaluation);
 * ``Undetermined(reason)`` – the evaluator cannot decide (unbounded quantifier, comparison
   of approximate values within the tolerance, Isabelle ``ln`` at x ≤ 0, missing table...).
 
@@ -64,6 +65,19 @@ class Approx:
 
     def __repr__(self) -> str:
         return f"Approx({MP.nstr(self.value, 20)})"
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A real given by a closed term (``arctan (3/2)``), in an assignment: ``evaluate``
+    substitutes the term for the variable, so that ``tan B = 3/2`` at B = arctan (3/2) is
+    decided exactly by the closed forms (``surds``: tan (arctan c) = c), which the value
+    alone, an approximation, never could."""
+
+    term: Term
+
+    def __str__(self) -> str:
+        return show(self.term)
 
 
 @dataclass(frozen=True)
