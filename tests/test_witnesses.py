@@ -13,7 +13,7 @@ from provers.deadline import Deadline
 from provers.engine.equivalence import check_equivalence
 from provers.engine.prover import Prover
 from provers.engine.witnesses import SOLUTIONS, equation_witnesses, simplify_inverses
-from provers.ir import REAL, Num, Quant, Var, app
+from provers.ir import INT, REAL, Num, Quant, Var, app
 from provers.semantics import evaluate, truth
 from provers.semantics.values import Approx, Witness
 from provers.status import Status
@@ -74,6 +74,11 @@ def _prover() -> Prover:
 def test_premises_with_tangents_are_proved_satisfiable_by_their_solutions():
     body = app("and", app("eq", C, _num(32)), app("eq", app("tan", B), _num(Fraction(3, 2))))
     ob = _prover()("sat", Quant("exists", (B, C), body))
+    assert ob.status == Status.PROVED and "arctan" in ob.detail
+    # the variables no equation gives are left to the evaluator's ∃ (here over a bounded range)
+    n = Var("n", INT)
+    partial = app("and", app("eq", app("tan", B), _num(7)), app("lt", Num(0, INT), n), app("lt", n, Num(3, INT)))
+    ob = _prover()("sat", Quant("exists", (B, n), partial))
     assert ob.status == Status.PROVED and "arctan" in ob.detail
     # a contradictory pair is never "witnessed": tan B = 3/2 and B = 0
     bad = app("and", app("eq", B, _num(0)), app("eq", app("tan", B), _num(Fraction(3, 2))))

@@ -444,16 +444,17 @@ class Prover:
             self._enumerated_model(ob)
 
     def _witnessed(self, ob: Obligation, body: Term) -> bool:
-        """A closed ``∃x̄. φ`` proved by values its equations give every x
-        (``witnesses.equation_witnesses``: ``tan B = 3/2`` by B = arctan (3/2), ``BC = 32``
-        by 32) at which φ is exactly true; no solver call."""
+        """A closed ``∃x̄. φ`` proved by values its equations give (``witnesses``:
+        ``tan B = 3/2`` by B = arctan (3/2), ``BC = 32`` by 32) at which φ, or its ∃ over the
+        other variables, is exactly true; no solver call."""
         if not (isinstance(body, Quant) and body.kind == "exists"):
             return False
         found = equation_witnesses(body.vars, conjuncts(body.body), identities=True)
-        if set(found) != set(body.vars):
+        if not found:
             return False
+        rest = tuple(v for v in body.vars if v not in found)
         env = {v.name: Witness(t) for v, t in found.items()}
-        if exact_truth(body.body, env, self.deadline) is not True:
+        if exact_truth(Quant("exists", rest, body.body) if rest else body.body, env, self.deadline) is not True:
             return False
         ob.status, ob.by = Status.PROVED, "evaluator"
         ob.detail = ("witnessed by the values its equations give: "
