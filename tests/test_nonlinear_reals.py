@@ -4,7 +4,7 @@ that decide (z3) or give up at once (cvc5) instead of hanging. Real z3 and cvc5.
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import provers
@@ -257,3 +257,54 @@ def test_a_model_where_every_powr_is_specified_is_asked_for():
     # where every model has a negative base the premise's truth is unknown either way
     negative = 'theorem\nfixes a :: real\nassumes h0 : "a powr 2 = 4"\nand h1 : "a < 0"\nshows "a = -2"'
     assert vacuous(negative, timeout=1.0, language="isabelle").status == "unknown"
+
+
+# ---- quadratic irrationals outside the field fragment ------------------------------------
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([2, 3, 5, 6, 7, 10]))
+def test_a_quadratic_irrational_model_reaches_log_through_its_closed_form(m):
+    """x² = m → log x ≠ (log m) / 2 is false only at x = ±√m (Mathlib's log is log |x|):
+    the solver's algebraic model, written as (-b ± √D) / 2a, is certified by the closed forms;
+    the same with = (true at both roots) is never refuted."""
+    from provers.backends.smt import Portfolio
+    from provers.deadline import Deadline
+    from provers.engine.prover import Prover
+    from provers.ir import NAT, Quant
+    from provers.semantics.values import Witness
+    from provers.status import Status
+
+    x = Var("x", REAL)
+    m_ = Num(Fraction(m), REAL)
+    half_log = app("div", app("log", m_), Num(Fraction(2), REAL))
+    premise = app("eq", app("pow", x, Num(2, NAT)), m_)
+    refuted = Prover(Portfolio(), 2.0, Deadline.after(60))(
+        "t", Quant("forall", (x,), app("implies", premise, app("ne", app("log", x), half_log))))
+    assert refuted.status == Status.REFUTED, refuted.detail
+    assert isinstance(refuted.model["x"], Witness)
+    assert truth(premise, refuted.model) is True
+    kept = Prover(Portfolio(), 2.0, Deadline.after(60))(
+        "t", Quant("forall", (x,), app("implies", premise, app("eq", app("log", x), half_log))))
+    assert kept.status != Status.REFUTED
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-6, 6).filter(bool), st.integers(-12, 12), st.integers(-12, 12), st.booleans())
+def test_the_closed_form_of_a_quadratic_root_is_that_root(a, b, c, larger):
+    import math
+
+    from provers.ir import NAT
+
+    disc = b * b - 4 * a * c
+    assume(disc > 0 and math.isqrt(disc) ** 2 != disc)
+    roots = sorted((-b + s * math.sqrt(disc)) / (2 * a) for s in (1, -1))
+    r = roots[1] if larger else roots[0]
+    gap = (roots[1] - roots[0]) / 4
+    value = AlgebraicReal((c, b, a), Fraction(r - gap), Fraction(r + gap))
+    t = value.surd()
+    # exactly a root (closed forms), and the root of that interval (enclosures)
+    poly = app("add", app("add", app("mul", Num(Fraction(a), REAL), app("pow", t, Num(2, NAT))),
+                          app("mul", Num(Fraction(b), REAL), t)), Num(Fraction(c), REAL))
+    assert truth(app("eq", poly, Num(Fraction(0), REAL))) is True
+    assert truth(app("lt", Num(value.lo, REAL), t)) is True and truth(app("lt", t, Num(value.hi, REAL))) is True

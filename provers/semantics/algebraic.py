@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import BOOL, INT, NAT, RAT, REAL, App, Num, OpTable, Quant, Term, Var
+from provers.ir import BOOL, INT, NAT, RAT, REAL, App, Num, OpTable, Quant, Term, Var, app
 from provers.semantics.identities import polynomial_identity
 
 #: Bisection rounds before a sign is left undecided (each halves every isolating interval).
@@ -126,6 +126,30 @@ class AlgebraicReal:
         if at_lo != (v > 0):
             return AlgebraicReal._trusted(self.coeffs, self.lo, mid)
         return AlgebraicReal._trusted(self.coeffs, mid, self.hi)
+
+    def surd(self) -> Term | None:
+        """The number as a closed term (-b ± √D) / 2a when its polynomial is a quadratic, else
+        None: as a ``values.Witness`` it reaches the operations outside the field fragment
+        (√, log, trigonometric functions), which the closed forms and enclosures decide."""
+        c = list(self.coeffs)
+        while c and c[-1] == 0:
+            c.pop()
+        if len(c) != 3:
+            return None
+        c0, c1, c2 = c
+        disc = c1 * c1 - 4 * c0 * c2
+        if disc <= 0:
+            return None
+        vertex, v = Fraction(-c1, 2 * c2), self
+        for _ in range(200):  # the roots lie on either side of the vertex, never at it
+            if not v.lo < vertex < v.hi:
+                break
+            v = v.refined()
+        else:
+            return None
+        sign = (1 if v.lo >= vertex else -1) * (1 if c2 > 0 else -1)
+        root = app("mul", Num(Fraction(sign), REAL), app("sqrt", Num(Fraction(disc), REAL)))
+        return app("div", app("add", Num(Fraction(-c1), REAL), root), Num(Fraction(2 * c2), REAL))
 
     def sympy(self) -> Any:
         """The number as a sympy ``CRootOf`` of its minimal polynomial (exact; a radical when

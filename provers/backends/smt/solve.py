@@ -30,6 +30,7 @@ from provers.backends.smt.lower import Lowered, lower_obligation
 from provers.ir import BOOL, COMPLEX, REAL, FunSort, OpaqueSort, SetSort, Sort, Term, Var
 from provers.semantics import ExactComplex, FunTable, Opaque, decide
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
+from provers.semantics.values import Witness
 
 SOLVERS = ("z3", "cvc5")
 #: Lowering symbols for values Isabelle leaves unspecified -> their evaluator table name.
@@ -120,10 +121,15 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         try:
             env = read_model(em, model, lowered)
             if any(isinstance(x, AlgebraicReal) for x in env.values()):
-                # irrational point: the exact field evaluator decides, or nothing does
+                # irrational point: the exact field evaluator decides; outside its fragment,
+                # quadratic irrationals as closed terms (√, log, sin … at them: closed forms)
                 holds = algebraic_truth(lowered.body, env)
                 if holds is False:
                     return env, ""
+                surds = None if holds is not None else _as_surds(env)
+                at_surds = None if surds is None else decide(lowered.body, surds)
+                if at_surds is not None and at_surds.exact and at_surds.value is False:
+                    return surds, ""
                 why_spurious = ("the obligation holds under the model (irrational point)" if holds
                                 else "not exact (irrational point outside the exact field fragment)")
                 d = None
@@ -152,6 +158,19 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         if s.check() != em.Z.sat:
             break
     return None, why_spurious
+
+
+def _as_surds(env: dict[str, Any]) -> dict[str, Any] | None:
+    """``env`` with every irrational value a closed term (``Witness``), or None when one is
+    not a quadratic irrational."""
+    out = dict(env)
+    for k, x in env.items():
+        if isinstance(x, AlgebraicReal):
+            t = x.surd()
+            if t is None:
+                return None
+            out[k] = Witness(t)
+    return out
 
 
 def _blocking_clause(em: Emitter, model: Any) -> list[Any]:
