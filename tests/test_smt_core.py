@@ -52,3 +52,19 @@ def test_check_core_finds_a_non_core_node():
         check_core(app("eq", app("sqrt", R(2)), R(1)))
     with pytest.raises(IRError, match="not a core operation"):
         check_core(app("ne", Z(1), Z(2)))
+
+
+def test_a_model_value_quoted_in_a_reason_is_brief():
+    """z3 prints some model values as pages of nested terms (a sum of 100 if-then-elses in
+    MATH counting_and_probability/problem_490): the reason quotes its first characters only."""
+    import z3
+
+    from provers.backends.smt.emit import BRIEF_CHARS, Untranslatable, Z3Emitter
+    from provers.ir import REAL
+
+    em = Z3Emitter()
+    x = z3.Real("x")
+    huge = z3.Sum([z3.If(x == i, z3.RealVal(1) / 100, 0) for i in range(100)])
+    with pytest.raises(Untranslatable) as err:
+        em.value(huge, REAL)
+    assert "characters)" in str(err.value) and len(str(err.value)) < BRIEF_CHARS + 80

@@ -47,6 +47,16 @@ class Untranslatable(Exception):
     """A model value with no exact IR counterpart (an algebraic irrational, a cofinite set)."""
 
 
+#: Characters of a solver value quoted in a reason (z3 prints some model values as pages of
+#: nested terms: a reason is read by people and stored per decision).
+BRIEF_CHARS = 80
+
+
+def _brief(v: object) -> str:
+    text = " ".join(str(v).split())
+    return text if len(text) <= BRIEF_CHARS else text[:BRIEF_CHARS] + f"… ({len(text)} characters)"
+
+
 class Emitter:
     """Translate one lowered obligation for the solver API module ``Z``."""
 
@@ -164,17 +174,17 @@ class Emitter:
                 return True
             if Z.is_false(v):
                 return False
-            raise Untranslatable(f"boolean value {v}")
+            raise Untranslatable(f"boolean value {_brief(v)}")
         if sort in (INT, NAT):
             if Z.is_int_value(v):
                 return v.as_long()
-            raise Untranslatable(f"integer value {v}")
+            raise Untranslatable(f"integer value {_brief(v)}")
         if sort in (REAL, RAT):
             if Z.is_rational_value(v):
                 return _norm(Fraction(v.numerator_as_long(), v.denominator_as_long()))
             if Z.is_int_value(v):
                 return v.as_long()
-            raise Untranslatable(f"irrational or symbolic real {v}")
+            raise Untranslatable(f"irrational or symbolic real {_brief(v)}")
         if isinstance(sort, OpaqueSort):
             return Opaque(sort.name, self._opaque_index(sort.name, str(v)))
         raise Untranslatable(f"value of sort {sort}")
@@ -190,7 +200,7 @@ class Emitter:
             try:
                 return self.algebraic(v)
             except (ValueError, TypeError, AttributeError) as e:
-                raise Untranslatable(f"irrational or symbolic real {v} ({e})") from e
+                raise Untranslatable(f"irrational or symbolic real {_brief(v)} ({_brief(e)})") from e
 
     def algebraic(self, v: Any) -> AlgebraicReal:
         raise ValueError("no algebraic numbers")
