@@ -182,3 +182,24 @@ def test_order_atoms_over_an_unmodelled_type_round_trip():
     for op in ("<", "\\<le>", ">", "\\<ge>"):
         st_ = parse_isabelle(f'theorem\nfixes a b :: "real^2"\nshows "a {op} b"')
         assert parse_isabelle(render(st_)) == st_
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-3, 3), st.integers(-3, 3), st.integers(1, 4), st.integers(1, 5))
+def test_complex_powr_at_a_positive_numeral_is_the_power(re, im, n, delta):
+    """HOL-Analysis: z powr n = (if z = 0 then 0 else exp (n · Ln z)) = z ^ n for n ≥ 1, so
+    ``Complex a b powr n`` is decided exactly; a perturbed right-hand side is false."""
+    from provers.semantics import truth
+
+    z = f"Complex ({re}) ({im})"
+    power = " * ".join([f"({z})"] * n)
+    holds = parse_isabelle(f'theorem\nshows "({z}) powr {n} = {power}"').conclusion
+    off = parse_isabelle(f'theorem\nshows "({z}) powr {n} = {power} + {delta}"').conclusion
+    assert truth(holds, {}) is True
+    assert truth(off, {}) is False
+
+
+def test_complex_powr_elsewhere_stays_uninterpreted():
+    for exponent in ("0", "(1 / 2)", "w"):
+        st_ = parse_isabelle(f'theorem\nfixes z w :: complex\nshows "z powr {exponent} = 1"')
+        assert "powr" in repr(st_.conclusion)

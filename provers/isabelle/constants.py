@@ -99,6 +99,9 @@ def _pow(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
 def _powr(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
     if e.shallow(a.sort) == COMPLEX or e.shallow(b.sort) == COMPLEX:  # complex powr (HOL-Analysis)
         a = e.coerce(a, COMPLEX, pos, "powr")
+        if isinstance(b, PreNum) and b.value == int(b.value) and b.value >= 1:
+            # z powr n = (if z = 0 then 0 else exp (n · Ln z)) = z ^ n for a numeral n ≥ 1
+            return PreApp("pow", (a, PreNum(int(b.value), NAT)), COMPLEX)
         b = e.coerce(b, COMPLEX, pos, "powr")
         return PreSym("powr", (a, b), COMPLEX)
     a = e.coerce(a, REAL, pos, "powr (defined on real and complex)")
