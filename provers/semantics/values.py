@@ -79,6 +79,9 @@ class Witness:
     def __str__(self) -> str:
         return show(self.term)
 
+    def __repr__(self) -> str:
+        return f"Witness({show(self.term)})"
+
 
 @dataclass(frozen=True)
 class ApproxBool:
