@@ -504,7 +504,7 @@ HOL_CONSTANTS = frozenset({
     "the_elem", "enumerate", "nat_of_num", "infinite", "dom", "ran", "product",
     "numeral", "Bit0", "Bit1", "One",
     # Complex_Main: complex numbers, transcendental functions, limits, series, derivatives
-    "cis", "Arg", "rcis", "csqrt", "Ln", "cot",
+    "cis", "Arg", "arg", "rcis", "csqrt", "Ln", "cot",
     "arsinh", "arcosh", "artanh", "suminf", "summable", "sums", "convergent", "LIMSEQ", "lim",
     "Lim", "limit", "prodinf", "bounded", "deriv", "DERIV", "has_derivative", "has_field_derivative",
     "has_real_derivative", "differentiable", "continuous", "continuous_on", "isCont",
