@@ -502,7 +502,7 @@ HOL_CONSTANTS = frozenset({
     "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined", "Least", "Greatest",
     "Inf", "Sup", "Pow", "vimage", "Gcd", "Lcm", "frac", "arg_min", "arg_max", "is_singleton",
     "the_elem", "enumerate", "nat_of_num", "infinite", "dom", "ran", "product",
-    "numeral", "Bit0", "Bit1", "One",
+    "numeral", "Bit0", "Bit1", "One", "nth", "Domain",
     # Complex_Main: complex numbers, transcendental functions, limits, series, derivatives
     "cis", "Arg", "arg", "rcis", "csqrt", "Ln", "cot",
     "arsinh", "arcosh", "artanh", "suminf", "summable", "sums", "convergent", "LIMSEQ", "lim",
@@ -512,13 +512,13 @@ HOL_CONSTANTS = frozenset({
     "Reals", "Ints", "Nats", "Rats", "at", "at_top", "at_bot", "nhds", "filterlim", "tendsto",
     # HOL-Analysis: vectors, matrices, measure, integration, geometry
     "det", "vector", "matrix", "transpose", "mat", "invertible", "matrix_inv", "trace", "rank",
-    "cross3", "axis", "midpoint", "angle", "vangle", "collinear", "convex", "convex_hull",
+    "cross3", "axis", "midpoint", "angle", "vangle", "collinear", "convex", "is_interval", "convex_hull",
     "closed_segment", "open_segment", "ball", "cball", "sphere", "cbox", "box", "interior",
     "closure", "frontier", "span", "dim", "measure", "emeasure", "lebesgue", "lborel",
     "content", "integral", "has_integral", "integrable_on", "lebesgue_integral",
     "set_integral", "orthogonal", "norm_vec", "row", "column", "rows", "columns",
     # HOL-Computational_Algebra / HOL-Number_Theory / HOL-Library
-    "poly", "coeff", "degree", "pCons", "lead_coeff", "monom", "smult", "pderiv", "poly_roots",
+    "poly", "coeff", "degree", "pCons", "map_poly", "lead_coeff", "monom", "smult", "pderiv", "poly_roots",
     "order", "primes", "prime_factors", "prime_factorization", "multiplicity",
     "totient", "coprime", "cong", "ord", "residue_ring", "count", "mset", "size",
     "set_mset", "pochhammer", "harm",
