@@ -517,3 +517,22 @@ def test_an_existential_multiplier_is_solved_at_each_member(c, top):
 ])
 def test_a_real_interval_with_irrational_ends_is_infinite_only_when_certified(text, value):
     assert decide(parse_isabelle(f'theorem\nshows "{text}"').conclusion, {}).value is value
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-20, 20), st.integers(0, 60), st.integers(1, 7), st.integers(0, 6), st.booleans())
+def test_a_counted_integer_range_tests_each_member_only_for_what_its_bounds_do_not_say(lo, width, k, r, flip):
+    """The bounds that made the range hold at every member and are not re-tested
+    (``card {n. a ≤ n ∧ n < b ∧ P n}``); the count is the brute-force one, whichever way the
+    bounds are written, and a bound the range does not imply (``n < 3π`` read by its enclosure)
+    still is."""
+    hi = lo + width
+    lower = f"{lo} \\<le> n" if not flip else f"n \\<ge> {lo}"
+    upper = f"n < {hi}" if not flip else f"{hi} > n"
+    want = sum(1 for v in range(lo, hi) if v % k == r % k)
+    card = f"card {{n :: int. {lower} \\<and> {upper} \\<and> n mod {k} = {r % k}}}"
+    assert truth(parse_isabelle(f'theorem\nshows "{card} = {want}"').conclusion, {}) is True
+    assert truth(parse_isabelle(f'theorem\nshows "{card} = {want + 1}"').conclusion, {}) is False
+    pi_bound = sum(1 for v in range(lo, hi) if v % k == r % k and v < 3 * math.pi)
+    card_pi = f"card {{n :: int. {lower} \\<and> {upper} \\<and> n < 3 * pi \\<and> n mod {k} = {r % k}}}"
+    assert truth(parse_isabelle(f'theorem\nshows "{card_pi} = {pi_bound}"').conclusion, {}) is True

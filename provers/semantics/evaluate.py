@@ -917,18 +917,41 @@ def _sort_key(x: Any) -> Any:
     return (0, x) if is_rational(x) else (1, repr(x))
 
 
+_ORDER_ATOMS = frozenset({"lt", "le", "gt", "ge"})
+
+
+def _without_range_bounds(v: Var, body: Term, dom: range, env: Env) -> Term:
+    """``body`` without its conjuncts ``v ⋈ e`` / ``e ⋈ v`` (e free of v) that hold at both
+    ends of the integer range ``dom``, hence at every member (the solutions of v ⋈ e are an
+    interval): ``card {n. 1000 ≤ n ∧ n < 10000 ∧ p n}`` tests only ``p n`` per member."""
+    if len(dom) < 2:
+        return body
+    parts = conjuncts(body)
+    keep = []
+    for g in parts:
+        if (isinstance(g, App) and g.op in _ORDER_ATOMS and v in g.args
+                and not any(v in free_vars(a) for a in g.args if a != v)
+                and all(_tri(g, {**env, v.name: x})[:2] == (True, True) for x in (dom[0], dom[-1]))):
+            continue
+        keep.append(g)
+    if len(keep) == len(parts):
+        return body
+    return app("and", *keep) if len(keep) > 1 else keep[0] if keep else app("true")
+
+
 def _setbuilder(t: SetBuilder, env: Env) -> Any:
     v = t.var
     dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env), _enclosure_bounds(env))
     if dom is not None:
         keep = []
         parts = split_pair(v, t.body) if isinstance(v.sort, ProdSort) else None
+        body = _without_range_bounds(v, t.body, dom, env) if isinstance(dom, range) else t.body
         for x in dom:
             _tick()
             if parts is not None:  # a pair: its body over the components
                 r, ex, why = _tri(parts[2], {**env, parts[0].name: x[0], parts[1].name: x[1]})
             else:
-                r, ex, why = _tri(t.body, {**env, v.name: x})
+                r, ex, why = _tri(body, {**env, v.name: x})
             if r is None or not ex:
                 raise Undecided(why or "set-builder membership decided only approximately")
             if r:
