@@ -259,8 +259,8 @@ def _tri(t: Term, env: Env) -> tuple[bool | None, bool, str]:
 
 def _coerce(v: Any, sort: Sort, name: str) -> Any:
     """Bring a user-supplied value to the evaluator's representation of ``sort``."""
-    if type(v) is int and (sort == INT or (sort == NAT and v >= 0)):
-        return v  # the common case of every bound-variable lookup: no Fraction built
+    if type(v) is int and (sort is INT or (sort is NAT and v >= 0) or sort == INT or (sort == NAT and v >= 0)):
+        return v  # the common case of every bound-variable lookup: no Fraction built (identity first: cheaper)
     if isinstance(v, (Approx, ApproxBool, Undetermined)):
         return v
     if sort == BOOL:
