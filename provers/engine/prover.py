@@ -316,8 +316,8 @@ class Prover:
             ob.status, ob.by = (Status.PROVED, "evaluator") if closed_truth else (Status.REFUTED, "fingerprint")
             ob.detail = f"closed formula, exactly {'true' if closed_truth else 'false'} (exact evaluation)"
             ob.model = None if closed_truth else {}
-        elif closed and self._witnessed(ob, body):
-            pass
+        elif closed and (witnessed := self._witness_proof(body)) is not None:
+            ob.status, ob.by, ob.detail = Status.PROVED, "evaluator", witnessed
         else:
             model = sampled_counterexample(vs, body, self.points, self.seed, self.carriers, self.deadline,
                                            self.probes)
@@ -443,23 +443,21 @@ class Prover:
         if ob.status == Status.UNKNOWN:
             self._enumerated_model(ob)
 
-    def _witnessed(self, ob: Obligation, body: Term) -> bool:
-        """A closed ``∃x̄. φ`` proved by values its equations give (``witnesses``:
-        ``tan B = 3/2`` by B = arctan (3/2), ``BC = 32`` by 32) at which φ, or its ∃ over the
-        other variables, is exactly true; no solver call."""
+    def _witness_proof(self, body: Term) -> str | None:
+        """Why a closed ``∃x̄. φ`` holds, if values its equations give (``witnesses``:
+        ``tan B = 3/2`` by B = arctan (3/2), ``BC = 32`` by 32) make φ, or its ∃ over the other
+        variables, exactly true; else None. No solver call."""
         if not (isinstance(body, Quant) and body.kind == "exists"):
-            return False
+            return None
         found = equation_witnesses(body.vars, conjuncts(body.body), identities=True)
         if not found:
-            return False
+            return None
         rest = tuple(v for v in body.vars if v not in found)
         env = {v.name: Witness(t) for v, t in found.items()}
         if exact_truth(Quant("exists", rest, body.body) if rest else body.body, env, self.deadline) is not True:
-            return False
-        ob.status, ob.by = Status.PROVED, "evaluator"
-        ob.detail = ("witnessed by the values its equations give: "
-                     + ", ".join(f"{name} = {w}" for name, w in env.items()) + " (exact evaluation)")
-        return True
+            return None
+        return ("witnessed by the values its equations give: "
+                + ", ".join(f"{name} = {w}" for name, w in env.items()) + " (exact evaluation)")
 
     def _inverse_model(self, ob: Obligation, effort: float) -> None:
         """A countermodel where the obligation's equations ``f v = c`` (tan, sin, cos, exp,

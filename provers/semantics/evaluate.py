@@ -45,6 +45,7 @@ from provers.ir import (
     NAT,
     RAT,
     REAL,
+    TRUE,
     App,
     BigOp,
     FunSort,
@@ -259,8 +260,10 @@ def _tri(t: Term, env: Env) -> tuple[bool | None, bool, str]:
 
 def _coerce(v: Any, sort: Sort, name: str) -> Any:
     """Bring a user-supplied value to the evaluator's representation of ``sort``."""
+    # every bound-variable lookup: no Fraction built; both identities before either == (a
+    # dataclass comparison costs ~6× an identity test)
     if type(v) is int and (sort is INT or (sort is NAT and v >= 0) or sort == INT or (sort == NAT and v >= 0)):
-        return v  # the common case of every bound-variable lookup: no Fraction built (identity first: cheaper)
+        return v
     if isinstance(v, (Approx, ApproxBool, Undetermined)):
         return v
     if sort == BOOL:
@@ -936,7 +939,7 @@ def _without_range_bounds(v: Var, body: Term, dom: range, env: Env) -> Term:
         keep.append(g)
     if len(keep) == len(parts):
         return body
-    return app("and", *keep) if len(keep) > 1 else keep[0] if keep else app("true")
+    return app("and", *keep) if len(keep) > 1 else keep[0] if keep else TRUE
 
 
 def _setbuilder(t: SetBuilder, env: Env) -> Any:

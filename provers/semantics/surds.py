@@ -219,10 +219,11 @@ def form_of(t: Term, exact: Callable[[Term], Any]) -> Form | None:
     handler), or None."""
     if isinstance(t, Num):
         return Form.rational(t.value) if is_rational(t.value) else None
-    if isinstance(t, App) and t.sort in (RAT, REAL) and (t.op, _inner_op(t)) in INVERSE_PAIRS:
+    holds_at = INVERSE_PAIRS.get((t.op, _inner_op(t))) if isinstance(t, App) and t.sort in (RAT, REAL) else None
+    if holds_at is not None:
         u = form_of(t.args[0].args[0], exact)
         q = None if u is None else u.as_rational()
-        if q is not None and INVERSE_PAIRS[(t.op, _inner_op(t))](q):
+        if q is not None and holds_at(q):
             return u
     if isinstance(t, App) and t.sort in (RAT, REAL) and t.op in FORMS.handlers:
         args = []
