@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from provers.backends.base import Proved, Unknown
+from provers.backends.base import Proved, Unknown, settles
 from provers.backends.smt import Portfolio, WorkerPool
 from provers.ir import INT, NAT, REAL, Var, app, forall_, implies, num
 
@@ -86,7 +86,7 @@ def test_when_the_first_solver_gives_up_the_second_starts_at_once(pool):
     # z3 gives up on fermat3 after its 1 s; cvc5 then runs (and also gives up) although the
     # stagger is far longer: both answers are reported
     r = _portfolio(pool, stagger=600.0).prove(fermat3(), timeout=1.0)
-    assert isinstance(r, Unknown)
+    assert isinstance(r, Unknown) and not r.satisfiable and not settles(r)  # no model: not settled
     assert "z3:" in r.reason and "cvc5:" in r.reason
 
 
@@ -128,3 +128,26 @@ def test_a_loser_with_little_budget_left_runs_out_instead_of_being_restarted(poo
     # the next call needing both workers waits for its answer (or its hard deadline)
     assert isinstance(pool.run([("z3", EASY, 10.0), ("z3", EASY, 10.0)])[1], Proved)
     assert not any(w.abandoned for w in pool.workers)
+
+
+# exp x ≠ x + 1 (false at 0): both solvers know exp only by a few facts, so z3's model puts
+# exp x = x + 1 elsewhere, where the exact evaluator finds the obligation true: spurious
+EXP_SPURIOUS = forall_([x], app("ne", app("exp", x), app("add", x, num(1, REAL))))
+
+
+def test_a_spurious_model_settles_the_portfolio_without_the_second_solver(pool):
+    """A model of the negation shows that no solver of the same encoding can prove the
+    obligation: cvc5 is not asked after z3's spurious model (it only ever offered another)."""
+    r = _portfolio(pool, stagger=0.1).prove(EXP_SPURIOUS, timeout=5.0)
+    assert isinstance(r, Unknown) and r.satisfiable and settles(r)
+    assert r.reason.startswith("z3: spurious model") and "cvc5" not in r.reason
+
+
+def test_a_spurious_model_settles_a_pool_too_small_for_both_solvers():
+    small = WorkerPool(max_workers=1)  # the solvers run one after the other
+    try:
+        r = Portfolio(pool=small, use_cache=False).prove(EXP_SPURIOUS, timeout=5.0)
+    finally:
+        small.close()
+    assert isinstance(r, Unknown) and r.satisfiable and "cvc5" not in r.reason
+

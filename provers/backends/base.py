@@ -41,10 +41,22 @@ class Refuted:
 
 @dataclass(frozen=True)
 class Unknown:
+    """``satisfiable``: the solver found a model of the negated obligation that the exact
+    evaluator could not confirm (a "spurious model"). The obligation is then not provable in
+    the solvers' encoding, so a portfolio stops there: another solver of the same encoding
+    could only offer another model, and on the MATH candidates none ever did (stop 28)."""
+
     reason: str
     backend: str = ""
     time: float = 0.0
+    satisfiable: bool = False
     status: ClassVar[Status] = Status.UNKNOWN
+
+
+def settles(result: ProofResult | None) -> bool:
+    """Whether ``result`` ends a portfolio call: a proof, a validated countermodel, or a
+    model that shows no solver of the same encoding can prove the obligation."""
+    return isinstance(result, (Proved, Refuted)) or (isinstance(result, Unknown) and result.satisfiable)
 
 
 ProofResult = Proved | Refuted | Unknown

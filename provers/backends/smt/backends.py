@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Sequence
 
-from provers.backends.base import Backend, ProofResult, Proved, Refuted, Unknown
+from provers.backends.base import Backend, ProofResult, Proved, Refuted, Unknown, settles
 from provers.backends.cache import VerdictCache
 from provers.backends.smt.pool import WorkerPool, default_pool
 from provers.ir import BOOL, Term
@@ -60,7 +60,7 @@ class SolverBackend(Backend):
             results = []
             for s in self.solvers:
                 results.append(pool.run([(s, obligation, timeout)])[0])
-                if isinstance(results[-1], (Proved, Refuted)):
+                if settles(results[-1]):
                     break
             results += [None] * (len(self.solvers) - len(results))
         res = combine(results, self.solvers, time.monotonic() - t0)
@@ -93,7 +93,8 @@ def combine(results: list[ProofResult | None], solvers: Sequence[str], elapsed: 
     if proved:
         return proved[0]
     reasons = "; ".join(f"{s}: {r.reason}" for s, r in zip(solvers, results, strict=False) if isinstance(r, Unknown))
-    return Unknown(reasons or "no answer", "+".join(solvers), elapsed)
+    satisfiable = any(isinstance(r, Unknown) and r.satisfiable for r in results)
+    return Unknown(reasons or "no answer", "+".join(solvers), elapsed, satisfiable)
 
 
 class Z3Backend(SolverBackend):

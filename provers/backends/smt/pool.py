@@ -11,7 +11,8 @@ overruns ``timeout * HARD_FACTOR + GRACE`` seconds (a warm one, whose solvers ar
 killed (SIGKILL) and replaced, and the call answers ``Unknown``. Workers are reused between
 calls, so the per-call overhead is one pickle round trip.
 
-Portfolio stop: when a ``first_definitive`` call has its answer, the losing solvers are stopped
+Portfolio stop: when a ``first_definitive`` call has its answer (``base.settles``: a proof, a
+validated countermodel, or a model showing the obligation unprovable), the losing solvers are stopped
 at once instead of running to their own timeout (``WorkerPool.stop``): a z3 worker is
 interrupted with SIGINT (z3 cancels its check and the worker answers ``Unknown`` and stays up;
 a SIGINT while the worker runs Python code sets a flag that ``solve`` reads before each check); a cvc5
@@ -32,7 +33,7 @@ import threading
 import time
 from multiprocessing.connection import Connection, wait
 
-from provers.backends.base import ProofResult, Proved, Refuted, Unknown
+from provers.backends.base import ProofResult, Unknown, settles
 from provers.ir import Term
 
 HARD_FACTOR = 1.5
@@ -257,10 +258,11 @@ class WorkerPool:
     ) -> list[ProofResult | None]:
         """Run (solver, obligation, timeout) jobs in parallel workers and return their results.
 
-        With ``first_definitive`` the call returns as soon as one job is Proved or Refuted;
-        the others' slots are None and their workers are stopped (``stop``). ``stagger``
-        (with ``first_definitive``): the jobs after the first start only when the first has
-        not answered definitively within ``stagger`` seconds (or has given up earlier), so a
+        With ``first_definitive`` the call returns as soon as one job ``settles`` the question
+        (Proved, Refuted, or a spurious model: ``base.Unknown.satisfiable``); the others' slots
+        are None and their workers are stopped (``stop``). ``stagger`` (with
+        ``first_definitive``): the jobs after the first start only when the first has not
+        settled the question within ``stagger`` seconds (or has given up earlier), so a
         cheap answer never pays for a second solver; each still gets its full timeout.
         ``hard_limit`` overrides the kill deadline (default ``timeout * HARD_FACTOR + GRACE``).
         """
@@ -325,7 +327,7 @@ class WorkerPool:
                         if len(self.workers) < self.max_workers:
                             self.workers.append(_Worker(self.memory_mb))  # starts in the background
                         del pending[job]
-                if first_definitive and any(isinstance(r, (Proved, Refuted)) for r in results):
+                if first_definitive and any(settles(r) for r in results):
                     now = time.monotonic()
                     for idx, w, _name, started in pending.values():
                         self.stop(w, started + jobs[idx][2] - now)

@@ -91,7 +91,7 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
     env, why_spurious = _validated_countermodel(em, s, lowered, lambda: timeout - took())
     if env is not None:
         return Refuted(env, name, took())
-    return Unknown(f"spurious model: {why_spurious}", name, took())
+    return Unknown(f"spurious model: {why_spurious}", name, took(), satisfiable=True)
 
 
 def _why_unknown(s: Any, out_of_time: bool, timeout: float) -> str:
