@@ -422,6 +422,26 @@ class Z3Emitter(Emitter):
             return out  # no interpretation: the default alone describes it
         return out
 
+    def table(self, model: Any, decl: Any, args: tuple[Sort, ...], result: Sort) -> FunTable:
+        """z3 gives most interpretations as explicit entries and a constant else-value: read
+        them as they are (one value per entry) instead of evaluating the function at every
+        combination of its literals (up to 2000 ``model.eval`` calls: a quarter of the time
+        a worker spent on spurious models). Anything else takes the general route."""
+        Z = self.Z
+        if not any(isinstance(a, (FunSort, SetSort)) for a in args):
+            try:
+                interp = model[decl]
+                els = interp.else_value() if isinstance(interp, Z.FuncInterp) else None
+                if els is not None and els.num_args() == 0 and not Z.is_var(els):
+                    entries: dict[tuple, Any] = {}
+                    for entry in interp.as_list()[:-1]:
+                        key = tuple(self.value(x, a) for x, a in zip(entry[:-1], args, strict=True))
+                        entries.setdefault(key, self.value(entry[-1], result))  # z3: the first entry wins
+                    return FunTable(entries, self.value(els, result))
+            except (Z.Z3Exception, Untranslatable):
+                pass  # no interpretation, an irrational entry …: the general route says which
+        return super().table(model, decl, args, result)
+
     def algebraic(self, v: Any) -> AlgebraicReal:
         if not self.Z.is_algebraic_value(v):
             raise ValueError("not an algebraic number")
