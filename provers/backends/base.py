@@ -44,7 +44,8 @@ class Unknown:
     """``satisfiable``: the solver found a model of the negated obligation that the exact
     evaluator could not confirm (a "spurious model"). The obligation is then not provable in
     the solvers' encoding, so a portfolio stops there: another solver of the same encoding
-    could only offer another model, and on the MATH candidates none ever did (stop 28)."""
+    could only offer another model, and on the MATH candidates none ever did
+    (docs/benchmarks.md, "a spurious model settles the portfolio")."""
 
     reason: str
     backend: str = ""

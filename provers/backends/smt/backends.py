@@ -25,8 +25,9 @@ DEFAULT_STAGGER = float(os.environ.get("PROVERS_PORTFOLIO_STAGGER", "0.1"))
 
 
 class SolverBackend(Backend):
-    """Runs the solvers in ``solvers`` concurrently; the first definitive answer wins, and
-    the losers are stopped at once (``WorkerPool.stop``)."""
+    """Runs the solvers in ``solvers`` concurrently; the first answer that ``settles`` the
+    call wins (a proof, a validated countermodel, or a spurious model), and the losers are
+    stopped at once (``WorkerPool.stop``)."""
 
     name = "smt"
     solvers: tuple[str, ...] = ()
