@@ -94,6 +94,7 @@ from provers.semantics.identities import polynomial_identity
 from provers.semantics.interval import PRECISIONS, Enclosing, enclose
 from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value
+from provers.semantics.memo import STEP_BUDGET_REASON, Memo
 from provers.semantics.rational_identities import rational_identity
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
@@ -124,7 +125,7 @@ def _tick() -> None:
     left = getattr(_steps, "left", STEP_BUDGET) - 1
     _steps.left = left
     if left < 0:
-        raise Undecided("evaluation step budget exhausted")
+        raise Undecided(STEP_BUDGET_REASON)
     if left % DEADLINE_EVERY == 0:
         deadline = getattr(_steps, "deadline", None)
         if deadline is not None:
@@ -629,7 +630,28 @@ def _exact_value(env: Env) -> Callable[[Term], Any]:
     return value_of
 
 
+#: Quantified subformulas' values by the values they read (``memo``): a pool's pairs and an
+#: outer binder's probes evaluate the same premise at the same point again and again.
+QUANTIFIER_VALUES = Memo()
+
+
 def _quant(t: Quant, env: Env) -> Any:
+    key = QUANTIFIER_VALUES.key(t, env)
+    if key is None:
+        return _quant_value(t, env)
+    got = QUANTIFIER_VALUES.get(key)
+    if got is not Memo.MISSING:
+        return got
+    try:
+        value = _quant_value(t, env)
+    except Undecided as e:
+        QUANTIFIER_VALUES.put_undecided(key, e)
+        raise
+    QUANTIFIER_VALUES.put(key, value)
+    return value
+
+
+def _quant_value(t: Quant, env: Env) -> Any:
     if t.kind == "exists1":
         return _exists_unique(t, env)
     want = t.kind == "exists"  # the value that settles the quantifier early

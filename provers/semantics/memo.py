@@ -1,0 +1,141 @@
+"""Values of quantified subformulas, remembered by the values of the names they read.
+
+Why: the same premise (``∃ a b c. … ∀x. p x = a·x² + b·x + c``) is evaluated at the same
+sampled point for every pair of a pool, and inside a probe of an outer binder for every
+value of variables it does not read; each evaluation can cost the evaluator its whole step
+budget. The value of a term is a function of the values of its free variables, of the
+uninterpreted symbols it applies and of the assignment's fixed unspecified values (``@ln``),
+so those values, compared exactly, are the key.
+
+Only values with a structural, immutable key take part (numbers, algebraic and complex
+numbers, opaque elements, tuples and finite sets of those, function tables snapshotted);
+closures and sets known by a membership test compare equal whatever they capture, so a
+term reading one is never remembered. An ``Undecided`` is remembered with its reason,
+except an exhausted step budget (another evaluation may have more steps left); a deadline
+is never remembered (it is not an ``Undecided``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from provers.ir import Term, Uninterpreted, free_vars, subterms
+from provers.semantics.algebraic import AlgebraicReal
+from provers.semantics.values import (
+    Approx,
+    ApproxBool,
+    ExactComplex,
+    FunTable,
+    Opaque,
+    Undecided,
+    Undetermined,
+)
+
+#: Entries kept (the memo is emptied when full) and terms whose names are known.
+MAX_ENTRIES = 20_000
+#: The reason that is not remembered: it depends on the steps left, not on the term.
+STEP_BUDGET_REASON = "evaluation step budget exhausted"
+
+_SCALARS = (bool, int, Fraction, str, AlgebraicReal, ExactComplex, Opaque, Approx, ApproxBool, Undetermined)
+
+
+class Unkeyable(Exception):
+    """A value without a structural key (a closure, a set known by its predicate, …)."""
+
+
+def value_key(v: Any) -> Any:
+    """A hashable key equal for two values exactly when they are the same value."""
+    if isinstance(v, _SCALARS):
+        return (type(v), v)
+    if isinstance(v, tuple):
+        return (tuple, tuple(value_key(x) for x in v))
+    if isinstance(v, frozenset):
+        return (frozenset, frozenset(value_key(x) for x in v))
+    if isinstance(v, FunTable):  # mutable: its points now, those not at the default
+        default = value_key(v.default)
+        points = frozenset((value_key(k), value_key(x)) for k, x in v.entries.items() if value_key(x) != default)
+        return (FunTable, points, default)
+    raise Unkeyable(type(v).__name__)
+
+
+class _Raised:
+    """A remembered ``Undecided``."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+class _Key:
+    """A term (hashed once) and the keys of the values it reads."""
+
+    __slots__ = ("term", "values", "_hash")
+
+    def __init__(self, term: Term, term_hash: int, values: tuple):
+        self.term, self.values = term, values
+        self._hash = hash((term_hash, values))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, _Key) and self.values == other.values
+                and (self.term is other.term or self.term == other.term))
+
+
+class Memo:
+    """``lookup(term, env)`` → (key, remembered value or ``MISSING``); ``remember``."""
+
+    MISSING = object()
+
+    def __init__(self, max_entries: int = MAX_ENTRIES):
+        self.max_entries = max_entries
+        self._values: dict[_Key, Any] = {}
+        self._scopes: dict[int, tuple[Term, int, tuple[str, ...]]] = {}
+        self.hits = 0
+
+    def _scope(self, t: Term) -> tuple[Term, int, tuple[str, ...]]:
+        hit = self._scopes.get(id(t))
+        if hit is not None and hit[0] is t:
+            return hit
+        names = {v.name for v in free_vars(t)} | {s.symbol for s in subterms(t) if isinstance(s, Uninterpreted)}
+        entry = (t, hash(t), tuple(sorted(names)))
+        if len(self._scopes) >= self.max_entries:
+            self._scopes.clear()
+        self._scopes[id(t)] = entry
+        return entry
+
+    def key(self, t: Term, env: dict[str, Any]) -> _Key | None:
+        """The key of ``t`` under ``env``, or None when a value it reads has no key."""
+        term, term_hash, names = self._scope(t)
+        try:
+            values = tuple((n, value_key(env[n])) if n in env else (n,) for n in names)
+            fixed = tuple((n, value_key(x)) for n, x in env.items() if n.startswith("@"))
+        except Unkeyable:
+            return None
+        return _Key(term, term_hash, values + fixed)
+
+    def get(self, key: _Key) -> Any:
+        """The remembered value (raises the remembered ``Undecided``), or ``MISSING``."""
+        got = self._values.get(key, self.MISSING)
+        if got is self.MISSING:
+            return got
+        self.hits += 1
+        if isinstance(got, _Raised):
+            raise Undecided(got.reason)
+        return got
+
+    def put(self, key: _Key, value: Any) -> None:
+        if len(self._values) >= self.max_entries:
+            self._values.clear()
+        self._values[key] = value
+
+    def put_undecided(self, key: _Key, e: Undecided) -> None:
+        if STEP_BUDGET_REASON not in e.reason:
+            self.put(key, _Raised(e.reason))
+
+    def clear(self) -> None:
+        self._values.clear()
+        self._scopes.clear()

@@ -1,0 +1,86 @@
+"""The evaluator's memo of quantified subformulas never changes a value: it keys on the exact
+values a subformula reads, never on values that compare equal while meaning different things."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ir_vocab import Z, i, j
+
+from provers.ir import INT, FunSort, Quant, Var, app, implies
+from provers.semantics import Closure, FunTable, truth
+from provers.semantics.evaluate import QUANTIFIER_VALUES
+from provers.semantics.memo import Memo, Unkeyable, value_key
+from provers.semantics.values import Undecided
+
+a, b = Var("a", INT), Var("b", INT)
+f = Var("f", FunSort((INT,), INT))
+
+
+def _bounded(body):
+    """∀ i ∈ [0, 20]. body"""
+    return Quant("forall", (i,), implies(app("and", app("le", Z(0), i), app("le", i, Z(20))), body))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memo():
+    QUANTIFIER_VALUES.clear()
+    yield
+    QUANTIFIER_VALUES.clear()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-30, 30), st.integers(-30, 30)), min_size=2, max_size=12))
+def test_remembered_values_equal_fresh_evaluations(points):
+    """Evaluated in sequence (the memo filling up) and each alone on an empty memo: the same
+    truth value at every point, and the repeated points are answered from the memo."""
+    formula = _bounded(app("le", app("mul", a, i), app("add", b, Z(100))))
+    remembered = []
+    hits = QUANTIFIER_VALUES.hits
+    for p, q in points + points:
+        remembered.append(truth(formula, {"a": p, "b": q}))
+    assert QUANTIFIER_VALUES.hits - hits >= len(points)
+    for (p, q), got in zip(points + points, remembered, strict=True):
+        QUANTIFIER_VALUES.clear()
+        assert truth(formula, {"a": p, "b": q}) is got
+        assert got is (max(p * 0, p * 20) <= q + 100)
+
+
+def test_function_tables_are_keyed_by_their_points():
+    formula = _bounded(app("le", app("apply", f, i), Z(5)))
+    small = FunTable({(3,): 4}, 0)
+    assert truth(formula, {"f": small}) is True
+    big = FunTable({(3,): 9}, 0)  # the same default: the hash is the same, the key is not
+    assert truth(formula, {"f": big}) is False
+    small.entries[(4,)] = 7  # mutated after it was remembered: not the remembered table
+    assert truth(formula, {"f": small}) is False
+    assert value_key(FunTable({(1,): 0}, 0)) == value_key(FunTable({}, 0))  # a point at the default
+
+
+def test_closures_are_not_remembered():
+    """Closures compare equal whatever they capture (λi. i + k at k = 0 and k = 9)."""
+    k = Var("k", INT)
+    formula = _bounded(app("le", app("apply", f, i), Z(20)))
+    low, high = Closure((j,), app("add", j, k), {"k": 0}), Closure((j,), app("add", j, k), {"k": 9})
+    assert low == high
+    with pytest.raises(Unkeyable):
+        value_key(low)
+    assert truth(formula, {"f": low}) is True
+    assert truth(formula, {"f": high}) is False
+
+
+def test_integers_and_booleans_are_different_keys():
+    assert value_key(1) != value_key(True)
+    assert value_key(Fraction(1)) != value_key(1)  # the evaluator coerces; the key need not
+
+
+def test_an_exhausted_step_budget_is_not_remembered():
+    memo = Memo()
+    formula = _bounded(app("le", a, Z(0)))
+    key = memo.key(formula, {"a": 1})
+    memo.put_undecided(key, Undecided("evaluation step budget exhausted"))
+    assert memo.get(key) is Memo.MISSING
+    memo.put_undecided(key, Undecided("∃ over an unbounded domain (x : ℝ)"))
+    with pytest.raises(Undecided, match="unbounded"):
+        memo.get(key)
