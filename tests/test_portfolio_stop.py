@@ -151,3 +151,14 @@ def test_a_spurious_model_settles_a_pool_too_small_for_both_solvers():
         small.close()
     assert isinstance(r, Unknown) and r.satisfiable and "cvc5" not in r.reason
 
+
+
+def test_a_late_solver_gets_what_is_left_of_the_call():
+    """Started after the stagger, the second solver ends with the first (a call where both give
+    up costs its timeout), but never gets less than ``LATE_SHARE`` of its own timeout."""
+    from provers.backends.smt.pool import LATE_SHARE, late_timeout
+
+    assert late_timeout(0.3, 0.1) == pytest.approx(0.2)
+    assert late_timeout(1.0, 0.0) == 1.0
+    assert late_timeout(1.0, 0.9) == LATE_SHARE
+    assert late_timeout(1.0, 5.0) == LATE_SHARE
