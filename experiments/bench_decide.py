@@ -202,11 +202,21 @@ def summarize(recs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def slowest_rows(cache: Path, n: int) -> list[int]:
+    """Row indices in ``isabelle_math_400`` of the ``n`` problems slowest to cluster in ``cache``."""
+    rows = [json.loads(line)["id"] for line in open(DATA / "isabelle_math_400.jsonl")]
+    times = {r["id"]: r.get("time_cluster", 0.0) for r in map(json.loads, open(cache))}
+    return sorted(range(len(rows)), key=lambda i: -times.get(rows[i], 0.0))[:n]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", help="a checkout of the commit before issue 14")
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per solver call")
     ap.add_argument("--math", type=int, default=40, help="problems of the 40-problem MATH sample (0: none)")
+    ap.add_argument("--slowest", type=int, default=0,
+                    help="also the N problems slowest to cluster in --stage1 (the tail the sample misses)")
+    ap.add_argument("--stage1", help="a stage-1 clusters cache (experiments/paper_tables.py --cache) for --slowest")
     ap.add_argument("--mutants", type=int, default=25, help="FormalAlign rows, shuffled with seed 0 (0: none)")
     ap.add_argument("--gted", type=int, default=0, help="GTED pairs (0: all)  (-1: none)")
     ap.add_argument("--embed", type=int, default=40, help="MATH problems to embed (0: none)")
@@ -220,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--base is required (a checkout of the commit before issue 14)")
 
     items = [("math", i) for i in sample_indices(400)[: args.math]]
+    if args.slowest:
+        if not args.stage1:
+            ap.error("--slowest needs --stage1")
+        items += [("math", i) for i in slowest_rows(Path(args.stage1), args.slowest) if ("math", i) not in items]
     mut = list(range(244))
     random.Random(0).shuffle(mut)
     items += [("mutants", i) for i in mut[: args.mutants]]
