@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provers import check_equivalence
+from provers.backends.smt.solve import solve
 from provers.engine.align import alignments
+from provers.engine.formulas import standardize
 from provers.engine.normal import normalize
 from provers.ir import (
     NAT,
@@ -31,6 +33,7 @@ from provers.ir import (
 from provers.isabelle.parser import parse_isabelle
 from provers.semantics.evaluate import evaluate
 from provers.semantics.pairs import PAIR_OPERATIONS, components, pair, reduce
+from provers.status import Status
 
 
 def theorem(fixes: str, assumes: list[str], shows: str) -> str:
@@ -102,6 +105,45 @@ def test_a_midpoint_answer_is_pinned_through_the_components():
     c = theorem("x y :: real", ["x = (2 + 6) / 2", "y = (4 + 8) / 2"], "x + y = 11")
     assert verdict(a, b).status == "equivalent"
     assert verdict(a, c).status == "inequivalent"
+
+
+def test_written_out_pairs_reduce_without_any_product_variable():
+    # geometry/problem_151 of isabelle_math_400: "(x, y) = (0, 0)" over two reals; the
+    # solvers have no pairs, so this premise left every comparison inconclusive
+    a = theorem("x y :: real", ["(x, y) = (1, 2)"], "x + y = 3")
+    b = theorem("x y :: real", ["x = 1", "y = 2"], "x + y = 3")
+    moved = theorem("x y :: real", ["(x, y) = (1, 3)"], "x + y = 3")
+    assert verdict(a, b).status == "equivalent"
+    v = verdict(moved, b, "sae")
+    assert v.status == "inequivalent" and v.countermodel is not None
+
+
+def test_two_contradictory_premise_sets_over_written_pairs_are_equivalent():
+    a = theorem("x y :: real", ["(x, y) = (0, 0)", "x = 1", "y = 2"], "(x, y) = (2, 4)")
+    b = theorem("x y :: real", ["(x, y) = (0, 0)", "x = 1 - x", "y = 2 - y"], "(x, y) = (2, 4)")
+    assert verdict(a, b).status == "equivalent"
+
+
+def test_a_pair_answer_stays_an_answer_and_its_value_decides():
+    nf = normalize(parse_isabelle(theorem("x y :: real", ["x = 1", "y = 2"], "(x + 1, y * 2) = (2, 4)")))
+    assert isinstance(nf.conclusion, App) and nf.conclusion.op == "eq"  # not split into x + 1 = 2 ∧ …
+    assert standardize(nf) is not None
+    a = theorem("x y :: real", ["x = 1", "y = 2"], "(x + 1, y * 2) = (2, 4)")
+    b = theorem("u :: real", ["u = 2"], "(u, u + 2) = (2, 4)")
+    wrong = theorem("u :: real", ["u = 2"], "(u, u + 3) = (2, 4)")
+    assert verdict(a, b).status == "equivalent"
+    assert verdict(a, wrong).status == "inequivalent"
+
+
+def test_the_lowering_gives_the_solvers_the_components_of_written_pairs():
+    x, y = Var("x", REAL), Var("y", REAL)
+    premise = app("eq", pair((x, y), RR), pair((Num(0, REAL), Num(0, REAL)), RR))
+    goal = app("implies", premise, app("eq", app("add", x, y), Num(0, REAL)))
+    assert solve("z3", goal, 2.0).status == Status.PROVED
+    assert solve("cvc5", goal, 2.0).status == Status.PROVED
+    moved = app("implies", premise, app("eq", app("add", x, y), Num(1, REAL)))
+    refuted = solve("z3", moved, 2.0)
+    assert refuted.status == Status.REFUTED and refuted.model == {"x": 0, "y": 0}
 
 
 def test_a_function_of_points_is_curried():

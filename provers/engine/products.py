@@ -9,6 +9,10 @@ components (``semantics.pairs``). Function variables that take or return pairs
 (``f :: real × real ⇒ real``) are curried: ``f (a, b)`` becomes ``f a b`` over a function of
 the components (a bijection of function spaces), when every occurrence applies them fully.
 
+Pairs written out reduce the same way with no product variable to split (``(x, y) = (0, 0)``
+over two reals), except a conclusion ``(a, b) = (2, 4)`` with a closed side: it stays an
+answer that the value route compares whole (the SMT lowering reduces it for the solvers).
+
 What is left (a pair in a set-builder, an unknown function of a pair) keeps its product sort
 and stays opaque, as before. The components of one variable are recorded as dependent in
 order (``NormalForm.deps``): an alignment maps a point's components onto one point's
@@ -32,6 +36,7 @@ from provers.ir import (
     Var,
     app,
     conjuncts,
+    free_vars,
     map_term,
     substitute,
     subterms,
@@ -172,7 +177,7 @@ def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isa
             split[v], mapping[v] = splitter.split(v)
         elif isinstance(v.sort, FunSort) and has_products(v.sort) and _fully_applied(v, terms):
             split[v], curried[v] = splitter.curry(v)
-    if not split and not binds:  # ``binds``: some inner ∀/∃ is over a pair
+    if not split and not binds and not _written_pairs(terms):  # ``binds``: an inner ∀/∃ over a pair
         return terms, {}
 
     def fix(s: Term) -> Term | None:
@@ -191,8 +196,27 @@ def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isa
             return Quant(s.kind, tuple(new_vars), simplify(substitute(s.body, inner), isabelle))
         return changed(s, reduce(s, isabelle))
 
-    out = [map_term(substitute(t, mapping) if mapping else t, fix) for t in terms]
+    def split_term(t: Term) -> Term:
+        return map_term(substitute(t, mapping) if mapping else t, fix)
+
+    out = [split_term(t) for t in terms]
+    answer = _pair_answer([split_term(a) for a in terms[-1].args]) if _is_eq(terms[-1]) else None
+    if answer is not None:  # the conclusion "(x, y) = (2, 4)" stays an answer (``standardize``)
+        out[-1] = answer
     return out, split
+
+
+def _is_eq(t: Term) -> bool:
+    return isinstance(t, App) and t.op == "eq"
+
+
+def _pair_answer(sides: list[Term]) -> Term | None:
+    """``a = c`` for two written-out pairs of which one is closed: the value route compares
+    such answers whole, so the equality is not reduced to its components (the solvers get
+    the components from the lowering)."""
+    if all(components(s) is not None for s in sides) and any(not free_vars(s) for s in sides):
+        return app("eq", *sides)
+    return None
 
 
 def _splits(s: Term) -> bool:
@@ -205,13 +229,19 @@ def _binds_products(t: Term) -> bool:
     return any(_splits(s) for s in subterms(t))
 
 
+def _written_pairs(terms: list[Term]) -> bool:
+    """Whether a pair is written out (``(x, y) = (0, 0)``): its operations reduce even with
+    no product variable to split."""
+    return any(components(s) is not None for t in terms for s in subterms(t))
+
+
 def split_normal_form(nf: NormalForm) -> NormalForm:
     """``nf`` with its product variables split (see the module docstring); ``nf`` itself
     when it has none."""
     terms = [*nf.premises, nf.conclusion]
     variables = [v for v in nf.variables if has_products(v.sort)]
     binds = any(_binds_products(t) for t in terms)
-    if not variables and not binds:
+    if not variables and not binds and not _written_pairs(terms):
         return nf
     taken = {s.name for t in terms for s in subterms(t) if isinstance(s, Var)} | {v.name for v in nf.variables}
     isabelle = nf.source is not None and nf.source.language == "isabelle"

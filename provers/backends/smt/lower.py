@@ -86,7 +86,7 @@ from provers.ir import (
     substitute,
     subterms,
 )
-from provers.semantics import Approx, Undetermined, evaluate
+from provers.semantics import Approx, Undetermined, evaluate, pairs
 from provers.semantics.identities import polynomial_identity
 
 
@@ -428,6 +428,7 @@ def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
         consts.append(v)
     lw = Lowerer()
     original_body = body
+    body = pairs.simplify(body, isabelle=False)  # (x, y) = (0, 0): the solvers have no pairs
     if fold:
         body = fold_ground(body)
     facts: list[Term] = []
