@@ -83,11 +83,22 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout test)
         finally:
-            with chat.lock:
-                chat.in_flight -= 1
+            answered(self)
+
+
+def answered(h: BaseHTTPRequestHandler) -> None:
+    """The request stops counting as in flight once its answer starts (before the client can
+    read it and send its next request), once per request."""
+    if getattr(h, "_answered", False):
+        return
+    h._answered = True  # type: ignore[attr-defined]
+    chat: ChatServer = h.server.chat  # type: ignore[attr-defined]
+    with chat.lock:
+        chat.in_flight -= 1
 
 
 def send(h: BaseHTTPRequestHandler, status: int, payload: object, headers: dict | None = None):
+    answered(h)
     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     h.send_response(status)
     h.send_header("Content-Type", "application/json")
