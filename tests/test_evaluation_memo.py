@@ -1,6 +1,7 @@
 """The evaluator's memo of quantified subformulas never changes a value: it keys on the exact
 values a subformula reads, never on values that compare equal while meaning different things."""
 
+import importlib
 from fractions import Fraction
 
 import pytest
@@ -84,3 +85,15 @@ def test_an_exhausted_step_budget_is_not_remembered():
     memo.put_undecided(key, Undecided("∃ over an unbounded domain (x : ℝ)"))
     with pytest.raises(Undecided, match="unbounded"):
         memo.get(key)
+
+
+def test_an_evaluation_that_ran_out_of_steps_is_decided_again_with_its_budget(monkeypatch):
+    """A ∀ that ran out of steps is undecided for that call only: with the full budget the
+    counterexample at i = 15 is found (the memo does not answer "undecided" for it)."""
+    ev = importlib.import_module("provers.semantics.evaluate")
+
+    formula = _bounded(app("ne", app("mul", a, i), Z(15)))
+    monkeypatch.setattr(ev, "STEP_BUDGET", 5)
+    assert truth(formula, {"a": 1}) is None
+    monkeypatch.setattr(ev, "STEP_BUDGET", 200_000)
+    assert truth(formula, {"a": 1}) is False

@@ -645,7 +645,8 @@ def _quant(t: Quant, env: Env) -> Any:
     try:
         value = _quant_value(t, env)
     except Undecided as e:
-        QUANTIFIER_VALUES.put_undecided(key, e)
+        if getattr(_steps, "left", 0) >= 0:  # not when the budget ran out inside (another reason may hide it)
+            QUANTIFIER_VALUES.put_undecided(key, e)
         raise
     QUANTIFIER_VALUES.put(key, value)
     return value
