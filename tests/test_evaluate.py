@@ -536,3 +536,30 @@ def test_a_counted_integer_range_tests_each_member_only_for_what_its_bounds_do_n
     pi_bound = sum(1 for v in range(lo, hi) if v % k == r % k and v < 3 * math.pi)
     card_pi = f"card {{n :: int. {lower} \\<and> {upper} \\<and> n < 3 * pi \\<and> n mod {k} = {r % k}}}"
     assert truth(parse_isabelle(f'theorem\nshows "{card_pi} = {pi_bound}"').conclusion, {}) is True
+
+
+# ------------------------------------------------------------------ probes of unbounded binders
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=3))
+def test_probe_combinations_cover_every_combination_small_positions_first(lengths):
+    import itertools
+
+    from provers.semantics.evaluate import _small_first
+
+    values = [list(range(k)) for k in lengths]
+    out = list(_small_first(values))
+    assert sorted(out) == sorted(itertools.product(*values))  # each combination once
+    sums = [sum(c) for c in out]
+    assert sums == sorted(sums)
+
+
+def test_a_witness_needing_a_large_probe_of_the_first_of_three_reals_is_found():
+    # a > 9 needs the probe 10 (the 11th value); in product order the first of three
+    # variables only reached its 3rd value within the 400 combinations tried
+    a, b, c = (Var(s, REAL) for s in "abc")
+    body = app("and", app("gt", a, num(9, REAL)), app("and", app("ge", b, num(0, REAL)), app("ge", c, num(0, REAL))))
+    assert truth(Quant("exists", (a, b, c), body), {}) is True
+    refuted = Quant("forall", (a, b, c), app("le", a, num(9, REAL)))
+    assert truth(refuted, {}) is False

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -761,7 +761,7 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         return truth_value(r, ex)
     if all(probe_values(v.sort) for v in vars_) and len(vars_) <= 3:
         values = [probe_values(v.sort) + _members_of_predsets(v, t.body, env) for v in vars_]
-        for combo in itertools.islice(itertools.product(*values), 400):
+        for combo in itertools.islice(_small_first(values), PROBE_COMBINATIONS):
             _tick()
             inner = {**env, **{v.name: x for v, x in zip(vars_, combo, strict=True)}}
             r, ex, _ = _tri(t.body, inner)
@@ -775,6 +775,29 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
             return decided
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names})")
+
+
+#: Probe combinations tried for a ∀/∃ over up to three unbounded variables.
+PROBE_COMBINATIONS = 400
+
+
+def _small_first(values: list[list[Any]]) -> Iterator[tuple[Any, ...]]:
+    """The combinations of ``values`` by increasing sum of positions: every variable runs over
+    its small probes before any takes a large one (in ``itertools.product``'s order the first
+    of three variables took only 3 of its 12 values within ``PROBE_COMBINATIONS``)."""
+    def with_sum(lists: list[list[Any]], total: int) -> Iterator[tuple[Any, ...]]:
+        if len(lists) == 1:
+            if total < len(lists[0]):
+                yield (lists[0][total],)
+            return
+        for k in range(min(total, len(lists[0]) - 1) + 1):
+            for rest in with_sum(lists[1:], total - k):
+                yield (lists[0][k], *rest)
+
+    if any(not v for v in values):
+        return
+    for total in range(sum(len(v) - 1 for v in values) + 1):
+        yield from with_sum(values, total)
 
 
 def _rational_identity(t: Quant, env: Env) -> Any:
