@@ -31,6 +31,7 @@ unspecified values) are defined here.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 from collections.abc import Callable, Iterator
@@ -761,7 +762,8 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         return truth_value(r, ex)
     if all(probe_values(v.sort) for v in vars_) and len(vars_) <= 3:
         values = [probe_values(v.sort) + _members_of_predsets(v, t.body, env) for v in vars_]
-        for combo in itertools.islice(_small_first(values), PROBE_COMBINATIONS):
+        for positions in _small_first(tuple(len(v) for v in values)):
+            combo = tuple(v[k] for v, k in zip(values, positions, strict=True))
             _tick()
             inner = {**env, **{v.name: x for v, x in zip(vars_, combo, strict=True)}}
             r, ex, _ = _tri(t.body, inner)
@@ -781,23 +783,41 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
 PROBE_COMBINATIONS = 400
 
 
-def _small_first(values: list[list[Any]]) -> Iterator[tuple[Any, ...]]:
-    """The combinations of ``values`` by increasing sum of positions: every variable runs over
-    its small probes before any takes a large one (in ``itertools.product``'s order the first
-    of three variables took only 3 of its 12 values within ``PROBE_COMBINATIONS``)."""
-    def with_sum(lists: list[list[Any]], total: int) -> Iterator[tuple[Any, ...]]:
-        if len(lists) == 1:
-            if total < len(lists[0]):
-                yield (lists[0][total],)
+@functools.lru_cache(maxsize=256)
+def _small_first(lengths: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The first ``PROBE_COMBINATIONS`` position tuples for lists of ``lengths``, by increasing
+    sum of positions: every variable runs over its small probes before any takes a large one
+    (in ``itertools.product``'s order the first of three variables took only 3 of its 12
+    values within the limit)."""
+    def with_sum(ls: tuple[int, ...], total: int) -> Iterator[tuple[int, ...]]:
+        if len(ls) == 1:
+            if total < ls[0]:
+                yield (total,)
             return
-        for k in range(min(total, len(lists[0]) - 1) + 1):
-            for rest in with_sum(lists[1:], total - k):
-                yield (lists[0][k], *rest)
+        for k in range(min(total, ls[0] - 1) + 1):
+            for rest in with_sum(ls[1:], total - k):
+                yield (k, *rest)
 
-    if any(not v for v in values):
-        return
-    for total in range(sum(len(v) - 1 for v in values) + 1):
-        yield from with_sum(values, total)
+    if not lengths or any(n == 0 for n in lengths):
+        return ()
+    every = (p for total in range(sum(n - 1 for n in lengths) + 1) for p in with_sum(lengths, total))
+    return tuple(itertools.islice(every, PROBE_COMBINATIONS))
+
+
+#: Free variables per term object (kept beside it, so that its id is not reused while cached):
+#: ``_closures`` asks them of the same ∀ at every probe of an outer binder.
+_FREE_VARS: dict[int, tuple[Term, frozenset[Var]]] = {}
+
+
+def _free_vars_of(t: Term) -> frozenset[Var]:
+    hit = _FREE_VARS.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    if len(_FREE_VARS) >= 4096:
+        _FREE_VARS.clear()
+    found = free_vars(t)
+    _FREE_VARS[id(t)] = (t, found)
+    return found
 
 
 def _rational_identity(t: Quant, env: Env) -> Any:
@@ -828,12 +848,12 @@ def _closures(t: Quant, env: Env) -> dict[Var, tuple[tuple[Var, ...], Term]] | N
         bound |= {v.name for v in inner.vars}
         inner = inner.body
     funs: dict[Var, tuple[tuple[Var, ...], Term]] = {}
-    for v in free_vars(t.body):
+    for v in _free_vars_of(t.body):
         f = env.get(v.name)
         if not isinstance(f, Closure):
             continue
         params = {p.name for p in f.vars}
-        others = {u.name for u in free_vars(f.body)} - params
+        others = {u.name for u in _free_vars_of(f.body)} - params
         if others & bound or any(n not in env or n not in f.env or f.env[n] != env[n] for n in others):
             return None
         funs[v] = (f.vars, f.body)
