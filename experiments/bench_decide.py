@@ -204,8 +204,8 @@ def summarize(recs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def slowest_rows(cache: Path, n: int) -> list[int]:
     """Row indices in ``isabelle_math_400`` of the ``n`` problems slowest to cluster in ``cache``."""
-    rows = [json.loads(line)["id"] for line in open(DATA / "isabelle_math_400.jsonl")]
-    times = {r["id"]: r.get("time_cluster", 0.0) for r in map(json.loads, open(cache))}
+    rows = [json.loads(line)["id"] for line in (DATA / "isabelle_math_400.jsonl").read_text().splitlines()]
+    times = {r["id"]: r.get("time_cluster", 0.0) for r in map(json.loads, cache.read_text().splitlines())}
     return sorted(range(len(rows)), key=lambda i: -times.get(rows[i], 0.0))[:n]
 
 

@@ -70,3 +70,23 @@ def test_statement_key_invariant_under_renaming():
     assert mk("n", "h").canonical_key() == mk("m", "h0").canonical_key()
     assert isinstance(mk("n", "h").as_formula(), Quant)
     assert isinstance(mk("n", "h").as_formula().body, App)
+
+
+def test_a_cache_by_identity_answers_the_same_object_and_recomputes_an_equal_copy():
+    from provers.ir import by_identity
+
+    calls = []
+
+    @by_identity(maxsize=2)
+    def names(t):
+        calls.append(t)
+        return frozenset(v.name for v in free_vars(t))
+
+    x = Var("x", REAL)
+    t = app("lt", x, num(1, REAL))
+    copy = app("lt", Var("x", REAL), num(1, REAL))  # equal, another object
+    assert names(t) == names(t) == names(copy) == {"x"}
+    assert len(calls) == 2 and calls[0] is t and calls[1] is copy
+    names.cache_clear()
+    names(t)
+    assert len(calls) == 3

@@ -38,6 +38,7 @@ from provers.ir import (
     conjuncts,
     free_vars,
     map_term,
+    rebuild,
     substitute,
     subterms,
 )
@@ -166,9 +167,11 @@ def _fully_applied(f: Var, terms: list[Term]) -> bool:
 
 
 def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isabelle: bool,
-                binds: bool) -> tuple[list[Term], dict[Var, list[Var]]]:
+                pairs: bool) -> tuple[list[Term], dict[Var, list[Var]]]:
     """``terms`` with the product ``variables`` replaced by their components (and inner
-    ∀/∃ over products split), pair operations reduced; each split variable → its components."""
+    ∀/∃ over products split), pair operations reduced; each split variable → its components.
+    ``pairs``: the terms bind or write out a pair (``_has_pairs``), so there is work to do
+    even with no variable to split."""
     mapping: dict[Var, Term] = {}
     split: dict[Var, list[Var]] = {}
     curried: dict[Var, Callable[[tuple[Term, ...]], Term]] = {}
@@ -177,7 +180,7 @@ def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isa
             split[v], mapping[v] = splitter.split(v)
         elif isinstance(v.sort, FunSort) and has_products(v.sort) and _fully_applied(v, terms):
             split[v], curried[v] = splitter.curry(v)
-    if not split and not binds and not _written_pairs(terms):  # ``binds``: an inner ∀/∃ over a pair
+    if not split and not pairs:
         return terms, {}
 
     def fix(s: Term) -> Term | None:
@@ -199,24 +202,22 @@ def split_terms(terms: list[Term], variables: list[Var], splitter: Splitter, isa
     def split_term(t: Term) -> Term:
         return map_term(substitute(t, mapping) if mapping else t, fix)
 
-    out = [split_term(t) for t in terms]
-    answer = _pair_answer([split_term(a) for a in terms[-1].args]) if _is_eq(terms[-1]) else None
-    if answer is not None:  # the conclusion "(x, y) = (2, 4)" stays an answer (``standardize``)
-        out[-1] = answer
+    *premises, conclusion = terms
+    out = [split_term(t) for t in premises]
+    if isinstance(conclusion, App) and conclusion.op == "eq":
+        eq = rebuild(conclusion, tuple(split_term(a) for a in conclusion.args))
+        reduced = None if _pair_answer(eq) else fix(eq)  # "(x, y) = (2, 4)" stays an answer
+        out.append(eq if reduced is None else reduced)
+    else:
+        out.append(split_term(conclusion))
     return out, split
 
 
-def _is_eq(t: Term) -> bool:
-    return isinstance(t, App) and t.op == "eq"
-
-
-def _pair_answer(sides: list[Term]) -> Term | None:
-    """``a = c`` for two written-out pairs of which one is closed: the value route compares
-    such answers whole, so the equality is not reduced to its components (the solvers get
-    the components from the lowering)."""
-    if all(components(s) is not None for s in sides) and any(not free_vars(s) for s in sides):
-        return app("eq", *sides)
-    return None
+def _pair_answer(eq: App) -> bool:
+    """``a = c`` between two written-out pairs of which one is closed: the value route
+    (``standardize``) compares such answers whole, so the equality is not reduced to its
+    components (the solvers get the components from the lowering)."""
+    return all(components(s) is not None for s in eq.args) and any(not free_vars(s) for s in eq.args)
 
 
 def _splits(s: Term) -> bool:
@@ -225,14 +226,10 @@ def _splits(s: Term) -> bool:
     return isinstance(s, Quant) and s.kind in ("forall", "exists") and any(isinstance(v.sort, ProdSort) for v in s.vars)
 
 
-def _binds_products(t: Term) -> bool:
-    return any(_splits(s) for s in subterms(t))
-
-
-def _written_pairs(terms: list[Term]) -> bool:
-    """Whether a pair is written out (``(x, y) = (0, 0)``): its operations reduce even with
-    no product variable to split."""
-    return any(components(s) is not None for t in terms for s in subterms(t))
+def _has_pairs(terms: list[Term]) -> bool:
+    """Whether an inner ∀/∃ binds a pair or a pair is written out (``(x, y) = (0, 0)``):
+    either is work even with no product variable to split."""
+    return any(_splits(s) or components(s) is not None for t in terms for s in subterms(t))
 
 
 def split_normal_form(nf: NormalForm) -> NormalForm:
@@ -240,12 +237,12 @@ def split_normal_form(nf: NormalForm) -> NormalForm:
     when it has none."""
     terms = [*nf.premises, nf.conclusion]
     variables = [v for v in nf.variables if has_products(v.sort)]
-    binds = any(_binds_products(t) for t in terms)
-    if not variables and not binds and not _written_pairs(terms):
+    pairs = _has_pairs(terms)
+    if not variables and not pairs:
         return nf
     taken = {s.name for t in terms for s in subterms(t) if isinstance(s, Var)} | {v.name for v in nf.variables}
     isabelle = nf.source is not None and nf.source.language == "isabelle"
-    new_terms, split = split_terms(terms, variables, Splitter(taken), isabelle, binds)
+    new_terms, split = split_terms(terms, variables, Splitter(taken), isabelle, pairs)
     prefix: list[tuple[str, Var]] = []
     deps: dict[Var, frozenset[Var]] = {}
     old_deps = nf.dependencies()

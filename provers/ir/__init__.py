@@ -113,6 +113,7 @@ from provers.ir.terms import (
     Var,
 )
 from provers.ir.traverse import (
+    by_identity,
     children,
     conjuncts,
     depth,
@@ -194,6 +195,7 @@ __all__ = [
     "app_sorted",
     "canonical",
     "cast",
+    "by_identity",
     "children",
     "conjuncts",
     "depth",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from provers.ir.ops import TRUE
 from provers.ir.terms import App, BigOp, Lam, Quant, SetBuilder, Term, Uninterpreted, Var
@@ -11,6 +13,33 @@ from provers.ir.terms import App, BigOp, Lam, Quant, SetBuilder, Term, Uninterpr
 # --------------------------------------------------------------------------------------
 # Traversal, substitution, alpha-canonical form
 # --------------------------------------------------------------------------------------
+
+_R = TypeVar("_R")
+
+
+def by_identity(maxsize: int = 4096) -> Callable[[Callable[[Any], _R]], Callable[[Any], _R]]:
+    """Cache a function of one term by the term object itself (kept beside its result, so
+    that its id is not reused while cached; emptied when full): for the same term asked
+    again and again in a hot loop, where hashing it would walk it. ``.cache_clear()``."""
+
+    def wrap(fn: Callable[[Any], _R]) -> Callable[[Any], _R]:
+        seen: dict[int, tuple[Any, _R]] = {}
+
+        @functools.wraps(fn)
+        def cached(t: Any) -> _R:
+            hit = seen.get(id(t))
+            if hit is not None and hit[0] is t:
+                return hit[1]
+            out = fn(t)
+            if len(seen) >= maxsize:
+                seen.clear()
+            seen[id(t)] = (t, out)
+            return out
+
+        cached.cache_clear = seen.clear  # type: ignore[attr-defined]
+        return cached
+
+    return wrap
 
 
 def children(t: Term) -> tuple[Term, ...]:

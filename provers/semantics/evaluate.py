@@ -62,6 +62,7 @@ from provers.ir import (
     Uninterpreted,
     Var,
     app,
+    by_identity,
     conjuncts,
     free_vars,
     map_term,
@@ -804,20 +805,8 @@ def _small_first(lengths: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(itertools.islice(every, PROBE_COMBINATIONS))
 
 
-#: Free variables per term object (kept beside it, so that its id is not reused while cached):
-#: ``_closures`` asks them of the same ∀ at every probe of an outer binder.
-_FREE_VARS: dict[int, tuple[Term, frozenset[Var]]] = {}
-
-
-def _free_vars_of(t: Term) -> frozenset[Var]:
-    hit = _FREE_VARS.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    if len(_FREE_VARS) >= 4096:
-        _FREE_VARS.clear()
-    found = free_vars(t)
-    _FREE_VARS[id(t)] = (t, found)
-    return found
+#: ``_closures`` asks the free variables of the same ∀ at every probe of an outer binder.
+_free_vars_of = by_identity()(free_vars)
 
 
 def _rational_identity(t: Quant, env: Env) -> Any:

@@ -29,6 +29,7 @@ from provers.ir import (
     Term,
     Var,
     app,
+    by_identity,
     free_vars,
     is_numeric,
 )
@@ -53,25 +54,9 @@ def _guard_ok(g: Term, bound: frozenset[Var]) -> bool:
     return False
 
 
-#: ``polynomial_identity`` per term object (kept beside its result, so that its id is not
-#: reused while cached): an outer binder's probes ask it of the same ∀ at every value tried.
-_IDENTITIES: dict[int, tuple[Quant, Term | None]] = {}
-_IDENTITIES_MAX = 4096
-
-
+@by_identity()  # an outer binder's probes ask it of the same ∀ at every value tried
 def polynomial_identity(t: Quant) -> Term | None:
     """The coefficient equations equivalent to the identity ``t``, or None."""
-    hit = _IDENTITIES.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    found = _coefficient_equations(t)
-    if len(_IDENTITIES) >= _IDENTITIES_MAX:
-        _IDENTITIES.clear()
-    _IDENTITIES[id(t)] = (t, found)
-    return found
-
-
-def _coefficient_equations(t: Quant) -> Term | None:
     if t.kind != "forall" or not t.vars:
         return None
     bound = frozenset(t.vars)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import Term, Uninterpreted, free_vars, subterms
+from provers.ir import Term, by_identity, free_vars, symbol_names
 from provers.semantics.algebraic import AlgebraicReal
 from provers.semantics.values import (
     Approx,
@@ -32,7 +32,7 @@ from provers.semantics.values import (
     Undetermined,
 )
 
-#: Entries kept (the memo is emptied when full) and terms whose names are known.
+#: Entries kept (the memo is emptied when full).
 MAX_ENTRIES = 20_000
 #: The reason that is not remembered: it depends on the steps left, not on the term.
 STEP_BUDGET_REASON = "evaluation step budget exhausted"
@@ -54,8 +54,8 @@ def value_key(v: Any) -> Any:
         return (frozenset, frozenset(value_key(x) for x in v))
     if isinstance(v, FunTable):  # mutable: its points now, those not at the default
         default = value_key(v.default)
-        points = frozenset((value_key(k), value_key(x)) for k, x in v.entries.items() if value_key(x) != default)
-        return (FunTable, points, default)
+        points = ((value_key(k), value_key(x)) for k, x in v.entries.items())
+        return (FunTable, frozenset(p for p in points if p[1] != default), default)
     raise Unkeyable(type(v).__name__)
 
 
@@ -85,37 +85,31 @@ class _Key:
                 and (self.term is other.term or self.term == other.term))
 
 
+@by_identity()
+def _scope(t: Term) -> tuple[int, tuple[str, ...]]:
+    """The hash of ``t`` and the names whose values it reads (free variables, symbols)."""
+    return hash(t), tuple(sorted({v.name for v in free_vars(t)} | symbol_names(t)))
+
+
 class Memo:
-    """``lookup(term, env)`` → (key, remembered value or ``MISSING``); ``remember``."""
+    """``key(term, env)``, then ``get`` (a remembered value or ``MISSING``) and ``put``."""
 
     MISSING = object()
 
     def __init__(self, max_entries: int = MAX_ENTRIES):
         self.max_entries = max_entries
         self._values: dict[_Key, Any] = {}
-        self._scopes: dict[int, tuple[Term, int, tuple[str, ...]]] = {}
         self.hits = 0
-
-    def _scope(self, t: Term) -> tuple[Term, int, tuple[str, ...]]:
-        hit = self._scopes.get(id(t))
-        if hit is not None and hit[0] is t:
-            return hit
-        names = {v.name for v in free_vars(t)} | {s.symbol for s in subterms(t) if isinstance(s, Uninterpreted)}
-        entry = (t, hash(t), tuple(sorted(names)))
-        if len(self._scopes) >= self.max_entries:
-            self._scopes.clear()
-        self._scopes[id(t)] = entry
-        return entry
 
     def key(self, t: Term, env: dict[str, Any]) -> _Key | None:
         """The key of ``t`` under ``env``, or None when a value it reads has no key."""
-        term, term_hash, names = self._scope(t)
+        term_hash, names = _scope(t)
         try:
             values = tuple((n, value_key(env[n])) if n in env else (n,) for n in names)
             fixed = tuple((n, value_key(x)) for n, x in env.items() if n.startswith("@"))
         except Unkeyable:
             return None
-        return _Key(term, term_hash, values + fixed)
+        return _Key(t, term_hash, values + fixed)
 
     def get(self, key: _Key) -> Any:
         """The remembered value (raises the remembered ``Undecided``), or ``MISSING``."""
@@ -138,4 +132,3 @@ class Memo:
 
     def clear(self) -> None:
         self._values.clear()
-        self._scopes.clear()
