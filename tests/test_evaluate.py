@@ -566,3 +566,25 @@ def test_a_witness_needing_a_large_probe_of_the_first_of_three_reals_is_found():
     assert truth(Quant("exists", (a, b, c), body), {}) is True
     refuted = Quant("forall", (a, b, c), app("le", a, num(9, REAL)))
     assert truth(refuted, {}) is False
+
+
+def test_a_quantifier_probed_inside_another_probe_gets_fewer_probes_and_is_not_remembered_so():
+    # ∃a b c. a > 9 ∧ … needs the 11th probe of a: beyond the nested budget, within the full one
+    from provers.semantics.evaluate import (
+        NESTED_PROBE_COMBINATIONS,
+        QUANTIFIER_VALUES,
+        _small_first,
+    )
+
+    a, b, c, x = (Var(s, REAL) for s in "abcx")
+    far = app("and", app("gt", a, num(9, REAL)), app("and", app("ge", b, x), app("ge", c, x)))
+    inner = Quant("exists", (a, b, c), far)
+    lengths = (12, 12, 12)
+    assert _small_first(lengths).index((10, 0, 0)) >= NESTED_PROBE_COMBINATIONS
+    QUANTIFIER_VALUES.clear()
+    # nested: ∀x. ∃a b c. … is probed at every x with the smaller budget, so undecided
+    nested = evaluate(Quant("forall", (x,), inner), {})
+    assert getattr(nested, "reason", "").startswith("∀ over an unbounded domain")
+    # the inner ∃ evaluated on its own at a point the nested probe visited still finds it
+    assert truth(inner, {"x": 0}) is True
+    assert truth(inner, {"x": -1}) is True

@@ -96,7 +96,7 @@ from provers.semantics.identities import polynomial_identity
 from provers.semantics.interval import PRECISIONS, Enclosing, enclose
 from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value
-from provers.semantics.memo import STEP_BUDGET_REASON, Memo
+from provers.semantics.memo import NESTED_PROBES_REASON, STEP_BUDGET_REASON, Memo
 from provers.semantics.rational_identities import rational_identity
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
@@ -761,15 +761,21 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         if r is None:
             raise Undecided(why)
         return truth_value(r, ex)
+    nested = getattr(_steps, "probing", 0)
     if all(probe_values(v.sort) for v in vars_) and len(vars_) <= 3:
         values = [probe_values(v.sort) + _members_of_predsets(v, t.body, env) for v in vars_]
-        for positions in _small_first(tuple(len(v) for v in values)):
-            combo = tuple(v[k] for v, k in zip(values, positions, strict=True))
-            _tick()
-            inner = {**env, **{v.name: x for v, x in zip(vars_, combo, strict=True)}}
-            r, ex, _ = _tri(t.body, inner)
-            if r == want and ex:
-                return want
+        positions = _small_first(tuple(len(v) for v in values))
+        _steps.probing = nested + 1
+        try:
+            for p in positions[:NESTED_PROBE_COMBINATIONS] if nested else positions:
+                combo = tuple(v[k] for v, k in zip(values, p, strict=True))
+                _tick()
+                inner = {**env, **{v.name: x for v, x in zip(vars_, combo, strict=True)}}
+                r, ex, _ = _tri(t.body, inner)
+                if r == want and ex:
+                    return want
+        finally:
+            _steps.probing = nested
     if not want and _meets_definitions(t, env):
         return True
     if not want:
@@ -777,11 +783,15 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         if decided is not None:
             return decided
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
-    raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names})")
+    fewer = f"; {NESTED_PROBES_REASON}" if nested else ""
+    raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names}{fewer})")
 
 
 #: Probe combinations tried for a ∀/∃ over up to three unbounded variables.
 PROBE_COMBINATIONS = 400
+#: ... and for one probed inside another's probe: it is probed again at every outer probe
+#: (``∀x. ∃a b c. p x = a·x² + b·x + c`` tried 400 × 400 combinations, ~40 s on one problem).
+NESTED_PROBE_COMBINATIONS = 24
 
 
 @functools.lru_cache(maxsize=256)

@@ -12,7 +12,8 @@ numbers, opaque elements, tuples and finite sets of those, function tables snaps
 closures and sets known by a membership test compare equal whatever they capture, so a
 term reading one is never remembered. An ``Undecided`` is remembered with its reason,
 except an exhausted step budget (another evaluation may have more steps left); a deadline
-is never remembered (it is not an ``Undecided``).
+is never remembered (it is not an ``Undecided``), nor an ``Undecided`` of a quantifier probed
+with the smaller budget it gets inside another quantifier's probe.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from provers.semantics.values import (
 
 #: Entries kept (the memo is emptied when full).
 MAX_ENTRIES = 20_000
-#: The reason that is not remembered: it depends on the steps left, not on the term.
+#: The reasons that are not remembered: they depend on the steps left or on how deeply the
+#: term was nested in probes (``evaluate.NESTED_PROBE_COMBINATIONS``), not on the term.
 STEP_BUDGET_REASON = "evaluation step budget exhausted"
+NESTED_PROBES_REASON = "fewer probes inside an outer probe"
 
 _SCALARS = (bool, int, Fraction, str, AlgebraicReal, ExactComplex, Opaque, Approx, ApproxBool, Undetermined)
 
@@ -127,7 +130,7 @@ class Memo:
         self._values[key] = value
 
     def put_undecided(self, key: _Key, e: Undecided) -> None:
-        if STEP_BUDGET_REASON not in e.reason:
+        if STEP_BUDGET_REASON not in e.reason and NESTED_PROBES_REASON not in e.reason:
             self.put(key, _Raised(e.reason))
 
     def clear(self) -> None:
