@@ -588,3 +588,68 @@ def test_a_quantifier_probed_inside_another_probe_gets_fewer_probes_and_is_not_r
     # the inner ∃ evaluated on its own at a point the nested probe visited still finds it
     assert truth(inner, {"x": 0}) is True
     assert truth(inner, {"x": -1}) is True
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.integers(-20, 20), st.lists(st.integers(0, 30), min_size=2, max_size=4))
+def test_a_guard_read_again_at_other_values_gives_the_domain_of_those_values(c, c0, ks):
+    # `c·v + k = c0` read once per value of k (the polynomial reading is cached by the term
+    # objects, the values are not): each value of k gets its own root
+    from provers.semantics.domains import linear_solutions
+
+    v, k = Var("v", INT), Var("k", INT)
+    lhs, rhs = app("add", app("mul", num(c, INT), v), k), num(c0, INT)
+    for kv in ks:
+        got = linear_solutions(v, lhs, rhs, lambda e, kv=kv: kv if e == k else None)
+        root = Fraction(c0 - kv, c)
+        assert got == (frozenset({int(root)}) if root.denominator == 1 else frozenset())
+
+
+def test_an_existential_guard_gives_the_images_at_each_value_of_an_outer_binder():
+    # n ∈ {a·10 + b | a, b < 3} shifted by an outer value s: the image domain is read again at
+    # each s (the shape of `∃ a b. … n = 10a + b + s` is cached, its values are not)
+    a, b, s, nn = Var("a", NAT), Var("b", NAT), Var("s", NAT), Var("n", NAT)
+    body = app("and", app("lt", a, num(3, NAT)), app("and", app("lt", b, num(3, NAT)),
+               app("eq", nn, app("add", app("add", app("mul", num(10, NAT), a), b), s))))
+    guard = Quant("exists", (a, b), body)
+    counted = Quant("exists", (nn,), app("and", guard, app("eq", app("mod", nn, num(10, NAT)), num(4, NAT))))
+    assert truth(counted, {"s": 0}) is False  # last digits 0, 1, 2
+    assert truth(counted, {"s": 2}) is True   # 2 + 2
+    assert truth(counted, {"s": 5}) is False  # 5, 6, 7
+
+
+def test_least_of_a_table_equation_is_read_off_the_table():
+    # LEAST n. f n = 0 over ℕ with f a table: only the table's points can take a value other
+    # than its default; with the default 7 the least zero is among the points, else unspecified
+    from provers.semantics.values import FunTable
+
+    k = Var("k", NAT)
+    f = Var("f", FunSort((NAT,), NAT))
+    least = Uninterpreted("LEAST", (Lam((k,), app("eq", app("apply", f, k), num(0, NAT))),), NAT)
+    assert evaluate(least, {"f": FunTable({(5,): 0, (9,): 0, (2,): 3}, 7)}) == 5
+    assert isinstance(evaluate(least, {"f": FunTable({(2,): 3}, 7)}), Undetermined)  # no zero: THE of nothing
+    assert evaluate(least, {"f": FunTable({(0,): 4, (1,): 4}, 0)}) == 2  # the default is the zero
+    # and the ∀/∃ over ℕ guarded by the same equation are decided on those points
+    assert truth(Quant("exists", (k,), app("and", app("eq", app("apply", f, k), num(0, NAT)),
+                                           app("gt", k, num(6, NAT)))), {"f": FunTable({(5,): 0, (9,): 0}, 7)}) is True
+    assert truth(Quant("exists", (k,), app("and", app("eq", app("apply", f, k), num(0, NAT)),
+                                           app("gt", k, num(9, NAT)))), {"f": FunTable({(5,): 0, (9,): 0}, 7)}) is False
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.integers(0, 12), st.integers(0, 3), max_size=8), st.integers(0, 3),
+       st.integers(0, 3), st.integers(0, 14))
+def test_a_table_equation_bounds_its_variable_exactly(entries, default, w, t):
+    # ∃k. f k = w ∧ k > t and ∀k. f k = w → k ≤ t against the table read point by point
+    from hypothesis import assume
+
+    from provers.semantics.values import FunTable
+
+    assume(default != w)
+    k = Var("k", NAT)
+    f = Var("f", FunSort((NAT,), NAT))
+    env = {"f": FunTable({(a,): x for a, x in entries.items()}, default)}
+    hit = app("eq", app("apply", f, k), num(w, NAT))
+    expected = any(x == w and a > t for a, x in entries.items())
+    assert truth(Quant("exists", (k,), app("and", hit, app("gt", k, num(t, NAT)))), env) is expected
+    assert truth(Quant("forall", (k,), app("implies", hit, app("le", k, num(t, NAT)))), env) is (not expected)

@@ -38,6 +38,7 @@ from provers.ir import (
 from provers.semantics.approx import is_rational
 from provers.semantics.closed_forms import PolynomialReader
 from provers.semantics.pairs import pair, simplify
+from provers.semantics.values import FunTable
 
 #: Largest finite domain a quantifier, set or big operator is enumerated over.
 MAX_DOMAIN = 20_000
@@ -179,7 +180,9 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             continue
         if op == "eq":
             roots = linear_solutions(v, a, b, value)
-            if roots is not None:  # `x - 3 = 0`
+            if roots is None:
+                roots = _table_preimage(v, a, b, value)
+            if roots is not None:  # `x - 3 = 0`; `f x = 0` with f a table
                 finite = roots if finite is None else finite & roots
                 continue
         m = _divisor_bound(v, g, value)
@@ -238,13 +241,9 @@ def _linear(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = N
     value) count by their exact value."""
     if v.sort not in (NAT, INT, RAT, REAL):
         return None
-    reader = PolynomialReader(v, None)
-    p, q = reader.read(a), reader.read(b)
-    if p is None or q is None:
+    diff = _difference(v, a, b)
+    if diff is None:
         return None
-    diff = dict(p)
-    for m, c in q.items():
-        diff[m] = diff.get(m, Fraction(0)) - c
     c1 = c0 = Fraction(0)
     for (deg, r, atoms), c in diff.items():
         if not c:
@@ -261,6 +260,49 @@ def _linear(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = N
         else:
             c0 += c
     return (c1, c0) if c1 else None
+
+
+def _table_preimage(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> frozenset | None:
+    """``f v = w`` with ``f`` a function given by a table (a sampled or model function) whose
+    default is not w: v is among the table's points where it takes w (``LEAST n. f n = 0``
+    searched 100 000 naturals of a random table)."""
+    for app_side, other in ((a, b), (b, a)):
+        if not (isinstance(app_side, App) and app_side.op == "apply" and app_side.args[1:] == (v,)):
+            continue
+        table, w = value(app_side.args[0]), value(other)
+        if not isinstance(table, FunTable) or not is_rational(w) or isinstance(w, bool):
+            return None
+        values = [table.default, *table.entries.values()]
+        if not all(is_rational(x) and not isinstance(x, bool) for x in values) or table.default == w:
+            return None  # compared exactly, or not at all
+        points = (k[0] for k, x in table.entries.items() if len(k) == 1 and x == w)
+        return frozenset(k for k in points if is_rational(k) and (v.sort != NAT or (k == int(k) and k >= 0)))
+    return None
+
+
+#: ``_difference`` results by the objects (v, a, b) they were read from.
+_DIFFERENCES: dict[tuple[int, int, int], tuple[Var, Term, Term, dict | None]] = {}
+
+
+def _difference(v: Var, a: Term, b: Term) -> dict | None:
+    """``a − b`` read as a polynomial in ``v`` (``PolynomialReader`` monomials), or None.
+    Cached by the term objects: a guard is read again at every point a quantifier over it is
+    evaluated at (``∃ a b. … ∧ n = 100·a + b``: 90 values of a at each sampled n)."""
+    key = (id(v), id(a), id(b))
+    hit = _DIFFERENCES.get(key)
+    if hit is not None and hit[0] is v and hit[1] is a and hit[2] is b:
+        return hit[3]
+    reader = PolynomialReader(v, None)
+    p, q = reader.read(a), reader.read(b)
+    diff = None
+    if p is not None and q is not None:
+        diff = dict(p)
+        for m, c in q.items():
+            diff[m] = diff.get(m, Fraction(0)) - c
+    if len(_DIFFERENCES) >= 4096:
+        _DIFFERENCES.clear()
+    _DIFFERENCES[key] = (v, a, b, diff)
+    return diff
 
 
 def linear_solutions(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = None) -> frozenset | None:
@@ -389,12 +431,13 @@ def _image_domain(v: Var, q: Quant, others: frozenset[Var], value: Callable[[Ter
     domain and one conjunct says ``v = e₁(ȳ) ∨ … ∨ v = eₖ(ȳ)``: the eᵢ at every such ȳ (a
     superset: membership is still evaluated at each). None when it does not apply or the
     enumeration would exceed ``MAX_DOMAIN``."""
-    body = conjuncts(q.body)
-    ys = frozenset(q.vars)
-    eqs = next((es for c in body if v in free_vars(c) and (es := _equated(v, c)) is not None), None)
-    if eqs is None or any(free_vars(e) & (others - ys) for e in eqs):
+    shape = _image_shape(v, q)
+    if shape is None:
         return None
-    free = [c for c in body if v not in free_vars(c)]
+    eqs, free = shape
+    ys = frozenset(q.vars)
+    if any(free_vars(e) & (others - ys) for e in eqs):
+        return None
     domains = []
     size = len(eqs)
     for y in q.vars:
@@ -417,6 +460,26 @@ def _image_domain(v: Var, q: Quant, others: frozenset[Var], value: Callable[[Ter
                 return None
             out.add(w)
     return frozenset(out)
+
+
+#: ``_image_shape`` results by the objects (v, q) they were read from.
+_IMAGE_SHAPES: dict[tuple[int, int], tuple[Var, Quant, tuple | None]] = {}
+
+
+def _image_shape(v: Var, q: Quant) -> tuple[list[Term], list[Term]] | None:
+    """``(e₁ … eₖ, the conjuncts free of v)`` for ``_image_domain``, or None; cached by the
+    objects (the same ``∃ȳ. B`` is a guard at every value of an outer binder)."""
+    key = (id(v), id(q))
+    hit = _IMAGE_SHAPES.get(key)
+    if hit is not None and hit[0] is v and hit[1] is q:
+        return hit[2]
+    body = conjuncts(q.body)
+    eqs = next((es for c in body if v in free_vars(c) and (es := _equated(v, c)) is not None), None)
+    out = None if eqs is None else (eqs, [c for c in body if v not in free_vars(c)])
+    if len(_IMAGE_SHAPES) >= 4096:
+        _IMAGE_SHAPES.clear()
+    _IMAGE_SHAPES[key] = (v, q, out)
+    return out
 
 
 def _literal(w: Any, sort: Sort) -> Num | None:
