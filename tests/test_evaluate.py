@@ -357,11 +357,16 @@ def test_a_linear_real_interval_builder_is_infinite_exactly_when_nondegenerate(c
 
 
 def test_real_builder_with_other_conditions_is_not_claimed_infinite():
-    """A conjunct the interval reading does not understand (x² = 4) leaves the set's size open."""
+    """A conjunct the interval reading does not understand (x² = 2: irrational roots, no exact
+    domain) leaves the set's size open; x² = 4 bounds x to its rational roots ±2."""
     s = SetBuilder(x, app("and", app("le", num(0, REAL), x),
-                          app("eq", app("pow", x, num(2, NAT)), num(4, REAL))))
+                          app("eq", app("pow", x, num(2, NAT)), num(2, REAL))))
     assert isinstance(evaluate(app("card", s), {}), Undetermined)
     assert isinstance(evaluate(app("finite", s), {}), Undetermined)
+    s4 = SetBuilder(x, app("and", app("le", num(0, REAL), x),
+                           app("eq", app("pow", x, num(2, NAT)), num(4, REAL))))
+    assert evaluate(app("card", s4), {}) == 1
+    assert evaluate(app("finite", s4), {}) is True
 
 
 def test_closed_set_builders_are_computed_once_and_open_ones_per_point():
@@ -653,3 +658,45 @@ def test_a_table_equation_bounds_its_variable_exactly(entries, default, w, t):
     expected = any(x == w and a > t for a, x in entries.items())
     assert truth(Quant("exists", (k,), app("and", hit, app("gt", k, num(t, NAT)))), env) is expected
     assert truth(Quant("forall", (k,), app("implies", hit, app("le", k, num(t, NAT)))), env) is (not expected)
+
+
+# ------------------------------------------------------------------ polynomial equations bound their variable
+
+
+def _poly(v, coeffs):
+    """Σ coeffs[i]·vⁱ as an IR term of v's sort."""
+    s = v.sort
+    terms = [num(coeffs[0], s)] + [app("mul", num(c, s), app("pow", v, num(i, NAT))) for i, c in enumerate(coeffs) if i]
+    out = terms[0]
+    for t in terms[1:]:
+        out = app("add", out, t)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-6, 6), min_size=2, max_size=3), st.integers(1, 3), st.integers(-8, 8))
+def test_an_integer_polynomial_equation_bounds_its_variable_to_its_roots(roots, scale, t):
+    # c·∏(v − rᵢ) = 0 over ℤ and over ℝ (all roots rational): ∃ above t and ∀ below against the roots
+    coeffs = [scale]
+    for r in roots:  # multiply by (v − r)
+        coeffs = [(-r * coeffs[0])] + [coeffs[i - 1] - r * coeffs[i] for i in range(1, len(coeffs))] + [coeffs[-1]]
+    for sort in (INT, REAL):
+        v = Var("v", sort)
+        eq = app("eq", _poly(v, coeffs), num(0, sort))
+        above = any(r > t for r in roots)
+        assert truth(Quant("exists", (v,), app("and", eq, app("gt", v, num(t, sort)))), {}) is above
+        assert truth(Quant("forall", (v,), app("implies", eq, app("le", v, num(t, sort)))), {}) is (not above)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 50), st.integers(-3, 3))
+def test_a_polynomial_with_an_irrational_root_never_gives_a_wrong_answer(n, t):
+    # v² = n over ℝ: ±√n; with n not a square there is no exact domain, so the evaluator may
+    # be undecided but never wrong; over ℕ the domain is exact either way
+    v, k = Var("v", REAL), Var("k", NAT)
+    got = truth(Quant("exists", (v,), app("and", app("eq", app("mul", v, v), num(n, REAL)),
+                                          app("gt", v, num(t, REAL)))), {})
+    expected = n > t * abs(t)  # √n > t
+    square = math.isqrt(n) ** 2 == n
+    assert got is expected if square else got in (None, expected)
+    assert truth(Quant("exists", (k,), app("eq", app("mul", k, k), num(n, NAT))), {}) is square

@@ -182,6 +182,8 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             roots = linear_solutions(v, a, b, value)
             if roots is None:
                 roots = _table_preimage(v, a, b, value)
+            if roots is None:
+                roots = polynomial_roots(v, a, b, value)
             if roots is not None:  # `x - 3 = 0`; `f x = 0` with f a table
                 finite = roots if finite is None else finite & roots
                 continue
@@ -278,6 +280,52 @@ def _table_preimage(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> f
         points = (k[0] for k, x in table.entries.items() if len(k) == 1 and x == w)
         return frozenset(k for k in points if is_rational(k) and (v.sort != NAT or (k == int(k) and k >= 0)))
     return None
+
+
+#: Largest degree of a polynomial equation whose roots bound its variable.
+MAX_ROOT_DEGREE = 6
+
+
+def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> frozenset | None:
+    """The values of ``v`` where ``a = b`` holds when ``a − b`` is a polynomial in v of degree
+    2 … ``MAX_ROOT_DEGREE`` with coefficients of exact rational value: its integer roots over
+    ℕ / ℤ, its rational roots over ℚ, and over ℝ its rational roots when it has no other real
+    root (None otherwise: an irrational root has no exact value here). ``∃ k. k² = n`` is
+    then decided at every n, and ``x² − 5x + 6 = 0`` bounds x to {2, 3}."""
+    if v.sort not in (NAT, INT, RAT, REAL):
+        return None
+    diff = _difference(v, a, b)
+    if diff is None:
+        return None
+    coeffs: dict[int, Fraction] = {}
+    for (deg, ratio, atoms), c in diff.items():
+        if ratio != 1:
+            return None
+        for atom in atoms:
+            w = value(atom)
+            if not is_rational(w) or isinstance(w, bool):
+                return None
+            c *= Fraction(w)
+        coeffs[deg] = coeffs.get(deg, Fraction(0)) + c
+    degree = max((d for d, c in coeffs.items() if c), default=-1)
+    if not 2 <= degree <= MAX_ROOT_DEGREE:
+        return None
+    roots, complete = _rational_roots(tuple(coeffs.get(d, Fraction(0)) for d in range(degree + 1)))
+    if v.sort in (NAT, INT):
+        return frozenset(int(r) for r in roots if r.denominator == 1 and (v.sort == INT or r >= 0))
+    return roots if v.sort == RAT or complete else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _rational_roots(coeffs: tuple[Fraction, ...]) -> tuple[frozenset, bool]:
+    """(the rational roots of Σ coeffs[i]·xⁱ, whether they are all of its real roots)."""
+    import sympy
+
+    x = sympy.Symbol("x")
+    p = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(coeffs)], x, domain="QQ")
+    p = p.sqf_part()
+    roots = frozenset(Fraction(int(r.p), int(r.q)) for r in p.ground_roots())
+    return roots, p.count_roots() == len(roots)
 
 
 #: ``_difference`` results by the objects (v, a, b) they were read from.
