@@ -700,3 +700,33 @@ def test_a_polynomial_with_an_irrational_root_never_gives_a_wrong_answer(n, t):
     square = math.isqrt(n) ** 2 == n
     assert got is expected if square else got in (None, expected)
     assert truth(Quant("exists", (k,), app("eq", app("mul", k, k), num(n, NAT))), {}) is square
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(-5, 5), min_size=2, max_size=3), st.integers(-2, 5))
+def test_isabelle_powr_under_a_positivity_guard_bounds_its_variable_like_a_power(roots, t):
+    # r > 0 ∧ ∏(r − rᵢ) = 0 written with `r powr k` (unspecified for r < 0): the positive roots
+    coeffs = [1]
+    for r in roots:
+        coeffs = [(-r * coeffs[0])] + [coeffs[i - 1] - r * coeffs[i] for i in range(1, len(coeffs))] + [coeffs[-1]]
+    v = Var("v", REAL)
+    terms = [num(coeffs[0], REAL)] + [app("mul", num(c, REAL), app("powr", v, num(i, REAL)))
+                                      for i, c in enumerate(coeffs) if i]
+    p = terms[0]
+    for s in terms[1:]:
+        p = app("add", p, s)
+    guard = app("and", app("gt", v, num(0, REAL)), app("eq", p, num(0, REAL)))
+    above = any(r > 0 and r > t for r in roots)
+    assert truth(Quant("exists", (v,), app("and", guard, app("gt", v, num(t, REAL)))), {}) is above
+    assert truth(Quant("forall", (v,), app("implies", guard, app("le", v, num(t, REAL)))), {}) is (not above)
+
+
+def test_isabelle_powr_without_a_positivity_guard_is_not_read_as_a_power():
+    # r powr 2 = 4 alone: at r < 0 the value is exp (2 · ln r), ln r unspecified, so −2 is not
+    # a known root and no domain {2} may be claimed
+    from provers.semantics.domains import bound_domain
+
+    v = Var("v", REAL)
+    eq = app("eq", app("powr", v, num(2, REAL)), num(4, REAL))
+    assert bound_domain(v, [eq], frozenset(), lambda e: None) is None
+    assert set(bound_domain(v, [app("gt", v, num(0, REAL)), eq], frozenset(), lambda e: None)) == {2}

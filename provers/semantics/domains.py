@@ -33,6 +33,7 @@ from provers.ir import (
     app,
     conjuncts,
     free_vars,
+    map_term,
     substitute,
 )
 from provers.semantics.approx import is_rational
@@ -158,7 +159,9 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             return None
         return value_of(e)
 
-    for g in _unfold_set_builders(guards):
+    unfolded = _unfold_set_builders(guards)
+    nonnegative = v.sort in (RAT, REAL) and any(_says_nonnegative(v, g) for g in unfolded)
+    for g in unfolded:
         if isinstance(g, Quant) and g.kind == "exists":
             image = _image_domain(v, g, others, value)
             if image is not None:  # `∃ d ∈ D, n = 10 * d + 1`: n among the images
@@ -183,7 +186,7 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             if roots is None:
                 roots = _table_preimage(v, a, b, value)
             if roots is None:
-                roots = polynomial_roots(v, a, b, value)
+                roots = polynomial_roots(v, a, b, value, nonnegative)
             if roots is not None:  # `x - 3 = 0`; `f x = 0` with f a table
                 finite = roots if finite is None else finite & roots
                 continue
@@ -286,15 +289,20 @@ def _table_preimage(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> f
 MAX_ROOT_DEGREE = 6
 
 
-def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> frozenset | None:
+def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
+                     nonnegative: bool = False) -> frozenset | None:
     """The values of ``v`` where ``a = b`` holds when ``a − b`` is a polynomial in v of degree
     2 … ``MAX_ROOT_DEGREE`` with coefficients of exact rational value: its integer roots over
     ℕ / ℤ, its rational roots over ℚ, and over ℝ its rational roots when it has no other real
     root (None otherwise: an irrational root has no exact value here). ``∃ k. k² = n`` is
-    then decided at every n, and ``x² − 5x + 6 = 0`` bounds x to {2, 3}."""
+    then decided at every n, and ``x² − 5x + 6 = 0`` bounds x to {2, 3}.
+
+    ``nonnegative``: another guard says v ≥ 0 (over ℚ / ℝ), so only the roots ≥ 0 count and
+    Isabelle's ``v powr k`` (k a positive integer numeral; unspecified for v < 0, 0 at v = 0)
+    reads as ``v ^ k``: GPT-4's Isabelle writes ``r powr 3`` for a positive root r."""
     if v.sort not in (NAT, INT, RAT, REAL):
         return None
-    diff = _difference(v, a, b)
+    diff = _difference(v, a, b, nonnegative)
     if diff is None:
         return None
     coeffs: dict[int, Fraction] = {}
@@ -310,36 +318,64 @@ def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> 
     degree = max((d for d, c in coeffs.items() if c), default=-1)
     if not 2 <= degree <= MAX_ROOT_DEGREE:
         return None
-    roots, complete = _rational_roots(tuple(coeffs.get(d, Fraction(0)) for d in range(degree + 1)))
+    roots, complete = _rational_roots(tuple(coeffs.get(d, Fraction(0)) for d in range(degree + 1)), nonnegative)
     if v.sort in (NAT, INT):
         return frozenset(int(r) for r in roots if r.denominator == 1 and (v.sort == INT or r >= 0))
     return roots if v.sort == RAT or complete else None
 
 
 @functools.lru_cache(maxsize=1024)
-def _rational_roots(coeffs: tuple[Fraction, ...]) -> tuple[frozenset, bool]:
-    """(the rational roots of Σ coeffs[i]·xⁱ, whether they are all of its real roots)."""
+def _rational_roots(coeffs: tuple[Fraction, ...], nonnegative: bool = False) -> tuple[frozenset, bool]:
+    """(the rational roots of Σ coeffs[i]·xⁱ, whether they are all of its real roots), both
+    among the roots ≥ 0 only when ``nonnegative``."""
     import sympy
 
     x = sympy.Symbol("x")
     p = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(coeffs)], x, domain="QQ")
     p = p.sqf_part()
     roots = frozenset(Fraction(int(r.p), int(r.q)) for r in p.ground_roots())
+    if nonnegative:
+        roots = frozenset(r for r in roots if r >= 0)
+        return roots, p.count_roots(inf=0) == len(roots)
     return roots, p.count_roots() == len(roots)
 
 
+def _says_nonnegative(v: Var, g: Term) -> bool:
+    """``0 < v``, ``0 ≤ v``, ``v > 0`` or ``v ≥ 0``."""
+    if not (isinstance(g, App) and len(g.args) == 2 and g.op in ("lt", "le", "gt", "ge")):
+        return False
+    lhs, rhs = g.args if g.op in ("lt", "le") else reversed(g.args)
+    return rhs == v and isinstance(lhs, Num) and lhs.value == 0
+
+
+def _powr_as_pow(v: Var, t: Term) -> Term:
+    """``t`` with ``v powr k`` (k a positive integer numeral) written ``v ^ k``: equal where
+    v ≥ 0 (``0 powr k = 0``)."""
+    def rewrite(s: Term) -> Term | None:
+        if isinstance(s, App) and s.op == "powr" and s.args[0] == v and isinstance(s.args[1], Num):
+            k = s.args[1].value
+            if k == int(k) and 0 < k <= 64:
+                return app("pow", v, Num(int(k), NAT))
+        return None
+
+    return map_term(t, rewrite)
+
+
 #: ``_difference`` results by the objects (v, a, b) they were read from.
-_DIFFERENCES: dict[tuple[int, int, int], tuple[Var, Term, Term, dict | None]] = {}
+_DIFFERENCES: dict[tuple[int, int, int, bool], tuple[Var, Term, Term, dict | None]] = {}
 
 
-def _difference(v: Var, a: Term, b: Term) -> dict | None:
+def _difference(v: Var, a: Term, b: Term, powr_as_pow: bool = False) -> dict | None:
     """``a − b`` read as a polynomial in ``v`` (``PolynomialReader`` monomials), or None.
     Cached by the term objects: a guard is read again at every point a quantifier over it is
     evaluated at (``∃ a b. … ∧ n = 100·a + b``: 90 values of a at each sampled n)."""
-    key = (id(v), id(a), id(b))
+    key = (id(v), id(a), id(b), powr_as_pow)
     hit = _DIFFERENCES.get(key)
     if hit is not None and hit[0] is v and hit[1] is a and hit[2] is b:
         return hit[3]
+    key_terms = (a, b)
+    if powr_as_pow:
+        a, b = _powr_as_pow(v, a), _powr_as_pow(v, b)
     reader = PolynomialReader(v, None)
     p, q = reader.read(a), reader.read(b)
     diff = None
@@ -349,7 +385,7 @@ def _difference(v: Var, a: Term, b: Term) -> dict | None:
             diff[m] = diff.get(m, Fraction(0)) - c
     if len(_DIFFERENCES) >= 4096:
         _DIFFERENCES.clear()
-    _DIFFERENCES[key] = (v, a, b, diff)
+    _DIFFERENCES[key] = (v, *key_terms, diff)
     return diff
 
 
