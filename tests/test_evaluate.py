@@ -730,3 +730,27 @@ def test_isabelle_powr_without_a_positivity_guard_is_not_read_as_a_power():
     eq = app("eq", app("powr", v, num(2, REAL)), num(4, REAL))
     assert bound_domain(v, [eq], frozenset(), lambda e: None) is None
     assert set(bound_domain(v, [app("gt", v, num(0, REAL)), eq], frozenset(), lambda e: None)) == {2}
+
+
+def test_a_forall_over_an_existential_that_probes_can_only_witness_stops_at_once(monkeypatch):
+    # ∀x. ∃a b. p x = a·x + b with p a table: the ∃ is never false at a probe (no finite domain
+    # for a or b), so no probe of x can be a counterexample; a ∀ over an ∃ with a finite
+    # domain (∃ y : ℕ. y² = x) is still refuted at x = 2
+    import importlib
+
+    from provers.semantics.values import FunTable
+
+    ev = importlib.import_module("provers.semantics.evaluate")
+    ticks = []
+    real_tick = ev._tick
+    monkeypatch.setattr(ev, "_tick", lambda: (ticks.append(1), real_tick())[1])
+    ev.QUANTIFIER_VALUES.clear()
+    xr, a, b = Var("x", REAL), Var("a", REAL), Var("b", REAL)
+    p = Var("p", FunSort((REAL,), REAL))
+    hopeless = Quant("forall", (xr,), Quant("exists", (a, b), app("eq", app("apply", p, xr),
+                                                                   app("add", app("mul", a, xr), b))))
+    got = evaluate(hopeless, {"p": FunTable({(Fraction(1, 3),): 5}, 0)})
+    assert isinstance(got, Undetermined) and len(ticks) < 5
+    xn, yn = Var("x", NAT), Var("y", NAT)
+    squares = Quant("forall", (xn,), Quant("exists", (yn,), app("eq", app("mul", yn, yn), xn)))
+    assert truth(squares, {}) is False

@@ -765,12 +765,16 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
     if all(probe_values(v.sort) for v in vars_) and len(vars_) <= 3:
         values = [probe_values(v.sort) + _members_of_predsets(v, t.body, env) for v in vars_]
         positions = _small_first(tuple(len(v) for v in values))
+        witness_only = None if want else _witness_only(t.body)
         _steps.probing = nested + 1
         try:
             for p in positions[:NESTED_PROBE_COMBINATIONS] if nested else positions:
                 combo = tuple(v[k] for v, k in zip(values, p, strict=True))
                 _tick()
                 inner = {**env, **{v.name: x for v, x in zip(vars_, combo, strict=True)}}
+                if witness_only is not None and _probed_only(witness_only, inner):
+                    break  # the body is never false at a probe: no counterexample to find
+                witness_only = None  # looked at the first combination only
                 r, ex, _ = _tri(t.body, inner)
                 if r == want and ex:
                     return want
@@ -785,6 +789,24 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
     fewer = f"; {NESTED_PROBES_REASON}" if nested else ""
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names}{fewer})")
+
+
+def _witness_only(body: Term) -> Quant | None:
+    """The ∃ a ∀'s body is false only where it is false (the body itself, or the conclusion
+    of ``g → ∃ȳ. B``), or None."""
+    while isinstance(body, App) and body.op == "implies":
+        body = body.args[1]
+    return body if isinstance(body, Quant) and body.kind == "exists" else None
+
+
+def _probed_only(q: Quant, env: Env) -> bool:
+    """No variable of the ∃ ``q`` has a finite domain under ``env``: ``q`` is then settled by
+    a witness among probes or left undecided, never false, so a ∀ over it
+    (``∀x. ∃a b c. p x = a·x² + b·x + c``) has no counterexample to find by probing. Asked at
+    the ∀'s first probe only (a domain that appears at another is not looked for)."""
+    restricting = guards("exists", q.body)
+    value_of = _exact_value(env)
+    return all(bound_domain(v, restricting, frozenset(q.vars) - {v}, value_of) is None for v in q.vars)
 
 
 #: Probe combinations tried for a ∀/∃ over up to three unbounded variables.
