@@ -90,3 +90,22 @@ def test_a_cache_by_identity_answers_the_same_object_and_recomputes_an_equal_cop
     names.cache_clear()
     names(t)
     assert len(calls) == 3
+
+
+def test_a_cache_by_identity_of_several_terms_needs_every_argument_to_be_the_same_object():
+    from provers.ir import by_identity
+
+    calls = []
+
+    @by_identity()
+    def both(s, t):
+        calls.append((s, t))
+        return frozenset(v.name for v in free_vars(s) | free_vars(t))
+
+    x, y = Var("x", REAL), Var("y", REAL)
+    s, t = app("lt", x, num(1, REAL)), app("lt", y, num(2, REAL))
+    assert both(s, t) == both(s, t) == {"x", "y"}
+    assert len(calls) == 1
+    both(s, app("lt", Var("y", REAL), num(2, REAL)))  # the second one a copy: asked again
+    both(t, s)  # another order: asked again
+    assert len(calls) == 3

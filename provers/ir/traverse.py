@@ -17,23 +17,25 @@ from provers.ir.terms import App, BigOp, Lam, Quant, SetBuilder, Term, Uninterpr
 _R = TypeVar("_R")
 
 
-def by_identity(maxsize: int = 4096) -> Callable[[Callable[[Any], _R]], Callable[[Any], _R]]:
-    """Cache a function of one term by the term object itself (kept beside its result, so
-    that its id is not reused while cached; emptied when full): for the same term asked
-    again and again in a hot loop, where hashing it would walk it. ``.cache_clear()``."""
+def by_identity(maxsize: int = 4096) -> Callable[[Callable[..., _R]], Callable[..., _R]]:
+    """Cache a function of terms (positional arguments) by the argument objects themselves
+    (kept beside the result, so that their ids are not reused while cached; emptied when
+    full): for the same terms asked again and again in a hot loop, where hashing them would
+    walk them. ``.cache_clear()``."""
 
-    def wrap(fn: Callable[[Any], _R]) -> Callable[[Any], _R]:
-        seen: dict[int, tuple[Any, _R]] = {}
+    def wrap(fn: Callable[..., _R]) -> Callable[..., _R]:
+        seen: dict[tuple[int, ...], tuple[tuple[Any, ...], _R]] = {}
 
         @functools.wraps(fn)
-        def cached(t: Any) -> _R:
-            hit = seen.get(id(t))
-            if hit is not None and hit[0] is t:
+        def cached(*args: Any) -> _R:
+            key = tuple(map(id, args))
+            hit = seen.get(key)
+            if hit is not None and all(a is b for a, b in zip(hit[0], args, strict=True)):
                 return hit[1]
-            out = fn(t)
+            out = fn(*args)
             if len(seen) >= maxsize:
                 seen.clear()
-            seen[id(t)] = (t, out)
+            seen[key] = (args, out)
             return out
 
         cached.cache_clear = seen.clear  # type: ignore[attr-defined]

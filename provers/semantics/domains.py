@@ -31,6 +31,7 @@ from provers.ir import (
     Term,
     Var,
     app,
+    by_identity,
     conjuncts,
     free_vars,
     map_term,
@@ -361,31 +362,19 @@ def _powr_as_pow(v: Var, t: Term) -> Term:
     return map_term(t, rewrite)
 
 
-#: ``_difference`` results by the objects (v, a, b) they were read from.
-_DIFFERENCES: dict[tuple[int, int, int, bool], tuple[Var, Term, Term, dict | None]] = {}
-
-
+@by_identity()  # a guard is read again at every point a quantifier over it is evaluated at
 def _difference(v: Var, a: Term, b: Term, powr_as_pow: bool = False) -> dict | None:
-    """``a − b`` read as a polynomial in ``v`` (``PolynomialReader`` monomials), or None.
-    Cached by the term objects: a guard is read again at every point a quantifier over it is
-    evaluated at (``∃ a b. … ∧ n = 100·a + b``: 90 values of a at each sampled n)."""
-    key = (id(v), id(a), id(b), powr_as_pow)
-    hit = _DIFFERENCES.get(key)
-    if hit is not None and hit[0] is v and hit[1] is a and hit[2] is b:
-        return hit[3]
-    key_terms = (a, b)
+    """``a − b`` read as a polynomial in ``v`` (``PolynomialReader`` monomials), or None
+    (``∃ a b. … ∧ n = 100·a + b``: read at 90 values of a at each sampled n)."""
     if powr_as_pow:
         a, b = _powr_as_pow(v, a), _powr_as_pow(v, b)
     reader = PolynomialReader(v, None)
     p, q = reader.read(a), reader.read(b)
-    diff = None
-    if p is not None and q is not None:
-        diff = dict(p)
-        for m, c in q.items():
-            diff[m] = diff.get(m, Fraction(0)) - c
-    if len(_DIFFERENCES) >= 4096:
-        _DIFFERENCES.clear()
-    _DIFFERENCES[key] = (v, *key_terms, diff)
+    if p is None or q is None:
+        return None
+    diff = dict(p)
+    for m, c in q.items():
+        diff[m] = diff.get(m, Fraction(0)) - c
     return diff
 
 
@@ -546,24 +535,12 @@ def _image_domain(v: Var, q: Quant, others: frozenset[Var], value: Callable[[Ter
     return frozenset(out)
 
 
-#: ``_image_shape`` results by the objects (v, q) they were read from.
-_IMAGE_SHAPES: dict[tuple[int, int], tuple[Var, Quant, tuple | None]] = {}
-
-
+@by_identity()  # the same ∃ȳ. B is a guard at every value of an outer binder
 def _image_shape(v: Var, q: Quant) -> tuple[list[Term], list[Term]] | None:
-    """``(e₁ … eₖ, the conjuncts free of v)`` for ``_image_domain``, or None; cached by the
-    objects (the same ``∃ȳ. B`` is a guard at every value of an outer binder)."""
-    key = (id(v), id(q))
-    hit = _IMAGE_SHAPES.get(key)
-    if hit is not None and hit[0] is v and hit[1] is q:
-        return hit[2]
+    """``(e₁ … eₖ, the conjuncts free of v)`` for ``_image_domain``, or None."""
     body = conjuncts(q.body)
     eqs = next((es for c in body if v in free_vars(c) and (es := _equated(v, c)) is not None), None)
-    out = None if eqs is None else (eqs, [c for c in body if v not in free_vars(c)])
-    if len(_IMAGE_SHAPES) >= 4096:
-        _IMAGE_SHAPES.clear()
-    _IMAGE_SHAPES[key] = (v, q, out)
-    return out
+    return None if eqs is None else (eqs, [c for c in body if v not in free_vars(c)])
 
 
 def _literal(w: Any, sort: Sort) -> Num | None:
