@@ -548,3 +548,35 @@ def test_norm_and_dist_on_numbers_have_their_hol_meaning(text, holds):
 
     d = decide(parse_isabelle(f'theorem\nshows "{text}"').conclusion, {})
     assert d.exact and d.value is holds
+
+
+# ------------------------------------------------------------------ ℤ, ℕ, ℚ, ℝ as the ranges they are
+
+
+@pytest.mark.parametrize(("glyph", "typ", "point", "inside"), [
+    ("\\<int>", "real", Fraction(3), True), ("\\<int>", "real", Fraction(1, 2), False),
+    ("\\<nat>", "real", Fraction(-2), False), ("\\<nat>", "int", 4, True), ("\\<nat>", "int", -1, False),
+    ("\\<rat>", "real", Fraction(7, 3), True), ("\\<real>", "real", Fraction(-5, 2), True),
+    ("\\<int>", "int", -7, True),
+])
+def test_number_sets_are_the_ranges_of_their_embeddings(glyph, typ, point, inside):
+    # Isabelle: Ints = range of_int, Nats = range of_nat, …: membership is decided exactly
+    from provers.semantics import truth
+
+    st = parse_isabelle(f'theorem\n fixes x :: {typ}\n shows "x \\<in> {glyph}"')
+    assert truth(st.conclusion, {"x": point}) is inside
+
+
+def test_a_real_in_the_integers_between_halves_is_proved_to_be_one():
+    from provers.engine.equivalence import check_equivalence, provable
+
+    st = parse_isabelle('theorem\n fixes x :: real\n assumes h0: "x \\<in> \\<int>" and h1: "x > 1/2" '
+                        'and h2: "x < 3/2"\n shows "x = 1"')
+    assert provable(st, timeout=1.0, language="isabelle").status.value == "proved"
+    as_range = parse_isabelle('theorem\n fixes x :: real\n assumes h0: "\\<exists> n::int. x = of_int n" '
+                              'and h1: "x > 1/2" and h2: "x < 3/2"\n shows "x = 1"')
+    assert check_equivalence(st, as_range, relation="sae", timeout=1.0).status.value == "equivalent"
+    rationals = parse_isabelle('theorem\n fixes x :: real\n assumes h0: "x \\<in> \\<rat>" and h1: "x > 1/2" '
+                               'and h2: "x < 3/2"\n shows "x = 1"')
+    v = check_equivalence(st, rationals, relation="sae", timeout=1.0)
+    assert v.status.value == "inequivalent"  # x = 2/3, say: rational, not an integer

@@ -88,6 +88,10 @@ class Finisher:
             return args[0].args[0 if t.symbol == "fst" else 1]  # fst (a, b) = a
         if t.symbol in _UNBOUNDED and len(args) == 1 and args[0].sort in (NAT, INT, RAT, REAL):
             return self.unbounded(t.symbol, args[0])
+        if t.symbol in _NUMBER_SETS and not args:
+            number_set = self.number_set(t.symbol, self.sort(t.sort))
+            if number_set is not None:
+                return number_set
         scalar = _scalar_metric(t.symbol, args)
         if scalar is not None:
             return scalar
@@ -99,6 +103,21 @@ class Finisher:
         x = Var(f"x{self.count}'", bound.sort)
         op, left = _UNBOUNDED[kind]
         return SetBuilder(x, app(op, *((bound, x) if left else (x, bound))))
+
+    def number_set(self, name: str, s: Sort) -> Term | None:
+        """``ℤ``, ``ℕ``, ``ℚ``, ``ℝ`` at a numeric element type as the set-builder they are
+        (``Ints = range of_int``: {x | ∃n :: int. x = of_int n}; the whole type when it is
+        the source type itself); None where HOL has no such embedding (a type error there)."""
+        source = _NUMBER_SETS[name]
+        elem = s.elem if isinstance(s, SetSort) else None
+        if elem not in _EMBEDDING_ORDER or _EMBEDDING_ORDER.index(elem) < _EMBEDDING_ORDER.index(source):
+            return None
+        self.count += 1
+        x = Var(f"x{self.count}'", elem)
+        if elem == source:
+            return SetBuilder(x, app("true"))
+        n = Var(f"n{self.count}'", source)
+        return SetBuilder(x, Quant("exists", (n,), app("eq", x, cast(n, elem))))
 
     def quant(self, t: PreQuant) -> Term:
         return Quant(t.kind, tuple(self.var(v) for v in t.vars), self.term(t.body))
@@ -273,6 +292,11 @@ def _scalar_metric(symbol: str, args: tuple[Term, ...]) -> Term | None:
 
 
 #: Isabelle's one-sided intervals: the relation and whether the bound is on its left.
+#: HOL's sets of numbers (``Ints = range of_int``, …) and the type each is the range of.
+_NUMBER_SETS = {"Nats": NAT, "Ints": INT, "Rats": RAT, "Reals": REAL}
+#: The canonical embeddings ℕ → ℤ → ℚ → ℝ → ℂ.
+_EMBEDDING_ORDER = (NAT, INT, RAT, REAL, COMPLEX)
+
 _UNBOUNDED = {"atLeast": ("le", True), "greaterThan": ("lt", True), "atMost": ("le", False),
               "lessThan": ("lt", False)}
 
