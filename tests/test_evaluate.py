@@ -754,3 +754,29 @@ def test_a_forall_over_an_existential_that_probes_can_only_witness_stops_at_once
     xn, yn = Var("x", NAT), Var("y", NAT)
     squares = Quant("forall", (xn,), Quant("exists", (yn,), app("eq", app("mul", yn, yn), xn)))
     assert truth(squares, {}) is False
+
+
+# ------------------------------------------------------------------ ∃ coefficients pinned by a ∀'s instances
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-4, 4), st.integers(-4, 4), st.integers(-4, 4), st.integers(0, 7), st.integers(-2, 2))
+def test_coefficients_an_identity_pins_are_read_off_its_instances(a0, b0, c0, bump_at, bump):
+    # ∃ a b c. ∀x. p x = a·x² + b·x + c with p the closure λx. a0·x² + b0·x + c0 (+ bump at one
+    # point): true exactly when there is no bump; decided, not probed
+    from provers.semantics.values import Closure
+
+    a, b, c, x, y = (Var(s, REAL) for s in "abcxy")
+    p = Var("p", FunSort((REAL,), REAL))
+    poly = lambda u, k2, k1, k0: app("add", app("add", app("mul", k2, app("pow", u, num(2, NAT))),  # noqa: E731
+                                                app("mul", k1, u)), k0)
+    body = poly(y, num(a0, REAL), num(b0, REAL), num(c0, REAL))
+    if bump:
+        body = app("ite", app("eq", y, num(bump_at, REAL)), app("add", body, num(bump, REAL)), body)
+    env = {"p": Closure((y,), body, {})}
+    stmt = Quant("exists", (a, b, c), Quant("forall", (x,), app("eq", app("apply", p, x), poly(x, a, b, c))))
+    assert truth(stmt, env) is (bump == 0)
+    # the same with a guard on the coefficients: only the pinned values can witness it
+    guarded = Quant("exists", (a, b, c), app("and", app("gt", a, num(a0, REAL)),
+                                             Quant("forall", (x,), app("eq", app("apply", p, x), poly(x, a, b, c)))))
+    assert truth(guarded, env) is False

@@ -286,6 +286,93 @@ def _table_preimage(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> f
     return None
 
 
+#: Points a ∀ conjunct of an ∃ is instantiated at to pin the ∃'s variables (``instance_solution``).
+INSTANCE_POINTS = (0, 1, 2, 3, 4, 5, 6, 7)
+
+
+def instance_solution(vs: tuple[Var, ...], conjuncts_: list[Term],
+                      value: Callable[[Term], Any]) -> dict[str, Fraction] | bool | None:
+    """``∃ v̄. … ∧ (∀x. L = R) ∧ …`` with L − R affine in v̄ (over ℚ / ℝ) at each numeral x:
+    every witness meets the instances at x = 0, 1, 2, … (linear equations in v̄, exact where
+    their coefficients have exact values), so their unique solution is the only candidate
+    (``∃ a b c. … ∧ ∀x. p x = a·x² + b·x + c`` with p a table: a, b, c read off p's values).
+    Returns that solution, False when the instances have none (no witness), None when they do
+    not determine v̄ or the shape does not apply."""
+    if not vs or any(v.sort not in (RAT, REAL) for v in vs):
+        return None
+    names = frozenset(vs)
+    for q in conjuncts_:
+        if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1
+                and q.vars[0].sort in (NAT, INT, RAT, REAL) and isinstance(q.body, App) and q.body.op == "eq"
+                and names <= free_vars(q.body)):
+            continue
+        rows = []
+        for x0 in INSTANCE_POINTS:
+            row = _instance_row(vs, substitute(q.body, {q.vars[0]: Num(x0, q.vars[0].sort)}), value)
+            if row is not None:
+                rows.append(row)
+        solved = _solve_linear(rows, len(vs))
+        if solved is False or isinstance(solved, list):
+            return solved if solved is False else {v.name: x for v, x in zip(vs, solved, strict=True)}
+    return None
+
+
+def _instance_row(vs: tuple[Var, ...], eq: App, value: Callable[[Term], Any]) -> tuple[list[Fraction], Fraction] | None:
+    """(coefficients of v̄, right-hand side) of the instance ``L = R`` when L − R is affine in
+    v̄ with exact coefficients; None otherwise."""
+    lhs, rhs = eq.args
+    names = frozenset(vs)
+    coeffs = []
+    for v in vs:
+        diff = _difference.__wrapped__(v, lhs, rhs)  # a fresh instance: not worth caching
+        if diff is None:
+            return None
+        c1 = Fraction(0)
+        for (deg, ratio, atoms), c in diff.items():
+            if deg == 0:
+                continue
+            if deg > 1 or ratio != 1 or any(free_vars(a) & names for a in atoms):
+                return None
+            for atom in atoms:
+                w = value(atom)
+                if not is_rational(w) or isinstance(w, bool):
+                    return None
+                c *= Fraction(w)
+            c1 += c
+        coeffs.append(c1)
+    zero = {v: Num(0, v.sort) for v in vs}
+    at_zero = [value(substitute(side, zero)) for side in (lhs, rhs)]
+    if not all(is_rational(w) and not isinstance(w, bool) for w in at_zero):
+        return None
+    return coeffs, Fraction(at_zero[1]) - Fraction(at_zero[0])
+
+
+def _solve_linear(rows: list[tuple[list[Fraction], Fraction]], n: int) -> list[Fraction] | bool | None:
+    """The unique solution of the rows (coefficients · v̄ = rhs), False when there is none,
+    None when they leave v̄ undetermined. Gaussian elimination over ℚ."""
+    m = [list(c) + [r] for c, r in rows]
+    pivots = []
+    rank = 0
+    for col in range(n):
+        pivot = next((i for i in range(rank, len(m)) if m[i][col] != 0), None)
+        if pivot is None:
+            continue
+        m[rank], m[pivot] = m[pivot], m[rank]
+        p = m[rank][col]
+        m[rank] = [x / p for x in m[rank]]
+        for i in range(len(m)):
+            if i != rank and m[i][col] != 0:
+                f = m[i][col]
+                m[i] = [a - f * b for a, b in zip(m[i], m[rank], strict=True)]
+        pivots.append(col)
+        rank += 1
+    if any(all(x == 0 for x in row[:n]) and row[n] != 0 for row in m):
+        return False
+    if rank < n:
+        return None
+    return [m[i][n] for i in range(n)]
+
+
 #: Largest degree of a polynomial equation whose roots bound its variable.
 MAX_ROOT_DEGREE = 6
 

@@ -89,6 +89,7 @@ from provers.semantics.domains import (
     bound_domain,
     dense_interval_infinite,
     guards,
+    instance_solution,
     probe_values,
     split_pair,
 )
@@ -670,6 +671,15 @@ def _quant_value(t: Quant, env: Env) -> Any:
         dom = _counterexample_domain(t, env)
     if dom is not None:
         return _enumerate(t.body, t.vars[0], dom, want, env)
+    if want:  # ∃ v̄. … ∧ ∀x. L = R: the instances of the ∀ may leave one candidate, or none
+        solution = instance_solution(t.vars, restricting, _exact_value(env))
+        if solution is False:
+            return False
+        if solution is not None:
+            r, ex, why = _tri(t.body, {**env, **solution})
+            if r is None:
+                raise Undecided(why)
+            return truth_value(r, ex)
     return _probe(t, want, env)
 
 
