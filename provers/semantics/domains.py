@@ -254,11 +254,10 @@ def _linear(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = N
     for (deg, r, atoms), c in diff.items():
         if not c:
             continue
-        for atom in atoms if value_of is not None else ():
-            w = value_of(atom)
-            if not is_rational(w) or isinstance(w, bool):
+        if value_of is not None:
+            c = _valued(c, atoms, value_of)
+            if c is None:
                 return None
-            c *= Fraction(w)
         if (atoms and value_of is None) or r != 1 or deg > 1:
             return None
         if deg == 1:
@@ -333,11 +332,9 @@ def _instance_row(vs: tuple[Var, ...], eq: App, value: Callable[[Term], Any]) ->
                 continue
             if deg > 1 or ratio != 1 or any(free_vars(a) & names for a in atoms):
                 return None
-            for atom in atoms:
-                w = value(atom)
-                if not is_rational(w) or isinstance(w, bool):
-                    return None
-                c *= Fraction(w)
+            c = _valued(c, atoms, value)
+            if c is None:
+                return None
             c1 += c
         coeffs.append(c1)
     zero = {v: Num(0, v.sort) for v in vs}
@@ -345,6 +342,17 @@ def _instance_row(vs: tuple[Var, ...], eq: App, value: Callable[[Term], Any]) ->
     if not all(is_rational(w) and not isinstance(w, bool) for w in at_zero):
         return None
     return coeffs, Fraction(at_zero[1]) - Fraction(at_zero[0])
+
+
+def _valued(c: Fraction, atoms: tuple[Term, ...], value: Callable[[Term], Any]) -> Fraction | None:
+    """A monomial's coefficient times the exact values of its v-free atoms (``9 powr 3``, a
+    bound variable's value), or None when one has no exact rational value."""
+    for atom in atoms:
+        w = value(atom)
+        if not is_rational(w) or isinstance(w, bool):
+            return None
+        c *= Fraction(w)
+    return c
 
 
 def _solve_linear(rows: list[tuple[list[Fraction], Fraction]], n: int) -> list[Fraction] | bool | None:
@@ -395,13 +403,9 @@ def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
         return None
     coeffs: dict[int, Fraction] = {}
     for (deg, ratio, atoms), c in diff.items():
-        if ratio != 1:
+        c = _valued(c, atoms, value) if ratio == 1 else None
+        if c is None:
             return None
-        for atom in atoms:
-            w = value(atom)
-            if not is_rational(w) or isinstance(w, bool):
-                return None
-            c *= Fraction(w)
         coeffs[deg] = coeffs.get(deg, Fraction(0)) + c
     degree = max((d for d, c in coeffs.items() if c), default=-1)
     if not 2 <= degree <= MAX_ROOT_DEGREE:
