@@ -16,6 +16,7 @@ from provers.ir import (
     COMPLEX,
     INT,
     NAT,
+    NUMERIC_ORDER,
     RAT,
     REAL,
     App,
@@ -110,7 +111,7 @@ class Finisher:
         the source type itself); None where HOL has no such embedding (a type error there)."""
         source = _NUMBER_SETS[name]
         elem = s.elem if isinstance(s, SetSort) else None
-        if elem not in _EMBEDDING_ORDER or _EMBEDDING_ORDER.index(elem) < _EMBEDDING_ORDER.index(source):
+        if elem not in NUMERIC_ORDER or NUMERIC_ORDER.index(elem) < NUMERIC_ORDER.index(source):
             return None
         self.count += 1
         x = Var(f"x{self.count}'", elem)
@@ -291,12 +292,10 @@ def _scalar_metric(symbol: str, args: tuple[Term, ...]) -> Term | None:
     return None
 
 
-#: Isabelle's one-sided intervals: the relation and whether the bound is on its left.
 #: HOL's sets of numbers (``Ints = range of_int``, …) and the type each is the range of.
 _NUMBER_SETS = {"Nats": NAT, "Ints": INT, "Rats": RAT, "Reals": REAL}
-#: The canonical embeddings ℕ → ℤ → ℚ → ℝ → ℂ.
-_EMBEDDING_ORDER = (NAT, INT, RAT, REAL, COMPLEX)
 
+#: Isabelle's one-sided intervals: the relation and whether the bound is on its left.
 _UNBOUNDED = {"atLeast": ("le", True), "greaterThan": ("lt", True), "atMost": ("le", False),
               "lessThan": ("lt", False)}
 

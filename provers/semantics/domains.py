@@ -247,7 +247,7 @@ def _linear(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = N
     value) count by their exact value."""
     if v.sort not in (NAT, INT, RAT, REAL):
         return None
-    diff = _difference(v, a, b)
+    diff = _difference(v, a, b, False)
     if diff is None:
         return None
     c1 = c0 = Fraction(0)
@@ -311,8 +311,10 @@ def instance_solution(vs: tuple[Var, ...], conjuncts_: list[Term],
             if row is not None:
                 rows.append(row)
         solved = _solve_linear(rows, len(vs))
-        if solved is False or isinstance(solved, list):
-            return solved if solved is False else {v.name: x for v, x in zip(vs, solved, strict=True)}
+        if solved is False:
+            return False
+        if solved is not None:
+            return {v.name: x for v, x in zip(vs, solved, strict=True)}
     return None
 
 
@@ -323,7 +325,7 @@ def _instance_row(vs: tuple[Var, ...], eq: App, value: Callable[[Term], Any]) ->
     names = frozenset(vs)
     coeffs = []
     for v in vs:
-        diff = _difference.__wrapped__(v, lhs, rhs)  # a fresh instance: not worth caching
+        diff = _difference.__wrapped__(v, lhs, rhs, False)  # a fresh instance: not worth caching
         if diff is None:
             return None
         c1 = Fraction(0)
@@ -359,7 +361,6 @@ def _solve_linear(rows: list[tuple[list[Fraction], Fraction]], n: int) -> list[F
     """The unique solution of the rows (coefficients · v̄ = rhs), False when there is none,
     None when they leave v̄ undetermined. Gaussian elimination over ℚ."""
     m = [list(c) + [r] for c, r in rows]
-    pivots = []
     rank = 0
     for col in range(n):
         pivot = next((i for i in range(rank, len(m)) if m[i][col] != 0), None)
@@ -372,7 +373,6 @@ def _solve_linear(rows: list[tuple[list[Fraction], Fraction]], n: int) -> list[F
             if i != rank and m[i][col] != 0:
                 f = m[i][col]
                 m[i] = [a - f * b for a, b in zip(m[i], m[rank], strict=True)]
-        pivots.append(col)
         rank += 1
     if any(all(x == 0 for x in row[:n]) and row[n] != 0 for row in m):
         return False
@@ -454,9 +454,11 @@ def _powr_as_pow(v: Var, t: Term) -> Term:
 
 
 @by_identity()  # a guard is read again at every point a quantifier over it is evaluated at
-def _difference(v: Var, a: Term, b: Term, powr_as_pow: bool = False) -> dict | None:
+def _difference(v: Var, a: Term, b: Term, powr_as_pow: bool) -> dict | None:
     """``a − b`` read as a polynomial in ``v`` (``PolynomialReader`` monomials), or None
-    (``∃ a b. … ∧ n = 100·a + b``: read at 90 values of a at each sampled n)."""
+    (``∃ a b. … ∧ n = 100·a + b``: read at 90 values of a at each sampled n). ``powr_as_pow``
+    is always passed: the cache keys its positional arguments, so the linear and polynomial
+    readings of one guard share one entry."""
     if powr_as_pow:
         a, b = _powr_as_pow(v, a), _powr_as_pow(v, b)
     reader = PolynomialReader(v, None)
