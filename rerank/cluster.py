@@ -303,8 +303,10 @@ class Clusterer:
         self.stats = ClusterStats()
         self._uf = UnionFind()
         self._members: dict[int, list[int]] = {}  # root -> its class, sorted
-        # per problem: one parse and profile per distinct text; one answer pin per normal form
+        # per problem: one parse and profile per distinct text; one vacuity and truth check per
+        # canonical key; one answer pin per normal form
         self._profiled: dict[str, Candidate] = {}
+        self._checked: dict[str, Candidate] = {}
         self.pins: dict[Any, AnswerPin] = {}
 
     # ------------------------------------------------------------------ adding
@@ -389,12 +391,16 @@ class Clusterer:
             describe(c, self.relation, self.fingerprints, deadline)
             if isinstance(candidate, str):
                 self._profiled[candidate] = c
+        # a statement with an earlier one's key is that statement up to renaming and the order
+        # of premises and commutative arguments: the same vacuity and truth (a sampled pool
+        # repeats its statements, spelled differently: spacing, `≠` or `\<noteq>`, premise order)
+        checked = self._checked.setdefault(c.key, c) if c.key is not None else c
         if self.check_vacuous:
-            c.vacuous = self._vacuous(c, deadline)
+            c.vacuous = self._vacuous(c, deadline) if checked is c else checked.vacuous
             if c.vacuous:
                 c.flags.append("vacuous")
         if self.check_truth:
-            c.holds = self._holds(c, deadline)
+            c.holds = self._holds(c, deadline) if checked is c else checked.holds
             if c.holds is False:
                 c.flags.append("refuted")
         return c

@@ -230,3 +230,23 @@ def test_a_given_backend_is_used_and_counted():
     c.extend(["theorem a (x : ℝ) (h : 0 < x) : x ^ 2 > 0 := by sorry",
               "theorem b (y : ℝ) (h : 0 < y) : y * y > 0 := by sorry"])
     assert Abstaining.calls > 0 and c.classes == [[0], [1]]
+
+
+def test_a_statement_spelled_again_is_checked_for_vacuity_and_truth_once():
+    """Two spellings of one statement (``≠`` / ``\\<noteq>``, premise order, renaming) share
+    the canonical key, so the second reuses the first's vacuity and truth answers; a
+    different statement is checked on its own (the real engine and solvers)."""
+    first = ('theorem fixes a :: int assumes h0 : "a mod 3 ≠ 0" and h1 : "a > 0" '
+             'shows "a \\<noteq> 3 * (a div 3)"')
+    again = ('theorem fixes b :: int assumes h0 : "b > 0" and h1 : "b mod 3 \\<noteq> 0" '
+             'shows "b ≠ 3 * (b div 3)"')
+    other = ('theorem fixes a :: int assumes h0 : "a mod 3 = 0" and h1 : "a < 0" '
+             'shows "a ≠ 3 * (a div 3)"')
+    c = Clusterer("symbolic", "isabelle", 2.0, check_truth=True)
+    c.extend([first, again, other])
+    a, b, o = c.candidates
+    assert a.key == b.key != o.key
+    assert c.stats.vacuity_checks == 2 and c.stats.truth_checks == 2
+    assert (b.vacuous, b.holds) == (a.vacuous, a.holds) == (False, True)
+    assert o.vacuous is False and o.holds is False and "refuted" in o.flags
+    assert c.classes == [[0, 1], [2]]
