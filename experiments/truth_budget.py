@@ -6,6 +6,10 @@ asks of every candidate) at a given solver budget, over every parsed candidate o
 
     nice python experiments/truth_budget.py 1.0 /tmp/truth_1.jsonl
     nice python experiments/truth_budget.py 0.3 /tmp/truth_03.jsonl
+    nice python experiments/truth_budget.py 1.0 /tmp/lean_1.jsonl lean_mutants_formalalign_valid.jsonl lean4
+
+Each line also carries the candidate's vacuity (``equivalence.vacuous`` at 1 s, asked first,
+as the clusterer does): whether the truth check's budget matters depends on it.
 
 Why: the check is about a fifth of a ``Reranker`` run, and almost all of that is the
 undecided candidates waiting out their solver budget; comparing two budgets candidate by
@@ -33,20 +37,26 @@ def main(argv: list[str]) -> int:
     from provers.engine.profile import Profile
 
     timeout, out_path = float(argv[0]), Path(argv[1])
-    rows = [json.loads(x) for x in DATA.read_text().splitlines() if x.strip()]
+    data = DATA.parent / argv[2] if len(argv) > 2 else DATA
+    language = argv[3] if len(argv) > 3 else "isabelle"
+    rows = [json.loads(x) for x in data.read_text().splitlines() if x.strip()]
     with out_path.open("w") as out:
         for r in tqdm(rows, desc=f"truth at {timeout:g} s"):
             for i, c in enumerate(r["candidates"]):
                 try:
-                    prof = Profile.of(parse(c["formal"], "isabelle"), "symbolic", fingerprints=False)
+                    prof = Profile.of(parse(c["formal"], language), "symbolic", fingerprints=False)
                 except Exception:  # noqa: BLE001 - an unparsed candidate has no truth check
                     continue
+                try:
+                    vacuity = equivalence.vacuous(prof, timeout=1.0).status.value
+                except Exception as e:  # noqa: BLE001 - recorded, the run goes on
+                    vacuity = f"error: {type(e).__name__}"
                 t0 = time.monotonic()
                 try:
                     status = equivalence.provable(prof, timeout=timeout).status.value
                 except Exception as e:  # noqa: BLE001 - recorded, the run goes on
                     status = f"error: {type(e).__name__}"
-                out.write(json.dumps({"id": r["id"], "i": i, "status": status,
+                out.write(json.dumps({"id": r["id"], "i": i, "vacuity": vacuity, "status": status,
                                       "time": time.monotonic() - t0}) + "\n")
     return 0
 
