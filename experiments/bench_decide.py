@@ -53,7 +53,7 @@ def _rows(name: str) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------
 
 
-def worker(tree: str, timeout: float) -> None:  # noqa: C901 - one handler per part, kept together
+def worker(tree: str, timeout: float, truth: bool = False) -> None:  # noqa: C901 - one handler per part, kept together
     sys.path.insert(0, tree)
     import provers
     from provers.errors import ParseError
@@ -77,14 +77,15 @@ def worker(tree: str, timeout: float) -> None:  # noqa: C901 - one handler per p
     def math(i: int) -> dict[str, Any]:
         row = rows.setdefault("math", _rows("isabelle_math_400.jsonl"))[i]
         verdicts.clear()
-        c = Clusterer("symbolic", "isabelle", timeout, cache={})
+        c = Clusterer("symbolic", "isabelle", timeout, cache={}, check_truth=truth)
         t0 = time.perf_counter()
         c.extend([cand["formal"] for cand in row["candidates"]])
         dt = time.perf_counter() - t0
         s = c.stats
         return {"id": row["id"], "time": dt, "checks": s.checks, "inconclusive": s.inconclusive,
                 "solver_calls": s.solver_calls + getattr(s, "vacuity_solver_calls", 0),
-                "k": s.k, "classes": len(c.classes), "classes_list": [list(x) for x in c.classes]}
+                "k": s.k, "classes": len(c.classes), "classes_list": [list(x) for x in c.classes],
+                "holds": [cand.holds for cand in c.candidates] if truth else None}
 
     def mutants(i: int) -> dict[str, Any]:
         all_rows = rows.setdefault("mutants", _rows("lean_mutants_formalalign_valid.jsonl"))
@@ -213,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", help="a checkout of the commit before issue 14")
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per solver call")
+    ap.add_argument("--truth", action="store_true",
+                    help="MATH part: also the per-candidate truth check, as a Reranker does (check_truth)")
     ap.add_argument("--math", type=int, default=40, help="problems of the 40-problem MATH sample (0: none)")
     ap.add_argument("--slowest", type=int, default=0,
                     help="also the N problems slowest to cluster in --stage1 (the tail the sample misses)")
@@ -224,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        worker(args.worker, args.timeout)
+        worker(args.worker, args.timeout, args.truth)
         return 0
     if not args.base:
         ap.error("--base is required (a checkout of the commit before issue 14)")
@@ -241,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         items += [("gted", i) for i in range(args.gted or 298)]
     items += [("embed", i) for i in sample_indices(400)[: args.embed]]
     trees = {"base": Path(args.base).resolve(), "head": HERE}
-    workers = {name: start_worker(__file__, tree, ["--timeout", str(args.timeout)]) for name, tree in trees.items()}
+    workers = {name: start_worker(__file__, tree, ["--timeout", str(args.timeout), *(["--truth"] if args.truth else [])]) for name, tree in trees.items()}
     recs = run_alternating(workers, [f"{part} {i}" for part, i in items], Path(args.out), label="tree")
     summary = {name: summarize(r) for name, r in recs.items()}
     b, h = summary["base"].get("math"), summary["head"].get("math")

@@ -250,3 +250,35 @@ def test_a_statement_spelled_again_is_checked_for_vacuity_and_truth_once():
     assert (b.vacuous, b.holds) == (a.vacuous, a.holds) == (False, True)
     assert o.vacuous is False and o.holds is False and "refuted" in o.flags
     assert c.classes == [[0, 1], [2]]
+
+
+def test_a_candidate_with_undecided_premises_gets_a_quick_truth_check():
+    """The solvers that could not decide a candidate's premises get only the quick share of
+    the budget for its whole statement (``UNDECIDED_PREMISES_TRUTH_SHARE``); a candidate whose
+    premises were decided gets the whole budget."""
+    from provers.backends.base import Backend, Unknown
+    from rerank.cluster import UNDECIDED_PREMISES_TRUTH_SHARE
+
+    class Abstaining(Backend):
+        name = "abstaining"
+
+        def __init__(self):
+            self.asked: list[tuple[str, float]] = []
+
+        def prove(self, obligation, timeout=5.0):
+            self.asked.append((str(obligation), timeout))
+            return Unknown("abstains", self.name)
+
+    def truth_budgets(text: str) -> tuple[bool | None, list[float]]:
+        backend = Abstaining()
+        c = Clusterer("symbolic", "lean4", 1.0, check_truth=True, cache={}, backend=backend)
+        c.add(text)
+        # the truth obligation is the only one that mentions the conclusion's 1000
+        return c.candidates[0].vacuous, [t for ob, t in backend.asked if "1000" in ob]
+
+    # x³ + x = 7 has one irrational root: no sampled point meets it, the solver abstains
+    vacuous, budgets = truth_budgets("theorem a (x : ℝ) (h : x ^ 3 + x = 7) : x < 1000 := by sorry")
+    assert vacuous is None and budgets and max(budgets) <= UNDECIDED_PREMISES_TRUTH_SHARE * 1.0 + 1e-9
+    # 0 < x is met at a sampled point: the premises are decided, the truth check keeps its budget
+    vacuous, budgets = truth_budgets("theorem b (x : ℝ) (h : 0 < x) : x ^ 3 < 1000 * x ^ 5 + 1000 := by sorry")
+    assert vacuous is False and budgets and max(budgets) == 1.0
