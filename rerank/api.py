@@ -93,8 +93,9 @@ class Reranker:
     fingerprints: refute pairs by sampled exact evaluation before any solver runs.
     check_vacuous: ask the engine whether each candidate's premises are contradictory.
     check_truth: ask the engine whether each candidate holds outright (one short prover
-        call per candidate): a refuted statement is never a faithful formalization of a
-        true problem, a proved one counts ``1 + truth_weight`` times.
+        call per candidate, a shorter one where the vacuity test left the premises undecided:
+        ``rerank.cluster.UNDECIDED_PREMISES_TRUTH_SHARE``): a refuted statement is never a
+        faithful formalization of a true problem, a proved one counts ``1 + truth_weight`` times.
     penalize_vacuous: vacuous, degenerate (conclusion ``True``, ``t = t``, or one of its
         own premises) and refuted candidates never come before a sound one.
     exclude_unparsed: an unparseable candidate is ranked after every parseable one.

@@ -67,8 +67,8 @@ __all__ = [
     "cluster",
 ]
 
-#: Seconds for one vacuity check: contradictory premises are usually easy to refute, and
-#: this check runs once per candidate with premises, so it gets a shorter budget.
+#: Seconds for one vacuity (or truth) check: contradictory premises are usually easy to
+#: refute, and these checks run once per candidate, so they get a shorter budget.
 VACUITY_TIMEOUT = 2.0
 
 #: Share of the check's budget (``VACUITY_TIMEOUT`` at most) for the truth check of a candidate
