@@ -80,7 +80,7 @@ class Reranker:
         ``syntactic``).
     language: ``lean4`` or ``isabelle``.
     timeout: seconds of the longest solver call: vacuity tests get all of it, the other
-        obligations of a check 0.3 × timeout (``provers.engine.verdict.QUICK``: measured,
+        obligations of a check 0.15 × timeout (``provers.engine.verdict.QUICK``: measured,
         solvers that answer do so early); a whole equivalence check gets 4 × timeout, a
         candidate's fingerprint and vacuity test ``timeout`` each.
     problem_timeout: seconds of engine time for one problem (parsing, fingerprints, vacuity

@@ -50,7 +50,6 @@ from provers.engine.answers import AnswerPin
 from provers.engine.profile import Fingerprint, Profile, Signature
 from provers.engine.prover import default_backend as engine_default_backend
 from provers.engine.relations import RELATIONS
-from provers.engine.verdict import QUICK
 from provers.errors import ParseError
 from provers.ir import IRError, Statement
 from provers.status import Status, VerdictStatus
@@ -76,7 +75,7 @@ VACUITY_TIMEOUT = 2.0
 #: rarely decide the whole statement with more time (of 1013 such MATH candidates 156 were
 #: decided, all but 3 within this share; docs/benchmarks.md, stop 31), and waiting out the
 #: whole budget on the others was most of the truth checks' time.
-UNDECIDED_PREMISES_TRUTH_SHARE = QUICK
+UNDECIDED_PREMISES_TRUTH_SHARE = 0.3
 
 #: Flag of a candidate whose comparisons were skipped because the problem's budget was spent.
 BUDGET_FLAG = "unchecked: problem time budget spent"
