@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from provers.backends.base import Backend
 from provers.engine.equivalence import check_equivalence, trivial, vacuous
 from provers.ir import (
     FALSE,
@@ -366,6 +367,43 @@ def test_provable_decides_whole_statements():
 
     assert provable("theorem t (n : ℕ) (h : n > 2) : n ≥ 3 := by sorry").status == "proved"
     assert provable("theorem t (n : ℕ) (h : n > 2) : n ≥ 4 := by sorry").status == "refuted"
+
+
+class _Counting(Backend):
+    """Answers unknown and counts the calls (a raising backend would be read as unknown)."""
+
+    name = "counting"
+
+    def __init__(self):
+        self.calls = 0
+
+    def prove(self, obligation, timeout=5.0):
+        from provers.backends.base import Unknown
+
+        self.calls += 1
+        return Unknown("not asked to decide", self.name)
+
+
+def test_the_truth_check_reuses_a_decided_vacuity_test_without_a_solver_call():
+    from provers import parse
+    from provers.engine.equivalence import provable
+    from provers.engine.profile import Profile
+
+    # contradictory premises: the statement holds, by the vacuity proof
+    p = Profile.of(parse("theorem t (x : ℝ) (h₀ : x < 0) (h₁ : 1 < x) : x = 5 := by sorry", "lean4"),
+                   fingerprints=False)
+    assert provable(p, backend=_Counting()).status == "unknown"  # nothing to reuse yet
+    assert vacuous(p).status == "proved"
+    counting = _Counting()
+    ob = provable(p, backend=counting)
+    assert ob.status == "proved" and "contradictory" in ob.detail and counting.calls == 0
+    # a wrong answer is false at the premises' model (x = 7), which no sampled point hits
+    p = Profile.of(parse("theorem t (x : ℝ) (h₀ : x ^ 3 + 2 = 345) : x = 4 := by sorry", "lean4"),
+                   fingerprints=False)
+    assert vacuous(p).status == "refuted"
+    counting = _Counting()
+    ob = provable(p, backend=counting)
+    assert ob.status == "refuted" and ob.model == {"x": 7} and counting.calls == 0
 
 
 def test_solver_calls_get_their_effort_share_of_the_limit():

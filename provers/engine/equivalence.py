@@ -749,10 +749,23 @@ def provable(statement: Statement | Profile | str, timeout: float = 5.0, languag
     """Does the whole statement ``∀x̄. ⋀Γ → C`` hold? (the "naive" baseline keeps such
     candidates; the selection demotes refuted ones). One solver call on the closed statement,
     then, for a conclusion ``L ⋈ c``, its answer pin without a solver (definitions, sampled
-    points, small integers: ``answers.holds_by_pin``). ``status``:
+    points, small integers: ``answers.holds_by_pin``). Given a ``Profile`` whose vacuity test
+    was decided (``vacuous``), no call is made for contradictory premises (over a ∀ prefix)
+    and the premises' model is the first point tried as a countermodel. ``status``:
     ``proved``, ``refuted`` (the countermodel exactly checked), ``unknown``."""
     name = "statement holds"
     profile, prover, formula = _single(statement, lambda nf: nf.closed(), timeout, language, backend, deadline)
+    vacuity = profile.vacuity  # decided before on this profile (a Clusterer's vacuity test)
+    if vacuity is not None and vacuity.status == Status.PROVED and \
+            all(kind == "forall" for kind, _ in profile.normal_form.prefix):
+        # ⊢ ∀x̄. ¬⋀Γ gives ∀x̄. ⋀Γ → C (with an ∃ in the prefix it would also need the sort
+        # inhabited): no second call
+        return Obligation(name, formula, Status.PROVED, vacuity.by,
+                          f"the premises are contradictory ({vacuity.detail or vacuity.by})")
+    if vacuity is not None and vacuity.status == Status.REFUTED and vacuity.model:
+        # a model of the premises: where a wrong answer's conclusion is false (`x + 2 = 5`
+        # with `x = 4`), a point no sampler draws
+        prover.use_probes([vacuity.model])
 
     def ask() -> Obligation:
         # cheapest first: a statement whose premises define everything its conclusion
