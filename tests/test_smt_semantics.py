@@ -311,6 +311,18 @@ def test_sums_with_symbolic_bounds_are_opaque_but_know_their_first_values():
         assert isinstance(solve(solver, literal, 5.0, fold=False), Proved)
 
 
+def test_a_sum_over_an_interval_of_reals_is_opaque_not_unrolled():
+    from provers.ir import BigOp
+
+    i, j = Var("i", REAL), Var("j", REAL)
+    # `∑ i ∈ {1..3}. ∑ j ∈ {4..6}. 1` with i, j real: infinite domains, not 3 × 3 terms (the
+    # symbolic-bound unrolling of the inner sum recursed without end: a solver error)
+    total = BigOp("sum", i, app("Icc", R(1), R(3)), BigOp("sum", j, app("Icc", R(4), R(6)), R(1)))
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, forall_([x], implies(eq(x, total), eq(x, R(9)))), 5.0)
+        assert isinstance(r, Unknown) and "error" not in r.reason
+
+
 def test_unary_function_variables_are_first_class():
     from provers.ir import BOOL, FunSort
 
