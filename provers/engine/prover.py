@@ -166,13 +166,14 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
     except DeadlineExceeded:
         if deadline is not None and deadline.expired():
             raise
-    undecided = 0
+    tried, decided = 0, False
     for env in itertools.chain(numeral_probes(vs, [body], points[0] if points else {}), points):
         value = exact_truth(body, env, deadline)
         if value is False:
             return _named(env)
-        undecided = undecided + 1 if value is None and undecided >= 0 else -1
-        if undecided >= UNDECIDED_POINTS:
+        tried += 1
+        decided = decided or value is not None
+        if not decided and tried >= UNDECIDED_POINTS:
             break  # the evaluator decides nothing here: the rest would cost as much, for nothing
     return None
 
