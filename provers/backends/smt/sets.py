@@ -224,7 +224,7 @@ def symbolic_big_operator(lw: Lowerer, t: BigOp, dom: Term, cond: Term | None) -
     free variables plus its true values for the first few bounds (n = k → unrolled)."""
     if not (isinstance(dom, App) and (dom.op == "range" or dom.op in ("Icc", "Ico") and isinstance(dom.args[0], Num))):
         raise Unsupported("big operator with symbolic bounds")
-    if dom.op != "range" and dom.args[0].sort not in (NAT, INT):
+    if not finite_shape(dom):
         # `∑ i ∈ {1..3}` with i real is over an infinite interval, not three terms (and
         # unrolling its "first values" recursed without end)
         raise Unsupported(f"big operator over an interval of {dom.args[0].sort}")
