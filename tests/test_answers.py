@@ -246,6 +246,23 @@ def test_cache_is_keyed_up_to_renaming_and_renames_witnesses_back():
     assert pin_key(c)[0] != pin_key(a)[0]
 
 
+def test_a_cached_pin_names_the_side_it_is_used_for():
+    """The same candidate is A in one pair and B in the next: the certificate of the second
+    pair must not speak of A (it did when the pin was cached with its first side's label)."""
+    a = nf_of('theorem t: fixes x :: real assumes h: "2 * x + 3 = 7" shows "x = 2"', "isabelle")
+    b = nf_of('theorem t: fixes y :: real assumes h: "2 * y + 3 = 7" shows "y = 2"', "isabelle")
+    cache: dict = {}
+    pa = pin_answer(a, prover(), "A", cache=cache)
+    pb = pin_answer(b, prover(), "B", cache=cache)
+    unnamed = pin_answer(b, prover(), cache=cache)
+    assert pa.status == pb.status == "pinned"
+    assert pa.obligations[-1].name == "answer L = 2 under Γ (A)"
+    assert pb.obligations[-1].name == "answer L = 2 under Γ (B)"
+    assert unnamed.obligations[-1].name == "answer L = 2 under Γ"
+    texts = [o.name + (o.detail or "") for p in (pa, pb, unnamed) for o in p.obligations]
+    assert not any("⟨side⟩" in t for t in texts)
+
+
 # ---- pairs: the value route ---------------------------------------------------------------
 
 A_SUM = "theorem t (x y : ℝ) (h₀ : x = 3) (h₁ : y = 4) : x + y = 7 := by sorry"

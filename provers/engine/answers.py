@@ -143,6 +143,17 @@ class AnswerPin:
         ws = [({names.get(k, k): x for k, x in m.items()}, v) for m, v in self.witnesses]
         return replace(self, witnesses=ws, obligations=list(self.obligations))
 
+    def labeled(self, side: str) -> AnswerPin:
+        """The pin with its texts naming ``side`` (``A``/``B``, or nobody): pins are computed
+        and cached without a side, since the same candidate is A in one pair and B in another."""
+        def name(text: str) -> str:
+            return text.replace(_SIDE, f" ({side})" if side else "")
+
+        return replace(self, reason=name(self.reason),
+                       obligations=[replace(o, name=name(o.name), detail=name(o.detail or "") or o.detail)
+                                    if _SIDE in o.name or _SIDE in (o.detail or "") else o
+                                    for o in self.obligations])
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "status": self.status.value,
@@ -253,14 +264,18 @@ def pin_answer(
         hit = cache.get(key)
         if hit is not None:
             back = {c: n for n, c in names.items()}
-            return hit.renamed(back)
-    pin = _pin(nf, prove, side, vacuity, cheap, deadline, defs)
+            return hit.renamed(back).labeled(side)
+    pin = _pin(nf, prove, vacuity, cheap, deadline, defs)
     if cache is not None and not cheap:
         cache[key] = pin.renamed(names)
-    return pin
+    return pin.labeled(side)
 
 
-def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, cheap: bool,
+#: where a pin's texts name its side (``AnswerPin.labeled`` fills it in)
+_SIDE = " (⟨side⟩)"
+
+
+def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool,
          deadline: Deadline | None, defs: Definitions | None) -> AnswerPin:
     std = standardize(nf)
     if std is None:
@@ -268,7 +283,7 @@ def _pin(nf: NormalForm, prove: ProveFn, side: str, vacuity: Obligation | None, 
     if any(kind != "forall" for kind, _ in nf.prefix):
         return AnswerPin(NOT_APPLICABLE, reason="the prefix is not universal")
     lhs = std[0]
-    label = f" ({side})" if side else ""
+    label = _SIDE
     obs: list[Obligation] = []
 
     def pin(status: PinStatus, reason: str = "", **kw: Any) -> AnswerPin:
