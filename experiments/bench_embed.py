@@ -5,6 +5,9 @@
     git archive 658fa11 | tar -x -C /tmp/base658      # the commit before the batching
     nice -n 10 python experiments/bench_embed.py --base /tmp/base658 --problems 50 \
         --out experiments/out/embed.jsonl
+    # one tree, two precisions (the base worker keeps float32):
+    nice -n 10 python experiments/bench_embed.py --base . --precision bfloat16 --problems 50 \
+        --out experiments/out/embed_bf16.jsonl
 
 Each tree runs in its own long-lived worker process (``PYTHONPATH`` = that tree, one torch
 thread, the packaged MiniLM loaded and warmed up once); one process works at a time and the
@@ -38,7 +41,7 @@ torch.set_num_threads(1)
 from rerank import Reranker
 from embeddings import Embedder
 rows = [json.loads(line) for line in open(sys.argv[1])]
-emb = Embedder()
+emb = Embedder(**({"precision": sys.argv[2]} if sys.argv[2] != "float32" else {}))
 emb.encode(["warm up the model"])
 rr = Reranker(relation="syntactic", informalizer="given", check_vacuous=False, check_truth=False,
               fingerprints=False, embedder=emb, language="isabelle")
@@ -64,9 +67,9 @@ for line in sys.stdin:
 """
 
 
-def start(tree: Path, data: Path) -> subprocess.Popen:
+def start(tree: Path, data: Path, precision: str = "float32") -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(tree), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    p = subprocess.Popen([sys.executable, "-c", WORKER, str(data)], cwd=tree, env=env, text=True,
+    p = subprocess.Popen([sys.executable, "-c", WORKER, str(data), precision], cwd=tree, env=env, text=True,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert p.stdout is not None
     while (line := p.stdout.readline()).strip() != "ready":
@@ -89,10 +92,13 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--problems", type=int, default=50, help="the first N problems")
     ap.add_argument("--out", type=Path, default=Path("experiments/out/embed.jsonl"))
+    ap.add_argument("--precision", default="float32", choices=["float32", "bfloat16"],
+                    help="the embedder's precision in this tree's worker (the base worker: float32)")
     args = ap.parse_args()
     load_before = os.getloadavg()
     trees = {"base": args.base.resolve(), "tree": args.tree.resolve()}
-    workers = {name: start(path, args.data.resolve()) for name, path in trees.items()}
+    workers = {name: start(path, args.data.resolve(), args.precision if name == "tree" else "float32")
+               for name, path in trees.items()}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     recs: list[dict[str, Any]] = []
     with args.out.open("w") as f:
@@ -115,6 +121,7 @@ def main() -> None:
                          "cold_cpu_ms_mean": statistics.fmean(cpu), "warm_ms_mean": statistics.fmean(warm)}
     summary["ratio_cold_mean"] = summary["base"]["cold_ms_mean"] / summary["tree"]["cold_ms_mean"]
     summary["ratio_cold_cpu_mean"] = summary["base"]["cold_cpu_ms_mean"] / summary["tree"]["cold_cpu_ms_mean"]
+    summary["precision"] = {"base": "float32", "tree": args.precision}
     summary["load_before"] = load_before
     summary["load_after"] = os.getloadavg()
     print(json.dumps(summary, indent=2))

@@ -335,7 +335,7 @@ def answer_agreement(ref_answer: str | None, pool: Pool, given_a: Sequence[str |
 
 def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: dict[str, str],
                       cache_path: Path, progress: bool = True, bm25: bool = True,
-                      only: dict[str, set[str]] | None = None) -> list[str]:
+                      only: dict[str, set[str]] | None = None, precision: str = "float32") -> list[str]:
     """Fill ``pool.semantic`` with every variant; returns the variant names.
 
     Names: ``MODEL:REF:CAND`` with REF ``q`` (question part) or ``qa`` (question + answer
@@ -344,7 +344,8 @@ def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: di
     from embeddings import Embedder
 
     names: list[str] = []
-    embs = {m: Embedder(path, cache_path=cache_path, batch_size=32) for m, path in models.items()}
+    embs = {m: Embedder(path, cache_path=cache_path, batch_size=32, precision=precision)
+            for m, path in models.items()}
     only = only or {}
     texts = [Texts(r, p, with_answer=True) for r, p in zip(records, pools, strict=True)]
     if progress:
@@ -669,6 +670,8 @@ def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - thin C
                     help="directory of all-mpnet-base-v2 (assembled from its PyPI parts, see "
                     "docs/experiments.md); adds mpnet variants on --mpnet-subset problems")
     ap.add_argument("--mpnet-subset", type=int, default=100)
+    ap.add_argument("--precision", default="float32", choices=["float32", "bfloat16"],
+                    help="arithmetic of the embedding model (its vectors are cached under their own key)")
     ap.add_argument("--lean-relation", default="syntactic",
                     help="relation of the Lean pools' classes (symbolic takes hours on 21 candidates)")
     ap.add_argument("--lean-subset", type=int, default=None, help="seeded subset of the Lean problems")
@@ -694,14 +697,14 @@ def run(args: argparse.Namespace) -> int:
     if args.mpnet is not None:
         models["mpnet"] = str(args.mpnet)
         only["mpnet"] = seeded_subset([p.id for p in pools], args.mpnet_subset)
-    names = semantic_features(pools, records, models, args.embeddings, only=only)
+    names = semantic_features(pools, records, models, args.embeddings, only=only, precision=args.precision)
     lean = None
     if args.lean is not None:
         lpools, lrecords, _ = load_pools(args.lean, args.lean_cache, "lean4", args.timeout,
                                          args.problem_budget, None, args.cached_only, naive=True,
                                          relation=args.lean_relation,
                                          subset=seeded_subset(pt_ids(args.lean), args.lean_subset))
-        semantic_features(lpools, lrecords, MODELS, args.embeddings, bm25=False)
+        semantic_features(lpools, lrecords, MODELS, args.embeddings, bm25=False, precision=args.precision)
         lean = lpools
     cmd = "python experiments/selection_eval.py " + " ".join(
         a if not os.path.isabs(a) else os.path.relpath(a, ROOT) for a in (sys.argv[1:]))

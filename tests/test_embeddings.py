@@ -395,3 +395,44 @@ def test_ranking_the_same_problem_again_encodes_nothing():
     assert emb.n_encoded == 3  # the informal text and two back-translations, in one call
     again = rr.rerank(BATCH_TEXTS[0], cands, BATCH_TEXTS[1:3])
     assert emb.n_encoded == 3 and again.semantic == first.semantic
+
+
+@pytest.fixture(scope="module")
+def bf16_embedder() -> Embedder:
+    return Embedder(precision="bfloat16")
+
+
+def test_bfloat16_vectors_are_close_to_float32_and_cached_apart(embedder, bf16_embedder, tmp_path):
+    texts = ["The sum of two even integers is even.", "Find all real x with x^2 = 4.",
+             "If a and b are even integers, then a + b is even."]
+    v32, v16 = embedder.encode(texts), bf16_embedder.encode(texts)
+    assert v16.dtype == np.float32 and v16.shape == v32.shape
+    np.testing.assert_allclose(np.linalg.norm(v16, axis=1), 1.0, atol=1e-5)
+    cos = (v32 * v16).sum(axis=1)
+    assert cos.min() > 0.99 and not np.array_equal(v32, v16)  # close, yet really bfloat16
+    assert {p.dtype for p in bf16_embedder.model.parameters()} == {__import__("torch").bfloat16}
+    # one disk cache, two precisions: neither reads the other's vectors
+    path = tmp_path / "emb.sqlite"
+    Embedder(model_instance=embedder.model, cache_path=path).encode(texts)
+    again = Embedder(precision="bfloat16", model_instance=bf16_embedder.model, cache_path=path)
+    np.testing.assert_array_equal(again.encode(texts), v16)
+    assert again.n_encoded == len(texts)
+
+
+def test_bfloat16_vector_does_not_depend_on_its_batch(bf16_embedder):
+    texts = ["short", "a somewhat longer sentence about prime numbers and their sums",
+             "x", "another sentence of middling length here"]
+    together = bf16_embedder.encode(texts)
+    bf16_embedder.clear_cache()
+    alone = np.stack([bf16_embedder.encode(t) for t in texts])
+    np.testing.assert_array_equal(together, alone)
+
+
+def test_precision_is_checked(embedder, bf16_embedder):
+    with pytest.raises(ValueError, match="precision must be one of"):
+        Embedder(precision="float16")
+    with pytest.raises(ValueError, match="computes in float32"):
+        Embedder(precision="bfloat16", model_instance=embedder.model)
+    with pytest.raises(ValueError, match="computes in bfloat16"):
+        Embedder(model_instance=bf16_embedder.model)
+    assert "bfloat16" in repr(bf16_embedder) and "precision" not in repr(Embedder())
