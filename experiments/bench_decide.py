@@ -53,7 +53,7 @@ def _rows(name: str) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------
 
 
-def worker(tree: str, timeout: float, truth: bool = False) -> None:  # noqa: C901 - one handler per part, kept together
+def worker(tree: str, timeout: float, truth: bool | str = False) -> None:  # noqa: C901 - one handler per part, kept together
     sys.path.insert(0, tree)
     import provers
     from provers.errors import ParseError
@@ -214,8 +214,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", help="a checkout of the commit before issue 14")
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per solver call")
-    ap.add_argument("--truth", action="store_true",
-                    help="MATH part: also the per-candidate truth check, as a Reranker does (check_truth)")
+    ap.add_argument("--truth", nargs="?", const="full", choices=["full", "refute"], default=None,
+                    help="MATH part: also the per-candidate truth check (check_truth=True; 'refute': "
+                    "check_truth='refute', what a Reranker with truth_weight 0 asks, in both trees; a tree "
+                    "without that mode runs the full check)")
     ap.add_argument("--math", type=int, default=40, help="problems of the 40-problem MATH sample (0: none)")
     ap.add_argument("--slowest", type=int, default=0,
                     help="also the N problems slowest to cluster in --stage1 (the tail the sample misses)")
@@ -227,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        worker(args.worker, args.timeout, args.truth)
+        worker(args.worker, args.timeout, {None: False, "full": True, "refute": "refute"}[args.truth])
         return 0
     if not args.base:
         ap.error("--base is required (a checkout of the commit before issue 14)")
@@ -244,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         items += [("gted", i) for i in range(args.gted or 298)]
     items += [("embed", i) for i in sample_indices(400)[: args.embed]]
     trees = {"base": Path(args.base).resolve(), "head": HERE}
-    workers = {name: start_worker(__file__, tree, ["--timeout", str(args.timeout), *(["--truth"] if args.truth else [])]) for name, tree in trees.items()}
+    workers = {name: start_worker(__file__, tree, ["--timeout", str(args.timeout), *(["--truth", args.truth] if args.truth else [])]) for name, tree in trees.items()}
     recs = run_alternating(workers, [f"{part} {i}" for part, i in items], Path(args.out), label="tree")
     summary = {name: summarize(r) for name, r in recs.items()}
     b, h = summary["base"].get("math"), summary["head"].get("math")

@@ -372,7 +372,8 @@ class RerankSession:
             reranker.timeout,
             fingerprints=reranker.fingerprints,
             check_vacuous=reranker.check_vacuous,
-            check_truth=reranker.check_truth,
+            # with truth_weight 0 only a refutation moves the ranking: the check is cut short
+            check_truth=reranker.check_truth and (True if reranker.truth_weight > 0 else "refute"),
             cache=reranker.cache_ if cache is None else cache,
             problem_timeout=reranker.problem_timeout,
             **anytime,

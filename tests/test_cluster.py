@@ -282,3 +282,44 @@ def test_a_candidate_with_undecided_premises_gets_a_quick_truth_check():
     # 0 < x is met at a sampled point: the premises are decided, the truth check keeps its budget
     vacuous, budgets = truth_budgets("theorem b (x : ℝ) (h : 0 < x) : x ^ 3 < 1000 * x ^ 5 + 1000 := by sorry")
     assert vacuous is False and budgets and max(budgets) == 1.0
+
+
+def test_a_refutation_only_truth_check_is_cut_short_and_still_refutes():
+    """``check_truth="refute"`` (what a Reranker asks with truth_weight 0, where a proof moves
+    no ranking): the solver gets ``REFUTE_TRUTH_SHARE`` of the budget; a false statement is
+    still refuted with its countermodel, a quickly proved one still reported proved."""
+    from provers.backends.base import Backend, Unknown
+    from rerank import Reranker
+    from rerank.cluster import REFUTE_TRUTH_SHARE
+
+    class Abstaining(Backend):
+        name = "abstaining"
+
+        def __init__(self):
+            self.asked: list[tuple[str, float]] = []
+
+        def prove(self, obligation, timeout=5.0):
+            self.asked.append((str(obligation), timeout))
+            return Unknown("abstains", self.name)
+
+    text = "theorem b (x : ℝ) (h : 0 < x) : x ^ 3 < 1000 * x ^ 5 + 1000 := by sorry"
+    budgets = {}
+    for mode in (True, "refute"):
+        backend = Abstaining()
+        c = Clusterer("symbolic", "lean4", 1.0, check_truth=mode, cache={}, backend=backend)
+        c.add(text)
+        budgets[mode] = [t for ob, t in backend.asked if "1000" in ob]
+    assert max(budgets[True]) == 1.0
+    assert budgets["refute"] and max(budgets["refute"]) <= REFUTE_TRUTH_SHARE + 1e-9
+
+    c = Clusterer("symbolic", "lean4", 1.0, check_truth="refute", cache={})
+    c.add("theorem f (x : ℕ) (h : x > 2) : x ^ 2 > 3 * x := by sorry")  # false at x = 3
+    c.add("theorem t (x : ℕ) (h : x > 2) : x ^ 2 > 2 * x := by sorry")
+    assert [cand.holds for cand in c.candidates] == [False, True]
+    assert "refuted" in c.candidates[0].flags
+
+    with pytest.raises(ValueError, match="check_truth"):
+        Clusterer("symbolic", "lean4", 1.0, check_truth="proofs")
+    modes = {w: Reranker(truth_weight=w).start("x").clusterer.check_truth for w in (0.0, 0.5)}
+    assert modes == {0.0: "refute", 0.5: True}
+    assert Reranker(check_truth=False).start("x").clusterer.check_truth is False
