@@ -96,6 +96,8 @@ class Reranker:
         call per candidate, a shorter one where the vacuity test left the premises undecided:
         ``rerank.cluster.UNDECIDED_PREMISES_TRUTH_SHARE``): a refuted statement is never a
         faithful formalization of a true problem, a proved one counts ``1 + truth_weight`` times.
+        With ``truth_weight`` 0 only refutations are used and the call is cut to
+        ``rerank.cluster.REFUTE_TRUTH_SHARE`` of its budget.
     penalize_vacuous: vacuous, degenerate (conclusion ``True``, ``t = t``, or one of its
         own premises) and refuted candidates never come before a sound one.
     exclude_unparsed: an unparseable candidate is ranked after every parseable one.
