@@ -7,6 +7,8 @@ asks of every candidate) at a given solver budget, over every parsed candidate o
     nice python experiments/truth_budget.py 1.0 /tmp/truth_1.jsonl
     nice python experiments/truth_budget.py 0.3 /tmp/truth_03.jsonl
     nice python experiments/truth_budget.py 1.0 /tmp/lean_1.jsonl lean_mutants_formalalign_valid.jsonl lean4
+    # the vacuity test at 0.15 s too (its status in each line; default 1 s)
+    nice python experiments/truth_budget.py 0.15 /tmp/lean_v.jsonl lean_mutants_formalalign_valid.jsonl lean4 0.15
 
 Each line also carries the candidate's vacuity (``equivalence.vacuous`` at 1 s, asked first,
 as the clusterer does): whether the truth check's budget matters depends on it.
@@ -39,6 +41,7 @@ def main(argv: list[str]) -> int:
     timeout, out_path = float(argv[0]), Path(argv[1])
     data = DATA.parent / argv[2] if len(argv) > 2 else DATA
     language = argv[3] if len(argv) > 3 else "isabelle"
+    vacuity_timeout = float(argv[4]) if len(argv) > 4 else 1.0
     rows = [json.loads(x) for x in data.read_text().splitlines() if x.strip()]
     with out_path.open("w") as out:
         for r in tqdm(rows, desc=f"truth at {timeout:g} s"):
@@ -48,7 +51,7 @@ def main(argv: list[str]) -> int:
                 except Exception:  # noqa: BLE001 - an unparsed candidate has no truth check
                     continue
                 try:
-                    vacuity = equivalence.vacuous(prof, timeout=1.0).status.value
+                    vacuity = equivalence.vacuous(prof, timeout=vacuity_timeout).status.value
                 except Exception as e:  # noqa: BLE001 - recorded, the run goes on
                     vacuity = f"error: {type(e).__name__}"
                 t0 = time.monotonic()
