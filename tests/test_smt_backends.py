@@ -163,3 +163,22 @@ def test_each_z3_obligation_starts_from_a_fresh_context():
     first = z3.main_ctx()
     assert isinstance(solve("z3", ob, 5.0), Proved)
     assert z3.main_ctx() is not first
+
+
+def test_a_z3_context_made_ahead_serves_exactly_one_obligation():
+    """A worker makes the next obligation's context after answering (``fresh_z3_context``
+    with ``ahead``): the next obligation takes that context, and the one after it a new one
+    (one context per obligation still)."""
+    import z3
+
+    from provers.backends.smt.emit import fresh_z3_context
+    from provers.backends.smt.solve import solve
+
+    x = Var("x", INT)
+    ob = forall_([x], implies(app("lt", num(1, INT), x), app("lt", num(0, INT), x)))
+    fresh_z3_context(ahead=True)
+    made = z3.main_ctx()
+    assert isinstance(solve("z3", ob, 5.0), Proved)
+    assert z3.main_ctx() is made
+    assert isinstance(solve("z3", ob, 5.0), Proved)
+    assert z3.main_ctx() is not made

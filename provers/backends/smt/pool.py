@@ -101,6 +101,7 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (ImportError, ValueError, OSError):
         pass
+    from provers.backends.smt.emit import fresh_z3_context
     from provers.backends.smt.solve import CANCEL, solve
 
     while True:
@@ -126,6 +127,11 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
                 conn.send((job, Unknown(f"result not transferable: {e}"[:300], name)))
             except OSError:
                 return
+        if name == "z3":  # the next z3 obligation's context, made while the caller is busy
+            try:
+                fresh_z3_context(ahead=True)
+            except Exception:  # noqa: BLE001 - then the next call makes its own
+                pass
         # reset only once the job is answered: the pool signals only while a job is in
         # flight, so a stop that arrived before this job was read still applies to it
         CANCEL.requested = False
