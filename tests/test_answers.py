@@ -774,3 +774,31 @@ def test_a_pinned_closed_form_with_pi_is_told_apart_from_a_different_value(k):
     else:
         assert v.status == "inequivalent", v.reason
         assert "certified" in v.reason or v.countermodel is not None
+
+
+def test_the_joint_value_obligation_is_not_asked_when_it_needs_what_the_pins_did_not_find():
+    """A has a validated model (x = 2) but the uniqueness of its answer is undecided, B no
+    model of its premises: a proof of the joint obligation would prove A's uniqueness, and a
+    countermodel would be a model of B's premises, so it is not asked (0 of 160 such calls
+    were decided on isabelle_math_400); the verdict stays inconclusive and says why."""
+
+    class Abstaining(Backend):
+        name = "abstaining"
+
+        def __init__(self):
+            self.asked: list[str] = []
+
+        def prove(self, obligation, timeout=5.0):
+            self.asked.append(str(obligation))
+            from provers.backends.base import Unknown
+            return Unknown("abstains", self.name)
+
+    a = provers.parse("theorem a (x : ℝ) (h : x ^ 2 = 4) (h' : x > 0) : x = 2 := by sorry", "lean4")
+    b = provers.parse("theorem b (y z : ℝ) (h : y ^ 3 + y = 7) (h' : z ^ 3 + z = 7) : y + z = 2 := by sorry",
+                      "lean4")
+    backend = Abstaining()
+    v = check_equivalence(a, b, relation="symbolic", timeout=1.0, backend=backend)
+    assert v.status == "inconclusive"
+    assert "not asked: the uniqueness of A's answer and a model of B's premises" in v.reason
+    joint = [s for s in backend.asked if "(x : Real)" in s and "(y : Real)" in s]
+    assert not joint, joint
