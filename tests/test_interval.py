@@ -275,3 +275,28 @@ def test_exp_of_an_enormous_argument_is_not_enclosed():
     st = provers.parse('theorem\nfixes x :: real\nassumes h0 : "x = 0"\nshows "x powr (5 powr 6431564) = 0"', "isabelle")
     assert truth(st.conclusion, {"x": 2}) is None
     assert truth(st.conclusion, {"x": 0}) is True
+
+
+@given(st.fractions(), st.sampled_from([53, 113, 400]))
+@settings(max_examples=200, deadline=None)
+def test_a_remembered_point_still_encloses_its_rational(q, prec):
+    """``Enclosing.point`` keeps enclosures of rationals per precision: the remembered one
+    contains the rational at every precision, and is the one built fresh."""
+    from provers.semantics.interval import Enclosing, bounds
+
+    en = Enclosing(prec, lambda t: None)
+    first, again = en.point(q), Enclosing(prec, lambda t: None).point(q)
+    assert again is first
+    lo, hi = bounds(first)
+    assert lo <= q <= hi
+    fresh = en.iv.mpf(q.numerator) / en.iv.mpf(q.denominator)
+    assert bounds(fresh) == (lo, hi)
+
+
+def test_remembered_points_are_bounded():
+    from provers.semantics import interval
+
+    en = interval.Enclosing(53, lambda t: None)
+    for n in range(interval.POINTS_KEPT + 10):
+        en.point(Fraction(n, 7))
+    assert len(interval._points(53)) <= interval.POINTS_KEPT
