@@ -25,7 +25,7 @@ texts of the same padded length; all of a problem's texts still go through the m
 ``encode`` call (a few forward passes, one per length bucket).
 
 Precision: ``precision="bfloat16"`` runs the model in bfloat16 (weights and activations),
-about 2.5x faster on one thread of a CPU with native bfloat16 arithmetic (AMX or
+about 2x faster on one thread of a CPU with native bfloat16 arithmetic (AMX or
 AVX512-BF16), and slower than float32 on one without it. Its vectors differ from float32's
 by a cosine of about 0.997 at worst, so they are cached under their own key; whether the
 selection keeps its accuracy with them is measured out of fold (docs/experiments.md).
