@@ -1,5 +1,6 @@
 """Ground-truth stand-ins for the equivalence engine, shared by the clusterer tests."""
 
+from provers.backends.base import Backend, Unknown
 from provers.ir import REAL, Statement, Var, VarBinder, app, num
 
 
@@ -24,3 +25,17 @@ def distinct(i: int) -> Statement:
     # all distinct canonical forms, so every merge must come from the checker
     x = Var("x", REAL)
     return Statement((VarBinder(x),), app("eq", x, num(i, REAL)), name=i)
+
+
+class AbstainingBackend(Backend):
+    """A prover backend that answers every obligation Unknown and records what it was asked
+    (obligation text, timeout): what the engine asks of the solvers when they decide nothing."""
+
+    name = "abstaining"
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, float]] = []
+
+    def prove(self, obligation, timeout=5.0):
+        self.asked.append((str(obligation), timeout))
+        return Unknown("abstains", self.name)

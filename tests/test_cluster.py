@@ -11,7 +11,7 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracles import RecordingOracle, distinct
+from oracles import AbstainingBackend, RecordingOracle, distinct
 
 from provers.engine.profile import Profile
 from provers.ir import REAL, Hypothesis, Statement, Var, VarBinder, app, num
@@ -256,21 +256,10 @@ def test_a_candidate_with_undecided_premises_gets_a_quick_truth_check():
     """The solvers that could not decide a candidate's premises get only the quick share of
     the budget for its whole statement (``UNDECIDED_PREMISES_TRUTH_SHARE``); a candidate whose
     premises were decided gets the whole budget."""
-    from provers.backends.base import Backend, Unknown
     from rerank.cluster import UNDECIDED_PREMISES_TRUTH_SHARE
 
-    class Abstaining(Backend):
-        name = "abstaining"
-
-        def __init__(self):
-            self.asked: list[tuple[str, float]] = []
-
-        def prove(self, obligation, timeout=5.0):
-            self.asked.append((str(obligation), timeout))
-            return Unknown("abstains", self.name)
-
     def truth_budgets(text: str) -> tuple[bool | None, list[float]]:
-        backend = Abstaining()
+        backend = AbstainingBackend()
         c = Clusterer("symbolic", "lean4", 1.0, check_truth=True, cache={}, backend=backend)
         c.add(text)
         # the truth obligation is the only one that mentions the conclusion's 1000
@@ -288,24 +277,13 @@ def test_a_refutation_only_truth_check_is_cut_short_and_still_refutes():
     """``check_truth="refute"`` (what a Reranker asks with truth_weight 0, where a proof moves
     no ranking): the solver gets ``REFUTE_TRUTH_SHARE`` of the budget; a false statement is
     still refuted with its countermodel, a quickly proved one still reported proved."""
-    from provers.backends.base import Backend, Unknown
     from rerank import Reranker
     from rerank.cluster import REFUTE_TRUTH_SHARE
-
-    class Abstaining(Backend):
-        name = "abstaining"
-
-        def __init__(self):
-            self.asked: list[tuple[str, float]] = []
-
-        def prove(self, obligation, timeout=5.0):
-            self.asked.append((str(obligation), timeout))
-            return Unknown("abstains", self.name)
 
     text = "theorem b (x : ℝ) (h : 0 < x) : x ^ 3 < 1000 * x ^ 5 + 1000 := by sorry"
     budgets = {}
     for mode in (True, "refute"):
-        backend = Abstaining()
+        backend = AbstainingBackend()
         c = Clusterer("symbolic", "lean4", 1.0, check_truth=mode, cache={}, backend=backend)
         c.add(text)
         budgets[mode] = [t for ob, t in backend.asked if "1000" in ob]
