@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from embeddings.embed import PRECISIONS
 from provers import LANGUAGES
 from provers.engine.relations import RELATIONS
 from rerank.api import INFORMALIZERS
@@ -23,5 +24,6 @@ Language = choices("Language", LANGUAGES)
 Normalize = choices("Normalize", NORMALIZERS)
 InformalizerName = choices("InformalizerName", INFORMALIZERS)
 KeepMode = choices("KeepMode", KEEP_MODES)
+Precision = choices("Precision", PRECISIONS)
 
-__all__ = ["InformalizerName", "KeepMode", "Language", "Normalize", "Relation", "Rule", "choices"]
+__all__ = ["InformalizerName", "KeepMode", "Language", "Normalize", "Precision", "Relation", "Rule", "choices"]

@@ -21,7 +21,15 @@ from typer.core import TyperCommand, TyperGroup
 
 from embeddings.embed import DEFAULT_MODEL
 from provers.status import VerdictStatus
-from rerank.choices import InformalizerName, KeepMode, Language, Normalize, Relation, Rule
+from rerank.choices import (
+    InformalizerName,
+    KeepMode,
+    Language,
+    Normalize,
+    Precision,
+    Relation,
+    Rule,
+)
 from rerank.defaults import DEFAULT_ALPHA
 from rerank.perturb_cli import perturb
 from rerank.textfile import read_text
@@ -83,6 +91,11 @@ INF_OPT = typer.Option(
     "(only the record's informalizations), none.",
 )
 MODEL_OPT = typer.Option(DEFAULT_MODEL, help="sentence-transformers model name or path for the semantic score.")
+PRECISION_OPT = typer.Option(
+    Precision("float32"), "--precision",
+    help="Arithmetic of the embedding model: bfloat16 is about 2x faster on a CPU with native bfloat16 "
+    "(AMX or AVX512-BF16), slower on one without; its scores differ slightly from float32's.",
+)
 PROBLEM_TIMEOUT_OPT = typer.Option(
     None, min=0.01, max=MAX_SECONDS,
     help="Seconds of engine time for one problem; once spent, its remaining pairs are left "
@@ -131,16 +144,17 @@ def _params(
     n: int, rule: Rule, alpha: float, normalize: Normalize, relation: Relation,
     language: Language, timeout: float, informalizer: InformalizerName, model: str,
     problem_timeout: float | None = None, prior_weight: float = 0.0, budget: float | None = None,
+    precision: Precision = Precision("float32"),
 ) -> dict[str, Any]:
     return {
         "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
         "relation": relation.value, "language": language.value, "timeout": timeout,
         "informalizer": informalizer.value, "embedder": model, "problem_timeout": problem_timeout,
-        "prior_weight": prior_weight, "budget": budget,
+        "prior_weight": prior_weight, "budget": budget, "embed_precision": precision.value,
     }
 
 
-def _check_model(model: str, informalizer: InformalizerName) -> None:
+def _check_model(model: str, informalizer: InformalizerName, precision: Precision = Precision("float32")) -> None:
     """Load the embedding model now: an unavailable --model is one clear line, before any work
     (unless ``--informalizer none``, where only a record's own back-translations need it)."""
     if informalizer == InformalizerName.none:
@@ -148,7 +162,7 @@ def _check_model(model: str, informalizer: InformalizerName) -> None:
     from embeddings import shared_embedder
 
     try:
-        _ = shared_embedder(model).model
+        _ = shared_embedder(model, precision.value).model
     except Exception as e:  # noqa: BLE001 - whatever sentence-transformers raises
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         _fail(f"--model {model}: cannot load it: {first}")
@@ -259,7 +273,7 @@ def select(
     source: str = typer.Argument("-", help="JSON file with {informal, candidates[, informalizations, logprobs, prior, greedy, labels]}; '-' reads stdin."),
     n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
-    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
     budget: float | None = BUDGET_OPT,
     as_json: bool = typer.Option(False, "--json/--no-json", help="Print the full ranking as JSON instead of a table."),
@@ -273,8 +287,8 @@ def select(
     from rerank.batch import record_prior
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight, budget)
-    _check_model(model, informalizer)
+                     problem_timeout, prior_weight, budget, precision)
+    _check_model(model, informalizer, precision)
     session = Reranker(**params).start(rec["informal"])
     infs = rec.get("informalizations") or [None] * len(rec["candidates"])
     priors = record_prior(rec) or [None] * len(rec["candidates"])
@@ -305,7 +319,7 @@ def batch(
     out_path: Path = typer.Argument(..., help="Output JSONL; appended to and resumed if it exists."),
     n: int = N_OPT, rule: Rule = RULE_OPT, alpha: float = ALPHA_OPT, normalize: Normalize = NORM_OPT,
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
-    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
     budget: float | None = BUDGET_OPT,
     workers: int = typer.Option(1, min=1, help="Local worker processes."),
@@ -321,13 +335,13 @@ def batch(
     from rerank.batch import CorruptOutputWarning, check_paths, run_batch
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight, budget)
+                     problem_timeout, prior_weight, budget, precision)
     try:
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:
         _fail(str(e))
     if scheduler is None:  # with a cluster, the workers load the model
-        _check_model(model, informalizer)
+        _check_model(model, informalizer, precision)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CorruptOutputWarning)  # printed below, one line each
@@ -488,7 +502,7 @@ def filter_(
     tau: float = typer.Option(0.5, help="Semantic-score threshold τ."),
     dedup: float = typer.Option(0.95, min=0.0, max=1.0, help="Drop problems whose informal text has cosine ≥ this with an earlier one (faiss index); 1 disables."),
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
-    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT,
+    informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT,
     progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
@@ -499,8 +513,9 @@ def filter_(
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:
         _fail(str(e))
-    params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model, problem_timeout)
-    _check_model(model, informalizer)
+    params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model, problem_timeout,
+                     precision=precision)
+    _check_model(model, informalizer, precision)
     show = sys.stderr.isatty() if progress is None else progress
     s = filter_file(in_path, out_path, params, keep=keep.value, tau=tau, dedup=dedup, progress=show)
     err.print(

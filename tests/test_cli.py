@@ -180,6 +180,7 @@ def test_cli_choices_are_the_librarys_own_tuples():
     """Every value the library accepts is a CLI choice (the normalize option once lacked
     ``none``), and the model default is the library's one constant."""
     from embeddings import DEFAULT_MODEL
+    from embeddings.embed import PRECISIONS
     from provers import LANGUAGES
     from provers.engine.relations import RELATIONS
     from rerank import choices as cli
@@ -189,9 +190,30 @@ def test_cli_choices_are_the_librarys_own_tuples():
 
     for choice, values in ((cli.Relation, RELATIONS), (cli.Rule, RULES), (cli.Language, LANGUAGES),
                            (cli.Normalize, NORMALIZERS), (cli.InformalizerName, INFORMALIZERS),
-                           (cli.KeepMode, KEEP_MODES)):
+                           (cli.KeepMode, KEEP_MODES), (cli.Precision, PRECISIONS)):
         assert [c.value for c in choice] == list(values)
     assert "none" in [c.value for c in cli.Normalize]
     from rerank.cli import MODEL_OPT
 
     assert MODEL_OPT.default == DEFAULT_MODEL == Reranker().embedder
+
+
+def test_select_with_bfloat16_embeddings():
+    """``--precision bfloat16`` runs the embedding model in bfloat16 (its own shared
+    embedder); the semantic scores stay close to float32's and the pick is the same."""
+    from embeddings import shared_embedder
+
+    rec = {"informal": INFORMAL, "candidates": [GOOD, WRONG],
+           "informalizations": ["x is 2 since 2x + 3 = 7", "x is 3 since 2x + 3 = 7"]}
+    out = {}
+    for precision in ("float32", "bfloat16"):
+        r = invoke("select", "-", "--json", "--relation", "syntactic", "--informalizer", "given",
+                   "--precision", precision, input=json.dumps(rec))
+        assert r.exit_code == 0, r.output
+        out[precision] = json.loads(r.stdout)  # stderr: the model's loading bar
+    assert out["bfloat16"]["selected"] == out["float32"]["selected"]
+    for a, b in zip(out["float32"]["semantic"], out["bfloat16"]["semantic"], strict=True):
+        assert abs(a - b) < 0.02
+    assert shared_embedder(precision="bfloat16").precision == "bfloat16"
+    r = runner.invoke(app, ["select", "-", "--precision", "float16", *FAST], input=json.dumps(rec))
+    assert r.exit_code != 0

@@ -147,6 +147,10 @@ def test_get_and_set_params():
         rr.set_params(alpha=3.0, rule="quadratic")
     assert rr.alpha == 0.9 and rr.rule == "linear"  # unchanged after a rejected update
     assert "alpha=0.9" in repr(rr)
+    with pytest.raises(ValueError, match="embed_precision"):
+        rr.set_params(embed_precision="float16")
+    assert Reranker(embed_precision="bfloat16").embedder_.precision == "bfloat16"
+    assert Reranker().embedder_.precision == "float32"
 
 
 VAC = [
