@@ -10,8 +10,8 @@ asks of every candidate) at a given solver budget, over every parsed candidate o
     # the vacuity test at 0.15 s too (its status in each line; default 1 s)
     nice python experiments/truth_budget.py 0.15 /tmp/lean_v.jsonl lean_mutants_formalalign_valid.jsonl lean4 0.15
 
-Each line also carries the candidate's vacuity (``equivalence.vacuous`` at 1 s, asked first,
-as the clusterer does): whether the truth check's budget matters depends on it.
+Each line also carries the candidate's vacuity (``equivalence.vacuous`` at 1 s or the fifth
+argument's seconds, asked first, as the clusterer does): whether the truth check's budget matters depends on it.
 
 Why: the check is about a fifth of a ``Reranker`` run, and almost all of that is the
 undecided candidates waiting out their solver budget; comparing two budgets candidate by

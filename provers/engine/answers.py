@@ -150,9 +150,7 @@ class AnswerPin:
             return text.replace(_SIDE, f" ({side})" if side else "")
 
         return replace(self, reason=name(self.reason),
-                       obligations=[replace(o, name=name(o.name), detail=name(o.detail or "") or o.detail)
-                                    if _SIDE in o.name or _SIDE in (o.detail or "") else o
-                                    for o in self.obligations])
+                       obligations=[replace(o, name=name(o.name)) for o in self.obligations])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -283,7 +281,6 @@ def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool
     if any(kind != "forall" for kind, _ in nf.prefix):
         return AnswerPin(NOT_APPLICABLE, reason="the prefix is not universal")
     lhs = std[0]
-    label = _SIDE
     obs: list[Obligation] = []
 
     def pin(status: PinStatus, reason: str = "", **kw: Any) -> AnswerPin:
@@ -320,7 +317,7 @@ def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool
             ob = _vacuity(nf, vac_formula, vacuity, prove, cheap)
             obs.append(ob)
             if ob.status == Status.PROVED:
-                return pin(VACUOUS, f"premises{label} are contradictory")
+                return pin(VACUOUS, f"premises{_SIDE} are contradictory")
             env = premises_model(nf, ob.model, mentioned, deadline) if ob.status == Status.REFUTED else None
             if env is None and ob.status != Status.PROVED:
                 env = enumerated_model(nf, defs, mentioned, deadline)
@@ -329,13 +326,13 @@ def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool
                                               "a model of the premises among small integers (exact evaluator)",
                                               dict(env))
             if env is None:
-                why = (f"premises{label}: no model found ({ob.detail or 'unknown'})" if ob.status != Status.REFUTED
+                why = (f"premises{_SIDE}: no model found ({ob.detail or 'unknown'})" if ob.status != Status.REFUTED
                        else "model of the premises not confirmed by the exact evaluator")
-                return _without_model(nf, std, closed, closed_value, sat, ob, prove, cheap, label, obs, why, deadline)
+                return _without_model(nf, std, closed, closed_value, sat, ob, prove, cheap, obs, why, deadline)
             sat = sat or _sat_by_model(sat_formula, env)
             witness = validated(nf, lhs, env, deadline)
             if witness is None and closed is None:
-                return _without_model(nf, std, closed, closed_value, sat, ob, prove, cheap, label, obs,
+                return _without_model(nf, std, closed, closed_value, sat, ob, prove, cheap, obs,
                                       "the answer has no exact value at the model of the premises", deadline)
         if witness is not None:
             sat = sat or _sat_by_model(sat_formula, witness[0])
@@ -351,15 +348,15 @@ def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool
         form = form if form is not None else closed
         defined = ", ".join(defs.notes) or "no definitions needed"
         result = f"{v}" if v is not None else show(closed)
-        obs.append(Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), Status.PROVED,
+        obs.append(Obligation(f"answer L = {result} under Γ{_SIDE}", _claim(nf, lhs, form), Status.PROVED,
                               "propagation", f"the premises define {defined}; L becomes {result}"))
         return pin(PINNED, value=v, witnesses=witnesses, closed_form=form, sat=sat)
     assert witness is not None and sat is not None
-    return _from_witness(nf, lhs, witness, sat, prove, cheap, label, obs, deadline)
+    return _from_witness(nf, lhs, witness, sat, prove, cheap, obs, deadline)
 
 
 def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: Obligation, prove: ProveFn,
-                  cheap: bool, label: str, obs: list[Obligation], deadline: Deadline | None,
+                  cheap: bool, obs: list[Obligation], deadline: Deadline | None,
                   more: list[tuple[Model, Value]] | None = None) -> AnswerPin:
     """Step 3 with a validated model: is L's value there its only value under Γ?"""
     _, v = witness
@@ -372,23 +369,23 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
     claim = value_claim(nf, lhs, v)
     if claim is None:
         return pin(UNKNOWN, f"value {v} has no literal of sort {lhs.sort}", witnesses=witnesses)
-    ob = prove(f"answer L = {v} under Γ{label}", claim, cheap=cheap)
+    ob = prove(f"answer L = {v} under Γ{_SIDE}", claim, cheap=cheap)
     obs.append(ob)
     if ob.status == Status.PROVED:
         return pin(PINNED, value=v, witnesses=witnesses, closed_form=lit)
     if ob.status == Status.REFUTED:
         other = validated(nf, lhs, ob.model, deadline)
         if other is not None and other[1] != v:
-            return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{label}", witnesses=[*witnesses, other])
+            return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{_SIDE}", witnesses=[*witnesses, other])
         if other is None and premises_model(nf, ob.model, deadline=deadline) is not None:
-            return pin(FREE, f"L is not always {v} under Γ{label} (its other value is not exact)",
+            return pin(FREE, f"L is not always {v} under Γ{_SIDE} (its other value is not exact)",
                        witnesses=witnesses)
-        return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: countermodel not confirmed", witnesses=witnesses)
-    return pin(UNKNOWN, f"uniqueness of the answer {v}{label}: {ob.detail or 'not proved'}", witnesses=witnesses)
+        return pin(UNKNOWN, f"uniqueness of the answer {v}{_SIDE}: countermodel not confirmed", witnesses=witnesses)
+    return pin(UNKNOWN, f"uniqueness of the answer {v}{_SIDE}: {ob.detail or 'not proved'}", witnesses=witnesses)
 
 
 def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | None, closed_value: Value | None,
-                   sat: Obligation | None, vacuity: Obligation, prove: ProveFn, cheap: bool, label: str,
+                   sat: Obligation | None, vacuity: Obligation, prove: ProveFn, cheap: bool,
                    obs: list[Obligation], why: str, deadline: Deadline | None) -> AnswerPin:
     """No exact model of Γ to read L's value from (irrational solutions, say): pin L to its
     closed form, or to the stated answer c of ``L = c`` once ∀x̄. ⋀Γ → L = c is proved, and
@@ -402,20 +399,20 @@ def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | N
     if closed is not None:
         v, form = closed_value, closed
         result = f"{v}" if v is not None else show(closed)
-        unique = Obligation(f"answer L = {result} under Γ{label}", _claim(nf, lhs, form), Status.PROVED,
+        unique = Obligation(f"answer L = {result} under Γ{_SIDE}", _claim(nf, lhs, form), Status.PROVED,
                             "propagation", "the premises' definitions substituted into L")
     else:
         v = value_of(c, {}) if op == "eq" else None
         lit = value_term(v, lhs.sort) if v is not None else None
         if lit is None:
             return unknown(why)
-        unique = prove(f"answer L = {v} (the stated answer) under Γ{label}", _claim(nf, lhs, lit), cheap=cheap)
+        unique = prove(f"answer L = {v} (the stated answer) under Γ{_SIDE}", _claim(nf, lhs, lit), cheap=cheap)
         if unique.status != Status.PROVED:
             obs.append(unique)
             other = validated(nf, lhs, unique.model, deadline) if unique.status == Status.REFUTED else None
             if other is not None:  # a model after all, where L is not the stated answer
                 return _from_witness(nf, lhs, other, _sat_by_model(satisfiable_obligation(nf), other[0]), prove,
-                                     cheap, label, obs, deadline)
+                                     cheap, obs, deadline)
             return unknown(f"{why}; the stated answer {v} is not proved unique ({unique.detail or unique.status})")
         form = lit
     obs.append(unique)
@@ -424,7 +421,7 @@ def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | N
         obs.append(sat)
         if sat.status == Status.REFUTED:  # Γ has no model
             obs.append(Obligation(VACUITY_NAME, vacuous_obligation(nf), Status.PROVED, sat.by, sat.detail))
-            return AnswerPin(VACUOUS, None, [], obs, f"premises{label} are contradictory", _by(obs))
+            return AnswerPin(VACUOUS, None, [], obs, f"premises{_SIDE} are contradictory", _by(obs))
         if sat.status != Status.PROVED:
             return unknown(f"{why}; premises not proved satisfiable ({sat.detail or sat.status})")
     return AnswerPin(PINNED, v, [], obs, "", _by(obs), form, sat)
