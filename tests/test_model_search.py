@@ -95,3 +95,76 @@ def test_a_model_another_one_may_improve_on_is_still_blocked(monkeypatch, solver
     assert isinstance(r, Refuted)
     assert truth(implies(two, app("eq", x, num(1, REAL))), {"x": r.model["x"]}) is not True
     assert asked[0] <= solve_module.MAX_MODELS
+
+
+# ---- a quantifier's facts conjoined where the negated obligation asserts it -----------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from provers.backends.base import Proved  # noqa: E402
+from provers.backends.smt.lower import lower_obligation  # noqa: E402
+from provers.ir import free_vars  # noqa: E402
+from provers.semantics import sample_assignments  # noqa: E402
+
+
+def _powr_premise():
+    """``¬ ∀x. x powr 2 = 1``: true (x = 0). Its ∀ is asserted by the negation, and the fact
+    ``0 < %powr_neg x 2`` of its body (Isabelle's ``exp (2 · ln x)`` at x < 0) was a
+    hypothesis the solver could make false, so every model made the ∀ vacuous."""
+    return app("not", forall_([x], app("eq", app("powr", x, num(2, REAL)), num(1, REAL))))
+
+
+def test_facts_are_hypotheses_by_default_and_conjoined_when_asked():
+    ob = _powr_premise()
+    default, constrained = lower_obligation(ob), lower_obligation(ob, constrain_facts=True)
+    assert default.constrainable and constrained.constrainable
+    assert default.formula != constrained.formula
+    inner = lambda lo: lo.formula.args[0].body  # noqa: E731 - ¬(∀x. body)
+    assert inner(default).op == "implies"  # facts → body
+    assert inner(constrained).op == "and"  # facts ∧ body (no guards over ℝ)
+    # a ∀ the obligation asserts itself keeps its facts as hypotheses either way
+    plain = forall_([x], app("eq", app("powr", x, num(2, REAL)), num(1, REAL)))
+    assert not lower_obligation(app("implies", app("eq", y, num(0, REAL)), plain)).constrainable
+
+
+def test_a_vacuous_premise_model_is_asked_again_with_the_facts_conjoined():
+    """cvc5 answered "spurious model: the obligation holds under the model" before."""
+    r = solve_module.solve("cvc5", _powr_premise(), 2.0)
+    assert isinstance(r, Proved), r
+
+
+def _premise_formulas():
+    c = st.fractions(min_value=-3, max_value=3, max_denominator=2).map(lambda v: num(v, REAL))
+    power = st.tuples(st.sampled_from(["powr"]), st.integers(1, 3)).map(
+        lambda t: app(t[0], y, num(t[1], REAL)))
+    term = st.one_of(power, power.map(lambda p: app("add", p, x)), power.map(lambda p: app("mul", x, p)))
+    atom = st.tuples(st.sampled_from(["eq", "le", "lt"]), term, c).map(lambda t: app(t[0], t[1], t[2]))
+    conclusion = st.tuples(st.sampled_from(["eq", "le", "lt"]), c).map(lambda t: app(t[0], x, t[1]))
+    return st.one_of(
+        st.tuples(atom, conclusion).map(lambda t: app("implies", forall_([y], t[0]), t[1])),
+        atom.map(lambda a: app("not", forall_([y], a))),
+        st.tuples(atom, conclusion).map(lambda t: app("or", t[1], app("not", forall_([y], t[0])))),
+    )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_premise_formulas())
+def test_conjoined_facts_never_prove_what_the_evaluator_or_a_default_countermodel_refutes(phi):
+    """Both lowerings, both solvers: a proof under either is never contradicted by a
+    validated countermodel of the other, nor by the exact evaluator at sampled points."""
+    vs = sorted(free_vars(phi), key=lambda v: v.name)
+    closed = forall_(vs, phi)
+    falsified = [s for s in sample_assignments(vs, 16, seed=3) if truth(phi, s) is False]
+    results = []
+    for constrain in (False, True):
+        lowered = lower_obligation(closed, constrain_facts=constrain)
+        for solver in ("z3", "cvc5"):
+            r = solve_module._ask(solver, lowered, 1.0)
+            results.append(r)
+            if isinstance(r, Proved):
+                assert not falsified, (solver, constrain, falsified[0], phi)
+            if isinstance(r, Refuted):
+                assert truth(phi, r.model) is False, (solver, constrain, r.model, phi)
+    kinds = {type(r) for r in results}
+    assert not (Proved in kinds and Refuted in kinds), (results, phi)

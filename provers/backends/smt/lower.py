@@ -101,6 +101,9 @@ class Lowered:
     facts: list[Term]
     consts: list[Var]  # original IR variables (names and sorts) for the model
     body: Term  # the original obligation body under the stripped outer ∀ (for validation)
+    #: a quantifier's facts were hypotheses where ``constrain_facts=True`` conjoins them
+    #: (``Lowerer.quantifier``): lowering again that way gives the solver another question
+    constrainable: bool = False
 
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
@@ -117,7 +120,9 @@ class _Scope:
 class Lowerer:
     """Rewrites one obligation; collects facts per scope. Use ``lower_obligation``."""
 
-    def __init__(self) -> None:
+    def __init__(self, constrain_facts: bool = False) -> None:
+        self.constrain_facts = constrain_facts
+        self.constrainable = False
         self.top_facts: list[Term] = []
         self.scopes: list[_Scope] = []
         self.seen_facts: set[Term] = set()
@@ -232,13 +237,28 @@ class Lowerer:
         # a bound ℕ-valued function ranges over ℕ-valued arrays only: without this, ∃ f : ℕ → ℕ
         # could pick negative values and make every application fact below a vacuous guard
         guards += _nat_range_axioms([v for v in t.vars if isinstance(v.sort, FunSort)], set())
-        guards += scope.facts
+        # The scope's facts hold at every point of the domain, so stating them inside the
+        # quantifier as hypotheses (``∀x. facts → body``) or conjoined (``∀x. facts ∧ body``)
+        # is equivalent in every intended interpretation. Hypotheses by default: a proof may
+        # use them. But the negated obligation makes the solver satisfy a ∀ at polarity -1 (a
+        # premise) and an ∃ at polarity 1, and there it can make hypotheses false
+        # (`%powr_neg x 2 ≤ 0`) and the premise vacuous: every model is then spurious.
+        # ``constrain_facts`` conjoins them in those positions (solve.py asks that way again
+        # after such a model; asking that way first turned quick spurious models into timeouts).
+        facts = scope.facts
+        constraining = (t.kind == "forall" and pol == -1) or (t.kind == "exists" and pol == 1)
+        self.constrainable |= constraining and bool(facts)
+        constrain = constraining and self.constrain_facts
         # SMT sorts are never empty, Lean's may be (`Fin 0`, a type variable): over an empty
         # sort ∀ is true and ∃ false, whatever the body
         nonempty = c_and(*(inhabited(v.sort) for v in t.vars))
         if t.kind == "forall":
-            return c_or(c_not(nonempty), Quant("forall", cvars, c_imp(c_and(*guards), body)))
-        return c_and(nonempty, Quant("exists", cvars, c_and(*guards, body)))
+            if constrain:
+                return c_or(c_not(nonempty), Quant("forall", cvars, c_imp(c_and(*guards), c_and(*facts, body))))
+            return c_or(c_not(nonempty), Quant("forall", cvars, c_imp(c_and(*guards, *facts), body)))
+        if constrain and facts:
+            return c_and(nonempty, Quant("exists", cvars, c_and(*guards, c_imp(c_and(*facts), body))))
+        return c_and(nonempty, Quant("exists", cvars, c_and(*guards, *facts, body)))
 
     def lower_c(self, t: Term) -> tuple[Term, Term]:
         """(re, im) of a Complex-sorted term, as core Real terms."""
@@ -409,11 +429,13 @@ def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...
     return out
 
 
-def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
+def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool = False) -> Lowered:
     """Lower a closed formula (free variables count as universally quantified).
 
     ``fold`` first replaces exactly-known ground subterms by numerals (``fold_ground``);
-    tests of the encodings themselves turn it off.
+    tests of the encodings themselves turn it off. ``constrain_facts``: the facts of a
+    quantifier the negated obligation asserts are conjoined, not hypotheses
+    (``Lowerer.quantifier``).
     """
     if obligation.sort != BOOL:
         raise Unsupported(f"obligation of sort {obligation.sort}, not a formula")
@@ -426,7 +448,7 @@ def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
         raise Unsupported("outer ∀ rebinds a variable name")
     for v in sorted(free_vars(body) - set(consts), key=lambda v: v.name):
         consts.append(v)
-    lw = Lowerer()
+    lw = Lowerer(constrain_facts)
     original_body = body
     body = pairs.simplify(body, isabelle=False)  # (x, y) = (0, 0): the solvers have no pairs
     if fold:
@@ -444,4 +466,4 @@ def lower_obligation(obligation: Term, fold: bool = True) -> Lowered:
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms(consts, lw.nat_valued))
-    return Lowered(formula, facts, consts, original_body)
+    return Lowered(formula, facts, consts, original_body, lw.constrainable)
