@@ -50,7 +50,7 @@ MAX_MODELS = 4
 HOLDS = "the obligation holds under the model"
 #: The question asked again with the quantifiers' facts conjoined (``solve``) gets at most
 #: this many seconds, and is not asked with less than ``MIN_CONSTRAINED_SECONDS`` left: on the
-#: 30 median MATH problems' z3 calls every proof it gave came within 0.09 s, while the
+#: 30 median MATH problems' solver calls every proof it gave came within 0.09 s, while the
 #: questions it does not settle run to their limit (asked that way first, 7 calls that got a
 #: quick spurious model ran into their time limit instead).
 CONSTRAINED_SECONDS = 0.03
