@@ -8,7 +8,7 @@ Symbolic facts (∀ over ℕ/ℤ/ℝ) are Proved by both solvers and never False
 from fractions import Fraction
 
 import pytest
-from ir_vocab import N, R, Z, i, m, n, x, y  # noqa: E402
+from ir_vocab import N, R, Z, i, j, m, n, x, y  # noqa: E402
 
 from provers.backends.base import Proved, Refuted, Unknown
 from provers.backends.smt import lower_obligation, solve
@@ -17,8 +17,10 @@ from provers.ir import (
     NAT,
     REAL,
     Quant,
+    SetSort,
     Var,
     app,
+    app_sorted,
     cast,
     forall_,
     implies,
@@ -160,7 +162,19 @@ SYMBOLIC = [
                                                       eq(app("arccos", x), app("isa_arccos", x))))),
     ("nat quantifier", forall_([i], implies(Quant("forall", (n,), app("le", cast(n, INT), i)), app("ge", i, Z(0))))),
     ("nat exists", Quant("exists", (n,), eq(app("add", n, N(1)), N(1)))),
+    # a finite set written out with variables: its distinct elements (an opaque count before)
+    ("card of a set literal", forall_([i, j], app("le", app("card", app_sorted("set_of", SetSort(INT), i, j, Z(3))), N(3)))),
+    ("card of two distinct", forall_([i, j], implies(app("ne", i, j),
+                                                     eq(app("card", app_sorted("set_of", SetSort(INT), i, j)), N(2))))),
 ]
+
+
+def test_card_of_a_set_literal_with_equal_elements_is_refuted_at_them():
+    ob = forall_([i, j], eq(app("card", app_sorted("set_of", SetSort(INT), i, j)), N(2)))
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, ob, 5.0)
+        assert isinstance(r, Refuted), (solver, r)
+        assert r.model["i"] == r.model["j"]
 
 
 @pytest.mark.parametrize("name, fact", SYMBOLIC, ids=[s[0] for s in SYMBOLIC])

@@ -141,6 +141,8 @@ def cardinality(lw: Lowerer, s: Term) -> Term:
     if isinstance(s, SetBuilder):
         return _builder_cardinality(lw, s)
     if isinstance(s, App):
+        if s.op == "set_of" and len(s.args) <= MAX_UNROLL:
+            return _distinct_count(lw, s.args)
         if s.op == "range":
             return lw.lower(s.args[0], 0)
         if s.op in INTERVALS and s.args[0].sort in (NAT, INT):
@@ -155,6 +157,16 @@ def cardinality(lw: Lowerer, s: Term) -> Term:
                     out = c_add(out, c_ite(lw.application(s.args[0], (e,), 0), cint(1), cint(0)))
                 return out
     raise Unsupported("card of a set without literal bounds")
+
+
+def _distinct_count(lw: Lowerer, elems: tuple[Term, ...]) -> Term:
+    """card {a, b, c}: how many of the elements differ from every element before them (the
+    solvers saw an opaque count before, unrelated to a, b and c)."""
+    out: Term = cint(0)
+    for i, e in enumerate(elems):
+        new = c_and(*(c_not(lw.lower(app("eq", e, d), 0)) for d in elems[:i]))
+        out = c_add(out, c_ite(new, cint(1), cint(0)))
+    return out
 
 
 def _builder_cardinality(lw: Lowerer, s: SetBuilder) -> Term:
