@@ -243,8 +243,9 @@ class Lowerer:
         # use them. But the negated obligation makes the solver satisfy a ∀ at polarity -1 (a
         # premise) and an ∃ at polarity 1, and there it can make hypotheses false
         # (`%powr_neg x 2 ≤ 0`) and the premise vacuous: every model is then spurious.
-        # ``constrain_facts`` conjoins them in those positions (solve.py asks that way again
-        # after such a model; asking that way first turned quick spurious models into timeouts).
+        # ``constrain_facts`` conjoins them in those positions (``solve`` asks that way again
+        # where the first answer is not definitive; asking that way first turned quick
+        # spurious models into timeouts).
         facts = scope.facts
         constraining = (t.kind == "forall" and pol == -1) or (t.kind == "exists" and pol == 1)
         self.constrainable |= constraining and bool(facts)

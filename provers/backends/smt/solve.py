@@ -38,14 +38,6 @@ SOLVERS = ("z3", "cvc5")
 _UNSPECIFIED = {"%ln_neg": "@ln", "%arcsin_out": "@arcsin", "%arccos_out": "@arccos"}
 #: Candidate models tried per call before answering "spurious model".
 MAX_MODELS = 4
-#: Evaluator obstacles that another model of the same call does not get past: a spurious
-#: model undecided for one of these reasons ends the search for models at once. Blocking a
-#: model changes only the scalar constants, while these come from the obligation's shape (a
-#: symbol without a table, a set known only by membership, ∀ over ℝ, LEAST over ℝ) or from a
-#: value the negated obligation needs (``ln`` at x ≤ 0). Measured on the z3 calls of 134
-#: MATH problems: of the 224 calls that asked again after such a first model, none got a
-#: validated one (after other spurious first models: 25 of 321), for ~15 % of z3's time
-#: (docs/benchmarks.md, stop 34).
 #: What a spurious model is called when the original obligation is true under it.
 HOLDS = "the obligation holds under the model"
 #: The question asked again with the quantifiers' facts conjoined (``solve``) gets at most
@@ -55,6 +47,14 @@ HOLDS = "the obligation holds under the model"
 #: quick spurious model ran into their time limit instead).
 CONSTRAINED_SECONDS = 0.03
 MIN_CONSTRAINED_SECONDS = 0.02
+#: Evaluator obstacles that another model of the same call does not get past: a spurious
+#: model undecided for one of these reasons ends the search for models at once. Blocking a
+#: model changes only the scalar constants, while these come from the obligation's shape (a
+#: symbol without a table, a set known only by membership, ∀ over ℝ, LEAST over ℝ) or from a
+#: value the negated obligation needs (``ln`` at x ≤ 0). Measured on the z3 calls of 134
+#: MATH problems: of the 224 calls that asked again after such a first model, none got a
+#: validated one (after other spurious first models: 25 of 321), for ~15 % of z3's time
+#: (docs/benchmarks.md, stop 34).
 MODEL_INDEPENDENT = re.compile(
     r"uninterpreted symbol \S+ has no table"
     r"|LEAST/GREATEST over a sort other than"
