@@ -93,7 +93,10 @@ def test_verdicts_decided_before_are_kept_under_a_deadline():
 
 @pytest.mark.timeout(120)
 def test_putnam_a2_rerank_respects_the_problem_budget():
-    rr = provers_reranker(timeout=1.0, problem_timeout=2.0)
+    # without a budget this pool takes ≈ 2.6 s (warm solver workers, cold caches): a budget
+    # of 2 s left too thin a margin once the engine got faster (CI once finished in time)
+    QUANTIFIER_VALUES.clear()
+    rr = provers_reranker(timeout=1.0, problem_timeout=0.5)
     r = rr.rerank(INFORMAL, VARIANTS)
     assert sorted(i for c in r.classes for i in c) == list(range(len(VARIANTS)))
     assert r.class_index(0) == r.class_index(1)  # identical up to renaming: no engine needed
