@@ -1,19 +1,23 @@
-"""How many models a solver call asks for before it answers "spurious model".
+"""How a solver call answers when its first model is spurious.
 
 A spurious model is blocked and the solver asked again (up to ``solve.MAX_MODELS``), unless
 the evaluator was undecided for a reason another model does not get past
-(``solve.MODEL_INDEPENDENT``): then the call answers at once.
+(``solve.MODEL_INDEPENDENT``): then the call answers at once. An answer that is not
+definitive is asked again with the quantifiers' facts conjoined (``constrain_facts``).
 """
 
 import importlib
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from provers.backends.base import Refuted, Unknown
-from provers.ir import INT, NAT, REAL, FunSort, Var, app, forall_, implies, num
+from provers.backends.base import Proved, Refuted, Unknown
+from provers.backends.smt.lower import lower_obligation
+from provers.ir import INT, NAT, REAL, FunSort, Var, app, forall_, free_vars, implies, num
 from provers.ir.ops import uninterpreted
 from provers.ir.terms import Lam, SetBuilder
-from provers.semantics import decide, truth
+from provers.semantics import decide, sample_assignments, truth
 
 solve_module = importlib.import_module("provers.backends.smt.solve")
 
@@ -98,15 +102,6 @@ def test_a_model_another_one_may_improve_on_is_still_blocked(monkeypatch, solver
 
 
 # ---- a quantifier's facts conjoined where the negated obligation asserts it -----------
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from provers.backends.base import Proved  # noqa: E402
-from provers.backends.smt.lower import lower_obligation  # noqa: E402
-from provers.ir import free_vars  # noqa: E402
-from provers.semantics import sample_assignments  # noqa: E402
-
 
 def _powr_premise():
     """``¬ ∀x. x powr 2 = 1``: true (x = 0). Its ∀ is asserted by the negation, and the fact

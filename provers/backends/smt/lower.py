@@ -257,7 +257,7 @@ class Lowerer:
             if constrain:
                 return c_or(c_not(nonempty), Quant("forall", cvars, c_imp(c_and(*guards), c_and(*facts, body))))
             return c_or(c_not(nonempty), Quant("forall", cvars, c_imp(c_and(*guards, *facts), body)))
-        if constrain and facts:
+        if constrain:
             return c_and(nonempty, Quant("exists", cvars, c_and(*guards, c_imp(c_and(*facts), body))))
         return c_and(nonempty, Quant("exists", cvars, c_and(*guards, *facts, body)))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from provers.backends.base import ProofResult, Proved, Refuted, Unknown
@@ -38,8 +39,6 @@ SOLVERS = ("z3", "cvc5")
 _UNSPECIFIED = {"%ln_neg": "@ln", "%arcsin_out": "@arcsin", "%arccos_out": "@arccos"}
 #: Candidate models tried per call before answering "spurious model".
 MAX_MODELS = 4
-#: What a spurious model is called when the original obligation is true under it.
-HOLDS = "the obligation holds under the model"
 #: The question asked again with the quantifiers' facts conjoined (``solve``) gets at most
 #: this many seconds, and is not asked with less than ``MIN_CONSTRAINED_SECONDS`` left: on the
 #: 30 median MATH problems' solver calls every proof it gave came within 0.09 s, while the
@@ -107,24 +106,14 @@ def solve(name: str, obligation: Term, timeout: float, fold: bool = True) -> Pro
     left = timeout - took()
     if not (isinstance(result, Unknown) and lowered.constrainable and left > MIN_CONSTRAINED_SECONDS
             and not CANCEL.requested and not result.reason.startswith(("unsupported", "canceled"))):
-        return _timed(result, took())
+        return replace(result, time=took())
     try:
         constrained = lower_obligation(obligation, fold=fold, constrain_facts=True)
     except Unsupported:
-        return _timed(result, took())
+        return replace(result, time=took())
     again = _ask(name, constrained, min(left, CONSTRAINED_SECONDS))
-    return _timed(again if isinstance(again, (Proved, Refuted)) else result, took())
-
-
-def _timed(r: ProofResult, took: float) -> ProofResult:
-    """``r`` with the call's whole time (a second question included)."""
-    if isinstance(r, Proved):
-        return Proved(r.backend, took, r.detail)
-    if isinstance(r, Refuted):
-        return Refuted(r.model, r.backend, took)
-    if isinstance(r, Unknown):
-        return Unknown(r.reason, r.backend, took, r.satisfiable)
-    return r
+    # the call's whole time, the second question included
+    return replace(again if isinstance(again, (Proved, Refuted)) else result, time=took())
 
 
 def _ask(name: str, lowered: Lowered, timeout: float) -> ProofResult:
@@ -212,7 +201,7 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
             elif not d.exact:
                 why_spurious = "falsity only approximate"
             else:
-                why_spurious = HOLDS
+                why_spurious = "the obligation holds under the model"
         left = remaining()
         if left < max(0.05, time.monotonic() - started) or CANCEL.requested:
             break
