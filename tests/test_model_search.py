@@ -1,4 +1,4 @@
-"""How a solver call answers when its first model is spurious.
+"""How a solver call answers when its first model is spurious, and what it gives the evaluator.
 
 A spurious model is blocked and the solver asked again (up to ``solve.MAX_MODELS``), unless
 the evaluator was undecided for a reason another model does not get past
@@ -14,10 +14,24 @@ from hypothesis import strategies as st
 
 from provers.backends.base import Proved, Refuted, Unknown
 from provers.backends.smt.lower import lower_obligation
-from provers.ir import INT, NAT, REAL, FunSort, Var, app, forall_, free_vars, implies, num
+from provers.ir import (
+    INT,
+    NAT,
+    REAL,
+    FunSort,
+    Quant,
+    Var,
+    app,
+    exists_,
+    forall_,
+    free_vars,
+    implies,
+    num,
+    subterms,
+)
 from provers.ir.ops import uninterpreted
 from provers.ir.terms import Lam, SetBuilder
-from provers.semantics import decide, sample_assignments, truth
+from provers.semantics import PROBES, decide, sample_assignments, truth
 
 solve_module = importlib.import_module("provers.backends.smt.solve")
 
@@ -161,5 +175,87 @@ def test_conjoined_facts_never_prove_what_the_evaluator_or_a_default_countermode
                 assert not falsified, (solver, constrain, falsified[0], phi)
             if isinstance(r, Refuted):
                 assert truth(phi, r.model) is False, (solver, constrain, r.model, phi)
+    kinds = {type(r) for r in results}
+    assert not (Proved in kinds and Refuted in kinds), (results, phi)
+
+
+# ---- an asserted ∃ outside binders: Skolem constants whose values the evaluator probes ----
+
+n = Var("n", INT)
+
+
+def _product_premise(bound: int):
+    """``(∃ a b. 7 < a ∧ 7 < b ∧ x = a·b) → x > bound`` over ℝ."""
+    a, b = Var("a", REAL), Var("b", REAL)
+    premise = exists_([a, b], app("and", app("lt", num(7, REAL), a), app("lt", num(7, REAL), b),
+                                 app("eq", x, app("mul", a, b))))
+    return implies(premise, app("lt", num(bound, REAL), x))
+
+
+def test_an_asserted_exists_outside_binders_becomes_constants_when_asked():
+    default = lower_obligation(_product_premise(60))
+    assert default.witnessable and not default.witnesses
+    lowered = lower_obligation(_product_premise(60), witness_existentials=True)
+    assert [name for _, name in lowered.witnesses] == ["a", "b"]
+    assert not any(isinstance(s, Quant) for s in subterms(lowered.formula))
+    # asserted by the obligation itself (∃ in the conclusion), or under a ∀: still quantified
+    a = Var("a", REAL)
+    concluded = implies(app("lt", num(0, REAL), x), exists_([a], app("lt", x, a)))
+    nested = implies(forall_([y], exists_([a], app("lt", y, a))), app("lt", num(0, REAL), x))
+    for ob in (concluded, nested):
+        lo = lower_obligation(ob, witness_existentials=True)
+        assert not lo.witnessable and not lo.witnesses
+
+
+def test_the_evaluator_probes_the_values_it_is_given_first():
+    """∃ a b. 7 < a ∧ 7 < b ∧ 64 = a·b: 8 is no probe value of ℝ; given as a hint, it is
+    tried, and a hint that is no witness changes nothing."""
+    premise = _product_premise(60).args[0]
+    assert decide(premise, {"x": 64}).value is None
+    assert decide(premise, {"x": 64, PROBES: (("a", (8,)), ("b", (8,)))}).value is True
+    assert decide(premise, {"x": 64, PROBES: (("a", (9,)), ("b", (9,)))}).value is None
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_a_witness_from_the_model_validates_the_countermodel(solver):
+    """49 < x = a·b: the model's a and b are no small probe values, so every model of the
+    first question is spurious ("∃ over an unbounded domain (a : Real, b : Real)"); the
+    second, with a and b as constants, gives them."""
+    r = solve_module.solve(solver, forall_([x], _product_premise(60)), 2.0)
+    assert isinstance(r, Refuted), r
+    assert set(r.model) == {"x"} and 49 < r.model["x"] <= 60
+    assert isinstance(solve_module.solve(solver, forall_([x], _product_premise(49)), 2.0), Proved)
+
+
+def _exists_premises():
+    k = Var("k", INT)
+    coef = st.integers(-3, 3).map(lambda v: num(v, INT))
+    term = st.tuples(coef, coef).map(lambda t: app("add", app("mul", t[0], app("mul", k, k)), app("mul", t[1], k)))
+    atom = st.tuples(st.sampled_from(["eq", "le", "lt"]), term).map(lambda t: app(t[0], t[1], n))
+    bound = st.integers(-12, 12).map(lambda v: num(v, INT))
+    conclusion = st.tuples(st.sampled_from(["eq", "le", "lt"]), bound).map(lambda t: app(t[0], n, t[1]))
+    return st.one_of(
+        st.tuples(atom, conclusion).map(lambda t: implies(exists_([k], t[0]), t[1])),
+        st.tuples(atom, conclusion).map(lambda t: app("or", t[1], app("not", exists_([k], t[0])))),
+    )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_exists_premises())
+def test_witnessed_existentials_agree_with_quantified_ones_and_the_evaluator(phi):
+    """Both lowerings, both solvers: a proof under either is never contradicted by a
+    validated countermodel of the other, nor by the exact evaluator at points of n."""
+    closed = forall_([n], phi)
+    falsified = [v for v in range(-40, 41) if truth(phi, {"n": v}) is False]
+    results = []
+    for witness in (False, True):
+        lowered = lower_obligation(closed, witness_existentials=witness)
+        for solver in ("z3", "cvc5"):
+            r = solve_module._ask(solver, lowered, 1.0)
+            results.append(r)
+            if isinstance(r, Proved):
+                assert not falsified, (solver, witness, falsified[0], phi)
+            if isinstance(r, Refuted):
+                assert PROBES not in r.model and truth(phi, r.model) is False, (solver, witness, r.model, phi)
     kinds = {type(r) for r in results}
     assert not (Proved in kinds and Refuted in kinds), (results, phi)

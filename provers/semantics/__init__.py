@@ -9,7 +9,7 @@ transcendental values), ``closed_forms`` (sums with symbolic bounds). Import the
 from here; see docs/semantics.md for every operation's meaning in Lean, Isabelle, here and in SMT.
 """
 
-from provers.semantics.evaluate import OPERATIONS, decide, evaluate, truth
+from provers.semantics.evaluate import OPERATIONS, PROBES, decide, evaluate, truth
 from provers.semantics.samplers import (
     fingerprint,
     integer_points,
@@ -35,6 +35,7 @@ from provers.semantics.values import (
 __all__ = [
     "OPERATIONS",
     "PRECISION_DPS",
+    "PROBES",
     "TOLERANCE",
     "Approx",
     "ApproxBool",

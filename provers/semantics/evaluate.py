@@ -136,6 +136,11 @@ def _tick() -> None:
 
 
 Env = dict[str, Value]
+#: The ``env`` entry of values an unbounded binder is probed at first, by variable name (a
+#: solver model's witnesses of an ∃, ``smt.solve``): a tuple of (name, values) pairs, keyed
+#: by the memo like the other ``@`` entries. Only where to look: a probe decides the binder
+#: exactly or not at all, whatever its values.
+PROBES = "@probes"
 Handler = Callable[[App, Env], Value]
 
 #: The evaluator's meaning of every operation.
@@ -772,8 +777,10 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
             raise Undecided(why)
         return truth_value(r, ex)
     nested = getattr(_steps, "probing", 0)
-    if all(probe_values(v.sort) for v in vars_) and len(vars_) <= 3:
-        values = [probe_values(v.sort) + _members_of_predsets(v, t.body, env) for v in vars_]
+    hints = dict(env.get(PROBES, ()))
+    values = [[*hints.get(v.name, ()), *probe_values(v.sort)] for v in vars_]
+    if all(values) and len(vars_) <= 3:
+        values = [vs + _members_of_predsets(v, t.body, env) for v, vs in zip(vars_, values, strict=True)]
         positions = _small_first(tuple(len(v) for v in values))
         witness_only = None if want else _witness_only(t.body)
         _steps.probing = nested + 1

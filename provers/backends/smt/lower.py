@@ -104,6 +104,10 @@ class Lowered:
     #: a quantifier's facts were hypotheses where ``constrain_facts=True`` conjoins them
     #: (``Lowerer.quantifier``): lowering again that way gives the solver another question
     constrainable: bool = False
+    #: (Skolem constant, the name of the ∃ variable it stands for) (``Lowerer.witnessed``)
+    witnesses: tuple[tuple[Var, str], ...] = ()
+    #: an ∃ that ``witness_existentials=True`` turns into constants: another question
+    witnessable: bool = False
 
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
@@ -120,14 +124,17 @@ class _Scope:
 class Lowerer:
     """Rewrites one obligation; collects facts per scope. Use ``lower_obligation``."""
 
-    def __init__(self, constrain_facts: bool = False) -> None:
+    def __init__(self, constrain_facts: bool = False, witness_existentials: bool = False) -> None:
         self.constrain_facts = constrain_facts
+        self.witness_existentials = witness_existentials
         self.constrainable = False
         self.top_facts: list[Term] = []
         self.scopes: list[_Scope] = []
         self.seen_facts: set[Term] = set()
         self.monotone: dict[str, list[Term]] = {}  # strictly increasing symbol -> top-level args
         self.nat_valued: set[tuple[str, tuple[Sort, ...]]] = set()  # ℕ-valued user symbols
+        self.witnesses: list[tuple[Var, str]] = []
+        self.witnessable = False  # an ∃ ``witness_existentials`` would turn into constants
 
     def fact(self, f: Term) -> None:
         """Record a TRUE fact at the innermost scope binding one of its variables."""
@@ -224,6 +231,10 @@ class Lowerer:
             w = Var(fresh_name(v.name, t), v.sort)
             unique = Quant("forall", (w,), app("implies", substitute(t.body, {v: w}), app("eq", w, v)))
             return self.lower_strict(Quant("exists", (v,), app("and", t.body, unique)), pol)
+        if t.kind == "exists" and pol == -1 and not self.scopes and all(_witnessable(v.sort) for v in t.vars):
+            self.witnessable = True
+            if self.witness_existentials:
+                return self.witnessed(t)
         if any(_mentions_rat(v.sort) for v in t.vars) and not ((t.kind == "forall" and pol == 1) or (t.kind == "exists" and pol == -1)):
             raise Unsupported("quantifier over ℚ in a position where ℝ would not be sound")
         cvars = tuple(cv for v in t.vars for cv in self.binder_vars(v))
@@ -260,6 +271,21 @@ class Lowerer:
         if constrain:
             return c_and(nonempty, Quant("exists", cvars, c_and(*guards, c_imp(c_and(*facts), body))))
         return c_and(nonempty, Quant("exists", cvars, c_and(*guards, *facts, body)))
+
+    def witnessed(self, t: Quant) -> Term:
+        """An ∃ the negated obligation asserts outside every binder (a premise's ``∃k. k² =
+        n``), its variables replaced by fresh constants (Skolem constants): satisfiable
+        exactly when the ∃ form is, one quantifier less for the solvers, and their models
+        name a witness, which the evaluator then tries first (``solve``: without it an ∃
+        over an unbounded domain is only probed at small values)."""
+        renamed: dict[Var, Term] = {}
+        for v in t.vars:
+            w = Var(f"{v.name}%ex{len(self.witnesses)}", v.sort)
+            self.witnesses.append((Var(w.name, core_sort(v.sort)), v.name))
+            renamed[v] = w
+        guards = [c_le(cint(0), Var(w.name, INT)) for w in renamed.values() if w.sort == NAT]  # type: ignore[attr-defined]
+        nonempty = c_and(*(inhabited(v.sort) for v in t.vars))
+        return c_and(nonempty, *guards, self.lower(substitute(t.body, renamed), -1))
 
     def lower_c(self, t: Term) -> tuple[Term, Term]:
         """(re, im) of a Complex-sorted term, as core Real terms."""
@@ -327,6 +353,12 @@ class Lowerer:
                     pre = c_lt(a, b) if name == "%exp" else c_and(c_lt(creal(0), a), c_lt(a, b))
                     out.append(c_imp(pre, c_lt(c_ufun(name, REAL, a), c_ufun(name, REAL, b))))
         return out
+
+
+def _witnessable(s: Sort) -> bool:
+    """Sorts of ∃ variables ``Lowerer.witnessed`` turns into constants (whose model values
+    the evaluator can take as they are)."""
+    return s in (BOOL, NAT, INT, REAL) or isinstance(s, OpaqueSort)
 
 
 def _mentions_rat(s: Sort) -> bool:
@@ -430,13 +462,15 @@ def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...
     return out
 
 
-def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool = False) -> Lowered:
+def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool = False,
+                     witness_existentials: bool = False) -> Lowered:
     """Lower a closed formula (free variables count as universally quantified).
 
     ``fold`` first replaces exactly-known ground subterms by numerals (``fold_ground``);
     tests of the encodings themselves turn it off. ``constrain_facts``: the facts of a
     quantifier the negated obligation asserts are conjoined, not hypotheses
-    (``Lowerer.quantifier``).
+    (``Lowerer.quantifier``). ``witness_existentials``: an ∃ it asserts outside binders
+    becomes constants (``Lowerer.witnessed``).
     """
     if obligation.sort != BOOL:
         raise Unsupported(f"obligation of sort {obligation.sort}, not a formula")
@@ -449,7 +483,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
         raise Unsupported("outer ∀ rebinds a variable name")
     for v in sorted(free_vars(body) - set(consts), key=lambda v: v.name):
         consts.append(v)
-    lw = Lowerer(constrain_facts)
+    lw = Lowerer(constrain_facts, witness_existentials)
     original_body = body
     body = pairs.simplify(body, isabelle=False)  # (x, y) = (0, 0): the solvers have no pairs
     if fold:
@@ -467,4 +501,4 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms(consts, lw.nat_valued))
-    return Lowered(formula, facts, consts, original_body, lw.constrainable)
+    return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable)
