@@ -2,9 +2,12 @@
 congruence bound n, the evaluator decides such a premise exactly, and the premises of two
 statements are compared at each side's set (FormalAlign's mathd_numbertheory_303 mutants)."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import provers
 from provers.engine.definitions import set_definitions
-from provers.ir import NAT, Num, SetBuilder, Var, app
+from provers.ir import INT, NAT, Num, SetBuilder, Var, app, exists_
 from provers.semantics import evaluate, truth
 
 REF = """theorem mathd_numbertheory_303 (S : Finset ℕ)
@@ -23,6 +26,24 @@ def test_congruence_and_divisibility_bound_the_set():
     assert evaluate(SetBuilder(n, app("dvd", n, Num(12, NAT))), {}) == frozenset({1, 2, 3, 4, 6, 12})
     # n ∣ 0 holds for every n: no bound, the set stays a predicate
     assert not isinstance(evaluate(SetBuilder(n, app("dvd", n, Num(0, NAT))), {}), frozenset)
+
+
+def _isabelle_conclusion(shows: str):
+    return provers.parse(f'theorem\nshows "{shows}"', "isabelle").conclusion
+
+
+def test_a_factor_of_a_product_equal_to_a_number_divides_it():
+    """MATH's "how many x² + mx + 28 have positive integer roots": {m | ∃ r₁ r₂ > 0, r₁ r₂ = 28
+    ∧ r₁ + r₂ = m} is {29, 16, 11}; r₁ ∣ 28 whatever r₂ is (undecided before)."""
+    roots = r"\<exists> r1 r2. r1 > 0 \<and> r2 > 0 \<and> r1 * r2 = 28 \<and> r1 + r2 = m"
+    card = _isabelle_conclusion(f"card {{m::int. {roots}}} = 3")
+    assert truth(card, {}) is True
+    assert truth(app("eq", card.args[0], Num(4, NAT)), {}) is False
+    # over ℝ a factor divides nothing: the set stays unbounded
+    assert truth(_isabelle_conclusion(f"card {{m::real. {roots}}} = 3"), {}) is None
+    # r · 0 = 0 holds for every r: no bound
+    r = Var("r", NAT)
+    assert not isinstance(evaluate(SetBuilder(r, app("eq", app("mul", r, Num(0, NAT)), Num(0, NAT))), {}), frozenset)
 
 
 def test_a_set_definition_is_decided_exactly_at_a_finite_set():
@@ -191,3 +212,23 @@ def test_counted_images_and_a_power_set_pin_different_answers():
     v = provers.check_equivalence(THREE_DIGIT, SUBSETS, relation="symbolic", timeout=1.0, language="isabelle")
     assert v.status == "inequivalent", v.explain()
     assert "39" in v.reason and "7" in v.reason
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-30, 30), st.integers(-12, 12), st.integers(-3, 3), st.sampled_from([NAT, INT]))
+def test_product_bounds_agree_with_brute_force(c, m, k, sort):
+    """∃ a b. k·a·b = c ∧ a + b = m, decided through the divisor bound, against enumeration
+    (|a| ≤ |c| whenever a·(k·b) = c ≠ 0)."""
+    a, b = Var("a", sort), Var("b", sort)
+    body = app("and", app("eq", app("mul", app("mul", Num(k, INT), a) if sort == INT else a,
+                                    b if sort == INT else app("mul", Num(abs(k), NAT), b)),
+                          Num(c if sort == INT else abs(c), sort)),
+               app("eq", app("add", a, b), Num(m if sort == INT else abs(m), sort)))
+    got = truth(exists_([a, b], body), {})
+    cc, mm, kk = (c, m, k) if sort == INT else (abs(c), abs(m), abs(k))
+    lo = -40 if sort == INT else 0
+    brute = any(kk * x * y == cc and x + y == mm for x in range(lo, 41) for y in range(lo, 41))
+    if cc != 0:
+        assert got is brute, (c, m, k, sort)
+    else:
+        assert got in (brute, None)

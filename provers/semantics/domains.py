@@ -668,8 +668,9 @@ def _monotone_bound(v: Var, p: Term, op: str, c: Term) -> int | None:
 
 
 def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
-    """|m| when the guard says v divides a nonzero integer m: ``v ∣ m``, or ``a % v = b % v``
-    with a ≠ b (``a ≡ b [MOD v]``: v ∣ a − b; modulo 0 it reads a = b, false)."""
+    """|m| when the guard says v divides a nonzero integer m: ``v ∣ m``, ``a % v = b % v``
+    with a ≠ b (``a ≡ b [MOD v]``: v ∣ a − b; modulo 0 it reads a = b, false), or a product
+    of integers with the factor v equal to m (``r₁ * r₂ = 28``, whatever r₂ is)."""
     if v.sort not in (NAT, INT):
         return None
     if g.op == "dvd" and g.args[0] == v:
@@ -677,9 +678,19 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
     elif g.op == "eq" and all(isinstance(x, App) and x.op in ("mod", "emod") and x.args[1] == v for x in g.args):
         a, b = value(g.args[0].args[0]), value(g.args[1].args[0])  # type: ignore[attr-defined]
         m = a - b if isinstance(a, int) and isinstance(b, int) else None
+    elif g.op == "eq" and any(v in _factors(side) for side in g.args):
+        product, other = g.args if v in _factors(g.args[0]) else g.args[::-1]
+        m = value(other) if v not in free_vars(other) else None
     else:
         return None
     return abs(m) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
+
+
+def _factors(t: Term) -> list[Term]:
+    """The factors of a product of integers (``a * (b * c)``: a, b, c); [t] for another term."""
+    if isinstance(t, App) and t.op == "mul" and t.sort in (NAT, INT):
+        return [f for a in t.args for f in _factors(a)]
+    return [t]
 
 
 def _unfold_set_builders(guards: list[Term]) -> list[Term]:
