@@ -163,18 +163,24 @@ def test_conjoined_facts_never_prove_what_the_evaluator_or_a_default_countermode
     """Both lowerings, both solvers: a proof under either is never contradicted by a
     validated countermodel of the other, nor by the exact evaluator at sampled points."""
     vs = sorted(free_vars(phi), key=lambda v: v.name)
-    closed = forall_(vs, phi)
     falsified = [s for s in sample_assignments(vs, 16, seed=3) if truth(phi, s) is False]
+    _assert_both_lowerings_agree(phi, forall_(vs, phi), falsified, "constrain_facts")
+
+
+def _assert_both_lowerings_agree(phi, closed, falsified, option: str) -> None:
+    """``closed`` lowered without and with ``option``, on both solvers: no proof where the
+    evaluator falsified ``phi`` at a point, every countermodel re-checked, never a proof and
+    a countermodel together."""
     results = []
-    for constrain in (False, True):
-        lowered = lower_obligation(closed, constrain_facts=constrain)
+    for on in (False, True):
+        lowered = lower_obligation(closed, **{option: on})
         for solver in ("z3", "cvc5"):
             r = solve_module._ask(solver, lowered, 1.0)
             results.append(r)
             if isinstance(r, Proved):
-                assert not falsified, (solver, constrain, falsified[0], phi)
+                assert not falsified, (solver, option, on, falsified[0], phi)
             if isinstance(r, Refuted):
-                assert truth(phi, r.model) is False, (solver, constrain, r.model, phi)
+                assert PROBES not in r.model and truth(phi, r.model) is False, (solver, option, on, r.model, phi)
     kinds = {type(r) for r in results}
     assert not (Proved in kinds and Refuted in kinds), (results, phi)
 
@@ -245,17 +251,5 @@ def _exists_premises():
 def test_witnessed_existentials_agree_with_quantified_ones_and_the_evaluator(phi):
     """Both lowerings, both solvers: a proof under either is never contradicted by a
     validated countermodel of the other, nor by the exact evaluator at points of n."""
-    closed = forall_([n], phi)
-    falsified = [v for v in range(-40, 41) if truth(phi, {"n": v}) is False]
-    results = []
-    for witness in (False, True):
-        lowered = lower_obligation(closed, witness_existentials=witness)
-        for solver in ("z3", "cvc5"):
-            r = solve_module._ask(solver, lowered, 1.0)
-            results.append(r)
-            if isinstance(r, Proved):
-                assert not falsified, (solver, witness, falsified[0], phi)
-            if isinstance(r, Refuted):
-                assert PROBES not in r.model and truth(phi, r.model) is False, (solver, witness, r.model, phi)
-    kinds = {type(r) for r in results}
-    assert not (Proved in kinds and Refuted in kinds), (results, phi)
+    falsified = [{"n": v} for v in range(-40, 41) if truth(phi, {"n": v}) is False]
+    _assert_both_lowerings_agree(phi, forall_([n], phi), falsified, "witness_existentials")
