@@ -41,10 +41,9 @@ _UNSPECIFIED = {"%ln_neg": "@ln", "%arcsin_out": "@arcsin", "%arccos_out": "@arc
 MAX_MODELS = 4
 #: The question asked again with the quantifiers' facts conjoined (``_other_questions``) gets
 #: at most this many seconds (no other question is asked with less than ``MIN_OTHER_SECONDS``
-#: left): on the
-#: 30 median MATH problems' solver calls every proof it gave came within 0.09 s, while the
-#: questions it does not settle run to their limit (asked that way first, 7 calls that got a
-#: quick spurious model ran into their time limit instead).
+#: left): on the 30 median MATH problems' solver calls every proof it gave came within
+#: 0.09 s, while the questions it does not settle run to their limit (asked that way first,
+#: 7 calls that got a quick spurious model ran into their time limit instead).
 CONSTRAINED_SECONDS = 0.03
 MIN_OTHER_SECONDS = 0.02
 #: The question asked again with an asserted ∃'s variables as constants gets at most this
