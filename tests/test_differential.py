@@ -1,7 +1,8 @@
 """Differential property tests: z3, cvc5 and the exact evaluator never contradict each other.
 
 Random formulas over the decidable fragment (linear and polynomial integer / real arithmetic
-with Lean and Isabelle division and modulo, truncated subtraction, casts, floor). For each:
+with Lean and Isabelle division and modulo, truncated subtraction, casts, floor, powers with
+the lowering's sign facts). For each:
 - a solver's Proved means no sampled assignment makes the formula exactly False;
 - a Refuted model is re-checked here: the formula is exactly False under it;
 - z3 and cvc5 never answer Proved and Refuted on the same formula.
@@ -49,6 +50,7 @@ def int_terms(depth):
         st.tuples(st.sampled_from(["mul", "ediv", "emod", "fdiv", "fmod"]), sub, lit).map(lambda t: app(t[0], t[1], t[2])),
         st.tuples(st.sampled_from(["ediv", "emod", "fdiv", "fmod"]), sub, sub).map(lambda t: app(t[0], t[1], t[2])),
         sub.map(lambda t: app("abs", t)),
+        st.tuples(sub, st.integers(2, 3)).map(lambda t: app("pow", t[0], num(t[1], NAT))),
         nat_terms(depth - 1).map(lambda t: cast(t, INT)),
         real_terms(depth - 1).map(lambda t: app("floor", t)),
     )
@@ -67,6 +69,7 @@ def real_terms(depth):
         st.tuples(st.sampled_from(["add", "sub", "mul", "div"]), sub, sub).map(lambda t: app(t[0], t[1], t[2])),
         int_terms(depth - 1).map(lambda t: cast(t, REAL)),
         sub.map(lambda t: app("abs", t)),
+        st.tuples(sub, st.integers(2, 3)).map(lambda t: app("pow", t[0], num(t[1], NAT))),
     )
 
 
