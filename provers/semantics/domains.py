@@ -678,12 +678,18 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
     elif g.op == "eq" and all(isinstance(x, App) and x.op in ("mod", "emod") and x.args[1] == v for x in g.args):
         a, b = value(g.args[0].args[0]), value(g.args[1].args[0])  # type: ignore[attr-defined]
         m = a - b if isinstance(a, int) and isinstance(b, int) else None
-    elif g.op == "eq" and any(v in _factors(side) for side in g.args):
-        product, other = g.args if v in _factors(g.args[0]) else g.args[::-1]
+    elif g.op == "eq" and (other := _beside_factor(v, g)) is not None:
         m = value(other) if v not in free_vars(other) else None
     else:
         return None
     return abs(m) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
+
+
+def _beside_factor(v: Var, eq: App) -> Term | None:
+    """The other side of an equation one side of which is a product of integers with the
+    factor v, or None."""
+    a, b = eq.args
+    return b if v in _factors(a) else a if v in _factors(b) else None
 
 
 def _factors(t: Term) -> list[Term]:

@@ -199,6 +199,9 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         model = s.model()
         try:
             env = read_model(em, model, lowered)
+            probes = _witness_values(em, model, lowered)
+            if probes:  # where to look first for the ∃s' witnesses (``_ask`` drops it again)
+                env[PROBES] = probes
             if any(isinstance(x, AlgebraicReal) for x in env.values()):
                 # irrational point: the exact field evaluator decides; outside its fragment,
                 # quadratic irrationals as closed terms (√, log, sin … at them: closed forms)
@@ -283,9 +286,6 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     """Model → IR values by variable name; user symbols as tables by symbol name."""
     env = {v.name: _variable_value(em, model, v) for v in lowered.consts}
     const_names = set(env)
-    probes = _witness_values(em, model, lowered)
-    if probes:
-        env[PROBES] = probes
     seen: dict[str, int] = {}
     for (kind, name, args, result), decl in em.funcs.items():
         if kind == VARIABLE:
@@ -322,7 +322,7 @@ def _witness_values(em: Emitter, model: Any, lowered: Lowered) -> tuple[tuple[st
             continue
         if x not in by_name.setdefault(name, []):
             by_name[name].append(x)
-    return tuple((name, tuple(xs)) for name, xs in sorted(by_name.items()) if xs)
+    return tuple((name, tuple(xs)) for name, xs in sorted(by_name.items()))
 
 
 def _variable_value(em: Emitter, model: Any, v: Var) -> Any:
