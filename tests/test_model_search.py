@@ -9,7 +9,7 @@ definitive is asked again with the quantifiers' facts conjoined (``constrain_fac
 import importlib
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from provers.backends.base import Proved, Refuted, Unknown
@@ -180,7 +180,7 @@ def _assert_both_lowerings_agree(phi, closed, falsified, option: str) -> None:
             if isinstance(r, Proved):
                 assert not falsified, (solver, option, on, falsified[0], phi)
             if isinstance(r, Refuted):
-                assert PROBES not in r.model and truth(phi, r.model) is False, (solver, option, on, r.model, phi)
+                assert truth(phi, r.model) is False, (solver, option, on, r.model, phi)
     kinds = {type(r) for r in results}
     assert not (Proved in kinds and Refuted in kinds), (results, phi)
 
@@ -229,7 +229,11 @@ def test_a_witness_from_the_model_validates_the_countermodel(solver):
     second, with a and b as constants, gives them."""
     r = solve_module.solve(solver, forall_([x], _product_premise(60)), 2.0)
     assert isinstance(r, Refuted), r
-    assert set(r.model) == {"x"} and 49 < r.model["x"] <= 60
+    assert set(r.model) == {"x", PROBES} and 49 < r.model["x"] <= 60
+    # the witnesses stay in the countermodel: it re-checks exactly without the solver
+    hints = dict(r.model[PROBES])
+    assert hints["a"][0] * hints["b"][0] == r.model["x"]
+    assert truth(_product_premise(60), r.model) is False
     assert isinstance(solve_module.solve(solver, forall_([x], _product_premise(49)), 2.0), Proved)
 
 
@@ -248,6 +252,9 @@ def _exists_premises():
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_exists_premises())
+# found by hypothesis: z3's countermodel n = -10 needs its witness k > 10 (no probe value)
+# to re-check; it failed here while the witnesses were dropped from the model
+@example(implies(exists_([k], app("lt", app("neg", k), n)), app("eq", n, num(-9, INT))))
 def test_witnessed_existentials_agree_with_quantified_ones_and_the_evaluator(phi):
     """Both lowerings, both solvers: a proof under either is never contradicted by a
     validated countermodel of the other, nor by the exact evaluator at points of n."""

@@ -60,6 +60,7 @@ from provers.ir import (
     unfold,
 )
 from provers.semantics import (
+    PROBES,
     Closure,
     FunTable,
     Opaque,
@@ -402,9 +403,11 @@ class Prover:
         """Keep a solver countermodel only if it refutes the obligation for EVERY meaning of
         its uninterpreted symbols (and of values the languages leave unspecified, ``@ln``):
         the backend may have chosen an interpretation, but ``orderOf`` or Isabelle's ``ln 0``
-        have one fixed meaning we do not know. Re-evaluate with the variables only."""
+        have one fixed meaning we do not know. Re-evaluate with the variables only, and the
+        witnesses the solver named for ∃s (``PROBES``: where the evaluator looks first, no
+        interpretation; their elements of opaque types are counted like the variables')."""
         vs, body = _strip_forall(ob.formula)
-        names = {v.name for v in vs}
+        names = {v.name for v in vs} | {PROBES}
         env = {k: v for k, v in model.items() if k in names}
         too_many = _invented_elements(env, self.carriers)
         if too_many:
@@ -604,7 +607,7 @@ class Prover:
             return None
         if not isinstance(res, Refuted):
             return None
-        names = {v.name for v in _strip_forall(formula)[0]}
+        names = {v.name for v in _strip_forall(formula)[0]} | {PROBES}
         return {k: x for k, x in res.model.items() if k in names}, getattr(res, "backend", "") or self.backend.name
 
     def _accept(self, ob: Obligation, body: Term, env: dict, by: str, how: str) -> bool:

@@ -168,7 +168,6 @@ def _ask(name: str, lowered: Lowered, timeout: float) -> ProofResult:
         return _canceled(name, took())
     env, why_spurious = _validated_countermodel(em, s, lowered, lambda: timeout - took())
     if env is not None:
-        env.pop(PROBES, None)
         return Refuted(env, name, took())
     return Unknown(f"spurious model: {why_spurious}", name, took(), satisfiable=True)
 
@@ -200,7 +199,7 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         try:
             env = read_model(em, model, lowered)
             probes = _witness_values(em, model, lowered)
-            if probes:  # where to look first for the ∃s' witnesses (``_ask`` drops it again)
+            if probes:  # the ∃s' witnesses: kept in the countermodel, which re-checks with them
                 env[PROBES] = probes
             if any(isinstance(x, AlgebraicReal) for x in env.values()):
                 # irrational point: the exact field evaluator decides; outside its fragment,
