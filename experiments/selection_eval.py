@@ -107,6 +107,7 @@ class Pool:
             vacuous=[ev.vacuous[i] for i in perm],
             degenerate=[ev.degenerate[i] for i in perm],
             holds=[ev.holds[i] for i in perm],
+            ill_formed=[ev.ill_formed[i] for i in perm],
             undecided=[(inv[a], inv[b]) for a, b in ev.undecided],
             answers=[ev.answers[i] for i in perm],
             similarity=None if ev.similarity is None else ev.similarity[np.ix_(perm, perm)],

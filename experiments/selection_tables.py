@@ -376,9 +376,10 @@ def _subset(fam: Family, keep: Any) -> Family:
 
 ABLATIONS = (
     ("exclusion of unparsed candidates", {"exclude_unparsed": False}),
-    ("vacuity demotion", {"demote": ("degenerate", "refuted")}),
-    ("degenerate demotion", {"demote": ("vacuous", "refuted")}),
-    ("refuted demotion", {"demote": ("vacuous", "degenerate")}),
+    ("vacuity demotion", {"demote": ("degenerate", "refuted", "ill_formed")}),
+    ("degenerate demotion", {"demote": ("vacuous", "refuted", "ill_formed")}),
+    ("refuted demotion", {"demote": ("vacuous", "degenerate", "ill_formed")}),
+    ("ill-formed demotion (text Isabelle rejects)", {"demote": ("vacuous", "degenerate", "refuted")}),
     ("every demotion", {"demote": ()}),
     ("class size (every candidate its own class)", {"class_size": False}),
     ("evidence tie-break (index only)", {"tie_break": "index"}),

@@ -86,6 +86,8 @@ REFUTE_TRUTH_SHARE = 0.15
 
 #: Flag of a candidate whose comparisons were skipped because the problem's budget was spent.
 BUDGET_FLAG = "unchecked: problem time budget spent"
+#: prefix of the flags that say why the prover's own checker would reject a parsed candidate
+ILL_FORMED_FLAG = "ill_formed"
 
 #: ``checker(a, b, relation, timeout) -> verdict`` with ``.status`` in
 #: equivalent / inequivalent / inconclusive (``provers.check_equivalence`` by default).
@@ -152,6 +154,11 @@ class Candidate:
     @property
     def parsed(self) -> bool:
         return self.statement is not None
+
+    @property
+    def ill_formed(self) -> bool:
+        """Parsed, but the prover's own checker would reject the text (``Statement.checker_errors``)."""
+        return self.statement is not None and bool(self.statement.checker_errors)
 
     @property
     def signature(self) -> Signature | None:
@@ -403,6 +410,7 @@ class Clusterer:
             c.flags.append("parse_error")
         if c.statement is None:
             return c
+        c.flags.extend(f"{ILL_FORMED_FLAG}: {e}" for e in c.statement.checker_errors)
         if c.key is None:
             # the fingerprint is bounded by the evaluator's step budget and the problem's
             # deadline, not by a wall-clock of its own: classes must not depend on the load

@@ -93,6 +93,7 @@ def candidate_evidence(c: Candidate) -> dict[str, Any]:
         "error": c.error,
         "vacuous": c.vacuous,
         "holds": c.holds,
+        "ill_formed": c.ill_formed,
         "key": None if c.key is None else hashlib.sha1(c.key.encode()).hexdigest()[:16],
         "flags": list(c.flags),
         "diagonal": None if fp is None or fp.diagonal is None else [list(p) for p in fp.diagonal],

@@ -47,7 +47,7 @@ __all__ = ["PoolEvidence", "Selection", "Selector", "support"]
 #: tiers of the lexicographic order
 SOUND, DEMOTED, UNPARSED = 0, 1, 2
 #: what keeps a parsed candidate from winning (see :meth:`PoolEvidence.demotion`)
-DEMOTIONS = ("vacuous", "degenerate", "refuted")
+DEMOTIONS = ("vacuous", "degenerate", "refuted", "ill_formed")
 
 
 @dataclass
@@ -57,7 +57,9 @@ class PoolEvidence:
     ``vacuous``: premises prove False (True / False / None undecided); ``degenerate``: the
     statement says nothing about its problem (:func:`rerank.evidence.degenerate`);
     ``holds``: the statement was proved outright (True), refuted by a validated
-    countermodel (False), or neither (None); ``undecided``: candidate pairs the engine left
+    countermodel (False), or neither (None); ``ill_formed``: the prover's own checker would
+    reject the text although it parsed (``Statement.checker_errors``: raw Unicode, a
+    HOL-Analysis type under ``Complex_Main``); ``undecided``: candidate pairs the engine left
     inconclusive; ``answers``: the exact answer of a numeric conclusion (``"eq 7"``) or None;
     ``similarity``: k × k statement similarities (:func:`rerank.consensus.similarity_matrix`)
     or None when unknown.
@@ -68,6 +70,7 @@ class PoolEvidence:
     vacuous: list[bool | None] = field(default_factory=list)
     degenerate: list[bool] = field(default_factory=list)
     holds: list[bool | None] = field(default_factory=list)
+    ill_formed: list[bool] = field(default_factory=list)
     undecided: list[tuple[int, int]] = field(default_factory=list)
     answers: list[str | None] = field(default_factory=list)
     similarity: np.ndarray | None = None
@@ -78,7 +81,8 @@ class PoolEvidence:
             self.similarity = np.asarray(self.similarity, dtype=np.float64)
             if self.similarity.shape != (k, k):
                 raise ValueError(f"similarity has shape {self.similarity.shape} for {k} candidates")
-        for name, empty in (("vacuous", None), ("degenerate", False), ("holds", None), ("answers", None)):
+        for name, empty in (("vacuous", None), ("degenerate", False), ("holds", None), ("ill_formed", False),
+                            ("answers", None)):
             v = getattr(self, name)
             if not v:
                 setattr(self, name, [empty] * k)
@@ -92,7 +96,7 @@ class PoolEvidence:
     def demotion(self, i: int, reasons: Sequence[str] = DEMOTIONS) -> str | None:
         """Why candidate ``i`` may never win (the first of ``reasons`` that applies)."""
         facts = {"vacuous": self.vacuous[i] is True, "degenerate": bool(self.degenerate[i]),
-                 "refuted": self.holds[i] is False}
+                 "refuted": self.holds[i] is False, "ill_formed": bool(self.ill_formed[i])}
         return next((r for r in reasons if facts[r]), None)
 
     @classmethod
@@ -111,6 +115,12 @@ class PoolEvidence:
             if d is None and statements is not None and statements[i] is not None:
                 d = degenerate(statements[i])
             deg.append(bool(d))
+        ill = []
+        for i, c in enumerate(cands):
+            v = c.get("ill_formed")
+            if v is None and statements is not None and statements[i] is not None:
+                v = bool(statements[i].checker_errors)
+            ill.append(bool(v))
         answers = []
         for c in cands:
             a = c.get("answer")
@@ -121,6 +131,7 @@ class PoolEvidence:
             vacuous=[c.get("vacuous") for c in cands],
             degenerate=deg,
             holds=[c.get("holds") for c in cands],
+            ill_formed=ill,
             undecided=[(d["a"], d["b"]) for d in evidence["decisions"] if d["status"] == VerdictStatus.INCONCLUSIVE],
             answers=answers,
             similarity=None if statements is None else similarity_matrix(statements),
@@ -138,6 +149,7 @@ class PoolEvidence:
             vacuous=[c.vacuous for c in cands],
             degenerate=[c.profile is not None and degenerate(c.profile) for c in cands],
             holds=[c.holds for c in cands],
+            ill_formed=[c.ill_formed for c in cands],
             undecided=[(d.a, d.b) for d in clusterer.decisions if d.status == VerdictStatus.INCONCLUSIVE],
             answers=[answer_key(c) for c in cands],
             similarity=similarity_matrix([c.statement for c in cands]),

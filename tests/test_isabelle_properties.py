@@ -111,6 +111,10 @@ def test_ascii_escapes_equal_unicode(text: str):
     ascii_text = "".join(ESCAPES.get(c, c) for c in render(st1))
     assert all(ord(c) < 128 for c in ascii_text)
     assert parse_isabelle(ascii_text) == st1
+    # the same statement, but only the ASCII spelling is one Isabelle's checker accepts
+    assert parse_isabelle(ascii_text).checker_errors == ()
+    raw = any(ord(c) > 127 for c in render(st1))
+    assert bool(st1.checker_errors) == raw
 
 
 JUNK_TOKENS = [

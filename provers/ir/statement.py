@@ -50,7 +50,9 @@ class Statement:
     as written, so dependency order is kept) and a conclusion.
 
     ``source``/``header`` keep the original text for printers and the Lean backend;
-    ``notes`` records frontend decisions a user should know (defaulted polymorphic sorts).
+    ``notes`` records frontend decisions a user should know (defaulted polymorphic sorts);
+    ``checker_errors`` what the prover's own checker would reject although this lenient
+    frontend read it (``provers.isabelle.checker``: raw Unicode, a HOL-Analysis type).
     """
 
     binders: tuple[Binder, ...]
@@ -63,6 +65,7 @@ class Statement:
     defines: tuple[tuple[Var, Term], ...] = ()
     #: the conclusion as written when it came from Lean text, else "" (not part of equality)
     conclusion_source: str = field(default="", compare=False)
+    checker_errors: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def variables(self) -> tuple[Var, ...]:

@@ -11,10 +11,11 @@ not one statement raises ``ParseError`` with a position and a reason a user can 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from provers.errors import InputTooLargeError, ParseError
 from provers.ir import BOOL, Hypothesis, IRError, Sort, Statement, Term, VarBinder, and_, app, show
+from provers.isabelle.checker import checker_errors
 from provers.isabelle.constants import HOL_CONSTANTS, as_constants
 from provers.isabelle.finish import Finisher
 from provers.isabelle.inference import ElabError, Inference
@@ -138,7 +139,7 @@ def parse_isabelle(text: str) -> Statement:
     source = text
     decoded, offsets = decode(_strip_fences(text))  # positions of its errors are already in `text`
     try:
-        return _parse(decoded, source)
+        statement = _parse(decoded, source)
     except RecursionError:  # a safety net: the limits above should come first
         raise InputTooLargeError("statement nested too deeply to read") from None
     except ParseError as e:
@@ -148,6 +149,8 @@ def parse_isabelle(text: str) -> Statement:
             cls = type(e)
             raise cls.at_offset(e.reason, source, offsets[min(off, len(offsets) - 1)]) from None
         raise
+    errors = checker_errors(source, statement)
+    return replace(statement, checker_errors=errors) if errors else statement
 
 
 def _height(res: object) -> int:

@@ -1,0 +1,79 @@
+"""What Isabelle's own checker rejects that the lenient frontend reads past
+(``provers.isabelle.checker``), and how the selection uses it (the ``ill_formed`` demotion)."""
+
+from __future__ import annotations
+
+import pytest
+
+from provers.isabelle.parser import parse_isabelle
+from rerank.cluster import Clusterer
+from rerank.scoring import DEMOTIONS, PoolEvidence, Selector
+
+ASCII = '''theorem
+fixes x :: real
+assumes h0 : "x \\<noteq> 2"
+shows "x + 1 \\<noteq> 3"'''
+
+
+def test_ascii_symbols_are_well_formed():
+    assert parse_isabelle(ASCII).checker_errors == ()
+
+
+def test_a_raw_unicode_symbol_is_flagged_where_it_is_with_its_spelling():
+    raw = ASCII.replace('"x \\<noteq> 2"', '"x ≠ 2"')
+    st = parse_isabelle(raw)
+    assert st == parse_isabelle(ASCII)  # the same meaning: it still clusters with the ASCII one
+    (err,) = st.checker_errors
+    assert "'≠' at line 3, column 17" in err and "\\<noteq>" in err
+
+
+def test_unicode_inside_a_comment_is_not_flagged():
+    st = parse_isabelle(ASCII.replace("theorem", "theorem (* x ≠ 2, λ *)"))
+    assert st.checker_errors == ()
+
+
+@pytest.mark.parametrize("fixes", ['"real^2"', '"real^3 set"', '"nat \\<Rightarrow> real^2"'])
+def test_a_vector_type_needs_hol_analysis(fixes):
+    st = parse_isabelle(f'theorem\nfixes v :: {fixes}\nshows "v = v"')
+    assert any("HOL-Analysis" in e for e in st.checker_errors), st.checker_errors
+
+
+def test_a_real_candidate_with_a_vector_type():
+    # isabelle_math_400, precalculus/problem_357 candidate 4 (Isabelle rejects it in Complex_Main)
+    st = parse_isabelle('''theorem
+fixes v1 v2 :: "real^3"
+assumes h0 : "v1 = vector [1, 4, -6]"
+and h1 : "v2 = vector [2, -1, 3]"
+shows  "v1 + v2 = vector [3, 3, -3]"''')
+    assert [e for e in st.checker_errors if "real^3" in e]
+
+
+def test_pairs_and_powers_are_not_vector_types():
+    st = parse_isabelle('theorem\nfixes p :: "real \\<times> real" and x :: real\nshows "x^2 \\<ge> 0 \\<and> fst p = fst p"')
+    assert st.checker_errors == ()
+
+
+def test_an_ill_formed_candidate_never_wins_but_still_supports_its_class():
+    assert "ill_formed" in DEMOTIONS
+    ev = PoolEvidence(classes=[[0, 1, 2], [3]], parsed=[True] * 4, ill_formed=[True, False, False, False])
+    sem = [0.9, 0.1, 0.1, 0.2]
+    out = Selector(alpha=1.0).select(ev, sem)
+    assert out.order[0] in (1, 2)  # its class (size 3) still wins, through a well-formed member
+    assert out.demoted[0] == "ill_formed"
+    assert Selector(alpha=1.0, demote=()).select(ev, sem).order[0] in (0, 1, 2)
+
+
+def test_the_clusterer_flags_it_and_the_evidence_keeps_it():
+    c = Clusterer("syntactic", "isabelle", 1.0, check_vacuous=False, check_truth=False)
+    c.extend([ASCII.replace('"x \\<noteq> 2"', '"x ≠ 2"'), ASCII])
+    assert c.classes == [[0, 1]]
+    assert [f for f in c.candidates[0].flags if f.startswith("ill_formed: raw Unicode")]
+    assert c.candidates[0].ill_formed and not c.candidates[1].ill_formed
+    assert PoolEvidence.from_clusterer(c).ill_formed == [True, False]
+
+
+def test_records_without_the_field_take_it_from_a_reparse():
+    cands = [{"parsed": True, "vacuous": None, "holds": None} for _ in range(2)]
+    statements = [parse_isabelle(ASCII.replace('"x \\<noteq> 2"', '"x ≠ 2"')), parse_isabelle(ASCII)]
+    ev = PoolEvidence.from_evidence({"candidates": cands, "decisions": []}, [[0, 1]], statements)
+    assert ev.ill_formed == [True, False]
