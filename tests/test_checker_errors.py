@@ -48,6 +48,44 @@ shows  "v1 + v2 = vector [3, 3, -3]"''')
     assert [e for e in st.checker_errors if "real^3" in e]
 
 
+@pytest.mark.parametrize(("fixes", "why"), [
+    ('"int poly"', "HOL-Computational_Algebra"),
+    ("point", "not defined in Complex_Main"),
+    ("real2", "not defined in Complex_Main"),
+    ('"nat multiset"', "HOL-Library"),
+])
+def test_a_type_complex_main_does_not_have(fixes, why):
+    st = parse_isabelle(f'theorem\nfixes p :: {fixes}\nshows "p = p"')
+    assert any(why in e for e in st.checker_errors), st.checker_errors
+
+
+def test_complex_main_types_and_type_variables_are_fine():
+    st = parse_isabelle('theorem\nfixes p :: "nat option" and q :: "\'a set" and r :: "int list"\nshows "p = p \\<and> q = q \\<and> r = r"')
+    assert st.checker_errors == ()
+
+
+def test_dist_on_pairs_needs_hol_analysis_but_not_on_reals():
+    # isabelle_math_400, algebra/problem_24307 candidate 9 (rejected by the data's check)
+    pairs = parse_isabelle('''theorem
+fixes a b :: real
+assumes h0 : "dist (0,0) (a,11) = dist (a,11) (b,37)"
+and h1 : "dist (b,37) (0,0) = dist (0,0) (a,11)"
+shows  "a * b = 315"''')
+    assert any("Product_Vector" in e for e in pairs.checker_errors), pairs.checker_errors
+    reals = parse_isabelle('theorem\nfixes a b :: real\nshows "dist a b = \\<bar>a - b\\<bar>"')
+    assert reals.checker_errors == ()
+    # a variable the user calls dist is theirs, whatever its type
+    own = parse_isabelle('theorem\nfixes A B :: "real * real" and dist :: "real * real \\<Rightarrow> real * real \\<Rightarrow> real"\n'
+                         'shows "dist A B = dist A B"')
+    assert own.checker_errors == ()
+
+
+@pytest.mark.parametrize("name", ["o", "O"])
+def test_hol_composition_names_cannot_be_variables(name):
+    st = parse_isabelle(f'theorem\nfixes e {name} :: "real \\<Rightarrow> real"\nassumes "\\<forall>x. e x = {name} x"\nshows "e 1 = {name} 1"')
+    assert any("composition" in e for e in st.checker_errors), st.checker_errors
+
+
 def test_pairs_and_powers_are_not_vector_types():
     st = parse_isabelle('theorem\nfixes p :: "real \\<times> real" and x :: real\nshows "x^2 \\<ge> 0 \\<and> fst p = fst p"')
     assert st.checker_errors == ()

@@ -7,21 +7,26 @@ statements), and a statement Isabelle rejects is not a correct formalization: th
 demotes it (``rerank.scoring.DEMOTIONS``, reason ``ill_formed``) while its meaning still
 counts for its class.
 
-Two rules, each a fact about Isabelle rather than about one dataset:
+Each rule is a fact about Isabelle, not about one dataset (one function per rule, ``RULES``):
 
-* Isabelle source writes its symbols in ASCII, ``\\<noteq>``, ``\\<alpha>``; the editor only
-  renders them as glyphs. A raw non-ASCII character in the text (outside a comment) is not a
-  symbol of the inner syntax.
-* The vector type ``real^2`` (``'a ^ 'n``) is HOL-Analysis's ``Finite_Cartesian_Product``,
-  which ``Complex_Main`` does not import.
+* ``raw_unicode``: Isabelle source writes its symbols in ASCII, ``\\<noteq>``, ``\\<alpha>``;
+  the editor only renders them as glyphs. A raw non-ASCII character (outside a comment) is
+  not a symbol of the inner syntax.
+* ``types``: a type ``Complex_Main`` does not have: the vector type ``real^2`` and ``dist``,
+  ``norm``, ``*\\<^sub>R`` on pairs (HOL-Analysis: ``Finite_Cartesian_Product``,
+  ``Product_Vector``), ``int poly`` (HOL-Computational_Algebra), or a name no theory defines
+  (``point``, ``real2``).
+* ``reserved_names``: ``o`` and ``O`` are HOL's infix compositions (``f o g``, ``r O s``), not
+  names a statement can fix or bind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from provers.ir.sorts import FunSort, ListSort, OpaqueSort, ProdSort, SetSort, Sort
 from provers.ir.statement import Statement
+from provers.ir.terms import Lam, Quant, Term, Uninterpreted, Var
 from provers.ir.traverse import subterms
 from provers.isabelle.symbols import SYMBOLS
 
@@ -30,22 +35,57 @@ _SPELLING: dict[str, str] = {}
 for _name, _glyph in SYMBOLS.items():
     _SPELLING.setdefault(_glyph, f"\\<{_name}>")
 
+#: type constructors of Complex_Main the IR keeps opaque (nat, real, set, list … have sorts)
+COMPLEX_MAIN_TYPES = frozenset({"option", "unit", "char", "string", "filter"})
+#: where a type constructor comes from when it is not Complex_Main's
+TYPE_THEORIES = {"poly": "HOL-Computational_Algebra", "multiset": "HOL-Library", "mat": "the AFP",
+                 "vec": "HOL-Analysis", "fps": "HOL-Computational_Algebra"}
+#: operations whose instance on pairs is HOL-Analysis's ``Product_Vector``
+PAIR_INSTANCES = {"dist": "dist", "norm": "norm", "scaleR": "*\\<^sub>R"}
+#: names HOL's inner syntax reserves (infix constants)
+RESERVED_NAMES = {"o": "function composition f o g", "O": "relation composition r O s"}
+
 
 def checker_errors(source: str, statement: Statement) -> tuple[str, ...]:
     """Why Isabelle (with ``Complex_Main``) would reject ``source``, which parsed as
     ``statement``; empty when it would not, as far as these rules see."""
-    out = []
+    return tuple(e for rule in RULES for e in rule(source, statement))
+
+
+def raw_unicode(source: str, statement: Statement) -> list[str]:
     raw = _first_raw_unicode(source)
-    if raw is not None:
-        ch, line, column = raw
-        spelled = _SPELLING.get(ch)
-        fix = f"; Isabelle writes {spelled}" if spelled else ""
-        out.append(f"raw Unicode {ch!r} at line {line}, column {column}: not an Isabelle symbol{fix}")
-    vector = next(_vector_sorts(statement), None)
-    if vector is not None:
-        out.append(f"the vector type {vector} needs HOL-Analysis (Finite_Cartesian_Product), "
-                   "which Complex_Main does not import")
-    return tuple(out)
+    if raw is None:
+        return []
+    ch, line, column = raw
+    spelled = _SPELLING.get(ch)
+    fix = f"; Isabelle writes {spelled}" if spelled else ""
+    return [f"raw Unicode {ch!r} at line {line}, column {column}: not an Isabelle symbol{fix}"]
+
+
+def types(source: str, statement: Statement) -> list[str]:
+    out = []
+    for name in dict.fromkeys(n for s in _sorts(statement) for n in _opaque_names(s)):
+        why = _foreign_type(name)
+        if why:
+            out.append(f"the type {name} {why}")
+    for t in _terms(statement):
+        if isinstance(t, Uninterpreted) and t.symbol in PAIR_INSTANCES and \
+                any(isinstance(a.sort, ProdSort) and "^" not in a.sort.name for a in t.args):
+            out.append(f"{PAIR_INSTANCES[t.symbol]} on pairs needs HOL-Analysis (Product_Vector), "
+                       "which Complex_Main does not import")
+            break
+    return out
+
+
+def reserved_names(source: str, statement: Statement) -> list[str]:
+    names = [v.name for v in statement.variables]
+    names += [v.name for t in _terms(statement) if isinstance(t, (Quant, Lam)) for v in t.vars]
+    names += [t.name for t in _terms(statement) if isinstance(t, Var)]
+    return [f"{n} names a variable, but it is HOL's {RESERVED_NAMES[n]}"
+            for n in dict.fromkeys(names) if n in RESERVED_NAMES]
+
+
+RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, reserved_names)
 
 
 def _first_raw_unicode(source: str) -> tuple[str, int, int] | None:
@@ -65,30 +105,52 @@ def _first_raw_unicode(source: str) -> tuple[str, int, int] | None:
     return None
 
 
-def _vector_sorts(statement: Statement) -> Iterator[str]:
-    """Names of the vector types (``real^2``) the statement's terms have, in order."""
-    seen: set[Sort] = set()
+def _foreign_type(name: str) -> str:
+    """Why the opaque type ``name`` (as the parser wrote it) is not Complex_Main's, or ""."""
+    if name.startswith("'"):
+        return ""  # a type variable
+    if "^" in name:
+        return "needs HOL-Analysis (Finite_Cartesian_Product), which Complex_Main does not import"
+    constructor = name.split()[-1]
+    if constructor in COMPLEX_MAIN_TYPES:
+        return ""
+    theory = TYPE_THEORIES.get(constructor)
+    if theory:
+        return f"needs {theory}, which Complex_Main does not import"
+    return "is not defined in Complex_Main"
+
+
+def _terms(statement: Statement) -> Iterator[Term]:
+    for h in statement.hypotheses:
+        yield from subterms(h.formula)
+    yield from subterms(statement.conclusion)
+
+
+def _sorts(statement: Statement) -> Iterator[Sort]:
     for v in statement.variables:
-        yield from _vectors_in(v.sort, seen)
-    for b in statement.hypotheses:
-        for t in subterms(b.formula):
-            yield from _vectors_in(t.sort, seen)
-    for t in subterms(statement.conclusion):
-        yield from _vectors_in(t.sort, seen)
+        yield v.sort
+    for t in _terms(statement):
+        yield t.sort
 
 
-def _vectors_in(s: Sort, seen: set[Sort]) -> Iterator[str]:
+def _opaque_names(s: Sort, seen: set[Sort] | None = None) -> Iterator[str]:
+    """Names of the opaque types in ``s`` (a pair's own name only when written ``real^2``)."""
+    seen = set() if seen is None else seen
     if s in seen:
         return
     seen.add(s)
-    if isinstance(s, OpaqueSort) and "^" in s.name:
+    if isinstance(s, ProdSort):
+        if "^" in s.name:
+            yield s.name
+        parts: tuple[Sort, ...] = s.parts
+    elif isinstance(s, OpaqueSort):
         yield s.name
-    parts: tuple[Sort, ...] = ()
-    if isinstance(s, FunSort):
+        parts = ()
+    elif isinstance(s, FunSort):
         parts = s.args + (s.result,)
     elif isinstance(s, (SetSort, ListSort)):
         parts = (s.elem,)
-    elif isinstance(s, ProdSort):
-        parts = s.parts
+    else:
+        parts = ()
     for p in parts:
-        yield from _vectors_in(p, seen)
+        yield from _opaque_names(p, seen)
