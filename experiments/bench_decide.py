@@ -210,6 +210,17 @@ def slowest_rows(cache: Path, n: int) -> list[int]:
     return sorted(range(len(rows)), key=lambda i: -times.get(rows[i], 0.0))[:n]
 
 
+def rows_by_ids(path: Path) -> list[int]:
+    """Rows of isabelle_math_400 whose id ends with one of the lines of ``path``."""
+    wanted = [x.strip() for x in path.read_text().splitlines() if x.strip()]
+    ids = [r["id"] for r in _rows("isabelle_math_400.jsonl")]
+    out = [i for i, pid in enumerate(ids) if any(pid.endswith(w) for w in wanted)]
+    missing = [w for w in wanted if not any(pid.endswith(w) for pid in ids)]
+    if missing:
+        raise SystemExit(f"--ids: no problem ends with {missing}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", help="a checkout of the commit before issue 14")
@@ -222,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slowest", type=int, default=0,
                     help="also the N problems slowest to cluster in --stage1 (the tail the sample misses)")
     ap.add_argument("--stage1", help="a stage-1 clusters cache (experiments/paper_tables.py --cache) for --slowest")
+    ap.add_argument("--ids", help="also these isabelle_math_400 problems: a file of ids (one per line; a suffix "
+                    "such as algebra/problem_2017.json is enough), the problems a change is meant for")
     ap.add_argument("--mutants", type=int, default=25, help="FormalAlign rows, shuffled with seed 0 (0: none)")
     ap.add_argument("--gted", type=int, default=0, help="GTED pairs (0: all)  (-1: none)")
     ap.add_argument("--embed", type=int, default=40, help="MATH problems to embed (0: none)")
@@ -239,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.stage1:
             ap.error("--slowest needs --stage1")
         items += [("math", i) for i in slowest_rows(Path(args.stage1), args.slowest) if ("math", i) not in items]
+    if args.ids:
+        items += [("math", i) for i in rows_by_ids(Path(args.ids)) if ("math", i) not in items]
     mut = list(range(244))
     random.Random(0).shuffle(mut)
     items += [("mutants", i) for i in mut[: args.mutants]]
