@@ -318,10 +318,23 @@ def evidence_table(pools: list[Pool]) -> list[str]:
 
 
 def failures(pools: list[Pool], cfg: Config) -> list[str]:
-    """Why the default's pick is wrong where a correct candidate exists (all problems)."""
+    """Why the default's pick is wrong where a correct candidate exists (all problems), under
+    each correctness rule."""
+    out: list[str] = []
+    for rule in ("label", "label+syntax"):
+        why = _miss_reasons(pools, cfg, rule)
+        total = sum(why.values())
+        out += [f"**Where the default still misses** ({total} problems with a correct candidate, `{rule}`, "
+                "exchangeable, on all problems)", ""]
+        out += [f"- {k}: {v}" for k, v in why.most_common()]
+        out.append("")
+    return out
+
+
+def _miss_reasons(pools: list[Pool], cfg: Config, rule: str) -> Counter:
     why: Counter = Counter()
     for p in pools:
-        c = p.correct["label"]
+        c = p.correct[rule]
         if not c.any():
             continue
         top = se.config_order(p, cfg)[0]
@@ -340,12 +353,7 @@ def failures(pools: list[Pool], cfg: Config) -> list[str]:
             why["same class size: the semantic score / evidence chose a wrong one"] += 1
         else:
             why["a correct class is larger but lost on the semantic score"] += 1
-    total = sum(why.values())
-    out = [f"**Where the default still misses** ({total} problems with a correct candidate, `label`, "
-           "exchangeable, on all problems)", ""]
-    out += [f"- {k}: {v}" for k, v in why.most_common()]
-    out.append("")
-    return out
+    return why
 
 
 def model_comparison(pools: list[Pool], base: dict, n_boot: int) -> list[str]:
