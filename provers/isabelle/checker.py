@@ -28,12 +28,7 @@ from provers.ir.sorts import FunSort, ListSort, OpaqueSort, ProdSort, SetSort, S
 from provers.ir.statement import Statement
 from provers.ir.terms import Lam, Quant, Term, Uninterpreted, Var
 from provers.ir.traverse import subterms
-from provers.isabelle.symbols import SYMBOLS
-
-#: glyph -> its Isabelle spelling (the first name of the table's), for the message
-_SPELLING: dict[str, str] = {}
-for _name, _glyph in SYMBOLS.items():
-    _SPELLING.setdefault(_glyph, f"\\<{_name}>")
+from provers.isabelle.symbols import ESCAPES
 
 #: type constructors of Complex_Main the IR keeps opaque (nat, real, set, list … have sorts)
 COMPLEX_MAIN_TYPES = frozenset({"option", "unit", "char", "string", "filter"})
@@ -57,7 +52,7 @@ def raw_unicode(source: str, statement: Statement) -> list[str]:
     if raw is None:
         return []
     ch, line, column = raw
-    spelled = _SPELLING.get(ch)
+    spelled = ESCAPES.get(ch)
     fix = f"; Isabelle writes {spelled}" if spelled else ""
     return [f"raw Unicode {ch!r} at line {line}, column {column}: not an Isabelle symbol{fix}"]
 

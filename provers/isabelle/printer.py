@@ -38,6 +38,7 @@ from provers.ir import (
     VarBinder,
     is_numeric,
 )
+from provers.isabelle.symbols import ESCAPES
 from provers.isabelle.types import show_sort
 
 # op -> (symbol, priority, assoc) for infix printing (Isabelle's priorities)
@@ -81,8 +82,25 @@ _BINDER_PREC = 10
 _ATOM = 1001  # variables, numerals, bracketed forms: usable as function arguments
 
 
-def render(statement: Statement) -> str:
-    """Isabelle source for ``statement`` (re-parses to the same IR)."""
+#: how ``render`` spells Isabelle's symbols: ``ascii`` (``\\<forall>``, what Isabelle reads in a
+#: theory file) or ``unicode`` (the glyphs its editor shows, for display only: Isabelle rejects
+#: raw ``∀``, ``provers.isabelle.checker``)
+SYMBOL_STYLES = ("ascii", "unicode")
+
+
+def render(statement: Statement, symbols: str = "ascii") -> str:
+    """Isabelle source for ``statement`` (re-parses to the same IR); ``symbols``: one of
+    ``SYMBOL_STYLES``."""
+    return _spelled(_render(statement), symbols)
+
+
+def _spelled(text: str, symbols: str) -> str:
+    if symbols not in SYMBOL_STYLES:
+        raise ValueError(f"symbols must be one of {SYMBOL_STYLES}, got {symbols!r}")
+    return "".join(ESCAPES.get(c, c) for c in text) if symbols == "ascii" else text
+
+
+def _render(statement: Statement) -> str:
     defined = {v.name for v, _ in statement.defines}
     def_eqs = {(v, rhs) for v, rhs in statement.defines}
     lines = ["theorem" + (f" {statement.name}:" if statement.name else "")]
@@ -111,9 +129,9 @@ def render(statement: Statement) -> str:
     return "\n".join(lines)
 
 
-def render_term(t: Term) -> str:
+def render_term(t: Term, symbols: str = "ascii") -> str:
     """Isabelle syntax for one IR term (numerals annotated where their type is not fixed)."""
-    return _term(t, 0, _anchored(t))
+    return _spelled(_term(t, 0, _anchored(t)), symbols)
 
 
 def _type(s: Sort) -> str:
