@@ -752,13 +752,16 @@ def filter_file(
     semantic score is at least ``tau`` (``semantic``), or ``both`` / ``either``.  Problems
     whose informal text has cosine >= ``dedup`` with an earlier problem's are dropped first
     (faiss index; ``dedup=1`` disables this).  When every class is a singleton there is no
-    majority; vacuous candidates are never the majority.  ``progress``: a progress bar over
-    the problems on stderr.
+    majority; vacuous candidates are never the majority.  A statement the prover's own
+    checker would reject (flag ``ill_formed``: raw Unicode in Isabelle source, a type
+    ``Complex_Main`` lacks, …) is never kept, whatever its class: it still counts for its
+    class's size.  ``progress``: a progress bar over the problems on stderr.
     """
     if keep not in KEEP_MODES:
         raise ValueError(f"keep must be one of {KEEP_MODES}, got {keep!r}")
     from embeddings import near_duplicates
     from rerank.api import Reranker
+    from rerank.cluster import ILL_FORMED_FLAG
 
     rr = Reranker(**(params or {}))
     check_paths(Path(in_path), Path(out_path))
@@ -766,7 +769,7 @@ def filter_file(
     usable = [(rid, rec) for rid, rec, problem in records if problem is None and rec is not None
               and check_record(rec) is None]
     stats = {"problems": len(records), "errors": len(records) - len(usable), "duplicates": 0,
-             "pairs": 0, "kept": 0}
+             "pairs": 0, "kept": 0, "ill_formed": 0}
     if usable and dedup < 1.0:
         dup = near_duplicates([rec["informal"] for _, rec in usable], dedup,
                               encoder=rr.embedder_, backend="faiss")
@@ -795,6 +798,9 @@ def filter_file(
                 sem_ok = r.semantic[i] >= tau and i in parsed
                 ok = {"majority": in_major, "semantic": sem_ok, "both": in_major and sem_ok,
                       "either": in_major or sem_ok}[keep]
+                if any(f.startswith(ILL_FORMED_FLAG) for f in r.flags[i]):
+                    stats["ill_formed"] += 1
+                    ok = False
                 if ok:
                     stats["kept"] += 1
                     pair_ids = rec.get("pair_ids")

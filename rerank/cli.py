@@ -520,7 +520,7 @@ def filter_(
     s = filter_file(in_path, out_path, params, keep=keep.value, tau=tau, dedup=dedup, progress=show)
     err.print(
         f"{s['problems']} problems ({s['errors']} errors, {s['duplicates']} near-duplicates dropped); "
-        f"kept {s['kept']} of {s['pairs']} pairs -> {out_path}",
+        f"kept {s['kept']} of {s['pairs']} pairs ({s['ill_formed']} ill-formed, never kept) -> {out_path}",
         highlight=False,
     )
 

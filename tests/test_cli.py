@@ -153,6 +153,19 @@ def test_filter_keeps_majority_pairs_and_drops_near_duplicate_problems(tmp_path)
     assert ("a", 3) not in {(p["id"], p["candidate"]) for p in pairs}  # prose never kept
 
 
+def test_filter_never_keeps_a_statement_isabelle_rejects(tmp_path):
+    ascii_ = 'theorem\nfixes x :: real\nassumes h0: "2 * x + 3 = 9"\nshows "x \\<noteq> 4"'
+    raw = ascii_.replace("\\<noteq>", "≠")  # the same statement: one class of three
+    rec = {"id": "p", "informal": "Show that x is not 4 when 2x + 3 = 9.", "candidates": [raw, ascii_, ascii_]}
+    inp, out = tmp_path / "in.jsonl", tmp_path / "pairs.jsonl"
+    inp.write_text(json.dumps(rec) + "\n")
+    r = invoke("filter", str(inp), str(out), "--keep", "majority", "--dedup", "1", "--language", "isabelle", *FAST)
+    assert r.exit_code == 0, r.output
+    kept = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [p["candidate"] for p in kept] == [1, 2] and kept[0]["class_size"] == 3
+    assert "(1 ill-formed" in " ".join(r.output.split())  # rich wraps lines
+
+
 def test_demo_runs_on_the_bundled_examples():
     r = invoke("demo", "--limit", "1", "--relation", "syntactic")
     assert r.exit_code == 0, r.output
