@@ -100,3 +100,55 @@ def test_isabelle_defines_is_one_premise():
         "isabelle",
     )
     assert len(normalize(st).premises) == 2
+
+
+# ------------------------------------------------------------------ Isabelle's radicals
+
+
+def _premise(text: str):
+    import provers
+
+    (p,) = normalize(provers.parse(f'theorem\nfixes x :: real\nassumes "x = {text}"\nshows "x = 1"', "isabelle")).premises
+    return p.args[1]
+
+
+def test_a_radical_of_a_numeral_has_one_spelling():
+    # isabelle_math_400 algebra/problem_1928: two classes of the same statement before
+    assert _premise("root 4 5") == _premise("5 powr (1/4)") == _premise("5 powr 0.25")
+    assert _premise("sqrt 5") == _premise("root 2 5") == _premise("5 powr (1/2)")
+    assert _premise("8 powr (2/3)") == _premise("(root 3 8) ^ 2")
+    assert _premise("3 powr 2") == _premise("3 ^ 2")
+
+
+def test_radicals_of_what_may_be_negative_or_zero_are_left_alone():
+    for text in ("x powr (1/3)", "(-8) powr (1/3)", "0 powr (1/2)", "5 powr (-1/2)", "5 powr 0"):
+        assert _premise(text).op == "powr", text
+    assert _premise("root 3 x").op == "root"
+
+
+def test_the_radical_spelling_keeps_the_value():
+    """A wrong rewrite (exponent inverted, root index off by one) changes the number."""
+    from hypothesis import given
+    from hypothesis import strategies as st_
+
+    from provers.semantics.evaluate import evaluate
+
+    @given(st_.integers(1, 60), st_.integers(1, 5), st_.integers(1, 7))
+    def check(c, p, q):
+        def number(v):
+            return float(getattr(v, "value", v))
+
+        written = number(evaluate(app("powr", num(c, REAL), app("div", num(p, REAL), num(q, REAL))), {}))
+        got = number(evaluate(_premise(f"{c} powr ({p}/{q})"), {}))
+        assert abs(got - written) <= 1e-9 * max(1.0, written), (c, p, q, got, written)
+
+    check()
+
+
+def test_notations_of_one_radical_are_one_class():
+    import provers
+
+    a = 'theorem\nfixes x :: real\nassumes h0 : "x = 4 / ((sqrt 5 + 1) * (root 4 5 + 1))"\nshows "(x + 1) powr 48 = 125"'
+    b = a.replace("root 4 5", "5 powr (1/4)")
+    v = provers.check_equivalence(provers.parse(a, "isabelle"), provers.parse(b, "isabelle"), relation="symbolic", timeout=1)
+    assert str(v.status) == "equivalent", v

@@ -24,16 +24,19 @@ variable) or range premise (``∀ x ∈ S``, ``∀ x < n``) mentions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from provers.engine.products import split_normal_form
 from provers.ir import (
     FALSE,
+    NAT,
     ORDER_OPS,
     TRUE,
     App,
     FunSort,
     Hypothesis,
     ListSort,
+    Num,
     OpaqueSort,
     Quant,
     SetSort,
@@ -124,11 +127,14 @@ class NormalForm:
 def simplify_logic(t: Term) -> Term:
     """Meaning-preserving rewrites that erase notation: ``P → False`` ⇒ ``¬P``,
     ``¬¬P`` ⇒ ``P`` (classical, as Lean and Isabelle/HOL are), ``¬(a = b)`` ⇒ ``a ≠ b``,
-    ``¬(a ≠ b)`` ⇒ ``a = b``, nested ``∧``/``∨`` flattened, ``True`` conjuncts dropped."""
+    ``¬(a ≠ b)`` ⇒ ``a = b``, nested ``∧``/``∨`` flattened, ``True`` conjuncts dropped;
+    Isabelle's radicals of a positive numeral written one way (``radical``)."""
 
     def rw(s: Term) -> Term | None:
         if not isinstance(s, App):
             return None
+        if s.op in ("powr", "root"):
+            return radical(s)
         if s.op == "implies" and s.args[1] == FALSE:
             return _not(s.args[0])
         if s.op == "not":
@@ -147,6 +153,34 @@ def simplify_logic(t: Term) -> Term:
         return None
 
     return map_term(t, rw)
+
+
+def radical(t: App) -> Term | None:
+    """One spelling of Isabelle's radicals: ``c powr (p/q)`` with a numeral c > 0 and a
+    rational exponent p/q > 0 is ``root q c ^ p`` (``root_powr_inverse``: root n x = x powr (1/n)
+    for n > 0 < x, and x powr (p/q) = (x powr (1/q))^p), and ``root 2 x`` is ``sqrt x`` (its
+    definition): ``root 4 5`` and ``5 powr (1/4)`` are the same term. None: not such a radical."""
+    if t.op == "root":
+        n, x = t.args
+        return app("signed_sqrt", x) if isinstance(n, Num) and n.value == 2 else None
+    base, exponent = t.args
+    c, e = _numeral(base), _numeral(exponent)
+    if c is None or e is None or c <= 0 or e <= 0:
+        return None
+    e = Fraction(e)
+    root = app("signed_sqrt", base) if e.denominator == 2 else \
+        base if e.denominator == 1 else app("root", Num(e.denominator, NAT), base)
+    return root if e.numerator == 1 else app("pow", root, Num(e.numerator, NAT))
+
+
+def _numeral(t: Term) -> Fraction | None:
+    """The value of a numeral or a quotient of numerals (``1 / 4``), else None."""
+    if isinstance(t, Num):
+        return Fraction(t.value)
+    if isinstance(t, App) and t.op == "div" and all(isinstance(a, Num) for a in t.args):
+        a, b = (Fraction(x.value) for x in t.args)  # type: ignore[attr-defined]
+        return a / b if b != 0 else None
+    return None
 
 
 def _not(p: Term) -> Term:
