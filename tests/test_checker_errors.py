@@ -115,3 +115,13 @@ def test_records_without_the_field_take_it_from_a_reparse():
     statements = [parse_isabelle(ASCII.replace('"x \\<noteq> 2"', '"x ≠ 2"')), parse_isabelle(ASCII)]
     ev = PoolEvidence.from_evidence({"candidates": cands, "decisions": []}, [[0, 1]], statements)
     assert ev.ill_formed == [True, False]
+
+
+def test_a_theory_header_that_imports_hol_analysis_allows_its_types():
+    body = 'theorem\nfixes v :: "real^2" and p q :: "real * real"\nshows "dist p q = dist q p \\<and> v = v"\n'
+    assert len(parse_isabelle(body).checker_errors) == 2  # the vector type, dist on pairs
+    own = parse_isabelle('theory Scratch\n  imports Complex_Main\nbegin\n' + body + 'end\n')
+    assert len(own.checker_errors) == 2
+    analysis = parse_isabelle('theory Scratch\n  imports Complex_Main "HOL-Analysis.Analysis"\nbegin\n' + body + 'end\n')
+    assert analysis.checker_errors == ()
+    assert analysis == parse_isabelle(body)  # the same statement either way

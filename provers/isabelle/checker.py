@@ -22,6 +22,7 @@ Each rule is a fact about Isabelle, not about one dataset (one function per rule
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 from provers.ir.sorts import FunSort, ListSort, OpaqueSort, ProdSort, SetSort, Sort
@@ -35,16 +36,35 @@ COMPLEX_MAIN_TYPES = frozenset({"option", "unit", "char", "string", "filter"})
 #: where a type constructor comes from when it is not Complex_Main's
 TYPE_THEORIES = {"poly": "HOL-Computational_Algebra", "multiset": "HOL-Library", "mat": "the AFP",
                  "vec": "HOL-Analysis", "fps": "HOL-Computational_Algebra"}
+#: the messages name the library that would provide the construct (``checker_errors`` drops
+#: those a theory header imports)
 #: operations whose instance on pairs is HOL-Analysis's ``Product_Vector``
 PAIR_INSTANCES = {"dist": "dist", "norm": "norm", "scaleR": "*\\<^sub>R"}
 #: names HOL's inner syntax reserves (infix constants)
 RESERVED_NAMES = {"o": "function composition f o g", "O": "relation composition r O s"}
 
 
+#: what a theory's imports provide beyond Complex_Main: a substring of an import -> the
+#: library names (``TYPE_THEORIES`` values, ``Product_Vector``) it makes available
+IMPORTS = {"Analysis": ("HOL-Analysis", "HOL-Library"), "Computational_Algebra": ("HOL-Computational_Algebra",),
+           "Polynomial": ("HOL-Computational_Algebra",), "Library": ("HOL-Library",), "Multiset": ("HOL-Library",)}
+
+
 def checker_errors(source: str, statement: Statement) -> tuple[str, ...]:
-    """Why Isabelle (with ``Complex_Main``) would reject ``source``, which parsed as
-    ``statement``; empty when it would not, as far as these rules see."""
-    return tuple(e for rule in RULES for e in rule(source, statement))
+    """Why Isabelle would reject ``source``, which parsed as ``statement``, in its theory
+    context: ``Complex_Main``, plus what a ``theory … imports … begin`` header in the text
+    imports; empty when it would not, as far as these rules see."""
+    errors = [e for rule in RULES for e in rule(source, statement)]
+    have = imported(source)
+    return tuple(e for e in errors if not any(lib in e for lib in have))
+
+
+def imported(source: str) -> frozenset[str]:
+    """The libraries beyond Complex_Main the text's theory header imports (``IMPORTS``)."""
+    m = re.search(r"\btheory\s+\S+\s+imports\s+(.*?)\s+begin\b", source, re.DOTALL)
+    if m is None:
+        return frozenset()
+    return frozenset(lib for key, libs in IMPORTS.items() if key in m.group(1) for lib in libs)
 
 
 def raw_unicode(source: str, statement: Statement) -> list[str]:
