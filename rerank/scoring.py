@@ -116,9 +116,9 @@ class PoolEvidence:
                 d = degenerate(statements[i])
             deg.append(bool(d))
         ill = []
-        for i, c in enumerate(cands):
+        for i, c in enumerate(cands):  # a pure function of the text: the re-parse, when given, is current
             v = c.get("ill_formed")
-            if v is None and statements is not None and statements[i] is not None:
+            if statements is not None and statements[i] is not None:
                 v = bool(statements[i].checker_errors)
             ill.append(bool(v))
         answers = []

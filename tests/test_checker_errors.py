@@ -125,3 +125,11 @@ def test_a_theory_header_that_imports_hol_analysis_allows_its_types():
     analysis = parse_isabelle('theory Scratch\n  imports Complex_Main "HOL-Analysis.Analysis"\nbegin\n' + body + 'end\n')
     assert analysis.checker_errors == ()
     assert analysis == parse_isabelle(body)  # the same statement either way
+
+
+def test_set_functions_take_one_set():
+    # isabelle_math_400 number_theory/problem_818: `Gcd (2*m) (3*n)` (rejected by the data's check)
+    binary = parse_isabelle('theorem\nfixes m n :: nat\nassumes h0 : "m = 24*n + 51"\nshows "Gcd (2*m) (3*n) = 102"')
+    assert any("Gcd takes one set" in e for e in binary.checker_errors), binary.checker_errors
+    ok = parse_isabelle('theorem\nfixes m n :: nat\nshows "Gcd {2*m, 3*n} = gcd (2*m) (3*n) \\<and> Max {m, n} = max m n"')
+    assert ok.checker_errors == ()

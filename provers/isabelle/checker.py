@@ -18,6 +18,8 @@ Each rule is a fact about Isabelle, not about one dataset (one function per rule
   (``point``, ``real2``).
 * ``reserved_names``: ``o`` and ``O`` are HOL's infix compositions (``f o g``, ``r O s``), not
   names a statement can fix or bind.
+* ``set_functions``: ``Gcd``, ``Lcm``, ``Max``, ``Min``, ``Sup``, ``Inf`` take one set
+  (``'a set ⇒ 'a``); ``Gcd a b`` is a type error (``gcd a b`` is the binary one).
 """
 
 from __future__ import annotations
@@ -100,7 +102,19 @@ def reserved_names(source: str, statement: Statement) -> list[str]:
             for n in dict.fromkeys(names) if n in RESERVED_NAMES]
 
 
-RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, reserved_names)
+#: constants of type ``'a set ⇒ 'a`` and the binary function a candidate usually meant
+SET_FUNCTIONS = {"Gcd": "gcd", "Lcm": "lcm", "Max": "max", "Min": "min", "Sup": "sup", "Inf": "inf"}
+
+
+def set_functions(source: str, statement: Statement) -> list[str]:
+    for t in _terms(statement):
+        if isinstance(t, Uninterpreted) and t.symbol in SET_FUNCTIONS and \
+                (len(t.args) != 1 or not isinstance(t.args[0].sort, SetSort)):
+            return [f"{t.symbol} takes one set ('a set ⇒ 'a); the binary function is {SET_FUNCTIONS[t.symbol]}"]
+    return []
+
+
+RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, reserved_names, set_functions)
 
 
 def _first_raw_unicode(source: str) -> tuple[str, int, int] | None:
