@@ -133,3 +133,15 @@ def test_set_functions_take_one_set():
     assert any("Gcd takes one set" in e for e in binary.checker_errors), binary.checker_errors
     ok = parse_isabelle('theorem\nfixes m n :: nat\nshows "Gcd {2*m, 3*n} = gcd (2*m) (3*n) \\<and> Max {m, n} = max m n"')
     assert ok.checker_errors == ()
+
+
+def test_a_verdict_says_when_a_statement_is_equivalent_in_meaning_but_rejected_as_text():
+    import provers
+
+    raw = ASCII.replace('"x \\<noteq> 2"', '"x ≠ 2"')
+    v = provers.check_equivalence(ASCII, raw, relation="symbolic", timeout=1.0, language="isabelle")
+    assert str(v.status) == "equivalent"
+    (w,) = v.warnings
+    assert w.startswith("B: Isabelle would reject the text: raw Unicode '≠'")
+    assert "warning: B: Isabelle" in v.explain() and v.to_dict()["warnings"] == [w]
+    assert provers.check_equivalence(ASCII, ASCII, relation="symbolic", timeout=1.0, language="isabelle").warnings == []

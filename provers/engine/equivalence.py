@@ -254,6 +254,9 @@ def _qualified(v: Verdict, sa: Statement, sb: Statement) -> Verdict:
         v.reason += f" (unsupported: {'; '.join(unmodelled)})"
     if v.status == INCONCLUSIVE and (sa.has_uninterpreted() or sb.has_uninterpreted()):
         v.reason += " (the statements contain uninterpreted symbols)"
+    prover_name = {"isabelle": "Isabelle", "lean4": "Lean"}
+    v.warnings += [f"{side}: {prover_name.get(st.language, st.language)} would reject the text: {e}"
+                   for side, st in (("A", sa), ("B", sb)) for e in st.checker_errors]
     return v
 
 

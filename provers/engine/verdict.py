@@ -96,7 +96,10 @@ class Verdict:
     ``answer value (solver)``, ``value projections``, ``fingerprint``, ``countermodel``,
     ``structure``, ``vacuity`` (one premise set contradictory, the other with a model),
     ``logical ...``; joined by ``; `` when an inequivalence needed the aligned
-    comparison and the value route both ruled out); empty when inconclusive."""
+    comparison and the value route both ruled out); empty when inconclusive.
+    ``warnings``: what the verdict, which is about meaning, does not say, such as a statement
+    whose text the prover itself would reject (``Statement.checker_errors``: ``B: Isabelle
+    would reject the text: raw Unicode '≠' …``): equivalent in meaning, not usable as is."""
 
     status: VerdictStatus
     relation: str
@@ -112,6 +115,7 @@ class Verdict:
     ruled_out: list[str] = field(default_factory=list)
     solver_calls: int = 0
     route: str = ""
+    warnings: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         try:
@@ -145,6 +149,8 @@ class Verdict:
                 vals = self.countermodel.get(side) or {}
                 if vals:
                     lines.append(f"  countermodel {side}: " + ", ".join(f"{k} = {_fmt(v)}" for k, v in vals.items()))
+        for w in self.warnings:
+            lines.append(f"  warning: {w}")
         for r in self.ruled_out[:6]:
             lines.append(f"  ruled out: {r}")
         if len(self.ruled_out) > 6:
@@ -167,6 +173,7 @@ class Verdict:
             "ruled_out": list(self.ruled_out),
             "solver_calls": self.solver_calls,
             "route": self.route,
+            "warnings": list(self.warnings),
         }
 
     def to_json(self) -> str:
