@@ -24,6 +24,7 @@ from provers.ir import (
     Num,
     Quant,
     SetBuilder,
+    SetSort,
     Uninterpreted,
     Var,
     VarBinder,
@@ -256,6 +257,21 @@ def test_code_fences_and_theory_wrappers():
 
 
 # ---- errors ---------------------------------------------------------------------------------
+
+
+def test_a_set_builders_variable_takes_the_type_of_the_set_it_equals():
+    # isabelle_math_400 counting_and_probability/problem_940 candidate 5 (Isabelle accepts it):
+    # n :: nat from `multiples :: nat set`, coerced to real where 9 powr 3 needs it; read
+    # greedily, n was real from its body and the equation a type error
+    st = parse(
+        'theorem\nfixes multiples :: "nat set"\nassumes h0 : "multiples = {n. (\\<exists>k. n = (9 powr 3) * k) '
+        '\\<and> n > 9 powr 4 \\<and> n < 9 powr 5}"\nshows  "card multiples = 71"'
+    )
+    h0 = st.hypotheses[0].formula
+    builder = h0.args[1]
+    assert builder.sort == SetSort(NAT)
+    assert any(t == cast(Var("n", NAT), REAL) for t in subterms(builder))
+    assert parse_isabelle(render(st)) == st
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from provers.ir import (
     RAT,
     REAL,
     FunSort,
+    SetSort,
     Sort,
     SortClash,
     SortVar,
@@ -25,6 +26,7 @@ from provers.isabelle.preterm import (
     PreApp,
     PreLam,
     PreNum,
+    PreSetBuilder,
     PreSym,
     PreTerm,
     PreVar,
@@ -165,8 +167,22 @@ class Inference:
             return self.coerce(a, sb, pos, what), b
         if is_numeric(sb) and isinstance(sa, SortVar):
             return a, self.coerce(b, sa, pos, what)
+        self._builder_hint(a, sb, pos, what)
+        self._builder_hint(b, sa, pos, what)
         self.unify(a.sort, b.sort, pos, what)
         return a, b
+
+    def _builder_hint(self, t: PreTerm, other: Sort, pos: int, what: str) -> None:
+        """``S = {n. n = 9 powr 3}`` with ``S :: nat set``: the builder's unannotated variable
+        was read at real from its body; ask the parser to retry with it at nat (Isabelle infers
+        n :: nat from S, then coerces it in the body: ``real n = 9 powr 3``)."""
+        if not (isinstance(t, PreSetBuilder) and isinstance(other, SetSort)):
+            return
+        mine, theirs = self.shallow(t.var.sort), self.shallow(other.elem)
+        key = self.untyped_keys.get(t.var)
+        if key is not None and mine != theirs and is_numeric(mine) and is_numeric(theirs) and widens(theirs, mine):
+            raise ElabError(f"type error in {what}: {show_sort(mine)} set vs {show_sort(theirs)} set", pos,
+                            hints={key: theirs})
 
     def to_field(self, a: PreTerm, b: PreTerm, pos: int) -> tuple[PreTerm, PreTerm]:
         """Operands of ``/``: nat and int operands are coerced to real (as Isabelle does)."""

@@ -98,7 +98,7 @@ class SetNotation:
         else:
             self.next()
             self.next()
-            v = PreVar(t0.text, self.inf.fresh())
+            v = PreVar(t0.text, self.inf.untyped(t0.text))  # a retry may give it a narrower type
         body = self.within([v], lambda: self.formula(0))
         self.expect("}", "to close {x. P}")
         return PreSetBuilder(v, body)
