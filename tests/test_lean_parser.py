@@ -358,3 +358,16 @@ def test_pairwise_and_nodup_of_a_literal_list_are_their_pairs():
         "theorem t (a b c : ℝ) (h : List.Nodup [a, b, c]) : a + b + c ≠ 100 := sorry",
         "theorem t (a b c : ℝ) (h : a ≠ b ∧ a ≠ c ∧ b ≠ c) : a + b + c ≠ 100 := sorry", relation="sae", timeout=1.0)
     assert v.status == "equivalent"
+
+
+def test_polynomial_notation_is_one_sort():
+    # GTED proofnet exercise_4_6_2: `(… : Polynomial ℚ)` against `(… : ℚ[X])`, the same type
+    import provers
+
+    a = parse_lean("theorem a : Irreducible (X^3 + 3*X + 2 : Polynomial ℚ) := by sorry")
+    b = parse_lean("theorem b : Irreducible (X ^ 3 + 3 * X + 2 : ℚ[X]) := by sorry")
+    assert [str(v.sort) for v in b.variables] == [str(v.sort) for v in a.variables] == ["Polynomial ℚ"]
+    c = parse_lean("theorem c (p : ℕ) (f : (ZMod p)[X]) (g : Polynomial (ZMod p)) (h : ℤ[Y]) : f = g := by sorry")
+    sorts = {v.name: str(v.sort) for v in c.variables}
+    assert sorts["f"] == sorts["g"] == "Polynomial (ZMod p)" and sorts["h"] == "ℤ[Y]"
+    assert str(provers.check_equivalence(a, b, relation="sae", timeout=1.0).status) == "equivalent"

@@ -187,7 +187,7 @@ class TypeExpressions:
         if hname == "Sort":
             return _sort_level(syn.args[1]), True
         if len(syn.args) == 2 and syn.args[1].kind == "list" and hname not in NAMES and self.elab_type(head) is not None:
-            return OpaqueSort(self.src(syn)), True  # R[X]: polynomials over R
+            return self.polynomials(syn), True  # R[X]: polynomials over R
         if hname in TYPE_HEADS or hname.split(".")[-1] in TYPE_HEADS:
             return OpaqueSort(self.src(syn)), True
         if hname in PROP_HEADS or hname.split(".")[-1] in PROP_HEADS or hname in NAMES:
@@ -197,5 +197,16 @@ class TypeExpressions:
         if hname[:1].isupper():
             return OpaqueSort(self.src(syn)), False
         if head.kind == "ident" and head.val in TYPE_NAMES:  # ℝ[X] and friends
-            return OpaqueSort(self.src(syn)), True
+            return self.polynomials(syn), True
         return None, True
+
+    def polynomials(self, syn: Syn) -> Sort:
+        """``R[X]`` is Mathlib's notation for ``Polynomial R``: one name for both spellings
+        (other brackets stay as written)."""
+        head, bracket = syn.args[0], syn.args[1]
+        if bracket.kind == "list" and self.src(bracket).replace(" ", "") == "[X]":
+            base = self.src(head).strip()
+            if " " in base and not base.startswith("("):
+                base = f"({base})"
+            return OpaqueSort(f"Polynomial {base}")
+        return OpaqueSort(self.src(syn))
