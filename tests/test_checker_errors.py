@@ -145,3 +145,12 @@ def test_a_verdict_says_when_a_statement_is_equivalent_in_meaning_but_rejected_a
     assert w.startswith("B: Isabelle would reject the text: raw Unicode '≠'")
     assert "warning: B: Isabelle" in v.explain() and v.to_dict()["warnings"] == [w]
     assert provers.check_equivalence(ASCII, ASCII, relation="symbolic", timeout=1.0, language="isabelle").warnings == []
+
+
+def test_continuous_takes_a_filter_first():
+    # isabelle_math_400 algebra/problem_753 candidate 6 (rejected by the data's check)
+    st = parse_isabelle('theorem\nfixes a :: real and f :: "real \\<Rightarrow> real"\nassumes h0 : "continuous f"\n'
+                        'shows "a = 1 / 5"')
+    assert any("continuous takes a filter first" in e for e in st.checker_errors), st.checker_errors
+    ok = parse_isabelle('theorem\nfixes f :: "real \\<Rightarrow> real"\nassumes h0 : "continuous_on UNIV f"\nshows "f 0 = f 0"')
+    assert ok.checker_errors == ()

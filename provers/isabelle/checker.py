@@ -19,7 +19,8 @@ Each rule is a fact about Isabelle, not about one dataset (one function per rule
 * ``reserved_names``: ``o`` and ``O`` are HOL's infix compositions (``f o g``, ``r O s``), not
   names a statement can fix or bind.
 * ``set_functions``: ``Gcd``, ``Lcm``, ``Max``, ``Min``, ``Sup``, ``Inf`` take one set
-  (``'a set ⇒ 'a``); ``Gcd a b`` is a type error (``gcd a b`` is the binary one).
+  (``'a set ⇒ 'a``); ``Gcd a b`` is a type error (``gcd a b`` is the binary one); and
+  ``continuous`` takes a filter first (``continuous (at x) f``), so ``continuous f`` is one too.
 """
 
 from __future__ import annotations
@@ -108,9 +109,13 @@ SET_FUNCTIONS = {"Gcd": "gcd", "Lcm": "lcm", "Max": "max", "Min": "min", "Sup": 
 
 def set_functions(source: str, statement: Statement) -> list[str]:
     for t in _terms(statement):
-        if isinstance(t, Uninterpreted) and t.symbol in SET_FUNCTIONS and \
-                (len(t.args) != 1 or not isinstance(t.args[0].sort, SetSort)):
+        if not isinstance(t, Uninterpreted):
+            continue
+        if t.symbol in SET_FUNCTIONS and (len(t.args) != 1 or not isinstance(t.args[0].sort, SetSort)):
             return [f"{t.symbol} takes one set ('a set ⇒ 'a); the binary function is {SET_FUNCTIONS[t.symbol]}"]
+        if t.symbol == "continuous" and t.args and isinstance(t.args[0].sort, FunSort):
+            return ["continuous takes a filter first (continuous (at x) f); for a function on a set, "
+                    "continuous_on S f"]
     return []
 
 
