@@ -154,3 +154,21 @@ def test_continuous_takes_a_filter_first():
     assert any("continuous takes a filter first" in e for e in st.checker_errors), st.checker_errors
     ok = parse_isabelle('theorem\nfixes f :: "real \\<Rightarrow> real"\nassumes h0 : "continuous_on UNIV f"\nshows "f 0 = f 0"')
     assert ok.checker_errors == ()
+
+
+def test_mod_and_gcd_on_declared_reals_are_type_errors_but_not_on_inferred_variables():
+    # isabelle_math_400 algebra/problem_1900 candidate 5 (rejected by the data's check)
+    st = parse_isabelle('theorem\nfixes ny_time travel_time :: real\nassumes h0 : "ny_time = 14"\n'
+                        'shows "((ny_time + travel_time) mod 24) - 2 = 9"')
+    assert any("mod on real" in e and "modulo" in e for e in st.checker_errors), st.checker_errors
+    # algebra/problem_2792 candidate 2 (accepted: Isabelle types the free A, C as integers)
+    free = parse_isabelle('theorem\nfixes a :: real\nassumes h0 : "a = (A + B * sqrt 3) / C"\nand h1 : "gcd A C = 1"\n'
+                          'shows "A + B + C = 112"')
+    assert free.checker_errors == ()
+    # `div` on reals is a field's division (`/` abbreviates it): accepted, and read as such
+    div = parse_isabelle('theorem\nfixes a b :: real\nshows "a div b = a / b"')
+    assert div.checker_errors == () and div.conclusion.args[0] == div.conclusion.args[1]
+    # counting_and_probability/problem_940 candidate 6 (accepted): a nat coerced to real in a mod
+    nat = parse_isabelle('theorem\nfixes n :: nat\nassumes h0 : "n = 9 powr 3"\n'
+                         'shows "card {x. x > 9 powr 4 \\<and> x < 9 powr 5 \\<and> x mod n = 0} = 71"')
+    assert nat.checker_errors == ()

@@ -21,6 +21,10 @@ Each rule is a fact about Isabelle, not about one dataset (one function per rule
 * ``set_functions``: ``Gcd``, ``Lcm``, ``Max``, ``Min``, ``Sup``, ``Inf`` take one set
   (``'a set ⇒ 'a``); ``Gcd a b`` is a type error (``gcd a b`` is the binary one); and
   ``continuous`` takes a filter first (``continuous (at x) f``), so ``continuous f`` is one too.
+* ``class_instances``: ``mod``, ``gcd``, ``lcm`` on a variable the statement fixes as real or
+  complex (or a function to them; a nat coerced there does not count): ``real`` is not in class ``modulo`` nor ``semiring_gcd`` (``div`` is: it is a
+  field's ``/``). Only declared variables count: one Isabelle infers may be typed ``int``
+  there and coerced elsewhere (``gcd A C = 1`` with ``A``, ``C`` free is accepted).
 """
 
 from __future__ import annotations
@@ -28,10 +32,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from provers.ir.sorts import FunSort, ListSort, OpaqueSort, ProdSort, SetSort, Sort
+from provers.ir.sorts import COMPLEX, REAL, FunSort, ListSort, OpaqueSort, ProdSort, SetSort, Sort
 from provers.ir.statement import Statement
 from provers.ir.terms import Lam, Quant, Term, Uninterpreted, Var
-from provers.ir.traverse import subterms
+from provers.ir.traverse import free_vars, subterms
 from provers.isabelle.symbols import ESCAPES
 
 #: type constructors of Complex_Main the IR keeps opaque (nat, real, set, list … have sorts)
@@ -119,7 +123,30 @@ def set_functions(source: str, statement: Statement) -> list[str]:
     return []
 
 
-RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, reserved_names, set_functions)
+#: operations real and complex numbers have no instance of, and the class they lack
+NO_FIELD_INSTANCE = {"mod": "modulo", "gcd": "semiring_gcd", "lcm": "semiring_gcd"}
+#: how the parser notes a variable the statement does not fix (``parser._Statement.build``)
+_IMPLICIT = re.compile(r"^(\S+) is not in `fixes`: read as an implicitly fixed variable")
+
+
+def class_instances(source: str, statement: Statement) -> list[str]:
+    implicit = {m.group(1) for n in statement.notes if (m := _IMPLICIT.match(n))}
+    declared = {v for v in statement.variables if v.name not in implicit and _real_valued(v.sort)}
+    for t in _terms(statement):
+        if isinstance(t, Uninterpreted) and t.symbol in NO_FIELD_INSTANCE and t.args and \
+                t.args[0].sort in (REAL, COMPLEX) and any(v in declared for a in t.args for v in free_vars(a)):
+            return [f"{t.symbol} on {str(t.args[0].sort).lower()}: Isabelle's {str(t.args[0].sort).lower()} "
+                    f"is not in class {NO_FIELD_INSTANCE[t.symbol]}"]
+    return []
+
+
+def _real_valued(s: Sort) -> bool:
+    """A real or complex number, or a function to one (``P :: real ⇒ real``)."""
+    return s in (REAL, COMPLEX) or (isinstance(s, FunSort) and s.result in (REAL, COMPLEX))
+
+
+RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, reserved_names, set_functions,
+                                                            class_instances)
 
 
 def _first_raw_unicode(source: str) -> tuple[str, int, int] | None:

@@ -199,6 +199,8 @@ def _fin_div(fz: Finisher, args: tuple[Term, ...], s: Sort) -> Term:
         return app("div", *args)
     if sort == INT:
         return app("fdiv", *args)
+    if sort in (RAT, REAL, COMPLEX):  # `div` is class divide's own notation; `/` abbreviates it
+        return app("div", *args)
     return Uninterpreted("div", args, s)
 
 
