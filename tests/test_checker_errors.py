@@ -172,3 +172,24 @@ def test_mod_and_gcd_on_declared_reals_are_type_errors_but_not_on_inferred_varia
     nat = parse_isabelle('theorem\nfixes n :: nat\nassumes h0 : "n = 9 powr 3"\n'
                          'shows "card {x. x > 9 powr 4 \\<and> x < 9 powr 5 \\<and> x mod n = 0} = 71"')
     assert nat.checker_errors == ()
+
+
+#: one statement per rule that only that rule flags (a new rule needs an example here)
+RULE_EXAMPLES = {
+    "raw_unicode": 'theorem\nfixes x :: real\nshows "x ≤ x"',
+    "types": 'theorem\nfixes v :: "real^2"\nshows "v = v"',
+    "reserved_names": 'theorem\nfixes o :: real\nshows "o = o"',
+    "constant_arguments": 'theorem\nfixes a b :: nat\nshows "Gcd a b = 1"',
+    "class_instances": 'theorem\nfixes x :: real\nshows "x mod 2 = 0"',
+}
+
+
+def test_every_rule_has_an_example_that_only_it_flags():
+    from provers.isabelle.checker import RULES
+
+    assert sorted(r.__name__ for r in RULES) == sorted(RULE_EXAMPLES)
+    for rule in RULES:
+        text = RULE_EXAMPLES[rule.__name__]
+        st = parse_isabelle(text)
+        fired = [r.__name__ for r in RULES if r(text, st)]
+        assert fired == [rule.__name__], (rule.__name__, fired, st.checker_errors)

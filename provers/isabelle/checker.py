@@ -18,13 +18,17 @@ Each rule is a fact about Isabelle, not about one dataset (one function per rule
   (``point``, ``real2``).
 * ``reserved_names``: ``o`` and ``O`` are HOL's infix compositions (``f o g``, ``r O s``), not
   names a statement can fix or bind.
-* ``set_functions``: ``Gcd``, ``Lcm``, ``Max``, ``Min``, ``Sup``, ``Inf`` take one set
+* ``constant_arguments``: ``Gcd``, ``Lcm``, ``Max``, ``Min``, ``Sup``, ``Inf`` take one set
   (``'a set ⇒ 'a``); ``Gcd a b`` is a type error (``gcd a b`` is the binary one); and
   ``continuous`` takes a filter first (``continuous (at x) f``), so ``continuous f`` is one too.
 * ``class_instances``: ``mod``, ``gcd``, ``lcm`` on a variable the statement fixes as real or
-  complex (or a function to them; a nat coerced there does not count): ``real`` is not in class ``modulo`` nor ``semiring_gcd`` (``div`` is: it is a
-  field's ``/``). Only declared variables count: one Isabelle infers may be typed ``int``
-  there and coerced elsewhere (``gcd A C = 1`` with ``A``, ``C`` free is accepted).
+  complex (or a function to them): ``real`` is in neither class ``modulo`` nor
+  ``semiring_gcd`` (``div`` is fine: it is a field's ``/``). Only fixed variables count: a
+  free one Isabelle may type ``int`` there and coerce elsewhere (``gcd A C = 1`` with ``A``,
+  ``C`` free is accepted), and a ``nat`` coerced to real is not one.
+
+A rule's message names the library that would provide the construct, so that a theory
+header importing it drops the message (``IMPORTS``).
 """
 
 from __future__ import annotations
@@ -43,14 +47,10 @@ COMPLEX_MAIN_TYPES = frozenset({"option", "unit", "char", "string", "filter"})
 #: where a type constructor comes from when it is not Complex_Main's
 TYPE_THEORIES = {"poly": "HOL-Computational_Algebra", "multiset": "HOL-Library", "mat": "the AFP",
                  "vec": "HOL-Analysis", "fps": "HOL-Computational_Algebra"}
-#: the messages name the library that would provide the construct (``checker_errors`` drops
-#: those a theory header imports)
 #: operations whose instance on pairs is HOL-Analysis's ``Product_Vector``
 PAIR_INSTANCES = {"dist": "dist", "norm": "norm", "scaleR": "*\\<^sub>R"}
 #: names HOL's inner syntax reserves (infix constants)
 RESERVED_NAMES = {"o": "function composition f o g", "O": "relation composition r O s"}
-
-
 #: what a theory's imports provide beyond Complex_Main: a substring of an import -> the
 #: library names (``TYPE_THEORIES`` values, ``Product_Vector``) it makes available
 IMPORTS = {"Analysis": ("HOL-Analysis", "HOL-Library"), "Computational_Algebra": ("HOL-Computational_Algebra",),
@@ -111,7 +111,7 @@ def reserved_names(source: str, statement: Statement) -> list[str]:
 SET_FUNCTIONS = {"Gcd": "gcd", "Lcm": "lcm", "Max": "max", "Min": "min", "Sup": "sup", "Inf": "inf"}
 
 
-def set_functions(source: str, statement: Statement) -> list[str]:
+def constant_arguments(source: str, statement: Statement) -> list[str]:
     for t in _terms(statement):
         if not isinstance(t, Uninterpreted):
             continue
@@ -145,7 +145,7 @@ def _real_valued(s: Sort) -> bool:
     return s in (REAL, COMPLEX) or (isinstance(s, FunSort) and s.result in (REAL, COMPLEX))
 
 
-RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, reserved_names, set_functions,
+RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, reserved_names, constant_arguments,
                                                             class_instances)
 
 
