@@ -58,8 +58,8 @@ class PoolEvidence:
     statement says nothing about its problem (:func:`rerank.evidence.degenerate`);
     ``holds``: the statement was proved outright (True), refuted by a validated
     countermodel (False), or neither (None); ``ill_formed``: the prover's own checker would
-    reject the text although it parsed (``Statement.checker_errors``: raw Unicode, a
-    HOL-Analysis type under ``Complex_Main``); ``undecided``: candidate pairs the engine left
+    reject the text although it parsed (``Statement.checker_errors``, the rules of
+    ``provers.isabelle.checker``); ``undecided``: candidate pairs the engine left
     inconclusive; ``answers``: the exact answer of a numeric conclusion (``"eq 7"``) or None;
     ``similarity``: k × k statement similarities (:func:`rerank.consensus.similarity_matrix`)
     or None when unknown.
