@@ -18,8 +18,10 @@ LANGUAGES = ("lean4", "isabelle")
 __all__ = ["LANGUAGES", "InputTooLargeError", "ParseError", "Statement", "check_equivalence", "parse"]
 
 
-def parse(text: str, language: str = "lean4") -> Statement:
-    """Parse one theorem statement into the IR; raise ``ParseError`` for anything else."""
+def parse(text: str, language: str = "lean4", imports: tuple[str, ...] = ()) -> Statement:
+    """Parse one theorem statement into the IR; raise ``ParseError`` for anything else.
+    ``imports`` (Isabelle): theories beyond ``Complex_Main`` the statement is meant for, so
+    that ``Statement.checker_errors`` does not list what they provide."""
     if language == "lean4":
         from provers.lean4.parser import parse_lean
 
@@ -27,7 +29,7 @@ def parse(text: str, language: str = "lean4") -> Statement:
     if language == "isabelle":
         from provers.isabelle.parser import parse_isabelle
 
-        return parse_isabelle(text)
+        return parse_isabelle(text, tuple(imports))
     raise ValueError(f"unknown language {language!r}; expected one of {LANGUAGES}")
 
 

@@ -80,6 +80,9 @@ class Reranker:
     relation: equivalence relation for the classes (``symbolic``, ``sae``, ``logical``,
         ``syntactic``).
     language: ``lean4`` or ``isabelle``.
+    imports: (Isabelle) theories beyond ``Complex_Main`` the candidates are checked with
+        (``("HOL-Analysis.Analysis",)``): text they make valid (``real^2``, ``dist`` on pairs)
+        is not flagged ``ill_formed`` nor demoted.
     timeout: seconds of the longest solver call: vacuity tests get all of it, the other
         obligations of a check 0.15 × timeout (``provers.engine.verdict.QUICK``: measured,
         solvers that answer do so early); a whole equivalence check gets 4 × timeout, a
@@ -161,6 +164,7 @@ class Reranker:
         cache: MutableMapping[Hashable, str] | None = None,
         problem_timeout: float | None = None,
         budget: float | None = None,
+        imports: tuple[str, ...] = (),
     ) -> None:
         self.n = n
         self.rule = rule
@@ -189,6 +193,7 @@ class Reranker:
         self.cache = cache
         self.problem_timeout = problem_timeout
         self.budget = budget
+        self.imports = imports
         self._validate()
         self._cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self._informalizer_obj: Any = None
@@ -205,6 +210,8 @@ class Reranker:
             raise ValueError(f"normalize must be one of {NORMALIZERS}, got {self.normalize!r}")
         if self.language not in ("lean4", "isabelle"):
             raise ValueError(f"language must be 'lean4' or 'isabelle', got {self.language!r}")
+        if isinstance(self.imports, str) or not all(isinstance(x, str) for x in self.imports):
+            raise ValueError(f"imports must be a tuple of theory names, got {self.imports!r}")
         check_seconds("timeout", self.timeout)
         if self.problem_timeout is not None:
             check_seconds("problem_timeout", self.problem_timeout)
@@ -387,6 +394,7 @@ class RerankSession:
             check_truth=reranker.check_truth and (True if reranker.truth_weight > 0 else "refute"),
             cache=reranker.cache_ if cache is None else cache,
             problem_timeout=reranker.problem_timeout,
+            imports=tuple(reranker.imports),
             **anytime,
         )
         self.priors: list[float | None] = []

@@ -80,6 +80,11 @@ ALPHA_OPT = typer.Option(DEFAULT_ALPHA, min=0.0, max=1.0, help="Weight of the sy
 NORM_OPT = typer.Option(Normalize("sum"), help="Per-pool normalization: sum (s / Σs, the paper's), softmax or none.")
 REL_OPT = typer.Option(Relation("symbolic"), help="Equivalence relation used to form the classes.")
 LANG_OPT = typer.Option(Language("lean4"), help="Language of the candidates.")
+IMPORTS_OPT = typer.Option(
+    [], "--imports",
+    help="Isabelle: a theory beyond Complex_Main the candidates are checked with (e.g. HOL-Analysis.Analysis); "
+         "what it provides is not flagged ill-formed. Repeatable.",
+)
 MAX_SECONDS = 7 * 24 * 3600.0  # a week: rejects inf (NaN fails the minimum)
 TIMEOUT_OPT = typer.Option(
     5.0, min=0.01, max=MAX_SECONDS,
@@ -144,13 +149,14 @@ def _params(
     n: int, rule: Rule, alpha: float, normalize: Normalize, relation: Relation,
     language: Language, timeout: float, informalizer: InformalizerName, model: str,
     problem_timeout: float | None = None, prior_weight: float = 0.0, budget: float | None = None,
-    precision: Precision = Precision("float32"),
+    precision: Precision = Precision("float32"), imports: list[str] | None = None,
 ) -> dict[str, Any]:
     return {
         "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
         "relation": relation.value, "language": language.value, "timeout": timeout,
         "informalizer": informalizer.value, "embedder": model, "problem_timeout": problem_timeout,
         "prior_weight": prior_weight, "budget": budget, "embed_precision": precision.value,
+        "imports": tuple(imports or ()),
     }
 
 
@@ -275,7 +281,7 @@ def select(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
-    budget: float | None = BUDGET_OPT,
+    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT,
     as_json: bool = typer.Option(False, "--json/--no-json", help="Print the full ranking as JSON instead of a table."),
     progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
@@ -287,7 +293,7 @@ def select(
     from rerank.batch import record_prior
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight, budget, precision)
+                     problem_timeout, prior_weight, budget, precision, imports)
     _check_model(model, informalizer, precision)
     session = Reranker(**params).start(rec["informal"])
     infs = rec.get("informalizations") or [None] * len(rec["candidates"])
@@ -321,7 +327,7 @@ def batch(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
-    budget: float | None = BUDGET_OPT,
+    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT,
     workers: int = typer.Option(1, min=1, help="Local worker processes."),
     scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
     retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
@@ -335,7 +341,7 @@ def batch(
     from rerank.batch import CorruptOutputWarning, check_paths, run_batch
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight, budget, precision)
+                     problem_timeout, prior_weight, budget, precision, imports)
     try:
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:
@@ -503,7 +509,7 @@ def filter_(
     dedup: float = typer.Option(0.95, min=0.0, max=1.0, help="Drop problems whose informal text has cosine ≥ this with an earlier one (faiss index); 1 disables."),
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
-    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT,
+    problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, imports: list[str] = IMPORTS_OPT,
     progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
     """Training-data filter: keep (informal, formal) pairs that are consistent."""
@@ -514,7 +520,7 @@ def filter_(
     except (FileNotFoundError, ValueError) as e:
         _fail(str(e))
     params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model, problem_timeout,
-                     precision=precision)
+                     precision=precision, imports=imports)
     _check_model(model, informalizer, precision)
     show = sys.stderr.isatty() if progress is None else progress
     s = filter_file(in_path, out_path, params, keep=keep.value, tau=tau, dedup=dedup, progress=show)

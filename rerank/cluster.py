@@ -298,8 +298,12 @@ class Clusterer:
         checker: Checker | None = None,
         backend: Any = None,
         problem_timeout: float | None = None,
+        imports: tuple[str, ...] = (),
     ) -> None:
-        """``backend``: the prover backend (default: the process-wide SMT portfolio, whose
+        """``imports`` (Isabelle): theories beyond ``Complex_Main`` the candidates are checked
+        with (``"HOL-Analysis.Analysis"``), so text they make valid is not flagged ill-formed
+        (candidates given as ``Statement`` keep the checker errors they were parsed with).
+        ``backend``: the prover backend (default: the process-wide SMT portfolio, whose
         verdict cache is shared across problems); pass a fresh one to isolate a run.
         ``problem_timeout``: seconds of engine time for the whole problem (None: no limit
         beyond the per-check budgets). ``check_truth``: also ask whether each candidate holds
@@ -313,6 +317,7 @@ class Clusterer:
             raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
         self.relation = relation
         self.language = language
+        self.imports = tuple(imports)
         self.timeout = check_seconds("timeout", timeout)
         self.problem_timeout = None if problem_timeout is None else check_seconds("problem_timeout", problem_timeout)
         self.spent = 0.0  # engine seconds used so far (counted against problem_timeout)
@@ -434,7 +439,7 @@ class Clusterer:
     def _parse(self, c: Candidate) -> None:
         """``c.statement``, or ``c.error`` and a ``parse_error`` flag."""
         try:
-            c.statement = provers.parse(c.text, self.language)
+            c.statement = provers.parse(c.text, self.language, imports=self.imports)
         except ParseError as e:
             c.error = f"parse error: {e}"
         except RecursionError:

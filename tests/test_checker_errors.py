@@ -193,3 +193,22 @@ def test_every_rule_has_an_example_that_only_it_flags():
         st = parse_isabelle(text)
         fired = [r.__name__ for r in RULES if r(text, st)]
         assert fired == [rule.__name__], (rule.__name__, fired, st.checker_errors)
+
+
+def test_imports_given_by_the_caller_extend_the_context():
+    import provers
+    from rerank import Reranker
+
+    vec = 'theorem\nfixes v :: "real^2"\nshows "v = v"'
+    assert provers.parse(vec, "isabelle").checker_errors
+    assert provers.parse(vec, "isabelle", imports=("HOL-Analysis.Analysis",)).checker_errors == ()
+    c = Clusterer("syntactic", "isabelle", 1.0, check_vacuous=False, check_truth=False,
+                  imports=("HOL-Analysis.Analysis",))
+    c.extend([vec])
+    assert not c.candidates[0].ill_formed
+    with pytest.raises(ValueError, match="imports"):
+        Reranker(language="isabelle", imports="HOL-Analysis.Analysis")
+    rr = Reranker(language="isabelle", relation="syntactic", informalizer="none", check_vacuous=False,
+                  check_truth=False, imports=("HOL-Analysis.Analysis",))
+    r = rr.rerank("v equals itself", [vec, ASCII])
+    assert not any(f.startswith("ill_formed") for f in r.flags[0])

@@ -164,6 +164,12 @@ def test_filter_never_keeps_a_statement_isabelle_rejects(tmp_path):
     kept = [json.loads(x) for x in out.read_text().splitlines()]
     assert [p["candidate"] for p in kept] == [1, 2] and kept[0]["class_size"] == 3
     assert "(1 ill-formed" in " ".join(r.output.split())  # rich wraps lines
+    vec = 'theorem\nfixes v :: "real^2"\nshows "v = v"'
+    inp.write_text(json.dumps({"id": "v", "informal": "v is v.", "candidates": [vec, vec]}) + "\n")
+    for extra, kept_pairs in (((), 0), (("--imports", "HOL-Analysis.Analysis"), 2)):
+        r = invoke("filter", str(inp), str(out), "--dedup", "1", "--language", "isabelle", *extra, *FAST)
+        assert r.exit_code == 0, r.output
+        assert len(out.read_text().splitlines()) == kept_pairs, (extra, r.output)
 
 
 def test_demo_runs_on_the_bundled_examples():

@@ -34,7 +34,7 @@ header importing it drops the message (``IMPORTS``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from provers.ir.sorts import COMPLEX, REAL, FunSort, ListSort, OpaqueSort, ProdSort, SetSort, Sort
 from provers.ir.statement import Statement
@@ -57,21 +57,26 @@ IMPORTS = {"Analysis": ("HOL-Analysis", "HOL-Library"), "Computational_Algebra":
            "Polynomial": ("HOL-Computational_Algebra",), "Library": ("HOL-Library",), "Multiset": ("HOL-Library",)}
 
 
-def checker_errors(source: str, statement: Statement) -> tuple[str, ...]:
+def checker_errors(source: str, statement: Statement, imports: Iterable[str] = ()) -> tuple[str, ...]:
     """Why Isabelle would reject ``source``, which parsed as ``statement``, in its theory
     context: ``Complex_Main``, plus what a ``theory … imports … begin`` header in the text
-    imports; empty when it would not, as far as these rules see."""
+    imports, plus ``imports`` (theory names the caller checks candidates with, such as
+    ``"HOL-Analysis.Analysis"``); empty when it would not, as far as these rules see."""
     errors = [e for rule in RULES for e in rule(source, statement)]
-    have = imported(source)
+    have = imported(source) | libraries(" ".join(imports))
     return tuple(e for e in errors if not any(lib in e for lib in have))
 
 
 def imported(source: str) -> frozenset[str]:
     """The libraries beyond Complex_Main the text's theory header imports (``IMPORTS``)."""
     m = re.search(r"\btheory\s+\S+\s+imports\s+(.*?)\s+begin\b", source, re.DOTALL)
-    if m is None:
-        return frozenset()
-    return frozenset(lib for key, libs in IMPORTS.items() if key in m.group(1) for lib in libs)
+    return frozenset() if m is None else libraries(m.group(1))
+
+
+def libraries(imports: str) -> frozenset[str]:
+    """The libraries beyond Complex_Main that theory names such as ``"HOL-Analysis.Analysis"``
+    provide (``IMPORTS``)."""
+    return frozenset(lib for key, libs in IMPORTS.items() if key in imports for lib in libs)
 
 
 def raw_unicode(source: str, statement: Statement) -> list[str]:

@@ -130,8 +130,10 @@ def _strip_fences(text: str) -> str:
     return "\n".join(lines)
 
 
-def parse_isabelle(text: str) -> Statement:
-    """Parse one Isabelle/HOL ``theorem``/``lemma`` statement into the IR."""
+def parse_isabelle(text: str, imports: tuple[str, ...] = ()) -> Statement:
+    """Parse one Isabelle/HOL ``theorem``/``lemma`` statement into the IR. ``imports``: the
+    theories the caller checks it with beyond ``Complex_Main`` (``"HOL-Analysis.Analysis"``),
+    for ``Statement.checker_errors``."""
     if not isinstance(text, str):
         raise ParseError(f"expected a string, got {type(text).__name__}")
     if len(text) > MAX_CHARS:
@@ -149,7 +151,7 @@ def parse_isabelle(text: str) -> Statement:
             cls = type(e)
             raise cls.at_offset(e.reason, source, offsets[min(off, len(offsets) - 1)]) from None
         raise
-    errors = checker_errors(source, statement)
+    errors = checker_errors(source, statement, imports)
     return replace(statement, checker_errors=errors) if errors else statement
 
 
