@@ -18,10 +18,12 @@ LANGUAGES = ("lean4", "isabelle")
 __all__ = ["LANGUAGES", "InputTooLargeError", "ParseError", "Statement", "check_equivalence", "parse"]
 
 
-def parse(text: str, language: str = "lean4", imports: tuple[str, ...] = ()) -> Statement:
+def parse(text: str, language: str = "lean4", imports: tuple[str, ...] = (), strict: bool = False) -> Statement:
     """Parse one theorem statement into the IR; raise ``ParseError`` for anything else.
     ``imports`` (Isabelle): theories beyond ``Complex_Main`` the statement is meant for, so
-    that ``Statement.checker_errors`` does not list what they provide."""
+    that ``Statement.checker_errors`` does not list what they provide. ``strict``: also a
+    ``ParseError`` (at the construct) for text the prover itself would reject although it
+    reads here (``Statement.checker_errors``), for callers that keep only usable text."""
     if language == "lean4":
         from provers.lean4.parser import parse_lean
 
@@ -29,7 +31,14 @@ def parse(text: str, language: str = "lean4", imports: tuple[str, ...] = ()) -> 
     if language == "isabelle":
         from provers.isabelle.parser import parse_isabelle
 
-        return parse_isabelle(text, tuple(imports))
+        statement = parse_isabelle(text, tuple(imports))
+        if strict and statement.checker_errors:
+            from provers.isabelle.checker import locate
+
+            errors = statement.checker_errors
+            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            raise ParseError.at_offset(f"Isabelle would reject it: {errors[0]}{more}", text, locate(text, errors[0]))
+        return statement
     raise ValueError(f"unknown language {language!r}; expected one of {LANGUAGES}")
 
 

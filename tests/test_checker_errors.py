@@ -212,3 +212,21 @@ def test_imports_given_by_the_caller_extend_the_context():
                   check_truth=False, imports=("HOL-Analysis.Analysis",))
     r = rr.rerank("v equals itself", [vec, ASCII])
     assert not any(f.startswith("ill_formed") for f in r.flags[0])
+
+
+@pytest.mark.parametrize(("text", "line", "column"), [
+    (ASCII.replace('"x \\<noteq> 2"', '"x ≠ 2"'), 3, 17),
+    ('theorem\nfixes x :: real and v :: "real ^ 2"\nshows "v = v"', 2, 27),
+    ('theorem\nfixes p :: "int poly"\nshows "p = p"', 2, 17),
+    ('theorem\nfixes a b :: nat\nshows "Gcd a b = 1"', 3, 8),
+    ('theorem\nfixes x :: real\nshows "x mod 2 = 0"', 3, 10),
+])
+def test_strict_parsing_rejects_such_text_where_it_is(text, line, column):
+    import provers
+    from provers.errors import ParseError
+
+    assert provers.parse(text, "isabelle").checker_errors  # lenient: read, with the errors listed
+    with pytest.raises(ParseError, match="Isabelle would reject it") as e:
+        provers.parse(text, "isabelle", strict=True)
+    assert (e.value.line, e.value.column) == (line, column), str(e.value)
+    assert provers.parse(ASCII, "isabelle", strict=True) == parse_isabelle(ASCII)

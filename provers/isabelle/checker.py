@@ -67,6 +67,27 @@ def checker_errors(source: str, statement: Statement, imports: Iterable[str] = (
     return tuple(e for e in errors if not any(lib in e for lib in have))
 
 
+def locate(source: str, message: str) -> int:
+    """Offset in ``source`` of what a ``checker_errors`` message is about (0 if not found):
+    the position a raw-Unicode message gives, else the first whole-word occurrence of the
+    construct it names (the type's constructor, the operation or the variable)."""
+    m = re.search(r"at line (\d+), column (\d+)", message)
+    if message.startswith("raw Unicode") and m:
+        line, column = int(m.group(1)), int(m.group(2))
+        start = 0
+        for _ in range(line - 1):
+            start = source.index("\n", start) + 1
+        return start + column - 1
+    t = re.match(r"the type (.+?) (needs|is not defined)", message)
+    if t:
+        name = t.group(1).split()[-1]
+        pattern = r"\s*\^\s*".join(re.escape(p) for p in name.split("^"))
+    else:
+        pattern = re.escape(message.split()[0])
+    found = re.search(rf"(?<![\w']){pattern}(?![\w'])", source)
+    return found.start() if found else 0
+
+
 def imported(source: str) -> frozenset[str]:
     """The libraries beyond Complex_Main the text's theory header imports (``IMPORTS``)."""
     m = re.search(r"\btheory\s+\S+\s+imports\s+(.*?)\s+begin\b", source, re.DOTALL)
