@@ -394,7 +394,7 @@ class RerankSession:
             check_truth=reranker.check_truth and (True if reranker.truth_weight > 0 else "refute"),
             cache=reranker.cache_ if cache is None else cache,
             problem_timeout=reranker.problem_timeout,
-            imports=tuple(reranker.imports),
+            imports=reranker.imports,
             **anytime,
         )
         self.priors: list[float | None] = []

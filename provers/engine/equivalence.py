@@ -239,6 +239,10 @@ def check_equivalence(
     return v
 
 
+#: the prover that checks a language's text, for warnings
+PROVER_NAMES = {"isabelle": "Isabelle", "lean4": "Lean"}
+
+
 def _qualified(v: Verdict, sa: Statement, sb: Statement) -> Verdict:
     """``v`` with what the engine does not model said: a refutation of a statement whose
     meaning it does not model (Lean's ``Float``) is withdrawn; an inconclusive verdict names
@@ -254,8 +258,7 @@ def _qualified(v: Verdict, sa: Statement, sb: Statement) -> Verdict:
         v.reason += f" (unsupported: {'; '.join(unmodelled)})"
     if v.status == INCONCLUSIVE and (sa.has_uninterpreted() or sb.has_uninterpreted()):
         v.reason += " (the statements contain uninterpreted symbols)"
-    prover_name = {"isabelle": "Isabelle", "lean4": "Lean"}
-    v.warnings += [f"{side}: {prover_name.get(st.language, st.language)} would reject the text: {e}"
+    v.warnings += [f"{side}: {PROVER_NAMES.get(st.language, st.language)} would reject the text: {e}"
                    for side, st in (("A", sa), ("B", sb)) for e in st.checker_errors]
     return v
 

@@ -71,13 +71,9 @@ def locate(source: str, message: str) -> int:
     """Offset in ``source`` of what a ``checker_errors`` message is about (0 if not found):
     the position a raw-Unicode message gives, else the first whole-word occurrence of the
     construct it names (the type's constructor, the operation or the variable)."""
-    m = re.search(r"at line (\d+), column (\d+)", message)
-    if message.startswith("raw Unicode") and m:
-        line, column = int(m.group(1)), int(m.group(2))
-        start = 0
-        for _ in range(line - 1):
-            start = source.index("\n", start) + 1
-        return start + column - 1
+    if message.startswith("raw Unicode"):
+        raw = _first_raw_unicode(source)
+        return raw if raw is not None else 0
     t = re.match(r"the type (.+?) (needs|is not defined)", message)
     if t:
         name = t.group(1).split()[-1]
@@ -101,10 +97,12 @@ def libraries(imports: str) -> frozenset[str]:
 
 
 def raw_unicode(source: str, statement: Statement) -> list[str]:
-    raw = _first_raw_unicode(source)
-    if raw is None:
+    i = _first_raw_unicode(source)
+    if i is None:
         return []
-    ch, line, column = raw
+    ch = source[i]
+    line = source.count("\n", 0, i) + 1
+    column = i - (source.rfind("\n", 0, i) + 1) + 1
     spelled = ESCAPES.get(ch)
     fix = f"; Isabelle writes {spelled}" if spelled else ""
     return [f"raw Unicode {ch!r} at line {line}, column {column}: not an Isabelle symbol{fix}"]
@@ -112,7 +110,8 @@ def raw_unicode(source: str, statement: Statement) -> list[str]:
 
 def types(source: str, statement: Statement) -> list[str]:
     out = []
-    for name in dict.fromkeys(n for s in _sorts(statement) for n in _opaque_names(s)):
+    seen: set[Sort] = set()
+    for name in dict.fromkeys(n for s in _sorts(statement) for n in _opaque_names(s, seen)):
         why = _foreign_type(name)
         if why:
             out.append(f"the type {name} {why}")
@@ -127,8 +126,11 @@ def types(source: str, statement: Statement) -> list[str]:
 
 def reserved_names(source: str, statement: Statement) -> list[str]:
     names = [v.name for v in statement.variables]
-    names += [v.name for t in _terms(statement) if isinstance(t, (Quant, Lam)) for v in t.vars]
-    names += [t.name for t in _terms(statement) if isinstance(t, Var)]
+    for t in _terms(statement):
+        if isinstance(t, (Quant, Lam)):
+            names += [v.name for v in t.vars]
+        elif isinstance(t, Var):
+            names.append(t.name)
     return [f"{n} names a variable, but it is HOL's {RESERVED_NAMES[n]}"
             for n in dict.fromkeys(names) if n in RESERVED_NAMES]
 
@@ -151,8 +153,10 @@ def constant_arguments(source: str, statement: Statement) -> list[str]:
 
 #: operations real and complex numbers have no instance of, and the class they lack
 NO_FIELD_INSTANCE = {"mod": "modulo", "gcd": "semiring_gcd", "lcm": "semiring_gcd"}
-#: how the parser notes a variable the statement does not fix (``parser._Statement.build``)
-_IMPLICIT = re.compile(r"^(\S+) is not in `fixes`: read as an implicitly fixed variable")
+#: how the parser notes a variable the statement does not fix (``parser._Statement.build``
+#: writes ``f"{name} {IMPLICIT_NOTE} …"``)
+IMPLICIT_NOTE = "is not in `fixes`: read as an implicitly fixed variable"
+_IMPLICIT = re.compile(rf"^(\S+) {re.escape(IMPLICIT_NOTE)}")
 
 
 def class_instances(source: str, statement: Statement) -> list[str]:
@@ -175,8 +179,17 @@ RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, 
                                                             class_instances)
 
 
-def _first_raw_unicode(source: str) -> tuple[str, int, int] | None:
-    """The first non-ASCII character outside ``(* … *)`` comments, with its line and column."""
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _first_raw_unicode(source: str) -> int | None:
+    """Offset of the first non-ASCII character outside ``(* … *)`` comments (nested, as
+    Isabelle's), or None."""
+    first = _NON_ASCII.search(source)
+    if first is None:
+        return None
+    if "(*" not in source[:first.start()]:
+        return first.start()
     depth, i, n = 0, 0, len(source)
     while i < n:
         if source.startswith("(*", i):
@@ -186,8 +199,7 @@ def _first_raw_unicode(source: str) -> tuple[str, int, int] | None:
             depth, i = depth - 1, i + 2
             continue
         if not depth and ord(source[i]) > 127:
-            line = source.count("\n", 0, i) + 1
-            return source[i], line, i - (source.rfind("\n", 0, i) + 1) + 1
+            return i
         i += 1
     return None
 
@@ -208,9 +220,8 @@ def _foreign_type(name: str) -> str:
 
 
 def _terms(statement: Statement) -> Iterator[Term]:
-    for h in statement.hypotheses:
-        yield from subterms(h.formula)
-    yield from subterms(statement.conclusion)
+    for t in statement.terms():
+        yield from subterms(t)
 
 
 def _sorts(statement: Statement) -> Iterator[Sort]:

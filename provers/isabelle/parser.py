@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from provers.errors import InputTooLargeError, ParseError
 from provers.ir import BOOL, Hypothesis, IRError, Sort, Statement, Term, VarBinder, and_, app, show
-from provers.isabelle.checker import checker_errors
+from provers.isabelle.checker import IMPLICIT_NOTE, checker_errors
 from provers.isabelle.constants import HOL_CONSTANTS, as_constants
 from provers.isabelle.finish import Finisher
 from provers.isabelle.inference import ElabError, Inference
@@ -546,7 +546,7 @@ class _Statement:
                              f"(uninterpreted, of type {show_sort(fv.sort)})")
                 continue
             binders.append(VarBinder(fv))  # type: ignore[arg-type]
-            notes.append(f"{v.name} is not in `fixes`: read as an implicitly fixed variable of type {show_sort(fv.sort)}")
+            notes.append(f"{v.name} {IMPLICIT_NOTE} of type {show_sort(fv.sort)}")
         for v in self.scope.fixed.values():  # variables introduced by `defines` come last
             if v.name in defined and v not in self.fixes:
                 binders.append(VarBinder(fin(v, 0, f"the type of {v.name}")))  # type: ignore[arg-type]
