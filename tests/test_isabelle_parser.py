@@ -32,6 +32,7 @@ from provers.ir import (
     cast,
     subterms,
 )
+from provers.ir.traverse import free_vars
 from provers.isabelle.parser import parse_isabelle
 from provers.isabelle.printer import render
 
@@ -596,3 +597,37 @@ def test_a_real_in_the_integers_between_halves_is_proved_to_be_one():
                                'and h2: "x < 3/2"\n shows "x = 1"')
     v = check_equivalence(st, rationals, relation="sae", timeout=1.0)
     assert v.status.value == "inequivalent"  # x = 2/3, say: rational, not an integer
+
+
+# ---- scope of a bounded quantifier's guard -------------------------------------------------------
+def test_ball_set_is_outside_the_binder():
+    """`∀x∈A. P` is `Ball A (λx. P)`: an x in A is the fixed x, so the bound x is renamed apart
+    (read as capture, the statement would be `∀x. x ≤ x ⟶ x < 10`, which is false)."""
+    st = parse_isabelle('theorem fixes x :: nat assumes "x < 10" shows "\\<forall>x \\<in> {..x}. x < 10"')
+    q = st.conclusion
+    assert isinstance(q, Quant) and q.vars[0].name != "x"
+    assert Var("x", NAT) in free_vars(st.conclusion)
+    assert parse_isabelle(render(st)) == st
+    bounded = 'theorem fixes x :: nat assumes "x < 10" shows "\\<forall>y \\<le> x. y < 10"'
+    v = provers.check_equivalence(st, bounded, relation="sae", language="isabelle", timeout=2)
+    assert v.status.value == "equivalent"
+
+
+def test_ball_tuple_set_is_outside_the_binder():
+    st = parse_isabelle('theorem fixes x :: nat shows "\\<forall>(x, y) \\<in> {(x, 1)}. x + y > 0"')
+    assert Var("x", NAT) in free_vars(st.conclusion)
+    assert parse_isabelle(render(st)) == st
+
+
+def test_relational_guard_is_read_under_the_binder():
+    """`∀x<y. P` is the syntax translation `∀x. x < y ⟶ P`: an x in y is the bound one (the
+    hypothesis-found case: a bound real P applied as the fixed function P is a type error)."""
+    st = parse_isabelle('theorem fixes x :: nat shows "\\<forall>x > x + 1. x < 10"')
+    assert Var("x", NAT) not in free_vars(st.conclusion)
+    with pytest.raises(ParseError, match="not a function|cyclic"):
+        parse_isabelle('theorem\nfixes real\nassumes h0 : "\\<forall> P forall> P Q. P * Q = (P + Q) / 2"\nshows  "3 * (6 * 8) = 5"\n')
+
+
+def test_set_builder_guard_naming_its_variable_is_an_error():
+    with pytest.raises(ParseError, match="bound one"):
+        parse_isabelle('theorem fixes x :: nat shows "card {x \\<in> {..x}. x < 10} = 3"')

@@ -8,6 +8,7 @@ A mixin of ``terms.TermParser`` (it uses the parser's token helpers, ``expr``/``
 from __future__ import annotations
 
 from provers.ir import BOOL, NAT, SetSort, Sort
+from provers.ir.traverse import fresh_name
 from provers.isabelle.inference import ElabError
 from provers.isabelle.lexer import Token
 from provers.isabelle.notation import BINDERS, INFIX, KEYWORDS
@@ -20,6 +21,7 @@ from provers.isabelle.preterm import (
     PreSym,
     PreTerm,
     PreVar,
+    free_vars,
     pairs,
     substitute,
 )
@@ -91,6 +93,23 @@ class BinderForms:
         out[pattern] = p  # type: ignore[index]
         return out
 
+    @staticmethod
+    def apart(vs: list[PreVar], body: PreTerm, outside: PreTerm) -> tuple[list[PreVar], PreTerm]:
+        """``vs`` and ``body`` with the bound variables renamed whose names ``outside`` (a term
+        read outside their scope, such as the set of ``∀x∈A. P``) uses: the desugared
+        ``∀x. x ∈ A ⟶ P`` must not capture the ``x`` of ``A``."""
+        used = {v.name for v in free_vars(outside)}
+        if not used & {v.name for v in vs}:
+            return vs, body
+        taken = used | {v.name for v in free_vars(body)} | {v.name for v in vs}
+        renamed: dict[PreVar, PreTerm] = {}
+        for v in vs:
+            if v.name in used:
+                name = fresh_name(v.name, taken)
+                taken.add(name)
+                renamed[v] = PreVar(name, v.sort)
+        return [renamed.get(v, v) for v in vs], substitute(body, renamed)  # type: ignore[misc]
+
     # ---- quantifiers and λ ---------------------------------------------------------------------
     def quantifier(self) -> PreTerm:
         t = self.next()
@@ -102,9 +121,13 @@ class BinderForms:
         guard_op = None
         if self.at("∈", "<", "≤", ">", "≥", "≠", "⊆", "<=", ">="):
             guard_op = self.next()
-            bound_t = self.expr(51)
+            # ∀x∈A. P is `Ball A (λx. P)`: A is outside the binder. ∀x<y. P is the syntax
+            # translation ∀x. x < y ⟶ P: y is read under the binder, so its x is the bound one.
+            bound_t = self.expr(51) if guard_op.text == "∈" else self.within(vs, lambda: self.expr(51))
         self.expect(".", f"after the variables of {t.text}")
         body = self.within(vs, lambda: self.formula(0))
+        if guard_op is not None and guard_op.text == "∈":
+            vs, body = self.apart(vs, body, bound_t)
         if guard_op is not None:  # ∀x > 0. P  ==  ∀x. x > 0 ⟶ P;  ∃x > 0. P  ==  ∃x. x > 0 ∧ P
             guards = [self.binary(INFIX[guard_op.text][2], v, bound_t, guard_op.pos) for v in vs]
             g = guards[0] if len(guards) == 1 else PreApp("and", tuple(guards), BOOL)
@@ -118,16 +141,19 @@ class BinderForms:
         return PreQuant(kind, tuple(vs), body)
 
     def quantifier_tuple(self, t: Token, kind: str, vs: list[PreVar], pattern: PreTerm) -> PreTerm:
-        """``∀(x, y) ∈ A. P``  ==  ``∀x y. (x, y) ∈ A ⟶ P`` (and ``∃`` with ``∧``)."""
-        guard = None
+        """``∀(x, y) ∈ A. P``  ==  ``∀x y. (x, y) ∈ A ⟶ P`` (and ``∃`` with ``∧``); A is outside
+        the binder (``Ball A (λ(x, y). P)``)."""
+        dom = None
         if self.at("∈"):
             gpos = self.next().pos
-            guard = self.binary("mem", pattern, self.expr(51), gpos)
+            dom = self.expr(51)
         self.expect(".", f"after the pattern of {t.text}")
         body = self.within(vs, lambda: self.formula(0))
         if kind not in ("forall", "exists"):
             raise ElabError(f"a tuple pattern after {t.text} is not supported", t.pos)
-        if guard is not None:
+        if dom is not None:
+            vs, body = self.apart(vs, body, dom)
+            guard = self.binary("mem", pairs(vs), dom, gpos)
             body = PreApp("implies" if kind == "forall" else "and", (guard, body), BOOL)
         return PreQuant(kind, tuple(vs), body)
 

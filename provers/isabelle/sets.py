@@ -12,7 +12,16 @@ from provers.ir import BOOL, SetSort
 from provers.isabelle.inference import ElabError
 from provers.isabelle.lexer import Token
 from provers.isabelle.notation import KEYWORDS
-from provers.isabelle.preterm import PreApp, PreQuant, PreSetBuilder, PreSym, PreTerm, PreVar, pairs
+from provers.isabelle.preterm import (
+    PreApp,
+    PreQuant,
+    PreSetBuilder,
+    PreSym,
+    PreTerm,
+    PreVar,
+    free_vars,
+    pairs,
+)
 
 #: interval notations after the first element: tokens -> IR operation (``{a..b}`` is ``Icc``)
 _INTERVALS = (("..", "Icc"), ("..<", "Ico"), ("<..", "Ioc"), ("<..<", "Ioo"))
@@ -111,6 +120,9 @@ class SetNotation:
         if not self.at("."):
             return self.expr(31, left=self.binary("mem", self.name(t0), dom, mem_pos))
         self.next()
+        if any(u.name == t0.text for u in free_vars(dom)):
+            # `{x ∈ A. P}` is the translation `{x. x ∈ A ∧ P}`: Isabelle reads A's x as the bound one
+            raise ElabError(f"{{{t0.text} ∈ A. P}} with {t0.text} in A: Isabelle reads that {t0.text} as the bound one; rename it", pos)
         v = PreVar(t0.text, self.inf.fresh())
         self.inf.unify(dom.sort, SetSort(v.sort), pos, "{x ∈ A. P}")
         body = self.within([v], lambda: self.formula(0))
