@@ -23,6 +23,7 @@ subtype or a function into one may be empty).
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -54,6 +55,8 @@ from provers.ir import (
 _BIG = 1e6
 NAME_WEIGHT = 1.0
 ROLE_WEIGHT = 2.0
+#: orders of the type variables tried when matching instance binders (5! = 120)
+MAX_TYPE_ORDERS = 120
 
 
 @dataclass(frozen=True)
@@ -161,20 +164,31 @@ def rename_types(nf: NormalForm, mapping: dict[str, str]) -> NormalForm:
     )
 
 
-def match_types(a: NormalForm, b: NormalForm) -> tuple[NormalForm, str | None]:
-    """Rename B's type variables to A's (in binder order) and check that instance binders agree
-    exactly. Returns (renamed B, failure reason or None)."""
+def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | None]:
+    """B with its type variables renamed to A's, once per correspondence under which the
+    universes, the instance binders and the sorts of the object variables agree (binder order
+    first; auto-bound ``α β`` are bound in order of use, not as ``{X Y}`` are written). Returns
+    (the renamed Bs, failure reason or None); a verdict of inequivalence needs every one ruled out."""
     if len(a.types) != len(b.types):
-        return b, f"type variables differ: {len(a.types)} vs {len(b.types)}"
+        return [b], f"type variables differ: {len(a.types)} vs {len(b.types)}"
     for ta, tb in zip(a.types, b.types, strict=True):
         if ta.sort != tb.sort:  # `α : Sort u` ranges over Prop too, `α : Type*` does not
-            return b, f"binder universes differ: {ta.name} : {ta.sort} vs {tb.name} : {tb.sort}"
-    b2 = rename_types(b, {tb.name: ta.name for ta, tb in zip(a.types, b.types, strict=False)})
+            return [b], f"binder universes differ: {ta.name} : {ta.sort} vs {tb.name} : {tb.sort}"
     ia = sorted(repr(i) for i in a.instances)
-    ib = sorted(repr(i) for i in b2.instances)
-    if ia != ib:
-        return b2, "instance binders differ"
-    return b2, None
+    sa = sorted(repr(v.sort) for _, v in a.prefix)
+    fits, first = [], None
+    for order in itertools.islice(itertools.permutations(b.types), MAX_TYPE_ORDERS):
+        if any(ta.sort != tb.sort for ta, tb in zip(a.types, order, strict=True)):
+            continue
+        b2 = rename_types(b, {tb.name: ta.name for ta, tb in zip(a.types, order, strict=True)})
+        if sorted(repr(i) for i in b2.instances) != ia:
+            first = first or b2
+            continue
+        fits.append(b2)
+    if not fits:
+        return [first or b], "instance binders differ"
+    same_sorts = [b2 for b2 in fits if sorted(repr(v.sort) for _, v in b2.prefix) == sa]
+    return same_sorts or fits, None
 
 
 def drop_unused(nf: NormalForm) -> NormalForm:

@@ -270,12 +270,27 @@ def _decide(pa: Profile, pb: Profile, relation: str, prover: Prover, budget: int
     # one evaluator table, one Lean name per binding)
     na, nb = pa.normal_form_beside(pb), pb.normal_form_beside(pa)
     own = {"A": na is pa.normal_form, "B": nb is pb.normal_form}
-    nb, why = match_types(na, nb)
+    renamed, why = match_types(na, nb)
     prover.carriers = frozenset(v.name for v in na.types)
     if why is not None:
         if relation == "logical":
             return Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {why}")
         return Verdict(INEQUIVALENT, relation, reason=why, structural=True, route="structure")
+    verdicts = []
+    for nb in renamed:  # several when more than one correspondence of type variables fits
+        v = _decide_renamed(pa, pb, na, nb, relation, prover, budget, answer_cache, own)
+        if v.status != INEQUIVALENT:
+            return v
+        verdicts.append(v)
+    if len(verdicts) > 1:
+        verdicts[0].reason += f" (and under each of the {len(verdicts)} correspondences of the type variables)"
+    return verdicts[0]
+
+
+def _decide_renamed(pa: Profile, pb: Profile, na: NormalForm, nb: NormalForm, relation: str, prover: Prover,
+                    budget: int, answer_cache: MutableMapping[Any, AnswerPin] | None,
+                    own: dict[str, bool]) -> Verdict:
+    """Steps 3–8 with B's type variables renamed to A's."""
     if relation == "logical":
         return _logical(na, nb, prover, budget)
     if relation == "sae" and bool(na.premises) != bool(nb.premises):

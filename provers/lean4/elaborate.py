@@ -123,6 +123,9 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         self.type_variables: set[str] = set()
         #: names mentioned in the statement's instance binders (``[Field k]``)
         self.with_instances: set[str] = set()
+        #: auto-bound names used as types (``(x : R)``, ``β → α``), in order: type variables,
+        #: bound as such by the second pass (``{R : Type*}`` or ``{R : Sort*}``)
+        self.type_names: dict[str, None] = {}
 
     def err(self, syn: Syn, reason: str) -> ParseError:
         return ParseError.at_offset(reason, self.text, syn.pos)

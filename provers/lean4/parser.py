@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from provers.errors import InputTooLargeError, ParseError
 from provers.ir import (
     BOOL,
+    SORT,
+    TYPE,
     Hypothesis,
     IRError,
     OpaqueSort,
@@ -39,6 +41,10 @@ from provers.lean4.lexer import MAX_CHARS, Token, strip_comments, tokenize
 from provers.lean4.pratt import TermParser
 from provers.lean4.syntax import BinderGroup, Syn
 
+#: classes whose argument is ``Sort u`` (Prop included), so they leave an auto-bound type
+#: variable in ``Sort u``; the others (algebra, order, topology) need ``Type u``
+SORT_CLASSES = frozenset({"Nonempty", "Inhabited", "Subsingleton", "Unique", "Finite", "Infinite",
+                          "DecidableEq", "Countable", "IsEmpty", "Small", "Decidable"})
 HYP_NAME = re.compile(r"^(h|H\d|hyp|this)[\w₀-₉'.]*$")
 # Nesting is capped (pratt.MAX_DEPTH); the elaborator recurses a few frames per level.
 if sys.getrecursionlimit() < 10_000:
@@ -261,6 +267,9 @@ class _StatementParser:
                 raise
         sorts = {n: el1.settle(v, n) for n, v in pending.items()}
         auto = {n: el1.settle(v.sort, n) for n, v in (el1.auto_bound or {}).items()}  # type: ignore[arg-type]
+        for n in el1.type_names:  # an auto-bound name used as a type is a type variable
+            auto[n] = self._auto_universe(n, groups)
+        auto = dict(sorted(auto.items(), key=lambda kv: self._first_use(kv[0])))  # Lean binds them in order of use
         el = self._new_elaborator()
         el.auto_mode = "default"
         el.auto_bound = {n: Var(n, s) for n, s in auto.items()}
@@ -271,6 +280,22 @@ class _StatementParser:
         binders, conclusion = self._build(el, groups, concl_syn, sorts)
         extra = [VarBinder(v, "implicit") for n, v in el.auto_bound.items() if n not in auto]
         return auto_binders + extra + binders, conclusion, el
+
+    def _first_use(self, name: str) -> int:
+        m = re.search(rf"(?<![\w.']){re.escape(name)}(?![\w'.₀-₉])", self.text)
+        return m.start() if m else len(self.text)
+
+    def _auto_universe(self, name: str, groups: list[BinderGroup]) -> Sort:
+        """Lean gives an auto-bound type variable ``Sort u``; a class or type family that takes
+        ``Type u`` (``[Ring R]``, ``Set R``) makes it ``Type u``."""
+        for g in groups:
+            if g.style == "instance" and g.type is not None:
+                head, *args = re.findall(r"[^\s()\[\]{},:]+", self.span(g.type)) or [""]
+                if name in args and head not in SORT_CLASSES:
+                    return TYPE
+        if re.search(rf"\b(?:Set|Finset|List|Multiset|Polynomial)\s+{re.escape(name)}(?![\w'])", self.text):
+            return TYPE
+        return SORT
 
     def _binder(self, el: Elaborator, g: BinderGroup, untyped: dict[str, Sort] | None = None) -> list[VarBinder | Hypothesis]:
         out: list[VarBinder | Hypothesis] = []

@@ -161,11 +161,17 @@ class TypeExpressions:
             return OpaqueSort(name), True
         if name.split(".")[-1] in PROP_HEADS or name in PROP_HEADS:
             return None, True
-        bare = (AUTO_BOUND.match(name) and not name[:1].isupper()) or _math_letter(name)
+        if self.auto_bound is not None and name in self.auto_bound and (
+                self.auto_mode == "infer" or is_universe(self.auto_bound[name].sort)):
+            self.type_names.setdefault(name)  # `[TopologicalSpace α] (f : β → α)`: α is a type
+            return OpaqueSort(name), True
+        # (an ASCII capital may be a header's `abbrev I : Set ℝ` read as a carrier, unless an
+        # instance binder names it: `[Ring R] (x : R)`)
+        bare = (AUTO_BOUND.match(name) and (not name[:1].isupper() or name in self.with_instances)) or _math_letter(name)
         if self.auto_bound is not None and name not in self.auto_bound and bare:
-            # (an ASCII capital may be a header's `abbrev I : Set ℝ` read as a carrier)
             if name not in self.with_instances:
                 self.type_variables.add(name)
+            self.type_names.setdefault(name)
             return OpaqueSort(name), True  # an auto-bound implicit type variable (autoImplicit)
         if name[:1].isupper() and not name.startswith("Is"):
             return OpaqueSort(name), False

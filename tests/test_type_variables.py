@@ -1,0 +1,86 @@
+"""Type variables of Lean statements: auto-bound ones are type variables (``(x : R) [Ring R]``
+binds ``R`` as ``{R : Type*}`` does), and the type variables of two statements correspond by
+what they mean, not by the order they are written in (stop 37; at the commit before, each pair
+below that is equivalent was declared *inequivalent*)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import provers
+from provers.ir import SORT, TYPE, FunSort, OpaqueSort, VarBinder
+
+
+def _binders(text: str) -> dict[str, object]:
+    return {b.var.name: b.var.sort for b in provers.parse(text, "lean4").binders if isinstance(b, VarBinder)}
+
+
+def _sae(a: str, b: str) -> provers.Verdict:
+    return provers.check_equivalence(a, b, relation="sae", language="lean4", timeout=1)
+
+
+def test_auto_bound_type_with_an_instance_is_a_type_variable():
+    sorts = _binders("theorem t (x : R) [Ring R] (hx : IsNilpotent x) : IsUnit (1 + x) := sorry")
+    assert sorts["R"] == TYPE and sorts["x"] == OpaqueSort("R")
+
+
+def test_auto_bound_universe_follows_the_class():
+    """``Nonempty`` takes ``Sort u``: Lean leaves the auto-bound variable there."""
+    assert _binders("theorem t [Nonempty α] (x : α) : x = x := sorry")["α"] == SORT
+    assert _binders("theorem t [TopologicalSpace α] (x : α) : x = x := sorry")["α"] == TYPE
+
+
+def test_auto_bound_type_used_after_a_term_use_is_a_type():
+    sorts = _binders("theorem t [TopologicalSpace α] [LinearOrder α] {f g : β → α} [TopologicalSpace β] "
+                     "(hf : Continuous f) : IsClosed {b : β | f b ≤ g b} := sorry")
+    assert sorts["f"] == FunSort((OpaqueSort("β"),), OpaqueSort("α"))
+    assert sorts["α"] == TYPE and sorts["β"] == TYPE
+
+
+@pytest.mark.parametrize("a, b", [
+    # proofnet exercise_10_1_13 (human label: equivalent): binders reordered, R auto-bound
+    ("theorem e {R : Type*} [Ring R] {x : R} (hx : IsNilpotent x) : IsUnit (1 + x) := sorry",
+     "theorem e (x : R) [Ring R] (hx : IsNilpotent x) : IsUnit (1 + x) := sorry"),
+    # the same type variables declared in the other order
+    ("theorem a {G H : Type*} [Group G] [Group H] (f : G →* H) (x : G) : f (x * x) = f x * f x := sorry",
+     "theorem b {H G : Type*} [Group H] [Group G] (f : G →* H) (x : G) : f (x * x) = f x * f x := sorry"),
+    # auto-bound in order of use (H, then G) against {G H}
+    ("theorem a {G H : Type*} [Group G] [Group H] (f : H →* G) (x : H) : f (x * x) = f x * f x := sorry",
+     "theorem b (f : H →* G) [Group G] [Group H] (x : H) : f (x * x) = f x * f x := sorry"),
+])
+def test_statements_differing_only_in_type_variable_order_are_equivalent(a: str, b: str):
+    assert _sae(a, b).status.value == "equivalent"
+    assert _sae(b, a).status.value == "equivalent"
+
+
+def test_a_changed_conclusion_is_still_not_equivalent():
+    a = "theorem a {G H : Type*} [Group G] [Group H] (f : G →* H) (x : G) : f (x * x) = f x * f x := sorry"
+    b = "theorem b {H G : Type*} [Group H] [Group G] (f : G →* H) (x : G) : f (x * x) = f x := sorry"
+    assert _sae(a, b).status.value != "equivalent"
+
+
+def test_universes_still_separate_sort_from_type():
+    v = _sae("theorem a {α : Type*} [Nonempty α] (x : α) : x = x := sorry",
+             "theorem b [Nonempty α] (x : α) : x = x := sorry")
+    assert v.status.value == "inequivalent" and "universes" in v.reason
+
+
+def test_different_instances_are_structural_under_every_order():
+    v = _sae("theorem a {X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] [LinearOrder Y] [OrderTopology Y] "
+             "{f g : X → Y} (hf : Continuous f) : IsClosed {x | f x ≤ g x} := sorry",
+             "theorem b [TopologicalSpace α] [LinearOrder α] [OrderClosedTopology α] {f g : β → α} "
+             "[TopologicalSpace β] (hf : Continuous f) : IsClosed {b : β | f b ≤ g b} := sorry")
+    assert v.status.value == "inequivalent" and v.reason == "instance binders differ"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.permutations(["A", "B", "C"]), st.permutations(["Group A", "Ring B", "Field C"]))
+def test_the_order_of_type_binders_never_changes_a_verdict(order: list[str], instances: list[str]):
+    body = "(f : A →* A) (g : B →+* C) (a : A) (b : B) : f (a * a) = f a * f a ∧ g (b * b) = g b * g b := sorry"
+    a = f"theorem a {{A B C : Type*}} [Group A] [Ring B] [Field C] {body}"
+    b = f"theorem b {{{' '.join(order)} : Type*}} {' '.join(f'[{i}]' for i in instances)} {body}"
+    assert _sae(a, b).status.value == "equivalent"
+    changed = b.replace("g b * g b := sorry", "g b + g b := sorry")
+    assert _sae(a, changed).status.value != "equivalent"
