@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from provers.engine.exponents import exponent_equations
 from provers.engine.products import split_normal_form
 from provers.ir import (
     FALSE,
@@ -282,6 +283,12 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     instances: list[Term] = []
     _read_binders(statement, prefix, premises, instances)
     concl = _peel_conclusion(simplify_logic(statement.conclusion), prefix, premises)
+    # `2 ^ x = 8` as `x = 3` (exponents.py), in the premises, and in the conclusion of a statement
+    # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
+    # `2 ^ x = 8` and `x = 3` are different expressions
+    premises = [c for p in premises for c in conjuncts(exponent_equations(p))]
+    if premises:
+        concl = exponent_equations(concl)
     return split_normal_form(NormalForm(
         prefix=tuple(prefix.binders),
         premises=tuple(premises),
