@@ -55,7 +55,8 @@ MAX_ALIGNMENTS = 24  # the engine's default budget (provers.engine.equivalence.D
 def sae_obligations(a: Statement, b: Statement) -> tuple[list[tuple[str, Term]], list[list[str]], str]:
     """(obligations (name, closed formula), alignment name pairs, structural reason or "")."""
     na, nb = normalize(a), normalize(b)
-    nb, why = match_types(na, nb)
+    renamed, why = match_types(na, nb)
+    nb = renamed[0]  # the first correspondence of the type variables, as the engine tries first
     if why is not None:
         return [], [], why
     als = alignments(na, nb, MAX_ALIGNMENTS)

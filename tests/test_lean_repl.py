@@ -558,7 +558,8 @@ def _sae_obligations(a, b):
     from provers.engine.verdict import Obligation
 
     na, nb = normalize(a), normalize(b)
-    nb, why = match_types(na, nb)
+    renamed, why = match_types(na, nb)
+    nb = renamed[0]  # the first correspondence of the type variables, as the engine tries first
     assert why is None
     obs = []
 

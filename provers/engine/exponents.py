@@ -158,7 +158,7 @@ def exponent_equations(t: Term) -> Term:
         if isinstance(s, App) and s.op == "eq":
             return exponent_equation(s)
         if isinstance(s, App) and s.op == "ne":
-            same = exponent_equation(App("eq", s.args, s.sort))
+            same = exponent_equation(app("eq", *s.args))
             return None if same is None else not_(same)
         return None
 
