@@ -84,3 +84,23 @@ def test_the_order_of_type_binders_never_changes_a_verdict(order: list[str], ins
     assert _sae(a, b).status.value == "equivalent"
     changed = b.replace("g b * g b := sorry", "g b + g b := sorry")
     assert _sae(a, changed).status.value != "equivalent"
+
+
+@pytest.mark.parametrize("b", [
+    "theorem b : ∀ {X : Type*} [MetricSpace X] (f : X → X), Isometry f → Function.Injective f := sorry",
+    "theorem b {X : Type*} (hX : MetricSpace X) (f : X → X) (h : Isometry f) : Function.Injective f := sorry",
+])
+def test_type_binders_and_classes_in_the_conclusion_or_as_hypotheses(b: str):
+    """`∀ {X : Type*} [MetricSpace X], …` states what the theorem binders state (the instance
+    binder was dropped and X stayed an object variable: "type variables differ: 1 vs 0"), and a
+    class of type variables written as a hypothesis is the same proposition as an instance."""
+    a = "theorem a {X : Type*} [MetricSpace X] (f : X → X) (h : Isometry f) : Function.Injective f := sorry"
+    assert _sae(a, b).status.value == "equivalent"
+    other = b.replace("MetricSpace", "PseudoMetricSpace")
+    v = _sae(a, other)
+    assert v.status.value == "inequivalent" and v.reason == "instance binders differ"
+
+
+def test_an_instance_binder_inside_a_quantifier_is_kept():
+    s = provers.parse("theorem b : ∀ {X : Type*} [MetricSpace X] (x : X), x = x := sorry", "lean4")
+    assert "MetricSpace" in str(s.conclusion)

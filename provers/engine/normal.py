@@ -29,6 +29,7 @@ from fractions import Fraction
 from provers.engine.exponents import exponent_equations
 from provers.engine.products import split_normal_form
 from provers.ir import (
+    BOOL,
     FALSE,
     NAT,
     ORDER_OPS,
@@ -44,6 +45,7 @@ from provers.ir import (
     Sort,
     Statement,
     Term,
+    Uninterpreted,
     Var,
     VarBinder,
     and_,
@@ -282,7 +284,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     premises: list[Term] = []
     instances: list[Term] = []
     _read_binders(statement, prefix, premises, instances)
-    concl = _peel_conclusion(simplify_logic(statement.conclusion), prefix, premises)
+    concl = _peel_conclusion(simplify_logic(statement.conclusion), prefix, premises, instances)
     # `2 ^ x = 8` as `x = 3` (exponents.py), in the premises, and in the conclusion of a statement
     # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
     # `2 ^ x = 8` and `x = 3` are different expressions
@@ -314,7 +316,8 @@ def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], i
             if b.style == "instance":
                 instances.append(b.formula)
             else:
-                premises.extend(conjuncts(simplify_logic(b.formula)))
+                for c in conjuncts(simplify_logic(b.formula)):
+                    (instances if _class_of_types(c, prefix) else premises).append(c)
     for v, value in statement.defines:
         if v not in prefix.variables():
             prefix.add(v)
@@ -323,11 +326,31 @@ def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], i
             premises.append(definition)
 
 
-def _peel_conclusion(concl: Term, prefix: _Prefix, premises: list[Term]) -> Term:
-    """Move the conclusion's leading ∀ (renamed apart from the prefix), ¬∃ (as ∀¬) and
-    implications (as premises) out; what is left is the conclusion C."""
+def _class_of_types(p: Term, prefix: _Prefix) -> bool:
+    """``MetricSpace X``, ``Module F V``: a class applied to type variables only. Written as a
+    hypothesis (``(h : T2Space X)``, ``∀ {X} [MetricSpace X], …``) it states what an instance
+    binder states, so it is read as one (the proposition is the same; only Lean's instance
+    search differs)."""
+    types = set(prefix.types)
+    return (isinstance(p, Uninterpreted) and p.sort == BOOL and bool(p.args)
+            and all(isinstance(a, Var) and a in types for a in p.args))
+
+
+def _peel_conclusion(concl: Term, prefix: _Prefix, premises: list[Term], instances: list[Term]) -> Term:
+    """Move the conclusion's leading ∀ (renamed apart from the prefix; a type variable joins
+    the type variables), ¬∃ (as ∀¬) and implications (as premises, a class of type variables as
+    an instance) out; what is left is the conclusion C."""
     prefix_vars = prefix.variables()
     while True:
+        bound = {v.name for v in prefix.types} | {v.name for _, v in prefix.binders}
+        if (isinstance(concl, Quant) and concl.kind == FORALL and is_type_var(concl.vars[0])
+                and concl.vars[0].name not in bound):
+            # `∀ {X : Type*}, …` as `{X : Type*}` (a name already taken stays a variable)
+            tv, rest = concl.vars[0], concl.vars[1:]
+            prefix.types.append(tv)
+            prefix.taken.add(tv.name)
+            concl = Quant(FORALL, rest, concl.body) if rest else concl.body
+            continue
         if isinstance(concl, Quant) and concl.kind == FORALL:
             ren: dict[Var, Term] = {}
             fresh: list[Var] = []
@@ -358,7 +381,8 @@ def _peel_conclusion(concl: Term, prefix: _Prefix, premises: list[Term]) -> Term
             inner = concl.args[0]
             concl = Quant(FORALL, inner.vars, simplify_logic(_not(inner.body)))
         elif isinstance(concl, App) and concl.op == "implies":
-            premises.extend(conjuncts(concl.args[0]))
+            for c in conjuncts(concl.args[0]):
+                (instances if _class_of_types(c, prefix) else premises).append(c)
             concl = concl.args[1]
         else:
             return concl

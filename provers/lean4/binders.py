@@ -93,6 +93,11 @@ class Binders:
         names: list[tuple[str, Sort | None, list[tuple[str, Syn]]]] = []
         for g in groups:
             sort = None
+            if g.style == "instance" and g.type is not None:  # `∀ {X : Type*} [MetricSpace X], …`
+                if not names:
+                    raise self.err(g.type, f"the instance binder [{self.src(g.type)}] binds no variable's type")
+                names[-1][2].append(("prop", g.type))
+                continue
             if g.type is not None:
                 sort, _ = self.type_or_prop(g.type)
                 if sort is None and g.names and g.names != ("_",):
