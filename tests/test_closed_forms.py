@@ -289,3 +289,49 @@ def test_closed_sum_values_decide_a_statement():
     text = "theorem t : ∑ k in Finset.range 2000, (k : ℤ) * (-1) ^ k = {} := sorry"
     assert provable(text.format(-1000), 2.0, "lean4").status == "proved"
     assert provable(text.format(-999), 2.0, "lean4").status == "refuted"
+
+
+# ---- rows of Pascal's triangle -----------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.sampled_from(["Icc", "range", "Ico", "Icc_short", "Icc_1"]), nested=st.booleans(),
+       cast_int=st.booleans())
+def test_binomial_row_closed_form_against_the_definition(shape, nested, cast_int):
+    """∑ k ∈ {0..n}. C(n, k) = 2 ^ n, and ∑ j < n. ∑ k ≤ j. C(j, k) = 2 ^ n - 1: the closed
+    form (or its absence, for a domain that is not a whole row) checked against the sum
+    computed here from math.comb, never against the evaluator's own closed form."""
+    from math import comb
+
+    k, j, n = Var("k", NAT), Var("j", NAT), Var("n", NAT)
+    row_of = j if nested else n
+    body = app("choose", row_of, k)
+    if cast_int:
+        body = cast(body, INT)
+    one = Num(1, NAT)
+    domain = {"Icc": app("Icc", Num(0, NAT), row_of), "range": app("range", app("add", row_of, one)),
+              "Ico": app("Ico", Num(0, NAT), app("add", row_of, one)), "Icc_short": app("Ico", Num(0, NAT), row_of),
+              "Icc_1": app("Icc", one, row_of)}[shape]
+    inner = BigOp("sum", k, domain, body)
+    s = BigOp("sum", j, app("range", n), inner) if nested else inner
+    cf = closed_form(s)
+    whole_row = shape in ("Icc", "range", "Ico")
+    assert (cf is not None) == whole_row
+    if cf is None:
+        return
+    lo = {"Icc": 0, "range": 0, "Ico": 0}[shape]
+    for m in range(12):
+        rows = range(m) if nested else [m]
+        expected = sum(comb(r, i) for r in rows for i in range(lo, r + 1))
+        assert evaluate(cf, {"n": m}) == expected, (m, str(cf))
+
+
+def test_pascal_rows_make_the_statement_valid_for_every_n():
+    """MATH counting_and_probability/problem_456: the n-th row's sum minus all earlier rows' is 1
+    (evaluated from the closed forms at n = 2015: 21.8 s → 3.6 s for the problem's clustering)."""
+    row = 'theorem fixes n :: nat shows "(\\<Sum>k\\<in>{0..n}. n choose k) = 2^n"'
+    rows = 'theorem fixes n :: nat shows "(\\<Sum>j\\<in>{0..<n}. \\<Sum>k\\<in>{0..j}. j choose k) = 2^n - 1"'
+    true = 'theorem fixes n :: nat shows "True"'
+    for text in (row, rows):
+        assert check(text, true, "logical", "isabelle").status == "equivalent"
+    assert check(row.replace("2^n", "2^n + 1"), true, "logical", "isabelle").status == "inequivalent"

@@ -1,4 +1,5 @@
-"""Closed forms of ∑ over integer ranges with symbolic bounds (Faulhaber, geometric series).
+"""Closed forms of ∑ over integer ranges with symbolic bounds (Faulhaber, geometric series,
+rows of Pascal's triangle).
 
 Why: solvers cannot reason about ``∑ k in range n, (2k+1)`` for all n (the lowering gives it
 an opaque value pinned only at n = 0..4), so two candidates that sum the same thing in
@@ -15,6 +16,8 @@ geometric terms ``c·r^k`` becomes one IR term in the bounds, with the IR's own 
   that may be empty (``E < L`` possible) is guarded by ``if L ≤ E``;
 * over ℕ / ℤ the value is computed in ℤ as ``N / D`` with ``D`` the common denominator:
   ``D`` divides ``N`` exactly, so Euclidean division is exact, and a ℕ sum is ``toNat`` of it.
+A whole row of binomials ``∑ k ∈ {0..n}. C(n, k)`` is ``2 ^ n``, and a sum inside the body
+is read through its own closed form (``∑ j < n. ∑ k ≤ j. C(j, k)`` is geometric).
 Anything else (ℕ/ℤ division, ``%``, ``ite``, products of geometric and polynomial terms,
 complex numbers) gives ``None``: the caller keeps its other encoding.
 """
@@ -22,7 +25,7 @@ complex numbers) gives ``None``: the caller keeps its other encoding.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from math import lcm
 
 from provers.ir import (
@@ -100,6 +103,9 @@ class PolynomialReader:
             return _const(Fraction(t.value))
         if self.index is not None and t == self.index:
             return {(1, Fraction(1), ()): Fraction(1)}
+        if isinstance(t, BigOp) and self.index is not None and self.index in free_vars(t):
+            inner = closed_form(t)  # ∑ j ≤ k. C(k, j) is 2 ^ k: the outer sum reads that
+            return None if inner is None else self.read(inner)
         if isinstance(t, App) and t.sort != COMPLEX:
             handler = _READERS.get(t.op)
             if handler is not None:
@@ -246,6 +252,7 @@ def _bounds(domain: Term) -> tuple[Term, Term, int | None] | None:
     return lo, end, low
 
 
+@lru_cache(maxsize=4096)
 def closed_form(t: BigOp) -> Term | None:
     """An IR term equal to the sum ``t`` for every value of its free variables, or None."""
     found = closed_form_with_facts(t)
@@ -262,6 +269,9 @@ def closed_form_with_facts(t: BigOp) -> tuple[Term, list[Term]] | None:
     if b is None:
         return None
     lo, end, low = b
+    row = _binomial_row(t, lo, end)
+    if row is not None:
+        return row, []
     body = PolynomialReader(t.var, low).read(t.body)
     bounds = PolynomialReader(None, None)
     lp, ep = bounds.read(lo), bounds.read(end)
@@ -292,6 +302,23 @@ def closed_form_with_facts(t: BigOp) -> tuple[Term, list[Term]] | None:
         value = app("ite", app("le", cast(lo, work) if lo.sort != work else lo, cast(end, work) if end.sort != work else end),
                     value, Num(0, t.sort) if t.sort == NAT else Num(0, work))
     return value, facts
+
+
+def _binomial_row(t: BigOp, lo: Term, end: Term) -> Term | None:
+    """``∑ k ∈ {0..n}. C(n, k) = 2 ^ n`` (a whole row of Pascal's triangle), for every n; None
+    for other sums."""
+    body = _strip_casts(t.body)
+    if not (isinstance(body, App) and body.op == "choose" and body.args[1] == t.var):
+        return None
+    n = body.args[0]
+    if t.var in free_vars(n):
+        return None
+    bounds = PolynomialReader(None, None)
+    lp, ep, top = bounds.read(lo), bounds.read(end), bounds.read(app("add", n, Num(1, NAT)))
+    if lp is None or ep is None or top is None or any(c != 0 for c in lp.values()) \
+            or any(c != 0 for c in _add(ep, top, Fraction(-1)).values()):
+        return None
+    return cast(app("pow", Num(2, NAT), n), t.sort)
 
 
 def _geometric_power(r: Fraction, exponent: Term, sort: Sort) -> Poly:

@@ -998,6 +998,10 @@ def _closed_cached(t: Term, env: Env, compute: Callable[[Term, Env], Any]) -> An
     return value
 
 
+#: ranges longer than this are summed through their closed form when there is one
+CLOSED_FORM_FIRST = 64
+
+
 def _bigop(t: BigOp, env: Env) -> Any:
     return _closed_cached(t, env, _bigop_value)
 
@@ -1012,6 +1016,10 @@ def _bigop_value(t: BigOp, env: Env) -> Any:
         if closed is None:
             raise
         return _ev(closed, env)
+    if len(dom) > CLOSED_FORM_FIRST or any(isinstance(s, BigOp) for s in subterms(t.body)):
+        closed = closed_form(t)  # a sum of sums is quadratic in its range; the closed form is not
+        if closed is not None:
+            return _ev(closed, env)
     acc: Any = numeric.zero(t.sort) if t.kind == "sum" else numeric.one(t.sort)
     op = "add" if t.kind == "sum" else "mul"
     for x in sorted(dom, key=_sort_key):
