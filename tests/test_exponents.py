@@ -118,3 +118,13 @@ def test_rewrite_agrees_with_the_exact_evaluator(sides, x: int, y: int, z: int):
     env = {"x": x, "y": y, "z": z}
     assert out is None or truth(out, env) == truth(eq, env), (eq, out, env)
     assert truth(exponent_equations(app("not", eq)), env) == truth(app("not", eq), env)
+
+
+def test_huge_numerals_stay_cheap():
+    """2 ^ 1000000000 is not computed (the exponent stays a term); a numeral beyond
+    MAX_FACTORED is not factored (the equation is left to the other routes)."""
+    x = Var("x", NAT)
+    out = exponent_equation(_eq(app("pow", num(2, NAT), num(10**9, NAT)), app("pow", num(4, NAT), x)))
+    assert out == _eq(num(10**9, INT), app("mul", num(2, INT), cast(x, INT)))
+    big = 10**12 + 39
+    assert exponent_equation(_eq(app("pow", num(big, NAT), x), num(big, NAT))) is None

@@ -24,6 +24,11 @@ from fractions import Fraction
 from provers.ir import FIELDS, INT, REAL, TRUE, App, Num, Sort, Term, and_, app, cast, not_, num
 from provers.ir.traverse import map_term
 
+#: largest numeral factored (trial division up to its square root stays instant)
+MAX_FACTORED = 10 ** 8
+#: largest numeral exponent folded into the constant (2 ^ 3 is 8; 2 ^ 1000 stays a power)
+MAX_FOLDED = 64
+
 #: powers whose exponent is an integer, and those whose exponent is real
 INTEGER_POWERS = frozenset({"pow", "zpow"})
 REAL_POWERS = frozenset({"rpow", "powr"})
@@ -76,7 +81,7 @@ def _monomial(t: Term) -> _Monomial | None:
         if b is None or b <= 0:
             return None
         k = _numeral(exponent)
-        if k is not None and t.op in INTEGER_POWERS:  # a numeral power: part of the constant
+        if k is not None and t.op in INTEGER_POWERS and abs(k) <= MAX_FOLDED:  # part of the constant
             return _Monomial(b ** int(k))
         return _Monomial(Fraction(1), [(b, Fraction(1), exponent)], t.op in REAL_POWERS)
     return None
@@ -110,8 +115,6 @@ def _linear(terms: list[tuple[int, Term]], constant: int, sort: Sort) -> Term:
     return app("add", out, num(constant, sort)) if constant else out
 
 
-#: largest numeral factored (trial division stays instant)
-MAX_FACTORED = 10 ** 12
 
 
 def exponent_equation(t: App) -> Term | None:
