@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import provers
-from provers.ir import SORT, TYPE, FunSort, OpaqueSort, VarBinder
+from provers.ir import REAL, SORT, TYPE, FunSort, OpaqueSort, VarBinder
 
 
 def _binders(text: str) -> dict[str, object]:
@@ -104,3 +104,30 @@ def test_type_binders_and_classes_in_the_conclusion_or_as_hypotheses(b: str):
 def test_an_instance_binder_inside_a_quantifier_is_kept():
     s = provers.parse("theorem b : ∀ {X : Type*} [MetricSpace X] (x : X), x = x := sorry", "lean4")
     assert "MetricSpace" in str(s.conclusion)
+
+
+# ---- notation the normal form erases: funext, Fact ---------------------------------------------
+
+
+@pytest.mark.parametrize("a, b", [
+    # proofnet exercise_5_1 (human label: equivalent): the constant function written two ways
+    ("theorem a {f : ℝ → ℝ} (hf : ∀ x y : ℝ, |(f x - f y)| ≤ (x - y) ^ 2) : ∃ c, f = λ x => c := sorry",
+     "theorem b (f : ℝ → ℝ) (hf : ∀ x y : ℝ, |f x - f y| ≤ (x - y) ^ 2) : ∃ c : ℝ, ∀ x : ℝ, f x = c := sorry"),
+    ("theorem a (f : ℝ → ℝ) (h : f = fun x => 2 * x) : f 1 = 2 := sorry",
+     "theorem b (f : ℝ → ℝ) (h : ∀ y, f y = y + y) : f 1 = 2 := sorry"),
+    ("theorem a (p : ℕ) [Fact p.Prime] : p > 1 := sorry", "theorem b (p : ℕ) (hp : p.Prime) : p > 1 := sorry"),
+])
+def test_notation_variants_are_equivalent(a: str, b: str):
+    assert _sae(a, b).status.value == "equivalent"
+
+
+def test_a_lambda_takes_the_function_sort_of_the_other_side():
+    s = provers.parse("theorem t (f : ℝ → ℝ) : ∃ c, f = fun x => c := sorry", "lean4")
+    assert s.conclusion.vars[0].sort == REAL  # was a sort nothing fixed, and the `=` uninterpreted
+
+
+def test_funext_and_fact_keep_differences():
+    a = "theorem a (f : ℝ → ℝ) (h : f = fun x => 2 * x) : f 1 = 2 := sorry"
+    assert _sae(a, "theorem b (f : ℝ → ℝ) (h : ∀ y, f y = y + 1) : f 1 = 2 := sorry").status.value == "inequivalent"
+    assert _sae("theorem a (p : ℕ) [Fact p.Prime] : p > 1 := sorry",
+                "theorem b (p : ℕ) [Fact (1 < p)] : p > 1 := sorry").status.value != "equivalent"

@@ -93,6 +93,15 @@ NEWLY_DECIDED = {
     # equivalent
     ("gted", "gted/minif2f/mathd_algebra_314/0", "sae"),
     ("gted", "gted/minif2f/mathd_algebra_314/0", "symbolic"),
+    # funext and Fact (stop 37, WITHDRAWN below): exercise_5_1 and exercise_3_1, `∃ c, f = λ x => c`
+    # against `∃ c, ∀ x, f x = c` (the same statement); exercise_4_6, the candidate's extra
+    # `(this : Fact (Nat.Prime p))` repeats `hp` (human label: equivalent for all three)
+    ("gted", "gted/proofnet/exercise_5_1/0", "sae"),
+    ("gted", "gted/proofnet/exercise_5_1/0", "symbolic"),
+    ("gted", "gted/proofnet/exercise_3_1/0", "sae"),
+    ("gted", "gted/proofnet/exercise_3_1/0", "symbolic"),
+    ("gted", "gted/proofnet/exercise_4_6/0", "sae"),
+    ("gted", "gted/proofnet/exercise_4_6/0", "symbolic"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
@@ -122,6 +131,19 @@ WITHDRAWN = {
     ("gted", "gted/proofnet/exercise_1_4/0", "symbolic"): "inconclusive",
     ("gted", "gted/proofnet/exercise_7_3_16/0", "sae"): "inconclusive",
     ("gted", "gted/proofnet/exercise_7_3_16/0", "symbolic"): "inconclusive",
+    # `f = fun x => e` is `∀ x, f x = e` (funext), and the lambda takes f's sort (it was an
+    # uninterpreted `Eq` of an untyped lambda, so `∃ c, f = λ x => c` had c of unknown sort;
+    # stop 37): mathd_algebra_148 states f pointwise on one side and as a lambda on the other,
+    # exercise_5_1 and exercise_3_1 write the constant function both ways; the same statements
+    # (human label: equivalent)
+    ("gted", "gted/minif2f/mathd_algebra_148/0", "syntactic"): "equivalent",
+    ("gted", "gted/proofnet/exercise_5_1/0", "syntactic"): "equivalent",
+    ("gted", "gted/proofnet/exercise_3_1/0", "syntactic"): "equivalent",
+    # `[Fact (Nat.Prime p)]` is the premise `Nat.Prime p` (fact_iff), not an instance binder
+    # compared structurally: "instance binders differ" against `(hp : p.Prime)` was a
+    # notational difference (stop 37); the rest (MOD against ZMOD) is undecided
+    ("gted", "gted/proofnet/exercise_5_28/0", "sae"): "inconclusive",
+    ("gted", "gted/proofnet/exercise_5_28/0", "symbolic"): "inconclusive",
 }
 DECIDED = {vf.key(r) for r in REFERENCE if not r["timed"]}
 

@@ -37,6 +37,8 @@ from provers.ir import (
     App,
     FunSort,
     Hypothesis,
+    IRError,
+    Lam,
     ListSort,
     Num,
     OpaqueSort,
@@ -138,6 +140,8 @@ def simplify_logic(t: Term) -> Term:
             return None
         if s.op in ("powr", "root"):
             return radical(s)
+        if s.op == "eq" and any(isinstance(a, Lam) for a in s.args):
+            return function_extensionality(s)
         if s.op == "implies" and s.args[1] == FALSE:
             return _not(s.args[0])
         if s.op == "not":
@@ -156,6 +160,22 @@ def simplify_logic(t: Term) -> Term:
         return None
 
     return map_term(t, rw)
+
+
+def function_extensionality(t: App) -> Term | None:
+    """``f = λx. e`` as ``∀x. f x = e`` (``funext``, true in Lean and Isabelle/HOL): the same
+    statement written pointwise, as candidates write it as often."""
+    lam, other = (t.args[1], t.args[0]) if isinstance(t.args[1], Lam) else (t.args[0], t.args[1])
+    if not isinstance(lam, Lam) or isinstance(other, Lam) or not isinstance(other.sort, FunSort) \
+            or len(other.sort.args) != len(lam.vars):
+        return None
+    taken = {v.name for v in free_vars(other) | free_vars(lam)}
+    fresh = [Var(fresh_name(v.name, taken | {v.name}), v.sort) if v.name in taken else v for v in lam.vars]
+    body = substitute(lam.body, dict(zip(lam.vars, fresh, strict=True))) if fresh != list(lam.vars) else lam.body
+    try:
+        return Quant(FORALL, tuple(fresh), app("eq", app("apply", other, *fresh), body))
+    except IRError:
+        return None
 
 
 def radical(t: App) -> Term | None:
@@ -313,7 +333,9 @@ def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], i
             else:
                 prefix.add(b.var)
         elif isinstance(b, Hypothesis):
-            if b.style == "instance":
+            if _fact(b.formula) is not None:  # `[Fact p.Prime]`, `(h : Fact (1 < p))`: the proposition
+                premises.extend(conjuncts(simplify_logic(_fact(b.formula))))  # type: ignore[arg-type]
+            elif b.style == "instance":
                 instances.append(b.formula)
             else:
                 for c in conjuncts(simplify_logic(b.formula)):
@@ -324,6 +346,14 @@ def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], i
         definition = app("eq", v, value)
         if definition not in premises:  # the Isabelle frontend also states it as `x_def`
             premises.append(definition)
+
+
+def _fact(p: Term) -> Term | None:
+    """``Fact P`` is ``P`` (Mathlib ``fact_iff``; a class wrapping a proposition so that
+    instance search finds it), else None."""
+    if isinstance(p, Uninterpreted) and p.symbol == "Fact" and len(p.args) == 1 and p.args[0].sort == BOOL:
+        return p.args[0]
+    return None
 
 
 def _class_of_types(p: Term, prefix: _Prefix) -> bool:

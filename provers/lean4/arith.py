@@ -23,6 +23,7 @@ from provers.ir import (
     ORDER_OPS,
     ORDERED,
     REAL,
+    FunSort,
     Num,
     Sort,
     SortVar,
@@ -134,6 +135,11 @@ class ArithTrees:
         for side in (syn.args if rel is not None else (syn,)):
             self._collect(side, tree)
         first = {id(lf): self.elab(lf, None) for lf in tree.leaves}
+        if rel in ("=", "≠") and len(tree.leaves) == 2:
+            # `f = fun x => c`: the lambda takes the other side's function sort (binders and body)
+            for lam, other in (tree.leaves, tree.leaves[::-1]):
+                if lam.kind == "binder" and lam.val == "fun" and isinstance(first[id(other)][0].sort, FunSort):
+                    first[id(lam)] = self.elab(lam, first[id(other)][0].sort)
         mx, uncomparable, flex = self._tree_sort(syn, list(first.values()), tree, expected)
         final = {id(lf): self.at_sort(lf, *first[id(lf)], mx, flex, uncomparable) for lf in tree.leaves}
         if rel is None:
