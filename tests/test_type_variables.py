@@ -127,7 +127,8 @@ def test_a_lambda_takes_the_function_sort_of_the_other_side():
 
 
 def test_funext_and_fact_keep_differences():
-    a = "theorem a (f : ℝ → ℝ) (h : f = fun x => 2 * x) : f 1 = 2 := sorry"
-    assert _sae(a, "theorem b (f : ℝ → ℝ) (h : ∀ y, f y = y + 1) : f 1 = 2 := sorry").status.value == "inequivalent"
+    a = "theorem a (f : ℝ → ℝ) : f = fun x => 2 * x := sorry"
+    assert _sae(a, "theorem b (f : ℝ → ℝ) : ∀ y, f y = y + y := sorry").status.value == "equivalent"
+    assert _sae(a, "theorem b (f : ℝ → ℝ) : ∀ y, f y = y + 1 := sorry").status.value == "inequivalent"
     assert _sae("theorem a (p : ℕ) [Fact p.Prime] : p > 1 := sorry",
                 "theorem b (p : ℕ) [Fact (1 < p)] : p > 1 := sorry").status.value != "equivalent"

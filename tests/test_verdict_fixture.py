@@ -131,12 +131,10 @@ WITHDRAWN = {
     ("gted", "gted/proofnet/exercise_1_4/0", "symbolic"): "inconclusive",
     ("gted", "gted/proofnet/exercise_7_3_16/0", "sae"): "inconclusive",
     ("gted", "gted/proofnet/exercise_7_3_16/0", "symbolic"): "inconclusive",
-    # `f = fun x => e` is `∀ x, f x = e` (funext), and the lambda takes f's sort (it was an
-    # uninterpreted `Eq` of an untyped lambda, so `∃ c, f = λ x => c` had c of unknown sort;
-    # stop 37): mathd_algebra_148 states f pointwise on one side and as a lambda on the other,
-    # exercise_5_1 and exercise_3_1 write the constant function both ways; the same statements
-    # (human label: equivalent)
-    ("gted", "gted/minif2f/mathd_algebra_148/0", "syntactic"): "equivalent",
+    # a conclusion's `f = fun x => e` is `∀ x, f x = e` (funext), and the lambda takes f's sort
+    # (it was an uninterpreted `Eq` of an untyped lambda, so `∃ c, f = λ x => c` had c of unknown
+    # sort; stop 37): exercise_5_1 and exercise_3_1 write the constant function both ways; the
+    # same statements (human label: equivalent)
     ("gted", "gted/proofnet/exercise_5_1/0", "syntactic"): "equivalent",
     ("gted", "gted/proofnet/exercise_3_1/0", "syntactic"): "equivalent",
     # `[Fact (Nat.Prime p)]` is the premise `Nat.Prime p` (fact_iff), not an instance binder

@@ -140,8 +140,6 @@ def simplify_logic(t: Term) -> Term:
             return None
         if s.op in ("powr", "root"):
             return radical(s)
-        if s.op == "eq" and any(isinstance(a, Lam) for a in s.args):
-            return function_extensionality(s)
         if s.op == "implies" and s.args[1] == FALSE:
             return _not(s.args[0])
         if s.op == "not":
@@ -164,7 +162,7 @@ def simplify_logic(t: Term) -> Term:
 
 def function_extensionality(t: App) -> Term | None:
     """``f = λx. e`` as ``∀x. f x = e`` (``funext``, true in Lean and Isabelle/HOL): the same
-    statement written pointwise, as candidates write it as often."""
+    statement written pointwise, as candidates write it as often; None for other equations."""
     lam, other = (t.args[1], t.args[0]) if isinstance(t.args[1], Lam) else (t.args[0], t.args[1])
     if not isinstance(lam, Lam) or isinstance(other, Lam) or not isinstance(other.sort, FunSort) \
             or len(other.sort.args) != len(lam.vars):
@@ -311,6 +309,12 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     premises = [c for p in premises for c in conjuncts(exponent_equations(p))]
     if premises:
         concl = exponent_equations(concl)
+    # `∃ c, f = λx. c` as `∃ c, ∀x. f x = c`, in the conclusion only: a premise `f = λx. e` is a
+    # definition, which answer pinning substitutes whole (stated pointwise, it is a quantified
+    # premise the solvers must satisfy)
+    pointwise = map_term(concl, lambda s: function_extensionality(s) if isinstance(s, App) and s.op == "eq" else None)
+    if pointwise != concl:  # its new leading ∀ joins the prefix, as a written one does
+        concl = _peel_conclusion(pointwise, prefix, premises, instances)
     return split_normal_form(NormalForm(
         prefix=tuple(prefix.binders),
         premises=tuple(premises),
