@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from provers.ir import FIELDS, INT, REAL, TRUE, App, Num, Sort, Term, and_, app, cast, not_, num
 from provers.ir.traverse import map_term
+from provers.semantics.exact import prime_factors
 
 #: largest numeral factored (trial division up to its square root stays instant)
 MAX_FACTORED = 10 ** 8
@@ -48,7 +49,8 @@ class _Monomial:
                          self.real or other.real)
 
 
-def _numeral(t: Term) -> Fraction | None:
+def numeral_value(t: Term) -> Fraction | None:
+    """The value of a numeral or of a quotient of numerals in a field (``1 / 4``), else None."""
     if isinstance(t, Num):
         return Fraction(t.value)
     if isinstance(t, App) and t.op == "div" and t.sort in FIELDS and all(isinstance(a, Num) for a in t.args):
@@ -59,7 +61,7 @@ def _numeral(t: Term) -> Fraction | None:
 
 def _monomial(t: Term) -> _Monomial | None:
     """``t`` as a monomial of positive numeral powers, or None."""
-    c = _numeral(t)
+    c = numeral_value(t)
     if c is not None:
         return _Monomial(c) if c > 0 else None
     if not isinstance(t, App):
@@ -77,10 +79,10 @@ def _monomial(t: Term) -> _Monomial | None:
         return a.times(b, -1) if a is not None and b is not None else None
     if t.op in INTEGER_POWERS or t.op in REAL_POWERS:
         base, exponent = t.args
-        b = _numeral(base)
+        b = numeral_value(base)
         if b is None or b <= 0:
             return None
-        k = _numeral(exponent)
+        k = numeral_value(exponent)
         if k is not None and t.op in INTEGER_POWERS and abs(k) <= MAX_FOLDED:  # part of the constant
             return _Monomial(b ** int(k))
         return _Monomial(Fraction(1), [(b, Fraction(1), exponent)], t.op in REAL_POWERS)
@@ -88,17 +90,11 @@ def _monomial(t: Term) -> _Monomial | None:
 
 
 def _factor(q: Fraction) -> dict[int, int]:
-    """Prime exponents of a positive rational."""
+    """Prime exponents of a positive rational (its numerator's minus its denominator's)."""
     out: dict[int, int] = {}
     for n, sign in ((q.numerator, 1), (q.denominator, -1)):
-        p = 2
-        while p * p <= n:
-            while n % p == 0:
-                out[p] = out.get(p, 0) + sign
-                n //= p
-            p += 1
-        if n > 1:
-            out[n] = out.get(n, 0) + sign
+        for p in prime_factors(n) or ():  # numbers are bounded by MAX_FACTORED before this
+            out[p] = out.get(p, 0) + sign
     return out
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from provers.engine.exponents import exponent_equations
+from provers.engine.exponents import exponent_equations, numeral_value
 from provers.engine.products import split_normal_form
 from provers.ir import (
     BOOL,
@@ -185,23 +185,13 @@ def radical(t: App) -> Term | None:
         n, x = t.args
         return app("signed_sqrt", x) if isinstance(n, Num) and n.value == 2 else None
     base, exponent = t.args
-    c, e = _numeral(base), _numeral(exponent)
+    c, e = numeral_value(base), numeral_value(exponent)
     if c is None or e is None or c <= 0 or e <= 0:
         return None
     e = Fraction(e)
     root = app("signed_sqrt", base) if e.denominator == 2 else \
         base if e.denominator == 1 else app("root", Num(e.denominator, NAT), base)
     return root if e.numerator == 1 else app("pow", root, Num(e.numerator, NAT))
-
-
-def _numeral(t: Term) -> Fraction | None:
-    """The value of a numeral or a quotient of numerals (``1 / 4``), else None."""
-    if isinstance(t, Num):
-        return Fraction(t.value)
-    if isinstance(t, App) and t.op == "div" and all(isinstance(a, Num) for a in t.args):
-        a, b = (Fraction(x.value) for x in t.args)  # type: ignore[attr-defined]
-        return a / b if b != 0 else None
-    return None
 
 
 def _not(p: Term) -> Term:
@@ -303,18 +293,18 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     instances: list[Term] = []
     _read_binders(statement, prefix, premises, instances)
     concl = _peel_conclusion(simplify_logic(statement.conclusion), prefix, premises, instances)
-    # `2 ^ x = 8` as `x = 3` (exponents.py), in the premises, and in the conclusion of a statement
-    # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
-    # `2 ^ x = 8` and `x = 3` are different expressions
-    premises = [c for p in premises for c in conjuncts(exponent_equations(p))]
-    if premises:
-        concl = exponent_equations(concl)
     # `∃ c, f = λx. c` as `∃ c, ∀x. f x = c`, in the conclusion only: a premise `f = λx. e` is a
     # definition, which answer pinning substitutes whole (stated pointwise, it is a quantified
     # premise the solvers must satisfy)
     pointwise = map_term(concl, lambda s: function_extensionality(s) if isinstance(s, App) and s.op == "eq" else None)
     if pointwise != concl:  # its new leading ∀ joins the prefix, as a written one does
         concl = _peel_conclusion(pointwise, prefix, premises, instances)
+    # `2 ^ x = 8` as `x = 3` (exponents.py), in the premises, and in the conclusion of a statement
+    # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
+    # `2 ^ x = 8` and `x = 3` are different expressions
+    premises = [c for p in premises for c in conjuncts(exponent_equations(p))]
+    if premises:
+        concl = exponent_equations(concl)
     return split_normal_form(NormalForm(
         prefix=tuple(prefix.binders),
         premises=tuple(premises),
@@ -337,8 +327,8 @@ def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], i
             else:
                 prefix.add(b.var)
         elif isinstance(b, Hypothesis):
-            if _fact(b.formula) is not None:  # `[Fact p.Prime]`, `(h : Fact (1 < p))`: the proposition
-                premises.extend(conjuncts(simplify_logic(_fact(b.formula))))  # type: ignore[arg-type]
+            if (fact := _fact(b.formula)) is not None:  # `[Fact p.Prime]`, `(h : Fact (1 < p))`
+                premises.extend(conjuncts(simplify_logic(fact)))
             elif b.style == "instance":
                 instances.append(b.formula)
             else:
@@ -376,9 +366,8 @@ def _peel_conclusion(concl: Term, prefix: _Prefix, premises: list[Term], instanc
     an instance) out; what is left is the conclusion C."""
     prefix_vars = prefix.variables()
     while True:
-        bound = {v.name for v in prefix.types} | {v.name for _, v in prefix.binders}
         if (isinstance(concl, Quant) and concl.kind == FORALL and is_type_var(concl.vars[0])
-                and concl.vars[0].name not in bound):
+                and concl.vars[0].name not in {v.name for v in [*prefix.types, *prefix.variables()]}):
             # `∀ {X : Type*}, …` as `{X : Type*}` (a name already taken stays a variable)
             tv, rest = concl.vars[0], concl.vars[1:]
             prefix.types.append(tv)

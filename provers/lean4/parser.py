@@ -45,6 +45,8 @@ from provers.lean4.syntax import BinderGroup, Syn
 #: variable in ``Sort u``; the others (algebra, order, topology) need ``Type u``
 SORT_CLASSES = frozenset({"Nonempty", "Inhabited", "Subsingleton", "Unique", "Finite", "Infinite",
                           "DecidableEq", "Countable", "IsEmpty", "Small", "Decidable"})
+#: the words of an instance binder (`Module F V` -> Module, F, V)
+_WORD = re.compile(r"[^\s()\[\]{},:]+")
 HYP_NAME = re.compile(r"^(h|H\d|hyp|this)[\w₀-₉'.]*$")
 # Nesting is capped (pratt.MAX_DEPTH); the elaborator recurses a few frames per level.
 if sys.getrecursionlimit() < 10_000:
@@ -246,7 +248,7 @@ class _StatementParser:
         binders: list[VarBinder | Hypothesis] = []
         # `(a : k) [Field k]`: an auto-bound type with an instance binder is not bare
         el.with_instances = {w for g in groups if g.style == "instance" and g.type is not None
-                             for w in re.findall(r"[^\s()\[\]{},:]+", self.span(g.type))}
+                             for w in _WORD.findall(self.span(g.type))}
         for g in groups:
             with _ill_typed_at(self.text, g.pos):
                 binders.extend(self._binder(el, g, untyped))
@@ -290,7 +292,7 @@ class _StatementParser:
         ``Type u`` (``[Ring R]``, ``Set R``) makes it ``Type u``."""
         for g in groups:
             if g.style == "instance" and g.type is not None:
-                head, *args = re.findall(r"[^\s()\[\]{},:]+", self.span(g.type)) or [""]
+                head, *args = _WORD.findall(self.span(g.type)) or [""]
                 if name in args and head not in SORT_CLASSES:
                     return TYPE
         if re.search(rf"\b(?:Set|Finset|List|Multiset|Polynomial)\s+{re.escape(name)}(?![\w'])", self.text):

@@ -1002,6 +1002,12 @@ def _closed_cached(t: Term, env: Env, compute: Callable[[Term, Env], Any]) -> An
 CLOSED_FORM_FIRST = 64
 
 
+@functools.lru_cache(maxsize=4096)
+def _sums_inside(body: Term) -> bool:
+    """Whether a big operator's body holds another one (asked at every evaluation of it)."""
+    return any(isinstance(s, BigOp) for s in subterms(body))
+
+
 def _bigop(t: BigOp, env: Env) -> Any:
     return _closed_cached(t, env, _bigop_value)
 
@@ -1016,7 +1022,7 @@ def _bigop_value(t: BigOp, env: Env) -> Any:
         if closed is None:
             raise
         return _ev(closed, env)
-    if len(dom) > CLOSED_FORM_FIRST or any(isinstance(s, BigOp) for s in subterms(t.body)):
+    if len(dom) > CLOSED_FORM_FIRST or _sums_inside(t.body):
         closed = closed_form(t)  # a sum of sums is quadratic in its range; the closed form is not
         if closed is not None:
             return _ev(closed, env)

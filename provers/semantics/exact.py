@@ -104,6 +104,23 @@ def is_prime(n: int) -> bool:
     return all(n % d for d in range(3, math.isqrt(n) + 1, 2))
 
 
+#: Largest number factored into primes (trial division up to its square root).
+MAX_FACTOR = 10**12
+
+
+def prime_factors(n: int) -> list[int] | None:
+    """The prime factors of n ≥ 1 with multiplicity, ascending (None above ``MAX_FACTOR``)."""
+    if n > MAX_FACTOR:
+        return None
+    out, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            out.append(p)
+            n //= p
+        p += 1 if p == 2 else 2
+    return out + ([n] if n > 1 else [])
+
+
 def digits(b: int, n: int, max_length: int) -> tuple[int, ...]:
     """Mathlib ``Nat.digits``: b = 0 → [n] (n ≠ 0); b = 1 → n ones; else little-endian.
     Undecided when the unary list would be longer than ``max_length``."""

@@ -24,9 +24,8 @@ from fractions import Fraction
 from typing import Any
 
 from provers.ir import INT, NAT, RAT, Sort
+from provers.semantics.exact import MAX_FACTOR, prime_factors
 
-#: Largest argument factored by trial division (``totient``, ``primeFactors``).
-MAX_FACTOR = 10**12
 #: Largest finite set whose power set is computed (2^12 subsets).
 MAX_POWERSET_ELEMENTS = 12
 
@@ -39,19 +38,6 @@ def _rational(v: Any) -> Fraction | None:
     if isinstance(v, bool):
         return None
     return Fraction(v) if isinstance(v, (int, Fraction)) else None
-
-
-def _factor(n: int) -> list[int] | None:
-    """The prime factors of n ≥ 1 with multiplicity, ascending (None if too large)."""
-    if n > MAX_FACTOR:
-        return None
-    out, p = [], 2
-    while p * p <= n:
-        while n % p == 0:
-            out.append(p)
-            n //= p
-        p += 1 if p == 2 else 2
-    return out + ([n] if n > 1 else [])
 
 
 def _num(args: list[Any], sorts: list[Sort]) -> Any:
@@ -70,7 +56,7 @@ def _totient(args: list[Any], sorts: list[Sort]) -> Any:
         return None
     if n == 0:
         return 0
-    ps = _factor(n)
+    ps = prime_factors(n)
     if ps is None:
         return None
     out = n
@@ -88,7 +74,7 @@ def _factors_list(args: list[Any], sorts: list[Sort]) -> Any:
     n = _int(args[0])
     if n is None or n < 0:
         return None
-    ps = _factor(n) if n else []
+    ps = prime_factors(n) if n else []
     return None if ps is None else tuple(ps)
 
 
@@ -104,7 +90,7 @@ def _squarefree(args: list[Any], sorts: list[Sort]) -> Any:
     n = abs(n)
     if n == 0:
         return False  # 2 * 2 ∣ 0 and 2 is not a unit
-    ps = _factor(n)
+    ps = prime_factors(n)
     return None if ps is None else len(ps) == len(set(ps))
 
 
