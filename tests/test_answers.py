@@ -792,3 +792,71 @@ def test_the_joint_value_obligation_is_not_asked_when_it_needs_what_the_pins_did
     assert "not asked: the uniqueness of A's answer and a model of B's premises" in v.reason
     joint = [s for s, _ in backend.asked if "(x : Real)" in s and "(y : Real)" in s]
     assert not joint, joint
+
+
+# ---- ∃ premises --------------------------------------------------------------------------
+
+#: isabelle_math_400 algebra/problem_141, candidates 2 and 8: the rectangle's sides named by
+#: the statement, or only by an ∃ premise
+RECTANGLE_NAMED = '''theorem
+fixes area perimeter diagonal :: real
+and length width :: real
+assumes h0 : "area = length * width"
+and h1 : "perimeter = 2 * (length + width)"
+and h2 : "area = 180"
+and h3 : "perimeter = 54"
+and h4 : "diagonal powr 2 = length powr 2 + width powr 2"
+shows  "diagonal powr 2 = 369"'''
+RECTANGLE_EXISTS = '''theorem
+fixes area perimeter diagonal_length :: real
+assumes h0 : "area = 180"
+and h1 : "perimeter = 54"
+and h2 : "\\<exists>l w. l * w = area \\<and> 2 * (l + w) = perimeter \\<and> diagonal_length powr 2 = l powr 2 + w powr 2"
+shows  "diagonal_length powr 2 = 369"'''
+
+
+def test_existential_premises_are_lifted_into_the_prefix_renamed_apart():
+    from provers.engine.normal import premise_exists_lifted
+
+    nf = nf_of('theorem t: fixes l :: real assumes "\\<exists>l w. l * w = 6 \\<and> l + w = 5" shows "l = 2"',
+               "isabelle")
+    lifted = premise_exists_lifted(nf)
+    names = [v.name for v in lifted.variables]
+    assert names[0] == "l" and len(names) == 3 and len(set(names)) == 3  # the bound l is not the fixed one
+    assert len(lifted.premises) == 2 and lifted.conclusion == nf.conclusion
+    plain = nf_of('theorem t: fixes l :: real assumes "l * 2 = 6" shows "l = 3"', "isabelle")
+    assert premise_exists_lifted(plain) is plain
+
+
+def test_an_answer_under_an_existential_premise_is_pinned_with_the_witnesses_as_variables():
+    nf = nf_of(RECTANGLE_EXISTS, "isabelle")
+    pin = pin_answer(nf, prover(timeout=1.0), "B")
+    assert pin.status == "pinned" and pin.value == 369, pin.reason
+    names = {v.name for v in nf.variables}
+    assert pin.witnesses and all(set(m) <= names for m, _ in pin.witnesses)  # l, w projected away
+
+
+def test_a_statement_naming_its_witnesses_by_an_existential_premise_is_equivalent_and_a_wrong_answer_is_not():
+    v = check_equivalence(RECTANGLE_NAMED, RECTANGLE_EXISTS, relation="symbolic", timeout=1, language="isabelle")
+    assert v.status == "equivalent", v.reason
+    wrong = RECTANGLE_EXISTS.replace('"area = 180"', '"area = 170"')
+    v = check_equivalence(RECTANGLE_NAMED, wrong, relation="symbolic", timeout=1, language="isabelle")
+    assert v.status == "inequivalent" and "L' = 389" in v.reason, v.reason  # 27² − 2·170
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-3, 3), st.integers(-3, 3), st.integers(-6, 6), st.integers(-4, 4), st.booleans())
+def test_lifting_existential_premises_keeps_their_models(a, b, c, x0, same_name):
+    # Γ = {∃y. 0 ≤ y ≤ 4 ∧ a·y + b·x = c}, the bound name possibly the fixed variable's own:
+    # x is a model of Γ exactly when some value of the lifted witness makes Γ' true there
+    from provers.engine.normal import premise_exists_lifted
+
+    name = "x" if same_name else "y"
+    text = (f'theorem t: fixes x :: int assumes "\\<exists>{name}::int. 0 \\<le> {name} \\<and> {name} \\<le> 4 '
+            f'\\<and> ({a}) * {name} + ({b}) * x = ({c})" shows "x = 0"')
+    nf = nf_of(text, "isabelle")
+    lifted = premise_exists_lifted(nf)
+    (w,) = [v for v in lifted.variables if v.name != "x"]
+    original = truth(nf.premise(), {"x": x0})
+    assert original is not None
+    assert original == any(truth(lifted.premise(), {"x": x0, w.name: y0}) for y0 in range(-2, 7))

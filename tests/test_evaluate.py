@@ -4,7 +4,7 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ir_vocab import N, R, Z, i, j, m, n, x, y  # noqa: E402
 
@@ -780,3 +780,35 @@ def test_coefficients_an_identity_pins_are_read_off_its_instances(a0, b0, c0, bu
     guarded = Quant("exists", (a, b, c), app("and", app("gt", a, num(a0, REAL)),
                                              Quant("forall", (x,), app("eq", app("apply", p, x), poly(x, a, b, c)))))
     assert truth(guarded, env) is False
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 9), st.booleans(), st.integers(-20, 20), st.integers(-30_000, 30_000),
+       st.integers(0, 36_000), st.booleans(), st.integers(1, 4))
+@example(3, False, 1, -100, 30_000, True, 2)
+@example(7, True, 3, -25_000, 36_000, False, 1)
+def test_a_set_of_terms_of_a_progression_is_counted_over_its_range(size, negative, c0, lo, width, k_nat, odd_mod):
+    # {v | (∃k. v = c₁k + c₀ ∧ k mod m ≠ 1) ∧ lo ≤ v ∧ v ≤ hi}: v's range may exceed the
+    # enumeration limit (20 000), the k that reach it do not; the count is brute force's
+    c1, hi = -size if negative else size, lo + width
+    v, k = Var("v", INT), Var("k", NAT if k_nat else INT)
+    kk = cast(k, INT) if k_nat else k
+    step = app("eq", v, app("add", app("mul", Z(c1), kk), Z(c0)))
+    side = app("ne", app("emod", kk, Z(odd_mod)), Z(1)) if odd_mod > 1 else None
+    body = step if side is None else app("and", step, side)
+    s = SetBuilder(v, app("and", Quant("exists", (k,), body), app("le", Z(lo), v), app("le", v, Z(hi))))
+    krange = range(0 if k_nat else -40_000, 40_000)
+    expected = {c1 * kv + c0 for kv in krange
+                if lo <= c1 * kv + c0 <= hi and (side is None or kv % odd_mod != 1)}
+    assert evaluate(app("card", s)) == len(expected)
+
+
+def test_multiples_in_a_range_wider_than_the_enumeration_limit_are_counted():
+    # isabelle_math_400 counting_and_probability/problem_940: multiples of 9³ between 9⁴ and 9⁵
+    # (52 487 values of x, 72 of k)
+    text = ('theorem t: fixes multiples :: "nat set" assumes h0 : "multiples = {x. (\\<exists> k. x = k * (9^3))'
+            ' \\<and> x > 9^4 \\<and> x < 9^5}" shows "card multiples = 71"')
+    st_ = parse_isabelle(text)
+    s = st_.hypotheses[0].formula.args[1]
+    assert evaluate(app("card", s)) == 71
+    assert decide(app("eq", app("card", s), N(72))).value is False

@@ -63,7 +63,7 @@ from provers.engine.formulas import (
     standardize,
     vacuous_obligation,
 )
-from provers.engine.normal import NormalForm
+from provers.engine.normal import NormalForm, premise_exists_lifted
 from provers.engine.verdict import FULL, Obligation, jsonable
 from provers.ir import (
     BOOL,
@@ -263,7 +263,15 @@ def pin_answer(
         if hit is not None:
             back = {c: n for n, c in names.items()}
             return hit.renamed(back).labeled(side)
-    pin = _pin(nf, prove, vacuity, cheap, deadline, defs)
+    # the witnesses of ∃ premises as variables (the same models of Γ, the same answer): a
+    # solver's model names them and the exact evaluator checks the premises there; the vacuity
+    # obligation is stated over them already (``formulas.vacuous_obligation``). The witness
+    # models are projected back onto nf's variables, where Γ holds by those witnesses
+    lifted = premise_exists_lifted(nf)
+    pin = _pin(lifted, prove, vacuity, cheap, deadline, defs if lifted is nf else None)
+    if lifted is not nf:
+        kept = {v.name for v in nf.variables}
+        pin = replace(pin, witnesses=[({k: x for k, x in m.items() if k in kept}, v) for m, v in pin.witnesses])
     if cache is not None and not cheap:
         cache[key] = pin.renamed(names)
     return pin.labeled(side)

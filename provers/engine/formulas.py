@@ -7,7 +7,7 @@ normal form; they live here, below all three, so each is written once.
 
 from __future__ import annotations
 
-from provers.engine.normal import NormalForm
+from provers.engine.normal import NormalForm, premise_exists_lifted
 from provers.ir import (
     COMMUTATIVE,
     DUAL,
@@ -68,7 +68,12 @@ def same_term(p: Term, q: Term) -> bool:
 
 
 def vacuous_obligation(nf: NormalForm) -> Term:
-    """∀x̄. ¬⋀Γ: proved, the premises are contradictory; refuted, its model is one of Γ."""
+    """∀x̄. ¬⋀Γ: proved, the premises are contradictory; refuted, its model is one of Γ.
+
+    Stated with the witnesses of ∃ premises as variables (``normal.premise_exists_lifted``:
+    ¬∃ȳ. P is ∀ȳ. ¬P), so that a countermodel names them and the exact evaluator checks the
+    premises at them instead of searching an unbounded domain."""
+    nf = premise_exists_lifted(nf)
     return close(app("not", nf.premise()) if nf.premises else FALSE, nf.variables)
 
 

@@ -129,6 +129,39 @@ class NormalForm:
         return dict(self.deps)
 
 
+def premise_exists_lifted(nf: NormalForm) -> NormalForm:
+    """``nf`` with the variables of its ∃ premises moved into the prefix as ∀ variables
+    (renamed apart from every name ``nf`` uses), their bodies split into premises; ``nf``
+    itself when no premise is an ∃.
+
+    Why: ``(∃ȳ. P x̄ ȳ) → C x̄`` is ``∀ȳ. P x̄ ȳ → C x̄``, so the models of Γ and the value of
+    an answer under Γ do not change, while a solver's model now names the witnesses ȳ and the
+    exact evaluator checks P at them (it cannot search an ∃ over an unbounded domain). Not
+    part of ``normalize``: SAE compares ``(h : ∃ a, P a)`` and ``(a) (h : P a)`` as different
+    structures; answer pinning (``engine.answers``) uses it."""
+    if not any(isinstance(p, Quant) and p.kind == EXISTS for p in nf.premises):
+        return nf
+    taken = {v.name for v in nf.variables}
+    for t in (*nf.premises, nf.conclusion):
+        taken |= {s.name for s in subterms(t) if isinstance(s, Var)}
+    prefix = list(nf.prefix)
+    premises: list[Term] = []
+    todo = list(nf.premises)
+    while todo:
+        p = todo.pop(0)
+        if not (isinstance(p, Quant) and p.kind == EXISTS):
+            premises.append(p)
+            continue
+        mapping: dict[Var, Term] = {}
+        for v in p.vars:
+            nv = Var(fresh_name(v.name, taken), v.sort)
+            taken.add(nv.name)
+            mapping[v] = nv
+            prefix.append((FORALL, nv))
+        todo[:0] = conjuncts(substitute(p.body, mapping))
+    return replace(nf, prefix=tuple(prefix), premises=tuple(premises))
+
+
 def simplify_logic(t: Term) -> Term:
     """Meaning-preserving rewrites that erase notation: ``P → False`` ⇒ ``¬P``,
     ``¬¬P`` ⇒ ``P`` (classical, as Lean and Isabelle/HOL are), ``¬(a = b)`` ⇒ ``a ≠ b``,

@@ -162,11 +162,14 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
 
     unfolded = _unfold_set_builders(guards)
     nonnegative = v.sort in (RAT, REAL) and any(_says_nonnegative(v, g) for g in unfolded)
+    progressions: list[tuple[Fraction, Fraction, Var]] = []
     for g in unfolded:
         if isinstance(g, Quant) and g.kind == "exists":
             image = _image_domain(v, g, others, value)
             if image is not None:  # `∃ d ∈ D, n = 10 * d + 1`: n among the images
                 finite = image if finite is None else finite & image
+            elif v.sort in (NAT, INT) and (step := _progression(v, g, others)) is not None:
+                progressions.append(step)  # `∃ k. n = 729 * k`: used once n's range is known
             continue
         if not isinstance(g, App) or len(g.args) != 2:
             continue
@@ -235,9 +238,31 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
     if finite is not None:
         return finite
     if lo is not None and hi is not None:
+        for c1, c0, k in progressions:  # v = c₁·k + c₀ in [lo, hi]: only the k that reach it
+            first, last = sorted(((lo - c0) / c1, (hi - c0) / c1))
+            ks = range(max(math.ceil(first), 0 if k.sort == NAT else math.ceil(first)), math.floor(last) + 1)
+            if len(ks) <= MAX_DOMAIN:
+                return [int(x) for j in ks if lo <= (x := c1 * j + c0) <= hi]
         if hi - lo + 1 > MAX_DOMAIN:
             return None
         return range(lo, hi + 1) if hi >= lo else ()
+    return None
+
+
+def _progression(v: Var, q: Quant, others: frozenset[Var]) -> tuple[Fraction, Fraction, Var] | None:
+    """``(c₁, c₀, k)`` when ``∃k. B`` has a conjunct ``v = c₁·k + c₀`` (numeral coefficients,
+    k an integer): v's values are then an arithmetic progression, of which only the terms in
+    v's range need testing (a superset: membership is still evaluated at each)."""
+    if len(q.vars) != 1 or q.vars[0].sort not in (NAT, INT):
+        return None
+    k = q.vars[0]
+    for c in conjuncts(q.body):
+        if isinstance(c, App) and c.op == "eq":
+            for x, e in (c.args, c.args[::-1]):
+                if x == v and v not in free_vars(e) and not free_vars(e) & others:
+                    line = _linear(k, e, Num(0, e.sort))
+                    if line is not None and line[0].denominator == 1 and line[1].denominator == 1:
+                        return line[0], line[1], k
     return None
 
 
