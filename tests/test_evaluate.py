@@ -812,3 +812,20 @@ def test_multiples_in_a_range_wider_than_the_enumeration_limit_are_counted():
     s = st_.hypotheses[0].formula.args[1]
     assert evaluate(app("card", s)) == 71
     assert decide(app("eq", app("card", s), N(72))).value is False
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-3, 3), st.integers(-60, 60).filter(bool), st.sampled_from(["int", "nat"]),
+       st.sampled_from(["mod", "dvd"]))
+def test_a_set_of_divisors_written_through_a_remainder_is_counted(c1, c0, typ, form):
+    # {n | (c₁·n + c₀) mod n = 0} and {n | n dvd c₁·n + c₀}: n divides c₀, so |n| ≤ |c₀|
+    # bounds the set (the remainder modulo 0 is the dividend, c₀ ≠ 0: 0 is not a member)
+    if typ == "nat":
+        c1, c0 = abs(c1), abs(c0)
+    divisors = [d for d in range(-abs(c0), abs(c0) + 1) if d and c0 % d == 0 and (typ == "int" or d > 0)]
+    e = f"({c1}) * n + ({c0})"
+    member = f"({e}) mod n = 0" if form == "mod" else f"n dvd ({e})"
+    st_ = parse_isabelle(f'theorem t: shows "card {{n::{typ}. {member}}} = {len(divisors)}"')
+    got = decide(st_.conclusion).value
+    # `0 * n + c₀` is not read as linear in n: undecided there, never wrong
+    assert got is True or (c1 == 0 and got is None)

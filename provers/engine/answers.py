@@ -452,7 +452,8 @@ def prove_satisfiable(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None
     if vac.status == Status.PROVED:
         return Obligation(name, formula, Status.REFUTED, vac.by, "the premises prove False")
     bound = formula.vars if isinstance(formula, Quant) else ()
-    env = premises_model(nf, vac.model, bound, deadline) if vac.status == Status.REFUTED else None
+    lifted = premise_exists_lifted(nf)  # the vacuity model names the ∃ premises' witnesses
+    env = premises_model(lifted, vac.model, bound, deadline) if vac.status == Status.REFUTED else None
     if env is not None:
         return _sat_by_model(formula, env, name)
     return Obligation(name, formula, Status.UNKNOWN, vac.by,

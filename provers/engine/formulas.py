@@ -83,7 +83,9 @@ def trivial_obligation(nf: NormalForm) -> Term:
 
 
 def satisfiable_obligation(nf: NormalForm) -> Term:
-    """∃x̄. ⋀Γ over the variables Γ uses and those whose sort may be empty."""
+    """∃x̄. ⋀Γ over the variables Γ uses and those whose sort may be empty (with the ∃
+    premises' witnesses among them, as in ``vacuous_obligation``)."""
+    nf = premise_exists_lifted(nf)
     fv = free_vars(nf.premise())
     used = tuple(v for v in nf.variables if v in fv or not provably_inhabited(v.sort))
     return Quant("exists", used, nf.premise()) if used else nf.premise()

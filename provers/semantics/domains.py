@@ -699,8 +699,10 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
     if v.sort not in (NAT, INT):
         return None
     if g.op == "dvd" and g.args[0] == v:
-        m = value(g.args[1])
-    elif g.op == "eq" and all(isinstance(x, App) and x.op in ("mod", "emod") and x.args[1] == v for x in g.args):
+        m = _remainder_free_of(v, g.args[1], value)
+    elif g.op == "eq" and (e := _mod_of_zero(v, g)) is not None:  # e mod v = 0: v ∣ e
+        m = _remainder_free_of(v, e, value)
+    elif g.op == "eq" and all(isinstance(x, App) and x.op in _MODS and x.args[1] == v for x in g.args):
         a, b = value(g.args[0].args[0]), value(g.args[1].args[0])  # type: ignore[attr-defined]
         m = a - b if isinstance(a, int) and isinstance(b, int) else None
     elif g.op == "eq" and (other := _beside_factor(v, g)) is not None:
@@ -708,6 +710,30 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
     else:
         return None
     return abs(m) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
+
+
+#: remainders: each is its dividend modulo 0, and 0 exactly at the divisor's multiples otherwise
+_MODS = ("mod", "emod", "fmod")
+
+
+def _mod_of_zero(v: Var, eq: App) -> Term | None:
+    """``e`` when ``eq`` is ``e mod v = 0`` (either side), else None."""
+    for a, b in (eq.args, eq.args[::-1]):
+        if (isinstance(a, App) and a.op in _MODS and a.args[1] == v
+                and isinstance(b, Num) and b.value == 0):
+            return a.args[0]
+    return None
+
+
+def _remainder_free_of(v: Var, e: Term, value: Callable[[Term], Any]) -> Any:
+    """An integer m with v ∣ e ⟺ v ∣ m: e's value, or c₀ when e is c₁·v + c₀ with integer
+    coefficients (``(60 + n) mod n = 0``: n ∣ 60); None otherwise."""
+    if v not in free_vars(e):
+        return value(e)
+    line = _linear(v, e, Num(0, e.sort), value)
+    if line is None or line[0].denominator != 1 or line[1].denominator != 1:
+        return None
+    return int(line[1])
 
 
 def _beside_factor(v: Var, eq: App) -> Term | None:
