@@ -1,5 +1,6 @@
 """The exact evaluator gives every IR op its documented meaning and knows when it does not know."""
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -829,3 +830,20 @@ def test_a_set_of_divisors_written_through_a_remainder_is_counted(c1, c0, typ, f
     got = decide(st_.conclusion).value
     # `0 * n + c₀` is not read as linear in n: undecided there, never wrong
     assert got is True or (c1 == 0 and got is None)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=1, max_size=3), st.integers(0, 9), st.integers(0, 60))
+def test_naturals_summing_to_a_value_are_bounded_by_it(coeffs, c0, top):
+    # {n ≤ top | ∃ x̄ ∈ ℕ. n = Σ cᵢ·xᵢ + c₀}: at each n, each xᵢ with cᵢ > 0 is at most
+    # (n − c₀) / cᵢ, so the ∃ is enumerated; the count is brute force's (a zero coefficient
+    # leaves its variable unbounded but unconstrained: undecided, never wrong)
+    names = "abc"[: len(coeffs)]
+    total = " + ".join(f"{c} * {x}" for c, x in zip(coeffs, names, strict=True)) + f" + {c0}"
+    reachable = {c0 + sum(c * x for c, x in zip(coeffs, xs, strict=True))
+                 for xs in itertools.product(range(top + 1), repeat=len(coeffs))}
+    expected = sum(1 for n in range(top + 1) if n in reachable)
+    text = (f'theorem t: shows "card {{n::nat. n \\<le> {top} \\<and> (\\<exists> {" ".join(names)}. '
+            f'n = {total})}} = {expected}"')
+    got = decide(parse_isabelle(text).conclusion).value
+    assert got is True or (0 in coeffs and got is None)

@@ -185,6 +185,8 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             if w is not None:
                 finite = frozenset({w}) if finite is None else finite & {w}
             continue
+        if op == "eq" and v.sort == NAT and (m := _nat_sum_bound(v, a, b, value)) is not None:
+            hi = m if hi is None else min(hi, m)  # `n = 100a + 10b + c` over ℕ at a given n: a ≤ n / 100
         if op == "eq":
             roots = linear_solutions(v, a, b, value)
             if roots is None:
@@ -714,6 +716,49 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
 
 #: remainders: each is its dividend modulo 0, and 0 exactly at the divisor's multiples otherwise
 _MODS = ("mod", "emod", "fmod")
+
+
+def _nat_summands(t: Term) -> list[tuple[int, Term | None]] | None:
+    """``t`` as c₀ + Σ cᵢ·xᵢ with numeral cᵢ ≥ 0 and ℕ variables xᵢ (``(c, None)`` for a
+    constant), or None."""
+    if isinstance(t, Num):
+        return [(int(t.value), None)] if is_rational(t.value) and t.value >= 0 and t.value == int(t.value) else None
+    if isinstance(t, Var):
+        return [(1, t)] if t.sort == NAT else None
+    if isinstance(t, App) and t.op == "add":
+        out: list[tuple[int, Term | None]] = []
+        for a in t.args:
+            part = _nat_summands(a)
+            if part is None:
+                return None
+            out += part
+        return out
+    if isinstance(t, App) and t.op == "mul" and len(t.args) == 2:
+        c, x = t.args if isinstance(t.args[0], Num) else t.args[::-1]
+        inner = _nat_summands(x) if isinstance(c, Num) else None
+        k = _nat_summands(c) if isinstance(c, Num) else None
+        if inner is None or k is None or len(k) != 1:
+            return None
+        return [(k[0][0] * ci, xi) for ci, xi in inner]
+    return None
+
+
+def _nat_sum_bound(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> int | None:
+    """m with v ≤ m when one side is c₀ + Σ cᵢ·xᵢ over ℕ variables, v among them with cᵢ > 0,
+    and the other side has an exact value w: every summand is at most w − c₀."""
+    for side, other in ((a, b), (b, a)):
+        terms = _nat_summands(side) if v in free_vars(side) else None
+        if not terms:
+            continue
+        c_v = sum(c for c, x in terms if x == v)
+        if c_v <= 0:
+            continue
+        w = value(other)
+        if not is_rational(w) or isinstance(w, bool):
+            return None
+        c0 = sum(c for c, x in terms if x is None)
+        return max(math.floor((Fraction(w) - c0) / c_v), -1)
+    return None
 
 
 def _mod_of_zero(v: Var, eq: App) -> Term | None:
