@@ -832,18 +832,25 @@ def test_a_set_of_divisors_written_through_a_remainder_is_counted(c1, c0, typ, f
     assert got is True or (c1 == 0 and got is None)
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(0, 12), min_size=1, max_size=3), st.integers(0, 9), st.integers(0, 60))
-def test_naturals_summing_to_a_value_are_bounded_by_it(coeffs, c0, top):
-    # {n ≤ top | ∃ x̄ ∈ ℕ. n = Σ cᵢ·xᵢ + c₀}: at each n, each xᵢ with cᵢ > 0 is at most
-    # (n − c₀) / cᵢ, so the ∃ is enumerated; the count is brute force's (a zero coefficient
-    # leaves its variable unbounded but unconstrained: undecided, never wrong)
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=1, max_size=3), st.integers(0, 9), st.integers(0, 60),
+       st.sampled_from(["nat", "int", "int unguarded"]))
+def test_naturals_summing_to_a_value_are_bounded_by_it(coeffs, c0, top, typ):
+    # {n ≤ top | ∃ x̄ ≥ 0. n = Σ cᵢ·xᵢ + c₀}: at each n, each xᵢ with cᵢ > 0 is at most
+    # (n − c₀) / cᵢ, so the ∃ is enumerated; the count is brute force's. A zero coefficient
+    # leaves its variable unconstrained, and integers without the guards `x ≥ 0` are not
+    # bounded: undecided, never wrong
     names = "abc"[: len(coeffs)]
     total = " + ".join(f"{c} * {x}" for c, x in zip(coeffs, names, strict=True)) + f" + {c0}"
     reachable = {c0 + sum(c * x for c, x in zip(coeffs, xs, strict=True))
                  for xs in itertools.product(range(top + 1), repeat=len(coeffs))}
+    if typ == "int unguarded":  # any integers: every n ≡ c₀ modulo gcd of the coefficients
+        g = math.gcd(*coeffs)
+        reachable = {n for n in range(top + 1) if (n - c0) % g == 0} if g else {c0}
     expected = sum(1 for n in range(top + 1) if n in reachable)
-    text = (f'theorem t: shows "card {{n::nat. n \\<le> {top} \\<and> (\\<exists> {" ".join(names)}. '
-            f'n = {total})}} = {expected}"')
+    sort = "nat" if typ == "nat" else "int"
+    guards = "".join(f"{x} \\<ge> 0 \\<and> " for x in names) if typ == "int" else ""
+    text = (f'theorem t: shows "card {{n::nat. n \\<le> {top} \\<and> (\\<exists> {" ".join(names)} :: {sort}. '
+            f'{guards}{"n" if sort == "nat" else "int n"} = {total})}} = {expected}"')
     got = decide(parse_isabelle(text).conclusion).value
-    assert got is True or (0 in coeffs and got is None)
+    assert got is True or ((0 in coeffs or typ == "int unguarded") and got is None)

@@ -185,7 +185,8 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             if w is not None:
                 finite = frozenset({w}) if finite is None else finite & {w}
             continue
-        if op == "eq" and v.sort == NAT and (m := _nat_sum_bound(v, a, b, value)) is not None:
+        if (op == "eq" and v.sort in (NAT, INT)
+                and (m := _nat_sum_bound(v, a, b, value, nonnegative_vars(unfolded))) is not None):
             hi = m if hi is None else min(hi, m)  # `n = 100a + 10b + c` over ℕ at a given n: a ≤ n / 100
         if op == "eq":
             roots = linear_solutions(v, a, b, value)
@@ -718,24 +719,36 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
 _MODS = ("mod", "emod", "fmod")
 
 
-def _nat_summands(t: Term) -> list[tuple[int, Term | None]] | None:
-    """``t`` as c₀ + Σ cᵢ·xᵢ with numeral cᵢ ≥ 0 and ℕ variables xᵢ (``(c, None)`` for a
-    constant), or None."""
+def nonnegative_vars(guards: list[Term]) -> frozenset[Var]:
+    """The integer variables the guards say are at least a nonnegative numeral (``r > 0``)."""
+    out = set()
+    for g in guards:
+        if isinstance(g, App) and g.op in ("gt", "ge", "lt", "le") and len(g.args) == 2:
+            x, c = g.args if g.op in ("gt", "ge") else g.args[::-1]
+            if (isinstance(x, Var) and x.sort == INT and isinstance(c, Num)
+                    and is_rational(c.value) and c.value >= 0):
+                out.add(x)
+    return frozenset(out)
+
+
+def _nat_summands(t: Term, nonneg: frozenset[Var] = frozenset()) -> list[tuple[int, Term | None]] | None:
+    """``t`` as c₀ + Σ cᵢ·xᵢ with numeral cᵢ ≥ 0 and variables xᵢ that are ℕ or in ``nonneg``
+    (``(c, None)`` for a constant), or None."""
     if isinstance(t, Num):
         return [(int(t.value), None)] if is_rational(t.value) and t.value >= 0 and t.value == int(t.value) else None
     if isinstance(t, Var):
-        return [(1, t)] if t.sort == NAT else None
+        return [(1, t)] if t.sort == NAT or t in nonneg else None
     if isinstance(t, App) and t.op == "add":
         out: list[tuple[int, Term | None]] = []
         for a in t.args:
-            part = _nat_summands(a)
+            part = _nat_summands(a, nonneg)
             if part is None:
                 return None
             out += part
         return out
     if isinstance(t, App) and t.op == "mul" and len(t.args) == 2:
         c, x = t.args if isinstance(t.args[0], Num) else t.args[::-1]
-        inner = _nat_summands(x) if isinstance(c, Num) else None
+        inner = _nat_summands(x, nonneg) if isinstance(c, Num) else None
         k = _nat_summands(c) if isinstance(c, Num) else None
         if inner is None or k is None or len(k) != 1:
             return None
@@ -743,11 +756,13 @@ def _nat_summands(t: Term) -> list[tuple[int, Term | None]] | None:
     return None
 
 
-def _nat_sum_bound(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> int | None:
-    """m with v ≤ m when one side is c₀ + Σ cᵢ·xᵢ over ℕ variables, v among them with cᵢ > 0,
-    and the other side has an exact value w: every summand is at most w − c₀."""
+def _nat_sum_bound(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
+                   nonneg: frozenset[Var] = frozenset()) -> int | None:
+    """m with v ≤ m when one side is c₀ + Σ cᵢ·xᵢ over nonnegative integer variables (ℕ, or
+    ``nonneg``; v itself may be any integer), v among them with cᵢ > 0, and the other side has
+    an exact value w: every summand is at most w − c₀."""
     for side, other in ((a, b), (b, a)):
-        terms = _nat_summands(side) if v in free_vars(side) else None
+        terms = _nat_summands(side, nonneg | {v}) if v in free_vars(side) else None
         if not terms:
             continue
         c_v = sum(c for c, x in terms if x == v)
