@@ -158,6 +158,24 @@ def test_closed_form_equals_exact_evaluation(coeffs, sort, dom, minus, geometric
         assert evaluate(cf, {"n": m}) == evaluate(s, {"n": m}), (m, str(cf))
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(-5, 5), d=st.integers(1, 5), base=st.fractions(min_value=-3, max_value=3, max_denominator=4),
+       dom=st.sampled_from(_INDEX_DOMAINS))
+def test_division_by_a_power_of_the_index_is_a_geometric_term(c, d, base, dom):
+    # ∑ c / (d · bᵏ) over ℝ is ∑ (c/d) · (1/b)ᵏ (b ≠ 0; a quotient base (3/2)ᵏ too): a
+    # geometric closed form, equal to the exact sum for every bound
+    k, n = Var("k", NAT), Var("n", NAT)
+    b = app("div", Num(base.numerator, REAL), Num(base.denominator, REAL))
+    body = app("div", Num(c, REAL), app("mul", Num(d, REAL), app("pow", b, k)))
+    op, lo = dom
+    s = BigOp("sum", k, app("range", n) if op == "range" else app(op, Num(lo, NAT), n), body)
+    cf = closed_form(s)
+    assert (cf is None) == (base == 0)  # x / 0 = 0: not a geometric term
+    for m in range(12):
+        if cf is not None:
+            assert evaluate(cf, {"n": m}) == evaluate(s, {"n": m}), (m, str(cf))
+
+
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(a=st.integers(1, 4), b=st.integers(0, 4), bump=st.sampled_from([-1, 1]), where=st.sampled_from(["a", "b"]))
 def test_perturbed_coefficient_changes_the_verdict(a, b, bump, where):

@@ -141,8 +141,19 @@ class PolynomialReader:
         return self.read(t.args[0])  # ℕ → ℤ → ℚ → ℝ are ring embeddings
 
     def read_div(self, t: App) -> Poly | None:
-        if t.sort == NAT or not isinstance(t.args[1], Num) or t.args[1].value == 0:
-            return None  # ℕ division floors; x / 0 = 0 is not a polynomial identity
+        if t.sort in (NAT, INT):
+            return None  # ℕ division floors
+        if not isinstance(t.args[1], Num):  # by c·rᵏ (c, r ≠ 0): times c⁻¹·(r⁻¹)ᵏ, in a field
+            d = self.read(t.args[1])
+            if d is None or len(d) != 1:
+                return None
+            ((deg, r, atoms), c), = d.items()
+            a = self.read(t.args[0])
+            if a is None or deg or atoms or r == 0 or c == 0:
+                return None
+            return _mul(a, {(0, 1 / r, ()): 1 / c})
+        if t.args[1].value == 0:
+            return None  # x / 0 = 0 is not a polynomial identity
         a = self.read(t.args[0])
         return None if a is None else _add({}, a, 1 / Fraction(t.args[1].value))
 
@@ -158,8 +169,13 @@ class PolynomialReader:
             for _ in range(int(e.value)):
                 out = _mul(out, b)
             return out
-        if self.index is None or not isinstance(base, Num) or self.index not in free_vars(e):
+        if self.index is None or self.index not in free_vars(e):
             return None
+        if not isinstance(base, Num):  # a numeral quotient (3 / 2) ^ k
+            b = PolynomialReader(None, None).read(base)
+            if b is None or set(b) - {_ONE}:
+                return None
+            base = Num(b.get(_ONE, Fraction(0)), base.sort)
         # r ^ (a·k + b) = r^b · (r^a)^k with a, b ℕ numerals
         ep = PolynomialReader(self.index, self.low).read(e)
         if ep is None or any(m[1] != 1 or m[2] or m[0] > 1 for m in ep) or any(c < 0 or c.denominator != 1 for c in ep.values()):

@@ -25,6 +25,7 @@ from typing import Any
 
 from provers.ir import INT, NAT, RAT, Sort
 from provers.semantics.exact import MAX_FACTOR, prime_factors
+from provers.semantics.series import SERIES
 
 #: Largest finite set whose power set is computed (2^12 subsets).
 MAX_POWERSET_ELEMENTS = 12
@@ -169,6 +170,10 @@ LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     "snd": (1, _part(1)),
     "Prod.fst": (1, _part(0)),
     "Prod.snd": (1, _part(1)),
+    # series of exponential polynomials (``semantics.series``): Isabelle's names, Mathlib's
+    **SERIES,
+    "∑'": SERIES["suminf"],
+    "Summable": SERIES["summable"],
 }
 
 
