@@ -62,6 +62,10 @@ def test_series_written_in_isabelle_and_lean_are_computed():
     assert decide(isabelle("\\<not> summable (\\<lambda>n::nat. (3/2::real) ^ n)")).value is True
     assert decide(isabelle("sums (\\<lambda>n::nat. 1 / (2::real) ^ n) 2")).value is True
     assert decide(isabelle("\\<not> convergent (\\<lambda>n::nat. (-1::real) ^ n)")).value is True
+    # b powr (real n) with b > 0 is bⁿ (exp (n · ln b)); also inside finite sums
+    assert decide(isabelle("suminf (\\<lambda>n::nat. 2 * n / 3 powr n - 1 / 2 powr n) = - 1 / 2")).value is True
+    finite = provers.parse('theorem t: fixes n :: nat shows "(\\<Sum>k<n. 1 / 2 powr k) = 2 - 2 / 2 ^ n"', "isabelle")
+    assert all(decide(finite.conclusion, {"n": m}).value is True for m in range(8))
     lean = provers.parse("theorem t : ∑' n : ℕ, (n:ℝ) ^ 2 / 2 ^ n = 6 := by sorry", "lean4").conclusion
     assert decide(lean).value is True
     # not an exponential polynomial: undecided, never guessed

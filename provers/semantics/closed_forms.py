@@ -184,6 +184,17 @@ class PolynomialReader:
         r = Fraction(base.value)
         return {(0, r**a, ()): r**b} if a else None
 
+    def read_powr(self, t: App) -> Poly | None:
+        """``b powr ↑e`` (Isabelle) and ``b ^ (↑e : ℝ)`` (Mathlib's rpow) with a positive
+        numeral base and a ℕ exponent cast to ℝ are ``b ^ e``: exp(e · ln b) = bᵉ."""
+        base, e = t.args
+        if not (isinstance(base, Num) and isinstance(base.value, (int, Fraction)) and base.value > 0
+                and isinstance(e, App) and e.op == "cast" and e.args[0].sort == NAT):
+            return None
+        return self.read_pow(app("pow", base, e.args[0]))
+
+    read_rpow = read_powr
+
     def _nonnegative(self, d: Poly) -> bool:
         """d ≥ 0 for every index value ≥ the domain's lower bound (coefficients of the
         Taylor shift all ≥ 0); only for polynomials in the index alone."""
@@ -204,7 +215,8 @@ class PolynomialReader:
 
 
 #: How each operation is read as a polynomial (absent: an atom when free of the index).
-_READERS = {op: getattr(PolynomialReader, f"read_{op}") for op in ("add", "mul", "neg", "sub", "cast", "div", "pow")}
+_READERS = {op: getattr(PolynomialReader, f"read_{op}")
+            for op in ("add", "mul", "neg", "sub", "cast", "div", "pow", "powr", "rpow")}
 
 
 def _numeric_scalar(t: Term) -> bool:
