@@ -854,3 +854,15 @@ def test_naturals_summing_to_a_value_are_bounded_by_it(coeffs, c0, top, typ):
             f'{guards}{"n" if sort == "nat" else "int n"} = {total})}} = {expected}"')
     got = decide(parse_isabelle(text).conclusion).value
     assert got is True or ((0 in coeffs or typ == "int unguarded") and got is None)
+
+
+def test_isabelle_sums_over_infinite_intervals_are_the_unit():
+    # Isabelle's sum / prod over an infinite set is 0 / 1 (comm_monoid_set.F); {a..b} over ℝ
+    # with a < b is infinite, {a..a} is {a}, a real interval with a > b empty
+    def value(text):
+        return decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion).value
+
+    assert value("(\\<Sum>i\\<in>{1..12::real}. i) = 0") is True
+    assert value("(\\<Prod>i\\<in>{1..3::real}. i) = 1") is True
+    assert value("(\\<Sum>i\\<in>{2..2::real}. i) = 2") is True
+    assert value("(\\<Sum>i\\<in>{1..12::nat}. i) = 78") is True

@@ -371,3 +371,16 @@ def test_polynomial_notation_is_one_sort():
     sorts = {v.name: str(v.sort) for v in c.variables}
     assert sorts["f"] == sorts["g"] == "Polynomial (ZMod p)" and sorts["h"] == "ℤ[Y]"
     assert str(provers.check_equivalence(a, b, relation="sae", timeout=1.0).status) == "equivalent"
+
+
+@pytest.mark.parametrize("text", [
+    "theorem t : ∑ i in Finset.Icc (1:ℝ) 12, i = 0 := by sorry",
+    "theorem t (f : ℚ → ℚ) : Finset.sum (Finset.Icc (1:ℚ) 3) f = 0 := by sorry",
+    "theorem t : ∏ k in Finset.Ico (1:ℚ) 5, (k:ℝ) = 24 := by sorry",
+])
+def test_a_finset_interval_over_a_dense_order_does_not_elaborate(text):
+    # no LocallyFiniteOrder ℚ / ℝ: Lean rejects these; Isabelle's infinite {1..12::real} has a
+    # meaning (its sum is 0), Lean's does not, so they are not given that one
+    with pytest.raises(ParseError, match="LocallyFiniteOrder"):
+        parse_lean(text)
+    assert parse_lean("theorem t : ∑ i in Finset.Icc (1:ℕ) 12, i = 78 := by sorry") is not None

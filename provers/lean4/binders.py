@@ -17,7 +17,12 @@ from contextlib import contextmanager
 from provers.errors import InputTooLargeError, ParseError
 from provers.ir import (
     BOOL,
+    COMPLEX,
+    INTERVALS,
     NAT,
+    RAT,
+    REAL,
+    App,
     BigOp,
     FunSort,
     IRError,
@@ -231,7 +236,16 @@ class Binders:
                 body = self.coerce(body, expected, body_syn)
         if not is_numeric(body.sort):
             return Uninterpreted("Finset." + kind, (dom, Lam((v,), body)), body.sort), flex
+        self.check_finset_interval(dom, dom_syn or syn)
         return BigOp(kind, v, dom, body), flex
+
+    def check_finset_interval(self, dom: Term, syn: Syn) -> None:
+        """A big operator's interval domain must be a ``Finset``: ``Finset.Icc a b`` needs
+        ``LocallyFiniteOrder``, which ℚ, ℝ and ℂ do not have (Lean rejects the statement;
+        Isabelle's ``{1..3::real}`` is an infinite set, whose sum is 0)."""
+        if isinstance(dom, App) and dom.op in INTERVALS and dom.sort.elem in (RAT, REAL, COMPLEX):
+            raise self.err(syn, f"Finset.{dom.op} over {dom.sort.elem} does not elaborate: "
+                                f"{dom.sort.elem} has no LocallyFiniteOrder instance")
 
     def bigop_domain(self, syn: Syn, g: BinderGroup, ty: Sort | None) -> tuple[Term, Syn | None]:
         """What the index of ``∑ i ∈ s, …`` / ``∑ i < n, …`` / ``∑ i in s, …`` / ``∑ i : T, …``

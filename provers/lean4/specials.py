@@ -167,10 +167,12 @@ class Specials:
             with self.bind([v]):
                 body, flex = self.elab(fsyn.args[0], expected)
             if is_numeric(body.sort):
+                self.check_finset_interval(s, args[0])
                 return BigOp(kind, v, s, body), flex
             return Uninterpreted("Finset." + kind, (s, Lam((v,), body)), body.sort), flex
         f, _ = self.elab(fsyn, None)
         if isinstance(f.sort, FunSort) and f.sort.args == (elem,) and is_numeric(f.sort.result):
+            self.check_finset_interval(s, args[0])
             if isinstance(f, Lam):
                 return BigOp(kind, f.vars[0], s, f.body), False
             v = Var(self.fresh("i"), elem)

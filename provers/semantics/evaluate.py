@@ -1014,7 +1014,12 @@ def _bigop(t: BigOp, env: Env) -> Any:
 
 def _bigop_value(t: BigOp, env: Env) -> Any:
     try:
-        dom = finite_elements(_ev(t.domain, env), f"domain of {'∑' if t.kind == 'sum' else '∏'}")
+        domain = _ev(t.domain, env)
+        if isinstance(domain, PredSet) and domain.infinite is True:
+            # Isabelle's sum / prod over an infinite set is 0 / 1 (comm_monoid_set.F); a Lean
+            # Finset is never infinite
+            return numeric.zero(t.sort) if t.kind == "sum" else numeric.one(t.sort)
+        dom = finite_elements(domain, f"domain of {'∑' if t.kind == 'sum' else '∏'}")
         if len(dom) > MAX_DOMAIN:
             raise Undecided("big operator over too large a domain")
     except Undecided:
