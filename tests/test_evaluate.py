@@ -866,3 +866,24 @@ def test_isabelle_sums_over_infinite_intervals_are_the_unit():
     assert value("(\\<Prod>i\\<in>{1..3::real}. i) = 1") is True
     assert value("(\\<Sum>i\\<in>{2..2::real}. i) = 2") is True
     assert value("(\\<Sum>i\\<in>{1..12::nat}. i) = 78") is True
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-20, 20), st.integers(0, 30), st.sampled_from(["nat", "int"]), st.sampled_from(["ge", "le", "both"]),
+       st.lists(st.integers(-25, 25), max_size=3))
+def test_a_one_sided_integer_set_builder_is_infinite(c, width, typ, side, holes):
+    # {n | c ≤ n ∧ n ≠ h…} over ℕ or ℤ (or n ≤ c over ℤ) is infinite: card 0, and Isabelle's
+    # sum over it 0 ({1..}); bounded on both sides it is counted
+    if typ == "nat":
+        c = abs(c)
+    atoms = {"ge": [f"n \\<ge> ({c})"], "le": [f"n \\<le> ({c})"], "both": [f"n \\<ge> ({c})", f"n \\<le> ({c + width})"]}[side]
+    atoms += [f"n \\<noteq> ({h})" for h in holes if typ == "int" or h >= 0]
+    body = " \\<and> ".join(atoms)
+    card = parse_isabelle(f'theorem t: shows "card {{n::{typ}. {body}}} = 0"').conclusion.args[0]
+    if side == "both" or (typ == "nat" and side == "le"):  # bounded: counted
+        first, last = (0, c) if side == "le" else (c, c + width)
+        assert evaluate(card) == sum(1 for n in range(first, last + 1) if n not in holes)
+    else:
+        assert evaluate(card) == 0
+        total = parse_isabelle(f'theorem t: shows "(\\<Sum>n\\<in>{{n::{typ}. {body}}}. n) = 0"').conclusion
+        assert decide(total).value is True

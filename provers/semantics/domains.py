@@ -580,6 +580,26 @@ def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any],
     return None  # a single point, which the ≠ atoms may remove
 
 
+def integer_ray_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) -> bool:
+    """Whether ``{v | body}`` over ℕ or ℤ is certainly infinite because its conjuncts are
+    order atoms between v and exact values bounding it on one side only (``{n. 1 ≤ n}``,
+    Isabelle's ``{1..}``), plus ``v ≠ c`` atoms (finitely many points removed)."""
+    if v.sort not in (NAT, INT):
+        return False
+    sides = set() if v.sort == INT else {"below"}  # ℕ is bounded below by 0
+    for g in conjuncts(body):
+        if _removes_a_point(v, g):
+            continue
+        if not (isinstance(g, App) and len(g.args) == 2 and g.op in ("lt", "le", "gt", "ge") and v in g.args):
+            return False
+        op, (a, b) = (FLIPPED[g.op], g.args[::-1]) if g.op in ("gt", "ge") else (g.op, g.args)
+        other = b if a == v else a
+        if v in free_vars(other) or not is_rational(value_of(other)):
+            return False
+        sides.add("above" if a == v else "below")  # v < w bounds v above; w < v below
+    return len(sides) < 2
+
+
 #: Operations under which nonnegative nondecreasing terms of a ℕ variable stay so.
 _MONOTONE_OPS = frozenset({"add", "mul", "pow", "cast", "sqrt", "signed_sqrt", "div"})
 

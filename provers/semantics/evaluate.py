@@ -90,6 +90,7 @@ from provers.semantics.domains import (
     dense_interval_infinite,
     guards,
     instance_solution,
+    integer_ray_infinite,
     probe_values,
     split_pair,
 )
@@ -1090,4 +1091,6 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
     infinite = dense_interval_infinite(v, t.body, _exact_value(env), _enclosure_bounds(env))
     if infinite is False:
         return frozenset()
+    if infinite is None and integer_ray_infinite(v, t.body, _exact_value(env)):
+        infinite = True  # {n. 1 ≤ n}: Isabelle's {1..}
     return PredSet(v.sort, contains, infinite)
