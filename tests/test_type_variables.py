@@ -132,3 +132,17 @@ def test_funext_and_fact_keep_differences():
     assert _sae(a, "theorem b (f : ℝ → ℝ) : ∀ y, f y = y + 1 := sorry").status.value == "inequivalent"
     assert _sae("theorem a (p : ℕ) [Fact p.Prime] : p > 1 := sorry",
                 "theorem b (p : ℕ) [Fact (1 < p)] : p > 1 := sorry").status.value != "equivalent"
+
+
+def test_an_eta_expanded_constant_is_compared_as_a_function_not_pointwise():
+    # isabelle_math_400 algebra/problem_1020: `inv_h = inv h` is `inv_h = (λx1'. inv h x1')`
+    # after the frontend's eta-expansion; read pointwise it gained a variable, and its pairs
+    # with the pointwise candidates became inconclusive where the numbers of variables differ
+    from provers.engine.normal import normalize
+
+    base = ('theorem t: fixes x :: real and h inv_h :: "real \\<Rightarrow> real" '
+            'assumes "\\<forall>x. h x = 7 * x - 2" and "\\<forall>x. inv_h x = (x + 2) / 7" shows ')
+    whole = normalize(provers.parse(base + '"inv_h = inv h"', "isabelle"))
+    assert whole.conclusion.op == "eq"  # a function equality: no pointwise variable added
+    written = normalize(provers.parse(base + '"inv_h = (\\<lambda>y. (y + 2) / 7)"', "isabelle"))
+    assert len(written.variables) == len(whole.variables) + 1  # a λ the statement writes is read pointwise

@@ -195,10 +195,14 @@ def simplify_logic(t: Term) -> Term:
 
 def function_extensionality(t: App) -> Term | None:
     """``f = λx. e`` as ``∀x. f x = e`` (``funext``, true in Lean and Isabelle/HOL): the same
-    statement written pointwise, as candidates write it as often; None for other equations."""
+    statement written pointwise, as candidates write it as often; None for other equations.
+
+    Not for a λ whose binders are all names a frontend invented (``x1'``): that is the
+    eta-expansion of a partially applied constant (Isabelle's ``inv_h = inv h`` is
+    ``inv_h = (λx1'. inv h x1')``), a function value the statement compares as one."""
     lam, other = (t.args[1], t.args[0]) if isinstance(t.args[1], Lam) else (t.args[0], t.args[1])
     if not isinstance(lam, Lam) or isinstance(other, Lam) or not isinstance(other.sort, FunSort) \
-            or len(other.sort.args) != len(lam.vars):
+            or len(other.sort.args) != len(lam.vars) or all(v.name.endswith("'") for v in lam.vars):
         return None
     taken = {v.name for v in free_vars(other) | free_vars(lam)}
     fresh = [Var(fresh_name(v.name, taken | {v.name}), v.sort) if v.name in taken else v for v in lam.vars]
