@@ -890,3 +890,15 @@ def test_a_one_sided_integer_set_builder_is_infinite(c, width, typ, side, holes)
         assert evaluate(card) == 0
         total = parse_isabelle(f'theorem t: shows "(\\<Sum>n\\<in>{{n::{typ}. {body}}}. n) = 0"').conclusion
         assert decide(total).value is True
+
+
+def test_isabelle_univ_of_a_number_type_is_that_whole_infinite_type():
+    def value(text):
+        return decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion).value
+
+    assert value("(3::nat) \\<in> UNIV") is True
+    assert value("(3::real) \\<in> UNIV - {3}") is False
+    assert value("card (UNIV :: int set) = 0") is True  # infinite: card 0
+    assert value("(\\<Prod>i\\<in>(UNIV :: nat set). (2::real)) = 1") is True  # Isabelle: over an infinite set, 1
+    # UNIV of a type nothing fixes may be finite: not claimed
+    assert value("(\\<Prod>i\\<in>UNIV. (2::real)) = 1") is None

@@ -317,6 +317,9 @@ def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
     table = env.get(t.symbol)
     if table is None and t.symbol in ("LEAST", "GREATEST") and len(t.args) == 1 and isinstance(t.args[0], Lam):
         return _least_or_greatest(t.args[0], t.symbol == "LEAST", env)
+    if table is None and t.symbol == "UNIV" and not t.args and isinstance(t.sort, SetSort) \
+            and t.sort.elem in (NAT, INT, RAT, REAL, COMPLEX):  # Isabelle's UNIV: the whole (infinite) type
+        return PredSet(t.sort.elem, lambda x: True, True)
     if table is None and t.symbol in LIBRARY:  # Rat.den, Nat.totient: computed exactly
         args = [_ev(a, env) for a in t.args]
         value = library_value(t.symbol, args, [a.sort for a in t.args])
