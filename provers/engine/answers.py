@@ -443,6 +443,7 @@ def prove_satisfiable(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None
     (``formulas.solver_may_prove``: z3 has "proved" false ∃ statements over function
     variables). Over those, only a model counts: the vacuity obligation ∀x̄. ¬⋀Γ refuted with
     a model the exact evaluator confirms (``vacuity``: that obligation already decided)."""
+    nf = premise_exists_lifted(nf)  # the witnesses of ∃ premises as variables, as the obligations state them
     formula = satisfiable_obligation(nf)
     if solver_may_prove(formula):
         ob = prove(name, formula, cheap=cheap)
@@ -452,8 +453,7 @@ def prove_satisfiable(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None
     if vac.status == Status.PROVED:
         return Obligation(name, formula, Status.REFUTED, vac.by, "the premises prove False")
     bound = formula.vars if isinstance(formula, Quant) else ()
-    lifted = premise_exists_lifted(nf)  # the vacuity model names the ∃ premises' witnesses
-    env = premises_model(lifted, vac.model, bound, deadline) if vac.status == Status.REFUTED else None
+    env = premises_model(nf, vac.model, bound, deadline) if vac.status == Status.REFUTED else None
     if env is not None:
         return _sat_by_model(formula, env, name)
     return Obligation(name, formula, Status.UNKNOWN, vac.by,

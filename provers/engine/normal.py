@@ -197,12 +197,13 @@ def function_extensionality(t: App) -> Term | None:
     """``f = λx. e`` as ``∀x. f x = e`` (``funext``, true in Lean and Isabelle/HOL): the same
     statement written pointwise, as candidates write it as often; None for other equations.
 
-    Not for a λ whose binders are all names a frontend invented (``x1'``): that is the
-    eta-expansion of a partially applied constant (Isabelle's ``inv_h = inv h`` is
-    ``inv_h = (λx1'. inv h x1')``), a function value the statement compares as one."""
+    Not for an eta-redex ``λȳ. g ȳ``, which is the function ``g`` itself: ``f = g`` is a
+    function equality (Isabelle's ``inv_h = inv h`` reaches here as
+    ``inv_h = (λx1'. inv h x1')``, the frontend's eta-expansion of a partially applied
+    constant)."""
     lam, other = (t.args[1], t.args[0]) if isinstance(t.args[1], Lam) else (t.args[0], t.args[1])
     if not isinstance(lam, Lam) or isinstance(other, Lam) or not isinstance(other.sort, FunSort) \
-            or len(other.sort.args) != len(lam.vars) or all(v.name.endswith("'") for v in lam.vars):
+            or len(other.sort.args) != len(lam.vars) or _eta_redex(lam):
         return None
     taken = {v.name for v in free_vars(other) | free_vars(lam)}
     fresh = [Var(fresh_name(v.name, taken | {v.name}), v.sort) if v.name in taken else v for v in lam.vars]
@@ -211,6 +212,19 @@ def function_extensionality(t: App) -> Term | None:
         return Quant(FORALL, tuple(fresh), app("eq", app("apply", other, *fresh), body))
     except IRError:
         return None
+
+
+def _eta_redex(lam: Lam) -> bool:
+    """``λȳ. g a… ȳ``: an application (of a function variable or an uninterpreted symbol)
+    whose last arguments are ȳ, free nowhere else in it."""
+    body, n = lam.body, len(lam.vars)
+    if not (isinstance(body, Uninterpreted) or isinstance(body, App) and body.op == "apply"):
+        return False
+    args = body.args  # for `apply`, the function first
+    if len(args) < n or tuple(args[len(args) - n:]) != lam.vars:
+        return False
+    bound = set(lam.vars)
+    return not any(free_vars(a) & bound for a in args[:len(args) - n])
 
 
 def radical(t: App) -> Term | None:

@@ -36,6 +36,7 @@ from provers.ir import (
     free_vars,
     map_term,
     substitute,
+    subterms,
 )
 from provers.semantics.approx import is_rational
 from provers.semantics.closed_forms import PolynomialReader
@@ -163,6 +164,7 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
     unfolded = _unfold_set_builders(guards)
     nonnegative = v.sort in (RAT, REAL) and any(_says_nonnegative(v, g) for g in unfolded)
     progressions: list[tuple[Fraction, Fraction, Var]] = []
+    nonneg = nonnegative_vars(unfolded) if v.sort in (NAT, INT) else frozenset()
     for g in unfolded:
         if isinstance(g, Quant) and g.kind == "exists":
             image = _image_domain(v, g, others, value)
@@ -186,7 +188,7 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
                 finite = frozenset({w}) if finite is None else finite & {w}
             continue
         if (op == "eq" and v.sort in (NAT, INT)
-                and (m := _nat_sum_bound(v, a, b, value, nonnegative_vars(unfolded))) is not None):
+                and (m := _nat_sum_bound(v, a, b, value, nonneg)) is not None):
             hi = m if hi is None else min(hi, m)  # `n = 100a + 10b + c` over ℕ at a given n: a ≤ n / 100
         if op == "eq":
             roots = linear_solutions(v, a, b, value)
@@ -752,28 +754,22 @@ def nonnegative_vars(guards: list[Term]) -> frozenset[Var]:
 
 
 def _nat_summands(t: Term, nonneg: frozenset[Var] = frozenset()) -> list[tuple[int, Term | None]] | None:
-    """``t`` as c₀ + Σ cᵢ·xᵢ with numeral cᵢ ≥ 0 and variables xᵢ that are ℕ or in ``nonneg``
-    (``(c, None)`` for a constant), or None."""
-    if isinstance(t, Num):
-        return [(int(t.value), None)] if is_rational(t.value) and t.value >= 0 and t.value == int(t.value) else None
-    if isinstance(t, Var):
-        return [(1, t)] if t.sort == NAT or t in nonneg else None
-    if isinstance(t, App) and t.op == "add":
-        out: list[tuple[int, Term | None]] = []
-        for a in t.args:
-            part = _nat_summands(a, nonneg)
-            if part is None:
-                return None
-            out += part
-        return out
-    if isinstance(t, App) and t.op == "mul" and len(t.args) == 2:
-        c, x = t.args if isinstance(t.args[0], Num) else t.args[::-1]
-        inner = _nat_summands(x, nonneg) if isinstance(c, Num) else None
-        k = _nat_summands(c) if isinstance(c, Num) else None
-        if inner is None or k is None or len(k) != 1:
+    """``t``, written with ``+`` and ``*`` only, as c₀ + Σ cᵢ·xᵢ (``PolynomialReader``) with
+    integer cᵢ ≥ 0 and variables xᵢ that are ℕ or in ``nonneg`` (``(c, None)`` for a constant),
+    or None."""
+    if not all(isinstance(s, (Num, Var)) or isinstance(s, App) and s.op in ("add", "mul") for s in subterms(t)):
+        return None
+    poly = PolynomialReader(None, None).read(t)
+    if poly is None:
+        return None
+    out: list[tuple[int, Term | None]] = []
+    for (_, _, atoms), c in poly.items():
+        x = atoms[0] if len(atoms) == 1 else None
+        if c < 0 or c.denominator != 1 or len(atoms) > 1 or \
+                atoms and not (isinstance(x, Var) and (x.sort == NAT or x in nonneg)):
             return None
-        return [(k[0][0] * ci, xi) for ci, xi in inner]
-    return None
+        out.append((int(c), x))
+    return out
 
 
 def _nat_sum_bound(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
