@@ -146,3 +146,14 @@ def test_an_eta_expanded_constant_is_compared_as_a_function_not_pointwise():
     assert whole.conclusion.op == "eq"  # a function equality: no pointwise variable added
     written = normalize(provers.parse(base + '"inv_h = (\\<lambda>y. (y + 2) / 7)"', "isabelle"))
     assert len(written.variables) == len(whole.variables) + 1  # a λ the statement writes is read pointwise
+
+
+def test_an_eta_redex_is_recognized_by_its_structure_not_its_binder_names():
+    from provers.engine.normal import normalize
+
+    # a primed binder an author writes is an ordinary λ, read pointwise
+    written = normalize(provers.parse("theorem t (f : ℝ → ℝ) : f = fun x' => 2 * x' := sorry", "lean4"))
+    assert written.conclusion.op == "eq" and len(written.variables) == 2
+    # `f = fun x => g x` is the function equality f = g, whatever the binder is called
+    eta = normalize(provers.parse("theorem t (f g : ℝ → ℝ) : f = fun x => g x := sorry", "lean4"))
+    assert len(eta.variables) == 2
