@@ -82,6 +82,30 @@ def test_vacuity_is_decided_once_and_reused_by_the_profile():
     assert vacuous(p, timeout=2.0) is first  # no second proof
 
 
+def test_premises_that_only_define_their_variables_have_a_model_by_construction():
+    """`area = 2·(4·4) − π·2²` has no exact value and a solver's rational π is no model; that
+    every premise defines a variable by earlier ones proves the premises satisfiable (MATH
+    geometry/problem_1064's #0 against #1, whose premises r = √8/2 ∧ 2r² = 28 contradict)."""
+    import provers
+    from provers.engine.equivalence import vacuous
+
+    defined = ('theorem fixes area_shaded :: real assumes h0 : "area_shaded = 2 * (4*4) - pi * (2^2)" '
+               'shows "area_shaded = 28 - 2 * pi"')
+    p = Profile.of(provers.parse(defined, "isabelle"))
+    ob = vacuous(p, timeout=1.0)
+    assert ob.status == "refuted" and ob.by == "propagation" and p.vacuity is ob
+    contradictory = ('theorem fixes r :: real assumes h0 : "r = sqrt 8 / 2" and h1 : "2 * (r powr 2) = 28" '
+                     'shows "2 * 4 powr 2 - pi * r powr 2 = 28 - 2 * pi"')
+    v = check_equivalence(provers.parse(defined, "isabelle"), provers.parse(contradictory, "isabelle"),
+                          relation="symbolic", timeout=1.0)
+    assert v.status == "inequivalent" and "contradictory" in v.reason
+    # a variable defined twice, or two defined by each other, is no definition: solvers decide
+    for text in ("theorem t (x : ℝ) (h : x = 1) (h' : x = 2) : x = 1 := by sorry",
+                 "theorem t (x y : ℝ) (h : x = y + 1) (h' : y = x + 1) : x = 1 := by sorry"):
+        ob = vacuous(Profile.of(provers.parse(text)), timeout=1.0)
+        assert ob.status == "proved", (text, ob)
+
+
 def test_an_undecided_vacuity_test_is_not_asked_again_at_a_smaller_effort():
     """A check that ends undecided asks the vacuity tests again (the vacuity route); a test the
     clusterer already left undecided at the whole limit is not asked again at a share of it."""

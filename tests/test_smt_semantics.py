@@ -164,6 +164,9 @@ SYMBOLIC = [
     ("nat exists", Quant("exists", (n,), eq(app("add", n, N(1)), N(1)))),
     # a finite set written out with variables: its distinct elements (an opaque count before)
     ("card of a set literal", forall_([i, j], app("le", app("card", app_sorted("set_of", SetSort(INT), i, j, Z(3))), N(3)))),
+    # gcd / lcm are fresh symbols to the solvers: commutativity comes from one argument order
+    ("gcd commutes", forall_([i, j], eq(app("gcd", i, j), app("gcd", j, i)))),
+    ("lcm commutes", forall_([m, n], eq(app("lcm", m, n), app("lcm", n, m)))),
     ("card of two distinct", forall_([i, j], implies(app("ne", i, j),
                                                      eq(app("card", app_sorted("set_of", SetSort(INT), i, j)), N(2))))),
 ]

@@ -36,8 +36,9 @@ from typing import Any
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.align import drop_unused
 from provers.engine.answers import AnswerPin, ProveFn, pin_answer
+from provers.engine.definitions import definitions
 from provers.engine.formulas import VACUITY_NAME, canon_key, standardize, vacuous_obligation
-from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
+from provers.engine.normal import NormalForm, normalize, premise_exists_lifted, sort_mentions, statement_symbols
 from provers.engine.verdict import FULL, Obligation
 from provers.ir import (
     FLOAT,
@@ -233,6 +234,10 @@ class Profile:
         if self.vacuity is not None:
             return self.vacuity
         formula = vacuous_obligation(self.normal_form)
+        constructed = self._model_by_definitions(formula, getattr(prove, "deadline", None))
+        if constructed is not None:
+            self.vacuity = constructed
+            return constructed
         if effort <= self.vacuity_effort:
             return Obligation(VACUITY_NAME, formula, Status.UNKNOWN,
                               detail=f"left undecided before at effort {self.vacuity_effort:g}")
@@ -242,6 +247,22 @@ class Profile:
         else:
             self.vacuity_effort = effort
         return ob
+
+    def _model_by_definitions(self, formula: Term, deadline: Deadline | None) -> Obligation | None:
+        """The vacuity obligation refuted by construction when every premise defines a
+        variable or a function by earlier ones (``Definitions.complete``): every term denotes
+        in Lean and Isabelle, so each variable can take its definition's value. No solver and
+        no evaluation needed (``area = 32 − 4π`` has no exact value, and a solver's rational
+        π is no model); the model holds the exact values the evaluator knows."""
+        lifted = premise_exists_lifted(self.normal_form)
+        if not lifted.premises:
+            return None
+        defs = _guarded(self.notes, "definitions", lambda: definitions(lifted, deadline))
+        if defs is None or not defs.complete:
+            return None
+        return Obligation(VACUITY_NAME, formula, Status.REFUTED, "propagation",
+                          "every premise defines a variable or a function by earlier ones: "
+                          "a model by construction", dict(defs.values) or None)
 
     def pin(self, prove: ProveFn, cache: dict | None = None, cheap: bool = False) -> AnswerPin:
         """The answer pin of ``form`` (``answers.pin_answer``), reusing the decided vacuity

@@ -58,6 +58,7 @@ from provers.backends.smt.symbols import (
 )
 from provers.ir import (
     BOOL,
+    COMMUTATIVE,
     COMPLEX,
     INT,
     NAT,
@@ -494,8 +495,12 @@ _INTEGER_FACTS: dict[str, Callable[..., None]] = {
 @LOWERING.register(*_INTEGER_FACTS)
 @_folding_literals
 def _integer_function(lw: Lowerer, t: App, pol: int) -> Term:
-    """A fresh symbol (``%fact``, ``%gcd_int`` ...) with the true facts that pin it down."""
+    """A fresh symbol (``%fact``, ``%gcd_int`` ...) with the true facts that pin it down.
+    gcd and lcm are commutative in both libraries: their arguments are put in one order, so
+    that ``gcd a b`` and ``gcd b a`` (statements aligned by renaming) are one application."""
     xs = _args(lw, t)
+    if t.op in COMMUTATIVE:
+        xs = sorted(xs, key=repr)
     f = c_ufun("%" + t.op + ("" if t.sort == NAT else "_int"), INT, *xs)
     _INTEGER_FACTS[t.op](lw, f, *xs)
     return f
