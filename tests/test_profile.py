@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -99,6 +100,16 @@ def test_premises_that_only_define_their_variables_have_a_model_by_construction(
     v = check_equivalence(provers.parse(defined, "isabelle"), provers.parse(contradictory, "isabelle"),
                           relation="symbolic", timeout=1.0)
     assert v.status == "inequivalent" and "contradictory" in v.reason
+    # the other premises at the definitions' values are closed: their exact truth decides
+    # (MATH precalculus/problem_515: tan 22.5 ≠ 22.5; counting_and_probability/problem_486)
+    tan = 'theorem fixes x :: real assumes h0 : "x = 22.5" and h1 : "x = tan x" shows "tan x = sqrt 2 - 1"'
+    ob = vacuous(Profile.of(provers.parse(tan, "isabelle")), timeout=1.0)
+    assert ob.status == "proved" and ob.by == "propagation"
+    card = ('theorem fixes a b :: real assumes h0 : "a = 17 / 3" and h1 : "b = (17 / 3) powr 2" '
+            'and h2 : "card {n. n \\<in> {ceiling a..<floor b}} = N" shows "card {n. n \\<in> {ceiling a..<floor b}} = 26"')
+    assert vacuous(Profile.of(provers.parse(card.replace("N", "27"), "isabelle")), timeout=1.0).status == "proved"
+    ob = vacuous(Profile.of(provers.parse(card.replace("N", "26"), "isabelle")), timeout=1.0)
+    assert ob.status == "refuted" and ob.by == "propagation" and ob.model == {"a": Fraction(17, 3), "b": Fraction(289, 9)}
     # a variable defined twice, or two defined by each other, is no definition: solvers decide
     for text in ("theorem t (x : ℝ) (h : x = 1) (h' : x = 2) : x = 1 := by sorry",
                  "theorem t (x y : ℝ) (h : x = y + 1) (h' : y = x + 1) : x = 1 := by sorry"):

@@ -38,7 +38,14 @@ from provers.engine.align import drop_unused
 from provers.engine.answers import AnswerPin, ProveFn, pin_answer
 from provers.engine.definitions import definitions
 from provers.engine.formulas import VACUITY_NAME, canon_key, standardize, vacuous_obligation
-from provers.engine.normal import NormalForm, normalize, premise_exists_lifted, sort_mentions, statement_symbols
+from provers.engine.normal import (
+    NormalForm,
+    normalize,
+    premise_exists_lifted,
+    sort_mentions,
+    statement_symbols,
+)
+from provers.engine.prover import exact_truth
 from provers.engine.verdict import FULL, Obligation
 from provers.ir import (
     FLOAT,
@@ -52,7 +59,10 @@ from provers.ir import (
     Term,
     Var,
     VarBinder,
+    and_,
     app,
+    has_uninterpreted,
+    provably_inhabited,
     subterms,
 )
 from provers.semantics import evaluate, sample_assignments, truth
@@ -234,7 +244,7 @@ class Profile:
         if self.vacuity is not None:
             return self.vacuity
         formula = vacuous_obligation(self.normal_form)
-        constructed = self._model_by_definitions(formula, getattr(prove, "deadline", None))
+        constructed = self._vacuity_by_definitions(formula, getattr(prove, "deadline", None))
         if constructed is not None:
             self.vacuity = constructed
             return constructed
@@ -248,21 +258,35 @@ class Profile:
             self.vacuity_effort = effort
         return ob
 
-    def _model_by_definitions(self, formula: Term, deadline: Deadline | None) -> Obligation | None:
-        """The vacuity obligation refuted by construction when every premise defines a
-        variable or a function by earlier ones (``Definitions.complete``): every term denotes
-        in Lean and Isabelle, so each variable can take its definition's value. No solver and
-        no evaluation needed (``area = 32 − 4π`` has no exact value, and a solver's rational
-        π is no model); the model holds the exact values the evaluator knows."""
+    def _vacuity_by_definitions(self, formula: Term, deadline: Deadline | None) -> Obligation | None:
+        """The vacuity obligation decided by the premises' definitions, without a solver.
+
+        Γ implies every definition it makes (``definitions``), so Γ is equivalent to the
+        definitions and the other premises with them substituted. When those are closed, their
+        truth decides: false, Γ is contradictory; true (or none left), Γ has a model by
+        construction, each variable at its definition's value — every term denotes in Lean and
+        Isabelle (``area = 32 − 4π`` has no exact value, and a solver's rational π is no model).
+        The model holds the exact values the evaluator knows."""
         lifted = premise_exists_lifted(self.normal_form)
         if not lifted.premises:
             return None
         defs = _guarded(self.notes, "definitions", lambda: definitions(lifted, deadline))
-        if defs is None or not defs.complete:
+        if defs is None or not defs.used:
             return None
+        rest = [defs.close(p) for i, p in enumerate(lifted.premises) if i not in defs.used]
+        if any(r is None or has_uninterpreted(r) for r in rest):
+            return None
+        holds = exact_truth(and_(*rest), {}, deadline) if rest else True
+        if holds is False:
+            return Obligation(VACUITY_NAME, formula, Status.PROVED, "propagation",
+                              "with the variables the premises define at their definitions, the other "
+                              "premises are exactly false (exact evaluation)")
+        if holds is not True or not all(defs.defined(v) or provably_inhabited(v.sort) for v in lifted.variables):
+            return None
+        what = "every premise defines a variable or a function by earlier ones" if not rest else \
+            "the other premises hold exactly at the definitions' values"
         return Obligation(VACUITY_NAME, formula, Status.REFUTED, "propagation",
-                          "every premise defines a variable or a function by earlier ones: "
-                          "a model by construction", dict(defs.values) or None)
+                          f"{what}: a model by construction", dict(defs.values) or None)
 
     def pin(self, prove: ProveFn, cache: dict | None = None, cheap: bool = False) -> AnswerPin:
         """The answer pin of ``form`` (``answers.pin_answer``), reusing the decided vacuity
