@@ -334,6 +334,8 @@ def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool
                                               "a model of the premises among small integers (exact evaluator)",
                                               dict(env))
             if env is None:
+                if sat is None and ob.status == Status.REFUTED and ob.by == "propagation":
+                    sat = Obligation(SAT_NAME, sat_formula, Status.PROVED, "propagation", ob.detail)
                 why = (f"premises{_SIDE}: no model found ({ob.detail or 'unknown'})" if ob.status != Status.REFUTED
                        else "model of the premises not confirmed by the exact evaluator")
                 return _without_model(nf, std, closed, closed_value, sat, ob, prove, cheap, obs, why, deadline)
@@ -456,6 +458,8 @@ def prove_satisfiable(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None
     env = premises_model(nf, vac.model, bound, deadline) if vac.status == Status.REFUTED else None
     if env is not None:
         return _sat_by_model(formula, env, name)
+    if vac.status == Status.REFUTED and vac.by == "propagation":  # a model by construction
+        return Obligation(name, formula, Status.PROVED, "propagation", vac.detail, vac.model)
     return Obligation(name, formula, Status.UNKNOWN, vac.by,
                       "over functions or sets only a model of the premises proves them satisfiable "
                       f"({vac.detail or vac.status})")

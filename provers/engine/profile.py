@@ -35,8 +35,8 @@ from typing import Any
 
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.align import drop_unused
-from provers.engine.answers import AnswerPin, ProveFn, pin_answer
-from provers.engine.definitions import definitions
+from provers.engine.answers import AnswerPin, ProveFn, pin_answer, premises_model
+from provers.engine.definitions import Definitions, definitions
 from provers.engine.formulas import VACUITY_NAME, canon_key, standardize, vacuous_obligation
 from provers.engine.normal import (
     NormalForm,
@@ -66,6 +66,8 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics import evaluate, sample_assignments, truth
+from provers.semantics.approx import is_approx
+from provers.semantics.values import Closure, Undetermined
 from provers.status import Status
 
 log = logging.getLogger(__name__)
@@ -286,7 +288,7 @@ class Profile:
         what = "every premise defines a variable or a function by earlier ones" if not rest else \
             "the other premises hold exactly at the definitions' values"
         return Obligation(VACUITY_NAME, formula, Status.REFUTED, "propagation",
-                          f"{what}: a model by construction", dict(defs.values) or None)
+                          f"{what}: a model by construction", _defined_model(lifted, defs, deadline))
 
     def pin(self, prove: ProveFn, cache: dict | None = None, cheap: bool = False) -> AnswerPin:
         """The answer pin of ``form`` (``answers.pin_answer``), reusing the decided vacuity
@@ -297,6 +299,29 @@ class Profile:
 # --------------------------------------------------------------------------------------
 # what the profile is made of
 # --------------------------------------------------------------------------------------
+
+
+def _defined_model(nf: NormalForm, defs: Definitions, deadline: Deadline | None) -> dict[str, Any] | None:
+    """The model of Γ that the definitions construct, as the exact evaluator sees it: each
+    defined variable at its definition's value (a set, a number), each defined function as
+    its closure, when ⋀Γ is exactly true there (``answers.premises_model``, which also gives
+    the other variables defaults); else the exact values of the defined scalars that are
+    known (the model exists all the same, the evaluator cannot write it down)."""
+    model: dict[str, Any] = {}
+    for v, t in defs.terms.items():
+        val = evaluate(t, {}, deadline)
+        if not isinstance(val, Undetermined) and not is_approx(val):
+            model[v.name] = val
+    for f, (params, body) in defs.funs.items():
+        model[f.name] = Closure(params, body, {})
+    try:
+        full = premises_model(nf, model, tuple(nf.variables), deadline)
+    except DeadlineExceeded:
+        raise
+    except Exception as e:  # noqa: BLE001 - a bug must not become a verdict
+        log.warning("checking the defined model failed: %s: %s", type(e).__name__, e, exc_info=True)
+        full = None
+    return full if full is not None else (dict(defs.values) or None)
 
 
 def _guarded(notes: list[str], what: str, compute: Any) -> Any:
