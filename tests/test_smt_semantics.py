@@ -8,6 +8,8 @@ Symbolic facts (∀ over ℕ/ℤ/ℝ) are Proved by both solvers and never False
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from ir_vocab import N, R, Z, i, j, m, n, x, y  # noqa: E402
 
 from provers.backends.base import Proved, Refuted, Unknown
@@ -164,6 +166,19 @@ SYMBOLIC = [
     ("nat exists", Quant("exists", (n,), eq(app("add", n, N(1)), N(1)))),
     # a finite set written out with variables: its distinct elements (an opaque count before)
     ("card of a set literal", forall_([i, j], app("le", app("card", app_sorted("set_of", SetSort(INT), i, j, Z(3))), N(3)))),
+    # √x = √y without the roots (Isabelle: x = y; Lean: x = y, or both ≤ 0)
+    ("isabelle sqrt injective", forall_([x, y], implies(eq(app("signed_sqrt", x), app("signed_sqrt", y)), eq(x, y)))),
+    ("lean sqrt equal at nonpositives", forall_([x, y], implies(app("and", app("le", x, R(0)), app("le", y, R(0))),
+                                                               eq(app("sqrt", x), app("sqrt", y))))),
+    # equal distances (MATH precalculus/problem_24307): cvc5 ran out of 2 s with the roots
+    *[(f"equal distances ({op})", forall_([x, y], implies(
+        app("and", eq(app(op, app("add", app("pow", x, N(2)), R(121))),
+                      app(op, app("add", app("pow", app("sub", x, y), N(2)), R(676)))),
+            eq(app(op, app("add", app("pow", y, N(2)), R(1369))),
+               app(op, app("add", app("pow", app("sub", x, y), N(2)), R(676))))),
+        eq(app("mul", x, y), R(315))))) for op in ("sqrt", "signed_sqrt")],
+    # a closed power of a root is its exact value (√7 powr 2 = 7), so 7x stays linear
+    ("closed powr of a root", forall_([x], eq(app("mul", x, app("powr", app("signed_sqrt", R(7)), R(2))), app("mul", R(7), x)))),
     # gcd / lcm are fresh symbols to the solvers: commutativity comes from one argument order
     ("gcd commutes", forall_([i, j], eq(app("gcd", i, j), app("gcd", j, i)))),
     ("lcm commutes", forall_([m, n], eq(app("lcm", m, n), app("lcm", n, m)))),
@@ -395,3 +410,38 @@ def test_complex_valued_functions_as_pairs_of_real_functions():
         r = solve(solver, conj_invariant, 5.0)
         assert isinstance(r, Refuted) and set(r.model) == {"f", "z"}
         assert truth(_body(conj_invariant), r.model) is False
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(p=st.fractions(-9, 9, max_denominator=4), q=st.fractions(-9, 9, max_denominator=4),
+       op=st.sampled_from(["sqrt", "signed_sqrt"]))
+def test_equal_roots_agree_with_the_evaluator(p, q, op):
+    """``√p = √q`` is lowered without the roots; both solvers agree with the exact evaluator
+    (Lean's √ is 0 below 0: √-1 = √-2 holds; Isabelle's is odd: it does not)."""
+    claim = eq(app(op, R(p)), app(op, R(q)))
+    expected = truth(claim)
+    assert expected is not None
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, claim, 5.0)
+        assert isinstance(r, Proved if expected else Refuted), (solver, p, q, op, r)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(p=st.integers(-6, 12), k=st.integers(-3, 4), root=st.sampled_from(["sqrt", "signed_sqrt"]),
+       op=st.sampled_from(["powr", "rpow"]))
+def test_closed_powers_of_roots_agree_with_the_evaluator(p, k, root, op):
+    """A closed ``(√p) powr k`` is folded to its exact value when it has one; the claim that
+    it equals the algebraic evaluator's value (or, where that is unspecified or irrational,
+    that it is nonnegative) is never decided against the evaluator."""
+    from provers.semantics.algebraic import algebraic_value
+
+    t = app(op, app(root, R(p)), R(k))
+    v = algebraic_value(t, {})
+    claim = eq(t, R(v)) if isinstance(v, (int, Fraction)) else app("le", R(0), t)
+    expected = truth(claim)
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, claim, 5.0)
+        if expected is not None:
+            assert not isinstance(r, Refuted if expected else Proved), (solver, p, k, root, op, r)
+        if isinstance(v, (int, Fraction)):
+            assert isinstance(r, Proved), (solver, p, k, root, op, r)

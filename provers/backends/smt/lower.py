@@ -82,11 +82,13 @@ from provers.ir import (
     app,
     canonical,
     free_vars,
+    has_uninterpreted,
     map_term,
     substitute,
     subterms,
 )
 from provers.semantics import Approx, Undetermined, evaluate, pairs
+from provers.semantics.algebraic import algebraic_value
 from provers.semantics.identities import polynomial_identity
 
 
@@ -112,6 +114,29 @@ class Lowered:
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
 _ON_COMPLEX = frozenset({"eq", "ne", "re", "im", "cabs"})
+
+
+#: Operations the solvers see through fresh symbols and facts: a closed application of one
+#: (``√7 powr 2``, ``(17/3) powr 2``, ``√8 · √2``) is its exact rational value when it has one.
+_IRRATIONAL_OPS = frozenset({"sqrt", "signed_sqrt", "powr", "rpow", "root"})
+
+
+def _exact_rational(t: App) -> Num | None:
+    """``t`` as a numeral when it is closed, mentions an operation of ``_IRRATIONAL_OPS`` and
+    the exact field evaluator (``algebraic_value``: radicals, rational powers, Isabelle's and
+    Lean's conventions at 0 and below) gives it a rational value; else None."""
+    if t.sort not in (NAT, INT, RAT, REAL) or t.op not in _IRRATIONAL_OPS and not any(
+            isinstance(s, App) and s.op in _IRRATIONAL_OPS for s in subterms(t)):
+        return None
+    if free_vars(t) or has_uninterpreted(t):
+        return None
+    try:
+        v = algebraic_value(t, {})
+    except Exception:  # noqa: BLE001 - an evaluator failure leaves the term to the solver
+        return None
+    if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+        return Num(v, core_sort(t.sort))
+    return None
 
 
 class _Scope:
@@ -198,6 +223,9 @@ class Lowerer:
         raise Unsupported(f"term {type(t).__name__}")
 
     def operation(self, t: App, pol: int) -> Term:
+        folded = _exact_rational(t)
+        if folded is not None:
+            return folded
         if t.op not in _ON_COMPLEX and (t.sort == COMPLEX or any(a.sort == COMPLEX for a in t.args)):
             raise Unsupported(f"complex numbers in {t.op}")
         handler = LOWERING.get(t.op)

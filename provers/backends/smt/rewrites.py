@@ -160,12 +160,31 @@ def _ite(lw: Lowerer, t: App, pol: int) -> Term:
 @LOWERING.register("eq", "ne")
 def _equality(lw: Lowerer, t: App, pol: int) -> Term:
     a, b = t.args
+    roots = _equal_roots(a, b)
+    if roots is not None:
+        r = lw.lower(roots, pol if t.op == "eq" else -pol)
+        return r if t.op == "eq" else c_not(r)
     if a.sort == COMPLEX:
         (ar, ai), (br, bi) = lw.lower_c(a), lw.lower_c(b)
         r = c_and(c_eq(ar, br), c_eq(ai, bi))
     else:
         r = lw.equality(a, b, pol if t.op == "eq" else -pol)
     return r if t.op == "eq" else c_not(r)
+
+
+def _equal_roots(a: Term, b: Term) -> Term | None:
+    """``√x = √y`` without the roots: Isabelle's ``sqrt`` is strictly increasing on ℝ (x = y);
+    Lean's ``Real.sqrt`` is injective on x ≥ 0 and 0 below (x = y, or both x ≤ 0 and y ≤ 0).
+    Two square-root symbols tied only through their squares are hard for the solvers
+    (MATH precalculus/problem_24307: equal distances)."""
+    if not (isinstance(a, App) and isinstance(b, App) and a.op == b.op and a.op in ("sqrt", "signed_sqrt")):
+        return None
+    x, y = a.args[0], b.args[0]
+    same = app("eq", x, y)
+    if a.op == "signed_sqrt":
+        return same
+    zero = Num(0, x.sort)
+    return app("or", same, app("and", app("le", x, zero), app("le", y, zero)))
 
 
 @LOWERING.register("lt", "le", "gt", "ge")
