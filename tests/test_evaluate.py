@@ -902,3 +902,50 @@ def test_isabelle_univ_of_a_number_type_is_that_whole_infinite_type():
     assert value("(\\<Prod>i\\<in>(UNIV :: nat set). (2::real)) = 1") is True  # Isabelle: over an infinite set, 1
     # UNIV of a type nothing fixes may be finite: not claimed
     assert value("(\\<Prod>i\\<in>UNIV. (2::real)) = 1") is None
+
+
+_QUADRATIC = st.tuples(st.integers(-3, 3), st.integers(-6, 6), st.integers(-9, 9))
+
+
+@settings(max_examples=60, deadline=None)
+@given(_QUADRATIC, st.sampled_from(["<", "\\<le>", "=", "\\<noteq>", ">"]), _QUADRATIC,
+       st.sampled_from(["<", "\\<le>", "=", ">"]), st.sampled_from(["\\<and>", "\\<or>"]))
+@example((1, -5, 6), "=", (0, 1, -2), ">", "\\<and>")  # {x. x² − 5x + 6 = 0 ∧ x > 2} = {3}
+@example((1, 4, -16), "<", (0, 1, 0), ">", "\\<and>")  # MATH algebra/problem_405: an interval
+def test_card_of_a_real_set_of_polynomial_conditions_matches_sympy(p, op1, q, op2, conj):
+    """``card {x :: real. p x ⋈ 0 ∧/∨ q x ⋈' 0}`` by the sign cells of p and q agrees with
+    sympy's ``solveset`` (an independent route): the number of points of a finite set, 0 for
+    an infinite one (Isabelle's card). Undecided is allowed (irrational roots), wrong is not."""
+    import sympy
+
+    def poly(c):
+        return f"({c[0]}) * x ^ 2 + ({c[1]}) * x + ({c[2]})"
+
+    body = f"{poly(p)} {op1} 0 {conj} {poly(q)} {op2} 0"
+    card = parse_isabelle(f'theorem t: shows "card {{x::real. {body}}} = 0"').conclusion.args[0]
+    got = evaluate(card)
+    X = sympy.Symbol("x", real=True)
+    rel = {"<": sympy.Lt, "\\<le>": sympy.Le, "=": sympy.Eq, "\\<noteq>": sympy.Ne, ">": sympy.Gt}
+
+    def atom(c, op):
+        return rel[op](c[0] * X**2 + c[1] * X + c[2], 0)
+
+    a, b = (sympy.solveset(atom(c, op), X, sympy.S.Reals) for c, op in ((p, op1), (q, op2)))
+    solved = sympy.Intersection(a, b) if conj == "\\<and>" else sympy.Union(a, b)
+    expected = len(solved) if isinstance(solved, sympy.FiniteSet) else 0  # empty: a FiniteSet too
+    if isinstance(got, Undetermined):
+        assert not isinstance(solved, sympy.FiniteSet) or any(not e.is_Rational for e in solved)
+        return
+    assert got == expected, (body, solved)
+
+
+def test_real_sets_of_polynomial_conditions_are_counted_or_infinite():
+    def value(text):
+        return decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion).value
+
+    # MATH algebra/problem_405's #1: a bounded open interval of ℝ, infinite (card 0)
+    assert value("card {x::real. x > 0 \\<and> x ^ 2 + 4 * x + 4 < 20} = 0") is True
+    assert value("card {x::real. x ^ 2 - 5 * x + 6 = 0 \\<or> x = 7} = 3") is True
+    assert value("{x::real. x ^ 2 - 5 * x + 6 = 0 \\<and> x > 2} = {3}") is True
+    assert value("card {x::real. x ^ 2 < 0} = 0") is True
+    assert value("card {x::real. x ^ 2 = 2} = 2") is None  # irrational roots: not claimed

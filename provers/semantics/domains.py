@@ -462,6 +462,92 @@ def _rational_roots(coeffs: tuple[Fraction, ...], nonnegative: bool = False) -> 
     return roots, p.count_roots() == len(roots)
 
 
+#: Connectives through which ``open_cell_samples`` reads a set-builder's body.
+_CONNECTIVES = frozenset({"and", "or", "not", "implies", "iff"})
+#: Comparisons it reads as sign conditions of a polynomial in the set's variable.
+_COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
+#: Largest degree of such a polynomial (its real roots are isolated exactly by sympy).
+MAX_CELL_DEGREE = 8
+
+
+def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
+                     ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...] | None] | None:
+    """``(samples, roots)`` for ``{v | body}`` over ℝ or ℚ when ``body`` is a combination by
+    connectives of comparisons whose sides are polynomials in ``v`` of degree ≤
+    ``MAX_CELL_DEGREE`` with coefficients of exact rational value (other variables at their
+    values); else None. ``samples``: a rational point in each open interval between
+    consecutive real roots of the compared polynomials (and below the first, above the
+    last); ``roots``: those roots when all are rational, else None.
+
+    Why: on such an interval no compared polynomial changes sign, so ``body`` has one truth
+    value there. True at a sample: the set contains an open interval and is infinite
+    (``card {x. 0 < x ∧ x² + 4x + 4 < 20}`` is 0 in both libraries); false at every sample:
+    the set is the roots where ``body`` holds, finite."""
+    if v.sort not in (REAL, RAT):
+        return None
+    polys: set[tuple[Fraction, ...]] = set()
+    stack = [body]
+    while stack:
+        g = stack.pop()
+        if v not in free_vars(g):
+            continue
+        if isinstance(g, App) and g.op in _CONNECTIVES:
+            stack.extend(g.args)
+            continue
+        if not (isinstance(g, App) and g.op in _COMPARISONS and len(g.args) == 2):
+            return None
+        diff = _difference(v, g.args[0], g.args[1], False)
+        if diff is None:
+            return None
+        coeffs: dict[int, Fraction] = {}
+        for (deg, ratio, atoms), c in diff.items():
+            c = _valued(c, atoms, value) if ratio == 1 else None
+            if c is None or not isinstance(deg, int) or not 0 <= deg <= MAX_CELL_DEGREE:
+                return None
+            coeffs[deg] = coeffs.get(deg, Fraction(0)) + c
+        degree = max((d for d, c in coeffs.items() if c), default=0)
+        if degree >= 1:
+            polys.add(tuple(coeffs.get(d, Fraction(0)) for d in range(degree + 1)))
+    return _cells(tuple(sorted(polys)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _cells(polys: tuple[tuple[Fraction, ...], ...]) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...] | None] | None:
+    """``polynomial_cells`` of these polynomials (coefficients from degree 0 up); every
+    comparison is exact (sympy); None when two roots could not be separated."""
+    import sympy
+
+    x = sympy.Symbol("x")
+    found: set[Any] = set()
+    for coeffs in polys:
+        p = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(coeffs)], x, domain="QQ")
+        found.update(p.sqf_part().real_roots())
+    ordered = sorted(found, key=lambda r: sympy.Float(r.evalf(40), 40))
+    rational = None if any(not r.is_Rational for r in ordered) else tuple(Fraction(int(r.p), int(r.q)) for r in ordered)
+    if not ordered:
+        return (Fraction(0),), ()
+    samples = [Fraction(math.floor(ordered[0].evalf(30))) - 1]
+    for lo, hi in zip(ordered, ordered[1:], strict=False):
+        q = _rational_between(lo, hi)
+        if q is None:
+            return None
+        samples.append(q)
+    samples.append(Fraction(math.ceil(ordered[-1].evalf(30))) + 1)
+    return tuple(samples), rational
+
+
+def _rational_between(lo: Any, hi: Any) -> Fraction | None:
+    """A rational strictly between two real algebraic numbers, checked exactly."""
+    import sympy
+
+    for digits in (30, 60, 120):
+        a, b = sympy.Rational(lo.evalf(digits)), sympy.Rational(hi.evalf(digits))
+        q = (a + b) / 2
+        if bool(lo < q) and bool(q < hi):
+            return Fraction(int(q.p), int(q.q))
+    return None
+
+
 def _says_nonnegative(v: Var, g: Term) -> bool:
     """``0 < v``, ``0 ≤ v``, ``v > 0`` or ``v ≥ 0``."""
     if not (isinstance(g, App) and len(g.args) == 2 and g.op in ("lt", "le", "gt", "ge")):

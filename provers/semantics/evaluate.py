@@ -91,6 +91,7 @@ from provers.semantics.domains import (
     guards,
     instance_solution,
     integer_ray_infinite,
+    polynomial_cells,
     probe_values,
     split_pair,
 )
@@ -1069,6 +1070,39 @@ def _without_range_bounds(v: Var, body: Term, dom: range, env: Env) -> Term:
     return app("and", *keep) if len(keep) > 1 else keep[0] if keep else TRUE
 
 
+def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
+    """``{v | body}`` decided by the sign cells of the polynomials ``body`` compares
+    (``domains.polynomial_cells``): infinite (a ``PredSet``) when ``body`` is exactly true at
+    a point of an open cell, so on the whole cell; the finite set of rational roots where it
+    holds when it is exactly false on every open cell and the roots are all rational; None
+    otherwise."""
+    cells = polynomial_cells(v, body, _exact_value(env))
+    if cells is None:
+        return None
+    samples, roots = cells
+    everywhere_false = True
+    for q in samples:
+        _tick()
+        r, ex, _ = _tri(body, {**env, v.name: _number(q)})
+        if r is True and ex:
+            return PredSet(v.sort, lambda x: _ev(body, {**env, v.name: x}), True)
+        everywhere_false = everywhere_false and r is False and ex
+    if not everywhere_false or roots is None:
+        return None
+    keep = []
+    for q in roots:
+        r, ex, _ = _tri(body, {**env, v.name: _number(q)})
+        if r is None or not ex:
+            return None
+        if r:
+            keep.append(_number(q))
+    return frozenset(keep)
+
+
+def _number(q: Fraction) -> int | Fraction:
+    return int(q) if q.denominator == 1 else q
+
+
 def _setbuilder(t: SetBuilder, env: Env) -> Any:
     v = t.var
     dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env), _enclosure_bounds(env))
@@ -1096,4 +1130,8 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
         return frozenset()
     if infinite is None and integer_ray_infinite(v, t.body, _exact_value(env)):
         infinite = True  # {n. 1 ≤ n}: Isabelle's {1..}
+    if infinite is None:  # {x. 0 < x ∧ x² + 4x + 4 < 20}: an open interval of ℝ or ℚ
+        decided = _polynomial_set(v, t.body, env)
+        if decided is not None:
+            return decided
     return PredSet(v.sort, contains, infinite)
