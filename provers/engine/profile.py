@@ -272,8 +272,14 @@ class Profile:
         lifted = premise_exists_lifted(self.normal_form)
         if not lifted.premises:
             return None
-        defs = _guarded(self.notes, "definitions", lambda: definitions(lifted, deadline))
-        if defs is None or not defs.used:
+        try:
+            defs = definitions(lifted, deadline)
+        except DeadlineExceeded:
+            raise
+        except Exception as e:  # noqa: BLE001 - a bug must not lose the candidate: the solvers decide
+            log.warning("definitions of %s failed: %s: %s", VACUITY_NAME, type(e).__name__, e, exc_info=True)
+            return None
+        if not defs.used:
             return None
         rest = [defs.close(p) for i, p in enumerate(lifted.premises) if i not in defs.used]
         if any(r is None or has_uninterpreted(r) for r in rest):
