@@ -949,3 +949,30 @@ def test_real_sets_of_polynomial_conditions_are_counted_or_infinite():
     assert value("{x::real. x ^ 2 - 5 * x + 6 = 0 \\<and> x > 2} = {3}") is True
     assert value("card {x::real. x ^ 2 < 0} = 0") is True
     assert value("card {x::real. x ^ 2 = 2} = 2") is None  # irrational roots: not claimed
+
+
+@settings(max_examples=60, deadline=None)
+@given(_QUADRATIC, st.sampled_from(["<", "\\<le>", "=", "\\<noteq>", ">"]), _QUADRATIC,
+       st.sampled_from(["<", "\\<le>", "=", ">"]), st.sampled_from(["\\<and>", "\\<or>"]), st.sampled_from(["int", "nat"]))
+@example((2, -7, 3), "<", (0, 0, 0), "=", "\\<or>", "int")  # {n. 2n² − 7n + 3 < 0} = {1, 2}
+def test_card_of_an_integer_set_of_polynomial_conditions_matches_brute_force(p, op1, q, op2, conj, typ):
+    """Over ℤ / ℕ: infinite (card 0) exactly when the condition holds far out, else the count
+    of a brute-force scan (the roots of such small polynomials lie within ±20)."""
+    def poly(c):
+        return f"({c[0]}) * n ^ 2 + ({c[1]}) * n + ({c[2]})"
+
+    body = f"{poly(p)} {op1} 0 {conj} {poly(q)} {op2} 0"
+    card = parse_isabelle(f'theorem t: shows "card {{n::{typ}. {body}}} = 0"').conclusion.args[0]
+    got = evaluate(card)
+    ops = {"<": lambda a: a < 0, "\\<le>": lambda a: a <= 0, "=": lambda a: a == 0,
+           "\\<noteq>": lambda a: a != 0, ">": lambda a: a > 0}
+
+    def holds(k):
+        a, b = ops[op1](p[0] * k * k + p[1] * k + p[2]), ops[op2](q[0] * k * k + q[1] * k + q[2])
+        return a and b if conj == "\\<and>" else a or b
+
+    scan = range(0 if typ == "nat" else -200, 201)
+    infinite = holds(200) or (typ == "int" and holds(-200))
+    if isinstance(got, Undetermined):
+        return
+    assert got == (0 if infinite else sum(1 for k in scan if holds(k))), body

@@ -472,7 +472,7 @@ MAX_CELL_DEGREE = 8
 
 def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
                      ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...] | None] | None:
-    """``(samples, roots)`` for ``{v | body}`` over ℝ or ℚ when ``body`` is a combination by
+    """``(samples, roots)`` for ``{v | body}`` over ℝ, ℚ, ℕ or ℤ when ``body`` is a combination by
     connectives of comparisons whose sides are polynomials in ``v`` of degree ≤
     ``MAX_CELL_DEGREE`` with coefficients of exact rational value (other variables at their
     values); else None. ``samples``: a rational point in each open interval between
@@ -482,8 +482,9 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
     Why: on such an interval no compared polynomial changes sign, so ``body`` has one truth
     value there. True at a sample: the set contains an open interval and is infinite
     (``card {x. 0 < x ∧ x² + 4x + 4 < 20}`` is 0 in both libraries); false at every sample:
-    the set is the roots where ``body`` holds, finite."""
-    if v.sort not in (REAL, RAT):
+    the set is the roots where ``body`` holds, finite. Over ℕ or ℤ the outer samples are
+    integers: true beyond every root, the set is infinite."""
+    if v.sort not in (REAL, RAT, NAT, INT):
         return None
     polys: set[tuple[Fraction, ...]] = set()
     stack = [body]

@@ -1080,6 +1080,28 @@ def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
     if cells is None:
         return None
     samples, roots = cells
+    if v.sort in (NAT, INT):  # beyond every root (below too over ℤ): one truth value from there on
+        outer = [max(samples[-1], Fraction(0))] if v.sort == NAT else [samples[0], samples[-1]]
+        for q in outer:
+            _tick()
+            r, ex, _ = _tri(body, {**env, v.name: int(q)})
+            if r is True and ex:
+                return PredSet(v.sort, lambda x: _ev(body, {**env, v.name: x}), True)
+            if r is not False or not ex:
+                return None
+        # false beyond every root: the set lies between the outer samples, counted there
+        low = max(int(samples[0]) + 1, 0) if v.sort == NAT else int(samples[0]) + 1
+        if int(samples[-1]) - low > MAX_DOMAIN:
+            return None
+        keep = []
+        for k in range(low, int(samples[-1])):
+            _tick()
+            r, ex, _ = _tri(body, {**env, v.name: k})
+            if r is None or not ex:
+                return None
+            if r:
+                keep.append(k)
+        return frozenset(keep)
     everywhere_false = True
     for q in samples:
         _tick()
