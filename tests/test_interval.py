@@ -255,6 +255,18 @@ def test_closed_comparisons_of_transcendental_values_are_folded_before_solving()
         assert isinstance(r, Refuted)
 
 
+def test_closed_powers_of_roots_are_folded_to_their_exact_value():
+    """`a · (√7 powr 2) + c = 22` (MATH intermediate_algebra/problem_1487) is linear once
+    √7 powr 2 is 7; an irrational or unspecified value (Isabelle's (−2) powr 2) stays."""
+    from provers.backends.smt.lower import fold_ground
+
+    assert fold_ground(app("mul", x, app("powr", app("signed_sqrt", R(7)), R(2)))) == app("mul", x, R(7))
+    assert fold_ground(app("mul", app("sqrt", R(8)), app("sqrt", R(2)))) == R(4)
+    assert fold_ground(app("rpow", R(8), R(Fraction(2, 3)))) == R(4)
+    for kept in (app("powr", R(-2), R(2)), app("powr", app("sqrt", R(7)), R(3)), app("add", x, app("sqrt", R(2)))):
+        assert fold_ground(kept) == kept
+
+
 def test_exact_closed_comparisons_keep_the_ordinary_folding_limit():
     from provers.backends.smt.lower import fold_ground
 

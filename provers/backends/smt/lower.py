@@ -116,29 +116,6 @@ class Lowered:
 _ON_COMPLEX = frozenset({"eq", "ne", "re", "im", "cabs"})
 
 
-#: Operations the solvers see through fresh symbols and facts: a closed application of one
-#: (``√7 powr 2``, ``(17/3) powr 2``, ``√8 · √2``) is its exact rational value when it has one.
-_IRRATIONAL_OPS = frozenset({"sqrt", "signed_sqrt", "powr", "rpow", "root"})
-
-
-def _exact_rational(t: App) -> Num | None:
-    """``t`` as a numeral when it is closed, mentions an operation of ``_IRRATIONAL_OPS`` and
-    the exact field evaluator (``algebraic_value``: radicals, rational powers, Isabelle's and
-    Lean's conventions at 0 and below) gives it a rational value; else None."""
-    if t.sort not in (NAT, INT, RAT, REAL) or t.op not in _IRRATIONAL_OPS and not any(
-            isinstance(s, App) and s.op in _IRRATIONAL_OPS for s in subterms(t)):
-        return None
-    if free_vars(t) or has_uninterpreted(t):
-        return None
-    try:
-        v = algebraic_value(t, {})
-    except Exception:  # noqa: BLE001 - an evaluator failure leaves the term to the solver
-        return None
-    if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
-        return Num(v, core_sort(t.sort))
-    return None
-
-
 class _Scope:
     def __init__(self, vars_: frozenset[Var], kind: str):
         self.vars = vars_
@@ -223,9 +200,6 @@ class Lowerer:
         raise Unsupported(f"term {type(t).__name__}")
 
     def operation(self, t: App, pol: int) -> Term:
-        folded = _exact_rational(t)
-        if folded is not None:
-            return folded
         if t.op not in _ON_COMPLEX and (t.sort == COMPLEX or any(a.sort == COMPLEX for a in t.args)):
             raise Unsupported(f"complex numbers in {t.op}")
         handler = LOWERING.get(t.op)
@@ -438,6 +412,35 @@ def _closed_transcendental_comparison(s: App) -> bool:
     return any(isinstance(evaluate(a, {}), (Approx, Undetermined)) for a in s.args)
 
 
+#: Operations the solvers see through fresh symbols and facts: a closed application of one
+#: (``√7 powr 2``), or arithmetic on such applications (``√8 · √2``), is folded to its exact
+#: rational value when the exact field evaluator (``algebraic_value``) gives it one.
+_IRRATIONAL_OPS = frozenset({"sqrt", "signed_sqrt", "powr", "rpow", "root"})
+_FIELD_OPS = frozenset({"add", "sub", "mul", "div", "neg", "pow"})
+
+
+def _exact_rational(s: App) -> Num | None:
+    """``s`` as a numeral when it is a closed application of ``_IRRATIONAL_OPS`` (or field
+    arithmetic directly on one) with a rational value under the exact field evaluator
+    (radicals, rational powers, Isabelle's and Lean's conventions at 0 and below)."""
+    if s.sort not in (NAT, INT, RAT, REAL):
+        return None
+    if s.op not in _IRRATIONAL_OPS and not (
+            s.op in _FIELD_OPS and any(isinstance(a, App) and a.op in _IRRATIONAL_OPS for a in s.args)):
+        return None
+    if free_vars(s) or has_uninterpreted(s):
+        return None
+    try:
+        v = algebraic_value(s, {})
+    except Exception:  # noqa: BLE001 - an evaluator failure leaves the term to the solver
+        return None
+    if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+        if s.sort in (NAT, INT) and Fraction(v).denominator != 1 or s.sort == NAT and v < 0:
+            return None
+        return Num(v, core_sort(s.sort))
+    return None
+
+
 def fold_ground(t: Term) -> Term:
     """Replace ground subterms whose exact value the evaluator knows by numerals.
 
@@ -452,7 +455,7 @@ def fold_ground(t: Term) -> Term:
             v = evaluate(s, {})
             return (TRUE if v else FALSE) if isinstance(v, bool) else None
         if not all(isinstance(a, Num) or (isinstance(a, App) and a.op in _GROUND_SETS and not free_vars(a)) for a in s.args):
-            return None
+            return _exact_rational(s)  # `√7 powr 2` is 7
         if s.sort == COMPLEX or any(a.sort == COMPLEX for a in s.args):
             return None
         v = evaluate(s, {})
