@@ -859,16 +859,18 @@ def test_naturals_summing_to_a_value_are_bounded_by_it(coeffs, c0, top, typ):
     assert got is True or ((0 in coeffs or typ == "int unguarded") and got is None)
 
 
+def _isabelle_value(text):
+    """The evaluator's truth value of the Isabelle proposition ``text`` (None: undecided)."""
+    return decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion).value
+
+
 def test_isabelle_sums_over_infinite_intervals_are_the_unit():
     # Isabelle's sum / prod over an infinite set is 0 / 1 (comm_monoid_set.F); {a..b} over ℝ
     # with a < b is infinite, {a..a} is {a}, a real interval with a > b empty
-    def value(text):
-        return decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion).value
-
-    assert value("(\\<Sum>i\\<in>{1..12::real}. i) = 0") is True
-    assert value("(\\<Prod>i\\<in>{1..3::real}. i) = 1") is True
-    assert value("(\\<Sum>i\\<in>{2..2::real}. i) = 2") is True
-    assert value("(\\<Sum>i\\<in>{1..12::nat}. i) = 78") is True
+    assert _isabelle_value("(\\<Sum>i\\<in>{1..12::real}. i) = 0") is True
+    assert _isabelle_value("(\\<Prod>i\\<in>{1..3::real}. i) = 1") is True
+    assert _isabelle_value("(\\<Sum>i\\<in>{2..2::real}. i) = 2") is True
+    assert _isabelle_value("(\\<Sum>i\\<in>{1..12::nat}. i) = 78") is True
 
 
 @settings(max_examples=40, deadline=None)
@@ -893,15 +895,12 @@ def test_a_one_sided_integer_set_builder_is_infinite(c, width, typ, side, holes)
 
 
 def test_isabelle_univ_of_a_number_type_is_that_whole_infinite_type():
-    def value(text):
-        return decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion).value
-
-    assert value("(3::nat) \\<in> UNIV") is True
-    assert value("(3::real) \\<in> UNIV - {3}") is False
-    assert value("card (UNIV :: int set) = 0") is True  # infinite: card 0
-    assert value("(\\<Prod>i\\<in>(UNIV :: nat set). (2::real)) = 1") is True  # Isabelle: over an infinite set, 1
+    assert _isabelle_value("(3::nat) \\<in> UNIV") is True
+    assert _isabelle_value("(3::real) \\<in> UNIV - {3}") is False
+    assert _isabelle_value("card (UNIV :: int set) = 0") is True  # infinite: card 0
+    assert _isabelle_value("(\\<Prod>i\\<in>(UNIV :: nat set). (2::real)) = 1") is True  # Isabelle: over an infinite set, 1
     # UNIV of a type nothing fixes may be finite: not claimed
-    assert value("(\\<Prod>i\\<in>UNIV. (2::real)) = 1") is None
+    assert _isabelle_value("(\\<Prod>i\\<in>UNIV. (2::real)) = 1") is None
 
 
 _QUADRATIC = st.tuples(st.integers(-3, 3), st.integers(-6, 6), st.integers(-9, 9))
@@ -940,21 +939,19 @@ def test_card_of_a_real_set_of_polynomial_conditions_matches_sympy(p, op1, q, op
 
 
 def test_real_sets_of_polynomial_conditions_are_counted_or_infinite():
-    def value(text):
-        return decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion).value
-
     # MATH algebra/problem_405's #1: a bounded open interval of ℝ, infinite (card 0)
-    assert value("card {x::real. x > 0 \\<and> x ^ 2 + 4 * x + 4 < 20} = 0") is True
-    assert value("card {x::real. x ^ 2 - 5 * x + 6 = 0 \\<or> x = 7} = 3") is True
-    assert value("{x::real. x ^ 2 - 5 * x + 6 = 0 \\<and> x > 2} = {3}") is True
-    assert value("card {x::real. x ^ 2 < 0} = 0") is True
-    assert value("card {x::real. x ^ 2 = 2} = 2") is None  # irrational roots: not claimed
+    assert _isabelle_value("card {x::real. x > 0 \\<and> x ^ 2 + 4 * x + 4 < 20} = 0") is True
+    assert _isabelle_value("card {x::real. x ^ 2 - 5 * x + 6 = 0 \\<or> x = 7} = 3") is True
+    assert _isabelle_value("{x::real. x ^ 2 - 5 * x + 6 = 0 \\<and> x > 2} = {3}") is True
+    assert _isabelle_value("card {x::real. x ^ 2 < 0} = 0") is True
+    assert _isabelle_value("card {x::real. x ^ 2 = 2} = 2") is None  # irrational roots: not claimed
 
 
 @settings(max_examples=60, deadline=None)
 @given(_QUADRATIC, st.sampled_from(["<", "\\<le>", "=", "\\<noteq>", ">"]), _QUADRATIC,
        st.sampled_from(["<", "\\<le>", "=", ">"]), st.sampled_from(["\\<and>", "\\<or>"]), st.sampled_from(["int", "nat"]))
 @example((2, -7, 3), "<", (0, 0, 0), "=", "\\<or>", "int")  # {n. 2n² − 7n + 3 < 0} = {1, 2}
+@example((0, 0, 0), "<", (0, 1, -1), "<", "\\<or>", "nat")  # {n. n − 1 < 0} over ℕ is {0}: found by this test
 def test_card_of_an_integer_set_of_polynomial_conditions_matches_brute_force(p, op1, q, op2, conj, typ):
     """Over ℤ / ℕ: infinite (card 0) exactly when the condition holds far out, else the count
     of a brute-force scan (the roots of such small polynomials lie within ±20)."""

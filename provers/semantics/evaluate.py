@@ -1089,8 +1089,9 @@ def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
                 return PredSet(v.sort, lambda x: _ev(body, {**env, v.name: x}), True)
             if r is not False or not ex:
                 return None
-        # false beyond every root: the set lies between the outer samples, counted there
-        low = max(int(samples[0]) + 1, 0) if v.sort == NAT else int(samples[0]) + 1
+        # false beyond every root (below too over ℤ): the set lies below the upper outer
+        # sample, from 0 over ℕ (the lower cell was not sampled there), counted there
+        low = 0 if v.sort == NAT else int(samples[0]) + 1
         if int(samples[-1]) - low > MAX_DOMAIN:
             return None
         keep = []
