@@ -39,13 +39,14 @@ names canonicalized; witnesses stored under the canonical names and renamed back
 from __future__ import annotations
 
 import itertools
+import logging
 import time
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from provers.deadline import Deadline
+from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.definitions import (
     Definitions,
     answer_is,
@@ -75,18 +76,24 @@ from provers.ir import (
     Quant,
     Term,
     Var,
+    and_,
     app,
     canonical,
     free_vars,
+    has_uninterpreted,
     implies,
     provably_inhabited,
     show,
     subterms,
 )
 from provers.semantics.algebraic import AlgebraicReal, is_root_of
+from provers.semantics.approx import is_approx
 from provers.semantics.domains import probe_values
-from provers.semantics.evaluate import Closure, truth
+from provers.semantics.evaluate import Closure, evaluate, truth
+from provers.semantics.values import Undetermined
 from provers.status import PinStatus, Status
+
+log = logging.getLogger(__name__)
 
 ProveFn = Callable[..., Obligation]
 
@@ -437,6 +444,62 @@ def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | N
     return AnswerPin(PINNED, v, [], obs, "", _by(obs), form, sat)
 
 
+def vacuity_by_definitions(nf: NormalForm, formula: Term, deadline: Deadline | None = None) -> Obligation | None:
+    """The vacuity obligation ``formula`` of ``nf`` decided by the premises' definitions,
+    without a solver (None: they do not decide it).
+
+    Γ implies every definition it makes (``definitions``), so Γ is equivalent to the
+    definitions and the other premises with them substituted. When those are closed, their
+    truth decides: false, Γ is contradictory; true (or none left), Γ has a model by
+    construction, each variable at its definition's value — every term denotes in Lean and
+    Isabelle (``area = 32 − 4π`` has no exact value, and a solver's rational π is no model).
+    Refuted this way, the obligation is "propagation"'s: ``prove_satisfiable`` takes it as a
+    proof even where its model is partial."""
+    lifted = premise_exists_lifted(nf)
+    if not lifted.premises:
+        return None
+    try:
+        defs = definitions(lifted, deadline)
+        if not defs.used:
+            return None
+        rest = [defs.close(p) for i, p in enumerate(lifted.premises) if i not in defs.used]
+        if any(r is None or has_uninterpreted(r) for r in rest):
+            return None
+        holds = truth(and_(*rest), {}, deadline) if rest else True
+    except DeadlineExceeded:
+        raise
+    except Exception as e:  # noqa: BLE001 - a bug must not become a verdict: the solvers decide
+        log.warning("vacuity by definitions failed: %s: %s", type(e).__name__, e, exc_info=True)
+        return None
+    if holds is False:
+        return Obligation(VACUITY_NAME, formula, Status.PROVED, "propagation",
+                          "with the variables the premises define at their definitions, the other "
+                          "premises are exactly false (exact evaluation)")
+    if holds is not True or not all(defs.defined(v) or provably_inhabited(v.sort) for v in lifted.variables):
+        return None
+    what = "every premise defines a variable or a function by earlier ones" if not rest else \
+        "the other premises hold exactly at the definitions' values"
+    return Obligation(VACUITY_NAME, formula, Status.REFUTED, "propagation",
+                      f"{what}: a model by construction", _defined_model(lifted, defs, deadline))
+
+
+def _defined_model(nf: NormalForm, defs: Definitions, deadline: Deadline | None) -> Model | None:
+    """The model of Γ the definitions construct, as the exact evaluator sees it: each defined
+    variable at its definition's value (a set, a number), each defined function as its
+    closure, when ⋀Γ is exactly true there (``premises_model``, which also gives the other
+    variables defaults); else the exact values of the defined scalars that are known (the
+    model exists all the same: the evaluator cannot write it down)."""
+    model: Model = {}
+    for v, t in defs.terms.items():
+        val = evaluate(t, {}, deadline)
+        if not isinstance(val, Undetermined) and not is_approx(val):
+            model[v.name] = val
+    for f, (params, body) in defs.funs.items():
+        model[f.name] = Closure(params, body, {})
+    full = premises_model(nf, model, tuple(nf.variables), deadline)
+    return full if full is not None else (dict(defs.values) or None)
+
+
 def prove_satisfiable(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None = None, cheap: bool = False,
                       deadline: Deadline | None = None, name: str = SAT_NAME) -> Obligation:
     """⊢ ∃x̄. ⋀Γ: ``proved``, Γ has a model; ``refuted``, Γ is contradictory.
@@ -708,4 +771,5 @@ __all__ = [
     "prove_satisfiable",
     "validated",
     "value_claim",
+    "vacuity_by_definitions",
 ]

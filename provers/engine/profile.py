@@ -35,17 +35,14 @@ from typing import Any
 
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.align import drop_unused
-from provers.engine.answers import AnswerPin, ProveFn, pin_answer, premises_model
-from provers.engine.definitions import Definitions, definitions
+from provers.engine.answers import AnswerPin, ProveFn, pin_answer, vacuity_by_definitions
 from provers.engine.formulas import VACUITY_NAME, canon_key, standardize, vacuous_obligation
 from provers.engine.normal import (
     NormalForm,
     normalize,
-    premise_exists_lifted,
     sort_mentions,
     statement_symbols,
 )
-from provers.engine.prover import exact_truth
 from provers.engine.verdict import FULL, Obligation
 from provers.ir import (
     FLOAT,
@@ -59,15 +56,10 @@ from provers.ir import (
     Term,
     Var,
     VarBinder,
-    and_,
     app,
-    has_uninterpreted,
-    provably_inhabited,
     subterms,
 )
 from provers.semantics import evaluate, sample_assignments, truth
-from provers.semantics.approx import is_approx
-from provers.semantics.values import Closure, Undetermined
 from provers.status import Status
 
 log = logging.getLogger(__name__)
@@ -241,12 +233,13 @@ class Profile:
         return any(c == p for p in self.normal_form.premises)
 
     def decide_vacuity(self, prove: ProveFn, effort: float = FULL) -> Obligation:
-        """The vacuity obligation ∀x̄. ¬⋀Γ asked of ``prove`` (the whole solver limit by
-        default: ``effort``), kept once decided."""
+        """The vacuity obligation ∀x̄. ¬⋀Γ, decided by the premises' definitions where they
+        decide it (``answers.vacuity_by_definitions``), else asked of ``prove`` (the whole
+        solver limit by default: ``effort``); kept once decided."""
         if self.vacuity is not None:
             return self.vacuity
         formula = vacuous_obligation(self.normal_form)
-        constructed = self._vacuity_by_definitions(formula, getattr(prove, "deadline", None))
+        constructed = vacuity_by_definitions(self.normal_form, formula, getattr(prove, "deadline", None))
         if constructed is not None:
             self.vacuity = constructed
             return constructed
@@ -260,42 +253,6 @@ class Profile:
             self.vacuity_effort = effort
         return ob
 
-    def _vacuity_by_definitions(self, formula: Term, deadline: Deadline | None) -> Obligation | None:
-        """The vacuity obligation decided by the premises' definitions, without a solver.
-
-        Γ implies every definition it makes (``definitions``), so Γ is equivalent to the
-        definitions and the other premises with them substituted. When those are closed, their
-        truth decides: false, Γ is contradictory; true (or none left), Γ has a model by
-        construction, each variable at its definition's value — every term denotes in Lean and
-        Isabelle (``area = 32 − 4π`` has no exact value, and a solver's rational π is no model).
-        The model holds the exact values the evaluator knows."""
-        lifted = premise_exists_lifted(self.normal_form)
-        if not lifted.premises:
-            return None
-        try:
-            defs = definitions(lifted, deadline)
-        except DeadlineExceeded:
-            raise
-        except Exception as e:  # noqa: BLE001 - a bug must not lose the candidate: the solvers decide
-            log.warning("definitions of %s failed: %s: %s", VACUITY_NAME, type(e).__name__, e, exc_info=True)
-            return None
-        if not defs.used:
-            return None
-        rest = [defs.close(p) for i, p in enumerate(lifted.premises) if i not in defs.used]
-        if any(r is None or has_uninterpreted(r) for r in rest):
-            return None
-        holds = exact_truth(and_(*rest), {}, deadline) if rest else True
-        if holds is False:
-            return Obligation(VACUITY_NAME, formula, Status.PROVED, "propagation",
-                              "with the variables the premises define at their definitions, the other "
-                              "premises are exactly false (exact evaluation)")
-        if holds is not True or not all(defs.defined(v) or provably_inhabited(v.sort) for v in lifted.variables):
-            return None
-        what = "every premise defines a variable or a function by earlier ones" if not rest else \
-            "the other premises hold exactly at the definitions' values"
-        return Obligation(VACUITY_NAME, formula, Status.REFUTED, "propagation",
-                          f"{what}: a model by construction", _defined_model(lifted, defs, deadline))
-
     def pin(self, prove: ProveFn, cache: dict | None = None, cheap: bool = False) -> AnswerPin:
         """The answer pin of ``form`` (``answers.pin_answer``), reusing the decided vacuity
         obligation; ``cache``: pins by ``pin_key`` (one per problem, say)."""
@@ -305,29 +262,6 @@ class Profile:
 # --------------------------------------------------------------------------------------
 # what the profile is made of
 # --------------------------------------------------------------------------------------
-
-
-def _defined_model(nf: NormalForm, defs: Definitions, deadline: Deadline | None) -> dict[str, Any] | None:
-    """The model of Γ that the definitions construct, as the exact evaluator sees it: each
-    defined variable at its definition's value (a set, a number), each defined function as
-    its closure, when ⋀Γ is exactly true there (``answers.premises_model``, which also gives
-    the other variables defaults); else the exact values of the defined scalars that are
-    known (the model exists all the same, the evaluator cannot write it down)."""
-    model: dict[str, Any] = {}
-    for v, t in defs.terms.items():
-        val = evaluate(t, {}, deadline)
-        if not isinstance(val, Undetermined) and not is_approx(val):
-            model[v.name] = val
-    for f, (params, body) in defs.funs.items():
-        model[f.name] = Closure(params, body, {})
-    try:
-        full = premises_model(nf, model, tuple(nf.variables), deadline)
-    except DeadlineExceeded:
-        raise
-    except Exception as e:  # noqa: BLE001 - a bug must not become a verdict
-        log.warning("checking the defined model failed: %s: %s", type(e).__name__, e, exc_info=True)
-        full = None
-    return full if full is not None else (dict(defs.values) or None)
 
 
 def _guarded(notes: list[str], what: str, compute: Any) -> Any:
