@@ -37,12 +37,7 @@ from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.align import drop_unused
 from provers.engine.answers import AnswerPin, ProveFn, pin_answer, vacuity_by_definitions
 from provers.engine.formulas import VACUITY_NAME, canon_key, standardize, vacuous_obligation
-from provers.engine.normal import (
-    NormalForm,
-    normalize,
-    sort_mentions,
-    statement_symbols,
-)
+from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
 from provers.engine.verdict import FULL, Obligation
 from provers.ir import (
     FLOAT,
@@ -126,6 +121,8 @@ class Profile:
     notes: list[str] = field(default_factory=list)
     vacuity: Obligation | None = None
     vacuity_effort: float = 0.0
+    #: the premises' definitions were asked and did not decide the vacuity test (not again)
+    definitions_undecided: bool = False
 
     @classmethod
     def of(cls, statement: Statement, relation: str = "sae", *, fingerprints: bool = True,
@@ -163,6 +160,7 @@ class Profile:
             return self
         out = Profile._derive(self.statement, relation, self.normal_form, self.fingerprint is not None, deadline)
         out.vacuity, out.vacuity_effort = self.vacuity, self.vacuity_effort
+        out.definitions_undecided = self.definitions_undecided
         return out
 
     # ------------------------------------------------------------------ pairs
@@ -239,10 +237,12 @@ class Profile:
         if self.vacuity is not None:
             return self.vacuity
         formula = vacuous_obligation(self.normal_form)
-        constructed = vacuity_by_definitions(self.normal_form, formula, getattr(prove, "deadline", None))
-        if constructed is not None:
-            self.vacuity = constructed
-            return constructed
+        if not self.definitions_undecided:
+            constructed = vacuity_by_definitions(self.normal_form, formula, getattr(prove, "deadline", None))
+            if constructed is not None:
+                self.vacuity = constructed
+                return constructed
+            self.definitions_undecided = True
         if effort <= self.vacuity_effort:
             return Obligation(VACUITY_NAME, formula, Status.UNKNOWN,
                               detail=f"left undecided before at effort {self.vacuity_effort:g}")

@@ -428,7 +428,20 @@ def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
     reads as ``v ^ k``: GPT-4's Isabelle writes ``r powr 3`` for a positive root r."""
     if v.sort not in (NAT, INT, RAT, REAL):
         return None
-    diff = _difference(v, a, b, nonnegative)
+    coeffs = _coefficients(v, a, b, value, nonnegative)
+    if coeffs is None or not 2 <= len(coeffs) - 1 <= MAX_ROOT_DEGREE:
+        return None
+    roots, complete = _rational_roots(coeffs, nonnegative)
+    if v.sort in (NAT, INT):
+        return frozenset(int(r) for r in roots if r.denominator == 1 and (v.sort == INT or r >= 0))
+    return roots if v.sort == RAT or complete else None
+
+
+def _coefficients(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
+                  powr_as_pow: bool) -> tuple[Fraction, ...] | None:
+    """The coefficients of ``a − b`` as a polynomial in ``v`` from degree 0 up to its degree
+    (``()`` for 0), each with its v-free atoms at their exact values, or None."""
+    diff = _difference(v, a, b, powr_as_pow)
     if diff is None:
         return None
     coeffs: dict[int, Fraction] = {}
@@ -438,12 +451,7 @@ def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
             return None
         coeffs[deg] = coeffs.get(deg, Fraction(0)) + c
     degree = max((d for d, c in coeffs.items() if c), default=-1)
-    if not 2 <= degree <= MAX_ROOT_DEGREE:
-        return None
-    roots, complete = _rational_roots(tuple(coeffs.get(d, Fraction(0)) for d in range(degree + 1)), nonnegative)
-    if v.sort in (NAT, INT):
-        return frozenset(int(r) for r in roots if r.denominator == 1 and (v.sort == INT or r >= 0))
-    return roots if v.sort == RAT or complete else None
+    return tuple(coeffs.get(d, Fraction(0)) for d in range(degree + 1))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -462,7 +470,7 @@ def _rational_roots(coeffs: tuple[Fraction, ...], nonnegative: bool = False) -> 
     return roots, p.count_roots() == len(roots)
 
 
-#: Connectives through which ``open_cell_samples`` reads a set-builder's body.
+#: Connectives through which ``polynomial_cells`` reads a set-builder's body.
 _CONNECTIVES = frozenset({"and", "or", "not", "implies", "iff"})
 #: Comparisons it reads as sign conditions of a polynomial in the set's variable.
 _COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
@@ -497,18 +505,11 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
             continue
         if not (isinstance(g, App) and g.op in _COMPARISONS and len(g.args) == 2):
             return None
-        diff = _difference(v, g.args[0], g.args[1], False)
-        if diff is None:
+        coeffs = _coefficients(v, g.args[0], g.args[1], value, False)
+        if coeffs is None or len(coeffs) - 1 > MAX_CELL_DEGREE:
             return None
-        coeffs: dict[int, Fraction] = {}
-        for (deg, ratio, atoms), c in diff.items():
-            c = _valued(c, atoms, value) if ratio == 1 else None
-            if c is None or not isinstance(deg, int) or not 0 <= deg <= MAX_CELL_DEGREE:
-                return None
-            coeffs[deg] = coeffs.get(deg, Fraction(0)) + c
-        degree = max((d for d, c in coeffs.items() if c), default=0)
-        if degree >= 1:
-            polys.add(tuple(coeffs.get(d, Fraction(0)) for d in range(degree + 1)))
+        if len(coeffs) >= 2:
+            polys.add(coeffs)
     return _cells(tuple(sorted(polys)))
 
 

@@ -1073,52 +1073,45 @@ def _without_range_bounds(v: Var, body: Term, dom: range, env: Env) -> Term:
 def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
     """``{v | body}`` decided by the sign cells of the polynomials ``body`` compares
     (``domains.polynomial_cells``): infinite (a ``PredSet``) when ``body`` is exactly true at
-    a point of an open cell, so on the whole cell; the finite set of rational roots where it
-    holds when it is exactly false on every open cell and the roots are all rational; None
-    otherwise."""
+    a point of an open cell, so on the whole cell; when it is exactly false at every such
+    point, the finite set of its members among the candidates left (the rational roots over
+    ℝ / ℚ; over ℕ / ℤ the integers between the outer points); None otherwise."""
     cells = polynomial_cells(v, body, _exact_value(env))
     if cells is None:
         return None
     samples, roots = cells
-    if v.sort in (NAT, INT):  # beyond every root (below too over ℤ): one truth value from there on
-        outer = [max(samples[-1], Fraction(0))] if v.sort == NAT else [samples[0], samples[-1]]
-        for q in outer:
-            _tick()
-            r, ex, _ = _tri(body, {**env, v.name: int(q)})
-            if r is True and ex:
-                return PredSet(v.sort, lambda x: _ev(body, {**env, v.name: x}), True)
-            if r is not False or not ex:
-                return None
-        # false beyond every root (below too over ℤ): the set lies below the upper outer
-        # sample, from 0 over ℕ (the lower cell was not sampled there), counted there
-        low = 0 if v.sort == NAT else int(samples[0]) + 1
-        if int(samples[-1]) - low > MAX_DOMAIN:
-            return None
-        keep = []
-        for k in range(low, int(samples[-1])):
-            _tick()
-            r, ex, _ = _tri(body, {**env, v.name: k})
-            if r is None or not ex:
-                return None
-            if r:
-                keep.append(k)
-        return frozenset(keep)
-    everywhere_false = True
-    for q in samples:
+    members: range | list[Any] | None
+    if v.sort in (NAT, INT):
+        # beyond every root (below too over ℤ) the body has one truth value; the set lies
+        # between those outer points, from 0 over ℕ (whose lower cell is not sampled)
+        low, high = int(samples[0]), int(samples[-1])
+        probes = [max(high, 0)] if v.sort == NAT else [low, high]
+        start = 0 if v.sort == NAT else low + 1
+        members = range(start, high) if high - start <= MAX_DOMAIN else None
+    else:
+        probes = [_number(q) for q in samples]
+        members = None if roots is None else [_number(q) for q in roots]
+
+    def holds(x: Any) -> bool | None:
         _tick()
-        r, ex, _ = _tri(body, {**env, v.name: _number(q)})
-        if r is True and ex:
-            return PredSet(v.sort, lambda x: _ev(body, {**env, v.name: x}), True)
-        everywhere_false = everywhere_false and r is False and ex
-    if not everywhere_false or roots is None:
+        r, ex, _ = _tri(body, {**env, v.name: x})
+        return r if ex else None
+
+    everywhere_false = True
+    for x in probes:
+        r = holds(x)
+        if r:
+            return PredSet(v.sort, lambda y: _ev(body, {**env, v.name: y}), True)
+        everywhere_false = everywhere_false and r is False
+    if not everywhere_false or members is None:
         return None
     keep = []
-    for q in roots:
-        r, ex, _ = _tri(body, {**env, v.name: _number(q)})
-        if r is None or not ex:
+    for x in members:
+        r = holds(x)
+        if r is None:
             return None
         if r:
-            keep.append(_number(q))
+            keep.append(x)
     return frozenset(keep)
 
 
