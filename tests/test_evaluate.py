@@ -911,10 +911,12 @@ _QUADRATIC = st.tuples(st.integers(-3, 3), st.integers(-6, 6), st.integers(-9, 9
        st.sampled_from(["<", "\\<le>", "=", ">"]), st.sampled_from(["\\<and>", "\\<or>"]))
 @example((1, -5, 6), "=", (0, 1, -2), ">", "\\<and>")  # {x. x² − 5x + 6 = 0 ∧ x > 2} = {3}
 @example((1, 4, -16), "<", (0, 1, 0), ">", "\\<and>")  # MATH algebra/problem_405: an interval
+@example((1, 0, -2), "<", (3, 6, 3), "\\<le>", "\\<and>")  # {−1}: irrational roots ±√2 not members (found by CI)
 def test_card_of_a_real_set_of_polynomial_conditions_matches_sympy(p, op1, q, op2, conj):
     """``card {x :: real. p x ⋈ 0 ∧/∨ q x ⋈' 0}`` by the sign cells of p and q agrees with
     sympy's ``solveset`` (an independent route): the number of points of a finite set, 0 for
-    an infinite one (Isabelle's card). Undecided is allowed (irrational roots), wrong is not."""
+    an infinite one (Isabelle's card). Undecided is allowed only for a finite set with an
+    irrational member; wrong never."""
     import sympy
 
     def poly(c):
@@ -944,7 +946,11 @@ def test_real_sets_of_polynomial_conditions_are_counted_or_infinite():
     assert _isabelle_value("card {x::real. x ^ 2 - 5 * x + 6 = 0 \\<or> x = 7} = 3") is True
     assert _isabelle_value("{x::real. x ^ 2 - 5 * x + 6 = 0 \\<and> x > 2} = {3}") is True
     assert _isabelle_value("card {x::real. x ^ 2 < 0} = 0") is True
-    assert _isabelle_value("card {x::real. x ^ 2 = 2} = 2") is None  # irrational roots: not claimed
+    assert _isabelle_value("card {x::real. x ^ 2 = 2} = 2") is None  # irrational members: not claimed
+    # irrational roots that are not members (decided exactly at the roots): a set of numerals
+    assert _isabelle_value("{x::real. x ^ 2 < 2 \\<and> 3 * x ^ 2 + 6 * x + 3 \\<le> 0} = {-1}") is True
+    assert _isabelle_value("card {x::real. x ^ 2 \\<noteq> 2 \\<and> x ^ 3 = x} = 3") is True
+    assert _isabelle_value("card {x::rat. x ^ 2 = 2 \\<or> x = 1} = 1") is True  # √2 is no rational
 
 
 @settings(max_examples=60, deadline=None)
@@ -973,3 +979,19 @@ def test_card_of_an_integer_set_of_polynomial_conditions_matches_brute_force(p, 
     if isinstance(got, Undetermined):
         return
     assert got == (0 if infinite else sum(1 for k in scan if holds(k))), body
+
+
+def test_a_closed_term_that_ran_out_of_steps_is_retried_only_with_more_steps():
+    """The memo of exhausted closed terms never turns a computable value into a failure: the
+    set below ran out of steps after a conjunct had used most of them, and is computed when
+    it has the whole budget; run out with the whole budget, it fails again the same way."""
+    card = "card {x::nat. x \\<le> 14999 \\<and> x mod 3 = 0}"  # 15 000 steps
+    heavy = "(\\<forall>y::nat. y < 20000 \\<longrightarrow> y + z \\<ge> 0)"  # 20 000, not closed
+    formula = parse_isabelle(f'theorem t: fixes z :: nat shows "{heavy} \\<and> {card} = 5000"').conclusion
+    first = decide(formula, {"z": 0})
+    assert first.value is None and "budget" in first.reason
+    assert _isabelle_value(f"{card} = 5000") is True
+    # MATH counting_and_probability/problem_880's #9: beyond the budget
+    huge = "card {x::nat. 1000 \\<le> x \\<and> x \\<le> 9999 \\<and> (\\<exists>a b c. x = 1000 * a + 100 * b + 10 * c + a)} = 90"
+    reasons = {decide(parse_isabelle(f'theorem t: shows "{huge}"').conclusion).reason for _ in range(3)}
+    assert len(reasons) == 1 and "budget" in reasons.pop()

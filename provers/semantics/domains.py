@@ -479,13 +479,14 @@ MAX_CELL_DEGREE = 8
 
 
 def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
-                     ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...] | None] | None:
-    """``(samples, roots)`` for ``{v | body}`` over ℝ, ℚ, ℕ or ℤ when ``body`` is a combination by
-    connectives of comparisons whose sides are polynomials in ``v`` of degree ≤
+                     ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], tuple[Any, ...]] | None:
+    """``(samples, roots, irrational)`` for ``{v | body}`` over ℝ, ℚ, ℕ or ℤ when ``body`` is a
+    combination by connectives of comparisons whose sides are polynomials in ``v`` of degree ≤
     ``MAX_CELL_DEGREE`` with coefficients of exact rational value (other variables at their
     values); else None. ``samples``: a rational point in each open interval between
     consecutive real roots of the compared polynomials (and below the first, above the
-    last); ``roots``: those roots when all are rational, else None.
+    last); ``roots``: the rational roots; ``irrational``: the others, as
+    ``algebraic.AlgebraicReal`` (the exact evaluator decides ``body`` there).
 
     Why: on such an interval no compared polynomial changes sign, so ``body`` has one truth
     value there. True at a sample: the set contains an open interval and is infinite
@@ -514,20 +515,25 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
 
 
 @functools.lru_cache(maxsize=1024)
-def _cells(polys: tuple[tuple[Fraction, ...], ...]) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...] | None] | None:
+def _cells(polys: tuple[tuple[Fraction, ...], ...]
+           ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], tuple[Any, ...]] | None:
     """``polynomial_cells`` of these polynomials (coefficients from degree 0 up); every
     comparison is exact (sympy); None when two roots could not be separated."""
     import sympy
 
     x = sympy.Symbol("x")
     found: set[Any] = set()
+    irrational: list[Any] = []
     for coeffs in polys:
         p = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(coeffs)], x, domain="QQ")
         found.update(p.sqf_part().real_roots())
+        irrational.extend(_irrational_roots(p))
     ordered = sorted(found, key=lambda r: sympy.Float(r.evalf(40), 40))
-    rational = None if any(not r.is_Rational for r in ordered) else tuple(Fraction(int(r.p), int(r.q)) for r in ordered)
+    rational = tuple(Fraction(int(r.p), int(r.q)) for r in ordered if r.is_Rational)
+    if len(rational) + len(irrational) != len(ordered):
+        return None  # the two readings of the roots disagree: no cells
     if not ordered:
-        return (Fraction(0),), ()
+        return (Fraction(0),), (), ()
     samples = [Fraction(math.floor(ordered[0].evalf(30))) - 1]
     for lo, hi in zip(ordered, ordered[1:], strict=False):
         q = _rational_between(lo, hi)
@@ -535,7 +541,23 @@ def _cells(polys: tuple[tuple[Fraction, ...], ...]) -> tuple[tuple[Fraction, ...
             return None
         samples.append(q)
     samples.append(Fraction(math.ceil(ordered[-1].evalf(30))) + 1)
-    return tuple(samples), rational
+    return tuple(samples), rational, tuple(irrational)
+
+
+def _irrational_roots(p: Any) -> list[Any]:
+    """The irrational real roots of the sympy polynomial ``p`` as ``AlgebraicReal``: those of
+    its irreducible factors of degree ≥ 2, each isolated by sympy's exact intervals."""
+    from provers.semantics.algebraic import AlgebraicReal
+
+    out = []
+    for f, _mult in p.factor_list()[1]:
+        if f.degree() < 2:
+            continue
+        _, g = f.clear_denoms()
+        coeffs = tuple(int(c) for c in reversed(g.all_coeffs()))
+        for (lo, hi), _m in g.intervals():
+            out.append(AlgebraicReal(coeffs, Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))))
+    return out
 
 
 def _rational_between(lo: Any, hi: Any) -> Fraction | None:

@@ -991,15 +991,39 @@ _CLOSED_VALUES: dict[Term, Any] = {}
 _CLOSED_VALUES_MAX = 256
 
 
+#: Closed terms whose evaluation ran out of steps, by (term, probing depth, probes) → the
+#: most steps it was given: evaluation is deterministic, so given no more it fails again
+#: (problem_880's ``card {x. 1000 ≤ x ≤ 9999 ∧ ∃a b c. …}`` ran to the budget at every
+#: sampled point of a fingerprint, 2 s each).
+_CLOSED_EXHAUSTED: dict[tuple, int] = {}
+
+
 def _closed_cached(t: Term, env: Env, compute: Callable[[Term, Env], Any]) -> Any:
     closed = not free_vars(t) and not any(isinstance(s, Uninterpreted) for s in subterms(t))
-    if closed and t in _CLOSED_VALUES:
+    if not closed:
+        return compute(t, env)
+    if t in _CLOSED_VALUES:
         return _CLOSED_VALUES[t]
-    value = compute(t, env)
-    if closed:
-        if len(_CLOSED_VALUES) >= _CLOSED_VALUES_MAX:
-            _CLOSED_VALUES.clear()
-        _CLOSED_VALUES[t] = value
+    key: tuple | None = (t, getattr(_steps, "probing", 0), env.get(PROBES))
+    try:
+        hash(key)
+    except TypeError:
+        key = None
+    given = getattr(_steps, "left", STEP_BUDGET)
+    if key is not None and _CLOSED_EXHAUSTED.get(key, -1) >= given:
+        _steps.left = -1
+        raise Undecided(STEP_BUDGET_REASON)
+    try:
+        value = compute(t, env)
+    except Undecided:
+        if key is not None and getattr(_steps, "left", 0) < 0:
+            if len(_CLOSED_EXHAUSTED) >= _CLOSED_VALUES_MAX:
+                _CLOSED_EXHAUSTED.clear()
+            _CLOSED_EXHAUSTED[key] = max(given, _CLOSED_EXHAUSTED.get(key, -1))
+        raise
+    if len(_CLOSED_VALUES) >= _CLOSED_VALUES_MAX:
+        _CLOSED_VALUES.clear()
+    _CLOSED_VALUES[t] = value
     return value
 
 
@@ -1079,7 +1103,7 @@ def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
     cells = polynomial_cells(v, body, _exact_value(env))
     if cells is None:
         return None
-    samples, roots = cells
+    samples, roots, irrational = cells
     members: range | list[Any] | None
     if v.sort in (NAT, INT):
         # beyond every root (below too over ℤ) the body has one truth value; the set lies
@@ -1090,7 +1114,7 @@ def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
         members = range(start, high) if high - start <= MAX_DOMAIN else None
     else:
         probes = [_number(q) for q in samples]
-        members = None if roots is None else [_number(q) for q in roots]
+        members = [_number(q) for q in roots]
 
     def holds(x: Any) -> bool | None:
         _tick()
@@ -1105,6 +1129,8 @@ def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
         everywhere_false = everywhere_false and r is False
     if not everywhere_false or members is None:
         return None
+    if v.sort in (REAL, RAT) and any(_at_irrational(body, env, v, r) is not False for r in irrational):
+        return None  # an irrational member (or one undecided): the set is not a set of numerals
     keep = []
     for x in members:
         r = holds(x)
@@ -1113,6 +1139,13 @@ def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
         if r:
             keep.append(x)
     return frozenset(keep)
+
+
+def _at_irrational(body: Term, env: Env, v: Var, r: AlgebraicReal) -> bool | None:
+    """``body`` at the irrational root ``r`` (exact, by the field evaluator); over ℚ it is no
+    member whatever ``body`` says."""
+    _tick()
+    return False if v.sort == RAT else algebraic_truth(body, {**env, v.name: r})
 
 
 def _number(q: Fraction) -> int | Fraction:
