@@ -196,7 +196,11 @@ def test_bounded_quantifiers_are_decided_unbounded_ones_only_by_witness():
     assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), N(0)))) is True
     assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), N(50)))) is False
     assert truth(Quant("exists", (x,), app("eq", app("mul", x, x), R(4)))) is True
-    assert truth(Quant("exists", (x,), app("eq", app("mul", x, x), R(2)))) is None
+    # the witness √2 is no probe value, but the equation allows only its two real roots,
+    # which the algebraic evaluator looks at exactly
+    assert truth(Quant("exists", (x,), app("eq", app("mul", x, x), R(2)))) is True
+    assert truth(Quant("exists", (x,), app("eq", app("mul", x, x), R(-2)))) is False
+    assert truth(Quant("exists", (x,), app("eq", app("sin", x), R(2)))) is None  # no such guard
     inset = Quant("exists", (n,), app("and", app("mem", n, app("Icc", N(3), N(9))), app("eq", app("mul", n, n), N(49))))
     assert truth(inset) is True
     two = Quant("forall", (n, m), implies(app("and", app("lt", n, m), app("lt", m, N(5))), app("lt", n, N(4))))

@@ -308,3 +308,77 @@ def test_the_closed_form_of_a_quadratic_root_is_that_root(a, b, c, larger):
                           app("mul", Num(Fraction(b), REAL), t)), Num(Fraction(c), REAL))
     assert truth(app("eq", poly, Num(Fraction(0), REAL))) is True
     assert truth(app("lt", Num(value.lo, REAL), t)) is True and truth(app("lt", t, Num(value.hi, REAL))) is True
+
+
+# ---- quantifiers over the roots of a polynomial ----------------------------------------
+
+
+def _isabelle_formula(text: str):
+    from provers.isabelle.parser import parse_isabelle
+
+    return parse_isabelle(f'theorem t: fixes a b :: real shows "{text}"').conclusion
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(st.integers(-3, 3), st.integers(-6, 6), st.integers(-9, 9)).filter(lambda c: c[0] or c[1]),
+       st.integers(0, 3), st.integers(0, 3), st.sampled_from(["forall", "iff", "exists"]))
+def test_a_quantifier_over_a_polynomials_roots_is_decided_at_irrational_points_as_sympy_says(p, i, j, shape):
+    """``∀x. p x = 0 → x = a ∨ x = b`` (and its ↔ and ∃ forms) at a, b among p's real roots,
+    irrational ones included, and a rational point: the algebraic evaluator's truth value
+    agrees with sympy's roots (an independent route); undecided is not allowed here."""
+    import sympy
+
+    from provers.semantics.domains import real_roots
+
+    X = sympy.Symbol("x")
+    poly = p[0] * X**2 + p[1] * X + p[2]
+    roots = sorted(sympy.Poly(poly, X).real_roots())  # exact (radicals or rationals)
+    rational, irrational = real_roots(tuple(Fraction(c) for c in reversed(p)))
+    values = [*(Fraction(r) for r in rational), *irrational, Fraction(7, 3)]  # 7/3 is no root of these
+    exact = [*(sympy.Rational(r.numerator, r.denominator) for r in rational),
+             *(r.sympy() for r in irrational), sympy.Rational(7, 3)]
+    a, b = values[i % len(values)], values[j % len(values)]
+    sa, sb = exact[i % len(values)], exact[j % len(values)]
+    p_text = f"({p[0]}) * x ^ 2 + ({p[1]}) * x + ({p[2]}) = 0"
+    if shape == "forall":
+        text = f"\\<forall>x. {p_text} \\<longrightarrow> x = a \\<or> x = b"
+        expected = all(sympy.simplify(r - sa) == 0 or sympy.simplify(r - sb) == 0 for r in roots)
+    elif shape == "iff":
+        text = f"\\<forall>x. ({p_text}) = (x = a \\<or> x = b)"
+        on = [sympy.simplify(poly.subs(X, s)) == 0 for s in (sa, sb)]
+        expected = all(sympy.simplify(r - sa) == 0 or sympy.simplify(r - sb) == 0 for r in roots) and all(on)
+    else:
+        text = f"\\<exists>x. {p_text} \\<and> a < x \\<and> x \\<le> b"
+        expected = any(bool(sa < r) and bool(r <= sb) for r in roots)
+    got = algebraic_truth(_isabelle_formula(text), {"a": a, "b": b})
+    assert got is expected, (text, a, b, roots)
+
+
+def test_vieta_roots_written_as_a_quantifier_are_told_apart_at_an_irrational_model():
+    """MATH algebra/problem_1270: "a and b are the roots of 2x² − 10x + 5" written once as two
+    root equations (a = b allowed) and once with ``∀x. … → x = a ∨ x = b`` (a ≠ b). Every
+    model telling them apart is irrational (a = b = (5 ± √15) / 2) and the ∀ was outside the
+    exact field fragment: inconclusive before, inequivalent now with that model."""
+    head = 'theorem\nfixes a b :: real\nassumes h0 : "2 * a^2 - 10 * a + 5 = 0"\nand h1 : "2 * b^2 - 10 * b + 5 = 0"\n'
+    a = head + 'shows  "(2 * a - 3) * (4 * b - 6) = -22"'
+    b = head + 'and h2 : "\\<forall>x. 2 * x^2 - 10 * x + 5 = 0 \\<longrightarrow> x = a \\<or> x = b"\nshows  "(2 * a - 3) * (4 * b - 6) = -22"'
+    v = check_equivalence(provers.parse(a, "isabelle"), provers.parse(b, "isabelle"), relation="symbolic", timeout=1)
+    assert v.status == "inequivalent", v.reason
+    assert v.countermodel is not None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("\\<forall>x::real. x^2 = 2 \\<longrightarrow> x < 3", True),
+    ("\\<forall>x::real. x^2 = 2 \\<longrightarrow> x < 1", False),  # x = √2 is the counterexample
+    ("\\<exists>x::real. x^2 = 2 \\<and> x > 1", True),  # √2: no rational probe is a witness
+    ("\\<exists>x::real. x^3 - 2 = 0 \\<and> x < 1", False),
+    ("\\<forall>x::int. x^2 = 2 \\<longrightarrow> x = 5", True),  # no integer root: vacuous
+])
+def test_the_exact_evaluator_decides_quantifiers_over_irrational_roots(text, expected):
+    """A ∀ / ∃ guarded by a polynomial equation with irrational roots at rational values of
+    its other variables: "∀ over an unbounded domain" before, decided at the roots now."""
+    from provers.isabelle.parser import parse_isabelle
+    from provers.semantics.evaluate import decide
+
+    d = decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion)
+    assert d.exact and d.value is expected, d

@@ -4,7 +4,8 @@ Why: a nonlinear real obligation is often refuted only at irrational points (x²
 x² = 3: every countermodel has x = ±√2). The solvers give such a value as a polynomial and
 an isolating interval; ``AlgebraicReal`` keeps exactly that, and ``algebraic_truth`` decides
 a formula of the field fragment (numerals, + - * /, natural powers, comparisons,
-connectives, if-then-else; no binders, no other operation) at such a point EXACTLY, as the
+connectives, if-then-else, and ∀ / ∃ over the finitely many points a guard allows — the roots
+of a polynomial equation, ``_State.quantified``; no other binder or operation) at such a point EXACTLY, as the
 exact evaluator (``provers.semantics``) does at rational points, with the same meanings
 (x / 0 = 0). A countermodel with an algebraic value counts only when this re-check says
 False; anything outside the fragment is undecided (None), never guessed.
@@ -27,7 +28,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import BOOL, INT, NAT, RAT, REAL, App, Num, OpTable, Quant, Term, Var, app
+from provers.ir import (
+    BOOL,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    App,
+    Num,
+    OpTable,
+    Quant,
+    Term,
+    Var,
+    app,
+    free_vars,
+)
 from provers.semantics.identities import polynomial_identity
 
 #: Bisection rounds before a sign is left undecided (each halves every isolating interval).
@@ -205,6 +220,18 @@ class _Undecided(Exception):
     pass
 
 
+_UNSET = object()
+
+
+def _in_sort(x: int | Fraction | AlgebraicReal, sort: Any) -> bool:
+    """Whether the exact number ``x`` is a value of the number sort (an ``AlgebraicReal`` is
+    irrational: its polynomial is a minimal one of degree ≥ 2)."""
+    if isinstance(x, AlgebraicReal):
+        return sort == REAL
+    f = Fraction(x)
+    return sort in (RAT, REAL) or (f.denominator == 1 and (sort == INT or f >= 0))
+
+
 Value = Any  # sympy number (exact) for numbers, bool for formulas
 Interval = tuple[Fraction, Fraction]
 Handler = Callable[[App, dict[str, Any]], Value]
@@ -355,7 +382,89 @@ class _State:
             identity = polynomial_identity(t)
             if identity is not None:
                 return self.ev(identity)
+            return self.quantified(t)
         raise _Undecided(type(t).__name__)
+
+    def quantified(self, t: Quant) -> bool:
+        """A ∀ / ∃ whose variable's only possible counterexamples / witnesses are finitely
+        many points (``points``): ``∀x. p(x) = 0 → φ``, ``∃x. p(x) = 0 ∧ φ`` with p a nonzero
+        polynomial in x whose coefficients have rational values here (its real roots, the
+        irrational ones as algebraic numbers), ``x = e`` and disjunctions of those; ``∀x. A ↔
+        B`` with points for both sides (elsewhere both are false). Why: "a and b are the
+        roots" written ``∀x. 2x² − 10x + 5 = 0 → x = a ∨ x = b``, with irrational roots, left
+        every countermodel (a = b) undecided (MATH algebra/problem_1270)."""
+        from provers.semantics.domains import guards
+
+        if t.kind not in ("forall", "exists"):
+            raise _Undecided(f"quantifier {t.kind}")
+        want = t.kind == "exists"
+        for i, v in enumerate(t.vars):
+            if v.sort not in (NAT, INT, RAT, REAL):
+                continue
+            rest = frozenset(t.vars[:i] + t.vars[i + 1:])
+            found = [self.points_of(v, g, rest) for g in guards(t.kind, t.body)]
+            if not want and isinstance(t.body, App) and t.body.op in ("iff", "eq") and t.body.args[0].sort == BOOL:
+                sides = [self.points_of(v, side, rest) for side in t.body.args]
+                found.append(None if None in sides else [x for side in sides for x in side])
+            points = next((p for p in found if p is not None), None)
+            if points is None:
+                continue
+            body = Quant(t.kind, tuple(u for u in t.vars if u in rest), t.body) if rest else t.body
+            return any(self.at(v, x, body) == want for x in points if _in_sort(x, v.sort)) == want
+        raise _Undecided("quantifier without finitely many points to look at")
+
+    def points_of(self, v: Var, g: Term, bound: frozenset[Var]) -> list[Any] | None:
+        """The exact values of ``v`` (int, Fraction, ``AlgebraicReal``) outside of which the
+        formula ``g`` is false, or None when they are not known; ``g`` mentions none of the
+        ``bound`` variables."""
+        from provers.semantics.domains import MAX_CELL_DEGREE, polynomial_coefficients, real_roots
+
+        if v not in free_vars(g) or free_vars(g) & bound or not isinstance(g, App):
+            return None
+        if g.op == "or":
+            parts = [self.points_of(v, a, bound) for a in g.args]
+            return None if None in parts else [x for p in parts for x in p]  # type: ignore[union-attr]
+        if g.op != "eq" or g.args[0].sort == BOOL:
+            return None
+        for side, other in (g.args, g.args[::-1]):
+            if side == v and v not in free_vars(other):
+                try:
+                    return [_as_number(self.ev(other), self)]
+                except _Undecided:
+                    return None
+        coeffs = polynomial_coefficients(v, g.args[0], g.args[1], self.rational_value, False)
+        if not coeffs or len(coeffs) - 1 > MAX_CELL_DEGREE:  # not a polynomial in v with rational
+            return None  # coefficients, the zero one, or one of a degree sympy may take long on
+        rational, irrational = real_roots(coeffs)
+        return [*(int(r) if r.denominator == 1 else r for r in rational), *irrational]
+
+    def at(self, v: Var, x: Any, body: Term) -> bool:
+        """``body`` with ``v`` at the rational or algebraic ``x``."""
+        import sympy
+
+        saved = self.points.get(v.name, _UNSET)
+        if isinstance(x, AlgebraicReal):
+            self.points[v.name] = x.sympy()
+        else:
+            f = Fraction(x)
+            self.points[v.name] = sympy.Rational(f.numerator, f.denominator)
+        try:
+            return _bool(self.ev(body))
+        finally:
+            if saved is _UNSET:
+                del self.points[v.name]
+            else:
+                self.points[v.name] = saved
+
+    def rational_value(self, e: Term) -> Fraction | None:
+        """``e``'s value when it is rational, else None (for a polynomial's coefficients)."""
+        try:
+            d = self.ev(e)
+        except _Undecided:
+            return None
+        if isinstance(d, bool) or not getattr(d, "is_Rational", False):
+            return None
+        return Fraction(int(d.p), int(d.q))
 
     def sign(self, d: Any) -> int:
         """The exact sign of the sympy number ``d``."""

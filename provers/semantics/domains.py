@@ -428,7 +428,7 @@ def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
     reads as ``v ^ k``: GPT-4's Isabelle writes ``r powr 3`` for a positive root r."""
     if v.sort not in (NAT, INT, RAT, REAL):
         return None
-    coeffs = _coefficients(v, a, b, value, nonnegative)
+    coeffs = polynomial_coefficients(v, a, b, value, nonnegative)
     if coeffs is None or not 2 <= len(coeffs) - 1 <= MAX_ROOT_DEGREE:
         return None
     roots, complete = _rational_roots(coeffs, nonnegative)
@@ -437,8 +437,8 @@ def polynomial_roots(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
     return roots if v.sort == RAT or complete else None
 
 
-def _coefficients(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
-                  powr_as_pow: bool) -> tuple[Fraction, ...] | None:
+def polynomial_coefficients(v: Var, a: Term, b: Term, value: Callable[[Term], Any],
+                            powr_as_pow: bool) -> tuple[Fraction, ...] | None:
     """The coefficients of ``a − b`` as a polynomial in ``v`` from degree 0 up to its degree
     (``()`` for 0), each with its v-free atoms at their exact values, or None."""
     diff = _difference(v, a, b, powr_as_pow)
@@ -506,7 +506,7 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
             continue
         if not (isinstance(g, App) and g.op in _COMPARISONS and len(g.args) == 2):
             return None
-        coeffs = _coefficients(v, g.args[0], g.args[1], value, False)
+        coeffs = polynomial_coefficients(v, g.args[0], g.args[1], value, False)
         if coeffs is None or len(coeffs) - 1 > MAX_CELL_DEGREE:
             return None
         if len(coeffs) >= 2:
@@ -527,7 +527,7 @@ def _cells(polys: tuple[tuple[Fraction, ...], ...]
     for coeffs in polys:
         p = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(coeffs)], x, domain="QQ")
         found.update(p.sqf_part().real_roots())
-        irrational.extend(_irrational_roots(p))
+        irrational.extend(r for r in real_roots(coeffs)[1] if not any(r == s for s in irrational))
     ordered = sorted(found, key=lambda r: sympy.Float(r.evalf(40), 40))
     rational = tuple(Fraction(int(r.p), int(r.q)) for r in ordered if r.is_Rational)
     if len(rational) + len(irrational) != len(ordered):
@@ -544,20 +544,28 @@ def _cells(polys: tuple[tuple[Fraction, ...], ...]
     return tuple(samples), rational, tuple(irrational)
 
 
-def _irrational_roots(p: Any) -> list[Any]:
-    """The irrational real roots of the sympy polynomial ``p`` as ``AlgebraicReal``: those of
-    its irreducible factors of degree ≥ 2, each isolated by sympy's exact intervals."""
+@functools.lru_cache(maxsize=1024)
+def real_roots(coeffs: tuple[Fraction, ...]) -> tuple[tuple[Fraction, ...], tuple[Any, ...]]:
+    """Every real root of Σ coeffs[i]·xⁱ (a nonzero polynomial), each once: the rational ones,
+    and the others as ``algebraic.AlgebraicReal`` (an irreducible factor of degree ≥ 2 and
+    an isolating interval from sympy's exact real-root isolation)."""
+    import sympy
+
     from provers.semantics.algebraic import AlgebraicReal
 
-    out = []
+    x = sympy.Symbol("x")
+    p = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(coeffs)], x, domain="QQ")
+    rational: list[Fraction] = []
+    irrational: list[Any] = []
     for f, _mult in p.factor_list()[1]:
-        if f.degree() < 2:
-            continue
         _, g = f.clear_denoms()
-        coeffs = tuple(int(c) for c in reversed(g.all_coeffs()))
+        ints = tuple(int(c) for c in reversed(g.all_coeffs()))
+        if len(ints) == 2:
+            rational.append(Fraction(-ints[0], ints[1]))
+            continue
         for (lo, hi), _m in g.intervals():
-            out.append(AlgebraicReal(coeffs, Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))))
-    return out
+            irrational.append(AlgebraicReal(ints, Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))))
+    return tuple(sorted(set(rational))), tuple(irrational)
 
 
 def _rational_between(lo: Any, hi: Any) -> Fraction | None:

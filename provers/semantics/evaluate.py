@@ -808,9 +808,26 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         decided = _rational_identity(t, env)
         if decided is not None:
             return decided
+    decided = _at_finitely_many_points(t, env)
+    if decided is not None:
+        return decided
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
     fewer = f"; {NESTED_PROBES_REASON}" if nested else ""
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names}{fewer})")
+
+
+def _at_finitely_many_points(t: Quant, env: Env) -> bool | None:
+    """A ∀ / ∃ whose guard allows finitely many points, some irrational (``∀x. x² = 2 → x <
+    a``), decided exactly at them by the algebraic evaluator (``algebraic._State.quantified``)
+    when its free variables have number values; None otherwise."""
+    point = {}
+    for v in free_vars(t):
+        x = env.get(v.name)
+        if isinstance(x, bool) or not isinstance(x, (int, Fraction, AlgebraicReal)):
+            return None
+        point[v.name] = x
+    _tick()
+    return algebraic_truth(t, point)
 
 
 def _witness_only(body: Term) -> Quant | None:
