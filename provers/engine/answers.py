@@ -466,21 +466,22 @@ def vacuity_by_definitions(nf: NormalForm, formula: Term, deadline: Deadline | N
         if any(r is None or has_uninterpreted(r) for r in rest):
             return None
         holds = truth(and_(*rest), {}, deadline) if rest else True
+        if holds is False:
+            return Obligation(VACUITY_NAME, formula, Status.PROVED, "propagation",
+                              "with the variables the premises define at their definitions, the other "
+                              "premises are exactly false (exact evaluation)")
+        if holds is not True or not all(defs.defined(v) or provably_inhabited(v.sort) for v in lifted.variables):
+            return None
+        model = _defined_model(lifted, defs, deadline)
     except DeadlineExceeded:
         raise
     except Exception as e:  # noqa: BLE001 - a bug must not become a verdict: the solvers decide
         log.warning("vacuity by definitions failed: %s: %s", type(e).__name__, e, exc_info=True)
         return None
-    if holds is False:
-        return Obligation(VACUITY_NAME, formula, Status.PROVED, "propagation",
-                          "with the variables the premises define at their definitions, the other "
-                          "premises are exactly false (exact evaluation)")
-    if holds is not True or not all(defs.defined(v) or provably_inhabited(v.sort) for v in lifted.variables):
-        return None
     what = "every premise defines a variable or a function by earlier ones" if not rest else \
         "the other premises hold exactly at the definitions' values"
     return Obligation(VACUITY_NAME, formula, Status.REFUTED, "propagation",
-                      f"{what}: a model by construction", _defined_model(lifted, defs, deadline))
+                      f"{what}: a model by construction", model)
 
 
 def _defined_model(nf: NormalForm, defs: Definitions, deadline: Deadline | None) -> Model | None:

@@ -43,6 +43,7 @@ from provers.ir import (
     app,
     free_vars,
 )
+from provers.semantics.domains import MAX_CELL_DEGREE, guards, polynomial_coefficients, real_roots
 from provers.semantics.identities import polynomial_identity
 
 #: Bisection rounds before a sign is left undecided (each halves every isolating interval).
@@ -393,8 +394,6 @@ class _State:
         B`` with points for both sides (elsewhere both are false). Why: "a and b are the
         roots" written ``∀x. 2x² − 10x + 5 = 0 → x = a ∨ x = b``, with irrational roots, left
         every countermodel (a = b) undecided (MATH algebra/problem_1270)."""
-        from provers.semantics.domains import guards
-
         if t.kind not in ("forall", "exists"):
             raise _Undecided(f"quantifier {t.kind}")
         want = t.kind == "exists"
@@ -417,8 +416,6 @@ class _State:
         """The exact values of ``v`` (int, Fraction, ``AlgebraicReal``) outside of which the
         formula ``g`` is false, or None when they are not known; ``g`` mentions none of the
         ``bound`` variables."""
-        from provers.semantics.domains import MAX_CELL_DEGREE, polynomial_coefficients, real_roots
-
         if v not in free_vars(g) or free_vars(g) & bound or not isinstance(g, App):
             return None
         if g.op == "or":

@@ -521,19 +521,16 @@ def _cells(polys: tuple[tuple[Fraction, ...], ...]
     comparison is exact (sympy); None when two roots could not be separated."""
     import sympy
 
-    x = sympy.Symbol("x")
-    found: set[Any] = set()
+    rational: set[Fraction] = set()
     irrational: list[Any] = []
     for coeffs in polys:
-        p = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(coeffs)], x, domain="QQ")
-        found.update(p.sqf_part().real_roots())
-        irrational.extend(r for r in real_roots(coeffs)[1] if not any(r == s for s in irrational))
-    ordered = sorted(found, key=lambda r: sympy.Float(r.evalf(40), 40))
-    rational = tuple(Fraction(int(r.p), int(r.q)) for r in ordered if r.is_Rational)
-    if len(rational) + len(irrational) != len(ordered):
-        return None  # the two readings of the roots disagree: no cells
-    if not ordered:
+        rs, irr = real_roots(coeffs)
+        rational.update(rs)
+        irrational.extend(r for r in irr if not any(r == s for s in irrational))
+    if not rational and not irrational:
         return (Fraction(0),), (), ()
+    exact = [sympy.Rational(q.numerator, q.denominator) for q in rational] + [r.sympy() for r in irrational]
+    ordered = sorted(exact, key=lambda r: sympy.Float(r.evalf(40), 40))
     samples = [Fraction(math.floor(ordered[0].evalf(30))) - 1]
     for lo, hi in zip(ordered, ordered[1:], strict=False):
         q = _rational_between(lo, hi)
@@ -541,7 +538,7 @@ def _cells(polys: tuple[tuple[Fraction, ...], ...]
             return None
         samples.append(q)
     samples.append(Fraction(math.ceil(ordered[-1].evalf(30))) + 1)
-    return tuple(samples), rational, tuple(irrational)
+    return tuple(samples), tuple(sorted(rational)), tuple(irrational)
 
 
 @functools.lru_cache(maxsize=1024)
