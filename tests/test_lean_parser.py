@@ -384,3 +384,29 @@ def test_a_finset_interval_over_a_dense_order_does_not_elaborate(text):
     with pytest.raises(ParseError, match="LocallyFiniteOrder"):
         parse_lean(text)
     assert parse_lean("theorem t : ∑ i in Finset.Icc (1:ℕ) 12, i = 78 := by sorry") is not None
+
+
+def _premises(text: str) -> str:
+    from provers.engine.normal import normalize
+    from provers.ir import show
+
+    return " ∧ ".join(show(p) for p in normalize(parse_lean(text)).premises)
+
+
+def test_set_nonempty_and_disjoint_unfold_to_their_definitions():
+    # ProofNet exercise_2_46 (GTED): `A ≠ ∅` / `A.Nonempty`, `Disjoint A B` of two sets
+    ref = ("theorem t {M : Type*} [MetricSpace M] {A B : Set M} (hA : IsCompact A) (hAB : Disjoint A B) "
+           "(hA₀ : A ≠ ∅) : ∃ a₀, a₀ ∈ A := by sorry")
+    cand = ("theorem t {M : Type*} [MetricSpace M] {A B : Set M} (hA : IsCompact A) (hA' : A.Nonempty) "
+            "(h : ∀ x, x ∈ A → x ∉ B) : ∃ a₀ ∈ A, True := by sorry")
+    premises = _premises(cand)
+    assert "Nonempty" not in premises and "∃" in premises
+    v = provers.check_equivalence(ref, cand, relation="sae", timeout=5)
+    assert str(v.status) == "equivalent", v.reason
+    # a Finset's Nonempty too; `Disjoint` of non-sets stays a symbol
+    assert "Nonempty" not in _premises("theorem t (s : Finset ℕ) (h : s.Nonempty) : 0 < s.card := by sorry")
+    assert "Disjoint" in _premises("theorem t {G : Type*} [Group G] (a b : Subgroup G) (h : Disjoint a b) : a = a := by sorry")
+    # and a set that is empty refutes Nonempty
+    v = provers.check_equivalence("theorem t (A : Set ℕ) (h : A.Nonempty) : 0 = 0 := by sorry",
+                                  "theorem t (A : Set ℕ) (h : A = A) : 0 = 0 := by sorry", relation="sae", timeout=5)
+    assert str(v.status) == "inequivalent", v.reason

@@ -16,7 +16,9 @@ from provers.engine.relations import (
     syntactic_key,
 )
 from provers.ir import (
+    INT,
     NAT,
+    RAT,
     REAL,
     Hypothesis,
     Quant,
@@ -83,6 +85,34 @@ def test_sae_leaf_rule_identifies_equal_values_of_the_same_sort():
     B = nf([m], [], app("eq", m, m))
     out = check_sae(A, rename_onto(B, Alignment(((n, m),), 0.0)), prover())
     assert out.status != REFUTED and not out.ruled_out
+
+
+def _closed(concl):
+    return normalize(Statement((), concl))
+
+
+def test_sae_leaf_compares_numbers_of_different_sorts_as_values():
+    # `5 ^ 30 % 7 = 1` over ℕ against `(5 ^ 30 : ℤ) % 7 = 1 % 7` (`Int.ModEq`): equal values
+    five = app("mod", app("pow", num(5, NAT), num(30, NAT)), num(7, NAT))
+    A = _closed(app("eq", five, num(1, NAT)))
+    five_z = app("emod", app("pow", num(5, INT), num(30, NAT)), num(7, INT))
+    B = _closed(app("eq", five_z, app("emod", num(1, INT), num(7, INT))))
+    assert check_sae(A, B, prover()).status == PROVED
+    # the same fraction over ℚ and ℝ
+    q = lambda s: app("div", num(7, s), num(3, s))  # noqa: E731
+    assert check_sae(_closed(app("lt", q(RAT), num(3, RAT))), _closed(app("gt", num(3, REAL), q(REAL))),
+                     prover()).status == PROVED
+
+
+def test_sae_leaf_across_sorts_keeps_each_sorts_arithmetic():
+    # ℕ's 7 / 3 is 2, ℝ's is 7/3: the values differ, the leaves do not match
+    A = _closed(app("eq", app("div", num(7, NAT), num(3, NAT)), num(2, NAT)))
+    B = _closed(app("eq", app("div", num(7, REAL), num(3, REAL)), num(2, REAL)))
+    out = check_sae(A, B, prover())
+    assert out.ruled_out, out.reason
+    # both sides true, yet E1 = E1' fails: a sort change that moves a value is seen
+    C = _closed(app("eq", app("div", num(7, REAL), num(3, REAL)), app("div", num(7, REAL), num(3, REAL))))
+    assert check_sae(A, C, prover()).ruled_out
 
 
 def test_sae_premises_refuted_by_fingerprint_with_a_model():

@@ -66,6 +66,8 @@ from provers.ir import (
     BOOL,
     CONNECTIVES,
     DUAL,
+    NUMERIC_ORDER,
+    ORDERED,
     RELATION_OPS,
     App,
     Quant,
@@ -73,12 +75,14 @@ from provers.ir import (
     Var,
     and_,
     app,
+    cast,
     free_vars,
     fresh_name,
     provably_inhabited,
     show,
     substitute,
     subterms,
+    widest,
 )
 from provers.semantics.evaluate import truth
 from provers.status import PinStatus, Status
@@ -229,9 +233,11 @@ def _match(p: Term, q: Term, prove: ProveFn, order: tuple[Var, ...], cheap: bool
             return Outcome(STRUCTURAL, [], f"{path}: relation {p.op} vs {q.op}")
         outs: list[Outcome] = []
         for e1, f1, e2, f2, how in tries:
-            if e1.sort != f1.sort or e2.sort != f2.sort:
+            first, second = _as_numbers(e1, f1, p.op), _as_numbers(e2, f2, p.op)
+            if first is None or second is None:
                 outs.append(Outcome(STRUCTURAL, [], f"{path}: sorts differ ({how})"))
                 continue
+            (e1, f1), (e2, f2) = first, second
             items = []
             for lhs, rhs, side in ((e1, f1, "E1"), (e2, f2, "E2")):
                 if not same_term(lhs, rhs):
@@ -245,6 +251,21 @@ def _match(p: Term, q: Term, prove: ProveFn, order: tuple[Var, ...], cheap: bool
             return Outcome(STRUCTURAL, [], f"{path}: sorts differ")
         return _combine(_run(prove, [(f"{path} atom L ↔ L'", iff(p, q))], order, cheap))
     return Outcome(STRUCTURAL, [], f"{path}: {kp} vs {kq}")
+
+
+def _as_numbers(e: Term, f: Term, op: str) -> tuple[Term, Term] | None:
+    """E and E' of a relational leaf in one sort: as they are when their sorts agree; both
+    embedded into the wider sort when they are numbers of different sorts, since the
+    embeddings ℕ → ℤ → ℚ → ℝ (→ ℂ for = and ≠) preserve the relation, so E = E' as numbers
+    still gives C ↔ C' (``5 ^ 30 % 7 = 1`` over ℕ and ``(5 ^ 30 : ℤ) % 7 = 1 % 7``); None
+    otherwise. The equations are about values: ℕ's ``7 / 2`` is 3, never 7/2."""
+    if e.sort == f.sort:
+        return e, f
+    allowed = NUMERIC_ORDER if op in ("eq", "ne") else ORDERED
+    if e.sort not in allowed or f.sort not in allowed:
+        return None
+    wide = widest(e.sort, f.sort)
+    return cast(e, wide), cast(f, wide)
 
 
 def _all(subs: list[Outcome]) -> Outcome:

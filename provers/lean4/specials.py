@@ -224,6 +224,29 @@ class Specials:
     def sp_is_greatest(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         return self._extremum(syn, args, "ge", "IsGreatest")
 
+    def sp_nonempty(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
+        """``s.Nonempty`` (``Set.Nonempty``, ``Finset.Nonempty``) is ``∃ x, x ∈ s``: the
+        definition, so that it meets ``s ≠ ∅`` and ``∃ x ∈ s, …``."""
+        if len(args) != 1:
+            return self.generic(syn, "Set.Nonempty", args, BOOL)
+        s, _ = self.elab(args[0], None)
+        if not isinstance(s.sort, SetSort):
+            return Uninterpreted("Set.Nonempty", (s,), BOOL), False
+        x = Var(self.fresh("x"), s.sort.elem)
+        return Quant("exists", (x,), app("mem", x, s)), False
+
+    def sp_disjoint(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
+        """``Disjoint s t`` of two sets is ``∀ x, x ∈ s → x ∉ t`` (``Set.disjoint_left``); of
+        anything else (a lattice's ``⊓ = ⊥``) it stays uninterpreted."""
+        if len(args) != 2:
+            return self.generic(syn, "Disjoint", args, BOOL)
+        s, _ = self.elab(args[0], None)
+        t, _ = self.elab(args[1], s.sort if isinstance(s.sort, SetSort) else None)
+        if not (isinstance(s.sort, SetSort) and s.sort == t.sort):
+            return Uninterpreted("Disjoint", (s, t), BOOL), False
+        x = Var(self.fresh("x"), s.sort.elem)
+        return Quant("forall", (x,), app("implies", app("mem", x, s), app("not", app("mem", x, t)))), False
+
     def sp_injective(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         if len(args) != 1:
             return self.generic(syn, "Function.Injective", args, BOOL)
