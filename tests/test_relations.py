@@ -1,13 +1,8 @@
 """Relations under one alignment: obligations, tree matching, standardization."""
 
-import itertools
-
 from provers.deadline import Deadline
 from provers.engine.align import Alignment
-from hypothesis import given
-from hypothesis import strategies as st
-
-from provers.engine.formulas import canon_key, iff, premises_iff, standardize
+from provers.engine.formulas import canon_key, standardize
 from provers.engine.normal import normalize
 from provers.engine.prover import Prover
 from provers.engine.relations import (
@@ -32,7 +27,6 @@ from provers.ir import (
     VarBinder,
     and_,
     app,
-    show,
     num,
     or_,
 )
@@ -154,26 +148,3 @@ def test_canon_key_is_stable_when_conjuncts_with_binders_are_reordered():
     f1 = Quant("forall", (k,), Quant("exists", (m,), app("lt", k, m)))
     f2 = Quant("forall", (k,), Quant("exists", (m,), app("lt", m, k)))
     assert canon_key(f1) != canon_key(f2)
-
-
-_POOL = [app("lt", x, y), app("eq", app("add", x, y), r(3)), app("le", r(0), x), app("ne", y, r(1)),
-         app("gt", y, x), app("le", app("mul", x, x), r(4))]
-
-
-@given(st.lists(st.integers(0, len(_POOL) - 1), max_size=4), st.lists(st.integers(0, len(_POOL) - 1), max_size=4))
-def test_premises_iff_takes_out_shared_premises_without_changing_the_formula(ia, ib):
-    from provers.semantics.evaluate import truth
-
-    A, B = nf([x, y], [_POOL[i] for i in ia], app("lt", x, r(9))), nf([x, y], [_POOL[i] for i in ib], app("lt", x, r(9)))
-    factored, plain = premises_iff(A, B), iff(A.premise(), B.premise())
-    for vx, vy in itertools.product([-2, 0, 1, 2, 3], repeat=2):
-        env = {"x": vx, "y": vy}
-        assert truth(factored, env) == truth(plain, env), (show(factored), env)
-
-
-def test_premises_iff_leaves_only_the_differing_premises_in_the_comparison():
-    A = nf([x, y], [app("lt", x, y), app("le", r(0), x)], app("lt", x, r(9)))
-    B = nf([x, y], [app("gt", y, x), app("lt", r(0), x)], app("lt", x, r(9)))
-    f = premises_iff(A, B)
-    assert f.op == "implies" and canon_key(f.args[0]) == canon_key(app("lt", x, y))
-    assert canon_key(f.args[1]) == canon_key(iff(app("le", r(0), x), app("lt", r(0), x)))

@@ -445,3 +445,39 @@ def test_closed_powers_of_roots_agree_with_the_evaluator(p, k, root, op):
             assert not isinstance(r, Refuted if expected else Proved), (solver, p, k, root, op, r)
         if isinstance(v, (int, Fraction)):
             assert isinstance(r, Proved), (solver, p, k, root, op, r)
+
+
+_POOL = [app("lt", x, y), eq(app("add", x, y), num(3, REAL)), app("le", num(0, REAL), x), app("ne", y, num(1, REAL)),
+         app("gt", y, x), app("le", app("mul", x, x), num(4, REAL))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, len(_POOL) - 1), max_size=4), st.lists(st.integers(0, len(_POOL) - 1), max_size=4))
+def test_shared_conjuncts_are_taken_out_without_changing_the_formula(ia, ib):
+    """`(X ∧ A) ↔ (X ∧ B)` reaches the solvers as `X → (A ↔ B)`: the same truth value at every
+    point, and the same verdict from both solvers."""
+    from provers.backends.smt.lower import shared_conjuncts_out
+    from provers.ir import and_
+
+    body = app("iff", and_(*(_POOL[k] for k in ia)), and_(*(_POOL[k] for k in ib)))
+    out = shared_conjuncts_out(body)
+    for vx in (-2, 0, Fraction(1, 2), 1, 2, 3):
+        for vy in (-1, 0, 1, 2, Fraction(5, 2)):
+            assert truth(out, {"x": vx, "y": vy}) == truth(body, {"x": vx, "y": vy})
+    closed = forall_([x, y], body)
+    for backend in ("z3", "cvc5"):
+        r = solve(backend, closed, timeout=5.0)
+        assert not isinstance(r, Unknown), r
+        if isinstance(r, Refuted):
+            assert truth(body, r.model) is False
+
+
+def test_shared_conjuncts_leave_only_the_differing_ones_in_the_comparison():
+    from provers.backends.smt.lower import shared_conjuncts_out
+    from provers.ir import and_, canon_key
+
+    body = app("iff", and_(app("lt", x, y), app("le", num(0, REAL), x)), and_(app("gt", y, x), app("lt", num(0, REAL), x)))
+    out = shared_conjuncts_out(body)
+    assert out.op == "implies" and canon_key(out.args[0]) == canon_key(app("lt", x, y))
+    assert canon_key(out.args[1]) == canon_key(app("iff", app("le", num(0, REAL), x), app("lt", num(0, REAL), x)))
+    assert shared_conjuncts_out(app("iff", app("lt", x, y), app("gt", y, x))).op == "iff"  # nothing left: as it is

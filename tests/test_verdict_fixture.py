@@ -102,10 +102,24 @@ NEWLY_DECIDED = {
     ("gted", "gted/proofnet/exercise_3_1/0", "symbolic"),
     ("gted", "gted/proofnet/exercise_4_6/0", "sae"),
     ("gted", "gted/proofnet/exercise_4_6/0", "symbolic"),
+    # `A.Nonempty` is `∃ x, x ∈ A` and `Disjoint A B` of sets `∀ x, x ∈ A → x ∉ B` (stop 41):
+    # the candidate's `A.Nonempty` meets the reference's `A ≠ ∅`, the rest is the same statement
+    # with binder predicates (human label: equivalent)
+    ("gted", "gted/proofnet/exercise_2_46/0", "sae"),
+    ("gted", "gted/proofnet/exercise_2_46/0", "symbolic"),
+    ("gted", "gted/proofnet/exercise_2_46/0", "logical"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
 WITHDRAWN = {
+    # a premise-free `sae` leaf compares numbers of different sorts as values, both embedded
+    # into the wider sort (stop 41): `5 ^ 30 % 7 = 1` over ℕ against `5 ^ 30 ≡ 1 [ZMOD 7]`
+    # (229; 212 likewise), and one numeral expression over ℝ against ℚ (amc12b_2020_p2): the
+    # same values, each sort's arithmetic kept (ℕ's 5 / 3 stays 1: amc12a_2013_p4 is still
+    # inequivalent); human label equivalent for all three
+    ("gted", "gted/minif2f/mathd_numbertheory_229/0", "sae"): "equivalent",
+    ("gted", "gted/minif2f/mathd_numbertheory_212/0", "sae"): "equivalent",
+    ("gted", "gted/minif2f/amc12b_2020_p2/0", "sae"): "equivalent",
     # σ.2 2 (an Equiv's inverse at 2) was read without its argument, so the reference's
     # premises σ.2 2 = 10 and σ.2 10 = 1 looked contradictory ("A provable")
     ("gted", "gted/minif2f/mathd_algebra_209/0", "logical"): "inconclusive",

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from provers.engine.normal import NormalForm, premise_exists_lifted
 from provers.ir import (
-    COMMUTATIVE,
     DUAL,
     FALSE,
-    FLIPPED,
     RELATION_OPS,
     App,
     FunSort,
@@ -23,11 +21,9 @@ from provers.ir import (
     Sort,
     Term,
     Var,
-    and_,
     app,
-    canonical,
+    canon_key,
     free_vars,
-    map_term,
     provably_inhabited,
 )
 
@@ -46,39 +42,6 @@ def close(body: Term, order: tuple[Var, ...] = ()) -> Term:
 
 def iff(p: Term, q: Term) -> Term:
     return app("iff", p, q)
-
-
-def premises_iff(a: NormalForm, b: NormalForm) -> Term:
-    """``⋀Γ ↔ ⋀Γ'`` with the premises both sides state (same canonical key) taken out as
-    hypotheses: ``(X ∧ A) ↔ (X ∧ B)`` is ``X → (A ↔ B)``, the same formula, and the solvers
-    then compare only what differs (a guard dropped inside a ∀, which they time out on when it
-    comes with every premise)."""
-    keys_b = {canon_key(p) for p in b.premises}
-    shared = {k for k in (canon_key(p) for p in a.premises) if k in keys_b}
-    if not shared:
-        return iff(a.premise(), b.premise())
-    only_a = [p for p in a.premises if canon_key(p) not in shared]
-    only_b = [p for p in b.premises if canon_key(p) not in shared]
-    if not only_a and not only_b:
-        return iff(a.premise(), b.premise())
-    common = [p for p in a.premises if canon_key(p) in shared]
-    return app("implies", and_(*common), iff(and_(*only_a), and_(*only_b)))
-
-
-def canon_key(t: Term) -> str:
-    """Alpha-canonical rendering with commutative arguments ordered and > / ≥ flipped."""
-
-    def rw(s: Term) -> Term | None:
-        if isinstance(s, App):
-            if s.op in FLIPPED:
-                return app(FLIPPED[s.op], s.args[1], s.args[0])
-            if s.op in COMMUTATIVE:
-                args = tuple(sorted(s.args, key=repr))
-                if args != s.args:
-                    return app(s.op, *args)
-        return None
-
-    return repr(map_term(canonical(t), rw))
 
 
 def same_term(p: Term, q: Term) -> bool:

@@ -56,7 +56,6 @@ from provers.engine.formulas import (
     canon_key,
     close,
     iff,
-    premises_iff,
     same_term,
     satisfiable_obligation,
     standardize,
@@ -188,7 +187,7 @@ def check_sae(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False)
     if a.premises:
         obs = _run(
             prove,
-            [("premises ⋀Γ ↔ ⋀Γ'", premises_iff(a, b)), ("conclusions C ↔ C'", iff(a.conclusion, b.conclusion))],
+            [("premises ⋀Γ ↔ ⋀Γ'", iff(a.premise(), b.premise())), ("conclusions C ↔ C'", iff(a.conclusion, b.conclusion))],
             order,
             cheap,
         )
@@ -323,7 +322,7 @@ def check_symbolic(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = F
     """The aligned part of the symbolic relation: ⋀Γ ↔ ⋀Γ' and C ↔ C' under one alignment."""
     items = []
     if a.premises or b.premises:
-        items.append(("premises ⋀Γ ↔ ⋀Γ'", premises_iff(a, b)))
+        items.append(("premises ⋀Γ ↔ ⋀Γ'", iff(a.premise(), b.premise())))
     items.append(("conclusions C ↔ C'", iff(a.conclusion, b.conclusion)))
     return _combine(_run(prove, items, a.variables, cheap))
 

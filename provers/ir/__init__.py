@@ -28,6 +28,7 @@ from provers.ir.display import (
 )
 from provers.ir.handlers import OpTable
 from provers.ir.keys import (
+    canon_key,
     canonical,
 )
 from provers.ir.ops import (
@@ -193,6 +194,7 @@ __all__ = [
     "and_",
     "app",
     "app_sorted",
+    "canon_key",
     "canonical",
     "cast",
     "by_identity",

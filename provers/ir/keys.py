@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from provers.ir.terms import Term, Var
-from provers.ir.traverse import free_vars, rebind, subterms
+from provers.ir.ops import COMMUTATIVE, FLIPPED, app
+from provers.ir.terms import App, Term, Var
+from provers.ir.traverse import free_vars, map_term, rebind, subterms
 
 
 def canonical(t: Term, free_prefix: str | None = None) -> Term:
@@ -25,3 +26,20 @@ def canonical(t: Term, free_prefix: str | None = None) -> Term:
 
 def _canon(t: Term, env: dict[Var, Term], depth: int) -> Term:
     return rebind(t, env, lambda b, i, d: Var(f"_b{d}.{i}", b.sort), depth)
+
+
+def canon_key(t: Term) -> str:
+    """Alpha-canonical rendering with commutative arguments ordered and > / ≥ flipped: equal
+    keys, equivalent formulas (the key of syntactic equivalence and of shared premises)."""
+
+    def rw(s: Term) -> Term | None:
+        if isinstance(s, App):
+            if s.op in FLIPPED:
+                return app(FLIPPED[s.op], s.args[1], s.args[0])
+            if s.op in COMMUTATIVE:
+                args = tuple(sorted(s.args, key=repr))
+                if args != s.args:
+                    return app(s.op, *args)
+        return None
+
+    return repr(map_term(canonical(t), rw))

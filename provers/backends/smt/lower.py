@@ -79,8 +79,11 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
+    and_,
     app,
+    canon_key,
     canonical,
+    conjuncts,
     free_vars,
     has_uninterpreted,
     map_term,
@@ -493,6 +496,24 @@ def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...
     return out
 
 
+def shared_conjuncts_out(body: Term) -> Term:
+    """``(X ∧ A) ↔ (X ∧ B)`` as ``X → (A ↔ B)``, X the conjuncts both sides state (equal
+    canonical keys): the same formula, and the solvers compare only what differs. Two
+    candidates' premises that share all but a guard dropped inside a ∀ time out together and
+    are proved apart (GTED imo_1982_p1: cvc5 proves the one differing premise pair alone)."""
+    if not (isinstance(body, App) and body.op == "iff" and len(body.args) == 2):
+        return body
+    left, right = conjuncts(body.args[0]), conjuncts(body.args[1])
+    keys_right = {canon_key(p) for p in right}
+    shared = {k for k in map(canon_key, left) if k in keys_right}
+    only_left = [p for p in left if canon_key(p) not in shared]
+    only_right = [p for p in right if canon_key(p) not in shared]
+    if not shared or not (only_left or only_right):
+        return body
+    common = [p for p in left if canon_key(p) in shared]
+    return app("implies", and_(*common), app("iff", and_(*only_left), and_(*only_right)))
+
+
 def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool = False,
                      witness_existentials: bool = False) -> Lowered:
     """Lower a closed formula (free variables count as universally quantified).
@@ -516,6 +537,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
         consts.append(v)
     lw = Lowerer(constrain_facts, witness_existentials)
     original_body = body
+    body = shared_conjuncts_out(body)
     body = pairs.simplify(body, isabelle=False)  # (x, y) = (0, 0): the solvers have no pairs
     if fold:
         body = fold_ground(body)
