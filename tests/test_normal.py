@@ -152,3 +152,22 @@ def test_notations_of_one_radical_are_one_class():
     b = a.replace("root 4 5", "5 powr (1/4)")
     v = provers.check_equivalence(provers.parse(a, "isabelle"), provers.parse(b, "isabelle"), relation="symbolic", timeout=1)
     assert str(v.status) == "equivalent", v
+
+
+def test_a_universal_premise_over_a_conjunction_is_one_premise_per_fact():
+    import provers
+    from provers.ir import canon_key
+
+    one = provers.parse("theorem t (k : ℕ) (h : ∀ n : ℕ, Nat.Coprime (6 * n + k) (6 * n + 3) ∧ "
+                        "Nat.Coprime (6 * n + k) (6 * n + 1)) : 5 ≤ k := by sorry", "lean4")
+    three = provers.parse("theorem t (k : ℕ) (h₁ : ∀ n, Nat.gcd (6 * n + k) (6 * n + 3) = 1) "
+                          "(h₂ : ∀ n : ℕ, Nat.gcd (6 * n + k) (6 * n + 1) = 1) : 5 ≤ k := by sorry", "lean4")
+    a, b = normalize(one).premises, normalize(three).premises
+    assert len(a) == 2 and sorted(map(canon_key, a)) == sorted(map(canon_key, b))
+    # a guard stays with each fact; an unused bound variable over an inhabited sort is dropped
+    zero = num(0, REAL)
+    guarded = normalize(st([x], [Quant("forall", (y,), implies(app("lt", zero, y), and_(Q, P)))], R)).premises
+    assert [canon_key(p) for p in guarded] == [canon_key(Quant("forall", (y,), implies(app("lt", zero, y), f)))
+                                               for f in (Q, P)]
+    free = normalize(st([x], [Quant("forall", (y,), and_(P, Q))], R)).premises
+    assert [canon_key(p) for p in free] == [canon_key(P), canon_key(Quant("forall", (y,), Q))]

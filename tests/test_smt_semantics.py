@@ -181,6 +181,9 @@ SYMBOLIC = [
     ("closed powr of a root", forall_([x], eq(app("mul", x, app("powr", app("signed_sqrt", R(7)), R(2))), app("mul", R(7), x)))),
     # gcd / lcm are fresh symbols to the solvers: commutativity comes from one argument order
     ("gcd commutes", forall_([i, j], eq(app("gcd", i, j), app("gcd", j, i)))),
+    # gcd 0 b = |b|, gcd a 0 = |a|: Nat.gcd_zero_left / Int.gcd_zero_right, Isabelle gcd_0_left
+    ("gcd with zero", forall_([m, i], app("and", eq(app("gcd", N(0), m), m), eq(app("gcd", i, Z(0)), app("abs", i))))),
+    ("gcd of k and 3 is 1 only for k > 0", forall_([m], implies(eq(app("gcd", m, N(3)), N(1)), app("lt", N(0), m)))),
     ("lcm commutes", forall_([m, n], eq(app("lcm", m, n), app("lcm", n, m)))),
     ("card of two distinct", forall_([i, j], implies(app("ne", i, j),
                                                      eq(app("card", app_sorted("set_of", SetSort(INT), i, j)), N(2))))),

@@ -57,6 +57,7 @@ from provers.ir import (
     fresh_name,
     is_universe,
     map_term,
+    provably_inhabited,
     rename_apart,
     substitute,
     subterms,
@@ -160,6 +161,31 @@ def premise_exists_lifted(nf: NormalForm) -> NormalForm:
             prefix.append((FORALL, nv))
         todo[:0] = conjuncts(substitute(p.body, mapping))
     return replace(nf, prefix=tuple(prefix), premises=tuple(premises))
+
+
+def forall_conjuncts(p: Term) -> list[Term]:
+    """``∀x̄. [G →] P ∧ Q`` as ``∀x̄. [G →] P`` and ``∀x̄. [G →] Q`` (∀ distributes over ∧), each
+    over the bound variables it uses (an unused one dropped only over an inhabited sort): one
+    premise per fact, so that two statements writing the same facts in one ∀ or in several
+    share them (GTED mathd_numbertheory_435: three coprimality premises against one)."""
+    vs: list[Var] = []
+    body = p
+    while isinstance(body, Quant) and body.kind == "forall":
+        vs.extend(body.vars)
+        body = body.body
+    guard = None
+    if isinstance(body, App) and body.op == "implies":
+        guard, body = body.args
+    parts = conjuncts(body)
+    if not vs or len(parts) < 2:
+        return [p]
+    out = []
+    for c in parts:
+        inner = c if guard is None else app("implies", guard, c)
+        used = free_vars(inner)
+        keep = tuple(v for v in vs if v in used or not provably_inhabited(v.sort))
+        out.append(Quant("forall", keep, inner) if keep else inner)
+    return out
 
 
 def simplify_logic(t: Term) -> Term:
@@ -353,7 +379,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     # `2 ^ x = 8` as `x = 3` (exponents.py), in the premises, and in the conclusion of a statement
     # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
     # `2 ^ x = 8` and `x = 3` are different expressions
-    premises = [c for p in premises for c in conjuncts(exponent_equations(p))]
+    premises = [s for p in premises for c in conjuncts(exponent_equations(p)) for s in forall_conjuncts(c)]
     if premises:
         concl = exponent_equations(concl)
     return split_normal_form(NormalForm(

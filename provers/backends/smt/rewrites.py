@@ -496,6 +496,11 @@ def _gcd_facts(lw: Lowerer, f: Term, a: Term, b: Term) -> None:
     lw.fact(c_dvd(f, b))
     lw.fact(c_eq(c_eq(f, zero), c_and(c_eq(a, zero), c_eq(b, zero))))
     lw.fact(c_imp(c_not(c_eq(a, zero)), c_le(f, c_abs(a))))
+    lw.fact(c_imp(c_not(c_eq(b, zero)), c_le(f, c_abs(b))))
+    # gcd 0 b = |b| (Lean's Nat.gcd_zero_left, Int.gcd; Isabelle's gcd_0_left): the one value
+    # the divisibility facts leave open without "greatest"
+    lw.fact(c_imp(c_eq(a, zero), c_eq(f, c_abs(b))))
+    lw.fact(c_imp(c_eq(b, zero), c_eq(f, c_abs(a))))
 
 
 def _lcm_facts(lw: Lowerer, f: Term, a: Term, b: Term) -> None:
