@@ -459,8 +459,7 @@ _POOL = [app("lt", x, y), eq(app("add", x, y), num(3, REAL)), app("le", num(0, R
 def test_shared_conjuncts_are_taken_out_without_changing_the_formula(ia, ib):
     """`(X ∧ A) ↔ (X ∧ B)` reaches the solvers as `X → (A ↔ B)`: the same truth value at every
     point, and the same verdict from both solvers."""
-    from provers.backends.smt.lower import shared_conjuncts_out
-    from provers.ir import and_
+    from provers.ir import and_, shared_conjuncts_out
 
     body = app("iff", and_(*(_POOL[k] for k in ia)), and_(*(_POOL[k] for k in ib)))
     out = shared_conjuncts_out(body)
@@ -476,8 +475,7 @@ def test_shared_conjuncts_are_taken_out_without_changing_the_formula(ia, ib):
 
 
 def test_shared_conjuncts_leave_only_the_differing_ones_in_the_comparison():
-    from provers.backends.smt.lower import shared_conjuncts_out
-    from provers.ir import and_, canon_key
+    from provers.ir import and_, canon_key, shared_conjuncts_out
 
     body = app("iff", and_(app("lt", x, y), app("le", num(0, REAL), x)), and_(app("gt", y, x), app("lt", num(0, REAL), x)))
     out = shared_conjuncts_out(body)

@@ -25,6 +25,7 @@ from provers.ir import (
     canon_key,
     free_vars,
     provably_inhabited,
+    shared_conjuncts_out,
 )
 
 VACUITY_NAME = "premises prove False"
@@ -42,6 +43,40 @@ def close(body: Term, order: tuple[Var, ...] = ()) -> Term:
 
 def iff(p: Term, q: Term) -> Term:
     return app("iff", p, q)
+
+
+def dropped_guard_lemma(formula: Term) -> tuple[Term, Term] | None:
+    """``(lemma, guard)`` for an obligation ``∀v̄. [X →] (∀ȳ. G → P) ↔ (∀ȳ. P)`` (either side
+    with the guard; shared conjuncts out, ``shared_conjuncts_out``): the lemma ``∀v̄. [X →]
+    ∀ȳ. ¬G → P`` proves it (where G fails P holds anyway, so the guard changes nothing), and
+    is quantifier-free for the solvers where the iff of two ∀s is not. Sufficient only: a
+    refuted lemma says nothing of the obligation. None when the shape differs.
+
+    GTED imo_1982_p1: ``∀ m n, 0 < m ∧ 0 < n → f (m + n) - f m - f n ∈ {0, 1}`` against the
+    unguarded ∀ (ℕ's truncated subtraction makes the m = 0 case 0)."""
+    vs: list[Var] = []
+    body = formula
+    while isinstance(body, Quant) and body.kind == "forall":
+        vs.extend(body.vars)
+        body = body.body
+    body = shared_conjuncts_out(body)
+    hyps: list[Term] = []
+    if isinstance(body, App) and body.op == "implies":
+        hyps, body = [body.args[0]], body.args[1]
+    if not (isinstance(body, App) and body.op == "iff"):
+        return None
+    for guarded, bare in (body.args, body.args[::-1]):
+        if not (isinstance(guarded, Quant) and guarded.kind == "forall" and isinstance(bare, Quant)
+                and bare.kind == "forall" and isinstance(guarded.body, App) and guarded.body.op == "implies"):
+            continue
+        g, p = guarded.body.args
+        if canon_key(Quant("forall", guarded.vars, p)) != canon_key(bare):
+            continue
+        lemma = Quant("forall", guarded.vars, app("implies", app("not", g), p))
+        if hyps:
+            lemma = app("implies", *hyps, lemma)
+        return (Quant("forall", tuple(vs), lemma) if vs else lemma), g
+    return None
 
 
 def same_term(p: Term, q: Term) -> bool:

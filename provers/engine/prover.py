@@ -31,7 +31,7 @@ from provers.engine.definitions import (
     set_definitions,
     with_scalar_definitions,
 )
-from provers.engine.formulas import canon_key
+from provers.engine.formulas import canon_key, dropped_guard_lemma
 from provers.engine.normal import sort_mentions
 from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
@@ -339,9 +339,23 @@ class Prover:
                 ob.detail = "false at a sampled point (exact evaluation)"
             elif cheap:
                 ob.status, ob.detail = Status.UNKNOWN, "not decided by cheap checks"
-            else:
+            elif not self._proved_by_dropped_guard(ob, effort):
                 self._solve(ob, effort)
         return self._remember(ob, formula, cheap, effort, t0)
+
+    def _proved_by_dropped_guard(self, ob: Obligation, effort: float) -> bool:
+        """``(∀ȳ. G → P) ↔ (∀ȳ. P)`` proved by its quantifier-free lemma ``∀ȳ. ¬G → P``
+        (``formulas.dropped_guard_lemma``); False, and ``ob`` untouched, otherwise."""
+        found = dropped_guard_lemma(ob.formula)
+        if found is None:
+            return False
+        lemma, guard = found
+        inner = self(f"{ob.name} (the dropped guard)", lemma, cheap=False, effort=effort)
+        if inner.status != Status.PROVED:
+            return False
+        ob.status, ob.by = Status.PROVED, inner.by
+        ob.detail = f"the guard {show(guard)} changes nothing: the body holds where it fails"
+        return True
 
     def _remember(self, ob: Obligation, formula: Term, cheap: bool, effort: float, t0: float) -> Obligation:
         ob.time = time.perf_counter() - t0

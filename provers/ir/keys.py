@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from provers.ir.ops import COMMUTATIVE, FLIPPED, app
+from provers.ir.ops import COMMUTATIVE, FLIPPED, and_, app
 from provers.ir.terms import App, Term, Var
-from provers.ir.traverse import free_vars, map_term, rebind, subterms
+from provers.ir.traverse import conjuncts, free_vars, map_term, rebind, subterms
 
 
 def canonical(t: Term, free_prefix: str | None = None) -> Term:
@@ -43,3 +43,21 @@ def canon_key(t: Term) -> str:
         return None
 
     return repr(map_term(canonical(t), rw))
+
+
+def shared_conjuncts_out(body: Term) -> Term:
+    """``(X ∧ A) ↔ (X ∧ B)`` as ``X → (A ↔ B)``, X the conjuncts both sides state (equal
+    canonical keys): the same formula, and the solvers compare only what differs. Two
+    candidates' premises that share all but a guard dropped inside a ∀ time out together and
+    are proved apart (GTED imo_1982_p1: cvc5 proves the one differing premise pair alone)."""
+    if not (isinstance(body, App) and body.op == "iff" and len(body.args) == 2):
+        return body
+    left, right = conjuncts(body.args[0]), conjuncts(body.args[1])
+    keys_right = {canon_key(p) for p in right}
+    shared = {k for k in map(canon_key, left) if k in keys_right}
+    only_left = [p for p in left if canon_key(p) not in shared]
+    only_right = [p for p in right if canon_key(p) not in shared]
+    if not shared or not (only_left or only_right):
+        return body
+    common = [p for p in left if canon_key(p) in shared]
+    return app("implies", and_(*common), app("iff", and_(*only_left), and_(*only_right)))

@@ -79,14 +79,12 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
-    and_,
     app,
-    canon_key,
     canonical,
-    conjuncts,
     free_vars,
     has_uninterpreted,
     map_term,
+    shared_conjuncts_out,
     substitute,
     subterms,
 )
@@ -494,24 +492,6 @@ def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...
         guard = c_and(*(c_le(cint(0), x) for x, a in zip(xs, args, strict=True) if a == NAT))
         out.append(Quant("forall", xs, c_imp(guard, c_le(cint(0), app_))))
     return out
-
-
-def shared_conjuncts_out(body: Term) -> Term:
-    """``(X ∧ A) ↔ (X ∧ B)`` as ``X → (A ↔ B)``, X the conjuncts both sides state (equal
-    canonical keys): the same formula, and the solvers compare only what differs. Two
-    candidates' premises that share all but a guard dropped inside a ∀ time out together and
-    are proved apart (GTED imo_1982_p1: cvc5 proves the one differing premise pair alone)."""
-    if not (isinstance(body, App) and body.op == "iff" and len(body.args) == 2):
-        return body
-    left, right = conjuncts(body.args[0]), conjuncts(body.args[1])
-    keys_right = {canon_key(p) for p in right}
-    shared = {k for k in map(canon_key, left) if k in keys_right}
-    only_left = [p for p in left if canon_key(p) not in shared]
-    only_right = [p for p in right if canon_key(p) not in shared]
-    if not shared or not (only_left or only_right):
-        return body
-    common = [p for p in left if canon_key(p) in shared]
-    return app("implies", and_(*common), app("iff", and_(*only_left), and_(*only_right)))
 
 
 def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool = False,
