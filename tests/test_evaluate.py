@@ -14,6 +14,7 @@ from provers.ir import (
     COMPLEX,
     INT,
     NAT,
+    RAT,
     REAL,
     BigOp,
     FunSort,
@@ -465,6 +466,48 @@ def test_least_and_greatest_are_the_extreme_witnesses(m, r, lo, hi):
         assert evaluate(greatest, {}) == max(below)
     else:
         assert isinstance(evaluate(greatest, {}), Undetermined)
+
+
+_RAT = st.fractions(min_value=-6, max_value=6, max_denominator=4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=_RAT, b=_RAT, c=_RAT, op=st.sampled_from(["le", "lt", "eq"]), sign=st.sampled_from([1, -1]))
+def test_least_and_greatest_over_the_reals_are_the_attained_ends(a, b, c, op, sign):
+    """LEAST / GREATEST x :: real. sign·(x − a)(x − b) ⋈ 0 (∨ x = c) against the set worked
+    out by hand: the end it attains, else (an open end, an unbounded side, an empty set)
+    unspecified: undecided, never a number."""
+    x_ = Var("x", REAL)
+    poly = app("mul", num(sign, REAL), app("mul", app("sub", x_, num(a, REAL)), app("sub", x_, num(b, REAL))))
+    body = app("or", app(op, poly, num(0, REAL)), app("eq", x_, num(c, REAL)))
+    lo, hi = min(a, b), max(a, b)
+    if op == "eq":
+        members = {a, b, c}
+    elif sign == 1:  # between the roots
+        members = None
+    else:  # outside: unbounded on both sides
+        members = "unbounded"
+    for least in (True, False):
+        got = evaluate(Uninterpreted("LEAST" if least else "GREATEST", (Lam((x_,), body),), REAL), {})
+        if members == "unbounded":
+            assert isinstance(got, Undetermined)
+        elif members is not None:
+            assert got == (min(members) if least else max(members))
+        elif op == "le":  # [lo, hi] ∪ {c}
+            assert got == (min(lo, c) if least else max(hi, c))
+        elif lo == hi:  # (x − a)² < 0 holds nowhere: only c
+            assert got == c
+        else:  # (lo, hi) ∪ {c}: attained only when c is at or beyond that end
+            want = c if (c <= lo if least else c >= hi) else None
+            assert (got == want) if want is not None else isinstance(got, Undetermined)
+
+
+def test_least_over_the_rationals_skips_irrational_roots_and_an_irrational_least_is_undecided():
+    x_, q = Var("x", REAL), Var("q", RAT)
+    two = app("eq", app("mul", x_, x_), num(2, REAL))
+    assert isinstance(evaluate(Uninterpreted("LEAST", (Lam((x_,), two),), REAL), {}), Undetermined)
+    over_q = app("or", app("eq", app("mul", q, q), num(2, q.sort)), app("eq", q, num(5, q.sort)))
+    assert evaluate(Uninterpreted("LEAST", (Lam((q,), over_q),), q.sort), {}) == 5
 
 
 def test_a_huge_negative_power_is_undecided_not_computed():

@@ -342,8 +342,10 @@ def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
     """Isabelle's ``LEAST x. P x`` / ``GREATEST x. P x`` over ℕ or ℤ: the extreme x where P
     holds exactly — over the finite domain P's conjuncts bound, or (LEAST over ℕ) the first n
     from 0 up. Where no such x exists the value is unspecified (THE of nothing): undecided."""
+    if len(lam.vars) == 1 and lam.vars[0].sort in (REAL, RAT):
+        return _real_extremum(lam.vars[0], lam.body, least, env)
     if len(lam.vars) != 1 or lam.vars[0].sort not in (NAT, INT):
-        raise Undecided("LEAST/GREATEST over a sort other than ℕ or ℤ")
+        raise Undecided("LEAST/GREATEST over a sort other than ℕ, ℤ, ℚ or ℝ")
     v = lam.vars[0]
     dom = bound_domain(v, conjuncts(lam.body), frozenset(), _exact_value(env))
     if dom is None and not (least and v.sort == NAT):
@@ -357,6 +359,49 @@ def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
         if r:
             return x
     raise Undecided(f"{'LEAST' if least else 'GREATEST'} of a predicate with no witness found")
+
+
+def _real_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
+    """``LEAST x :: real. P x`` (ℚ likewise, ``GREATEST`` from the other end) by the sign cells
+    of the polynomials P compares (``domains.polynomial_cells``): P has one truth value on each
+    open cell, so scanning cells and roots upward, the first place P holds is the least
+    element when it is a root; when it is an open cell (the unbounded one first, or one whose
+    lower root fails P) the set has no least element and Isabelle's value is unspecified
+    (THE of nothing): undecided, as for an empty set or an irrational least element."""
+    what = "LEAST" if least else "GREATEST"
+    cells = polynomial_cells(v, body, _exact_value(env))
+    if cells is None:
+        raise Undecided(f"{what} over {v.sort} of a predicate that is not polynomial in {v.name}")
+    samples, roots, irrational = cells
+    # samples[i] < the i-th root < samples[i + 1]: place each root between its two samples
+    slots: dict[int, Any] = {}
+    for r in roots:
+        slots[next(i for i in range(len(samples) - 1) if samples[i] < r < samples[i + 1])] = r
+    for r in irrational:
+        while not any(samples[i] <= r.lo and r.hi <= samples[i + 1] for i in range(len(samples) - 1)):
+            r = r.refined()
+        slots[next(i for i in range(len(samples) - 1) if samples[i] <= r.lo and r.hi <= samples[i + 1])] = r
+    order: list[tuple[str, Any]] = []
+    for i, q in enumerate(samples):
+        order.append(("cell", q))
+        if i in slots:
+            order.append(("root", slots[i]))
+    for kind, x in order if least else reversed(order):
+        _tick()
+        if kind == "root" and not isinstance(x, Fraction):
+            r = _at_irrational(body, env, v, x)
+        else:
+            r, exact, _ = _tri(body, {**env, v.name: _number(x)})
+            r = r if exact else None
+        if r is None:
+            raise Undecided(f"{what} over {v.sort}: the predicate is undecided at {x}")
+        if r and kind == "cell":
+            raise Undecided(f"{what} over {v.sort} of a set with no {'least' if least else 'greatest'} element")
+        if r:
+            if not isinstance(x, Fraction):
+                raise Undecided(f"{what} over {v.sort} is irrational")
+            return _number(x)
+    raise Undecided(f"{what} of a predicate that holds nowhere")
 
 
 #: Largest index a recurrence is computed up to.

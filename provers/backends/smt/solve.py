@@ -61,6 +61,7 @@ MODEL_INDEPENDENT = re.compile(
     r"uninterpreted symbol \S+ has no table"
     r"|LEAST/GREATEST over a sort other than"
     r"|(LEAST|GREATEST) over an unbounded domain of"
+    r"|(LEAST|GREATEST) over \S+ of a predicate that is not polynomial in"
     r"|Isabelle ln is unspecified"
     r"|.* is not a known finite set"
     r"|equality of functions given by lambdas"
