@@ -7,12 +7,20 @@ are imported on first access.
 
 from typing import Any
 
-from .embed import DEFAULT_MODEL, Embedder, default_embedder, default_model_path, shared_embedder
+from .embed import (
+    DEFAULT_MODEL,
+    STATIC_MODEL,
+    Embedder,
+    default_embedder,
+    default_model_path,
+    shared_embedder,
+)
 from .index import NearDuplicates, VectorIndex, near_duplicates
 from .similarity import cosine_matrix, cosine_similarity, l2_normalize, semantic_scores
 
 __all__ = [
     "DEFAULT_MODEL",
+    "STATIC_MODEL",
     "Embedder",
     "GivenInformalizer",
     "InformalizationError",

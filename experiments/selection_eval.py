@@ -671,6 +671,9 @@ def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - thin C
                     help="directory of all-mpnet-base-v2 (assembled from its PyPI parts, see "
                     "docs/experiments.md); adds mpnet variants on --mpnet-subset problems")
     ap.add_argument("--mpnet-subset", type=int, default=100)
+    ap.add_argument("--model", default=None,
+                    help="embedding model (name or directory) behind the `minilm:` variants, for "
+                    "measuring another one in the library's place (default: the packaged MiniLM)")
     ap.add_argument("--precision", default="float32", choices=["float32", "bfloat16"],
                     help="arithmetic of the embedding model (its vectors are cached under their own key)")
     ap.add_argument("--lean-relation", default="syntactic",
@@ -694,6 +697,8 @@ def run(args: argparse.Namespace) -> int:
     pools, records, _ = load_pools(args.data, args.cache, "isabelle", args.timeout,
                                    args.problem_budget, args.limit, args.cached_only, naive=True)
     models = dict(MODELS)
+    if args.model is not None:
+        models["minilm"] = str(args.model)
     only = {}
     if args.mpnet is not None:
         models["mpnet"] = str(args.mpnet)

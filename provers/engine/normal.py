@@ -7,7 +7,8 @@ conclusions, so the presentation choices that do not change meaning have to be e
   prefix (``∀`` only; an ``∃`` stays inside the conclusion, nothing moves across a component
   boundary); a lifted variable that clashes with an existing name is renamed apart;
 * hypotheses ``(h : P)`` and antecedents of the conclusion (``P → Q → R``, ``P ∧ Q → R``) become
-  premises, with conjunctions split, so curried and conjoined premises look alike;
+  premises, with conjunctions split, so curried and conjoined premises look alike; so is a ∀
+  over a conjunction (``∀n, P n ∧ Q n`` is the premises ``∀n, P n`` and ``∀n, Q n``);
 * a leading ``¬∃ x, P`` is read as ``∀ x, ¬P`` (and then lifted);
 * ``P → False`` is written ``¬P`` and ``¬(a = b)`` is written ``a ≠ b`` everywhere; ``¬P`` is
   never lifted into a premise (so ``: ¬P`` and ``: P → False`` have the same normal form, while

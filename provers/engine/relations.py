@@ -12,7 +12,8 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
   ⊢ ∀x̄. C ↔ C' (premises NOT assumed); with premises on neither side, the conclusion trees must
   match: same connective at each node (∧/∨ runs as unordered n-ary nodes, matched by bipartite
   matching of the children), each relational leaf matched directly (same relation, E1 = E1',
-  E2 = E2') or reversed (dual relation: < with >, ≤ with ≥; = and ≠ self-dual), any other atom
+  E2 = E2') or reversed (dual relation: < with >, ≤ with ≥; = and ≠ self-dual) — numbers of
+  different sorts compared as values, both embedded into the wider sort — any other atom
   (∃-formula, Prime n, x ∈ S, ...) by ⊢ ∀x̄. L ↔ L'. Premises on one side only: structural.
 * ``symbolic`` (symbolic-equivalence paper, NeurIPS 2024): premises and conclusions equivalent
   under one alignment (as SAE with premises, but premise-free sides are compared the same way),
