@@ -45,7 +45,8 @@ def _evaluator_reasons() -> dict[str, str]:
     f = Var("f", FunSort((REAL,), REAL))
     formulas = {
         "uninterpreted symbol": app("le", num(0, REAL), uninterpreted("g", (x,), REAL)),
-        "LEAST over ℝ": app("eq", uninterpreted("LEAST", (Lam((y,), app("lt", num(0, REAL), y)),), REAL), x),
+        # (a polynomial predicate is decided by its sign cells: `LEAST y. 0 < y` has no least element)
+        "LEAST over ℝ": app("eq", uninterpreted("LEAST", (Lam((y,), app("lt", num(0, REAL), app("exp", y))),), REAL), x),
         "LEAST over all of ℤ": app("eq", uninterpreted("LEAST", (Lam((k,), app("lt", num(0, INT), k)),), INT),
                                    num(1, INT)),
         "ln at x ≤ 0": app("eq", app("ln", x), num(0, REAL)),

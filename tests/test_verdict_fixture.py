@@ -108,6 +108,12 @@ NEWLY_DECIDED = {
     ("gted", "gted/proofnet/exercise_2_46/0", "sae"),
     ("gted", "gted/proofnet/exercise_2_46/0", "symbolic"),
     ("gted", "gted/proofnet/exercise_2_46/0", "logical"),
+    # a ∀ over a conjunction is one premise per fact, and the solvers know gcd 0 b = |b| (stop
+    # 41): the candidate's one ∀ of three coprimalities is the reference's three, and its
+    # missing `0 < k` follows from gcd (6·0 + k) 3 = 1 (human label: equivalent)
+    ("gted", "gted/minif2f/mathd_numbertheory_435/0", "sae"),
+    ("gted", "gted/minif2f/mathd_numbertheory_435/0", "symbolic"),
+    ("gted", "gted/minif2f/mathd_numbertheory_435/0", "logical"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
