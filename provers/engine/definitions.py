@@ -53,6 +53,7 @@ from provers.ir import (
     map_term,
     num,
     provably_inhabited,
+    strip_forall,
     substitute,
     subterms,
     unfold,
@@ -166,7 +167,7 @@ def _definition(p: Term, defs: Definitions, prefix: set[Var]) -> tuple[str, Var,
             if isinstance(lhs, Var) and lhs in prefix and not defs.defined(lhs) and ready(rhs):
                 return "var", lhs, (), rhs
         return None
-    params, body = _forall_prefix(p)
+    params, body = strip_forall(p)
     member = _membership_definition(list(params), body, defs, prefix)
     if member is not None:
         return member
@@ -176,19 +177,11 @@ def _definition(p: Term, defs: Definitions, prefix: set[Var]) -> tuple[str, Var,
     return None
 
 
-def _forall_prefix(p: Term) -> tuple[tuple[Var, ...], Term]:
-    params: list[Var] = []
-    while isinstance(p, Quant) and p.kind == "forall":
-        params.extend(p.vars)
-        p = p.body
-    return tuple(params), p
-
-
 def function_equations(p: Term, guarded: bool = False) -> list[tuple[Var, tuple[Var, ...], Term]]:
     """``(f, ȳ, e)`` for each reading of ``p`` as ``∀ȳ. f ȳ = e`` (either side; ``↔`` for a
     predicate; with ``guarded`` also ``∀ȳ. g → f ȳ = e``): ``f`` a variable applied to
     exactly the distinct bound variables, not free in ``e``."""
-    params, body = _forall_prefix(p)
+    params, body = strip_forall(p)
     if guarded and isinstance(body, App) and body.op == "implies":
         body = body.args[1]
     if not params or len(set(params)) != len(params) or not (
@@ -227,7 +220,7 @@ def guarded_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tupl
     names = set(vs)
     out = []
     for q in subterms(body):
-        params, inner = _forall_prefix(q) if isinstance(q, Quant) else ((), q)
+        params, inner = strip_forall(q) if isinstance(q, Quant) else ((), q)
         if not (params and isinstance(inner, App) and inner.op == "implies"):
             continue
         g = inner.args[0]

@@ -26,6 +26,7 @@ from provers.ir import (
     free_vars,
     provably_inhabited,
     shared_conjuncts_out,
+    strip_forall,
 )
 
 VACUITY_NAME = "premises prove False"
@@ -54,11 +55,7 @@ def dropped_guard_lemma(formula: Term) -> tuple[Term, Term] | None:
 
     GTED imo_1982_p1: ``∀ m n, 0 < m ∧ 0 < n → f (m + n) - f m - f n ∈ {0, 1}`` against the
     unguarded ∀ (ℕ's truncated subtraction makes the m = 0 case 0)."""
-    vs: list[Var] = []
-    body = formula
-    while isinstance(body, Quant) and body.kind == "forall":
-        vs.extend(body.vars)
-        body = body.body
+    vs, body = strip_forall(formula)
     body = shared_conjuncts_out(body)
     hyps: list[Term] = []
     if isinstance(body, App) and body.op == "implies":
@@ -75,7 +72,7 @@ def dropped_guard_lemma(formula: Term) -> tuple[Term, Term] | None:
         lemma = Quant("forall", guarded.vars, app("implies", app("not", g), p))
         if hyps:
             lemma = app("implies", *hyps, lemma)
-        return (Quant("forall", tuple(vs), lemma) if vs else lemma), g
+        return (Quant("forall", vs, lemma) if vs else lemma), g
     return None
 
 

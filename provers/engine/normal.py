@@ -60,6 +60,7 @@ from provers.ir import (
     map_term,
     provably_inhabited,
     rename_apart,
+    strip_forall,
     substitute,
     subterms,
     symbol_names,
@@ -169,11 +170,7 @@ def forall_conjuncts(p: Term) -> list[Term]:
     over the bound variables it uses (an unused one dropped only over an inhabited sort): one
     premise per fact, so that two statements writing the same facts in one ∀ or in several
     share them (GTED mathd_numbertheory_435: three coprimality premises against one)."""
-    vs: list[Var] = []
-    body = p
-    while isinstance(body, Quant) and body.kind == "forall":
-        vs.extend(body.vars)
-        body = body.body
+    vs, body = strip_forall(p)
     guard = None
     if isinstance(body, App) and body.op == "implies":
         guard, body = body.args

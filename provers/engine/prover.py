@@ -55,6 +55,7 @@ from provers.ir import (
     has_uninterpreted,
     known_elements,
     show,
+    strip_forall,
     substitute,
     subterms,
     unfold,
@@ -107,14 +108,6 @@ def default_backend() -> Backend:
 #: operations that take Isabelle's ``ln`` of their first n arguments: (n, the guard that keeps
 #: it specified: ``le`` 0 ≤ x, since 0 powr y = 0; ``lt`` 0 < x)
 _LN_ARGUMENTS = {"powr": (1, "le"), "ln": (1, "lt"), "isa_log": (2, "lt")}
-
-
-def _strip_forall(f: Term) -> tuple[tuple[Var, ...], Term]:
-    vs: list[Var] = []
-    while isinstance(f, Quant) and f.kind == "forall":
-        vs.extend(f.vars)
-        f = f.body
-    return tuple(vs), f
 
 
 def _trivially_valid(body: Term) -> bool:
@@ -311,7 +304,7 @@ class Prover:
             return Obligation(name, formula, hit.status, hit.by, hit.detail, hit.model, 0.0)
         t0 = time.perf_counter()
         ob = Obligation(name, formula)
-        vs, body = _strip_forall(formula)
+        vs, body = strip_forall(formula)
         unfolded = unfold_function_definitions(formula)
         if unfolded is not None:
             self._unfolded(ob, unfolded, cheap, effort)
@@ -379,7 +372,7 @@ class Prover:
         model = dict(inner.model or {})
         for f, params, e in unfolded.functions:
             model[f.name] = Closure(params, e, model)
-        if exact_truth(_strip_forall(ob.formula)[1], model, self.deadline) is True:
+        if exact_truth(strip_forall(ob.formula)[1], model, self.deadline) is True:
             log.warning("a countermodel of the unfolded obligation %s holds on the original", ob.name)
             ob.status, ob.model = Status.UNKNOWN, None
             ob.detail = f"countermodel of the unfolded obligation not confirmed ({names} unfolded)"
@@ -398,7 +391,7 @@ class Prover:
                 # A → B false (A true, B false) makes A ↔ B false: the direction's countermodel
                 # (validated, or a closure model valid by construction) refutes the iff; the
                 # exact evaluator may not reach B's ∀ over the reals, but must never say True
-                if exact_truth(_strip_forall(ob.formula)[1], dict(o.model or {}), self.deadline) is not True:
+                if exact_truth(strip_forall(ob.formula)[1], dict(o.model or {}), self.deadline) is not True:
                     ob.status, ob.by, ob.model = Status.REFUTED, o.by, o.model
                     ob.detail = f"{o.detail} (direction {arrow} of the iff)"
                     return
@@ -420,7 +413,7 @@ class Prover:
         have one fixed meaning we do not know. Re-evaluate with the variables only, and the
         witnesses the solver named for ∃s (``PROBES``: where the evaluator looks first, no
         interpretation; their elements of opaque types are counted like the variables')."""
-        vs, body = _strip_forall(ob.formula)
+        vs, body = strip_forall(ob.formula)
         names = {v.name for v in vs} | {PROBES}
         env = {k: v for k, v in model.items() if k in names}
         too_many = _invented_elements(env, self.carriers)
@@ -494,7 +487,7 @@ class Prover:
         them are spurious (they know tan by a few facts only). With those values put in and
         f (f⁻¹ c) = c simplified, the solver is asked for the other variables, if any; the
         model is re-checked exactly on the original formula."""
-        vs, body = _strip_forall(ob.formula)
+        vs, body = strip_forall(ob.formula)
         found = equation_witnesses(vs, hypotheses(body))
         if not found:
             return
@@ -518,7 +511,7 @@ class Prover:
         unknown obligation over integers pays it (0.05 s missed n = 864 in
         ``mathd_numbertheory_709``); none with a binder (``∑ i = -25..n, i``: the cost of a
         point grows with its value, 0.3 s a pair in MATH ``algebra/problem_2104``)."""
-        vs, body = _strip_forall(ob.formula)
+        vs, body = strip_forall(ob.formula)
         if any(isinstance(s, (Quant, BigOp, SetBuilder, Lam)) for s in subterms(body)):
             return  # a sum or quantifier over the variable: the cost grows with its value
         points = integer_points(vs)
@@ -545,7 +538,7 @@ class Prover:
         with each choice of definitions unfolded the solver sees no function and no ∀ over
         it (``f (g x) = g (f x)`` becomes ``x² + 2 = (x + 2)²``); its model, with f as the
         closure of its definition, is re-checked exactly on the original formula."""
-        vs, body = _strip_forall(ob.formula)
+        vs, body = strip_forall(ob.formula)
         for funs in definition_choices(vs, body):
             reduced = unfold(body, funs)
             if free_vars(reduced) & funs.keys():
@@ -567,7 +560,7 @@ class Prover:
         ``exp (2 · ln x)``, unknown, so a solver model with a negative base proves nothing.
         Asked again with every base (and ``ln`` argument) over the outer variables kept
         where the value is known (``x ≥ 0``, ``x > 0``), its model is re-checked exactly."""
-        vs, body = _strip_forall(ob.formula)
+        vs, body = strip_forall(ob.formula)
         names = set(vs)
         guards = []
         for t in subterms(body):
@@ -590,7 +583,7 @@ class Prover:
         """A countermodel through the recurrences the obligation states: the solver models
         their first instances instead of the ∀ (``instantiate_recurrences``), and its values
         below each recurrence, extended by it (a ``Sequence``), are re-checked exactly."""
-        vs, body = _strip_forall(ob.formula)
+        vs, body = strip_forall(ob.formula)
         recs = recurrences(vs, body)
         if not recs:
             return
@@ -621,7 +614,7 @@ class Prover:
             return None
         if not isinstance(res, Refuted):
             return None
-        names = {v.name for v in _strip_forall(formula)[0]} | {PROBES}
+        names = {v.name for v in strip_forall(formula)[0]} | {PROBES}
         return {k: x for k, x in res.model.items() if k in names}, getattr(res, "backend", "") or self.backend.name
 
     def _accept(self, ob: Obligation, body: Term, env: dict, by: str, how: str) -> bool:

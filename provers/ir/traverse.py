@@ -245,5 +245,14 @@ def conjuncts(t: Term) -> list[Term]:
     return [] if t == TRUE else [t]
 
 
+def strip_forall(t: Term) -> tuple[tuple[Var, ...], Term]:
+    """The variables of ``t``'s leading ∀s (outermost first) and the body under them."""
+    vs: list[Var] = []
+    while isinstance(t, Quant) and t.kind == "forall":
+        vs.extend(t.vars)
+        t = t.body
+    return tuple(vs), t
+
+
 def has_uninterpreted(t: Term) -> bool:
     return any(isinstance(s, Uninterpreted) for s in subterms(t))
