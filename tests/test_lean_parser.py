@@ -410,3 +410,17 @@ def test_set_nonempty_and_disjoint_unfold_to_their_definitions():
     v = provers.check_equivalence("theorem t (A : Set ℕ) (h : A.Nonempty) : 0 = 0 := by sorry",
                                   "theorem t (A : Set ℕ) (h : A = A) : 0 = 0 := by sorry", relation="sae", timeout=5)
     assert str(v.status) == "inequivalent", v.reason
+
+
+def test_dist_is_real_valued():
+    from provers.engine.normal import normalize
+    from provers.ir import show
+
+    # ProofNet exercise_4_21a: `∃ δ > 0, … δ < dist p q` binds a real δ, as the reference's `(δ : ℝ)`
+    concl = lambda t: show(normalize(parse_lean(t)).conclusion)  # noqa: E731
+    assert "(δ : Real)" in concl("theorem t {X : Type*} [MetricSpace X] (p q : X) : ∃ δ > 0, δ < dist p q := by sorry")
+    assert concl("theorem t (x y : ℝ) : dist x y = 1 := by sorry") == show(normalize(parse_lean(
+        "theorem t (x y : ℝ) : |x - y| = 1 := by sorry")).conclusion)
+    v = provers.check_equivalence("theorem t (z w : ℂ) : dist z w = 2 := by sorry",
+                                  "theorem t (z w : ℂ) : Complex.abs (z - w) = 2 := by sorry", relation="sae")
+    assert str(v.status) == "equivalent", v.reason

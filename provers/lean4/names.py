@@ -150,6 +150,8 @@ NAMES: dict[str, tuple] = {
     "Finset.prod": ("special", "prod"),
     "Set.Finite": ("special", "finite"),
     "Set.Nonempty": ("special", "nonempty"),
+    "dist": ("special", "dist"),
+    "Dist.dist": ("special", "dist"),
     "Finset.Nonempty": ("special", "nonempty"),
     "Disjoint": ("special", "disjoint"),
     "Set.Infinite": ("special", "infinite"),

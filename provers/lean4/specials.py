@@ -224,6 +224,22 @@ class Specials:
     def sp_is_greatest(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         return self._extremum(syn, args, "ge", "IsGreatest")
 
+    def sp_dist(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
+        """``dist x y`` is real-valued in every metric space (``Dist.dist : α → α → ℝ``): on ℝ
+        ``|x - y|`` (``Real.dist_eq``), on ℂ ``Complex.abs (x - y)`` (``Complex.dist_eq``);
+        on a space the IR does not model a symbol, still of sort ℝ, so that ``∃ δ > 0, δ < dist
+        p q`` binds a real δ (on ℕ / ℤ, where ``open Nat`` may mean ``Nat.dist``, as before)."""
+        if len(args) != 2:
+            return self.generic(syn, "dist", args, REAL)
+        a, b = (self.elab(x, None)[0] for x in args)
+        if a.sort == b.sort == REAL:
+            return app("abs", app("sub", a, b)), False
+        if a.sort == b.sort == COMPLEX:
+            return app("cabs", app("sub", a, b)), False
+        if a.sort in (NAT, INT) or b.sort in (NAT, INT):  # `open Nat`: `Nat.dist` is ℕ-valued
+            return self.generic(syn, "dist", args, expected)
+        return Uninterpreted("dist", (a, b), REAL), False
+
     def sp_nonempty(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         """``s.Nonempty`` (``Set.Nonempty``, ``Finset.Nonempty``) is ``∃ x, x ∈ s``: the
         definition, so that it meets ``s ≠ ∅`` and ``∃ x ∈ s, …``."""
