@@ -96,7 +96,7 @@ class Reranker:
         (default: the packaged all-MiniLM-L6-v2, loaded once per process);
         ``embeddings.STATIC_MODEL`` is its static distillation, built locally on first use:
         about 60x faster per problem with the same 1@k out of fold, where the procedure
-        chose ``alpha=0.8`` and ``keep_first_margin=0.25`` (docs/experiments.md).
+        chose this class's default selector settings (docs/experiments.md).
     embed_precision: ``"float32"`` (default) or ``"bfloat16"``, the arithmetic of the model
         ``embedder`` names (about 2x faster on a CPU with native bfloat16,
         ``embeddings.embed.native_bfloat16()``; its own vectors and cache key); not used
