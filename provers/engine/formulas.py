@@ -23,6 +23,7 @@ from provers.ir import (
     Var,
     app,
     canon_key,
+    conjuncts,
     free_vars,
     provably_inhabited,
     shared_conjuncts_out,
@@ -56,23 +57,33 @@ def dropped_guard_lemma(formula: Term) -> tuple[Term, Term] | None:
     GTED imo_1982_p1: ``∀ m n, 0 < m ∧ 0 < n → f (m + n) - f m - f n ∈ {0, 1}`` against the
     unguarded ∀ (ℕ's truncated subtraction makes the m = 0 case 0)."""
     vs, body = strip_forall(formula)
+    if not (isinstance(body, App) and body.op == "iff" and any(
+            _guarded_forall(c) is not None for side in body.args for c in conjuncts(side))):
+        return None  # the common case, before the canonical keys of every conjunct are computed
     body = shared_conjuncts_out(body)
-    hyps: list[Term] = []
+    shared = None
     if isinstance(body, App) and body.op == "implies":
-        hyps, body = [body.args[0]], body.args[1]
+        shared, body = body.args
     if not (isinstance(body, App) and body.op == "iff"):
         return None
     for guarded, bare in (body.args, body.args[::-1]):
-        if not (isinstance(guarded, Quant) and guarded.kind == "forall" and isinstance(bare, Quant)
-                and bare.kind == "forall" and isinstance(guarded.body, App) and guarded.body.op == "implies"):
+        split = _guarded_forall(guarded)
+        if split is None or not (isinstance(bare, Quant) and bare.kind == "forall"):
             continue
-        g, p = guarded.body.args
-        if canon_key(Quant("forall", guarded.vars, p)) != canon_key(bare):
+        ys, g, p = split
+        if canon_key(Quant("forall", ys, p)) != canon_key(bare):
             continue
-        lemma = Quant("forall", guarded.vars, app("implies", app("not", g), p))
-        if hyps:
-            lemma = app("implies", *hyps, lemma)
+        lemma: Term = Quant("forall", ys, app("implies", app("not", g), p))
+        if shared is not None:
+            lemma = app("implies", shared, lemma)
         return (Quant("forall", vs, lemma) if vs else lemma), g
+    return None
+
+
+def _guarded_forall(t: Term) -> tuple[tuple[Var, ...], Term, Term] | None:
+    """``(ȳ, G, P)`` for ``∀ȳ. G → P``, else None."""
+    if isinstance(t, Quant) and t.kind == "forall" and isinstance(t.body, App) and t.body.op == "implies":
+        return t.vars, t.body.args[0], t.body.args[1]
     return None
 
 

@@ -36,7 +36,7 @@ from typing import Any
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.align import drop_unused
 from provers.engine.answers import AnswerPin, ProveFn, pin_answer, vacuity_by_definitions
-from provers.engine.formulas import VACUITY_NAME, canon_key, standardize, vacuous_obligation
+from provers.engine.formulas import VACUITY_NAME, standardize, vacuous_obligation
 from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
 from provers.engine.verdict import FULL, Obligation
 from provers.ir import (
@@ -52,6 +52,7 @@ from provers.ir import (
     Var,
     VarBinder,
     app,
+    canon_key,
     subterms,
 )
 from provers.semantics import evaluate, sample_assignments, truth

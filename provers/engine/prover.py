@@ -31,7 +31,7 @@ from provers.engine.definitions import (
     set_definitions,
     with_scalar_definitions,
 )
-from provers.engine.formulas import canon_key, dropped_guard_lemma
+from provers.engine.formulas import dropped_guard_lemma
 from provers.engine.normal import sort_mentions
 from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
@@ -50,6 +50,7 @@ from provers.ir import (
     Term,
     Var,
     app,
+    canon_key,
     conjuncts,
     free_vars,
     has_uninterpreted,

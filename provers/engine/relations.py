@@ -54,7 +54,6 @@ from provers.engine.answers import (
     prove_satisfiable,
 )
 from provers.engine.formulas import (
-    canon_key,
     close,
     iff,
     same_term,
@@ -76,6 +75,7 @@ from provers.ir import (
     Var,
     and_,
     app,
+    canon_key,
     cast,
     free_vars,
     fresh_name,

@@ -479,14 +479,15 @@ MAX_CELL_DEGREE = 8
 
 
 def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
-                     ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], tuple[Any, ...]] | None:
-    """``(samples, roots, irrational)`` for ``{v | body}`` over ℝ, ℚ, ℕ or ℤ when ``body`` is a
-    combination by connectives of comparisons whose sides are polynomials in ``v`` of degree ≤
+                     ) -> tuple[tuple[Fraction, ...], tuple[Any, ...]] | None:
+    """``(samples, roots)`` for ``{v | body}`` over ℝ, ℚ, ℕ or ℤ when ``body`` is a combination
+    by connectives of comparisons whose sides are polynomials in ``v`` of degree ≤
     ``MAX_CELL_DEGREE`` with coefficients of exact rational value (other variables at their
-    values); else None. ``samples``: a rational point in each open interval between
-    consecutive real roots of the compared polynomials (and below the first, above the
-    last); ``roots``: the rational roots; ``irrational``: the others, as
-    ``algebraic.AlgebraicReal`` (the exact evaluator decides ``body`` there).
+    values); else None. ``roots``: the real roots of the compared polynomials in increasing
+    order, rational ones as ``Fraction``, the others as ``algebraic.AlgebraicReal`` (the exact
+    evaluator decides ``body`` there); ``samples``: a rational point below the first root, one
+    strictly between each two consecutive ones and one above the last, so that
+    ``samples[i] < roots[i] < samples[i + 1]``.
 
     Why: on such an interval no compared polynomial changes sign, so ``body`` has one truth
     value there. True at a sample: the set contains an open interval and is infinite
@@ -515,8 +516,7 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
 
 
 @functools.lru_cache(maxsize=1024)
-def _cells(polys: tuple[tuple[Fraction, ...], ...]
-           ) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], tuple[Any, ...]] | None:
+def _cells(polys: tuple[tuple[Fraction, ...], ...]) -> tuple[tuple[Fraction, ...], tuple[Any, ...]] | None:
     """``polynomial_cells`` of these polynomials (coefficients from degree 0 up); every
     comparison is exact (sympy); None when two roots could not be separated."""
     import sympy
@@ -528,9 +528,10 @@ def _cells(polys: tuple[tuple[Fraction, ...], ...]
         rational.update(rs)
         irrational.extend(r for r in irr if not any(r == s for s in irrational))
     if not rational and not irrational:
-        return (Fraction(0),), (), ()
-    exact = [sympy.Rational(q.numerator, q.denominator) for q in rational] + [r.sympy() for r in irrational]
-    ordered = sorted(exact, key=lambda r: sympy.Float(r.evalf(40), 40))
+        return (Fraction(0),), ()
+    exact = [(sympy.Rational(q.numerator, q.denominator), q) for q in rational] + [(r.sympy(), r) for r in irrational]
+    exact.sort(key=lambda pair: sympy.Float(pair[0].evalf(40), 40))
+    ordered = [e for e, _ in exact]
     samples = [Fraction(math.floor(ordered[0].evalf(30))) - 1]
     for lo, hi in zip(ordered, ordered[1:], strict=False):
         q = _rational_between(lo, hi)
@@ -538,7 +539,7 @@ def _cells(polys: tuple[tuple[Fraction, ...], ...]
             return None
         samples.append(q)
     samples.append(Fraction(math.ceil(ordered[-1].evalf(30))) + 1)
-    return tuple(samples), tuple(sorted(rational)), tuple(irrational)
+    return tuple(samples), tuple(r for _, r in exact)
 
 
 @functools.lru_cache(maxsize=1024)

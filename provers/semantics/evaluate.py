@@ -372,20 +372,10 @@ def _real_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
     cells = polynomial_cells(v, body, _exact_value(env))
     if cells is None:
         raise Undecided(f"{what} over {v.sort} of a predicate that is not polynomial in {v.name}")
-    samples, roots, irrational = cells
-    # samples[i] < the i-th root < samples[i + 1]: place each root between its two samples
-    slots: dict[int, Any] = {}
-    for r in roots:
-        slots[next(i for i in range(len(samples) - 1) if samples[i] < r < samples[i + 1])] = r
-    for r in irrational:
-        while not any(samples[i] <= r.lo and r.hi <= samples[i + 1] for i in range(len(samples) - 1)):
-            r = r.refined()
-        slots[next(i for i in range(len(samples) - 1) if samples[i] <= r.lo and r.hi <= samples[i + 1])] = r
-    order: list[tuple[str, Any]] = []
-    for i, q in enumerate(samples):
-        order.append(("cell", q))
-        if i in slots:
-            order.append(("root", slots[i]))
+    samples, roots = cells
+    # samples[i] < roots[i] < samples[i + 1]: cells and roots alternate, from the lowest cell
+    order = [("cell", samples[0])] + [item for r, q in zip(roots, samples[1:], strict=True)
+                                      for item in (("root", r), ("cell", q))]
     for kind, x in order if least else reversed(order):
         _tick()
         if kind == "root" and not isinstance(x, Fraction):
@@ -1165,7 +1155,8 @@ def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
     cells = polynomial_cells(v, body, _exact_value(env))
     if cells is None:
         return None
-    samples, roots, irrational = cells
+    samples, roots = cells
+    irrational = [r for r in roots if not isinstance(r, Fraction)]
     members: range | list[Any] | None
     if v.sort in (NAT, INT):
         # beyond every root (below too over ℤ) the body has one truth value; the set lies
@@ -1176,7 +1167,7 @@ def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
         members = range(start, high) if high - start <= MAX_DOMAIN else None
     else:
         probes = [_number(q) for q in samples]
-        members = [_number(q) for q in roots]
+        members = [_number(q) for q in roots if isinstance(q, Fraction)]
 
     def holds(x: Any) -> bool | None:
         _tick()
