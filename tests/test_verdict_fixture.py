@@ -114,6 +114,11 @@ NEWLY_DECIDED = {
     ("gted", "gted/minif2f/mathd_numbertheory_435/0", "sae"),
     ("gted", "gted/minif2f/mathd_numbertheory_435/0", "symbolic"),
     ("gted", "gted/minif2f/mathd_numbertheory_435/0", "logical"),
+    # strict and non-strict bounds on `∃ δ > 0` over ℝ alike (density.py), and `IsConj` in a
+    # group with `*` associative (algebra.py; stop 42, WITHDRAWN below for sae / symbolic):
+    # the same statements under `logical` too (human label: equivalent)
+    ("gted", "gted/proofnet/exercise_4_21a/0", "logical"),
+    ("gted", "gted/proofnet/exercise_2_3_2/0", "logical"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
@@ -144,10 +149,15 @@ WITHDRAWN = {
     ("gted", "gted/proofnet/exercise_10_1_13/0", "symbolic"): "equivalent",
     ("gted", "gted/proofnet/exercise_23_6/0", "sae"): "equivalent",
     ("gted", "gted/proofnet/exercise_23_6/0", "symbolic"): "equivalent",
-    ("gted", "gted/proofnet/exercise_4_21a/0", "sae"): "inconclusive",
-    ("gted", "gted/proofnet/exercise_4_21a/0", "symbolic"): "inconclusive",
-    ("gted", "gted/proofnet/exercise_2_3_2/0", "sae"): "inconclusive",
-    ("gted", "gted/proofnet/exercise_2_3_2/0", "symbolic"): "inconclusive",
+    # stop 42, both proved (human: equivalent): exercise_4_21a's `dist p q ≥ δ` against `δ < dist p q`
+    # under `∃ δ > 0` is one statement over ℝ (engine/density.py: δ / 2 is the witness), and
+    # exercise_2_3_2's `IsConj (a * b) (b * a)` is `∃ c, c * (a * b) * c⁻¹ = b * a` in a group,
+    # where `*` is associative (engine/algebra.py)
+    ("gted", "gted/proofnet/exercise_4_21a/0", "sae"): "equivalent",
+    ("gted", "gted/proofnet/exercise_4_21a/0", "symbolic"): "equivalent",
+    ("gted", "gted/proofnet/exercise_2_3_2/0", "syntactic"): "equivalent",
+    ("gted", "gted/proofnet/exercise_2_3_2/0", "sae"): "equivalent",
+    ("gted", "gted/proofnet/exercise_2_3_2/0", "symbolic"): "equivalent",
     ("gted", "gted/proofnet/exercise_1_4/0", "symbolic"): "inconclusive",
     ("gted", "gted/proofnet/exercise_7_3_16/0", "sae"): "inconclusive",
     ("gted", "gted/proofnet/exercise_7_3_16/0", "symbolic"): "inconclusive",

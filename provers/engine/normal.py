@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from provers.engine.algebra import algebra_normal
 from provers.engine.exponents import exponent_equations, numeral_value
 from provers.engine.products import split_normal_form
 from provers.ir import (
@@ -380,6 +381,9 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     premises = [s for p in premises for c in conjuncts(exponent_equations(p)) for s in forall_conjuncts(c)]
     if premises:
         concl = exponent_equations(concl)
+    if instances:  # `[Group G]`: products on G left-nested, `IsConj` unfolded (algebra.py)
+        premises = [q for p in premises for q in conjuncts(algebra_normal(p, instances))]
+        concl = algebra_normal(concl, instances)
     return split_normal_form(NormalForm(
         prefix=tuple(prefix.binders),
         premises=tuple(premises),

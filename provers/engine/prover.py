@@ -31,12 +31,14 @@ from provers.engine.definitions import (
     set_definitions,
     with_scalar_definitions,
 )
+from provers.engine.density import same_up_to_bounds
 from provers.engine.formulas import dropped_guard_lemma
 from provers.engine.normal import sort_mentions
 from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
 from provers.engine.witnesses import equation_witnesses, hypotheses, simplify_inverses
 from provers.ir import (
+    BOOL,
     NAT,
     TRUE,
     App,
@@ -114,11 +116,16 @@ _LN_ARGUMENTS = {"powr": (1, "le"), "ln": (1, "lt"), "isa_log": (2, "lt")}
 def _trivially_valid(body: Term) -> bool:
     if body == TRUE:
         return True
-    if isinstance(body, App) and body.op in ("iff", "eq") and len(body.args) == 2:
+    if isinstance(body, App) and body.op in ("iff", "eq", "implies") and len(body.args) == 2:
         return canon_key(body.args[0]) == canon_key(body.args[1])
-    if isinstance(body, App) and body.op == "implies":
-        p, q = body.args
-        return canon_key(p) == canon_key(q)
+    return False
+
+
+def _dense_bounds(body: Term) -> bool:
+    """``p ↔ q`` (or ``p → q``) whose sides differ only in how their ∀s nest and whether
+    the bounds on a positive ℝ / ℚ quantifier are strict (``density``)."""
+    if isinstance(body, App) and body.op in ("iff", "implies") and body.args[0].sort == BOOL:
+        return same_up_to_bounds(*body.args)
     return False
 
 
@@ -319,6 +326,10 @@ class Prover:
         closed_truth = exact_truth(body, {}, self.deadline) if closed else None
         if trivial:
             ob.status, ob.by = Status.PROVED, "syntactic"
+        elif _dense_bounds(body):
+            ob.status, ob.by = Status.PROVED, "syntactic"
+            ob.detail = ("one formula once the ∀s are pulled outward and the bounds on a positive ℝ / ℚ "
+                         "quantifier made strict (a dense order: δ / 2 or 2δ is the other side's witness)")
         elif closed_truth is not None:  # closed: the exact evaluator is the semantics itself
             ob.status, ob.by = (Status.PROVED, "evaluator") if closed_truth else (Status.REFUTED, "fingerprint")
             ob.detail = f"closed formula, exactly {'true' if closed_truth else 'false'} (exact evaluation)"

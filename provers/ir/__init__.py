@@ -30,6 +30,7 @@ from provers.ir.handlers import OpTable
 from provers.ir.keys import (
     canon_key,
     canonical,
+    foralls_outward,
     shared_conjuncts_out,
 )
 from provers.ir.ops import (
@@ -198,6 +199,7 @@ __all__ = [
     "app_sorted",
     "canon_key",
     "canonical",
+    "foralls_outward",
     "shared_conjuncts_out",
     "cast",
     "by_identity",

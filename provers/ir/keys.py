@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from provers.ir.ops import COMMUTATIVE, FLIPPED, and_, app
-from provers.ir.terms import App, Term, Var
+from provers.ir.terms import App, Quant, Term, Var
 from provers.ir.traverse import conjuncts, free_vars, map_term, rebind, subterms
 
 
@@ -61,3 +61,21 @@ def shared_conjuncts_out(body: Term) -> Term:
         return body
     common = [p for p in left if canon_key(p) in shared]
     return app("implies", and_(*common), app("iff", and_(*only_left), and_(*only_right)))
+
+
+def foralls_outward(t: Term) -> Term:
+    """``A → ∀ȳ. B`` as ``∀ȳ. A → B`` (ȳ not free in A) and ``∀x̄. ∀ȳ. B`` as ``∀x̄ ȳ. B``:
+    the same formula (over an empty sort both sides are true), so that ``∀ p ∈ K, ∀ q ∈ F,
+    P`` and ``∀ p q, p ∈ K → q ∈ F → P`` get one canonical key once renamed."""
+
+    def rw(s: Term) -> Term | None:
+        if isinstance(s, App) and s.op == "implies":
+            hyp, goal = s.args
+            if isinstance(goal, Quant) and goal.kind == "forall" and not (free_vars(hyp) & set(goal.vars)):
+                return Quant("forall", goal.vars, app("implies", hyp, goal.body))
+        if isinstance(s, Quant) and s.kind == "forall" and isinstance(s.body, Quant) and s.body.kind == "forall":
+            if not {v.name for v in s.vars} & {v.name for v in s.body.vars}:
+                return Quant("forall", s.vars + s.body.vars, s.body.body)
+        return None
+
+    return map_term(t, rw)
