@@ -61,7 +61,7 @@ from provers.engine.formulas import (
     standardize,
 )
 from provers.engine.normal import NormalForm
-from provers.engine.verdict import Obligation
+from provers.engine.verdict import BRIEF, Obligation
 from provers.ir import (
     BOOL,
     CONNECTIVES,
@@ -414,8 +414,8 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
             return Outcome(STRUCTURAL, obs, reason, route=f"answer value ({how})")
         ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap)
     by_pins = ob is not None
-    if ob is None:  # neither side pinned nor free: the joint obligation itself
-        ob = prove(name, vform, cheap=cheap)
+    if ob is None:  # neither side pinned nor free: the joint obligation itself (briefly: BRIEF)
+        ob = prove(name, vform, cheap=cheap, effort=BRIEF)
     obs.append(ob)
     if by_pins and ob.status == PROVED:
         obs += [o for side in ("A", "B") for o in pin[side].obligations if o.status == PROVED] + extra
