@@ -92,3 +92,16 @@ def test_cross_validation_picks_on_training_folds_only():
     # when fold 0 is the test fold, training sees row 1 as useless and picks row 0 (tie ->
     # earlier row): the perfect-on-fold-0 row never scores there
     assert oof[fold == 0].sum() == 0.0
+
+
+def test_the_report_names_the_library_configuration_the_reranker_uses():
+    import selection_tables as st
+
+    from rerank import Reranker
+
+    lib = st.library_config()
+    assert lib.semantic in st.LIBRARY_SEMANTIC
+    rr = Reranker(language="isabelle", informalizer="given")
+    ours = lib.selector()
+    for knob in ("rule", "alpha", "undecided_weight", "consensus_weight", "truth_weight", "keep_first_margin"):
+        assert getattr(ours, knob) == getattr(rr.selector, knob), knob
