@@ -63,6 +63,8 @@ def test_one_key_exactly_for_one_product_in_a_semigroup(p, q):
 
 def test_without_an_associative_instance_nothing_is_regrouped():
     assert _conclusion_key("Mul", "a * b * c = d") != _conclusion_key("Mul", "a * (b * c) = d")
+    # beside a bare `[Mul G]` Lean may take that instance's `*`, which need not be associative
+    assert _conclusion_key("Group G] [Mul", "a * b * c = d") != _conclusion_key("Group G] [Mul", "a * (b * c) = d")
     assert _conclusion_key("Group", "a * b * c = d") == _conclusion_key("Group", "a * (b * c) = d")
     # sums of an additive group likewise, and not products of it
     assert _conclusion_key("AddGroup", "a + b + c = d") == _conclusion_key("AddGroup", "a + (b + c) = d")

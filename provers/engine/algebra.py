@@ -29,7 +29,7 @@ from provers.ir import (
     map_term,
 )
 
-__all__ = ["ADDITIVE", "GROUPS", "MULTIPLICATIVE", "algebra_normal"]
+__all__ = ["ADDITIVE", "GROUPS", "LOOSE_ADDITIVE", "LOOSE_MULTIPLICATIVE", "MULTIPLICATIVE", "algebra_normal"]
 
 _RINGS = frozenset({"Semiring", "CommSemiring", "Ring", "CommRing", "DivisionRing", "Field"})
 #: Mathlib classes whose ``*`` is associative (they extend ``Semigroup``).
@@ -41,8 +41,15 @@ ADDITIVE = _RINGS | frozenset({
     "AddSemigroup", "AddCommSemigroup", "AddMonoid", "AddCommMonoid", "AddGroup", "AddCommGroup"})
 #: Mathlib classes in which ``IsConj x y ↔ ∃ c, c * x * c⁻¹ = y``.
 GROUPS = frozenset({"Group", "CommGroup"})
+#: Classes that give a type a ``*`` (``+``) with no associativity: beside an associative
+#: instance, Lean's instance search may pick theirs (the most recent local instance), so a
+#: type with one of them is left alone.
+LOOSE_MULTIPLICATIVE = frozenset({
+    "Mul", "HMul", "MulOneClass", "MulZeroClass", "MulZeroOneClass", "Distrib",
+    "NonUnitalNonAssocSemiring", "NonAssocSemiring", "NonUnitalNonAssocRing", "NonAssocRing"})
+LOOSE_ADDITIVE = frozenset({"Add", "HAdd", "AddZeroClass", "Distrib"})
 
-_OPERATIONS = {"HMul.hMul": MULTIPLICATIVE, "HAdd.hAdd": ADDITIVE}
+_OPERATIONS = {"HMul.hMul": (MULTIPLICATIVE, LOOSE_MULTIPLICATIVE), "HAdd.hAdd": (ADDITIVE, LOOSE_ADDITIVE)}
 
 
 def algebra_normal(t: Term, instances: Iterable[Term]) -> Term:
@@ -56,16 +63,18 @@ def algebra_normal(t: Term, instances: Iterable[Term]) -> Term:
     if not classes:
         return t
 
-    def has(sort: Sort, wanted: frozenset[str]) -> bool:
-        return bool(classes.get(sort, set()) & wanted)
+    def has(sort: Sort, wanted: frozenset[str], loose: frozenset[str] = frozenset()) -> bool:
+        mine = classes.get(sort, set())
+        return bool(mine & wanted) and not mine & loose
 
     def rw(s: Term) -> Term | None:
         if not isinstance(s, Uninterpreted):
             return None
-        if s.symbol in _OPERATIONS and len(s.args) == 2 and has(s.sort, _OPERATIONS[s.symbol]) and all(
+        if s.symbol in _OPERATIONS and len(s.args) == 2 and has(s.sort, *_OPERATIONS[s.symbol]) and all(
                 a.sort == s.sort for a in s.args):
             return _left_nested(s.symbol, s.sort, _operands(s.symbol, s))
-        if s.symbol == "IsConj" and len(s.args) == 2 and s.args[0].sort == s.args[1].sort and has(s.args[0].sort, GROUPS):
+        if (s.symbol == "IsConj" and len(s.args) == 2 and s.args[0].sort == s.args[1].sort
+                and has(s.args[0].sort, GROUPS, LOOSE_MULTIPLICATIVE)):
             x, y = s.args
             c = Var(fresh_name("c", {v.name for v in free_vars(x) | free_vars(y)}), x.sort)
             inv = Uninterpreted("Inv.inv", (c,), x.sort)
