@@ -7,6 +7,7 @@ definitive is asked again with the quantifiers' facts conjoined (``constrain_fac
 """
 
 import importlib
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -121,10 +122,13 @@ def test_a_model_another_one_may_improve_on_is_still_blocked(monkeypatch, solver
 # ---- a quantifier's facts conjoined where the negated obligation asserts it -----------
 
 def _powr_premise():
-    """``¬ ∀x. x powr 2 = 1``: true (x = 0). Its ∀ is asserted by the negation, and the fact
-    ``0 < %powr_neg x 2`` of its body (Isabelle's ``exp (2 · ln x)`` at x < 0) was a
-    hypothesis the solver could make false, so every model made the ∀ vacuous."""
-    return app("not", forall_([x], app("eq", app("powr", x, num(2, REAL)), num(1, REAL))))
+    """``¬ ∀x. x powr (1/2) = 1``: true (x = 0). Its ∀ is asserted by the negation, and the
+    facts of ``%powr x (1/2)`` in its body (``0 powr y = 0``, positive for x > 0, …) were
+    hypotheses the solver could make false, so every model made the ∀ vacuous. (Written
+    with ``x powr 2`` before; at x < 0 that is now one constant's square, with no fact about
+    x: stop 42.)"""
+    half = num(Fraction(1, 2), REAL)
+    return app("not", forall_([x], app("eq", app("powr", x, half), num(1, REAL))))
 
 
 def test_facts_are_hypotheses_by_default_and_conjoined_when_asked():
@@ -136,7 +140,7 @@ def test_facts_are_hypotheses_by_default_and_conjoined_when_asked():
     assert inner(default).op == "implies"  # facts → body
     assert inner(constrained).op == "and"  # facts ∧ body (no guards over ℝ)
     # a ∀ the obligation asserts itself keeps its facts as hypotheses either way
-    plain = forall_([x], app("eq", app("powr", x, num(2, REAL)), num(1, REAL)))
+    plain = forall_([x], app("eq", app("powr", x, num(Fraction(1, 2), REAL)), num(1, REAL)))
     assert not lower_obligation(app("implies", app("eq", y, num(0, REAL)), plain)).constrainable
 
 

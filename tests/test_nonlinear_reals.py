@@ -382,3 +382,27 @@ def test_the_exact_evaluator_decides_quantifiers_over_irrational_roots(text, exp
 
     d = decide(parse_isabelle(f'theorem t: shows "{text}"').conclusion)
     assert d.exact and d.value is expected, d
+
+
+# ---- Isabelle's ln at x ≤ 0: one unspecified constant (ln_neg_is_const) ------------------
+
+def _for_negatives(body) -> object:
+    from provers.ir import Quant
+
+    x, y = Var("x", REAL), Var("y", REAL)
+    neg = app("and", app("lt", x, Num(0, REAL)), app("lt", y, Num(0, REAL)))
+    return Quant("forall", (x, y), app("implies", neg, body(x, y)))
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_isabelle_ln_of_two_negatives_is_one_constant(solver):
+    """``ln x = ln y`` and ``x powr 2 = y powr 2`` for x, y < 0 hold in Isabelle (both are
+    ``THE x. False`` and its exp squared); ``x powr 2 = y powr 3`` there depends on the
+    constant, so it is neither proved nor refuted."""
+    two, three = Num(2, REAL), Num(3, REAL)
+    same_ln = _for_negatives(lambda x, y: app("eq", app("ln", x), app("ln", y)))
+    same_square = _for_negatives(lambda x, y: app("eq", app("powr", x, two), app("powr", y, two)))
+    mixed = _for_negatives(lambda x, y: app("eq", app("powr", x, two), app("powr", y, three)))
+    assert isinstance(solve(solver, same_ln, 5.0), Proved)
+    assert isinstance(solve(solver, same_square, 5.0), Proved)
+    assert isinstance(solve(solver, mixed, 5.0), Unknown)

@@ -9,7 +9,7 @@ former), ``complex_pairs.COMPLEX_PARTS`` (each Complex-valued operation), with t
 symbols of ``symbols``.
 
 The lowering's fresh symbols have names starting with ``%``: ``%sqrt``, ``%exp``, ``%ln``
-(log on x > 0), ``%ln_neg`` (Isabelle ln on x ≤ 0), ``%sin`` ..., ``%pi``, and ``%t<hash>``
+(log on x > 0), ``%ln_neg`` (Isabelle ln on x ≤ 0: one constant), ``%sin`` ..., ``%pi``, and ``%t<hash>``
 for a whole subterm the solvers cannot model (a function of its free variables, so
 congruence still holds).
 
@@ -256,7 +256,7 @@ class Lowerer:
         # is equivalent in every intended interpretation. Hypotheses by default: a proof may
         # use them. But the negated obligation makes the solver satisfy a ∀ at polarity -1 (a
         # premise) and an ∃ at polarity 1, and there it can make hypotheses false
-        # (`%powr_neg x 2 ≤ 0`) and the premise vacuous: every model is then spurious.
+        # (`%powr x (1/2) ≤ 0` at x > 0) and the premise vacuous: every model is then spurious.
         # ``constrain_facts`` conjoins them in those positions (``solve`` asks that way again
         # where the first answer is not definitive; asking that way first turned quick
         # spurious models into timeouts).

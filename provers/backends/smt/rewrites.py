@@ -366,8 +366,12 @@ def _real_power(lw: Lowerer, t: App, pol: int) -> Term:
                 return zp  # Real.rpow_intCast holds for every x
             if k == 0:
                 return c_ite(c_eq(x, zero), zero, one)  # exp (0 · ln x) = 1
-            neg = c_ufun("%powr_neg", REAL, x, creal(y))  # exp (y · ln x), ln x unspecified
-            lw.fact(c_lt(zero, neg))
+            # x < 0: exp (k · ln x) = eᵏ with e = exp (ln x) > 0 one constant, as Isabelle's ln
+            # is one unspecified constant at every x ≤ 0 (ln_neg_is_const)
+            e_neg = c_ufun("%powr_neg", REAL)
+            lw.fact(c_lt(zero, e_neg))
+            neg = c_power(e_neg, abs(k), REAL)
+            neg = neg if k >= 0 else c_div(one, neg)
             return c_ite(c_eq(x, zero), zero, c_ite(c_lt(zero, x), zp, neg))
     yv = lw.lower(e, 0)
     r = c_ufun("%" + t.op, REAL, x, yv)

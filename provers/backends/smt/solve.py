@@ -290,8 +290,9 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     for (kind, name, args, result), decl in em.funcs.items():
         if kind == VARIABLE:
             continue
-        if name in _UNSPECIFIED:
-            env[_UNSPECIFIED[name]] = em.table(model, decl, args, result)
+        if name in _UNSPECIFIED:  # a constant (Isabelle's ln at x ≤ 0) as the table of a constant function
+            env[_UNSPECIFIED[name]] = (em.table(model, decl, args, result) if args else
+                                       FunTable(default=em.value(model.eval(decl, model_completion=True), result)))
             continue
         if name.startswith("%"):
             continue

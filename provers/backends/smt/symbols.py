@@ -1,5 +1,5 @@
 """The lowering's fresh real-function symbols and the TRUE facts that constrain them:
-``%sqrt``, ``%exp``, ``%ln`` (log on x > 0), ``%ln_neg`` (Isabelle ln on x ≤ 0), ``%pi``,
+``%sqrt``, ``%exp``, ``%ln`` (log on x > 0), ``%ln_neg`` (Isabelle ln on x ≤ 0: one constant), ``%pi``,
 ``%sin``/``%cos``, ``%arcsin``/``%arccos`` (on [-1, 1]).
 
 Why true facts only: a fact can rule out an impossible interpretation of a symbol, never make
@@ -85,7 +85,9 @@ def log(lw: Lowerer, x: Term) -> Term:
 
 
 def isa_ln(lw: Lowerer, x: Term) -> Term:
-    return c_ite(c_lt(creal(0), x), ln_pos(lw, x), c_ufun("%ln_neg", REAL, x))
+    """Isabelle ``ln``: for x ≤ 0 one unspecified constant, ``THE x. False``
+    (``ln_neg_is_const``), the same for every such x."""
+    return c_ite(c_lt(creal(0), x), ln_pos(lw, x), c_ufun("%ln_neg", REAL))
 
 
 def pi(lw: Lowerer) -> Term:
