@@ -32,20 +32,6 @@ ANSWER_WEIGHT = 0.1
 #: with the given back-translations): the default is chosen among these only
 LIBRARY_SEMANTIC = ("minilm:qa:given", "minilm:q:given_q",
                     f"minilm:qa:given+{ANSWER_WEIGHT:g}*ans", f"minilm:q:given_q+{ANSWER_WEIGHT:g}*ans")
-
-
-def library_config() -> se.Config:
-    """The configuration ``rerank.Reranker()`` uses (``rerank/defaults.py``), as the
-    evaluation names it (the given back-translations, the informal text with its answer)."""
-    from rerank import defaults as d
-
-    answer = f"+{d.DEFAULT_ANSWER_WEIGHT:g}*ans" if d.DEFAULT_ANSWER_WEIGHT else ""
-    text = {"whole": "qa:given", "question": "q:given_q"}[d.DEFAULT_SEMANTIC_TEXT]
-    return se.Config(semantic=f"minilm:{text}{answer}", alpha=d.DEFAULT_ALPHA,
-                     undecided_weight=d.DEFAULT_UNDECIDED_WEIGHT, consensus_weight=d.DEFAULT_CONSENSUS_WEIGHT,
-                     truth_weight=d.DEFAULT_TRUTH_WEIGHT, keep_first_margin=d.DEFAULT_KEEP_FIRST_MARGIN)
-
-
 NORMS = ("sum", "softmax")
 ALL_RULES = ("log", "linear", "quadratic")
 UNDECIDED = (0.0, 0.5)
@@ -63,6 +49,18 @@ class Family:
     name: str
     grid: list[Config]
     hits: dict[str, dict[str, np.ndarray]]  # kind -> rule -> (len(grid), n)
+
+
+def library_config() -> se.Config:
+    """The configuration ``rerank.Reranker()`` uses (``rerank/defaults.py``), as the
+    evaluation names it (the given back-translations, the informal text with its answer)."""
+    from rerank import defaults as d
+
+    answer = f"+{d.DEFAULT_ANSWER_WEIGHT:g}*ans" if d.DEFAULT_ANSWER_WEIGHT else ""
+    text = {"whole": "qa:given", "question": "q:given_q"}[d.DEFAULT_SEMANTIC_TEXT]
+    return se.Config(semantic=f"minilm:{text}{answer}", alpha=d.DEFAULT_ALPHA,
+                     undecided_weight=d.DEFAULT_UNDECIDED_WEIGHT, consensus_weight=d.DEFAULT_CONSENSUS_WEIGHT,
+                     truth_weight=d.DEFAULT_TRUTH_WEIGHT, keep_first_margin=d.DEFAULT_KEEP_FIRST_MARGIN)
 
 
 def family(name: str, instances: dict[str, list[list[Pool]]], bases: Sequence[Config],

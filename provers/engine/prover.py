@@ -38,7 +38,6 @@ from provers.engine.unfolding import Unfolded, definitional_directions, unfold_f
 from provers.engine.verdict import FULL, QUICK, Obligation
 from provers.engine.witnesses import equation_witnesses, hypotheses, simplify_inverses
 from provers.ir import (
-    BOOL,
     NAT,
     TRUE,
     App,
@@ -124,7 +123,7 @@ def _trivially_valid(body: Term) -> bool:
 def _dense_bounds(body: Term) -> bool:
     """``p ↔ q`` (or ``p → q``) whose sides differ only in how their ∀s nest and whether
     the bounds on a positive ℝ / ℚ quantifier are strict (``density``)."""
-    if isinstance(body, App) and body.op in ("iff", "implies") and body.args[0].sort == BOOL:
+    if isinstance(body, App) and body.op in ("iff", "implies"):
         return same_up_to_bounds(*body.args)
     return False
 

@@ -52,14 +52,14 @@ def shared_conjuncts_out(body: Term) -> Term:
     are proved apart (GTED imo_1982_p1: cvc5 proves the one differing premise pair alone)."""
     if not (isinstance(body, App) and body.op == "iff" and len(body.args) == 2):
         return body
-    left, right = conjuncts(body.args[0]), conjuncts(body.args[1])
-    keys_right = {canon_key(p) for p in right}
-    shared = {k for k in map(canon_key, left) if k in keys_right}
-    only_left = [p for p in left if canon_key(p) not in shared]
-    only_right = [p for p in right if canon_key(p) not in shared]
+    left = [(canon_key(p), p) for p in conjuncts(body.args[0])]
+    right = [(canon_key(p), p) for p in conjuncts(body.args[1])]
+    shared = {k for k, _ in left} & {k for k, _ in right}
+    only_left = [p for k, p in left if k not in shared]
+    only_right = [p for k, p in right if k not in shared]
     if not shared or not (only_left or only_right):
         return body
-    common = [p for p in left if canon_key(p) in shared]
+    common = [p for k, p in left if k in shared]
     return app("implies", and_(*common), app("iff", and_(*only_left), and_(*only_right)))
 
 
