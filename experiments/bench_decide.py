@@ -85,7 +85,8 @@ def worker(tree: str, timeout: float, truth: bool | str = False) -> None:  # noq
         return {"id": row["id"], "time": dt, "checks": s.checks, "inconclusive": s.inconclusive,
                 "solver_calls": s.solver_calls + getattr(s, "vacuity_solver_calls", 0),
                 "k": s.k, "classes": len(c.classes), "classes_list": [list(x) for x in c.classes],
-                "holds": [cand.holds for cand in c.candidates] if truth else None}
+                "holds": [cand.holds for cand in c.candidates] if truth else None,
+                "vacuous": [cand.vacuous for cand in c.candidates]}
 
     def mutants(i: int) -> dict[str, Any]:
         all_rows = rows.setdefault("mutants", _rows("lean_mutants_formalalign_valid.jsonl"))

@@ -83,10 +83,10 @@ class Reranker:
     imports: (Isabelle) theories beyond ``Complex_Main`` the candidates are checked with
         (``("HOL-Analysis.Analysis",)``): text they make valid (``real^2``, ``dist`` on pairs)
         is not flagged ``ill_formed`` nor demoted.
-    timeout: seconds of the longest solver call: vacuity tests get all of it, the other
-        obligations of a check 0.15 × timeout (``provers.engine.verdict.QUICK``: measured,
-        solvers that answer do so early); a whole equivalence check gets 4 × timeout, a
-        candidate's fingerprint and vacuity test ``timeout`` each.
+    timeout: seconds of the longest solver call: the obligations of a check get 0.15 ×
+        timeout (``provers.engine.verdict.QUICK``: measured, solvers that answer do so early),
+        a candidate's vacuity test 0.3 × timeout (``rerank.cluster.VACUITY_SHARE``); a whole
+        equivalence check gets 4 × timeout, a candidate's fingerprint ``timeout``.
     problem_timeout: seconds of engine time for one problem (parsing, fingerprints, vacuity
         and equivalence checks); once spent, later pairs are left unchecked (the candidates
         stay apart and are flagged). None: no limit beyond the per-check budgets.

@@ -301,3 +301,27 @@ def test_a_refutation_only_truth_check_is_cut_short_and_still_refutes():
     modes = {w: Reranker(truth_weight=w).start("x").clusterer.check_truth for w in (0.0, 0.5)}
     assert modes == {0.0: "refute", 0.5: True}
     assert Reranker(check_truth=False).start("x").clusterer.check_truth is False
+
+
+def test_the_vacuity_test_gets_its_share_of_the_limit_and_is_not_asked_again_by_pair_checks():
+    """The clusterer asks each candidate's vacuity test once, at ``VACUITY_SHARE`` of the
+    solver limit; the pair check's answer pinning then takes the undecided test as it is
+    instead of asking the same obligation again at the whole limit (which spent what the
+    share saved: stop 43)."""
+    import re
+
+    from oracles import AbstainingBackend
+
+    from rerank.cluster import VACUITY_SHARE
+
+    # imo_1987_p4's premise (no such f exists, by a parity argument no solver finds)
+    a = "theorem t (f : ℕ → ℕ) (x : ℕ) (h : ∀ n, f (f n) = n + 1987) (h2 : x = f 0) : x = 5 := by sorry"
+    b = ("theorem t (g : ℕ → ℕ) (y : ℕ) (h : ∀ n, g (g n) = n + 1987) (h2 : y = g 0) (h3 : y < 10000) : "
+         "y = 5 := by sorry")
+    backend = AbstainingBackend()
+    c = Clusterer("symbolic", "lean4", 1.0, backend=backend)
+    c.extend([a, b])
+    assert [x.vacuous for x in c.candidates] == [None, None]
+    assert c.stats.inconclusive == 1 and "value projections" in c.decisions[-1].reason  # answers were pinned
+    vacuity = [t for text, t in backend.asked if re.match(r"\(∀ \(\w+ : Nat → Nat\) \(\w+ : Nat\), ¬\(", text)]
+    assert vacuity == [pytest.approx(VACUITY_SHARE)] * 2, backend.asked

@@ -327,7 +327,9 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
         return known
     if relation == "symbolic":
         na, nb = drop_unused(na), drop_unused(nb)
-        vacuity = {side: p.vacuity for side, p in (("A", pa), ("B", pb)) if own[side] and p.vacuity is not None}
+        # decided or left undecided by the clusterer's test: answer pinning does not ask again
+        asked = {side: p.vacuity or p.vacuity_undecided for side, p in (("A", pa), ("B", pb)) if own[side]}
+        vacuity = {side: ob for side, ob in asked.items() if ob is not None}
         shortcut, route = _symbolic_shortcuts(na, nb, prover, budget, answer_cache, vacuity)
         if shortcut is not None:
             return shortcut

@@ -108,7 +108,10 @@ class Profile:
     rely on (Lean's ``Float``), "" if none; ``notes``: internal failures while profiling
     (logged; the clusterer shows them as flags); ``vacuity``: the vacuity obligation once
     decided (``decide_vacuity``); ``vacuity_effort``: the largest effort it was left
-    undecided at (it is not asked again at that effort or less)."""
+    undecided at (it is not asked again at that effort or less); ``vacuity_undecided``: that
+    undecided obligation, which answer pinning takes as the premises' vacuity instead of
+    asking it again (a clusterer gives its vacuity test a share of the limit; the same
+    question at the whole limit inside every pair check would spend what the share saved)."""
 
     statement: Statement
     relation: str
@@ -122,6 +125,7 @@ class Profile:
     notes: list[str] = field(default_factory=list)
     vacuity: Obligation | None = None
     vacuity_effort: float = 0.0
+    vacuity_undecided: Obligation | None = None
     #: the premises' definitions were asked and did not decide the vacuity test (not again)
     definitions_undecided: bool = False
 
@@ -161,6 +165,7 @@ class Profile:
             return self
         out = Profile._derive(self.statement, relation, self.normal_form, self.fingerprint is not None, deadline)
         out.vacuity, out.vacuity_effort = self.vacuity, self.vacuity_effort
+        out.vacuity_undecided = self.vacuity_undecided
         out.definitions_undecided = self.definitions_undecided
         return out
 
@@ -251,7 +256,7 @@ class Profile:
         if ob.status.decided:
             self.vacuity = ob
         else:
-            self.vacuity_effort = effort
+            self.vacuity_effort, self.vacuity_undecided = effort, ob
         return ob
 
     def pin(self, prove: ProveFn, cache: dict | None = None, cheap: bool = False) -> AnswerPin:

@@ -22,7 +22,8 @@ from provers.status import Status, VerdictStatus
 #: MATH problems at 1 s per call (docs/benchmarks.md, "Quick solver calls"): 560 of 569
 #: decided solver calls answered within 0.1 s and all but five vacuity tests within 0.3 s;
 #: the rest of the limit was spent on calls that ended unknown. So obligations are asked at
-#: ``QUICK`` effort, and the vacuity test (which decides the vacuous tier) at ``FULL``.
+#: ``QUICK`` effort, and the vacuity test (which decides the vacuous tier) at ``FULL`` of the
+#: limit its caller gives it (a clusterer: ``rerank.cluster.VACUITY_SHARE`` of its own).
 #: ``QUICK`` is the smallest share that kept 99 % of the decided quick portfolio calls on all
 #: of ``isabelle_math_400`` (1177 of 1186 within 0.15 s, a loaded machine); the quick calls that
 #: time out were a third of the engine's time (docs/benchmarks.md, stop 32).
