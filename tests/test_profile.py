@@ -199,3 +199,37 @@ def test_profile_under_another_relation_reuses_the_normal_form():
     assert q.normal_form is p.normal_form and q.relation == "symbolic"
     assert len(q.form.variables) == 1  # symbolic drops the unused y
     assert p.under("sae") is p
+
+
+def test_answer_pinning_takes_a_whole_undecided_vacuity_test_but_not_a_quick_one():
+    """A vacuity test left undecided at its whole (possibly shortened) limit is not asked
+    again by a later check's answer pinning; one asked only quickly (the vacuity route of an
+    undecided check) is, at the whole limit."""
+    import re
+
+    from oracles import AbstainingBackend
+
+    import provers
+    from provers.deadline import Deadline
+    from provers.engine.equivalence import check_equivalence, vacuous
+    from provers.engine.prover import Prover
+    from provers.engine.verdict import QUICK
+
+    a = "theorem t (f : ℕ → ℕ) (x : ℕ) (h : ∀ n, f (f n) = n + 1987) (h2 : x = f 0) : x = 5 := by sorry"
+    b = ("theorem t (g : ℕ → ℕ) (y : ℕ) (h : ∀ n, g (g n) = n + 1987) (h2 : y = g 0) (h3 : y < 10000) : "
+         "y = 5 := by sorry")
+
+    def vacuity_limits(quick: bool) -> list[float]:
+        pa, pb = (Profile.of(provers.parse(t), "symbolic") for t in (a, b))
+        backend = AbstainingBackend()
+        for p in (pa, pb):
+            if quick:
+                assert p.decide_vacuity(Prover(backend, 1.0, Deadline.after(10)), effort=QUICK).status == "unknown"
+            else:
+                assert vacuous(p, timeout=0.3, backend=backend).status == "unknown"
+        v = check_equivalence(pa, pb, relation="symbolic", timeout=1.0, backend=backend)
+        assert v.status == "inconclusive" and "value projections" in v.reason
+        return [t for text, t in backend.asked if re.match(r"\(∀ \(\w+ : Nat → Nat\) \(\w+ : Nat\), ¬\(", text)]
+
+    assert vacuity_limits(quick=False) == [0.3, 0.3]
+    assert vacuity_limits(quick=True) == [0.15, 0.15, 1.0, 1.0]
