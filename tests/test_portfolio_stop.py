@@ -10,7 +10,7 @@ import pytest
 
 from provers.backends.base import Proved, Unknown, settles
 from provers.backends.smt import Portfolio, WorkerPool
-from provers.ir import INT, NAT, REAL, Var, app, forall_, implies, num
+from provers.ir import INT, NAT, REAL, ListSort, Var, app, forall_, implies, num
 
 n = Var("n", NAT)
 x = Var("x", REAL)
@@ -82,12 +82,24 @@ def test_cheapest_first_the_second_solver_starts_only_when_the_first_is_slow(poo
     assert pool.killed_losers == 0 and pool.interrupted == 0
 
 
-def test_when_the_first_solver_gives_up_the_second_starts_at_once(pool):
-    # z3 gives up on fermat3 after its 1 s; cvc5 then runs (and also gives up) although the
-    # stagger is far longer: both answers are reported
+def test_when_the_first_solver_gives_up_early_the_second_starts_at_once(pool):
+    # z3 gives up at once on a sort it does not support; cvc5 then runs (and also gives up)
+    # although the stagger is far longer: both answers are reported
+    xs = Var("xs", ListSort(REAL))
+    unsupported = forall_([x, xs], app("implies", app("eq", xs, xs), app("eq", x, app("add", x, x))))
+    r = _portfolio(pool, stagger=600.0).prove(unsupported, timeout=1.0)
+    assert isinstance(r, Unknown) and not settles(r)
+    assert "z3: unsupported" in r.reason and "cvc5: unsupported" in r.reason
+
+
+def test_a_first_solver_that_runs_out_the_whole_limit_before_the_stagger_ends_the_call(pool):
+    # z3 runs out its 1 s on fermat3, the call's limit, before the 600 s stagger: the call is
+    # over, cvc5 never starts (a call shorter than the stagger costs its limit, not 1.5 × it)
+    jobs_before = next(pool.ids)
     r = _portfolio(pool, stagger=600.0).prove(fermat3(), timeout=1.0)
     assert isinstance(r, Unknown) and not r.satisfiable and not settles(r)  # no model: not settled
-    assert "z3:" in r.reason and "cvc5:" in r.reason
+    assert "z3: timeout" in r.reason and "cvc5" not in r.reason
+    assert next(pool.ids) == jobs_before + 2  # one job only
 
 
 def test_a_hung_solver_cannot_hang_the_call(pool):
