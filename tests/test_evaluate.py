@@ -1042,3 +1042,34 @@ def test_a_closed_term_that_ran_out_of_steps_is_retried_only_with_more_steps():
     huge = "card {x::nat. 1000 \\<le> x \\<and> x \\<le> 9999 \\<and> (\\<exists>a b c. x = 1000 * a + 100 * b + 10 * c + a)} = 90"
     reasons = {decide(parse_isabelle(f'theorem t: shows "{huge}"').conclusion).reason for _ in range(3)}
     assert len(reasons) == 1 and "budget" in reasons.pop()
+
+
+def test_membership_in_a_finite_set_is_exact_or_undecided_set_by_set():
+    """``member`` remembers per set whether it holds an approximate element: an exact set
+    answers, one with an approximation is undecided, whichever was asked first."""
+    from fractions import Fraction
+
+    from provers.semantics.approx import MP
+    from provers.semantics.sets import member
+    from provers.semantics.values import Approx, Undecided
+
+    exact = frozenset({1, 2, Fraction(1, 2)})
+    mixed = frozenset({1, Approx(MP.sqrt(2))})
+    for _ in range(2):
+        assert member(2, exact) is True and member(3, exact) is False
+        with pytest.raises(Undecided):
+            member(1, mixed)
+        with pytest.raises(Undecided):
+            member(Approx(MP.mpf(2)), exact)
+
+
+def test_the_exact_zero_test_of_algebraic_numbers_answers_the_same_when_asked_again():
+    """``algebraic._is_zero`` is memoized (the same number recurs at every sample point): a
+    zero and a nonzero number, each asked twice, keep their answers."""
+    import sympy
+
+    from provers.semantics.algebraic import _is_zero
+
+    r = sympy.sqrt(2)
+    zero, nonzero = (1 + r) ** 2 - 3 - 2 * r, (1 + r) ** 2 - 3 - r
+    assert [_is_zero(zero), _is_zero(nonzero), _is_zero(zero), _is_zero(nonzero)] == [True, False, True, False]
