@@ -59,16 +59,42 @@ def test_function_tables_are_keyed_by_their_points():
     assert value_key(FunTable({(1,): 0}, 0)) == value_key(FunTable({}, 0))  # a point at the default
 
 
-def test_closures_are_not_remembered():
-    """Closures compare equal whatever they capture (λi. i + k at k = 0 and k = 9)."""
+def test_closures_are_keyed_by_what_they_capture():
+    """Closures compare equal whatever they capture (λi. i + k at k = 0 and k = 9); their
+    memo keys do not, so a term reading one is remembered apart for each; a closure that
+    captures itself too deeply has no key."""
     k = Var("k", INT)
     formula = _bounded(app("le", app("apply", f, i), Z(20)))
     low, high = Closure((j,), app("add", j, k), {"k": 0}), Closure((j,), app("add", j, k), {"k": 9})
     assert low == high
+    assert value_key(low) != value_key(high)
+    assert value_key(low) == value_key(Closure((j,), app("add", j, k), {"k": 0, "unread": 5}))
+    for _ in range(2):  # the second time from the memo
+        assert truth(formula, {"f": low}) is True
+        assert truth(formula, {"f": high}) is False
+    g = Var("g", f.sort)
+    env: dict = {}
+    env["g"] = Closure((j,), app("apply", g, j), env)  # reads itself
     with pytest.raises(Unkeyable):
-        value_key(low)
-    assert truth(formula, {"f": low}) is True
-    assert truth(formula, {"f": high}) is False
+        value_key(env["g"])
+
+
+def test_a_set_builder_reading_a_closure_is_enumerated_once_per_value():
+    """``{n ∈ [0, 50]. f n = n}`` with f a closure: remembered by the closure's key, the same
+    finite set at another sampled point, another set for another closure."""
+    from provers.ir import SetBuilder
+    from provers.semantics.evaluate import SET_VALUES, evaluate
+
+    n = Var("n", INT)
+    k = Var("k", INT)
+    fixed = SetBuilder(n, app("and", app("le", Z(0), n), app("le", n, Z(50)), app("eq", app("apply", f, n), n)))
+    identity, shift = Closure((j,), app("add", j, k), {"k": 0}), Closure((j,), app("add", j, k), {"k": 1})
+    SET_VALUES.clear()
+    assert evaluate(fixed, {"f": identity}) == frozenset(range(51))
+    hits = SET_VALUES.hits
+    assert evaluate(fixed, {"f": identity, "x": 3}) == frozenset(range(51))
+    assert SET_VALUES.hits == hits + 1
+    assert evaluate(fixed, {"f": shift}) == frozenset()
 
 
 def test_integers_and_booleans_are_different_keys():

@@ -250,7 +250,7 @@ def _ev(t: Term, env: Env) -> Any:
     if isinstance(t, BigOp):
         return _bigop(t, env)
     if isinstance(t, SetBuilder):
-        return _closed_cached(t, env, _setbuilder)
+        return _closed_cached(t, env, _remembered_setbuilder)
     if isinstance(t, Uninterpreted):
         return _uninterpreted(t, env)
     raise Undecided(f"unknown term {type(t).__name__}")
@@ -1203,6 +1203,25 @@ def _at_irrational(body: Term, env: Env, v: Var, r: AlgebraicReal) -> bool | Non
 
 def _number(q: Fraction) -> int | Fraction:
     return int(q) if q.denominator == 1 else q
+
+
+#: Finite set-builder values by the values they read (``memo``): ``{n ∈ {1000..9999}. n =
+#: reverse n}`` with ``reverse`` a closure was enumerated again at every sampled point of
+#: every obligation (1103 times, most of ``problem_880``'s time; docs/benchmarks.md, stop 43).
+SET_VALUES = Memo(max_entries=256)
+
+
+def _remembered_setbuilder(t: SetBuilder, env: Env) -> Any:
+    key = SET_VALUES.key(t, env)
+    if key is None:
+        return _setbuilder(t, env)
+    got = SET_VALUES.get(key)
+    if got is not Memo.MISSING:
+        return got
+    value = _setbuilder(t, env)
+    if isinstance(value, frozenset):  # a set known by its predicate keeps the env it was read in
+        SET_VALUES.put(key, value)
+    return value
 
 
 def _setbuilder(t: SetBuilder, env: Env) -> Any:

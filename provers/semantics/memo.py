@@ -8,9 +8,10 @@ uninterpreted symbols it applies and of the assignment's fixed unspecified value
 so those values, compared exactly, are the key.
 
 Only values with a structural, immutable key take part (numbers, algebraic and complex
-numbers, opaque elements, tuples and finite sets of those, function tables snapshotted);
-closures and sets known by a membership test compare equal whatever they capture, so a
-term reading one is never remembered. An ``Undecided`` is remembered with its reason,
+numbers, opaque elements, tuples and finite sets of those, function tables snapshotted, and
+closures by their parameters, body and the keys of the values they capture); sets known by
+a membership test compare equal whatever they capture, so a term reading one is never
+remembered. An ``Undecided`` is remembered with its reason,
 except an exhausted step budget (another evaluation may have more steps left); a deadline
 is never remembered (it is not an ``Undecided``), nor an ``Undecided`` of a quantifier probed
 with the smaller budget it gets inside another quantifier's probe.
@@ -26,6 +27,7 @@ from provers.semantics.algebraic import AlgebraicReal
 from provers.semantics.values import (
     Approx,
     ApproxBool,
+    Closure,
     ExactComplex,
     FunTable,
     Opaque,
@@ -47,14 +49,28 @@ class Unkeyable(Exception):
     """A value without a structural key (a closure, a set known by its predicate, …)."""
 
 
-def value_key(v: Any) -> Any:
+#: Closures captured inside closures are keyed this deep at most (a closure whose
+#: environment holds itself would otherwise never end).
+MAX_CLOSURE_DEPTH = 3
+
+
+def value_key(v: Any, depth: int = 0) -> Any:
     """A hashable key equal for two values exactly when they are the same value."""
     if isinstance(v, _SCALARS):
         return (type(v), v)
+    if isinstance(v, Closure):  # λx̄. e is determined by x̄, e and the values e reads besides x̄
+        if depth >= MAX_CLOSURE_DEPTH:
+            raise Unkeyable("closure nested too deeply")
+        _, names = _scope(v.body)
+        params = {p.name for p in v.vars}
+        env = v.env if isinstance(v.env, dict) else {}
+        read = tuple((n, value_key(env[n], depth + 1)) if n in env else (n,) for n in names if n not in params)
+        fixed = tuple((n, value_key(x, depth + 1)) for n, x in env.items() if n.startswith("@"))
+        return (Closure, v.vars, v.body, read + fixed)
     if isinstance(v, tuple):
-        return (tuple, tuple(value_key(x) for x in v))
+        return (tuple, tuple(value_key(x, depth) for x in v))
     if isinstance(v, frozenset):
-        return (frozenset, frozenset(value_key(x) for x in v))
+        return (frozenset, frozenset(value_key(x, depth) for x in v))
     if isinstance(v, FunTable):  # mutable: its points now, those not at the default
         default = value_key(v.default)
         points = ((value_key(k), value_key(x)) for k, x in v.entries.items())
