@@ -235,7 +235,7 @@ def _ev(t: Term, env: Env) -> Any:
             raise Undecided(f"no value for variable {t.name}")
         return _coerce(env[t.name], t.sort, t.name)
     if isinstance(t, Num):
-        if t.sort == COMPLEX:
+        if t.sort is not REAL and t.sort is not INT and t.sort is not NAT and t.sort == COMPLEX:
             return ExactComplex(Fraction(t.value), Fraction(0))
         return t.value
     if isinstance(t, App):
@@ -273,7 +273,10 @@ def _coerce(v: Any, sort: Sort, name: str) -> Any:
     """Bring a user-supplied value to the evaluator's representation of ``sort``."""
     # every bound-variable lookup: no Fraction built; both identities before either == (a
     # dataclass comparison costs ~6× an identity test)
-    if type(v) is int and (sort is INT or (sort is NAT and v >= 0) or sort == INT or (sort == NAT and v >= 0)):
+    if type(v) is int and (sort is INT or (sort is NAT and v >= 0) or sort is REAL or sort is RAT
+                           or sort == INT or (sort == NAT and v >= 0)):
+        return v
+    if (type(v) is Fraction and (sort is REAL or sort is RAT)) or (type(v) is bool and sort is BOOL):
         return v
     if isinstance(v, (Approx, ApproxBool, Undetermined)):
         return v
