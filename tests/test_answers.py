@@ -794,6 +794,30 @@ def test_the_joint_value_obligation_is_not_asked_when_it_needs_what_the_pins_did
     assert not joint, joint
 
 
+def test_the_joint_value_obligation_is_not_asked_over_transcendental_functions():
+    """Neither answer pinned (the premises are over a function no model is found for): the
+    joint value obligation is asked of the solvers (briefly), unless it involves a function
+    they know only as a symbol or an approximation (``relations.TRANSCENDENTAL``), where such a
+    call decided 1 of 287 on MATH."""
+    from provers.engine.relations import TRANSCENDENTAL
+
+    def joint_asked(value: str) -> tuple[str, list[float]]:
+        a = (f"theorem t (f : ℝ → ℝ) (x : ℝ) (h : ∀ t, f (f t) = t + 1) (h2 : x = {value.format('f')}) : "
+             "x = 1 / 2 := by sorry")
+        b = (f"theorem t (g : ℝ → ℝ) (y : ℝ) (h : ∀ t, g (g t) = t + 1) (h2 : y = {value.format('g')}) "
+             "(h3 : y < 10000) : y = 1 / 2 := by sorry")
+        backend = AbstainingBackend()
+        v = check_equivalence(provers.parse(a), provers.parse(b), relation="symbolic", timeout=1.0, backend=backend)
+        assert v.status == "inconclusive"
+        return v.reason, [t for s, t in backend.asked if "(x : Real)" in s and "(y : Real)" in s]
+
+    reason, joint = joint_asked("Real.sin ({} 0)")
+    assert "not asked: the answers and premises involve sin" in reason and joint == []
+    reason, joint = joint_asked("{} 0 * {} 0 + 1".replace("{}", "{0}"))
+    assert "not asked" not in reason and joint == [0.05]
+    assert {"sin", "exp", "powr", "pi"} <= TRANSCENDENTAL and not {"sqrt", "mul", "apply"} & TRANSCENDENTAL
+
+
 # ---- ∃ premises --------------------------------------------------------------------------
 
 #: isabelle_math_400 algebra/problem_141, candidates 2 and 8: the rectangle's sides named by
