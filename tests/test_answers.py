@@ -818,6 +818,20 @@ def test_the_joint_value_obligation_is_not_asked_over_transcendental_functions()
     assert {"sin", "exp", "powr", "pi"} <= TRANSCENDENTAL and not {"sqrt", "mul", "apply"} & TRANSCENDENTAL
 
 
+def test_with_the_values_undecided_the_premises_are_not_asked_again_for_a_contradiction():
+    """Neither side's answer pinned and the joint obligation undecided: only contradictory
+    premises would still decide, and each pin asked that (the vacuity obligation) already, so
+    ``∃x̄. ⋀Γ`` is not asked again (12 of 154 such calls decided on MATH, never a contradiction)."""
+    a = "theorem t (x y : ℝ) (h : x ^ 5 + x * y = 3) (h' : y ^ 5 + y = 5) : x * y = 2 := by sorry"
+    b = "theorem t (x y : ℝ) (h : x ^ 5 + x * y = 3) (h' : y ^ 5 + y = 5) (h'' : y < 100) : x * y = 2 := by sorry"
+    backend = AbstainingBackend()
+    v = check_equivalence(provers.parse(a), provers.parse(b), relation="symbolic", timeout=1.0, backend=backend)
+    assert v.status == "inconclusive" and "value projections" in v.reason
+    asked = [s for s, _ in backend.asked]
+    assert sum(s.startswith("(∀") and ", ¬(" in s for s in asked) == 2  # each side's vacuity obligation, once
+    assert not [s for s in asked if s.startswith("(∃")], asked
+
+
 # ---- ∃ premises --------------------------------------------------------------------------
 
 #: isabelle_math_400 algebra/problem_141, candidates 2 and 8: the rectangle's sides named by

@@ -438,6 +438,7 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
     if ob.status == REFUTED:
         route = f"answer value ({how})" if by_pins else "value projections"
         return Outcome(REFUTED, obs, f"{name} refuted" + (f": {ob.detail}" if by_pins else ""), route=route)
+    joint_proved = ob.status == PROVED
     for side, nf in (("A", a), ("B", b2)):
         if not nf.premises and all(provably_inhabited(v.sort) for v in nf.variables):
             continue
@@ -445,6 +446,11 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
         known = pin[side].sat
         if known is not None and known.status == PROVED:
             ob = Obligation(sat_name, satisfiable_obligation(nf), PROVED, known.by, known.detail)
+        elif not joint_proved and pin[side].vacuity is not None:
+            # with the values undecided only a contradiction would still decide, and the pin
+            # asked that very question (the vacuity obligation) already: left undecided, or a
+            # model. Asking again decided 12 of 154 on 60 MATH problems, never a contradiction
+            continue
         else:
             ob = prove_satisfiable(nf, prove, pin[side].vacuity, cheap, getattr(prove, "deadline", None), sat_name)
         obs.append(ob)
