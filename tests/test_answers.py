@@ -818,6 +818,22 @@ def test_the_joint_value_obligation_is_not_asked_over_transcendental_functions()
     assert {"sin", "exp", "powr", "pi"} <= TRANSCENDENTAL and not {"sqrt", "mul", "apply"} & TRANSCENDENTAL
 
 
+def test_a_power_with_an_integer_exponent_is_not_transcendental():
+    """Isabelle's ``k powr 3`` is lowered exactly (``k ^ 3`` for k > 0, a constant's cube for
+    k < 0): the joint value obligation over it is asked (number_theory/problem_1056 lost three
+    refutations without this); ``x powr (1/2)`` and ``sin x`` are not."""
+    from fractions import Fraction
+
+    from provers.engine.relations import _transcendental
+    from provers.ir import REAL, Var, app, num
+
+    x = Var("x", REAL)
+    assert not _transcendental(app("powr", x, num(3, REAL)))
+    assert _transcendental(app("powr", x, num(Fraction(1, 2), REAL)))
+    assert _transcendental(app("powr", x, x)) and _transcendental(app("sin", x))
+    assert not _transcendental(app("mul", x, x))
+
+
 def test_with_the_values_undecided_the_premises_are_not_asked_again_for_a_contradiction():
     """Neither side's answer pinned and the joint obligation undecided: only contradictory
     premises would still decide, and each pin asked that (the vacuity obligation) already, so

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,7 @@ from provers.ir import (
     ORDERED,
     RELATION_OPS,
     App,
+    Num,
     Quant,
     Term,
     Var,
@@ -397,11 +399,22 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
 #: (transcendental functions, π, real powers). Where the joint value obligation involves one,
 #: its brief solver call decided 1 of 287 on 120 MATH problems (0 of 154 on the 60 problems the
 #: rule was read off, 1 of 133 on 60 others, a refutation at 0.048 s of its 0.05 s), against 31
-#: of 255 without one: it is not asked there (docs/benchmarks.md, stop 43).
+#: of 255 without one: it is not asked there (docs/benchmarks.md, stop 43). A power with an
+#: integer numeral exponent is lowered exactly and does not count (`k powr 3`: three
+#: refutations on all 400 problems).
 TRANSCENDENTAL = frozenset({
     "powr", "exp", "ln", "log", "logb", "isa_log", "sin", "cos", "tan", "arctan", "sinh", "cosh",
     "tanh", "arcsin", "arccos", "isa_arcsin", "isa_arccos", "pi",
 })
+
+
+def _transcendental(t: Term) -> bool:
+    """``t`` applies a ``TRANSCENDENTAL`` operation; ``x powr k`` with an integer numeral k is
+    lowered exactly (``x ^ k`` for x > 0, one constant's k-th power for x < 0), so it is not."""
+    if not isinstance(t, App) or t.op not in TRANSCENDENTAL:
+        return False
+    exponent = t.args[1] if t.op == "powr" else None
+    return not (isinstance(exponent, Num) and Fraction(exponent.value).denominator == 1)
 
 
 def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[str, AnswerPin],
@@ -426,7 +439,7 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
         ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap)
     by_pins = ob is not None
     if ob is None:  # neither side pinned nor free: the joint obligation itself (briefly: BRIEF)
-        beyond = sorted({t.op for t in subterms(vform) if isinstance(t, App) and t.op in TRANSCENDENTAL})
+        beyond = sorted({t.op for t in subterms(vform) if _transcendental(t)})
         if beyond:
             ob = Obligation(name, vform, UNKNOWN, detail=f"not asked: the answers and premises involve "
                             f"{', '.join(beyond)} (a brief solver call there almost never decides)")
