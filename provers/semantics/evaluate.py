@@ -687,19 +687,18 @@ QUANTIFIER_VALUES = Memo()
 
 
 def _quant(t: Quant, env: Env) -> Any:
-    key = QUANTIFIER_VALUES.key(t, env)
-    if key is None:
-        return _quant_value(t, env)
-    got = QUANTIFIER_VALUES.get(key)
+    key, got = QUANTIFIER_VALUES.lookup(t, env)
     if got is not Memo.MISSING:
         return got
     try:
         value = _quant_value(t, env)
     except Undecided as e:
-        if getattr(_steps, "left", 0) >= 0:  # not when the budget ran out inside (another reason may hide it)
+        # not when the budget ran out inside (another reason may hide it)
+        if key is not None and getattr(_steps, "left", 0) >= 0:
             QUANTIFIER_VALUES.put_undecided(key, e)
         raise
-    QUANTIFIER_VALUES.put(key, value)
+    if key is not None:
+        QUANTIFIER_VALUES.put(key, value)
     return value
 
 
@@ -1215,14 +1214,11 @@ SET_VALUES = Memo(max_entries=256)
 
 
 def _remembered_setbuilder(t: SetBuilder, env: Env) -> Any:
-    key = SET_VALUES.key(t, env)
-    if key is None:
-        return _setbuilder(t, env)
-    got = SET_VALUES.get(key)
+    key, got = SET_VALUES.lookup(t, env)
     if got is not Memo.MISSING:
         return got
     value = _setbuilder(t, env)
-    if isinstance(value, frozenset):  # a set known by its predicate keeps the env it was read in
+    if key is not None and isinstance(value, frozenset):  # a set known by its predicate keeps its env
         SET_VALUES.put(key, value)
     return value
 

@@ -130,6 +130,12 @@ class Memo:
             return None
         return _Key(t, term_hash, values + fixed)
 
+    def lookup(self, t: Term, env: dict[str, Any]) -> tuple[_Key | None, Any]:
+        """``t``'s key under ``env`` and its remembered value (``MISSING`` when there is none,
+        or no key)."""
+        key = self.key(t, env)
+        return key, (self.MISSING if key is None else self.get(key))
+
     def get(self, key: _Key) -> Any:
         """The remembered value (raises the remembered ``Undecided``), or ``MISSING``."""
         got = self._values.get(key, self.MISSING)
