@@ -39,8 +39,7 @@ def test_the_summary_groups_calls_by_obligation_limit_and_asker(tmp_path, capsys
 @pytest.mark.skipif(not MATH.exists(), reason="isabelle_math_400 (../shared/data) not present")
 def test_a_recorded_clustering_names_each_solver_call(tmp_path):
     pid = json.loads(MATH.open().readline())["id"]
-    ids, out = tmp_path / "ids.txt", tmp_path / "calls.jsonl"
-    ids.write_text(pid + "\n")
+    out = tmp_path / "calls.jsonl"
     op.record(MATH, [pid], out)
     rows = [json.loads(line) for line in out.open()]
     assert rows[-1]["id"] == pid and rows[-1]["problem_seconds"] > 0

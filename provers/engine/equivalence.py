@@ -327,11 +327,8 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
         return known
     if relation == "symbolic":
         na, nb = drop_unused(na), drop_unused(nb)
-        # decided, or left undecided by a whole vacuity test (a clusterer's, on its share of
-        # the limit): answer pinning does not ask again; a quick ask (the vacuity route) does not count
-        asked = {side: p.vacuity or (p.vacuity_undecided if p.vacuity_effort >= FULL else None)
-                 for side, p in (("A", pa), ("B", pb)) if own[side]}
-        vacuity = {side: ob for side, ob in asked.items() if ob is not None}
+        vacuity = {side: p.vacuity_asked for side, p in (("A", pa), ("B", pb))
+                   if own[side] and p.vacuity_asked is not None}
         shortcut, route = _symbolic_shortcuts(na, nb, prover, budget, answer_cache, vacuity)
         if shortcut is not None:
             return shortcut

@@ -109,9 +109,9 @@ class Profile:
     (logged; the clusterer shows them as flags); ``vacuity``: the vacuity obligation once
     decided (``decide_vacuity``); ``vacuity_effort``: the largest effort it was left
     undecided at (it is not asked again at that effort or less); ``vacuity_undecided``: that
-    undecided obligation, which answer pinning takes as the premises' vacuity instead of
-    asking it again (a clusterer gives its vacuity test a share of the limit; the same
-    question at the whole limit inside every pair check would spend what the share saved)."""
+    undecided obligation, which answer pinning takes (``vacuity_asked``) instead of asking it
+    again (a clusterer gives its vacuity test a share of the limit; the same question at the
+    whole limit inside every pair check would spend what the share saved)."""
 
     statement: Statement
     relation: str
@@ -258,6 +258,13 @@ class Profile:
         else:
             self.vacuity_effort, self.vacuity_undecided = effort, ob
         return ob
+
+    @property
+    def vacuity_asked(self) -> Obligation | None:
+        """The vacuity obligation as a whole test left it: decided, or undecided at ``FULL``
+        effort of its limit (a clusterer's test on its share); None when it was not asked, or
+        only quickly (the vacuity route). Answer pinning takes it instead of asking again."""
+        return self.vacuity or (self.vacuity_undecided if self.vacuity_effort >= FULL else None)
 
     def pin(self, prove: ProveFn, cache: dict | None = None, cheap: bool = False) -> AnswerPin:
         """The answer pin of ``form`` (``answers.pin_answer``), reusing the decided vacuity
