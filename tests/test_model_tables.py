@@ -41,3 +41,38 @@ def test_equal_tables_listing_different_points_hash_alike():
     a = FunTable({(1,): Fraction(2), (3,): 0}, 0)
     b = FunTable({(1,): Fraction(2)}, 0)
     assert a == b and hash(a) == hash(b)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-40, 40), st.integers(0, 60), st.integers(-3, 3), st.integers(-3, 3))
+def test_a_function_given_on_a_range_is_tabulated_at_every_integer_of_it(lo, width, inside, outside):
+    """z3 gives ``λb. if lo ≤ b ≤ hi then c else d`` for a function constrained on a range:
+    the table is that function at every integer (its literal points alone missed the inside)."""
+    em = Z3Emitter()
+    hi = lo + width
+    f = z3.Array("f", z3.IntSort(), z3.IntSort())
+    b = z3.Int("b")
+    s = z3.Solver()
+    s.add(f == z3.Lambda([b], z3.If(z3.And(lo <= b, b <= hi), inside, outside)))
+    assert s.check() == z3.sat
+    table = em.array_table(s.model(), f, INT, INT)
+    for k in range(lo - 2, hi + 3):
+        assert table(k) == (inside if lo <= k <= hi else outside)
+    assert len(table.entries) <= 4 + (width + 1 if inside != outside else 0)
+
+
+def test_premises_on_a_range_of_a_function_get_a_validated_model():
+    """``f n = 6 n`` and ``∀ n ∈ {82..125}. f n = n - (n - 1)``: satisfiable (n = 0), which z3
+    shows with a function piecewise on 82..125; read at its literal points only, the model
+    was rejected by the exact evaluator and the premises' satisfiability left undecided."""
+    import provers
+    from provers.engine import equivalence
+    from provers.ir import strip_forall
+    from provers.semantics import truth
+
+    st_ = provers.parse('theorem\nfixes f :: "int \\<Rightarrow> int"\nassumes h0 : "f(n) = 6 * n"\n'
+                        'and h1 : "\\<forall>n \\<in> {82..125}. f(n) = n - (n-1)"\n'
+                        'shows  "sum f {82..125} = 516"', "isabelle")
+    ob = equivalence.vacuous(st_, timeout=2.0, language="isabelle")
+    assert ob.status.value == "refuted", ob.detail
+    assert truth(strip_forall(ob.formula)[1], ob.model) is False
