@@ -818,6 +818,27 @@ def test_the_joint_value_obligation_is_not_asked_over_transcendental_functions()
     assert {"sin", "exp", "powr", "pi"} <= TRANSCENDENTAL and not {"sqrt", "mul", "apply"} & TRANSCENDENTAL
 
 
+def test_the_joint_value_obligation_is_not_asked_over_sets():
+    """The same two statements with a premise about a set (``f 0 ∈ Set.Icc 0 1``): the
+    joint value obligation is not asked (``relations._over_sets``: 2 of 319 such brief calls
+    decided on MATH); without the set premise it is."""
+
+    def joint_asked(extra: str) -> tuple[str, list[float]]:
+        a = (f"theorem t (f : ℝ → ℝ) (x : ℝ) (h : ∀ t, f (f t) = t + 1) (h2 : x = f 0 * f 0 + 1) {extra.format('f')} : "
+             "x = 1 / 2 := by sorry")
+        b = (f"theorem t (g : ℝ → ℝ) (y : ℝ) (h : ∀ t, g (g t) = t + 1) (h2 : y = g 0 * g 0 + 1) {extra.format('g')} "
+             "(h3 : y < 10000) : y = 1 / 2 := by sorry")
+        backend = AbstainingBackend()
+        v = check_equivalence(provers.parse(a), provers.parse(b), relation="symbolic", timeout=1.0, backend=backend)
+        assert v.status == "inconclusive"
+        return v.reason, [t for s, t in backend.asked if "(x : Real)" in s and "(y : Real)" in s]
+
+    reason, joint = joint_asked("(h4 : {} 0 ∈ Set.Icc (0 : ℝ) 1)")
+    assert "not asked: the answers and premises involve sets" in reason and joint == []
+    reason, joint = joint_asked("(h4 : {} 0 ≤ 1)")
+    assert "not asked" not in reason and joint == [0.05]
+
+
 def test_a_power_with_an_integer_exponent_is_not_transcendental():
     """Isabelle's ``k powr 3`` is lowered exactly (``k ^ 3`` for k > 0, a constant's cube for
     k < 0): the joint value obligation over it is asked (number_theory/problem_1056 lost three
