@@ -147,3 +147,49 @@ def test_a_recurrence_over_all_earlier_terms_is_computed():
     late = PROD.replace("Finset.range (n + 1)", "Finset.range (n + 2)")
     s = provers.parse(late, "lean4")
     assert recurrences(tuple(s.variables), app("and", *(h.formula for h in s.hypotheses))) == []
+
+
+ARITHMETIC = """theorem
+fixes a :: "nat \\<Rightarrow> real" and d :: real
+assumes h0 : "\\<forall> n. n \\<ge> 1 \\<longrightarrow> a (n + 1) = a n + d"
+and h1 : "a 4 / a 2 = 3"
+shows  "a 5 / a 3 = 2"
+"""
+
+
+def test_a_renamed_model_still_satisfies_the_renamed_recurrence():
+    """Renaming a model renames inside its sequences: the recurrence premise holds of the
+    sequence read from it only word for word, and the value route renames one side's
+    variables apart (``a`` → ``a_1``)."""
+    from provers.ir import Var, substitute
+    from provers.semantics.values import renamed_model
+
+    s = provers.parse(ARITHMETIC, "isabelle")
+    body = app("and", *(h.formula for h in s.hypotheses))
+    (u, m, start, rule, premise), *_ = recurrences(tuple(s.variables), body)
+    env: dict = {"d": Fraction(-1)}
+    env["a"] = Sequence(u.name, m, start, rule, {0: Fraction(-1), 1: Fraction(0)}, premise, env)
+    assert truth(body, env) is True
+    names = {"a": "a_1", "d": "d_1"}
+    renamed = substitute(body, {v: Var(names[v.name], v.sort) for v in s.variables if v.name in names})
+    assert truth(renamed, renamed_model(env, names)) is True
+    keys_only = {names.get(k, k): x for k, x in env.items()}  # what the engine did before
+    assert truth(renamed, keys_only) is not True
+
+
+def test_two_arithmetic_sequences_are_equivalent_after_the_clusterers_vacuity_tests():
+    """algebra/problem_2017 (MATH): two statements of the same arithmetic sequence, their
+    vacuity tests decided first (as the clusterer does), each model a sequence: the value
+    route pins both answers to 2. With the model of B renamed by its keys alone, B's
+    premises were not confirmed and the pair stayed inconclusive."""
+    from provers.engine import equivalence
+    from provers.engine.profile import Profile
+
+    other = ARITHMETIC.replace('fixes a :: "nat \\<Rightarrow> real" and d :: real',
+                               'fixes a :: "nat \\<Rightarrow> real"\nand d :: real').replace(
+        "\\<forall> n. n \\<ge> 1 \\<longrightarrow> a (n + 1)", "\\<forall>n. a (n + 1)")
+    profiles = [Profile.of(provers.parse(t, "isabelle"), "symbolic") for t in (ARITHMETIC, other)]
+    for p in profiles:
+        assert equivalence.vacuous(p, timeout=1.0, language="isabelle").status.value == "refuted"
+    v = equivalence.check_equivalence(*profiles, relation="symbolic", timeout=1.0, answer_cache={})
+    assert v.status == "equivalent", v.reason

@@ -90,7 +90,7 @@ from provers.semantics.algebraic import AlgebraicReal, is_root_of
 from provers.semantics.approx import is_approx
 from provers.semantics.domains import probe_values
 from provers.semantics.evaluate import Closure, evaluate, truth
-from provers.semantics.values import Undetermined
+from provers.semantics.values import Undetermined, renamed_model
 from provers.status import PinStatus, Status
 
 log = logging.getLogger(__name__)
@@ -147,7 +147,7 @@ class AnswerPin:
 
     def renamed(self, names: dict[str, str]) -> AnswerPin:
         """The same pin with the witnesses' variable names mapped by ``names``."""
-        ws = [({names.get(k, k): x for k, x in m.items()}, v) for m, v in self.witnesses]
+        ws = [(renamed_model(m, names), v) for m, v in self.witnesses]
         return replace(self, witnesses=ws, obligations=list(self.obligations))
 
     def labeled(self, side: str) -> AnswerPin:

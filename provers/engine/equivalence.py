@@ -79,6 +79,7 @@ from provers.errors import ParseError
 from provers.ir import IRError, Statement, Var, has_uninterpreted
 from provers.semantics import numeral_probes, sample_assignments
 from provers.semantics.samplers import solution_points
+from provers.semantics.values import renamed_model
 from provers.status import Status, VerdictStatus
 
 EQUIVALENT, INEQUIVALENT, INCONCLUSIVE = VerdictStatus
@@ -154,15 +155,12 @@ def _two_sided(model: dict | None, a: NormalForm, b: NormalForm, al: Alignment |
         return None
     a_names = {v.name for v in a.variables}
     A = {k: v for k, v in model.items() if k in a_names}
-    B: dict[str, Any] = {}
+    onto_b: dict[str, str] = {}  # the model's name of a variable of B → B's own name
     if al is not None:
-        for va, vb in al.pairs:
-            if va.name in model:
-                B[vb.name] = model[va.name]
+        onto_b.update((va.name, vb.name) for va, vb in al.pairs if va.name in model)
     if b_names:
-        for new, old in b_names.items():
-            if new in model:
-                B[old] = model[new]
+        onto_b.update((new, old) for new, old in b_names.items() if new in model)
+    B: dict[str, Any] = renamed_model({k: model[k] for k in onto_b}, onto_b)
     known = a_names | {va.name for va, _ in (al.pairs if al else ())} | set(b_names or ())
     for k, v in model.items():  # e.g. the answer value α of the standardized comparison
         if k not in known:
@@ -620,7 +618,7 @@ class _Search:
             probes_b = self.route.outcome.witnesses.get("B", [])
             onto = {vb.name: va.name for va, vb in al.pairs}
             names = self.route.names
-            probes += probes_a + [{onto.get(names.get(k, k), k): x for k, x in m.items()} for m in probes_b]
+            probes += probes_a + [renamed_model(m, {k: onto.get(names.get(k, k), k) for k in m}) for m in probes_b]
         if probes or self.found:
             self.prover.use_probes(self.found + probes)
 

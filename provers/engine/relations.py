@@ -89,6 +89,7 @@ from provers.ir import (
     widest,
 )
 from provers.semantics.evaluate import truth
+from provers.semantics.values import renamed_model
 from provers.status import PinStatus, Status
 
 RELATIONS = ("syntactic", "sae", "symbolic", "logical")
@@ -388,7 +389,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     if "B" in vac:  # its model in B's names: onto the renamed-apart ones
         onto = {old: new for new, old in back.items()}
         ob = vac["B"]
-        vac["B"] = replace(ob, model=None if ob.model is None else {onto.get(k, k): x for k, x in ob.model.items()})
+        vac["B"] = replace(ob, model=None if ob.model is None else renamed_model(ob.model, onto))
     pin = {side: pin_answer(nf, prove, side, vac.get(side), cache, cheap)
            for side, nf in (("A", a), ("B", b2))}
     out = _pinned_route(a, b2, la, lb, pin, obs, prove, cheap)

@@ -197,3 +197,41 @@ class Decision:
     value: bool | None
     exact: bool
     reason: str = ""
+
+
+def renamed_model(model: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """``model`` with its variables renamed by ``names`` (old → new), values that name
+    variables renamed with them: a ``Sequence`` reads its own name and the other variables
+    of its recurrence, and holds of the premise it was read from only when that premise
+    is its ``definition`` word for word (a model renamed by its keys alone no longer
+    satisfied the renamed premises: ``algebra/problem_2017``)."""
+    if not any(k in names for k in model):
+        return model
+    seen: dict[int, Any] = {}
+    return {names.get(k, k): _renamed_value(x, names, seen) for k, x in model.items()}
+
+
+def _renamed_value(x: Any, names: dict[str, str], seen: dict[int, Any]) -> Any:
+    from provers.ir import free_vars, substitute
+
+    if id(x) in seen:
+        return seen[id(x)]
+
+    def term(t: Any) -> Any:
+        if not isinstance(t, Term):
+            return t
+        mapping = {v: Var(names[v.name], v.sort) for v in free_vars(t) if v.name in names}
+        return substitute(t, mapping) if mapping else t
+
+    if isinstance(x, Sequence):
+        out = Sequence(names.get(x.name, x.name), x.var, x.start, term(x.rule), dict(x.initial),
+                       term(x.definition), {}, dict(x.memo))
+        seen[id(x)] = out
+        env = x.env if isinstance(x.env, dict) else {}
+        out.env = {names.get(k, k): _renamed_value(v, names, seen) for k, v in env.items()}
+        return out
+    if isinstance(x, PredSet) and x.definition is not None:
+        out = PredSet(x.elem, x.contains, x.infinite, term(x.definition))
+        seen[id(x)] = out
+        return out
+    return x
