@@ -144,6 +144,23 @@ def test_nat_sub_truncates_but_int_does_not():
     assert evaluate(app("sub", i, j), {"i": 2, "j": 5}) == -3
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.fractions(max_denominator=9), st.integers(2, 50), st.sampled_from(["sqrt", "exp", "ln", "sin"]))
+def test_an_exact_zero_factor_makes_an_exact_zero(q, k, f):
+    """0 · x, 0 / x and x / 0 are exactly 0 however approximately x is known (x / 0 = 0 in Lean
+    and Isabelle): the zero polynomial at 3 + √7 is 0, not "agrees within tolerance"."""
+    approx = app("add", R(q), app(f, R(k)))
+    assume(isinstance(evaluate(approx), Approx))  # √k of a square k is exact
+    for zero in (app("mul", R(0), approx), app("mul", approx, R(0)), app("div", R(0), approx),
+                 app("div", approx, R(0))):
+        assert truth(app("eq", app("add", zero, R(q)), R(q))) is True
+    assert isinstance(evaluate(app("mul", R(1), approx)), Approx)  # a nonzero factor: still approximate
+    p = Var("p", FunSort((REAL,), REAL))
+    env = {"p": evaluate(Lam((x,), app("add", app("mul", R(0), app("pow", x, N(2))), R(0))))}
+    at = app("apply", p, app("add", R(3), app("sqrt", R(7))))
+    assert truth(app("eq", at, R(0)), env) is True
+
+
 def test_transcendental_values_are_approximate_but_their_comparisons_are_certified():
     two = app("mul", app("sqrt", R(2)), app("sqrt", R(2)))
     assert isinstance(evaluate(app("sqrt", R(2))), Approx)

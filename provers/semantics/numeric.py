@@ -97,6 +97,8 @@ _EXACT_ARITH: dict[str, Callable[..., Any]] = {
 def arith(op: str, sort: Sort, vals: list[Any]) -> Any:
     """+, *, -, neg, /, inv on one sort (Nat truncation and floor division, x / 0 = 0)."""
     if any(isinstance(v, Approx) for v in vals):
+        if sort != COMPLEX and _exactly_zero_product(op, vals):
+            return 0  # 0 · x = 0 / x = x / 0 = 0 for every number x, however well it is known
         if op == "div" and sort == NAT:
             return int_op(lambda a, b: 0 if b == 0 else a // b, *vals)
         r = _APPROX_ARITH[op](*(to_mp(v) for v in vals))
@@ -111,6 +113,23 @@ def arith(op: str, sort: Sort, vals: list[Any]) -> Any:
     if op == "div" and sort == NAT:
         return 0 if xs[1] == 0 else xs[0] // xs[1]
     return _EXACT_ARITH[op](*xs)
+
+
+def _exactly_zero_product(op: str, vals: list[Any]) -> bool:
+    """A product with an exact factor 0, or a quotient with an exact 0 on either side (x / 0 =
+    0 in Lean and Isabelle): exactly 0 whatever the approximate operands are (the model
+    p = λx. a x² + b x + c with a = b = c = 0 at x = 3 + √7)."""
+    if not all(MP.isfinite(v.value) for v in vals if isinstance(v, Approx)):
+        return False
+    if op == "mul":
+        return any(_is_exact_zero(v) for v in vals)
+    if op == "div":
+        return _is_exact_zero(vals[0]) or _is_exact_zero(vals[1])
+    return False
+
+
+def _is_exact_zero(v: Any) -> bool:
+    return isinstance(v, (int, Fraction)) and not isinstance(v, bool) and v == 0
 
 
 @_handles(*_EXACT_ARITH)
