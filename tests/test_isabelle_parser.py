@@ -584,6 +584,25 @@ def test_number_sets_are_the_ranges_of_their_embeddings(glyph, typ, point, insid
     assert truth(st.conclusion, {"x": point}) is inside
 
 
+@pytest.mark.parametrize(("name", "typ", "point", "inside"), [
+    ("Ints", "real", Fraction(3), True), ("Ints", "real", Fraction(1, 2), False),
+    ("Nats", "int", -1, False), ("Reals", "real", Fraction(-5, 2), True),
+    ("Reals", "complex", (0, 1), False), ("Reals", "complex", (Fraction(-3, 2), 0), True),
+    ("\\<real>", "complex", (2, 1), False), ("\\<nat>", "complex", (3, 0), True),
+    ("\\<int>", "complex", (Fraction(1, 2), 0), False),
+])
+def test_number_sets_by_name_and_in_the_complex_numbers_are_decided(name, typ, point, inside):
+    """``Reals`` is the constant ``ℝ`` denotes (it was an uninterpreted symbol when written by
+    name); in ℂ, ℝ is {z | Im z = 0} and ℤ, ℕ add ⌊Re z⌋ = Re z (and Re z ≥ 0): membership is
+    decided exactly, without an ∃ over the reals."""
+    from provers.semantics import ExactComplex, truth
+
+    st = parse_isabelle(f'theorem\n fixes x :: {typ}\n shows "x \\<in> {name}"')
+    value = ExactComplex(Fraction(point[0]), Fraction(point[1])) if typ == "complex" else point
+    assert truth(st.conclusion, {"x": value}) is inside
+    assert not any(isinstance(t, Quant) for t in subterms(st.conclusion))
+
+
 def test_a_real_in_the_integers_between_halves_is_proved_to_be_one():
     from provers.engine.equivalence import check_equivalence, provable
 

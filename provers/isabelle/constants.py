@@ -35,6 +35,7 @@ from provers.ir import (
     map_term,
     substitute,
 )
+from provers.isabelle.finish import number_set
 from provers.isabelle.inference import Inference
 from provers.isabelle.preterm import (
     PreApp,
@@ -534,6 +535,16 @@ def _identity(x: Term, sort: Sort) -> Term | None:
     return None
 
 
+def _constant(name: str, s: Sort) -> Term:
+    """The library constant ``name`` at sort ``s``: HOL's sets of numbers written by name
+    (``Reals``) as the set-builder their glyph (``ℝ``) gives, else an uninterpreted symbol."""
+    if name in ("Ints", "Nats", "Rats", "Reals"):
+        built = number_set(name, s, name)
+        if built is not None:
+            return built
+    return Uninterpreted(name, (), s)
+
+
 def as_constants(x: Any, names: dict[str, Sort]) -> Any:
     """A term (or hypothesis) with the implicit variables ``names`` (name → inferred sort)
     read as the library constants they are: ``c a₁ … aₙ`` becomes ``Uninterpreted(c, (a₁, …,
@@ -543,7 +554,7 @@ def as_constants(x: Any, names: dict[str, Sort]) -> Any:
         return replace(x, formula=as_constants(x.formula, names))
     if not isinstance(x, Term):
         return x
-    t = substitute(x, {Var(n, s): Uninterpreted(n, (), s) for n, s in names.items()})
+    t = substitute(x, {Var(n, s): _constant(n, s) for n, s in names.items()})
 
     def applied(u: Term) -> Term | None:
         if isinstance(u, App) and u.op == "apply" and isinstance(head := u.args[0], Uninterpreted) \

@@ -106,19 +106,8 @@ class Finisher:
         return SetBuilder(x, app(op, *((bound, x) if left else (x, bound))))
 
     def number_set(self, name: str, s: Sort) -> Term | None:
-        """``ℤ``, ``ℕ``, ``ℚ``, ``ℝ`` at a numeric element type as the set-builder they are
-        (``Ints = range of_int``: {x | ∃n :: int. x = of_int n}; the whole type when it is
-        the source type itself); None where HOL has no such embedding (a type error there)."""
-        source = _NUMBER_SETS[name]
-        elem = s.elem if isinstance(s, SetSort) else None
-        if elem not in NUMERIC_ORDER or NUMERIC_ORDER.index(elem) < NUMERIC_ORDER.index(source):
-            return None
         self.count += 1
-        x = Var(f"x{self.count}'", elem)
-        if elem == source:
-            return SetBuilder(x, app("true"))
-        n = Var(f"n{self.count}'", source)
-        return SetBuilder(x, Quant("exists", (n,), app("eq", x, cast(n, elem))))
+        return number_set(name, s, str(self.count))
 
     def quant(self, t: PreQuant) -> Term:
         return Quant(t.kind, tuple(self.var(v) for v in t.vars), self.term(t.body))
@@ -296,6 +285,34 @@ def _scalar_metric(symbol: str, args: tuple[Term, ...]) -> Term | None:
 
 #: HOL's sets of numbers (``Ints = range of_int``, …) and the type each is the range of.
 _NUMBER_SETS = {"Nats": NAT, "Ints": INT, "Rats": RAT, "Reals": REAL}
+
+def number_set(name: str, s: Sort, tag: str = "") -> Term | None:
+    """``ℤ``, ``ℕ``, ``ℚ``, ``ℝ`` (``Ints``, …) at a numeric element type as the set-builder they
+    are (``Ints = range of_int``: {x | ∃n :: int. x = of_int n}; the whole type when it is the
+    source type itself); None where HOL has no such embedding (a type error there). ``tag``
+    makes the bound names distinct."""
+    source = _NUMBER_SETS[name]
+    elem = s.elem if isinstance(s, SetSort) else None
+    if elem not in NUMERIC_ORDER or NUMERIC_ORDER.index(elem) < NUMERIC_ORDER.index(source):
+        return None
+    x = Var(f"x{tag}'", elem)
+    if elem == source:
+        return SetBuilder(x, app("true"))
+    # the range of the embedding as a condition on x where one is at hand (the evaluator and
+    # the solvers then need no ∃ over the source type): ℝ in ℂ is {z | Im z = 0}, ℤ in ℝ the
+    # x with ⌊x⌋ = x, ℕ also x ≥ 0
+    part = app("re", x) if elem == COMPLEX else x
+    conditions = [app("eq", app("im", x), Num(0, REAL))] if elem == COMPLEX else []
+    if source in (NAT, INT):
+        whole = app("eq", cast(app("floor", part), part.sort), part) if part.sort != INT else None
+        conditions += [c for c in (whole,) if c is not None]
+        if source == NAT:
+            conditions.append(app("le", Num(0, part.sort), part))
+    if source in (NAT, INT) or (source == REAL and elem == COMPLEX):
+        return SetBuilder(x, and_(*conditions))
+    n = Var(f"n{tag}'", source)
+    return SetBuilder(x, Quant("exists", (n,), app("eq", x, cast(n, elem))))
+
 
 #: Isabelle's one-sided intervals: the relation and whether the bound is on its left.
 _UNBOUNDED = {"atLeast": ("le", True), "greaterThan": ("lt", True), "atMost": ("le", False),
