@@ -412,3 +412,52 @@ def test_predicates_defined_by_an_iff_are_given_their_definitions(k):
     v = provers.check_equivalence(LIGHTS, mutant, relation="symbolic", timeout=1.0, language="isabelle")
     assert v.status == "inequivalent", v.reason
     assert str(420 // lcm(2, 3, k) + 1) in v.reason or v.countermodel is not None
+
+
+# --- piecewise definitions -------------------------------------------------------------------
+
+
+def _piecewise(k: int, guard: str, other: str, second_premise: bool) -> str:
+    body = (f"(h₀ : ∀ x, {guard} → f x = x + {k}) (h₁ : ∀ y, {other.replace('x', 'y')} → f y = x ^ 2)"
+            if second_premise else f"(h₀ : ∀ x, ({guard} → f x = x + {k}) ∧ ({other} → f x = x ^ 2))")
+    return f"theorem t (f : ℝ → ℝ) {body.replace('f y = x ^ 2', 'f y = y ^ 2')} : f 3 + f (-2) = 10 := sorry"
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(-5, 5), st.sampled_from([("x ≥ 0", "x < 0"), ("0 ≤ x", "¬ (0 ≤ x)"), ("x ≠ 0", "x = 0")]),
+       st.booleans())
+def test_complementary_guarded_equations_define_a_piecewise_function(k, guards, second_premise):
+    """``(g → f x = e₁) ∧ (¬g → f x = e₂)`` (one premise or two) is ``f x = if g then e₁ else
+    e₂``: the definitions close the answer and the pin is exact (algebra/problem_801: the
+    correct candidates stated f this way and were never pinned). The property: the pinned
+    value is the piecewise function's own, for every constant."""
+    from provers.engine.answers import pin_answer
+    from provers.engine.definitions import definitions
+    from provers.engine.profile import Profile
+
+    guard, other = guards
+    st_ = provers.parse(_piecewise(k, guard, other, second_premise))
+    nf = Profile.of(st_, "symbolic").normal_form
+    defs = definitions(nf)
+    assert defs.complete and len(defs.funs) == 1, defs.notes
+
+    def f(x: int) -> int:
+        holds = {"x ≥ 0": x >= 0, "0 ≤ x": x >= 0, "x ≠ 0": x != 0}[guard]
+        return x + k if holds else x * x
+
+    pin = pin_answer(nf, lambda *a, **kw: (_ for _ in ()).throw(AssertionError("no solver needed")))
+    assert pin.status.value == "pinned" and pin.value == f(3) + f(-2)
+
+
+def test_guards_that_are_not_complementary_define_nothing():
+    from provers.engine.definitions import complementary, definitions
+    from provers.engine.profile import Profile
+
+    text = "theorem t (f : ℝ → ℝ) (h₀ : ∀ x, x > 0 → f x = x) (h₁ : ∀ x, x < 0 → f x = -x) : f 1 = 1 := sorry"
+    nf = Profile.of(provers.parse(text), "symbolic").normal_form
+    assert not definitions(nf).funs  # f 0 is left open
+    x, y = Var("x", REAL), Var("y", REAL)
+    assert not complementary(app("lt", x, y), app("le", x, y))
+    assert complementary(app("lt", x, y), app("le", y, x))  # ¬(x < y) is y ≤ x
+    assert complementary(app("eq", x, y), app("ne", y, x))
+    assert complementary(app("gt", x, y), app("not", app("lt", y, x)))

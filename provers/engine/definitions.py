@@ -48,6 +48,7 @@ from provers.ir import (
     Term,
     Var,
     app,
+    canon_key,
     free_vars,
     is_numeric,
     map_term,
@@ -641,15 +642,67 @@ def _membership_definition(params: list[Var], body: Term, defs: Definitions,
     return None
 
 
+#: the relation whose atom on the same arguments is the negation of another's
+_NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le"}
+
+
+def complementary(g: Term, h: Term) -> bool:
+    """``h`` is the negation of ``g`` up to the canonical key (bound names, the order of
+    commutative arguments, ``>`` read as ``<``): ``¬g``, or the opposite relation."""
+    if isinstance(g, App) and g.op == "not":
+        negated = g.args[0]
+    elif isinstance(g, App) and g.op in _NEGATED and len(g.args) == 2:
+        negated = app(_NEGATED[g.op], *g.args)
+    else:
+        negated = app("not", g)
+    return canon_key(negated) == canon_key(h) or canon_key(app("not", g)) == canon_key(h)
+
+
+def _guarded_equation(p: Term) -> tuple[Var, tuple[Var, ...], Term, Term] | None:
+    """``(f, ȳ, g, e)`` when ``p`` reads ``∀ȳ. g → f ȳ = e``."""
+    params, body = strip_forall(p)
+    if not (params and isinstance(body, App) and body.op == "implies"):
+        return None
+    found = function_equations(p, guarded=True)
+    if not found:
+        return None
+    f, ps, rhs = found[0]
+    return f, ps, body.args[0], rhs
+
+
+def piecewise_definitions(premises: tuple[Term, ...]) -> list[tuple[int, int, Term]]:
+    """``(i, j, ∀ȳ. f ȳ = if g then e₁ else e₂)`` for each two premises ``∀ȳ. g → f ȳ = e₁``
+    and ``∀ȳ. ¬g → f ȳ = e₂`` (``complementary`` guards): together they define f, as a
+    piecewise function is stated (``Im z = 0 → f z = z + 2`` and ``Im z ≠ 0 → f z = z²``),
+    while neither alone does. The conjunction of the two is that one equation."""
+    guarded = [(i, _guarded_equation(p)) for i, p in enumerate(premises)]
+    guarded = [(i, q) for i, q in guarded if q is not None]
+    out = []
+    for a, (i, (f, ps, g, e1)) in enumerate(guarded):
+        for j, (f2, ps2, h, e2) in guarded[a + 1:]:
+            if f2 != f or len(ps2) != len(ps) or any(x.sort != y.sort for x, y in zip(ps, ps2, strict=True)):
+                continue
+            onto = {y: x for x, y in zip(ps, ps2, strict=True) if x != y}
+            h, e2 = substitute(h, onto), substitute(e2, onto)
+            if complementary(g, h) and f.sort == FunSort(tuple(x.sort for x in ps), e1.sort):
+                body = app("eq", app("apply", f, *ps), app("ite", g, e1, e2))
+                out.append((i, j, Quant("forall", ps, body)))
+                break
+    return out
+
+
 def definitions(nf: NormalForm, deadline: Deadline | None = None) -> Definitions:
     """The definitions among ``nf``'s premises (see the module docstring)."""
     defs = Definitions(nf)
     prefix = set(nf.variables)
+    # premise indices → the premise that defines (a piecewise definition stands for two)
+    candidates: list[tuple[tuple[int, ...], Term]] = [((i,), p) for i, p in enumerate(nf.premises)]
+    candidates += [((i, j), p) for i, j, p in piecewise_definitions(nf.premises)]
     changed = True
     while changed:
         changed = False
-        for i, p in enumerate(nf.premises):
-            if i in defs.used:
+        for used, p in candidates:
+            if defs.used & set(used):
                 continue
             d = _definition(p, defs, prefix)
             if d is None:
@@ -667,12 +720,12 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None) -> Definitions
             else:
                 assert isinstance(closed, Lam)
                 defs.funs[v] = (closed.vars, closed.body)
-                defs.notes.append(f"the function {v.name}")
-            defs.used.add(i)
+                defs.notes.append(f"the function {v.name}" + (" (piecewise)" if len(used) > 1 else ""))
+            defs.used.update(used)
             changed = True
     return defs
 
 
-__all__ = ["Definitions", "answer_is", "definitions", "exact_value", "function_definitions", "function_equations",
-           "guarded_definitions",
+__all__ = ["Definitions", "answer_is", "complementary", "definitions", "exact_value", "function_definitions",
+           "function_equations", "guarded_definitions", "piecewise_definitions",
            "scalar_definitions", "value_of", "value_term", "with_scalar_definitions"]
