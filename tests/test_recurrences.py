@@ -193,3 +193,34 @@ def test_two_arithmetic_sequences_are_equivalent_after_the_clusterers_vacuity_te
         assert equivalence.vacuous(p, timeout=1.0, language="isabelle").status.value == "refuted"
     v = equivalence.check_equivalence(*profiles, relation="symbolic", timeout=1.0, answer_cache={})
     assert v.status == "equivalent", v.reason
+
+
+BOUNDED = """theorem
+fixes n :: nat and w :: "nat \\<Rightarrow> real"
+assumes h0 : "n = 10"
+and h1 : "w 0 = 244"
+and h2 : "\\<forall>k < n. w (Suc k) = 0.99 * w k"
+shows  "round (w n) = 221"
+"""
+
+
+def test_a_recurrence_bounded_above_is_read_and_its_statement_pinned():
+    """``∀k < n. w (k + 1) = 0.99 · w k`` is a recurrence from 0 (the sequence that follows the
+    rule at every index meets the bounded premise too): the premises get a model and the
+    answer is pinned, so the statement is equivalent to its closed form (algebra/problem_749:
+    six correct candidates, four stated with a bounded recurrence, were never merged)."""
+    s = provers.parse(BOUNDED, "isabelle")
+    body = app("and", *(h.formula for h in s.hypotheses))
+    ((u, m, start, rule, premise),) = recurrences(tuple(s.variables), body)
+    assert u.name == "w" and start == 1
+    closed = """theorem
+fixes initial_weight final_weight :: real
+assumes h0 : "initial_weight = 244"
+and h1 : "final_weight = initial_weight * (1 - 0.01) powr 10"
+shows  "round final_weight = 221"
+"""
+    v = provers.check_equivalence(BOUNDED, closed, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "equivalent", v.reason
+    wrong = closed.replace("powr 10", "powr 11")  # 244 · 0.99¹¹ rounds to 218
+    v = provers.check_equivalence(BOUNDED, wrong, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.reason

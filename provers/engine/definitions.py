@@ -442,7 +442,7 @@ def recurrences(vs: tuple[Var, ...], body: Term) -> list[Recurrence]:
             continue
         n, eq, c = q.vars[0], q.body, 0
         if isinstance(eq, App) and eq.op == "implies":
-            c = _lower_bound(eq.args[0], n)  # type: ignore[assignment]
+            c = _recurrence_start(eq.args[0], n)  # type: ignore[assignment]
             eq = eq.args[1]
         if c is None or not (isinstance(eq, App) and eq.op == "eq"):
             continue
@@ -539,6 +539,23 @@ def _solved_for_latest(eq: App, n: Var) -> list[tuple[Term, Term]]:
     rest = {mono: -c / coef for mono, c in diff.items() if c}
     term, facts = polynomial_term(rest, sort)
     return [] if facts else [(latest, term)]
+
+
+def _recurrence_start(g: Term, n: Var) -> int | None:
+    """c when the guard of a recurrence says n ≥ c, possibly with an upper bound besides
+    (``∀k < 10. w (k + 1) = 0.99 · w k``: the sequence that follows the rule at every index
+    meets the bounded premise too), else None."""
+    parts = g.args if isinstance(g, App) and g.op == "and" else (g,)
+    starts = [_lower_bound(p, n) if not _upper_bound(p, n) else 0 for p in parts]
+    return None if any(c is None for c in starts) else max(starts)  # type: ignore[type-var]
+
+
+def _upper_bound(g: Term, n: Var) -> bool:
+    """The guard says n < N or n ≤ N, N free of n."""
+    if not (isinstance(g, App) and g.op in ("lt", "le", "gt", "ge") and len(g.args) == 2):
+        return False
+    small, big = g.args if g.op in ("lt", "le") else g.args[::-1]
+    return small == n and n not in free_vars(big)
 
 
 def _lower_bound(g: Term, n: Var) -> int | None:
