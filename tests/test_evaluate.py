@@ -1090,3 +1090,18 @@ def test_the_exact_zero_test_of_algebraic_numbers_answers_the_same_when_asked_ag
     r = sympy.sqrt(2)
     zero, nonzero = (1 + r) ** 2 - 3 - 2 * r, (1 + r) ** 2 - 3 - r
     assert [_is_zero(zero), _is_zero(nonzero), _is_zero(zero), _is_zero(nonzero)] == [True, False, True, False]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-4, 4), st.integers(-4, 4))
+def test_two_functions_given_by_lambdas_differ_at_a_point(a, b):
+    """λx. a·x + b and λx. x²: equal as functions never (a witness point where both are exact
+    and differ decides f ≠ g); a lambda against itself stays undecided (equality over ℝ needs
+    every point)."""
+    line = Lam((x,), app("add", app("mul", R(a), x), R(b)))
+    square = Lam((x,), app("mul", x, x))
+    assert truth(app("eq", line, square)) is False
+    assert truth(app("ne", square, line)) is True
+    f = Var("f", FunSort((REAL,), REAL))
+    assert truth(app("eq", f, square), {"f": evaluate(line)}) is False
+    assert truth(app("eq", square, square)) is None

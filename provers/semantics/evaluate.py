@@ -553,11 +553,37 @@ _SIGN_RELATION: dict[str, Callable[[int], bool]] = {
 }
 
 
+#: Points at which two functions, one of them given by a lambda, are compared before their
+#: equality is left undecided (besides the points a table lists).
+FUNCTION_PROBES = 4
+
+
+def _functions_differ(sort: FunSort, a: Any, b: Any) -> bool:
+    """Two function values differ at a point where both are exactly known (the points a table
+    lists, then a few probe values of each argument sort): f ≠ g needs one such point, while
+    f = g over an infinite domain stays undecided."""
+    points: list[tuple] = [k for f in (a, b) if isinstance(f, FunTable) for k in f.entries]
+    probes = [probe_values(s)[:FUNCTION_PROBES] for s in sort.args]
+    points += list(itertools.islice(itertools.product(*probes), FUNCTION_PROBES ** 2))
+    for point in dict.fromkeys(points):
+        try:
+            x, y = _call(a, list(point), "a function"), _call(b, list(point), "a function")
+            eq, approx = values_equal(x, y)
+        except Undecided:
+            continue
+        if not eq and not approx:
+            return True
+    return False
+
+
 def _equality(t: App, vals: list[Any], env: Env) -> Any:
     if isinstance(t.args[0].sort, SetSort) and any(isinstance(v, PredSet) for v in vals):
         extra = [v for v in env.values() if is_rational(v)]
         if sets.separated(vals[0], vals[1], t.args[0].sort.elem, extra):
             return t.op == "ne"
+    if isinstance(t.args[0].sort, FunSort) and any(isinstance(v, Closure) for v in vals) \
+            and _functions_differ(t.args[0].sort, vals[0], vals[1]):
+        return t.op == "ne"
     eq, approx = values_equal(vals[0], vals[1])
     return truth_value(eq if t.op == "eq" else not eq, not approx)
 
