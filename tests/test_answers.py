@@ -794,6 +794,20 @@ def test_the_joint_value_obligation_is_not_asked_when_it_needs_what_the_pins_did
     assert not joint, joint
 
 
+def _joint_asked(value: str, extra: str = "") -> tuple[str, list[float]]:
+    """The verdict's reason and the limits of the joint value obligation's solver calls for two
+    statements whose answers are ``value`` over two functions no model is found for (f, g),
+    with the premise ``extra`` on both sides ("{}" the function)."""
+    a = (f"theorem t (f : ℝ → ℝ) (x : ℝ) (h : ∀ t, f (f t) = t + 1) (h2 : x = {value.format('f')}) "
+         f"{extra.format('f')} : x = 1 / 2 := by sorry")
+    b = (f"theorem t (g : ℝ → ℝ) (y : ℝ) (h : ∀ t, g (g t) = t + 1) (h2 : y = {value.format('g')}) "
+         f"{extra.format('g')} (h3 : y < 10000) : y = 1 / 2 := by sorry")
+    backend = AbstainingBackend()
+    v = check_equivalence(provers.parse(a), provers.parse(b), relation="symbolic", timeout=1.0, backend=backend)
+    assert v.status == "inconclusive"
+    return v.reason, [t for s, t in backend.asked if "(x : Real)" in s and "(y : Real)" in s]
+
+
 def test_the_joint_value_obligation_is_not_asked_over_transcendental_functions():
     """Neither answer pinned (the premises are over a function no model is found for): the
     joint value obligation is asked of the solvers (briefly), unless it involves a function
@@ -801,19 +815,9 @@ def test_the_joint_value_obligation_is_not_asked_over_transcendental_functions()
     call decided 1 of 287 on MATH."""
     from provers.engine.relations import TRANSCENDENTAL
 
-    def joint_asked(value: str) -> tuple[str, list[float]]:
-        a = (f"theorem t (f : ℝ → ℝ) (x : ℝ) (h : ∀ t, f (f t) = t + 1) (h2 : x = {value.format('f')}) : "
-             "x = 1 / 2 := by sorry")
-        b = (f"theorem t (g : ℝ → ℝ) (y : ℝ) (h : ∀ t, g (g t) = t + 1) (h2 : y = {value.format('g')}) "
-             "(h3 : y < 10000) : y = 1 / 2 := by sorry")
-        backend = AbstainingBackend()
-        v = check_equivalence(provers.parse(a), provers.parse(b), relation="symbolic", timeout=1.0, backend=backend)
-        assert v.status == "inconclusive"
-        return v.reason, [t for s, t in backend.asked if "(x : Real)" in s and "(y : Real)" in s]
-
-    reason, joint = joint_asked("Real.sin ({} 0)")
+    reason, joint = _joint_asked("Real.sin ({} 0)")
     assert "not asked: the answers and premises involve sin" in reason and joint == []
-    reason, joint = joint_asked("{} 0 * {} 0 + 1".replace("{}", "{0}"))
+    reason, joint = _joint_asked("{0} 0 * {0} 0 + 1")
     assert "not asked" not in reason and joint == [0.05]
     assert {"sin", "exp", "powr", "pi"} <= TRANSCENDENTAL and not {"sqrt", "mul", "apply"} & TRANSCENDENTAL
 
@@ -822,20 +826,9 @@ def test_the_joint_value_obligation_is_not_asked_over_sets():
     """The same two statements with a premise about a set (``f 0 ∈ Set.Icc 0 1``): the
     joint value obligation is not asked (``relations._over_sets``: 2 of 319 such brief calls
     decided on MATH); without the set premise it is."""
-
-    def joint_asked(extra: str) -> tuple[str, list[float]]:
-        a = (f"theorem t (f : ℝ → ℝ) (x : ℝ) (h : ∀ t, f (f t) = t + 1) (h2 : x = f 0 * f 0 + 1) {extra.format('f')} : "
-             "x = 1 / 2 := by sorry")
-        b = (f"theorem t (g : ℝ → ℝ) (y : ℝ) (h : ∀ t, g (g t) = t + 1) (h2 : y = g 0 * g 0 + 1) {extra.format('g')} "
-             "(h3 : y < 10000) : y = 1 / 2 := by sorry")
-        backend = AbstainingBackend()
-        v = check_equivalence(provers.parse(a), provers.parse(b), relation="symbolic", timeout=1.0, backend=backend)
-        assert v.status == "inconclusive"
-        return v.reason, [t for s, t in backend.asked if "(x : Real)" in s and "(y : Real)" in s]
-
-    reason, joint = joint_asked("(h4 : {} 0 ∈ Set.Icc (0 : ℝ) 1)")
+    reason, joint = _joint_asked("{0} 0 * {0} 0 + 1", "(h4 : {} 0 ∈ Set.Icc (0 : ℝ) 1)")
     assert "not asked: the answers and premises involve sets" in reason and joint == []
-    reason, joint = joint_asked("(h4 : {} 0 ≤ 1)")
+    reason, joint = _joint_asked("{0} 0 * {0} 0 + 1", "(h4 : {} 0 ≤ 1)")
     assert "not asked" not in reason and joint == [0.05]
 
 
