@@ -233,3 +233,24 @@ def test_answer_pinning_takes_a_whole_undecided_vacuity_test_but_not_a_quick_one
 
     assert vacuity_limits(quick=False) == [0.3, 0.3]
     assert vacuity_limits(quick=True) == [0.15, 0.15, 1.0, 1.0]
+
+
+CEILING = 'theorem\nfixes x :: real\nassumes h0 : "x = sqrt 20"\nand h1 : "ceiling x = 5"\nshows  "ceiling x ^ 2 = {}"'
+CEILING_REAL = 'theorem\nfixes x :: real\nassumes h0 : "x = ceiling (sqrt 20)"\nshows  "x powr 2 = {}"'
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from([25, 24, 26, 36]))
+def test_answers_of_different_number_sorts_are_compared_as_values(answer):
+    """``⌈x⌉ ^ 2 = 25`` over ℤ against ``x powr 2 = 25`` over ℝ (algebra/problem_435): the
+    value route embeds both answers into ℝ (L ⋈ c ⟺ ↑L ⋈ ↑c), so the two true statements are
+    equivalent, and one stating another value is not; the screen, which used to separate
+    answers of different sorts, leaves the pair to the engine (never finer than it)."""
+    from provers import parse
+
+    a = Profile.of(parse(CEILING.format(25), "isabelle"), "symbolic")
+    b = Profile.of(parse(CEILING_REAL.format(answer), "isabelle"), "symbolic")
+    if answer == 25:
+        assert a.separation(b) is None
+    v = check_equivalence(a, b, relation="symbolic", timeout=1.0)
+    assert v.status == ("equivalent" if answer == 25 else "inequivalent"), v.reason

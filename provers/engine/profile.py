@@ -42,6 +42,7 @@ from provers.engine.verdict import FULL, Obligation
 from provers.ir import (
     FLOAT,
     NAT,
+    NUMERIC_ORDER,
     FunSort,
     ListSort,
     OpaqueSort,
@@ -193,7 +194,7 @@ class Profile:
         point = None if fa is None or fb is None else _first_difference(fa.diagonal, fb.diagonal)
         aligned_open = sa.aligned == sb.aligned and point is None
         answer = None if fa is None or fb is None else _answer_difference(fa.answers, fb.answers)
-        route_open = sa.route is not None and sa.route == sb.route and answer is None
+        route_open = _comparable_routes(sa.route, sb.route) and answer is None
         if aligned_open or route_open:
             return None
         why = []
@@ -202,11 +203,11 @@ class Profile:
         else:
             why.append(f"{point[1]} differ at a diagonal point, under every alignment")  # type: ignore[index]
         if self.relation == "symbolic":
-            if sa.route is None or sa.route != sb.route:
-                why.append("no standardized comparison (answers absent or of different sorts)")
+            if not _comparable_routes(sa.route, sb.route):
+                why.append("no standardized comparison (answers absent, or not both numbers)")
             else:
                 why.append(f"the answer predicates differ at α = {answer}")
-        how = "signature" if sa.aligned != sb.aligned and (sa.route is None or sa.route != sb.route) else "fingerprint"
+        how = "signature" if sa.aligned != sb.aligned and not _comparable_routes(sa.route, sb.route) else "fingerprint"
         model = None
         if point is not None and sa.aligned == sb.aligned:  # a countermodel only where a point refutes
             model = {"A": self._diagonal_model(point[0]), "B": other._diagonal_model(point[0])}
@@ -422,6 +423,19 @@ def _first_difference(a: tuple | None, b: tuple | None) -> tuple[int, str] | Non
         if ca is not None and cb is not None and ca != cb:
             return j, "conclusions"
     return None
+
+
+#: the sorts whose values the value route compares across sorts (``relations.value_route``
+#: embeds both answers into the wider sort)
+_NUMBER_SHAPES = frozenset(shape(s) for s in NUMERIC_ORDER)
+
+
+def _comparable_routes(a: tuple[str, str] | None, b: tuple[str, str] | None) -> bool:
+    """Both statements have a standardized comparison the value route can compare: the same
+    sorts, or numbers of any sorts."""
+    if a is None or b is None:
+        return False
+    return a == b or set(a) | set(b) <= _NUMBER_SHAPES
 
 
 def _answer_difference(a: tuple | None, b: tuple | None) -> Any:

@@ -375,7 +375,13 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     assert sb2 is not None
     lb = sb2[0]
     if la.sort != lb.sort or ca.sort != cb.sort:
-        return Outcome(STRUCTURAL, [], "standardized values have different sorts", route="structure"), back
+        wider = _wider_value_sort((la, ca, lb, cb), (opa, opb))
+        if wider is None:
+            return Outcome(STRUCTURAL, [], "standardized values have different sorts", route="structure"), back
+        # numbers of different sorts compared as values: the embedding into the wider sort is
+        # injective and order-preserving, so L ⋈ c ⟺ ↑L ⋈ ↑c (`⌈x⌉ ^ 2 = 25` over ℤ against
+        # `↑⌈x⌉ powr 2 = 25` over ℝ)
+        la, ca, lb, cb = (t if t.sort == wider else cast(t, wider) for t in (la, ca, lb, cb))
     alpha = Var(fresh_name("α", taken | {v.name for v in b2.variables}), la.sort)
     pred = iff(app(opa, alpha, ca), app(opb, alpha, cb))
     obs: list[Obligation] = []
@@ -395,6 +401,17 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
     out = _pinned_route(a, b2, la, lb, pin, obs, prove, cheap)
     out.witnesses = {side: [m for m, _ in pin[side].witnesses] for side in ("A", "B")}
     return out, back
+
+
+def _wider_value_sort(terms: tuple[Term, ...], ops: tuple[str, str]) -> Any:
+    """The widest numeric sort of the standardized values, when every one of them is numeric
+    and their relations mean the same there (only = and ≠ in ℂ, which has no order); else None."""
+    if not all(t.sort in NUMERIC_ORDER for t in terms):
+        return None
+    wider = widest(*(t.sort for t in terms))
+    if wider not in ORDERED and any(op not in ("eq", "ne") for op in ops):
+        return None
+    return wider
 
 
 #: Operations the solvers know only as uninterpreted symbols or through approximations

@@ -96,7 +96,7 @@ from provers.semantics.domains import (
     split_pair,
 )
 from provers.semantics.identities import polynomial_identity
-from provers.semantics.interval import PRECISIONS, Enclosing, enclose
+from provers.semantics.interval import PRECISIONS, Enclosing, enclose, exact_point
 from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value
 from provers.semantics.memo import NESTED_PROBES_REASON, STEP_BUDGET_REASON, Memo
@@ -603,9 +603,29 @@ for _op, _decide in (("eq", _equality), ("ne", _equality), ("lt", _order), ("le"
 # --------------------------------------------------------------------------------------
 
 
+#: Operations with an integer value that an approximate argument leaves approximate
+#: (``⌈√20⌉``), while its certified enclosure is one integer: that integer, exactly.
+_ROUNDINGS = frozenset({"floor", "ceil", "round", "nat_floor", "nat_ceil"})
+
+
 def _register_value_handlers(handlers: OpTable[Callable[[App, list[Value]], Value]]) -> None:
     for op, fn in handlers.handlers.items():
-        _strict(op)(lambda t, vals, env, fn=fn: fn(t, vals))
+        if op in _ROUNDINGS:
+            _strict(op)(lambda t, vals, env, fn=fn: _certified_integer(t, env, fn(t, vals)))
+        else:
+            _strict(op)(lambda t, vals, env, fn=fn: fn(t, vals))
+
+
+def _certified_integer(t: App, env: Env, value: Value) -> Value:
+    """``value`` (a rounding's), made exact when it is approximate and the rigorous enclosure
+    of ``t`` is a single point (both ends of the argument's enclosure round alike)."""
+    if not isinstance(value, Approx):
+        return value
+    try:
+        point = exact_point(enclose(t, Enclosing(PRECISIONS[0], lambda u: _ev(u, env))))
+    except (Undecided, ArithmeticError, ValueError):
+        return value
+    return int(point) if point is not None and point.denominator == 1 else value
 
 
 _register_value_handlers(numeric.HANDLERS)
