@@ -19,7 +19,8 @@ countermodel of an obligation), ``structural`` (the shapes cannot match) or ``un
   under one alignment (as SAE with premises, but premise-free sides are compared the same way),
   OR the numeric-conclusion standardization ``value_route``: both conclusions read ``L ⋈ c``
   with ``c`` closed; with a fresh α, ``α = L`` joins the premises and ``α ⋈ c`` is the
-  conclusion. The route needs (i) ⊢ ∀α. (α ⋈ c) ↔ (α ⋈' c'), (ii) the value projections agree
+  conclusion (answers of different number sorts are both embedded into the wider sort, as
+  the sae leaves compare them: L ⋈ c ⟺ ↑L ⋈ ↑c). The route needs (i) ⊢ ∀α. (α ⋈ c) ↔ (α ⋈' c'), (ii) the value projections agree
   without aligning the other variables: ⊢ ∀x̄ ȳ. ⋀Γ(x̄) ∧ ⋀Γ'(ȳ) → L(x̄) = L'(ȳ), and (iii) both
   premise sets are satisfiable (⊢ ∃x̄. ⋀Γ, over every variable whose sort may be empty even
   without premises). (i)–(iii) imply T ↔ T', so the route is sound. (ii) and (iii) are first
