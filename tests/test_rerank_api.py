@@ -188,15 +188,14 @@ def test_symbolic_classes_come_from_the_engine_on_lean_text():
         "theorem t (n : ℕ) (h : 2 * n + 3 = 7) : n = 2 := by sorry",
     ]
     r = Reranker(informalizer="none", timeout=5.0).rerank(INFORMAL, cands, n=3)
-    assert [0, 2, 3] in r.classes  # 2x + 3 = 7 and 2x = 4 agree only by a proof
-    assert r.selected[0] in (0, 2, 3)
+    # 2x + 3 = 7 and 2x = 4 agree only by a proof; over ℕ (4) the same answer 2, compared as a value
+    assert [0, 2, 3, 4] in r.classes
+    assert r.selected[0] in (0, 2, 3, 4)
     # x = 3 is refuted (2x + 3 = 7 forces x = 2): it comes after every sound candidate
     assert "refuted" in r.flags[1] and "demoted_refuted" in r.flags[1]
     assert r.order[-1] == 1
-    assert {r.class_index(i) for i in r.selected[:2]} == {r.class_index(0), r.class_index(4)}
     s = r.stats
-    assert s["equivalent"] >= 1 and s["checks"] < s["naive_pairs"] == 10
-    assert s["signature_skips"] >= 1  # the ℕ candidate never reaches a solver against ℝ ones
+    assert s["equivalent"] >= 2 and s["checks"] < s["naive_pairs"] == 10
 
 
 def test_default_keeps_the_first_sample_when_nothing_separates_the_candidates():
