@@ -23,7 +23,7 @@ from typing import Any
 
 import mpmath
 
-from provers.ir import Sort, Term, Var, show
+from provers.ir import Sort, Term, Var, free_vars, show, substitute
 
 #: Decimal digits mpmath works with for transcendental values.
 PRECISION_DPS = 50
@@ -212,8 +212,6 @@ def renamed_model(model: dict[str, Any], names: dict[str, str]) -> dict[str, Any
 
 
 def _renamed_value(x: Any, names: dict[str, str], seen: dict[int, Any]) -> Any:
-    from provers.ir import free_vars, substitute
-
     if id(x) in seen:
         return seen[id(x)]
 
