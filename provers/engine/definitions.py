@@ -666,13 +666,13 @@ _NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "l
 def complementary(g: Term, h: Term) -> bool:
     """``h`` is the negation of ``g`` up to the canonical key (bound names, the order of
     commutative arguments, ``>`` read as ``<``): ``¬g``, or the opposite relation."""
+    negations = [app("not", g)]
     if isinstance(g, App) and g.op == "not":
-        negated = g.args[0]
+        negations.append(g.args[0])
     elif isinstance(g, App) and g.op in _NEGATED and len(g.args) == 2:
-        negated = app(_NEGATED[g.op], *g.args)
-    else:
-        negated = app("not", g)
-    return canon_key(negated) == canon_key(h) or canon_key(app("not", g)) == canon_key(h)
+        negations.append(app(_NEGATED[g.op], *g.args))
+    key = canon_key(h)
+    return any(canon_key(n) == key for n in negations)
 
 
 def _guarded_equation(p: Term) -> tuple[Var, tuple[Var, ...], Term, Term] | None:

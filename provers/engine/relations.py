@@ -437,6 +437,19 @@ def _over_sets(t: Term) -> bool:
     return isinstance(t.sort, SetSort)
 
 
+def _beyond_a_brief_call(formula: Term) -> list[str]:
+    """What in ``formula`` makes the joint value obligation's brief call almost never decide:
+    its transcendental operations, else ``["sets"]``, else nothing (one pass over the terms)."""
+    ops: set[str] = set()
+    sets = False
+    for t in subterms(formula):
+        if _transcendental(t):
+            ops.add(t.op)  # type: ignore[attr-defined]
+        elif not sets and _over_sets(t):
+            sets = True
+    return sorted(ops) if ops else ["sets"] if sets else []
+
+
 def _transcendental(t: Term) -> bool:
     """``t`` applies a ``TRANSCENDENTAL`` operation; ``x powr k`` with an integer numeral k is
     lowered exactly (``x ^ k`` for x > 0, one constant's k-th power for x < 0), so it is not."""
@@ -468,9 +481,7 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
         ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap)
     by_pins = ob is not None
     if ob is None:  # neither side pinned nor free: the joint obligation itself (briefly: BRIEF)
-        beyond = sorted({t.op for t in subterms(vform) if _transcendental(t)})
-        if not beyond and any(_over_sets(t) for t in subterms(vform)):
-            beyond = ["sets"]
+        beyond = _beyond_a_brief_call(vform)
         if beyond:
             ob = Obligation(name, vform, UNKNOWN, detail=f"not asked: the answers and premises involve "
                             f"{', '.join(beyond)} (a brief solver call there almost never decides)")

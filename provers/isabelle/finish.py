@@ -286,6 +286,7 @@ def _scalar_metric(symbol: str, args: tuple[Term, ...]) -> Term | None:
 #: HOL's sets of numbers (``Ints = range of_int``, …) and the type each is the range of.
 _NUMBER_SETS = {"Nats": NAT, "Ints": INT, "Rats": RAT, "Reals": REAL}
 
+
 def number_set(name: str, s: Sort, tag: str = "") -> Term | None:
     """``ℤ``, ``ℕ``, ``ℚ``, ``ℝ`` (``Ints``, …) at a numeric element type as the set-builder they
     are (``Ints = range of_int``: {x | ∃n :: int. x = of_int n}; the whole type when it is the
@@ -298,20 +299,19 @@ def number_set(name: str, s: Sort, tag: str = "") -> Term | None:
     x = Var(f"x{tag}'", elem)
     if elem == source:
         return SetBuilder(x, app("true"))
-    # the range of the embedding as a condition on x where one is at hand (the evaluator and
-    # the solvers then need no ∃ over the source type): ℝ in ℂ is {z | Im z = 0}, ℤ in ℝ the
-    # x with ⌊x⌋ = x, ℕ also x ≥ 0
+    if source == RAT:
+        n = Var(f"n{tag}'", source)
+        return SetBuilder(x, Quant("exists", (n,), app("eq", x, cast(n, elem))))
+    # otherwise the range of the embedding as a condition on x (the evaluator and the solvers
+    # then need no ∃ over the source type): ℝ in ℂ is {z | Im z = 0}, ℤ the x with ⌊x⌋ = x
+    # (of Re z in ℂ), ℕ also x ≥ 0
     part = app("re", x) if elem == COMPLEX else x
     conditions = [app("eq", app("im", x), Num(0, REAL))] if elem == COMPLEX else []
-    if source in (NAT, INT):
-        whole = app("eq", cast(app("floor", part), part.sort), part) if part.sort != INT else None
-        conditions += [c for c in (whole,) if c is not None]
-        if source == NAT:
-            conditions.append(app("le", Num(0, part.sort), part))
-    if source in (NAT, INT) or (source == REAL and elem == COMPLEX):
-        return SetBuilder(x, and_(*conditions))
-    n = Var(f"n{tag}'", source)
-    return SetBuilder(x, Quant("exists", (n,), app("eq", x, cast(n, elem))))
+    if source in (NAT, INT) and part.sort != INT:
+        conditions.append(app("eq", cast(app("floor", part), part.sort), part))
+    if source == NAT:
+        conditions.append(app("le", Num(0, part.sort), part))
+    return SetBuilder(x, and_(*conditions))
 
 
 #: Isabelle's one-sided intervals: the relation and whether the bound is on its left.

@@ -51,7 +51,7 @@ class Untranslatable(Exception):
 #: nested terms: a reason is read by people and stored per decision).
 BRIEF_CHARS = 80
 #: A unary function of an integer is tabulated at every integer between its model's least and
-#: greatest literal points when there are at most this many (``Emitter.with_span``).
+#: greatest literal points when there are at most this many (``Emitter.span``).
 MAX_SPAN = 512
 
 
@@ -233,7 +233,10 @@ class Emitter:
             uniq: dict[str, Any] = {}
             for x in pts:
                 uniq.setdefault(str(x), x)
-            per_pos.append(self.with_span(list(uniq.values()), s, MAX_SPAN if len(args) == 1 else 0))
+            per_pos.append(list(uniq.values()))
+        filled = self.span(per_pos[0], args[0]) if len(args) == 1 else set()
+        if filled:
+            per_pos[0] = per_pos[0] + [self.Z.IntVal(k) for k in sorted(filled)]
         # each point's value once per position (not once per combination: over 13 opaque
         # points a ternary function has 2000 combinations, and z3 prints each point to name it)
         keys = [[self.value(x, s) for x in pts] for pts, s in zip(per_pos, args, strict=True)]
@@ -245,7 +248,7 @@ class Emitter:
         for s, pts in zip(args, per_pos, strict=True):
             outside.append(self.outside(s, pts))
         default = self.value(model.eval(decl(*outside), model_completion=True), result)
-        return FunTable(_without_filled_defaults(entries, default, len(lits)) if len(args) == 1 else entries, default)
+        return FunTable(_without_filled_defaults(entries, default, filled), default)
 
     def array_table(self, model: Any, arr: Any, arg: Sort, result: Sort) -> FunTable:
         """A unary function variable's array value as a table."""
@@ -257,30 +260,32 @@ class Emitter:
             pts = self.opaque_points(model, arg)
         else:
             cs = self.sort(arg)
-            pts = self.with_span(list({str(x): x for x in lits if x.sort() == cs}.values()), arg, MAX_SPAN)
+            pts = list({str(x): x for x in lits if x.sort() == cs}.values())
+        filled = self.span(pts, arg)
+        pts += [Z.IntVal(k) for k in sorted(filled)]
         entries = {}
         for p in pts[:2000]:
             entries[(self.value(p, arg),)] = self.value(model.eval(Z.Select(arr, p), model_completion=True), result)
         out = self.outside(arg, pts)
         default = self.value(model.eval(Z.Select(arr, out), model_completion=True), result)
-        return FunTable(_without_filled_defaults(entries, default, len(lits)), default)
+        return FunTable(_without_filled_defaults(entries, default, filled), default)
 
-    def with_span(self, pts: list[Any], s: Sort, cap: int) -> list[Any]:
-        """``pts`` and, over the integers, every integer between the least and the greatest of
-        them when there are at most ``cap``: a model's function is often piecewise over ranges
-        with literal bounds (z3: ``λb. if 82 ≤ b ≤ 125 then 1 else 0``), which the literal
-        points alone tabulate as 1 at 82 and 125 and the default elsewhere."""
-        if s not in (INT, NAT) or cap <= 0 or len(pts) < 2:
-            return pts
+    def span(self, pts: list[Any], s: Sort) -> set[int]:
+        """Over the integers, the integers between the least and the greatest of the literal
+        points ``pts`` that they miss, when the range has at most ``MAX_SPAN``: a model's
+        function is often piecewise over ranges with literal bounds (z3: ``λb. if 82 ≤ b ≤ 125
+        then 1 else 0``), which the literal points alone tabulate as 1 at 82 and 125 and the
+        default elsewhere."""
+        if s not in (INT, NAT) or len(pts) < 2:
+            return set()
         try:
-            vals = [self.value(p, s) for p in pts]
+            vals = {self.value(p, s) for p in pts}
         except Untranslatable:
-            return pts
+            return set()
         lo, hi = min(vals), max(vals)
-        if hi - lo + 1 > cap or hi - lo + 1 <= len(set(vals)):
-            return pts
-        seen = set(vals)
-        return pts + [self.Z.IntVal(k) for k in range(lo, hi + 1) if k not in seen]
+        if hi - lo + 1 > MAX_SPAN:
+            return set()
+        return set(range(lo, hi + 1)) - vals
 
     def opaque_points(self, model: Any, s: OpaqueSort) -> list[Any]:
         """Elements of an opaque sort worth tabulating: the model's universe when the API
@@ -314,12 +319,12 @@ class Emitter:
         raise Untranslatable(f"table over {s}")
 
 
-def _without_filled_defaults(entries: dict[tuple, Any], default: Any, literal_points: int) -> dict[tuple, Any]:
-    """A unary table without the points ``with_span`` filled in at the default value (the
-    literal points come first and stay as they were)."""
-    if len(entries) <= literal_points:
+def _without_filled_defaults(entries: dict[tuple, Any], default: Any, filled: set[int]) -> dict[tuple, Any]:
+    """A unary table without the points ``Emitter.span`` filled in at the default value (the
+    literal points stay as they were)."""
+    if not filled:
         return entries
-    return {k: v for i, (k, v) in enumerate(entries.items()) if i < literal_points or v != default}
+    return {k: v for k, v in entries.items() if v != default or k[0] not in filled}
 
 
 def is_array_fun(s: Sort) -> bool:
