@@ -31,8 +31,8 @@ def test_the_entries_of_an_interpretation_are_the_function_the_literals_give(pts
     model = s.model()
     fast = em.table(model, f, (INT, INT), result)
     general = Emitter.table(em, model, f, (INT, INT), result)
-    assert fast == general and hash(fast) == hash(general)
     assert len(fast.entries) <= len(pts)  # the entries as z3 lists them, not their combinations
+    assert fast == general and hash(fast) == hash(general)  # (reads each one's points in the model)
     for (a, b), v in pts.items():  # and both are the model's function at its points
         assert fast(a, b) == (v > 0 if boolean_result else v)
 
@@ -55,7 +55,7 @@ def test_a_function_given_on_a_range_is_tabulated_at_every_integer_of_it(lo, wid
     s = z3.Solver()
     s.add(f == z3.Lambda([b], z3.If(z3.And(lo <= b, b <= hi), inside, outside)))
     assert s.check() == z3.sat
-    table = em.array_table(s.model(), f, INT, INT)
+    table = em.array_table(s.model(), f, INT, INT).settle()  # as read, without the model behind it
     for k in range(lo - 2, hi + 3):
         assert table(k) == (inside if lo <= k <= hi else outside)
     assert len(table.entries) <= 4 + (width + 1 if inside != outside else 0)
@@ -73,6 +73,41 @@ def test_premises_on_a_range_of_a_function_get_a_validated_model():
     st_ = provers.parse('theorem\nfixes f :: "int \\<Rightarrow> int"\nassumes h0 : "f(n) = 6 * n"\n'
                         'and h1 : "\\<forall>n \\<in> {82..125}. f(n) = n - (n-1)"\n'
                         'shows  "sum f {82..125} = 516"', "isabelle")
+    ob = equivalence.vacuous(st_, timeout=2.0, language="isabelle")
+    assert ob.status.value == "refuted", ob.detail
+    assert truth(strip_forall(ob.formula)[1], ob.model) is False
+
+
+def test_a_table_reads_the_model_at_points_its_literals_do_not_reach():
+    """A function piecewise on a range wider than ``MAX_SPAN``: while its model is at hand the
+    table reads it wherever the evaluator looks; settled, it keeps those points (and pickles)."""
+    import pickle
+
+    from provers.backends.smt.emit import MAX_SPAN
+
+    em = Z3Emitter()
+    f = z3.Array("f", z3.IntSort(), z3.IntSort())
+    b = z3.Int("b")
+    s = z3.Solver()
+    s.add(f == z3.Lambda([b], z3.If(z3.And(0 <= b, b <= 2 * MAX_SPAN), 7, 0)))
+    assert s.check() == z3.sat
+    table = em.array_table(s.model(), f, INT, INT)
+    assert table(MAX_SPAN + 3) == 7 and table(-5) == 0
+    table.settle()
+    assert table.fill is None and table(MAX_SPAN + 3) == 7
+    assert pickle.loads(pickle.dumps(table))(MAX_SPAN + 3) == 7
+
+
+def test_a_sum_over_hundreds_of_integers_is_unrolled_and_its_model_validated():
+    """``∑ i ∈ {490..751}, f i = 516`` (262 terms) was an opaque total: every model of it was
+    spurious. Unrolled, the premises get a model the exact evaluator confirms."""
+    import provers
+    from provers.engine import equivalence
+    from provers.ir import strip_forall
+    from provers.semantics import truth
+
+    st_ = provers.parse('theorem\nfixes f :: "int \\<Rightarrow> int"\nassumes h1 : "sum f {490..751} = 516"\n'
+                        'shows "f 500 = 2"', "isabelle")
     ob = equivalence.vacuous(st_, timeout=2.0, language="isabelle")
     assert ob.status.value == "refuted", ob.detail
     assert truth(strip_forall(ob.formula)[1], ob.model) is False

@@ -36,7 +36,7 @@ from provers.engine.formulas import dropped_guard_lemma
 from provers.engine.normal import sort_mentions
 from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
-from provers.engine.witnesses import equation_witnesses, hypotheses, simplify_inverses
+from provers.engine.witnesses import assumed, equation_witnesses, hypotheses, simplify_inverses
 from provers.ir import (
     NAT,
     TRUE,
@@ -499,7 +499,7 @@ class Prover:
         f (f⁻¹ c) = c simplified, the solver is asked for the other variables, if any; the
         model is re-checked exactly on the original formula."""
         vs, body = strip_forall(ob.formula)
-        found = equation_witnesses(vs, hypotheses(body))
+        found = equation_witnesses(vs, hypotheses(body), identities=assumed(body))
         if not found:
             return
         rest = tuple(v for v in vs if v not in found)

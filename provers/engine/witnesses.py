@@ -39,20 +39,23 @@ SOLUTIONS: dict[str, Callable[[Fraction], Term | None]] = {
 }
 
 
-def equation_witnesses(candidates: Iterable[Var], facts: Iterable[Term], identities: bool = False) -> dict[Var, Term]:
+def equation_witnesses(candidates: Iterable[Var], facts: Iterable[Term], identities: bool | Iterable[Term] = False
+                       ) -> dict[Var, Term]:
     """A closed term for each of ``candidates`` that an equation among ``facts`` solves:
     ``f v = c`` with f in ``SOLUTIONS`` and c closed with a rational value; with
-    ``identities``, also ``v = t`` for a closed t (after the earlier solutions are put in,
-    so ``U = 24 · cos V`` follows ``cos V = 2/3``). Each variable gets its first solution."""
+    ``identities`` (True, or the facts among which to take them), also ``v = t`` for a closed
+    t (after the earlier solutions are put in, so ``U = 24 · cos V`` follows ``cos V = 2/3``).
+    Each variable gets its first solution."""
     free = set(candidates)
     eqs = [f for f in facts if isinstance(f, App) and f.op == "eq"]
+    by_identity = set(eqs) if identities is True else set(identities or ())
     found: dict[Var, Term] = {}
     changed = True
     while changed and free:
         changed = False
         for e in eqs:
             for lhs, rhs in ((e.args[0], e.args[1]), (e.args[1], e.args[0])):
-                w = _solution(lhs, substitute(rhs, found), free, identities)
+                w = _solution(lhs, substitute(rhs, found), free, e in by_identity)
                 if w is not None:
                     v, t = w
                     found[v] = t
@@ -69,14 +72,38 @@ def _solution(lhs: Term, rhs: Term, free: set[Var], identities: bool) -> tuple[V
         return (lhs, rhs) if identities and lhs in free and lhs.sort == rhs.sort else None
     if not (isinstance(lhs, App) and lhs.op in SOLUTIONS and len(lhs.args) == 1):
         return None
-    v = lhs.args[0]
-    if not (isinstance(v, Var) and v in free and v.sort == REAL):
-        return None
     c = evaluate(rhs)
     if not is_rational(c):
         return None
     t = SOLUTIONS[lhs.op](Fraction(c))
-    return None if t is None else (v, t)
+    return None if t is None else _linear_solution(lhs.args[0], t, free)
+
+
+def _linear_solution(arg: Term, value: Term, free: set[Var]) -> tuple[Var, Term] | None:
+    """(v, the term making ``arg`` equal ``value``) where ``arg`` is v under additions,
+    subtractions, negations, and products and quotients by closed terms (``sin (θ + π/4)``,
+    ``cos (d · 300/360)``), or None. A closed factor may be 0: the witness then is wrong
+    and the exact check of the model it enters says so."""
+    while not isinstance(arg, Var):
+        if not (isinstance(arg, App) and arg.sort == REAL and arg.op in _UNDO):
+            return None
+        if arg.op == "neg":
+            arg, value = arg.args[0], app("neg", value)
+            continue
+        x, y = arg.args
+        if not free_vars(y) and arg.op in _UNDO:
+            arg, value = x, app(_UNDO[arg.op], value, y)
+        elif not free_vars(x) and arg.op in ("add", "mul"):
+            arg, value = y, app(_UNDO[arg.op], value, x)
+        elif not free_vars(x) and arg.op == "sub":
+            arg, value = y, app("sub", x, value)
+        else:
+            return None
+    return (arg, value) if arg in free and arg.sort == REAL else None
+
+
+#: The operation undoing ``x ∘ c`` for a closed c: x + c = w ⟹ x = w - c, and so on.
+_UNDO = {"add": "sub", "sub": "add", "mul": "div", "div": "mul", "neg": "neg"}
 
 
 def simplify_inverses(t: Term) -> Term:
@@ -96,6 +123,15 @@ def simplify_inverses(t: Term) -> Term:
     return map_term(t, rw)
 
 
+def assumed(body: Term) -> list[Term]:
+    """The conjuncts a countermodel of the obligation's body makes true: of the antecedent of
+    ``H → X`` and of the argument of ``¬`` (an equation there may fix a variable's value;
+    one of the conclusion may not: the countermodel must make it false)."""
+    if isinstance(body, App) and body.op in ("implies", "not"):
+        return list(conjuncts(body.args[0]))
+    return []
+
+
 def hypotheses(body: Term) -> list[Term]:
     """The conjuncts an obligation's body assumes or asserts: of the antecedent of ``H → X``,
     of both sides of ``A ↔ B``, of the argument of ``¬``, and of the body itself."""
@@ -107,4 +143,4 @@ def hypotheses(body: Term) -> list[Term]:
     return out
 
 
-__all__ = ["SOLUTIONS", "equation_witnesses", "hypotheses", "simplify_inverses"]
+__all__ = ["SOLUTIONS", "assumed", "equation_witnesses", "hypotheses", "simplify_inverses"]

@@ -36,7 +36,7 @@ MAX_FORM_EXPONENT = 64
 #: The transcendental part L of a basis element √m·L: 1, π, or log p for a prime p (> 1).
 ONE, PI = 0, -1
 
-Key = tuple[int, int]  # (m, L)
+Key = tuple[int, Any]  # (m, L): L is ONE, PI, a prime p (log p) or an atom (op, u) (``ATOMS``)
 
 
 class Form:
@@ -263,12 +263,15 @@ def _mul(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
 
 
 def quotient(a: Form, b: Form) -> Form | None:
-    """a / b with x / 0 = 0; a transcendental divisor only when a is a rational multiple of it."""
+    """a / b with x / 0 = 0; a transcendental divisor only when a is a rational multiple of it
+    (with an atom, only a divisor of one term: atoms may sum to 0, arcsin u + arccos u = π/2)."""
     if not b.terms:
         return Form({})
     inv = b.inverse()
     if inv is not None:
         return a * inv
+    if len(b.terms) > 1 and any(isinstance(L, tuple) for _, L in b.terms):
+        return None
     k = next(iter(b.terms))
     ratio = a.terms.get(k, Fraction(0)) / b.terms[k]
     return Form.rational(ratio) if b.scaled(ratio) == a else None
@@ -370,7 +373,7 @@ def _exp(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
     """exp (Σ e_p log p) = Π p^e_p when every e_p is an integer or half an integer."""
     out = Form.rational(1)
     for (m, L), e in fs[0].terms.items():
-        if m != 1 or L in (ONE, PI) or e.denominator > 2 or abs(e) > MAX_FORM_EXPONENT:
+        if m != 1 or not isinstance(L, int) or L in (ONE, PI) or e.denominator > 2 or abs(e) > MAX_FORM_EXPONENT:
             return None
         factor_ = sqrt_of_rational(Fraction(L)) if e.denominator == 2 else Form.rational(1)
         factor_ = None if factor_ is None else factor_.scaled(Fraction(L) ** math.floor(e))
@@ -406,20 +409,70 @@ def _sin_multiple_of_pi(f: Form, shift: Fraction) -> Form | None:
     return None if k.denominator != 1 else _SIN[int(k) % 24]
 
 
+#: Inverse trigonometric functions at a rational u where their value is not 0, each a basis
+#: element of its own (L = (op, u)): a witness V = arccos (2/3) put into 24·V and into V·24
+#: gives equal forms, and cos of it gives 2/3 back (``INVERSE_PAIRS``). Sound because equal
+#: forms are equal expressions; an atom is never multiplied by π or another atom, and divided
+#: by only as a divisor of one term (known nonzero). Isabelle's inverses only on [-1, 1]
+#: (unspecified outside); Mathlib's arccos is 0 from 1 on.
+ATOMS: dict[str, Callable[[Fraction], bool]] = {
+    "arctan": lambda u: u != 0,
+    "arcsin": lambda u: u != 0,
+    "arccos": lambda u: u < 1,
+    "isa_arcsin": lambda u: u != 0 and -1 <= u <= 1,
+    "isa_arccos": lambda u: -1 <= u < 1,
+}
+
+
+#: Where those functions are 0 (arcsin 0, arccos 1; Mathlib's arccos from 1 on).
+ZEROS: dict[str, Callable[[Fraction], bool]] = {
+    "arctan": lambda u: u == 0,
+    "arcsin": lambda u: u == 0,
+    "arccos": lambda u: u >= 1,
+    "isa_arcsin": lambda u: u == 0,
+    "isa_arccos": lambda u: u == 1,
+}
+
+
+@_forms(*ATOMS)
+def _atom(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    u = fs[0].as_rational()
+    if u is None:
+        return None
+    if ZEROS[t.op](u):
+        return Form({})
+    return Form({(1, (t.op, u)): Fraction(1)}) if ATOMS[t.op](u) else None
+
+
+def _inverse_at(op: str, f: Form) -> Form | None:
+    """f (g u) = u where the form is the atom g u alone (``INVERSE_PAIRS``)."""
+    if len(f.terms) != 1:
+        return None
+    (m, L), c = next(iter(f.terms.items()))
+    if m != 1 or c != 1 or not isinstance(L, tuple):
+        return None
+    holds_at = INVERSE_PAIRS.get((op, L[0]))
+    return Form.rational(L[1]) if holds_at is not None and holds_at(L[1]) else None
+
+
 @_forms("sin")
 def _sin(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
-    return _sin_multiple_of_pi(fs[0], Fraction(0))
+    f = _sin_multiple_of_pi(fs[0], Fraction(0))
+    return f if f is not None else _inverse_at("sin", fs[0])
 
 
 @_forms("cos")
 def _cos(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
-    return _sin_multiple_of_pi(fs[0], Fraction(1, 2))  # cos x = sin(x + π/2)
+    f = _sin_multiple_of_pi(fs[0], Fraction(1, 2))  # cos x = sin(x + π/2)
+    return f if f is not None else _inverse_at("cos", fs[0])
 
 
 @_forms("tan")
 def _tan(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
     s, c = _sin_multiple_of_pi(fs[0], Fraction(0)), _sin_multiple_of_pi(fs[0], Fraction(1, 2))
-    return None if s is None or c is None else quotient(s, c)  # sin / cos, / 0 = 0
+    if s is None or c is None:
+        return _inverse_at("tan", fs[0])
+    return quotient(s, c)  # sin / cos, / 0 = 0
 
 
 @_forms("pi")

@@ -125,15 +125,39 @@ class Opaque:
     index: int
 
 
+#: What a ``FunTable.fill`` returns for a point it cannot read: the table's default stands.
+NOT_READ = object()
+
+
 @dataclass
 class FunTable:
-    """A function given by finitely many points and a default: ``entries[(a1, …)] = v``."""
+    """A function given by finitely many points and a default: ``entries[(a1, …)] = v``.
+
+    ``fill``, while a solver's model is at hand, reads the model's function at a point the
+    table does not list and records it there: a model's function is often piecewise over
+    ranges (z3: ``λb. if 490 ≤ b ∧ b ≤ 751 then …``), which its literal points alone do not
+    tabulate. ``settle`` drops it; the table then is the function it was read as, and any
+    check of it is a check of a real function (a point never read is at the default)."""
 
     entries: dict[tuple, Any] = field(default_factory=dict)
     default: Any = 0
+    fill: Callable[[tuple], Any] | None = field(default=None, compare=False, repr=False)
 
     def __call__(self, *args: Any) -> Any:
-        return self.entries.get(tuple(args), self.default)
+        key = tuple(args)
+        if key in self.entries:
+            return self.entries[key]
+        if self.fill is not None:
+            v = self.fill(key)
+            if v is not NOT_READ:
+                self.entries[key] = v
+                return v
+        return self.default
+
+    def settle(self) -> FunTable:
+        """The table without its ``fill`` (a model is not kept, nor sent between processes)."""
+        self.fill = None
+        return self
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -38,6 +38,7 @@ from provers.ir import (
 )
 from provers.semantics import FunTable, Opaque
 from provers.semantics.algebraic import AlgebraicReal
+from provers.semantics.values import NOT_READ
 
 #: Kinds of solver functions (``Emitter.func``).
 SYMBOL, VARIABLE = "symbol", "variable"
@@ -53,6 +54,9 @@ BRIEF_CHARS = 80
 #: A unary function of an integer is tabulated at every integer between its model's least and
 #: greatest literal points when there are at most this many (``Emitter.span``).
 MAX_SPAN = 512
+#: Points at which a model's function is read on demand while its model is checked
+#: (``Emitter.filler``): a sum over a range of a few hundred integers reads each once.
+MAX_FILLED = 4096
 
 
 def _brief(v: object) -> str:
@@ -248,7 +252,8 @@ class Emitter:
         for s, pts in zip(args, per_pos, strict=True):
             outside.append(self.outside(s, pts))
         default = self.value(model.eval(decl(*outside), model_completion=True), result)
-        return FunTable(_without_filled_defaults(entries, default, filled), default)
+        return FunTable(_without_filled_defaults(entries, default, filled), default,
+                        self.filler(model, decl, args, result))
 
     def array_table(self, model: Any, arr: Any, arg: Sort, result: Sort) -> FunTable:
         """A unary function variable's array value as a table."""
@@ -268,7 +273,40 @@ class Emitter:
             entries[(self.value(p, arg),)] = self.value(model.eval(Z.Select(arr, p), model_completion=True), result)
         out = self.outside(arg, pts)
         default = self.value(model.eval(Z.Select(arr, out), model_completion=True), result)
-        return FunTable(_without_filled_defaults(entries, default, filled), default)
+        return FunTable(_without_filled_defaults(entries, default, filled), default,
+                        self.filler(model, lambda p: Z.Select(arr, p), (arg,), result))
+
+    def filler(self, model: Any, apply: Callable[..., Any], args: tuple[Sort, ...],
+               result: Sort) -> Callable[[tuple], Any]:
+        """``FunTable.fill`` for a function of the model: its value at a point of Booleans,
+        integers and rationals, read by the solver (``NOT_READ`` elsewhere, and after
+        ``MAX_FILLED`` points: the table's default then stands there)."""
+        read = 0
+
+        def fill(point: tuple) -> Any:
+            nonlocal read
+            if read >= MAX_FILLED or len(point) != len(args):
+                return NOT_READ
+            try:
+                solver_point = [self.literal(x, s) for x, s in zip(point, args, strict=True)]
+                read += 1
+                return self.value(model.eval(apply(*solver_point), model_completion=True), result)
+            except Exception:  # noqa: BLE001 - a point the solver cannot read stays at the default
+                return NOT_READ
+
+        return fill
+
+    def literal(self, x: Any, s: Sort) -> Any:
+        """The solver's literal for the exact value ``x`` of core sort ``s``."""
+        Z = self.Z
+        if s == BOOL and isinstance(x, bool):
+            return Z.BoolVal(x)
+        if s in (INT, NAT) and isinstance(x, int) and not isinstance(x, bool):
+            return Z.IntVal(x)
+        if s in (REAL, RAT) and isinstance(x, (int, Fraction)) and not isinstance(x, bool):
+            q = Fraction(x)
+            return Z.RealVal(f"{q.numerator}/{q.denominator}")
+        raise Untranslatable(f"no solver literal for {_brief(x)} of sort {s}")
 
     def span(self, pts: list[Any], s: Sort) -> set[int]:
         """Over the integers, the integers between the least and the greatest of the literal
@@ -492,7 +530,7 @@ class Z3Emitter(Emitter):
                     for entry in interp.as_list()[:-1]:
                         key = tuple(self.value(x, a) for x, a in zip(entry[:-1], args, strict=True))
                         entries.setdefault(key, self.value(entry[-1], result))  # z3: the first entry wins
-                    return FunTable(entries, self.value(els, result))
+                    return FunTable(entries, self.value(els, result), self.filler(model, decl, args, result))
             except (Z.Z3Exception, Untranslatable):
                 pass  # no interpretation, an irrational entry …: the general route says which
         return super().table(model, decl, args, result)

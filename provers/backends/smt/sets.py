@@ -60,6 +60,10 @@ if TYPE_CHECKING:
 
 #: Finite big operators / set literals up to this many elements are unrolled.
 MAX_UNROLL = 200
+#: A ∑/∏ over a range or an integer interval with numeral bounds is unrolled up to this many
+#: terms (one addend each; above it the value is opaque, and a model that meets the statement
+#: through it is spurious: `∑ i ∈ {490..751}, f i = 516` had a free total).
+MAX_UNROLL_BIG_OPERATOR = 1000
 #: Bounds n = k (k = first few values) for which a symbolic ∑/∏ gets its unrolled value.
 SYMBOLIC_BIGOP_CASES = 5
 
@@ -116,20 +120,21 @@ def _in_image(lw: Lowerer, x: Term, cx: Term, s: App, pol: int) -> Term:
     return lw.lower_strict(Quant("exists", (y,), app("and", app("mem", y, dom), app("eq", app("apply", f, y), x))), pol)
 
 
-def finite_elements(s: Term) -> list[Term] | None:
-    """Element terms of a finite set with literal bounds, or None."""
+def finite_elements(s: Term, limit: int = MAX_UNROLL) -> list[Term] | None:
+    """Element terms of a finite set with literal bounds (ranges and intervals of at most
+    ``limit`` elements), or None."""
     if isinstance(s, App):
         if s.op == "set_of" and len(s.args) <= MAX_UNROLL:
             if all(isinstance(e, Num) for e in s.args):
                 return [Num(v, s.sort.elem) for v in sorted({e.value for e in s.args})]  # type: ignore[attr-defined, union-attr]
             return None
-        if s.op == "range" and isinstance(s.args[0], Num) and s.args[0].value <= MAX_UNROLL:
+        if s.op == "range" and isinstance(s.args[0], Num) and s.args[0].value <= limit:
             return [Num(i, NAT) for i in range(int(s.args[0].value))]
         if s.op in INTERVALS and s.args[0].sort in (NAT, INT) and all(isinstance(e, Num) for e in s.args):
             lo, hi = int(s.args[0].value), int(s.args[1].value)  # type: ignore[attr-defined]
             lo += s.op in ("Ioc", "Ioo")
             hi -= s.op in ("Ico", "Ioo")
-            if hi - lo + 1 <= MAX_UNROLL:
+            if hi - lo + 1 <= limit:
                 return [Num(i, s.args[0].sort) for i in range(lo, hi + 1)]
     return None
 
@@ -212,7 +217,7 @@ def big_operator(lw: Lowerer, t: BigOp) -> Term:
         value = _ground_value(t)  # closed: its exact value, not a 1000-term unrolling
         if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
             return c_num(value, sort)
-    elems = finite_elements(dom)
+    elems = finite_elements(dom, MAX_UNROLL_BIG_OPERATOR)
     if elems is None:
         closed = closed_form_with_facts(t) if cond is None else None
         if closed is not None:
@@ -222,13 +227,24 @@ def big_operator(lw: Lowerer, t: BigOp) -> Term:
             return lw.lower(value, 0)
         return symbolic_big_operator(lw, t, dom, cond)
     unit = c_num(0 if t.kind == "sum" else 1, sort)
-    acc: Term = unit
+    terms: list[Term] = []
     for e in elems:
         term = lw.lower(substitute(t.body, {t.var: e}), 0)
         if cond is not None:
             term = c_ite(lw.application(cond, (e,), 0), term, unit)
-        acc = c_add(acc, term) if t.kind == "sum" else c_mul(acc, term)
-    return acc
+        terms.append(term)
+    return _balanced(c_add if t.kind == "sum" else c_mul, terms, unit)
+
+
+def _balanced(combine: Callable[[Term, Term], Term], terms: list[Term], unit: Term) -> Term:
+    """``unit ∘ t₁ ∘ … ∘ tₙ`` as a balanced tree: a chain of a thousand addends nests as deep
+    as the emitters' recursion limit."""
+    if not terms:
+        return unit
+    while len(terms) > 1:
+        paired = [combine(a, b) for a, b in zip(terms[::2], terms[1::2], strict=False)]
+        terms = paired + terms[len(paired) * 2:]
+    return combine(unit, terms[0])
 
 
 def symbolic_big_operator(lw: Lowerer, t: BigOp, dom: Term, cond: Term | None) -> Term:

@@ -169,7 +169,7 @@ def _ask(name: str, lowered: Lowered, timeout: float) -> ProofResult:
         return _canceled(name, took())
     env, why_spurious = _validated_countermodel(em, s, lowered, lambda: timeout - took())
     if env is not None:
-        return Refuted(env, name, took())
+        return Refuted(_settled(env), name, took())
     return Unknown(f"spurious model: {why_spurious}", name, took(), satisfiable=True)
 
 
@@ -242,6 +242,15 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         if s.check() != em.Z.sat:
             break
     return None, why_spurious
+
+
+def _settled(env: dict[str, Any]) -> dict[str, Any]:
+    """``env`` with its tables cut loose from the solver's model (``FunTable.settle``): what
+    they read while the model was checked stays, and the countermodel can leave the process."""
+    for x in env.values():
+        if isinstance(x, FunTable):
+            x.settle()
+    return env
 
 
 def _as_surds(env: dict[str, Any]) -> dict[str, Any] | None:
