@@ -499,9 +499,9 @@ class Prover:
         f (f⁻¹ c) = c simplified, the solver is asked for the other variables, if any; the
         model is re-checked exactly on the original formula."""
         vs, body = strip_forall(ob.formula)
+        if not equation_witnesses(vs, hypotheses(body)):
+            return  # no equation an inverse function solves (identities alone: the solver's business)
         found = equation_witnesses(vs, hypotheses(body), identities=assumed(body))
-        if not found:
-            return
         rest = tuple(v for v in vs if v not in found)
         env: dict = {}
         by = "evaluator"
