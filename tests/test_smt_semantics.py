@@ -482,3 +482,17 @@ def test_shared_conjuncts_leave_only_the_differing_ones_in_the_comparison():
     assert out.op == "implies" and canon_key(out.args[0]) == canon_key(app("lt", x, y))
     assert canon_key(out.args[1]) == canon_key(app("iff", app("le", num(0, REAL), x), app("lt", num(0, REAL), x)))
     assert shared_conjuncts_out(app("iff", app("lt", x, y), app("gt", y, x))).op == "iff"  # nothing left: as it is
+
+
+def test_a_term_over_a_function_of_several_arguments_is_an_unknown_of_that_function():
+    """An unmodelled term (``card {m. ∃r. P r m = 0}``) over a binary function variable P: P
+    is a constant of the obligation, so the term is one unknown number (it was "unsupported
+    sort"); the same term over another function Q is another unknown."""
+    from provers.engine.equivalence import provable
+
+    same = ('theorem\nfixes P Q :: "int \\<Rightarrow> int \\<Rightarrow> int"\n'
+            'assumes h0 : "card {m. \\<exists> r. P r m = 0} = 3"\n'
+            'shows "card {m. \\<exists> r. P r m = 0} + 1 = 4"')
+    other = same.replace('shows "card {m. \\<exists> r. P r m', 'shows "card {m. \\<exists> r. Q r m')
+    assert provable(same, timeout=2.0, language="isabelle").status.value == "proved"
+    assert provable(other, timeout=2.0, language="isabelle").status.value != "proved"

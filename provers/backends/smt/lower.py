@@ -167,12 +167,21 @@ class Lowerer:
 
     def opaque(self, t: Term) -> Term:
         """A subterm the solvers cannot model, as an uninterpreted function of its free
-        variables (keyed by its alpha-canonical form, so equal subterms stay equal)."""
+        variables (keyed by its alpha-canonical form, so equal subterms stay equal).
+
+        A function variable of several arguments is no solver value: it cannot be an
+        argument. Where it is a constant of the obligation (no binder inside it binds it: the
+        solvers quantify over no such function) the term is a function of the others alone,
+        and its name enters the key instead, so that the same term over another function is
+        another unknown."""
         fv = sorted(free_vars(t), key=lambda v: (v.name, str(v.sort)))
-        key = repr(canonical(t, free_prefix="_v"))
+        bound = {v.name for sc in self.scopes for v in sc.vars}
+        constant_functions = [v for v in fv if isinstance(v.sort, FunSort) and not _unary_scalar_fun(v.sort)
+                              and v.name not in bound]
+        key = repr(canonical(t, free_prefix="_v")) + repr([(v.name, str(v.sort)) for v in constant_functions])
         order: list[Var] = []
         for s in subterms(t):
-            if isinstance(s, Var) and s in fv and s not in order:
+            if isinstance(s, Var) and s in fv and s not in order and s not in constant_functions:
                 order.append(s)
         name = "%t" + hashlib.sha1(key.encode()).hexdigest()[:16]
         args = [p for v in order for p in (complex_parts(v) if v.sort == COMPLEX else (self.lower_strict(v, 0),))]

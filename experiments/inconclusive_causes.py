@@ -1,0 +1,156 @@
+"""Why a clustering's pair checks ended inconclusive: one cause per pair, read off a cache.
+
+Reads the per-pair decisions a ``paper_tables.py`` cache keeps (``evidence.decisions``) and
+gives each ``inconclusive`` pair the first cause that applies, in this order:
+
+1. a side the prover's own checker would reject (``ill_formed``: the statement has no meaning
+   to decide, whatever the engine guesses);
+2. the value route's pin of a side (the answer the premises give), where the reason says why it
+   failed: no model of the premises found, the answer's uniqueness unproved, ...; the text of
+   that failure is bucketed like ``diagnostics.inconclusive_cause`` plus the causes particular
+   to MATH answers (Isabelle's unspecified ``ln``, a ``card`` the evaluator cannot enumerate,
+   library functions without a model);
+3. otherwise the reason of the whole check, bucketed the same way.
+
+It also says how concentrated the pairs are (how many problems hold half of them) and, with
+``--plot``, draws the causes as a bar chart. It is how stop 45 read the 4.3 inconclusive
+pairs per problem left on ``isabelle_math_400`` (docs/experiments.md).
+
+    .venv/bin/python experiments/inconclusive_causes.py \\
+        experiments/out/paper_clusters_symbolic_t1_vNN.jsonl --report causes.md --plot causes.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from experiments.diagnostics import inconclusive_cause  # noqa: E402
+
+#: Causes particular to MATH answers, looked for before the generic ones (first match wins).
+MATH_CAUSES = (
+    ("Isabelle ln is unspecified", "Isabelle's ln unspecified at x ≤ 0 (the answer truly depends on it)"),
+    ("argument of card is not a known finite set", "card of a set the evaluator cannot enumerate"),
+    ("domain of ∑ is not a known finite set", "card of a set the evaluator cannot enumerate"),
+    ("card of a set", "card of a set the evaluator cannot enumerate"),
+    ("not asked: the answers and premises involve", "joint value obligation not asked (sets, transcendental)"),
+    ("not asked: the uniqueness", "a pin's uniqueness and the other side's model both missing"),
+    ("GREATEST over", "GREATEST / LEAST / Inf over ℝ of a non-polynomial predicate"),
+    ("LEAST over", "GREATEST / LEAST / Inf over ℝ of a non-polynomial predicate"),
+    ("has no exact value", "the answer has no exact value at the model (transcendental)"),
+    ("alignment budget", "alignment budget exhausted"),
+    ("pinned answers are not proved equal", "closed forms of both answers not compared exactly"),
+)
+
+#: ``answer pins A: <why> ; B: <why>`` at the end of a value route's reason
+_PINS = re.compile(r"answer pins A: (.*?)(?:; B: (.*))?$")
+
+
+def cause_of(text: str) -> str:
+    """The cause of one failure's text: a MATH cause, else the diagnostics' coarse category."""
+    for key, cause in MATH_CAUSES:
+        if key in text:
+            return cause
+    return inconclusive_cause(text)
+
+
+def pair_cause(decision: dict[str, Any], candidates: list[dict[str, Any]]) -> str:
+    """One cause for an inconclusive pair (the order of the module docstring)."""
+    a, b = decision["a"], decision["b"]
+    if any(candidates[i].get("ill_formed") for i in (a, b) if i < len(candidates)):
+        return "a side the prover's checker would reject (ill-formed)"
+    reason = decision.get("reason", "")
+    m = _PINS.search(reason)
+    if m:
+        for why in (m.group(1), m.group(2) or ""):
+            if why.startswith("unknown"):
+                return "pin: " + cause_of(why)
+    return cause_of(reason)
+
+
+def attribute(rows: list[dict[str, Any]]) -> tuple[collections.Counter, collections.Counter, dict[str, Any]]:
+    """(pairs by cause, pairs by problem, an example (problem, a, b) per cause)."""
+    by_cause: collections.Counter = collections.Counter()
+    by_problem: collections.Counter = collections.Counter()
+    examples: dict[str, Any] = {}
+    for r in rows:
+        cands = r.get("evidence", {}).get("candidates", [])
+        for d in r.get("evidence", {}).get("decisions", []):
+            if d.get("status") != "inconclusive":
+                continue
+            c = pair_cause(d, cands)
+            by_cause[c] += 1
+            by_problem[r["id"]] += 1
+            examples.setdefault(c, (_short(r["id"]), d["a"], d["b"]))
+    return by_cause, by_problem, examples
+
+
+def _short(pid: str) -> str:
+    parts = pid.rstrip("/").split("/")
+    return "/".join(parts[-2:]).removesuffix(".json")
+
+
+def half_share(by_problem: collections.Counter) -> int:
+    """How many problems (the most inconclusive first) hold half of the pairs."""
+    total, running = sum(by_problem.values()), 0
+    for n, (_, c) in enumerate(by_problem.most_common(), 1):
+        running += c
+        if 2 * running >= total:
+            return n
+    return 0
+
+
+def report(rows: list[dict[str, Any]], source: str) -> str:
+    by_cause, by_problem, examples = attribute(rows)
+    total = sum(by_cause.values())
+    lines = [f"Inconclusive pairs in `{source}`: {total} over {len(rows)} problems "
+             f"({total / max(1, len(rows)):.2f} per problem); {half_share(by_problem)} problems hold half.", "",
+             "| cause (first that applies) | pairs | share | example (problem, a, b) |", "|---|---:|---:|---|"]
+    for c, n in by_cause.most_common():
+        ex = examples[c]
+        lines.append(f"| {c} | {n} | {100 * n / max(1, total):.1f} % | {ex[0]} ({ex[1]}, {ex[2]}) |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(rows: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    by_cause, _, _ = attribute(rows)
+    items = by_cause.most_common()[::-1]
+    fig, ax = plt.subplots(figsize=(9, 0.35 * len(items) + 1.2))
+    ax.barh([c[:70] for c, _ in items], [n for _, n in items], color="#4a7ab0")
+    ax.set_xlabel("inconclusive pairs")
+    ax.set_title("Why pair checks ended inconclusive (first cause per pair)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("cache", type=Path, help="a paper_tables.py cache (one JSON object per problem)")
+    ap.add_argument("--report", type=Path, help="write the table (markdown) here as well as to stdout")
+    ap.add_argument("--plot", type=Path, help="draw the causes as a bar chart (PNG)")
+    args = ap.parse_args(argv)
+    rows = [json.loads(line) for line in args.cache.open() if line.strip()]
+    text = report(rows, args.cache.name)
+    print(text)
+    if args.report:
+        args.report.write_text(text)
+    if args.plot:
+        plot(rows, args.plot)
+
+
+if __name__ == "__main__":
+    main()
