@@ -928,3 +928,41 @@ def test_lifting_existential_premises_keeps_their_models(a, b, c, x0, same_name)
     original = truth(nf.premise(), {"x": x0})
     assert original is not None
     assert original == any(truth(lifted.premise(), {"x": x0, w.name: y0}) for y0 in range(-2, 7))
+
+
+# -- functions defined only where a guard holds ----------------------------------------------
+
+_GUARDED = ('theorem\nfixes prob :: "nat \\<Rightarrow> real" and p :: real\n'
+            'assumes h0 : "\\<forall>n. 1 \\<le> n \\<and> n \\<le> 100 \\<longrightarrow> prob n = 1 / 100"\n'
+            'and h1 : "sum (\\<lambda>n. if (\\<exists> a. n = a * a) then prob n else 0) {LO..100} = p"\n'
+            'shows "p = 1 / 10"')
+
+
+def _partial_value(src: str):
+    import provers
+    from provers.engine.answers import standardize
+    from provers.engine.definitions import definitions
+    from provers.engine.profile import Profile
+
+    nf = Profile.of(provers.parse(src, "isabelle"), "symbolic").normal_form
+    return definitions(nf).partial_value(standardize(nf)[0])
+
+
+def test_a_function_defined_on_a_range_gives_a_sum_over_that_range():
+    """``∀n. 1 ≤ n ≤ 100 → prob n = 1/100`` defines prob on 1..100 only; p, a sum over 1..100,
+    is then 10 · 1/100 under every model (ten squares), with no solver."""
+    assert _partial_value(_GUARDED.replace("LO", "1")) == Fraction(1, 10)
+
+
+def test_a_sum_reading_the_function_outside_its_guard_has_no_value():
+    """Over 0..100 the sum reads prob 0, which the premises leave free: no value (0 is a
+    square, so p depends on it), never 1/10."""
+    assert _partial_value(_GUARDED.replace("LO", "0")) is None
+
+
+def test_statements_whose_answers_a_guarded_definition_gives_are_proved_equivalent():
+    from provers import check_equivalence
+
+    a = _GUARDED.replace("LO", "1")
+    b = a.replace("n = a * a", "a * a = n").replace("1 / 100", "0.01")
+    assert check_equivalence(a, b, relation="symbolic", language="isabelle", timeout=1.0).status == "equivalent"

@@ -306,6 +306,11 @@ def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool
         defs = definitions(nf, deadline)
     closed = defs.close(lhs)
     closed_value = value_of(closed, {}, deadline) if closed is not None else None
+    if closed is None and (partial := defs.partial_value(lhs, deadline)) is not None \
+            and (literal := value_term(partial, lhs.sort)) is not None:
+        # a function defined only where a guard holds, read only there: Γ ⊢ L = that value
+        closed, closed_value = literal, partial
+        defs.notes.append("functions only where their guards hold (" + ", ".join(f.name for f in defs.partial) + ")")
     mentioned = _mentioned(nf, lhs)
     witness = validated(nf, lhs, defs.values, deadline) if all(v.name in defs.values for v in mentioned) else None
     vac_formula = vacuous_obligation(nf)

@@ -46,6 +46,7 @@ from provers.ir import (
     SetBuilder,
     SetSort,
     Term,
+    Uninterpreted,
     Var,
     app,
     canon_key,
@@ -128,9 +129,34 @@ class Definitions:
     values: dict[str, Value] = field(default_factory=dict)
     used: set[int] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    #: function variable → (parameters, guard, body) of the premises ``∀ȳ. g → f ȳ = e`` that
+    #: define f only where g holds (``partial_value``); never in ``used`` nor in ``close``
+    partial: dict[Var, list[tuple[tuple[Var, ...], Term, Term]]] = field(default_factory=dict)
 
     def defined(self, v: Var) -> bool:
         return v in self.terms or v in self.funs
+
+    def partial_value(self, t: Term, deadline: Deadline | None = None) -> Value | None:
+        """The exact value of ``t`` under every model of Γ, reading the partially defined
+        functions (``partial``) only where a guard holds, or None. Each such f is read as
+        λȳ. if g then e else f⁺ ȳ with f⁺ unknown (no table: an evaluation that reads it is
+        undecided), so a value found never depended on f outside its guards. Only the value
+        is given, never the term: it still mentions f⁺."""
+        if not self.partial:
+            return None
+        lams: dict[Var, Term] = {}
+        for f, pieces in self.partial.items():
+            params = pieces[0][0]
+            body: Term = Uninterpreted(f"{f.name}⁺outside", params, f.sort.result)  # type: ignore[attr-defined]
+            for ps, g, e in reversed(pieces):
+                onto = dict(zip(ps, params, strict=True))
+                body = app("ite", substitute(g, onto), substitute(e, onto), body)
+            lams[f] = Lam(params, body)
+        # the other premises with those functions put in may define more (`p = ∑ n ∈ 1..100, f n`)
+        premises = tuple(substitute(p, lams) for p in self.nf.premises)
+        more = definitions(replace(self.nf, premises=premises), deadline, partial=False)
+        closed = more.close(substitute(t, lams))
+        return None if closed is None else value_of(closed, {}, deadline)
 
     @property
     def complete(self) -> bool:
@@ -708,8 +734,9 @@ def piecewise_definitions(premises: tuple[Term, ...]) -> list[tuple[int, int, Te
     return out
 
 
-def definitions(nf: NormalForm, deadline: Deadline | None = None) -> Definitions:
-    """The definitions among ``nf``'s premises (see the module docstring)."""
+def definitions(nf: NormalForm, deadline: Deadline | None = None, partial: bool = True) -> Definitions:
+    """The definitions among ``nf``'s premises (see the module docstring); with ``partial``,
+    also the functions guarded premises define where their guards hold (``Definitions.partial``)."""
     defs = Definitions(nf)
     prefix = set(nf.variables)
     # premise indices → the premise that defines (a piecewise definition stands for two)
@@ -740,6 +767,17 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None) -> Definitions
                 defs.notes.append(f"the function {v.name}" + (" (piecewise)" if len(used) > 1 else ""))
             defs.used.update(used)
             changed = True
+    for i, p in enumerate(nf.premises if partial else ()):
+        guarded = _guarded_equation(p) if i not in defs.used else None
+        if guarded is None:
+            continue
+        f, ps, g, e = guarded
+        if f not in prefix or defs.defined(f) or f.sort != FunSort(tuple(x.sort for x in ps), e.sort):
+            continue
+        closed_g, closed_e = defs.close(Lam(ps, g)), defs.close(Lam(ps, e))
+        if isinstance(closed_g, Lam) and isinstance(closed_e, Lam):
+            e_body = substitute(closed_e.body, dict(zip(closed_e.vars, closed_g.vars, strict=True)))
+            defs.partial.setdefault(f, []).append((closed_g.vars, closed_g.body, e_body))
     return defs
 
 
