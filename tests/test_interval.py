@@ -312,3 +312,22 @@ def test_remembered_points_are_bounded():
     for n in range(interval.POINTS_KEPT + 10):
         en.point(Fraction(n, 7))
     assert len(interval._points(53)) <= interval.POINTS_KEPT
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.fractions(min_value=-9, max_value=-1, max_denominator=4), st.integers(-3, 3),
+       st.fractions(min_value=-200, max_value=200, max_denominator=3), st.sampled_from(["eq", "lt", "gt"]),
+       st.fractions(min_value=-4, max_value=4, max_denominator=5))
+def test_isabelle_powr_of_a_negative_base_is_decided_only_where_every_ln_agrees(base, expo, k, op, ln_value):
+    """x powr y for x < 0 is exp (y · ln x) with ln x unspecified: the enclosure (0, +∞) (1 at
+    y = 0) decides ``x powr y + k ⋈ 0`` only where every value of ln x gives the same truth;
+    checked against the evaluator with ln fixed at a sampled value (``@ln``)."""
+    from provers.ir import Num, REAL as REAL_
+    from provers.semantics.values import FunTable
+
+    term = app(op, app("add", app("powr", Num(base, REAL_), Num(expo, REAL_)), Num(k, REAL_)), Num(0, REAL_))
+    verdict = truth(term)
+    if verdict is None:
+        return
+    fixed = truth(term, {"@ln": FunTable({}, ln_value)})
+    assert fixed is None or fixed == verdict

@@ -152,6 +152,22 @@ def bounds(x: Interval) -> tuple[Fraction, Fraction]:
     return out[0], out[1]
 
 
+def ends(x: Interval) -> tuple[Fraction | None, Fraction | None]:
+    """``bounds``, with an infinite endpoint as None (an enclosure [0, +∞) of a positive
+    value the evaluator cannot compute, Isabelle's ``(-5) powr 3``)."""
+    lo, hi = x._mpi_
+    return (None if lo == libmp.fninf else _endpoint(lo)), (None if hi == libmp.finf else _endpoint(hi))
+
+
+def _endpoint(raw: Any) -> Fraction:
+    if raw in (libmp.finf, libmp.fninf, libmp.fnan):
+        raise Undecided("unbounded enclosure")
+    if raw != libmp.fzero and not -4 * MAX_MAGNITUDE_BITS < raw[2] < raw[2] + raw[3] < MAX_MAGNITUDE_BITS:
+        raise Undecided("enclosure too large or too fine")
+    p, q = libmp.to_rational(raw)
+    return Fraction(p, q)
+
+
 def exact_point(x: Interval) -> Fraction | None:
     """The value of a zero-width enclosure, else None."""
     lo, hi = bounds(x)
@@ -168,10 +184,10 @@ def point_int(x: Interval, what: str) -> int:
 
 def sign(x: Interval) -> int | None:
     """The certified sign of every value in ``x``, or None when it contains values of both."""
-    lo, hi = bounds(x)
-    if lo > 0:
+    lo, hi = ends(x)
+    if lo is not None and lo > 0:
         return 1
-    if hi < 0:
+    if hi is not None and hi < 0:
         return -1
     if lo == hi == 0:
         return 0
@@ -180,13 +196,13 @@ def sign(x: Interval) -> int | None:
 
 def separation(a: Interval, b: Interval) -> int | None:
     """The certified sign of a − b (0 only for the same single point), else None."""
-    alo, ahi = bounds(a)
-    blo, bhi = bounds(b)
-    if ahi < blo:
+    alo, ahi = ends(a)
+    blo, bhi = ends(b)
+    if ahi is not None and blo is not None and ahi < blo:
         return -1
-    if alo > bhi:
+    if alo is not None and bhi is not None and alo > bhi:
         return 1
-    if alo == ahi == blo == bhi:
+    if alo == ahi == blo == bhi and alo is not None:
         return 0
     return None
 
@@ -391,11 +407,15 @@ def _rpow(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
 
 @_handles("powr")
 def _powr(en: Enclosing, t: App, xs: list[Interval]) -> Interval:
-    """Isabelle powr: 0 at x = 0, exp(y ln x) for x > 0 (x < 0 uses the unspecified ln)."""
+    """Isabelle powr: 0 at x = 0, exp(y ln x) for x > 0; for x < 0 also exp(y ln x), with
+    ln x unspecified: some value in (0, +∞), 1 at y = 0 (``(-5) powr 3 + 133 = 0`` is false
+    whatever ln (-5) is)."""
     x, y = xs
     s = sign(x)
     if s == 0:
         return en.point(0)
+    if s == -1:
+        return en.point(1) if sign(y) == 0 else en.iv.mpf([0, en.iv.inf])
     if s != 1:
         raise Undecided("powr of a base not certified positive")
     return _bounded_exp(en, y * en.iv.log(x))
