@@ -322,7 +322,8 @@ def test_isabelle_powr_of_a_negative_base_is_decided_only_where_every_ln_agrees(
     """x powr y for x < 0 is exp (y · ln x) with ln x unspecified: the enclosure (0, +∞) (1 at
     y = 0) decides ``x powr y + k ⋈ 0`` only where every value of ln x gives the same truth;
     checked against the evaluator with ln fixed at a sampled value (``@ln``)."""
-    from provers.ir import Num, REAL as REAL_
+    from provers.ir import REAL as REAL_
+    from provers.ir import Num
     from provers.semantics.values import FunTable
 
     term = app(op, app("add", app("powr", Num(base, REAL_), Num(expo, REAL_)), Num(k, REAL_)), Num(0, REAL_))
