@@ -1105,3 +1105,30 @@ def test_two_functions_given_by_lambdas_differ_at_a_point(a, b):
     f = Var("f", FunSort((REAL,), REAL))
     assert truth(app("eq", f, square), {"f": evaluate(line)}) is False
     assert truth(app("eq", square, square)) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 40), st.sampled_from(["int", "nat"]))
+def test_the_numbers_with_a_given_lcm_are_enumerated_among_its_divisors(a, b, typ):
+    """{x | gcd a x = g ∧ lcm a x = m}: x divides the nonzero m, so |x| ≤ m bounds the set;
+    over ℤ both signs qualify (isabelle_math_400 number_theory/problem_619: b = ±144)."""
+    g, m = math.gcd(a, b), a * b // math.gcd(a, b)
+    expected = [x for x in range(-m, m + 1) if x and math.gcd(a, x) == g and abs(a * x) // math.gcd(a, x) == m
+                and (typ == "int" or x > 0)]
+    st_ = parse_isabelle(f'theorem t: shows "card {{x::{typ}. gcd {a} x = {g} \\<and> lcm {a} x = {m}}} = {len(expected)}"')
+    assert decide(st_.conclusion).value is True
+
+
+def test_a_statement_over_finite_domains_is_decided_by_enumeration_after_the_solvers():
+    """``lcm a b = 7!``, ``gcd a b = 9``, ``a = 315`` (number_theory/problem_619): over ℕ, b = 144
+    is proved by enumerating b among the divisors of 5040; over ℤ it is refuted at b = -144,
+    a countermodel the evaluator found and re-checked (the solvers' models were spurious)."""
+    from provers.engine.equivalence import provable
+
+    text = ('theorem\nfixes a b :: {typ}\nassumes h0 : "lcm a b = fact 7"\nand h1 : "gcd a b = 9"\n'
+            'and h2 : "a = 315"\nshows "b = 144"')
+    nat = provable(text.format(typ="nat"), timeout=1.0, language="isabelle")
+    assert nat.status.value == "proved", nat.detail
+    integer = provable(text.format(typ="int"), timeout=1.0, language="isabelle")
+    assert integer.status.value == "refuted", integer.detail
+    assert integer.model["b"] == -144

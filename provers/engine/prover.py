@@ -12,8 +12,9 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from provers.backends.base import Backend, Proved, Refuted, Unknown
 from provers.backends.smt import Portfolio
@@ -38,6 +39,7 @@ from provers.engine.unfolding import Unfolded, definitional_directions, unfold_f
 from provers.engine.verdict import FULL, QUICK, Obligation
 from provers.engine.witnesses import assumed, equation_witnesses, hypotheses, simplify_inverses
 from provers.ir import (
+    INT,
     NAT,
     TRUE,
     App,
@@ -68,13 +70,16 @@ from provers.semantics import (
     FunTable,
     Opaque,
     Sequence,
+    evaluate,
     integer_points,
     numeral_probes,
     sample_assignments,
     truth,
 )
+from provers.semantics.approx import is_approx
+from provers.semantics.domains import bound_domain, guards
 from provers.semantics.identities import polynomial_identity
-from provers.semantics.values import Witness
+from provers.semantics.values import Undetermined, Witness
 from provers.status import Status
 
 log = logging.getLogger(__name__)
@@ -257,6 +262,42 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
                     q = dict(base)
                     q[u.name] = Sequence(u.name, m, start, rule, initial, premise, q)
                     yield q
+
+
+def falsifying_point(vs: tuple[Var, ...], body: Term, deadline: Deadline | None) -> dict | None:
+    """Values of ``vs`` where ``body`` is false, found one variable at a time in the finite
+    domains its guards give (``domains.bound_domain``, as the evaluator decides the ∀), or
+    None (a variable without a domain, nothing false, the time gone)."""
+    env: dict[str, Any] = {}
+    remaining = list(vs)
+    while remaining:
+        restricting = guards("forall", body)
+        for i, v in enumerate(remaining):
+            rest = remaining[:i] + remaining[i + 1:]
+            dom = bound_domain(v, restricting, frozenset(rest), _value_under(env, deadline))
+            if dom is None:
+                continue
+            for x in dom:
+                at = {**env, v.name: x}
+                if exact_truth(Quant("forall", tuple(rest), body) if rest else body, at, deadline) is False:
+                    env, remaining = at, rest
+                    break
+            else:
+                return None
+            break
+        else:
+            return None
+    return env
+
+
+def _value_under(env: dict[str, Any], deadline: Deadline | None) -> Callable[[Term], Any]:
+    """The exact value of a term under ``env``, or None (``bound_domain``'s ``value_of``)."""
+
+    def value_of(e: Term) -> Any:
+        v = evaluate(e, env, deadline)
+        return None if isinstance(v, Undetermined) or is_approx(v) else v
+
+    return value_of
 
 
 def exact_truth(body: Term, env: dict, deadline: Deadline | None) -> bool | None:
@@ -475,6 +516,8 @@ class Prover:
             self._inverse_model(ob, effort)
         if ob.status == Status.UNKNOWN:
             self._enumerated_model(ob)
+        if ob.status == Status.UNKNOWN:
+            self._decided_on_domains(ob)
 
     def _witness_proof(self, body: Term) -> str | None:
         """Why a closed ``∃x̄. φ`` holds, if values its equations give (``witnesses``:
@@ -540,6 +583,30 @@ class Prover:
                     ob.status, ob.by, ob.model = Status.REFUTED, "fingerprint", env
                     ob.detail = "false at a small integer point (exact evaluation, after the solvers)"
                     return
+        except DeadlineExceeded:
+            if self.deadline.expired():
+                raise
+
+    def _decided_on_domains(self, ob: Obligation) -> None:
+        """∀x̄ over ℕ / ℤ whose guards bound each variable to a finite domain (``a = 315``,
+        ``lcm a b = 5040``: b divides 5040), after the solvers gave up: the exact evaluator
+        decides it by enumeration — proved, or refuted at the point it falls at
+        (``falsifying_point``, re-checked). Within the time ``_enumerated_model`` has."""
+        vs, body = strip_forall(ob.formula)
+        if not vs or any(v.sort not in (NAT, INT) for v in vs) or has_uninterpreted(body):
+            return
+        left = max(self.deadline.left(), 0.0)
+        stop = Deadline.after(min(ENUMERATION_SECONDS, left * ENUMERATION_SHARE)).sooner(self.deadline)
+        try:
+            verdict = exact_truth(Quant("forall", vs, body), {}, stop)  # one ∀: each guard bounds any of them
+            if verdict is True:
+                ob.status, ob.by = Status.PROVED, "evaluator"
+                ob.detail = "every variable bounded to a finite domain by the guards: exactly true there"
+            elif verdict is False:
+                model = falsifying_point(vs, body, stop)
+                if model is not None and exact_truth(body, model, stop) is False:
+                    ob.status, ob.by, ob.model = Status.REFUTED, "evaluator", model
+                    ob.detail = "false at a point of the finite domain the guards give (exact evaluation)"
         except DeadlineExceeded:
             if self.deadline.expired():
                 raise

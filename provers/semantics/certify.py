@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from provers.ir import INT, NAT, RAT, REAL, Term
-from provers.semantics.interval import PRECISIONS, Enclosing, NoEnclosure, enclose, separation
+from provers.semantics.interval import PRECISIONS, Enclosing, NoEnclosure, enclose, ends, separation
 from provers.semantics.surds import form_of
 from provers.semantics.values import Undecided
 
@@ -42,7 +42,10 @@ def certified_sign(a: Term, b: Term, exact: Callable[[Term], Any]) -> int | None
                 return None
         en = Enclosing(prec, cached)
         try:
-            s = separation(enclose(a, en), enclose(b, en))
+            ea, eb = enclose(a, en), enclose(b, en)
+            s = separation(ea, eb)
+            if s is None and None in (*ends(ea), *ends(eb)):
+                refinable = False  # an infinite end (Isabelle's (-5) powr 3) stays infinite
         except NoEnclosure:
             refinable = False  # no precision helps; the closed forms still may
             continue

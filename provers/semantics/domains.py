@@ -848,9 +848,21 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
         m = a - b if isinstance(a, int) and isinstance(b, int) else None
     elif g.op == "eq" and (other := _beside_factor(v, g)) is not None:
         m = value(other) if v not in free_vars(other) else None
+    elif g.op == "eq" and (other := _beside_lcm(v, g)) is not None:
+        m = value(other) if v not in free_vars(other) else None  # lcm(a, v) = m ≠ 0: v ∣ m
     else:
         return None
     return abs(m) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
+
+
+def _beside_lcm(v: Var, eq: App) -> Term | None:
+    """The other side of an equation one side of which is ``lcm`` with the argument v (each
+    argument of a nonzero lcm divides it, over ℕ and ℤ alike), or None."""
+    a, b = eq.args
+    for x, other in ((a, b), (b, a)):
+        if isinstance(x, App) and x.op == "lcm" and v in x.args:
+            return other
+    return None
 
 
 #: remainders: each is its dividend modulo 0, and 0 exactly at the divisor's multiples otherwise

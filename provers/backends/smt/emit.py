@@ -56,7 +56,7 @@ BRIEF_CHARS = 80
 MAX_SPAN = 512
 #: Points at which a model's function is read on demand while its model is checked
 #: (``Emitter.filler``): a sum over a range of a few hundred integers reads each once.
-MAX_FILLED = 4096
+MAX_FILLED = 512
 
 
 def _brief(v: object) -> str:

@@ -63,7 +63,7 @@ MAX_UNROLL = 200
 #: A ∑/∏ over a range or an integer interval with numeral bounds is unrolled up to this many
 #: terms (one addend each; above it the value is opaque, and a model that meets the statement
 #: through it is spurious: `∑ i ∈ {490..751}, f i = 516` had a free total).
-MAX_UNROLL_BIG_OPERATOR = 1000
+MAX_UNROLL_BIG_OPERATOR = 300
 #: Bounds n = k (k = first few values) for which a symbolic ∑/∏ gets its unrolled value.
 SYMBOLIC_BIGOP_CASES = 5
 
