@@ -17,7 +17,8 @@ It also says how concentrated the pairs are (how many problems hold half of them
 pairs per problem left on ``isabelle_math_400`` (docs/experiments.md).
 
     .venv/bin/python experiments/inconclusive_causes.py \\
-        experiments/out/paper_clusters_symbolic_t1_vNN.jsonl --report causes.md --plot causes.png
+        experiments/out/paper_clusters_symbolic_t1_vNN.jsonl --data ../shared/data/isabelle_math_400.jsonl \\
+        --report causes.md --plot docs/img/inconclusive_causes.png
 """
 
 from __future__ import annotations
@@ -107,7 +108,27 @@ def half_share(by_problem: collections.Counter) -> int:
     return 0
 
 
-def report(rows: list[dict[str, Any]], source: str) -> str:
+def by_label(rows: list[dict[str, Any]], data: Path) -> collections.Counter:
+    """Inconclusive pairs by the human labels of their two sides (both correct, one, neither)
+    and whether both pass the prover's own syntax check (the data's ``paper_syntax_ok``):
+    which of them a decision could move 1@k for. Read from the data, never by the engine."""
+    problems = {r["id"]: r for r in map(json.loads, data.open())}
+    out: collections.Counter = collections.Counter()
+    for r in rows:
+        cands = problems.get(r["id"], {}).get("candidates")
+        if not cands:
+            continue
+        for d in r.get("evidence", {}).get("decisions", []):
+            if d.get("status") == "inconclusive":
+                a, b = cands[d["a"]], cands[d["b"]]
+                correct = ("both correct" if a["label"] and b["label"] else
+                           "one correct" if a["label"] or b["label"] else "neither correct")
+                syntax = "both syntax ok" if a["paper_syntax_ok"] and b["paper_syntax_ok"] else "a syntax error"
+                out[(correct, syntax)] += 1
+    return out
+
+
+def report(rows: list[dict[str, Any]], source: str, data: Path | None = None) -> str:
     by_cause, by_problem, examples = attribute(rows)
     total = sum(by_cause.values())
     lines = [f"Inconclusive pairs in `{source}`: {total} over {len(rows)} problems "
@@ -116,6 +137,11 @@ def report(rows: list[dict[str, Any]], source: str) -> str:
     for c, n in by_cause.most_common():
         ex = examples[c]
         lines.append(f"| {c} | {n} | {100 * n / max(1, total):.1f} % | {ex[0]} ({ex[1]}, {ex[2]}) |")
+    if data is not None:
+        lines += ["", "| human labels of the two sides | both syntax ok | a syntax error |", "|---|---:|---:|"]
+        labels = by_label(rows, data)
+        for correct in ("both correct", "one correct", "neither correct"):
+            lines.append(f"| {correct} | {labels[(correct, 'both syntax ok')]} | {labels[(correct, 'a syntax error')]} |")
     return "\n".join(lines) + "\n"
 
 
@@ -127,10 +153,10 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 
     by_cause, _, _ = attribute(rows)
     items = by_cause.most_common()[::-1]
-    fig, ax = plt.subplots(figsize=(9, 0.35 * len(items) + 1.2))
-    ax.barh([c[:70] for c, _ in items], [n for _, n in items], color="#4a7ab0")
-    ax.set_xlabel("inconclusive pairs")
-    ax.set_title("Why pair checks ended inconclusive (first cause per pair)")
+    fig, ax = plt.subplots(figsize=(11, 0.35 * len(items) + 1.2))
+    ax.barh([c[:72] for c, _ in items], [n for _, n in items], color="#4a7ab0")
+    ax.set_xlabel("inconclusive pairs (first cause per pair; \"pin:\" the value route's pin of a side)")
+    ax.set_title("Inconclusive pairs by cause")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
@@ -142,9 +168,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("cache", type=Path, help="a paper_tables.py cache (one JSON object per problem)")
     ap.add_argument("--report", type=Path, help="write the table (markdown) here as well as to stdout")
     ap.add_argument("--plot", type=Path, help="draw the causes as a bar chart (PNG)")
+    ap.add_argument("--data", type=Path, help="the problems' JSONL (isabelle_math_400): also count the pairs "
+                    "by the human labels of their sides")
     args = ap.parse_args(argv)
     rows = [json.loads(line) for line in args.cache.open() if line.strip()]
-    text = report(rows, args.cache.name)
+    text = report(rows, args.cache.name, args.data)
     print(text)
     if args.report:
         args.report.write_text(text)

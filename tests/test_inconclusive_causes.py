@@ -1,0 +1,53 @@
+"""experiments/inconclusive_causes.py: one cause per inconclusive pair of a stage-1 cache."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "experiments"))
+sys.path.insert(0, str(ROOT))
+
+import inconclusive_causes as ic  # noqa: E402
+
+
+def _row(pid: str, decisions: list[dict], ill: tuple[int, ...] = ()) -> dict:
+    cands = [{"ill_formed": i in ill} for i in range(4)]
+    return {"id": pid, "evidence": {"candidates": cands, "decisions": decisions}}
+
+
+def test_each_pair_gets_the_first_cause_that_applies(tmp_path, capsys):
+    pin_failure = ("different numbers of variables: 1 vs 2; standardized comparison undecided: value projections "
+                   "L = L' under Γ, Γ': not asked: the uniqueness …; answer pins A: pinned; B: unknown (premises (B): "
+                   "no model found (z3: spurious model: evaluator undecided (Isabelle ln is unspecified for x ≤ 0)))")
+    rows = [
+        _row("data/MATH/algebra/problem_1.json", [
+            {"a": 0, "b": 1, "status": "inconclusive", "reason": "z3: timeout after 0.15s (timeout)"},
+            {"a": 0, "b": 2, "status": "inconclusive", "reason": "anything"},  # 2 is ill-formed
+            {"a": 1, "b": 3, "status": "inconclusive", "reason": pin_failure},
+            {"a": 1, "b": 2, "status": "equivalent", "reason": ""},
+        ], ill=(2,)),
+        _row("data/MATH/algebra/problem_2.json", [
+            {"a": 0, "b": 1, "status": "inconclusive", "reason": "z3: timeout after 0.15s (timeout)"},
+        ]),
+    ]
+    by_cause, by_problem, examples = ic.attribute(rows)
+    assert by_cause == {"solver timeout": 2, "a side the prover's checker would reject (ill-formed)": 1,
+                        "pin: Isabelle's ln unspecified at x ≤ 0 (the answer truly depends on it)": 1}
+    assert by_problem["data/MATH/algebra/problem_1.json"] == 3
+    assert examples["solver timeout"] == ("algebra/problem_1", 0, 1)
+    assert ic.half_share(by_problem) == 1  # problem_1 holds 3 of 4
+    cache = tmp_path / "cache.jsonl"
+    cache.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    data = tmp_path / "data.jsonl"
+    labels = [(1, 1), (1, 1), (0, 0), (0, 1)]  # (label, paper_syntax_ok) per candidate
+    data.write_text("".join(json.dumps({"id": r["id"], "candidates": [
+        {"label": lab, "paper_syntax_ok": ok} for lab, ok in labels]}) + "\n" for r in rows))
+    ic.main([str(cache), "--report", str(tmp_path / "r.md"), "--plot", str(tmp_path / "c.png"), "--data", str(data)])
+    report = (tmp_path / "r.md").read_text()
+    assert "4 over 2 problems (2.00 per problem)" in report
+    # pairs (0,1) twice: both correct, syntax ok; (0,2): one correct, a syntax error; (1,3): one correct, ok
+    assert "| both correct | 2 | 0 |" in report and "| one correct | 1 | 1 |" in report
+    assert (tmp_path / "c.png").stat().st_size > 0
