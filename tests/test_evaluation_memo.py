@@ -123,3 +123,17 @@ def test_an_evaluation_that_ran_out_of_steps_is_decided_again_with_its_budget(mo
     assert truth(formula, {"a": 1}) is None
     monkeypatch.setattr(ev, "STEP_BUDGET", 200_000)
     assert truth(formula, {"a": 1}) is False
+
+
+def test_a_table_still_reading_its_model_is_never_a_memo_key():
+    """A table with ``fill`` reads points as the evaluation goes (a solver's model behind it):
+    a result kept under the points it listed before would be taken for another table listing
+    the same points, whose function differs at those read later."""
+    lazy = FunTable({(0,): 1}, 0, fill=lambda point: 1)  # 1 everywhere, as read
+    eager = FunTable({(0,): 1}, 0)  # 1 at 0 only
+    with pytest.raises(Unkeyable):
+        value_key(lazy)
+    body = _bounded(app("eq", app("apply", f, i), Z(1)))
+    assert truth(body, {"f": lazy}) is True
+    assert truth(body, {"f": eager}) is False
+    assert value_key(lazy.settle()) != value_key(eager)  # settled: keyed by all it read

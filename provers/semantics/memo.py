@@ -71,6 +71,10 @@ def value_key(v: Any, depth: int = 0) -> Any:
         return (tuple, tuple(value_key(x, depth) for x in v))
     if isinstance(v, frozenset):
         return (frozenset, frozenset(value_key(x, depth) for x in v))
+    if isinstance(v, FunTable) and v.fill is not None:
+        # still reading a solver's model: a result would depend on points it reads later, and
+        # another table listing the same points now may be another function there
+        raise Unkeyable("a table still reading its model")
     if isinstance(v, FunTable):  # mutable: its points now, those not at the default
         default = value_key(v.default)
         points = ((value_key(k), value_key(x)) for k, x in v.entries.items())
