@@ -966,3 +966,24 @@ def test_statements_whose_answers_a_guarded_definition_gives_are_proved_equivale
     a = _GUARDED.replace("LO", "1")
     b = a.replace("n = a * a", "a * a = n").replace("1 / 100", "0.01")
     assert check_equivalence(a, b, relation="symbolic", language="isabelle", timeout=1.0).status == "equivalent"
+
+
+def test_an_answer_through_a_helper_the_statement_never_defines_is_not_determined():
+    """``N = nat_of_base 6 [5, 3, 1]`` with ``nat_of_base`` a free function: constant functions
+    are models (N = f … = c for every c), so N takes two values and the pin is ``free``; two
+    such candidates are inequivalent under ``symbolic`` against the one that computes N."""
+    from provers import check_equivalence
+    from provers.engine.answers import PinStatus, pin_answer
+    from provers.engine.prover import Prover, default_backend
+    from provers.engine.profile import Profile
+    from provers.deadline import Deadline
+
+    helper = ('theorem\nfixes N :: nat\nassumes h0 : "N = nat_of_base 6 [5,3,1]"\n'
+              'and h1 : "N = nat_of_base 8 [3,0,3]"\nshows "N mod 210 = 66"')
+    computed = 'theorem\nfixes N :: int\nassumes h0 : "N = 5*6^2 + 3*6 + 1"\nshows "N mod 210 = 66"'
+    nf = Profile.of(provers.parse(helper, "isabelle"), "symbolic").normal_form
+    pin = pin_answer(nf, Prover(default_backend(), 1.0, Deadline.after(30)))
+    assert pin.status == PinStatus.FREE, pin.reason
+    assert len({v for _, v in pin.witnesses}) == 2
+    v = check_equivalence(helper, computed, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.explain()

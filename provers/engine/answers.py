@@ -73,6 +73,7 @@ from provers.ir import (
     RAT,
     REAL,
     App,
+    FunSort,
     Quant,
     Term,
     Var,
@@ -90,7 +91,7 @@ from provers.semantics.algebraic import AlgebraicReal, is_root_of
 from provers.semantics.approx import is_approx
 from provers.semantics.domains import probe_values
 from provers.semantics.evaluate import Closure, evaluate, truth
-from provers.semantics.values import Undetermined, renamed_model
+from provers.semantics.values import FunTable, Undetermined, renamed_model
 from provers.status import PinStatus, Status
 
 log = logging.getLogger(__name__)
@@ -374,13 +375,15 @@ def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool
                               "propagation", f"the premises define {defined}; L becomes {result}"))
         return pin(PINNED, value=v, witnesses=witnesses, closed_form=form, sat=sat)
     assert witness is not None and sat is not None
-    return _from_witness(nf, lhs, witness, sat, prove, cheap, obs, deadline)
+    return _from_witness(nf, lhs, witness, sat, prove, cheap, obs, deadline, defs=defs)
 
 
 def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: Obligation, prove: ProveFn,
                   cheap: bool, obs: list[Obligation], deadline: Deadline | None,
-                  more: list[tuple[Model, Value]] | None = None) -> AnswerPin:
-    """Step 3 with a validated model: is L's value there its only value under Γ?"""
+                  more: list[tuple[Model, Value]] | None = None, defs: Definitions | None = None) -> AnswerPin:
+    """Step 3 with a validated model: is L's value there its only value under Γ? Where the
+    proof is left undecided, a second model among small integers (``enumerated_model``, with
+    ``defs``) where L has another value says it is not."""
     _, v = witness
     witnesses = [witness, *(more or [])]
 
@@ -403,6 +406,11 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
             return pin(FREE, f"L is not always {v} under Γ{_SIDE} (its other value is not exact)",
                        witnesses=witnesses)
         return pin(UNKNOWN, f"uniqueness of the answer {v}{_SIDE}: countermodel not confirmed", witnesses=witnesses)
+    if defs is not None and not cheap:
+        other = validated(nf, lhs, enumerated_model(nf, defs, _mentioned(nf, lhs), deadline, avoid=(lhs, v)), deadline)
+        if other is not None and other[1] != v:
+            return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{_SIDE} (models among small integers)",
+                       witnesses=[*witnesses, other])
     return pin(UNKNOWN, f"uniqueness of the answer {v}{_SIDE}: {ob.detail or 'not proved'}", witnesses=witnesses)
 
 
@@ -633,9 +641,12 @@ ENUMERATION_SECONDS = 0.25
 
 
 def enumerated_model(nf: NormalForm, defs: Any, extra: tuple[Var, ...] = (),
-                     deadline: Deadline | None = None) -> Model | None:
+                     deadline: Deadline | None = None, avoid: tuple[Term, Value] | None = None) -> Model | None:
     """A model of Γ (⋀Γ exactly True) with the definitions' values (``defs``: a
-    ``definitions.Definitions``) and small integers for the open variables, or None."""
+    ``definitions.Definitions``) and small integers for the open variables, or None. A
+    function Γ neither defines nor otherwise constrains than by its values (``N = f 6 L``, f a
+    helper the statement never defines) is tried as a constant function, its constant one of
+    the enumerated integers. ``avoid = (L, v)``: only a model where L has another value than v."""
     if not nf.premises:
         return None
     needed: set[Var] = set()
@@ -645,8 +656,11 @@ def enumerated_model(nf: NormalForm, defs: Any, extra: tuple[Var, ...] = (),
     known: Model = dict(defs.values)
     for f, (params, body) in defs.funs.items():
         known.setdefault(f.name, Closure(params, body, {}))
+    constants = {f: Var(f"{f.name}⁺constant", INT if f.sort.result != NAT else NAT)  # type: ignore[attr-defined]
+                 for f in needed if _constant_candidate(f) and f.name not in known}
     computed = _computed_from_others(nf, needed, known)
-    open_vars = sorted((v for v in needed if v.name not in known and v not in computed), key=lambda v: v.name)
+    open_vars = sorted((v for v in needed if v.name not in known and v not in computed and v not in constants),
+                       key=lambda v: v.name) + sorted(constants.values(), key=lambda v: v.name)
     bound = ENUMERATION_BOUND.get(len(open_vars))
     if bound is None or any(v.sort not in (INT, NAT) for v in open_vars):
         return None
@@ -658,17 +672,26 @@ def enumerated_model(nf: NormalForm, defs: Any, extra: tuple[Var, ...] = (),
         if time.perf_counter() > stop:
             return None
         env = {**known, **{v.name: values[i][r] for i, (v, r) in enumerate(zip(open_vars, ranks, strict=True))}}
+        for f, c in constants.items():
+            env[f.name] = FunTable({}, env.pop(c.name))
         try:
             for _ in range(len(computed)):  # in dependency order, whatever the premises' order
                 for v, t in computed.items():
                     if v.name not in env and (x := value_of(t, env, deadline)) is not None:
                         env[v.name] = x
             holds = truth(premise, env, deadline)
+            if holds is True and avoid is not None and value_of(avoid[0], env, deadline) in (None, avoid[1]):
+                holds = None  # L has the value to avoid there (or none exactly)
         except (ArithmeticError, ValueError, RecursionError):
             holds = None
         if holds is True:
             return premises_model(nf, env, extra, deadline)
     return None
+
+
+def _constant_candidate(f: Var) -> bool:
+    """A function variable whose value a model may take constant (numbers to numbers)."""
+    return isinstance(f.sort, FunSort) and f.sort.result in (INT, NAT, REAL, RAT)
 
 
 def _computed_from_others(nf: NormalForm, needed: set[Var], known: Model) -> dict[Var, Term]:

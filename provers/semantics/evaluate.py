@@ -668,9 +668,12 @@ def _isa_log(t: App, vals: list[Any], env: Env) -> Any:
 # --------------------------------------------------------------------------------------
 
 
-@_strict("apply")
-def _apply(t: App, vals: list[Any], env: Env) -> Any:
-    return _call(vals[0], vals[1:], "function")
+@OPERATIONS.register("apply")
+def _apply(t: App, env: Env) -> Any:
+    f = _ev(t.args[0], env)
+    if isinstance(f, FunTable) and not f.entries and f.fill is None:
+        return f.default  # a constant function: its arguments need no value (`f 6 [5, 3, …]`)
+    return _call(f, [_ev(a, env) for a in t.args[1:]], "function")
 
 
 @_strict("image")
