@@ -973,10 +973,10 @@ def test_an_answer_through_a_helper_the_statement_never_defines_is_not_determine
     are models (N = f … = c for every c), so N takes two values and the pin is ``free``; two
     such candidates are inequivalent under ``symbolic`` against the one that computes N."""
     from provers import check_equivalence
-    from provers.engine.answers import PinStatus, pin_answer
-    from provers.engine.prover import Prover, default_backend
-    from provers.engine.profile import Profile
     from provers.deadline import Deadline
+    from provers.engine.answers import PinStatus, pin_answer
+    from provers.engine.profile import Profile
+    from provers.engine.prover import Prover, default_backend
 
     helper = ('theorem\nfixes N :: nat\nassumes h0 : "N = nat_of_base 6 [5,3,1]"\n'
               'and h1 : "N = nat_of_base 8 [3,0,3]"\nshows "N mod 210 = 66"')
