@@ -406,7 +406,10 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
             return pin(FREE, f"L is not always {v} under Γ{_SIDE} (its other value is not exact)",
                        witnesses=witnesses)
         return pin(UNKNOWN, f"uniqueness of the answer {v}{_SIDE}: countermodel not confirmed", witnesses=witnesses)
-    if defs is not None and not cheap:
+    if defs is not None and not cheap and any(_constant_candidate(f) and not defs.defined(f) for f in nf.variables):
+        # a free helper function (every constant function a model): where the answer goes
+        # through one, a model with another answer is usually among small integers (asked only
+        # there: elsewhere the search cost 3 % held out for no decision)
         other = validated(nf, lhs, enumerated_model(nf, defs, _mentioned(nf, lhs), deadline, avoid=(lhs, v)), deadline)
         if other is not None and other[1] != v:
             return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{_SIDE} (models among small integers)",
