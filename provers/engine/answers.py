@@ -38,6 +38,7 @@ names canonicalized; witnesses stored under the canonical names and renamed back
 
 from __future__ import annotations
 
+import collections
 import itertools
 import logging
 import time
@@ -406,8 +407,8 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
             return pin(FREE, f"L is not always {v} under Γ{_SIDE} (its other value is not exact)",
                        witnesses=witnesses)
         return pin(UNKNOWN, f"uniqueness of the answer {v}{_SIDE}: countermodel not confirmed", witnesses=witnesses)
-    if defs is not None and not cheap and any(_constant_candidate(f, nf.premises) and not defs.defined(f)
-                                               for f in nf.variables):
+    if defs is not None and not cheap and any(f in nf.variables and not defs.defined(f)
+                                               for f in _constant_helpers(nf.premises)):
         # a free helper function (every constant function a model): where the answer goes
         # through one, a model with another answer is usually among small integers (asked only
         # there: elsewhere the search cost 3 % held out for no decision)
@@ -661,7 +662,7 @@ def enumerated_model(nf: NormalForm, defs: Any, extra: tuple[Var, ...] = (),
     for f, (params, body) in defs.funs.items():
         known.setdefault(f.name, Closure(params, body, {}))
     constants = {f: Var(f"{f.name}⁺constant", INT if f.sort.result != NAT else NAT)  # type: ignore[attr-defined]
-                 for f in needed if _constant_candidate(f, nf.premises) and f.name not in known}
+                 for f in _constant_helpers(nf.premises) if f in needed and f.name not in known}
     computed = _computed_from_others(nf, needed, known)
     open_vars = sorted((v for v in needed if v.name not in known and v not in computed and v not in constants),
                        key=lambda v: v.name) + sorted(constants.values(), key=lambda v: v.name)
@@ -693,18 +694,24 @@ def enumerated_model(nf: NormalForm, defs: Any, extra: tuple[Var, ...] = (),
     return None
 
 
-def _constant_candidate(f: Var, premises: tuple[Term, ...]) -> bool:
-    """A number-valued function variable the premises apply only to closed arguments (a helper
-    read at a few given points, `f 6 [5, 3, 1]`): a model may take it constant. Applied under
-    a binder it is constrained at every point, and enumerating constants for it cost time for
-    nothing (held out)."""
-    if not (isinstance(f.sort, FunSort) and f.sort.result in (INT, NAT, REAL, RAT)):
-        return False
-    subs = [s for p in premises for s in subterms(p)]
-    applications = [s for s in subs if isinstance(s, App) and s.op == "apply" and s.args[0] == f]
-    uses = sum(1 for s in subs if s == f)  # each application holds one; any other use is a value
-    return bool(applications) and uses == len(applications) and \
-        all(not free_vars(a) for s in applications for a in s.args[1:])
+def _constant_helpers(premises: tuple[Term, ...]) -> frozenset[Var]:
+    """The number-valued function variables the premises apply only to closed arguments (a
+    helper read at a few given points, `f 6 [5, 3, 1]`): a model may take each constant.
+    Applied under a binder one is constrained at every point, and enumerating constants for
+    it cost time for nothing (held out). One walk over the premises."""
+    uses: collections.Counter = collections.Counter()  # every occurrence, applied or not
+    applied: collections.Counter = collections.Counter()  # occurrences as an applied function
+    closed: dict[Var, bool] = {}
+    for p in premises:
+        for s in subterms(p):
+            if isinstance(s, Var) and isinstance(s.sort, FunSort):
+                uses[s] += 1
+            elif isinstance(s, App) and s.op == "apply" and isinstance(s.args[0], Var):
+                f = s.args[0]
+                applied[f] += 1
+                closed[f] = closed.get(f, True) and not any(free_vars(a) for a in s.args[1:])
+    return frozenset(f for f, ok in closed.items()
+                     if ok and uses[f] == applied[f] and f.sort.result in (INT, NAT, REAL, RAT))  # type: ignore[attr-defined]
 
 
 def _computed_from_others(nf: NormalForm, needed: set[Var], known: Model) -> dict[Var, Term]:

@@ -718,8 +718,12 @@ def piecewise_definitions(premises: tuple[Term, ...]) -> list[tuple[int, int, Te
     and ``∀ȳ. ¬g → f ȳ = e₂`` (``complementary`` guards): together they define f, as a
     piecewise function is stated (``Im z = 0 → f z = z + 2`` and ``Im z ≠ 0 → f z = z²``),
     while neither alone does. The conjunction of the two is that one equation."""
-    guarded = [(i, _guarded_equation(p)) for i, p in enumerate(premises)]
-    guarded = [(i, q) for i, q in guarded if q is not None]
+    return _piecewise([_guarded_equation(p) for p in premises])
+
+
+def _piecewise(equations: list[tuple[Var, tuple[Var, ...], Term, Term] | None]) -> list[tuple[int, int, Term]]:
+    """``piecewise_definitions`` from each premise's ``_guarded_equation`` (None: not one)."""
+    guarded = [(i, q) for i, q in enumerate(equations) if q is not None]
     out = []
     for a, (i, (f, ps, g, e1)) in enumerate(guarded):
         for j, (f2, ps2, h, e2) in guarded[a + 1:]:
@@ -739,9 +743,10 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None, partial: bool 
     also the functions guarded premises define where their guards hold (``Definitions.partial``)."""
     defs = Definitions(nf)
     prefix = set(nf.variables)
+    guarded = [_guarded_equation(p) for p in nf.premises]
     # premise indices → the premise that defines (a piecewise definition stands for two)
     candidates: list[tuple[tuple[int, ...], Term]] = [((i,), p) for i, p in enumerate(nf.premises)]
-    candidates += [((i, j), p) for i, j, p in piecewise_definitions(nf.premises)]
+    candidates += [((i, j), p) for i, j, p in _piecewise(guarded)]
     changed = True
     while changed:
         changed = False
@@ -767,11 +772,10 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None, partial: bool 
                 defs.notes.append(f"the function {v.name}" + (" (piecewise)" if len(used) > 1 else ""))
             defs.used.update(used)
             changed = True
-    for i, p in enumerate(nf.premises if partial else ()):
-        guarded = _guarded_equation(p) if i not in defs.used else None
-        if guarded is None:
+    for i, q in enumerate(guarded if partial else ()):
+        if q is None or i in defs.used:
             continue
-        f, ps, g, e = guarded
+        f, ps, g, e = q
         if f not in prefix or defs.defined(f) or f.sort != FunSort(tuple(x.sort for x in ps), e.sort):
             continue
         closed_g, closed_e = defs.close(Lam(ps, g)), defs.close(Lam(ps, e))

@@ -270,8 +270,8 @@ def falsifying_point(vs: tuple[Var, ...], body: Term, deadline: Deadline | None)
     None (a variable without a domain, nothing false, the time gone)."""
     env: dict[str, Any] = {}
     remaining = list(vs)
+    restricting = guards("forall", body)
     while remaining:
-        restricting = guards("forall", body)
         for i, v in enumerate(remaining):
             rest = remaining[:i] + remaining[i + 1:]
             dom = bound_domain(v, restricting, frozenset(rest), _value_under(env, deadline))
@@ -558,6 +558,11 @@ class Prover:
         self._accept(ob, body, env, by, "the values of " + ", ".join(f"{v.name} = {show(t)}" for v, t in found.items())
                      + " solve its equations, the solver's for the rest" * bool(rest))
 
+    def _enumeration_deadline(self) -> Deadline:
+        """``ENUMERATION_SECONDS``, at most ``ENUMERATION_SHARE`` of the check's time left."""
+        left = max(self.deadline.left(), 0.0)
+        return Deadline.after(min(ENUMERATION_SECONDS, left * ENUMERATION_SHARE)).sooner(self.deadline)
+
     def _enumerated_model(self, ob: Obligation) -> None:
         """A countermodel among the small integer points (``integer_points``), after the
         solver gave up: nonlinear integer systems (``x·y + x + y = 71``) have their models
@@ -571,8 +576,7 @@ class Prover:
         points = integer_points(vs)
         if not points:
             return
-        left = max(self.deadline.left(), 0.0)
-        stop = Deadline.after(min(ENUMERATION_SECONDS, left * ENUMERATION_SHARE)).sooner(self.deadline)
+        stop = self._enumeration_deadline()
         try:
             for i, env in enumerate(points):
                 # the first points whatever the load (a verdict should not depend on it); the
@@ -595,8 +599,7 @@ class Prover:
         vs, body = strip_forall(ob.formula)
         if not vs or any(v.sort not in (NAT, INT) for v in vs) or has_uninterpreted(body):
             return
-        left = max(self.deadline.left(), 0.0)
-        stop = Deadline.after(min(ENUMERATION_SECONDS, left * ENUMERATION_SHARE)).sooner(self.deadline)
+        stop = self._enumeration_deadline()
         try:
             verdict = exact_truth(Quant("forall", vs, body), {}, stop)  # one ∀: each guard bounds any of them
             if verdict is True:

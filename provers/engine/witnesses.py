@@ -91,7 +91,7 @@ def _linear_solution(arg: Term, value: Term, free: set[Var]) -> tuple[Var, Term]
             arg, value = arg.args[0], app("neg", value)
             continue
         x, y = arg.args
-        if not free_vars(y) and arg.op in _UNDO:
+        if not free_vars(y):
             arg, value = x, app(_UNDO[arg.op], value, y)
         elif not free_vars(x) and arg.op in ("add", "mul"):
             arg, value = y, app(_UNDO[arg.op], value, x)

@@ -141,15 +141,8 @@ def enclose(t: Term, en: Enclosing) -> Interval:
 
 def bounds(x: Interval) -> tuple[Fraction, Fraction]:
     """The exact endpoints of an enclosure (Undecided when infinite, NaN or enormous)."""
-    out = []
-    for raw in x._mpi_:
-        if raw in (libmp.finf, libmp.fninf, libmp.fnan):
-            raise Undecided("unbounded enclosure")
-        if raw != libmp.fzero and not -4 * MAX_MAGNITUDE_BITS < raw[2] < raw[2] + raw[3] < MAX_MAGNITUDE_BITS:
-            raise Undecided("enclosure too large or too fine")
-        p, q = libmp.to_rational(raw)
-        out.append(Fraction(p, q))
-    return out[0], out[1]
+    lo, hi = x._mpi_
+    return _endpoint(lo), _endpoint(hi)
 
 
 def ends(x: Interval) -> tuple[Fraction | None, Fraction | None]:
@@ -160,6 +153,7 @@ def ends(x: Interval) -> tuple[Fraction | None, Fraction | None]:
 
 
 def _endpoint(raw: Any) -> Fraction:
+    """One exact endpoint (Undecided when infinite, NaN or enormous)."""
     if raw in (libmp.finf, libmp.fninf, libmp.fnan):
         raise Undecided("unbounded enclosure")
     if raw != libmp.fzero and not -4 * MAX_MAGNITUDE_BITS < raw[2] < raw[2] + raw[3] < MAX_MAGNITUDE_BITS:

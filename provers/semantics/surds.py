@@ -415,22 +415,14 @@ def _sin_multiple_of_pi(f: Form, shift: Fraction) -> Form | None:
 #: forms are equal expressions; an atom is never multiplied by π or another atom, and divided
 #: by only as a divisor of one term (known nonzero). Isabelle's inverses only on [-1, 1]
 #: (unspecified outside); Mathlib's arccos is 0 from 1 on.
-ATOMS: dict[str, Callable[[Fraction], bool]] = {
-    "arctan": lambda u: u != 0,
-    "arcsin": lambda u: u != 0,
-    "arccos": lambda u: u < 1,
-    "isa_arcsin": lambda u: u != 0 and -1 <= u <= 1,
-    "isa_arccos": lambda u: -1 <= u < 1,
-}
-
-
-#: Where those functions are 0 (arcsin 0, arccos 1; Mathlib's arccos from 1 on).
-ZEROS: dict[str, Callable[[Fraction], bool]] = {
-    "arctan": lambda u: u == 0,
-    "arcsin": lambda u: u == 0,
-    "arccos": lambda u: u >= 1,
-    "isa_arcsin": lambda u: u == 0,
-    "isa_arccos": lambda u: u == 1,
+#: Per function: (where it is 0 — arcsin 0, arccos 1, Mathlib's arccos from 1 on; where it is
+#: an atom, a nonzero value known by its definition).
+ATOMS: dict[str, tuple[Callable[[Fraction], bool], Callable[[Fraction], bool]]] = {
+    "arctan": (lambda u: u == 0, lambda u: u != 0),
+    "arcsin": (lambda u: u == 0, lambda u: u != 0),
+    "arccos": (lambda u: u >= 1, lambda u: u < 1),
+    "isa_arcsin": (lambda u: u == 0, lambda u: u != 0 and -1 <= u <= 1),
+    "isa_arccos": (lambda u: u == 1, lambda u: -1 <= u < 1),
 }
 
 
@@ -439,9 +431,10 @@ def _atom(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
     u = fs[0].as_rational()
     if u is None:
         return None
-    if ZEROS[t.op](u):
+    zero, atom = ATOMS[t.op]
+    if zero(u):
         return Form({})
-    return Form({(1, (t.op, u)): Fraction(1)}) if ATOMS[t.op](u) else None
+    return Form({(1, (t.op, u)): Fraction(1)}) if atom(u) else None
 
 
 def _inverse_at(op: str, f: Form) -> Form | None:

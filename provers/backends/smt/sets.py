@@ -237,7 +237,7 @@ def big_operator(lw: Lowerer, t: BigOp) -> Term:
 
 
 def _balanced(combine: Callable[[Term, Term], Term], terms: list[Term], unit: Term) -> Term:
-    """``unit ∘ t₁ ∘ … ∘ tₙ`` as a balanced tree: a chain of a thousand addends nests as deep
+    """``unit ∘ t₁ ∘ … ∘ tₙ`` as a balanced tree: a chain of hundreds of addends nests as deep
     as the emitters' recursion limit."""
     if not terms:
         return unit
