@@ -42,6 +42,7 @@ from provers.ir import (
     free_vars,
     unfold,
 )
+from provers.semantics.inverses import rewrite_inverses
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,8 @@ def unfold_function_definitions(formula: Term) -> Unfolded | None:
     chosen = {f: d for f, d in chosen.items() if not free_vars(d[1]) & chosen.keys()}
     if not chosen:
         return None
-    reduced = unfold(_without(body, {source[f] for f in chosen}), chosen)
+    # `inv f y`, `bij f` of an affine f: its meaning, so that f is only ever applied
+    reduced = unfold(rewrite_inverses(_without(body, {source[f] for f in chosen}), chosen), chosen)
     if free_vars(reduced) & chosen.keys():
         return None
     rest = tuple(v for v in vs if v not in chosen)

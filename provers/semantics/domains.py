@@ -297,6 +297,11 @@ def _linear(v: Var, a: Term, b: Term, value_of: Callable[[Term], Any] | None = N
     return (c1, c0) if c1 else None
 
 
+def affine_coefficients(v: Var, t: Term) -> tuple[Fraction, Fraction] | None:
+    """(c₁, c₀) when ``t`` is c₁·v + c₀ with numerals (c₁ ≠ 0), else None."""
+    return _linear(v, t, Num(0, t.sort))
+
+
 def _table_preimage(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> frozenset | None:
     """``f v = w`` with ``f`` a function given by a table (a sampled or model function) whose
     default is not w: v is among the table's points where it takes w (``LEAST n. f n = 0``

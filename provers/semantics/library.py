@@ -25,6 +25,7 @@ from typing import Any
 
 from provers.ir import INT, NAT, RAT, Sort
 from provers.semantics.exact import MAX_FACTOR, prime_factors
+from provers.semantics.inverses import LIBRARY_ENTRIES as INVERSES
 from provers.semantics.series import SERIES
 
 #: Largest finite set whose power set is computed (2^12 subsets).
@@ -174,6 +175,8 @@ LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     **SERIES,
     "∑'": SERIES["suminf"],
     "Summable": SERIES["summable"],
+    # inverses of affine bijections (``semantics.inverses``): ``inv f y``, ``bij f``
+    **INVERSES,
 }
 
 
