@@ -85,3 +85,25 @@ def test_isabelle_max_and_min_of_a_finite_set_are_its_extremes(xs):
 def test_isabelle_max_of_the_empty_set_is_unspecified():
     d = decide(parse_isabelle('theorem\nshows "Max ({}::int set) = 0"').conclusion, {})
     assert d.value is None and not d.exact
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-2000, 2000), st.sampled_from(["nat", "int"]))
+def test_isabelle_prime_factors_are_the_positive_primes_dividing_the_number(n, sort):
+    if sort == "nat":
+        n = abs(n)
+    want = {p for p in range(2, abs(n) + 1) if abs(n) % p == 0 and all(p % q for q in range(2, math.isqrt(p) + 1))}
+    text = f'theorem\nfixes n :: {sort}\nassumes "n = {n}"\nshows "card (prime_factors n) = {len(want)}"'
+    st_ = parse_isabelle(text)
+    env = {"n": n}
+    assert decide(st_.conclusion, env).value is True
+    wrong = parse_isabelle(text.replace(f"= {len(want)}\"", f"= {len(want) + 1}\""))
+    assert decide(wrong.conclusion, env).value is False
+    if want:
+        member = parse_isabelle(f'theorem\nfixes n :: {sort}\nshows "{max(want)} \\<in> prime_factors n"')
+        assert decide(member.conclusion, env).value is True
+
+
+def test_isabelle_prime_factors_of_a_real_stay_undecided():
+    st_ = parse_isabelle('theorem\nfixes x :: real\nshows "card (prime_factors x) = 0"')
+    assert decide(st_.conclusion, {"x": 6}).value is None

@@ -468,6 +468,8 @@ _unint_const("set", 1, _list_fn(SetSort))
 _unint_const("distinct", 1, _list_fn(lambda x: BOOL))
 _unint_const("sorted", 1, _list_fn(lambda x: BOOL))
 _unint_const("hd", 1, _list_fn(lambda x: x))
+# HOL-Computational_Algebra: prime_factors :: 'a ⇒ 'a set (computed exactly: semantics/library)
+_unint_const("prime_factors", 1, lambda e, xs, pos: SetSort(xs[0].sort))
 _unint_const("last", 1, _list_fn(lambda x: x))
 
 
@@ -520,7 +522,7 @@ HOL_CONSTANTS = frozenset({
     "set_integral", "orthogonal", "norm_vec", "row", "column", "rows", "columns",
     # HOL-Computational_Algebra / HOL-Number_Theory / HOL-Library
     "poly", "coeff", "degree", "pCons", "map_poly", "lead_coeff", "monom", "smult", "pderiv", "poly_roots",
-    "order", "primes", "prime_factors", "prime_factorization", "multiplicity",
+    "order", "primes", "prime_factorization", "multiplicity",
     "totient", "coprime", "cong", "ord", "residue_ring", "count", "mset", "size",
     "set_mset", "pochhammer", "harm",
 })

@@ -85,6 +85,16 @@ def _prime_factors(args: list[Any], sorts: list[Sort]) -> Any:
     return None if ps is None else frozenset(ps)
 
 
+def _isabelle_prime_factors(args: list[Any], sorts: list[Sort]) -> Any:
+    """Isabelle's ``prime_factors n``: the set of the prime factorization of ``normalize n``
+    (positive primes; ∅ at 0 and at units), over ℕ and ℤ."""
+    n = _int(args[0])
+    if n is None or sorts[0] not in (NAT, INT):
+        return None
+    ps = prime_factors(abs(n)) if n else []
+    return None if ps is None else frozenset(ps)
+
+
 def _squarefree(args: list[Any], sorts: list[Sort]) -> Any:
     n = _int(args[0])
     if n is None or sorts[0] not in (NAT, INT):
@@ -155,6 +165,7 @@ LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     "Nat.totient": (1, _totient),
     "Int.sqrt": (1, _int_sqrt),
     "Nat.primeFactors": (1, _prime_factors),
+    "prime_factors": (1, _isabelle_prime_factors),  # Isabelle (HOL-Computational_Algebra)
     "Nat.factors": (1, _factors_list),
     "Nat.primeFactorsList": (1, _factors_list),
     "Squarefree": (1, _squarefree),
