@@ -24,7 +24,19 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import RAT, REAL, TRUE, Num, Sort, Term, Uninterpreted, Var, app, map_term
+from provers.ir import (
+    RAT,
+    REAL,
+    TRUE,
+    Num,
+    Sort,
+    Term,
+    Uninterpreted,
+    Var,
+    app,
+    map_term,
+    symbol_names,
+)
 from provers.semantics.domains import affine_coefficients
 from provers.semantics.values import Closure
 
@@ -33,6 +45,7 @@ INVERSE_AT = frozenset({"inv", "the_inv"})
 #: properties every affine bijection of a field has (argument: the function)
 BIJECTIVITY = frozenset({"bij", "inj", "surj", "Function.Bijective", "Function.Injective",
                          "Function.Surjective"})
+SYMBOLS = INVERSE_AT | BIJECTIVITY
 
 
 def affine_map(params: tuple[Var, ...], body: Term) -> tuple[Fraction, Fraction] | None:
@@ -52,6 +65,8 @@ def rewrite_inverses(t: Term, funs: dict[Var, tuple[tuple[Var, ...], Term]]) -> 
     """``t`` with each inverse or bijectivity symbol over a function of ``funs`` (f ↦ its
     parameters and body, a definition) that is an affine bijection replaced by its meaning:
     ``inv f y`` by (y − c₀)/c₁, ``bij f`` by True."""
+    if not symbol_names(t) & SYMBOLS:
+        return t  # the usual case: read no definition
     affine = {f: m for f, (ps, e) in funs.items() if (m := affine_map(ps, e)) is not None}
     if not affine:
         return t
