@@ -107,3 +107,34 @@ def test_isabelle_prime_factors_are_the_positive_primes_dividing_the_number(n, s
 def test_isabelle_prime_factors_of_a_real_stay_undecided():
     st_ = parse_isabelle('theorem\nfixes x :: real\nshows "card (prime_factors x) = 0"')
     assert decide(st_.conclusion, {"x": 6}).value is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-40, 40), st.integers(-40, 40))
+def test_isabelle_integer_ranges_are_the_integers_between_their_ends(a, b):
+    total = sum(range(a, b + 1))
+    text = f'theorem\nfixes n :: int\nshows "sum_list [{a}..n] = {total}"'
+    assert decide(parse_isabelle(text).conclusion, {"n": b}).value is True
+    assert decide(parse_isabelle(text.replace(f"= {total}\"", f"= {total + 1}\"")).conclusion, {"n": b}).value is False
+    lo, hi = abs(a), abs(b)
+    count = max(0, hi - lo)
+    upt = parse_isabelle(f'theorem\nfixes n :: nat\nshows "length [{lo}..<n] = {count}"')
+    assert decide(upt.conclusion, {"n": hi}).value is True
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(-12, 12), st.integers(1, 3))
+def test_the_sum_of_an_integer_range_with_a_symbolic_end_is_its_closed_form(a, k):
+    """``sum_list [a..n]`` reaches the solvers as Σ i ∈ {a..n}. i (``rewrites._list_of_range``):
+    Gauss's formula is proved for every n, a perturbed one refuted with a witness."""
+    from provers.engine.equivalence import provable
+
+    text = (f'theorem\nfixes n :: int\nassumes "n \\<ge> {a} - 1"\n'
+            f'shows "2 * sum_list [{a}..n] = (n - {a} + 1) * ({a} + n){{}}"')
+    assert provable(text.format(""), timeout=2.0, language="isabelle").status == "proved"
+    bad = provable(text.format(f" + {k}"), timeout=2.0, language="isabelle")
+    assert bad.status == "refuted"
+    n = bad.model["n"]
+    assert 2 * sum(range(a, n + 1)) != (n - a + 1) * (a + n) + k
+    length = f'theorem\nfixes n :: nat\nassumes "n \\<ge> {abs(a)}"\nshows "length [{abs(a)}..<n] = n - {abs(a)}"'
+    assert provable(length, timeout=2.0, language="isabelle").status == "proved"

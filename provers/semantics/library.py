@@ -95,6 +95,23 @@ def _isabelle_prime_factors(args: list[Any], sorts: list[Sort]) -> Any:
     return None if ps is None else frozenset(ps)
 
 
+#: Longest list an integer range ``[a..b]`` / ``[a..<b]`` is built for.
+MAX_RANGE_LIST = 100_000
+
+
+def _range_list(upper_open: bool) -> Callable[[list[Any], list[Sort]], Any]:
+    """Isabelle's ``[a..b]`` (``upto``, over ℤ) and ``[a..<b]`` (``upt``, over ℕ): the integers
+    from a to b, b itself excluded by ``upt``; empty when a is past the end."""
+    def value(args: list[Any], sorts: list[Sort]) -> Any:
+        a, b = _int(args[0]), _int(args[1])
+        if a is None or b is None:
+            return None
+        end = b if upper_open else b + 1
+        return tuple(range(a, end)) if end - a <= MAX_RANGE_LIST else None
+
+    return value
+
+
 def _squarefree(args: list[Any], sorts: list[Sort]) -> Any:
     n = _int(args[0])
     if n is None or sorts[0] not in (NAT, INT):
@@ -172,6 +189,8 @@ LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     "IsSquare": (1, _is_square),
     "Nat.ofDigits": (2, _of_digits),
     "Pow": (1, _powerset),  # Isabelle
+    "upto": (2, _range_list(False)),  # Isabelle [a..b] over ℤ
+    "upt": (2, _range_list(True)),  # Isabelle [a..<b] over ℕ
     "Finset.powerset": (1, _powerset),
     "Max": (1, _extreme(max)),  # Isabelle, of a finite nonempty set
     "Min": (1, _extreme(min)),

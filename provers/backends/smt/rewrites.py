@@ -65,10 +65,12 @@ from provers.ir import (
     REAL,
     SET_FORMERS,
     App,
+    BigOp,
     Num,
     OpTable,
     Quant,
     Term,
+    Uninterpreted,
     Var,
     app,
 )
@@ -99,7 +101,7 @@ _COMPLEX_VALUE = "Complex-valued: lowered as a pair of reals (COMPLEX_PARTS)"
 
 #: The lowering's rewrite of each operation (``handler(lowerer, term, polarity)``).
 LOWERING: OpTable[Handler] = OpTable("SMT lowering", unsupported={
-    "digits": _LISTS, "list_sum": _LISTS, "list_length": _LISTS,
+    "digits": _LISTS,
     **dict.fromkeys(SET_FORMERS, _SET_VALUE),
     "I": _COMPLEX_VALUE, "conj": _COMPLEX_VALUE,
 })
@@ -111,6 +113,25 @@ def _args(lw: Lowerer, t: App) -> list[Term]:
 
 
 # -- logic ---------------------------------------------------------------------------
+
+
+#: Isabelle's integer ranges as lists, and the interval each one enumerates in order
+_RANGES = {"upto": "Icc", "upt": "Ico"}  # [a..b] over ℤ, [a..<b] over ℕ
+
+
+@LOWERING.register("list_sum", "list_length")
+def _list_of_range(lw: Lowerer, t: App, pol: int) -> Term:
+    """``sum_list [a..b]`` and ``length [a..<b]``: the sum over the interval and its number of
+    elements (the range lists its interval's integers once each, in order), lowered like any
+    sum (closed forms for symbolic ends). Any other list has no SMT sort."""
+    xs = t.args[0]
+    if not (isinstance(xs, Uninterpreted) and xs.symbol in _RANGES and len(xs.args) == 2):
+        raise Unsupported(_LISTS)
+    interval = app(_RANGES[xs.symbol], *xs.args)
+    if t.op == "list_length":
+        return lw.lower(app("card", interval), pol)
+    i = Var(fresh_name("i", interval), xs.args[0].sort)
+    return lw.lower(BigOp("sum", i, interval, i), pol)
 
 
 @LOWERING.register("true")
