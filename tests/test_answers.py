@@ -987,3 +987,18 @@ def test_an_answer_through_a_helper_the_statement_never_defines_is_not_determine
     assert len({v for _, v in pin.witnesses}) == 2
     v = check_equivalence(helper, computed, relation="symbolic", language="isabelle", timeout=1.0)
     assert v.status == "inequivalent", v.explain()
+
+
+def test_uncompared_pinned_answers_say_what_stopped_the_comparison():
+    """Both answers pinned, ⊢ t = t' undecided: the reason gives the closed forms and the
+    obstacle (Isabelle's powr of a negative base: ln unspecified there), not a bare "not proved"."""
+    head = 'theorem\nfixes x1 y1 x2 y2 :: real\nassumes "x1 = -3" and "y1 = 7" and "x2 = 2" and "y2 = -5"\n'
+    powr = head + 'shows "sqrt ((x2 - x1) powr 2 + (y2 - y1) powr 2) = 13"'
+    dist = 'theorem\nfixes A B :: "real * real"\nassumes "A = (-3, 7)" and "B = (2, -5)"\nshows "dist A B = 13"'
+    v = provers.check_equivalence(dist, powr, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inconclusive"
+    assert "not proved equal (A: (13 : Real), B: signed_sqrt(" in v.reason
+    assert "Isabelle ln is unspecified" in v.reason
+    squares = head + 'shows "sqrt ((x2 - x1)^2 + (y2 - y1)^2) = 13"'
+    assert provers.check_equivalence(dist, squares, relation="symbolic", language="isabelle",
+                                     timeout=1.0).status == "equivalent"

@@ -478,7 +478,7 @@ def _pinned_route(a: NormalForm, b2: NormalForm, la: Term, lb: Term, pin: dict[s
             reason, proofs = ruled_out
             obs += proofs
             return Outcome(STRUCTURAL, obs, reason, route=f"answer value ({how})")
-        ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap)
+        ob, extra = _value_without_joint(name, vform, value, {"A": (a, la), "B": (b2, lb)}, pin, prove, cheap, extra)
     by_pins = ob is not None
     if ob is None:  # neither side pinned nor free: the joint obligation itself (briefly: BRIEF)
         beyond = _beyond_a_brief_call(vform)
@@ -599,9 +599,19 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
     return None, [agree] if agree is not None else []
 
 
+def _not_proved_equal(pin: dict[str, AnswerPin], asked: Sequence[Obligation]) -> str:
+    """Why two pinned answers were left uncompared: the closed forms, and what ⊢ t = t' ran
+    into (Isabelle's unspecified ``ln`` of a negative ``powr`` base, say), so that a user sees
+    the obstacle instead of a bare "not proved"."""
+    forms = [f"{side}: {show(p.closed_form) if p.closed_form is not None else p.value}" for side, p in pin.items()]
+    agree = next((o for o in asked if o.name == AGREE), None)
+    why = f"; {AGREE}: {agree.detail}" if agree is not None and agree.detail else ""
+    return f"the pinned answers are not proved equal ({', '.join(forms)}{why})"
+
+
 def _value_without_joint(name: str, vform: Term, value: Term, sides: dict[str, tuple[NormalForm, Term]],
                          pin: dict[str, AnswerPin], prove: ProveFn,
-                         cheap: bool) -> tuple[Obligation | None, list[Obligation]]:
+                         cheap: bool, asked: Sequence[Obligation] = ()) -> tuple[Obligation | None, list[Obligation]]:
     """Obligation (ii) when the pins did not settle it but say enough to avoid the joint
     obligation over both sides' variables (None: they do not; ask the joint one).
 
@@ -613,7 +623,7 @@ def _value_without_joint(name: str, vform: Term, value: Term, sides: dict[str, t
       model of its premises: unknown, not asked (the joint obligation needs both)."""
     status = {side: pin[side].status for side in ("A", "B")}
     if status["A"] == status["B"] == PinStatus.PINNED:
-        return Obligation(name, vform, UNKNOWN, "answer pinning", "the pinned answers are not proved equal"), []
+        return Obligation(name, vform, UNKNOWN, "answer pinning", _not_proved_equal(pin, asked)), []
     for p_side, u_side in (("A", "B"), ("B", "A")):
         if status[p_side] != PinStatus.PINNED or status[u_side] != PinStatus.UNKNOWN:
             continue
