@@ -170,11 +170,22 @@ def compare(reference: list[dict[str, Any]], now: list[dict[str, Any]]) -> tuple
             continue
         if ref[k]["timed"] or r["timed"]:
             timed.append((k, before, after))
+        elif r["part"] == "math" and before == after and ref[k]["parsed"] == r["parsed"] \
+                and _vacuity_newly_decided(ref[k]["vacuous"], r["vacuous"]):
+            decided.append((k, ref[k]["vacuous"], r["vacuous"]))
         elif _undecided(ref[k]) and not _undecided(r):
             decided.append((k, before, after))
         else:
             real.append((k, before, after))
     return real, timed, decided
+
+
+def _vacuity_newly_decided(before: list, after: list) -> bool:
+    """The same classes, and the vacuity tests differ only where the reference left them
+    undecided (None): new claims (premises contradictory, or a model of them), read like a newly
+    decided verdict."""
+    return len(before) == len(after) and before != after and \
+        all(b is None or b == a for b, a in zip(before, after, strict=True))
 
 
 def _undecided(r: dict[str, Any]) -> bool:

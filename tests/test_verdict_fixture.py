@@ -124,6 +124,11 @@ NEWLY_DECIDED = {
     # the same statements under `logical` too (human label: equivalent)
     ("gted", "gted/proofnet/exercise_4_21a/0", "logical"),
     ("gted", "gted/proofnet/exercise_2_3_2/0", "logical"),
+    # inverses of affine functions (stop 46): `bij f`, `inv f x` with ∀x. f x = 5x − 12 have their
+    # one meaning (f bijective, inv f x = (x + 12)/5), so each candidate's premises
+    # `f (x + 1) = inv f x` have the model x = 47/24 by construction: vacuity None → False for
+    # all ten (the one class is unchanged)
+    ("math", "dataset/MATH/batch/task_test_gpt-4/17/algebra/problem_422.json", "symbolic"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
@@ -218,10 +223,16 @@ def test_compare_separates_real_from_clock_dependent_differences():
            {"part": "gted", "id": "b", "relation": "sae", "status": "equivalent", "timed": False}]
     ref.append({"part": "gted", "id": "c", "relation": "sae", "status": "inconclusive", "timed": False})
     now.append({"part": "gted", "id": "c", "relation": "sae", "status": "inequivalent", "timed": False})
+    math = {"part": "math", "id": "m", "relation": "symbolic", "classes": [[0, 1]], "parsed": [True, True],
+            "timed": False}
+    ref.append({**math, "vacuous": [None, False]})
+    now.append({**math, "vacuous": [True, False]})  # a vacuity test decided since: a new claim
+    ref.append({**math, "id": "n", "vacuous": [False, False]})
+    now.append({**math, "id": "n", "vacuous": [True, False]})  # a decided one changed: real
     real, timed, decided = vf.compare(ref, now)
-    assert [k for k, _, _ in real] == [("gted", "a", "sae")]
+    assert [k for k, _, _ in real] == [("gted", "a", "sae"), ("math", "n", "symbolic")]
     assert [k for k, _, _ in timed] == [("gted", "b", "sae")]
-    assert [k for k, _, _ in decided] == [("gted", "c", "sae")]
+    assert [k for k, _, _ in decided] == [("gted", "c", "sae"), ("math", "m", "symbolic")]
 
 
 @pytest.mark.slow
