@@ -1135,12 +1135,12 @@ def test_a_statement_over_finite_domains_is_decided_by_enumeration_after_the_sol
 
 
 def test_a_constant_function_needs_no_value_of_its_arguments():
-    """f ≡ 3 (a table without entries) at an argument the evaluator cannot compute (an
-    uninterpreted list) is 3; a table with entries still needs the argument."""
+    """f ≡ 3 (a table without entries) at an argument the evaluator cannot compute (a list
+    from a symbol without a table) is 3; a table with entries still needs the argument."""
     from provers.ir import ListSort, Uninterpreted
     from provers.semantics.values import FunTable
 
-    arg = Uninterpreted("list", (N(5), N(3)), ListSort(NAT))
+    arg = Uninterpreted("digit_list", (N(5), N(3)), ListSort(NAT))
     f = Var("f", FunSort((ListSort(NAT),), NAT))
     t = app("eq", app("apply", f, arg), N(3))
     assert truth(t, {"f": FunTable({}, 3)}) is True

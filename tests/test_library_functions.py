@@ -138,3 +138,53 @@ def test_the_sum_of_an_integer_range_with_a_symbolic_end_is_its_closed_form(a, k
     assert 2 * sum(range(a, n + 1)) != (n - a + 1) * (a + n) + k
     length = f'theorem\nfixes n :: nat\nassumes "n \\<ge> {abs(a)}"\nshows "length [{abs(a)}..<n] = n - {abs(a)}"'
     assert provable(length, timeout=2.0, language="isabelle").status == "proved"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-9, 9), max_size=7))
+def test_isabelle_list_literals_and_their_functions(xs):
+    """``[a, b, c]`` is a list the evaluator holds as a tuple: sum_list, length, set, distinct,
+    sorted, rev, hd and last of it are exact; hd and last of [] are unspecified (undecided)."""
+    lit = "[" + ", ".join(str(x) for x in xs) + "]::int list" if xs else "[]::int list"
+    facts = {f"sum_list ({lit}) = {sum(xs)}": True, f"length ({lit}) = {len(xs)}": True,
+             f"distinct ({lit})": len(set(xs)) == len(xs), f"sorted ({lit})": xs == sorted(xs),
+             f"rev ({lit}) = ({lit})": xs == xs[::-1], f"sum_list ({lit}) = {sum(xs) + 1}": False}
+    if xs:
+        facts[f"hd ({lit}) = {xs[0]}"] = True
+        facts[f"last ({lit}) = {xs[-1]}"] = True
+        facts[f"{xs[0]} \\<in> set ({lit})"] = True
+        facts[f"{max(xs) + 1} \\<in> set ({lit})"] = False
+    for text, want in facts.items():
+        assert decide(parse_isabelle(f'theorem\nshows "{text}"').conclusion, {}).value is want, text
+    if not xs:
+        assert decide(parse_isabelle('theorem\nshows "hd ([]::int list) = 0"').conclusion, {}).value is None
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=2, max_size=6), st.integers(1, 4))
+def test_a_list_variable_defined_by_a_literal_reaches_the_solvers(xs, m):
+    """``scores = [17, 10, 9]`` gives the list its value (``lower.literal_definitions``): the
+    solvers see the sums it makes ground, and a countermodel carries the list back."""
+    from provers.engine.equivalence import provable
+
+    lit = ", ".join(str(x) for x in xs)
+    total, k = sum(xs), len(xs)
+    # (total + n) div (k + m) = q holds for the k + m values of n from q·(k + m) - total on
+    q = (total + 2 * (k + m)) // (k + m)
+    lo = q * (k + m) - total
+    text = (f'theorem\nfixes scores :: "nat list" and n :: nat\nassumes "scores = [{lit}]"\n'
+            f'and "{q} = (sum_list scores + n) div (length scores + {m})"\nshows "n \\<ge> {lo}"')
+    assert provable(text, timeout=2.0, language="isabelle").status == "proved"
+    bad = provable(text.replace(f"\\<ge> {lo}", f"\\<ge> {lo + 1}"), timeout=2.0, language="isabelle")
+    assert bad.status == "refuted" and bad.model["n"] == lo and tuple(bad.model["scores"]) == tuple(xs)
+
+
+def test_a_list_variable_without_a_literal_value_is_sampled_not_substituted():
+    """No literal to substitute: a true statement is never refuted, a false one only at a
+    sampled list the evaluator checks."""
+    from provers.engine.equivalence import provable
+
+    true = 'theorem\nfixes xs :: "nat list"\nassumes "length xs = 3"\nshows "sum_list xs \\<ge> 0"'
+    assert provable(true, timeout=1.0, language="isabelle").status != "refuted"
+    false = provable(true.replace("\\<ge> 0", "= 6"), timeout=1.0, language="isabelle")
+    assert false.status == "refuted" and len(false.model["xs"]) == 3 and sum(false.model["xs"]) != 6

@@ -112,6 +112,38 @@ def _range_list(upper_open: bool) -> Callable[[list[Any], list[Sort]], Any]:
     return value
 
 
+# Isabelle's lists, held as tuples (``[a, b, c]`` is the symbol ``list``): the evaluator's
+# ``list_sum`` / ``list_length`` already fold a tuple; these give the literal and the common
+# functions their values. Unspecified cases (``hd []``) stay undecided.
+
+def _list(args: list[Any], sorts: list[Sort]) -> Any:
+    return tuple(args)
+
+
+def _on_list(f: Callable[[tuple], Any]) -> Callable[[list[Any], list[Sort]], Any]:
+    def value(args: list[Any], sorts: list[Sort]) -> Any:
+        return f(args[0]) if isinstance(args[0], tuple) else None
+
+    return value
+
+
+def _sorted(xs: tuple) -> Any:
+    if any(_rational(x) is None for x in xs):
+        return None  # an order the evaluator does not compare
+    return all(a <= b for a, b in zip(xs, xs[1:], strict=False))
+
+
+LIST_FUNCTIONS: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = {
+    "list": (None, _list),  # [a, b, c], any length
+    "set": (1, _on_list(frozenset)),
+    "distinct": (1, _on_list(lambda xs: len(set(xs)) == len(xs))),
+    "sorted": (1, _on_list(_sorted)),
+    "rev": (1, _on_list(lambda xs: xs[::-1])),
+    "hd": (1, _on_list(lambda xs: xs[0] if xs else None)),  # hd [] unspecified
+    "last": (1, _on_list(lambda xs: xs[-1] if xs else None)),
+}
+
+
 def _squarefree(args: list[Any], sorts: list[Sort]) -> Any:
     n = _int(args[0])
     if n is None or sorts[0] not in (NAT, INT):
@@ -176,7 +208,7 @@ def _part(i: int) -> Callable[[list[Any], list[Sort]], Any]:
     return part
 
 
-LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
+LIBRARY: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = {
     "Rat.num": (1, _num),
     "Rat.den": (1, _den),
     "Nat.totient": (1, _totient),
@@ -207,13 +239,15 @@ LIBRARY: dict[str, tuple[int, Callable[[list[Any], list[Sort]], Any]]] = {
     "Summable": SERIES["summable"],
     # inverses of affine bijections (``semantics.inverses``): ``inv f y``, ``bij f``
     **INVERSES,
+    # Isabelle's lists as tuples
+    **LIST_FUNCTIONS,
 }
 
 
 def library_value(symbol: str, args: list[Any], sorts: list[Sort]) -> Any:
     """The value of library function ``symbol`` at exact ``args``, or None."""
     entry = LIBRARY.get(symbol)
-    if entry is None or entry[0] != len(args):
+    if entry is None or entry[0] is not None and entry[0] != len(args):  # None: any number
         return None
     return entry[1](args, sorts)
 

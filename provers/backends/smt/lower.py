@@ -81,6 +81,7 @@ from provers.ir import (
     Var,
     app,
     canonical,
+    conjuncts,
     free_vars,
     has_uninterpreted,
     map_term,
@@ -111,6 +112,9 @@ class Lowered:
     witnesses: tuple[tuple[Var, str], ...] = ()
     #: an ∃ that ``witness_existentials=True`` turns into constants: another question
     witnessable: bool = False
+    #: variables of a sort the solvers lack that a hypothesis gives a closed value (``scores =
+    #: [17, 10, 9]``), substituted away (``literal_definitions``): (variable, closed term)
+    defined: tuple[tuple[Var, Term], ...] = ()
 
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
@@ -451,6 +455,15 @@ def _exact_rational(s: App) -> Num | None:
     return None
 
 
+#: Isabelle's list literal and integer ranges (evaluated as tuples: ``semantics.library``)
+_GROUND_LISTS = frozenset({"list", "upto", "upt"})
+
+
+def _ground_list(a: Term) -> bool:
+    """``[17, 10, 9]``, ``[1..<5]``: a list of numerals the evaluator builds (sum_list of it folds)."""
+    return isinstance(a, Uninterpreted) and a.symbol in _GROUND_LISTS and all(isinstance(x, Num) for x in a.args)
+
+
 def fold_ground(t: Term) -> Term:
     """Replace ground subterms whose exact value the evaluator knows by numerals.
 
@@ -464,7 +477,8 @@ def fold_ground(t: Term) -> Term:
         if _closed_transcendental_comparison(s):
             v = evaluate(s, {})
             return (TRUE if v else FALSE) if isinstance(v, bool) else None
-        if not all(isinstance(a, Num) or (isinstance(a, App) and a.op in _GROUND_SETS and not free_vars(a)) for a in s.args):
+        if not all(isinstance(a, Num) or (isinstance(a, App) and a.op in _GROUND_SETS and not free_vars(a))
+                   or _ground_list(a) for a in s.args):
             return _exact_rational(s)  # `√7 powr 2` is 7
         if s.sort == COMPLEX or any(a.sort == COMPLEX for a in s.args):
             return None
@@ -524,8 +538,10 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
         raise Unsupported("outer ∀ rebinds a variable name")
     for v in sorted(free_vars(body) - set(consts), key=lambda v: v.name):
         consts.append(v)
-    lw = Lowerer(constrain_facts, witness_existentials)
     original_body = body
+    body, defined = literal_definitions(body, consts)
+    consts = [v for v in consts if v not in dict(defined)]
+    lw = Lowerer(constrain_facts, witness_existentials)
     body = shared_conjuncts_out(body)
     body = pairs.simplify(body, isabelle=False)  # (x, y) = (0, 0): the solvers have no pairs
     if fold:
@@ -543,4 +559,42 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms(consts, lw.nat_valued))
-    return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable)
+    return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable,
+                   defined)
+
+
+def _closed_value(t: Term) -> bool:
+    """Whether the closed term ``t`` has an exact value (a list literal of numbers does)."""
+    v = evaluate(t, {})
+    return not isinstance(v, (Undetermined, Approx))
+
+
+def _hypotheses(body: Term) -> list[Term]:
+    """The conjuncts that are hypotheses of the whole of ``body``: of H in ``H → X`` and ``¬H``,
+    those common to both sides of ``A ↔ B``."""
+    if isinstance(body, App) and body.op in ("implies", "not"):
+        return conjuncts(body.args[0])
+    if isinstance(body, App) and body.op == "iff" and len(body.args) == 2:
+        right = conjuncts(body.args[1])
+        return [c for c in conjuncts(body.args[0]) if c in right]
+    return []
+
+
+def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Term], ...]]:
+    """``body`` without the variables of a sort the solvers lack (a list) that a hypothesis
+    gives a closed value (``scores = [17, 10, 9]``), and those (variable, value) pairs. The
+    one-point rule keeps the question: ∀v. (v = t ∧ R v) → C v ⟺ R t → C t (likewise under ¬
+    and for a conjunct common to both sides of ↔), and the evaluator folds what t makes
+    ground (``sum_list [17, 10, 9]`` is 36). A model gets v = t back (``read_model``)."""
+    defined: list[tuple[Var, Term]] = []
+    for v in consts:
+        if representable(v.sort) or v.sort == COMPLEX or is_complex_fun(v.sort):
+            continue
+        for h in _hypotheses(body):
+            if isinstance(h, App) and h.op == "eq" and v in h.args:
+                t = h.args[1] if h.args[0] == v else h.args[0]
+                if not free_vars(t) and _closed_value(t):
+                    body = substitute(body, {v: t})
+                    defined.append((v, t))
+                    break
+    return body, tuple(defined)
