@@ -41,6 +41,7 @@ from provers.ir import (
     conjuncts,
     free_vars,
     unfold,
+    whole_hypotheses,
 )
 from provers.semantics.inverses import rewrite_inverses
 
@@ -56,16 +57,6 @@ class Unfolded:
 
 def _conj(ts: list[Term]) -> Term:
     return TRUE if not ts else ts[0] if len(ts) == 1 else app("and", *ts)
-
-
-def _hypotheses(body: Term) -> list[Term]:
-    """The conjuncts that are hypotheses of the whole of ``body``."""
-    if isinstance(body, App) and body.op in ("implies", "not"):
-        return conjuncts(body.args[0])
-    if isinstance(body, App) and body.op == "iff" and len(body.args) == 2:
-        right = conjuncts(body.args[1])
-        return [c for c in conjuncts(body.args[0]) if c in right]
-    return []
 
 
 def _without(body: Term, drop: set[Term]) -> Term:
@@ -90,7 +81,7 @@ def unfold_function_definitions(formula: Term) -> Unfolded | None:
     names = set(vs)
     chosen: dict[Var, tuple[tuple[Var, ...], Term]] = {}
     source: dict[Var, Term] = {}  # the hypothesis each definition was read from
-    for h in _hypotheses(body):
+    for h in whole_hypotheses(body):
         for f, params, e in function_equations(h):
             if (f in names and isinstance(f.sort, FunSort) and f not in chosen
                     and free_vars(e) <= names | set(params)):

@@ -133,6 +133,7 @@ from provers.ir.traverse import (
     subterms,
     symbol_names,
     unfold,
+    whole_hypotheses,
 )
 
 __all__ = [
@@ -230,6 +231,7 @@ __all__ = [
     "size",
     "substitute",
     "strip_forall",
+    "whole_hypotheses",
     "subterms",
     "symbol_names",
     "uninterpreted",

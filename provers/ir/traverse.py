@@ -245,6 +245,19 @@ def conjuncts(t: Term) -> list[Term]:
     return [] if t == TRUE else [t]
 
 
+def whole_hypotheses(body: Term) -> list[Term]:
+    """The conjuncts that are hypotheses of the whole of an obligation's ``body``: of H in
+    ``H → X`` and ``¬H`` (the vacuity and uniqueness obligations), and those common to both
+    sides of ``A ↔ B`` (``(D ∧ A') ↔ (D ∧ B')`` is ``D → (A' ↔ B')``). A definition among them
+    may be substituted into the whole body."""
+    if isinstance(body, App) and body.op in ("implies", "not"):
+        return conjuncts(body.args[0])
+    if isinstance(body, App) and body.op == "iff" and len(body.args) == 2:
+        right = conjuncts(body.args[1])
+        return [c for c in conjuncts(body.args[0]) if c in right]
+    return []
+
+
 def strip_forall(t: Term) -> tuple[tuple[Var, ...], Term]:
     """The variables of ``t``'s leading ∀s (outermost first) and the body under them."""
     vs: list[Var] = []

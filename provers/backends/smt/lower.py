@@ -81,13 +81,13 @@ from provers.ir import (
     Var,
     app,
     canonical,
-    conjuncts,
     free_vars,
     has_uninterpreted,
     map_term,
     shared_conjuncts_out,
     substitute,
     subterms,
+    whole_hypotheses,
 )
 from provers.semantics import Approx, Undetermined, evaluate, pairs
 from provers.semantics.algebraic import algebraic_value
@@ -569,17 +569,6 @@ def _closed_value(t: Term) -> bool:
     return not isinstance(v, (Undetermined, Approx))
 
 
-def _hypotheses(body: Term) -> list[Term]:
-    """The conjuncts that are hypotheses of the whole of ``body``: of H in ``H → X`` and ``¬H``,
-    those common to both sides of ``A ↔ B``."""
-    if isinstance(body, App) and body.op in ("implies", "not"):
-        return conjuncts(body.args[0])
-    if isinstance(body, App) and body.op == "iff" and len(body.args) == 2:
-        right = conjuncts(body.args[1])
-        return [c for c in conjuncts(body.args[0]) if c in right]
-    return []
-
-
 def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Term], ...]]:
     """``body`` without the variables of a sort the solvers lack (a list) that a hypothesis
     gives a closed value (``scores = [17, 10, 9]``), and those (variable, value) pairs. The
@@ -590,7 +579,7 @@ def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tupl
     for v in consts:
         if representable(v.sort) or v.sort == COMPLEX or is_complex_fun(v.sort):
             continue
-        for h in _hypotheses(body):
+        for h in whole_hypotheses(body):
             if isinstance(h, App) and h.op == "eq" and v in h.args:
                 t = h.args[1] if h.args[0] == v else h.args[0]
                 if not free_vars(t) and _closed_value(t):
