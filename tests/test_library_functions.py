@@ -188,3 +188,19 @@ def test_a_list_variable_without_a_literal_value_is_sampled_not_substituted():
     assert provable(true, timeout=1.0, language="isabelle").status != "refuted"
     false = provable(true.replace("\\<ge> 0", "= 6"), timeout=1.0, language="isabelle")
     assert false.status == "refuted" and len(false.model["xs"]) == 3 and sum(false.model["xs"]) != 6
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=6), st.integers(1, 3))
+def test_mathlib_list_literals_are_lists_too(xs, k):
+    """Mathlib's ``[a, b, c]`` (``List.literal``) folds like Isabelle's: its sum and length are
+    exact, and a list variable equal to one reaches the solvers by its value."""
+    from provers.engine.equivalence import provable
+
+    lit = ", ".join(str(x) for x in xs)
+    closed = provers.parse(f"theorem t : [{lit}].sum = {sum(xs)} ∧ [{lit}].length = {len(xs)} := sorry", "lean4")
+    assert decide(closed.conclusion, {}).value is True
+    text = f"theorem t (l : List ℕ) (n : ℕ) (h₀ : l = [{lit}]) (h₁ : n = l.sum + {k}) : n = {sum(xs) + k} := sorry"
+    assert provable(text, timeout=2.0, language="lean4").status == "proved"
+    bad = provable(text.replace(f": n = {sum(xs) + k} :=", f": n = {sum(xs)} :="), timeout=2.0, language="lean4")
+    assert bad.status == "refuted" and bad.model["n"] == sum(xs) + k

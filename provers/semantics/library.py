@@ -112,7 +112,7 @@ def _range_list(upper_open: bool) -> Callable[[list[Any], list[Sort]], Any]:
     return value
 
 
-# Isabelle's lists, held as tuples (``[a, b, c]`` is the symbol ``list``): the evaluator's
+# Lists, held as tuples (``[a, b, c]`` is Isabelle's symbol ``list``, Mathlib's ``List.literal``): the evaluator's
 # ``list_sum`` / ``list_length`` already fold a tuple; these give the literal and the common
 # functions their values. Unspecified cases (``hd []``) stay undecided.
 
@@ -135,6 +135,7 @@ def _sorted(xs: tuple) -> Any:
 
 LIST_FUNCTIONS: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = {
     "list": (None, _list),  # [a, b, c], any length
+    "List.literal": (None, _list),  # Mathlib's [a, b, c]
     "set": (1, _on_list(frozenset)),
     "distinct": (1, _on_list(lambda xs: len(set(xs)) == len(xs))),
     "sorted": (1, _on_list(_sorted)),

@@ -455,8 +455,9 @@ def _exact_rational(s: App) -> Num | None:
     return None
 
 
-#: Isabelle's list literal and integer ranges (evaluated as tuples: ``semantics.library``)
-_GROUND_LISTS = frozenset({"list", "upto", "upt"})
+#: list literals (Isabelle's, Mathlib's) and Isabelle's integer ranges (evaluated as tuples:
+#: ``semantics.library``)
+_GROUND_LISTS = frozenset({"list", "List.literal", "upto", "upt"})
 
 
 def _ground_list(a: Term) -> bool:
