@@ -129,6 +129,12 @@ NEWLY_DECIDED = {
     # `f (x + 1) = inv f x` have the model x = 47/24 by construction: vacuity None → False for
     # all ten (the one class is unchanged)
     ("math", "dataset/MATH/batch/task_test_gpt-4/17/algebra/problem_422.json", "symbolic"),
+    # Mathlib's list literal evaluated (stop 46): the reference's `Nat.ofDigits 10 [0, 1, C, M, A]`
+    # has a value at every point, so A = 6, M = 1, C = 7 is a validated model of its premises
+    # (61710 + 61712 = 123422) where the candidate's `10000 ≤ a` fails under every alignment:
+    # inequivalent, human label not equivalent (before: clock-dependent, see above)
+    ("gted", "gted/minif2f/amc12a_2003_p5/0", "sae"),
+    ("gted", "gted/minif2f/amc12a_2003_p5/0", "symbolic"),
 }
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
