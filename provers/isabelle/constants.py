@@ -468,9 +468,9 @@ _unint_const("set", 1, _list_fn(SetSort))
 _unint_const("distinct", 1, _list_fn(lambda x: BOOL))
 _unint_const("sorted", 1, _list_fn(lambda x: BOOL))
 _unint_const("hd", 1, _list_fn(lambda x: x))
+_unint_const("last", 1, _list_fn(lambda x: x))
 # HOL-Computational_Algebra: prime_factors :: 'a ⇒ 'a set (computed exactly: semantics/library)
 _unint_const("prime_factors", 1, lambda e, xs, pos: SetSort(xs[0].sort))
-_unint_const("last", 1, _list_fn(lambda x: x))
 
 
 @_const("length", 1)

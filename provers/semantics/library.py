@@ -91,8 +91,7 @@ def _isabelle_prime_factors(args: list[Any], sorts: list[Sort]) -> Any:
     n = _int(args[0])
     if n is None or sorts[0] not in (NAT, INT):
         return None
-    ps = prime_factors(abs(n)) if n else []
-    return None if ps is None else frozenset(ps)
+    return _prime_factors([abs(n)], sorts)
 
 
 #: Longest list an integer range ``[a..b]`` / ``[a..<b]`` is built for.
@@ -112,9 +111,10 @@ def _range_list(upper_open: bool) -> Callable[[list[Any], list[Sort]], Any]:
     return value
 
 
-# Lists, held as tuples (``[a, b, c]`` is Isabelle's symbol ``list``, Mathlib's ``List.literal``): the evaluator's
-# ``list_sum`` / ``list_length`` already fold a tuple; these give the literal and the common
-# functions their values. Unspecified cases (``hd []``) stay undecided.
+# Lists, held as tuples (``[a, b, c]`` is Isabelle's symbol ``list``, Mathlib's
+# ``List.literal``): the evaluator's ``list_sum`` / ``list_length`` already fold a tuple; these
+# give the literals, Isabelle's integer ranges and the common functions their values.
+# Unspecified cases (``hd []``) stay undecided.
 
 def _list(args: list[Any], sorts: list[Sort]) -> Any:
     return tuple(args)
@@ -136,6 +136,8 @@ def _sorted(xs: tuple) -> Any:
 LIST_FUNCTIONS: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = {
     "list": (None, _list),  # [a, b, c], any length
     "List.literal": (None, _list),  # Mathlib's [a, b, c]
+    "upto": (2, _range_list(False)),  # Isabelle [a..b] over ℤ
+    "upt": (2, _range_list(True)),  # Isabelle [a..<b] over ℕ
     "set": (1, _on_list(frozenset)),
     "distinct": (1, _on_list(lambda xs: len(set(xs)) == len(xs))),
     "sorted": (1, _on_list(_sorted)),
@@ -143,6 +145,9 @@ LIST_FUNCTIONS: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], An
     "hd": (1, _on_list(lambda xs: xs[0] if xs else None)),  # hd [] unspecified
     "last": (1, _on_list(lambda xs: xs[-1] if xs else None)),
 }
+#: the symbols above that build a list from their arguments (a list of numerals is ground:
+#: ``lower.fold_ground`` folds ``sum_list [17, 10, 9]``)
+LIST_CONSTRUCTORS = frozenset({"list", "List.literal", "upto", "upt"})
 
 
 def _squarefree(args: list[Any], sorts: list[Sort]) -> Any:
@@ -222,8 +227,6 @@ LIBRARY: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = 
     "IsSquare": (1, _is_square),
     "Nat.ofDigits": (2, _of_digits),
     "Pow": (1, _powerset),  # Isabelle
-    "upto": (2, _range_list(False)),  # Isabelle [a..b] over ℤ
-    "upt": (2, _range_list(True)),  # Isabelle [a..<b] over ℕ
     "Finset.powerset": (1, _powerset),
     "Max": (1, _extreme(max)),  # Isabelle, of a finite nonempty set
     "Min": (1, _extreme(min)),
@@ -240,7 +243,7 @@ LIBRARY: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = 
     "Summable": SERIES["summable"],
     # inverses of affine bijections (``semantics.inverses``): ``inv f y``, ``bij f``
     **INVERSES,
-    # Isabelle's lists as tuples
+    # lists as tuples: literals, Isabelle's integer ranges, list functions
     **LIST_FUNCTIONS,
 }
 
@@ -253,4 +256,4 @@ def library_value(symbol: str, args: list[Any], sorts: list[Sort]) -> Any:
     return entry[1](args, sorts)
 
 
-__all__ = ["LIBRARY", "MAX_FACTOR", "library_value"]
+__all__ = ["LIBRARY", "LIST_CONSTRUCTORS", "MAX_FACTOR", "library_value"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from provers.backends.smt.complex_pairs import (
     COMPLEX_PARTS,
@@ -92,6 +93,7 @@ from provers.ir import (
 from provers.semantics import Approx, Undetermined, evaluate, pairs
 from provers.semantics.algebraic import algebraic_value
 from provers.semantics.identities import polynomial_identity
+from provers.semantics.library import LIST_CONSTRUCTORS
 
 
 @dataclass
@@ -113,8 +115,8 @@ class Lowered:
     #: an ∃ that ``witness_existentials=True`` turns into constants: another question
     witnessable: bool = False
     #: variables of a sort the solvers lack that a hypothesis gives a closed value (``scores =
-    #: [17, 10, 9]``), substituted away (``literal_definitions``): (variable, closed term)
-    defined: tuple[tuple[Var, Term], ...] = ()
+    #: [17, 10, 9]``), substituted away (``literal_definitions``): (variable, its exact value)
+    defined: tuple[tuple[Var, Any], ...] = ()
 
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
@@ -455,14 +457,9 @@ def _exact_rational(s: App) -> Num | None:
     return None
 
 
-#: list literals (Isabelle's, Mathlib's) and Isabelle's integer ranges (evaluated as tuples:
-#: ``semantics.library``)
-_GROUND_LISTS = frozenset({"list", "List.literal", "upto", "upt"})
-
-
 def _ground_list(a: Term) -> bool:
     """``[17, 10, 9]``, ``[1..<5]``: a list of numerals the evaluator builds (sum_list of it folds)."""
-    return isinstance(a, Uninterpreted) and a.symbol in _GROUND_LISTS and all(isinstance(x, Num) for x in a.args)
+    return isinstance(a, Uninterpreted) and a.symbol in LIST_CONSTRUCTORS and all(isinstance(x, Num) for x in a.args)
 
 
 def fold_ground(t: Term) -> Term:
@@ -564,27 +561,22 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
                    defined)
 
 
-def _closed_value(t: Term) -> bool:
-    """Whether the closed term ``t`` has an exact value (a list literal of numbers does)."""
-    v = evaluate(t, {})
-    return not isinstance(v, (Undetermined, Approx))
-
-
-def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Term], ...]]:
+def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Any], ...]]:
     """``body`` without the variables of a sort the solvers lack (a list) that a hypothesis
     gives a closed value (``scores = [17, 10, 9]``), and those (variable, value) pairs. The
     one-point rule keeps the question: ∀v. (v = t ∧ R v) → C v ⟺ R t → C t (likewise under ¬
     and for a conjunct common to both sides of ↔), and the evaluator folds what t makes
     ground (``sum_list [17, 10, 9]`` is 36). A model gets v = t back (``read_model``)."""
-    defined: list[tuple[Var, Term]] = []
+    defined: list[tuple[Var, Any]] = []
     for v in consts:
         if representable(v.sort) or v.sort == COMPLEX or is_complex_fun(v.sort):
             continue
         for h in whole_hypotheses(body):
             if isinstance(h, App) and h.op == "eq" and v in h.args:
                 t = h.args[1] if h.args[0] == v else h.args[0]
-                if not free_vars(t) and _closed_value(t):
+                value = evaluate(t, {}) if not free_vars(t) else None
+                if value is not None and not isinstance(value, (Undetermined, Approx)):
                     body = substitute(body, {v: t})
-                    defined.append((v, t))
+                    defined.append((v, value))
                     break
     return body, tuple(defined)

@@ -30,7 +30,7 @@ from provers.backends.smt.emit import (
 )
 from provers.backends.smt.lower import Lowered, lower_obligation
 from provers.ir import BOOL, COMPLEX, REAL, FunSort, OpaqueSort, SetSort, Sort, Term, Var
-from provers.semantics import PROBES, ExactComplex, FunTable, Opaque, Undetermined, decide, evaluate
+from provers.semantics import PROBES, ExactComplex, FunTable, Opaque, decide
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
 from provers.semantics.values import Witness
 
@@ -294,11 +294,7 @@ def _set_timeout(s: Any, name: str, seconds: float) -> None:
 def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     """Model → IR values by variable name; user symbols as tables by symbol name."""
     env = {v.name: _variable_value(em, model, v) for v in lowered.consts}
-    for v, t in lowered.defined:  # substituted away by their closed values: put back
-        value = evaluate(t, {})
-        if isinstance(value, Undetermined):
-            raise Untranslatable(f"the value of {v.name} ({value.reason})")
-        env[v.name] = value
+    env.update((v.name, value) for v, value in lowered.defined)  # substituted away: put back
     const_names = set(env)
     seen: dict[str, int] = {}
     for (kind, name, args, result), decl in em.funcs.items():
