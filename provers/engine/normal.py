@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from provers.engine.algebra import algebra_normal
+from provers.engine.elimination import eliminate_linear_exists
 from provers.engine.exponents import exponent_equations, numeral_value
 from provers.engine.products import split_normal_form
 from provers.ir import (
@@ -381,6 +382,9 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     premises = [s for p in premises for c in conjuncts(exponent_equations(p)) for s in forall_conjuncts(c)]
     if premises:
         concl = exponent_equations(concl)
+    # `∃k:ℝ. 60 + n = k * n` as `n ≠ 0 ∨ 60 + n = 0` (elimination.py), everywhere
+    premises = [c for p in premises for c in conjuncts(eliminate_linear_exists(p))]
+    concl = eliminate_linear_exists(concl)
     if instances:  # `[Group G]`: products on G left-nested, `IsConj` unfolded (algebra.py)
         premises = [q for p in premises for q in conjuncts(algebra_normal(p, instances))]
         concl = algebra_normal(concl, instances)

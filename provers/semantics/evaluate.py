@@ -90,6 +90,7 @@ from provers.semantics.domains import (
     dense_interval_infinite,
     guards,
     instance_solution,
+    integer_interval,
     integer_ray_infinite,
     polynomial_cells,
     probe_values,
@@ -1275,6 +1276,8 @@ def _remembered_setbuilder(t: SetBuilder, env: Env) -> Any:
 def _setbuilder(t: SetBuilder, env: Env) -> Any:
     v = t.var
     dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env), _enclosure_bounds(env))
+    if dom is None and (interval := integer_interval(v, t.body, _exact_value(env))) is not None:
+        return interval
     if dom is not None:
         keep = []
         parts = split_pair(v, t.body) if isinstance(v.sort, ProdSort) else None

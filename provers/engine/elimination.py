@@ -1,0 +1,141 @@
+"""An ∃ over ℚ or ℝ that one linear equation decides, eliminated: ``∃k:ℝ. 60 + n = k·n`` is
+``n ≠ 0 ∨ 60 + n = 0``.
+
+Why: MATH candidates write "n divides 60 + n" as ``∃k. 60 + n = k * n`` and leave k real (a
+fixed ``n :: real``, or a set ``{n. … ∧ (∃k. …)}`` whose element type Isabelle infers as real).
+Over a field that condition is true everywhere but at one point, which neither the solvers
+(a quantifier over a nonlinear product) nor the evaluator (``card`` of a set known only by
+membership, ``{n :: real. 1 ≤ n ≤ 9 ∧ (∃k. 60 + n = k * n)}``) could see; written without the
+quantifier, the set is an interval and its card is 0 (it is infinite), and ``∃k. ↑n = 729 * k``
+is simply true.
+
+Exactness: over a field, ``∃k. c₁·k + c₀ = 0`` holds iff ``c₁ ≠ 0 ∨ c₀ = 0`` (k = −c₀/c₁, or
+any k). Only an equation that is affine in k with coefficients free of k counts: it is read
+by ``closed_forms.PolynomialReader`` (ring operations, casts as embeddings, division by terms
+free of k; ℕ subtraction only where it cannot truncate), so ``c₁·k + c₀`` is its exact value.
+k must occur in no other conjunct of the ∃ (with k in others too, the solvers and the
+evaluator's one-point rules see k = −c₀/c₁ themselves).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from provers.ir import (
+    FALSE,
+    FIELDS,
+    TRUE,
+    App,
+    Num,
+    Quant,
+    Term,
+    Var,
+    and_,
+    app,
+    conjuncts,
+    free_vars,
+)
+from provers.ir.sorts import COMPLEX
+from provers.ir.traverse import map_term
+from provers.semantics.closed_forms import Poly, PolynomialReader, polynomial_term
+
+__all__ = ["eliminate_linear_exists", "linear_coefficients"]
+
+
+
+def eliminate_linear_exists(t: Term) -> Term:
+    """``t`` with every ∃ over ℚ/ℝ that a linear equation decides eliminated (module docstring)."""
+    out = map_term(t, lambda s: _eliminated(s) if isinstance(s, Quant) and s.kind == "exists" else None)
+    return _folded(out) if out is not t else t
+
+
+def linear_coefficients(v: Var, eq: Term) -> tuple[Term, Term] | None:
+    """``(c₁, c₀)`` with ``eq`` exactly ``c₁·v + c₀ = 0`` and c₁, c₀ free of v (terms of v's
+    sort, c₁'s first coefficient positive), or None when ``eq`` is no such equation (v absent,
+    of higher degree, under a function the reader does not know)."""
+    line = _line(v, eq)
+    if line is None:
+        return None
+    return _term(line[0], v), _term(line[1], v)
+
+
+def _line(v: Var, eq: Term) -> tuple[Poly, Poly] | None:
+    """``(c₁, c₀)`` of ``linear_coefficients`` as polynomials in the atoms free of v."""
+    if not (isinstance(eq, App) and eq.op == "eq" and v.sort in FIELDS and v.sort != COMPLEX
+            and eq.args[0].sort == v.sort):
+        return None  # ∃q:ℚ. ↑q = x over ℝ asks x to be rational: k ranges over the equation's field
+    reader = PolynomialReader(v, None)
+    a, b = reader.read(eq.args[0]), reader.read(eq.args[1])
+    if a is None or b is None:
+        return None
+    ones: Poly = {}
+    rest: Poly = {}
+    for m, c in [*a.items(), *((m, -c) for m, c in b.items())]:
+        deg, ratio, atoms = m
+        if ratio != 1 or deg > 1 or any(v in free_vars(x) for x in atoms):
+            return None
+        part = ones if deg == 1 else rest
+        key = (0, ratio, atoms)
+        part[key] = part.get(key, Fraction(0)) + c
+    ones = {m: c for m, c in ones.items() if c}
+    rest = {m: c for m, c in rest.items() if c}
+    if not ones:
+        return None
+    if next(iter(sorted(ones.items(), key=lambda mc: repr(mc[0]))))[1] < 0:  # -n·k = … reads n·k = …
+        ones = {m: -c for m, c in ones.items()}
+        rest = {m: -c for m, c in rest.items()}
+    return ones, rest
+
+
+def _term(p: Poly, v: Var) -> Term | None:
+    t, facts = polynomial_term(p, v.sort)
+    return t
+
+
+def _eliminated(q: Quant) -> Term | None:
+    """One ∃ node with its eliminable variables removed, or None when none is."""
+    body = conjuncts(q.body)
+    left = list(q.vars)
+    for v in q.vars:
+        if v.sort not in FIELDS or v.sort == COMPLEX:
+            continue
+        uses = [i for i, c in enumerate(body) if v in free_vars(c)]
+        line = _line(v, body[uses[0]]) if len(uses) == 1 else None
+        if line is not None:
+            body[uses[0]] = _solvable(_term(line[0], v), _term(line[1], v))
+            left.remove(v)
+    if len(left) == len(q.vars):
+        return None
+    return _folded(Quant("exists", tuple(left), and_(*body)) if left else and_(*body))
+
+
+def _folded(t: Term) -> Term:
+    """``t`` with the truth constants an elimination left folded away (``True ∧ P`` is P)."""
+    def fold(s: Term) -> Term | None:
+        if not (isinstance(s, App) and s.op in ("and", "or")):
+            return None
+        unit, zero = (TRUE, FALSE) if s.op == "and" else (FALSE, TRUE)
+        if zero in s.args:
+            return zero
+        kept = [a for a in s.args if a != unit]
+        if len(kept) == len(s.args):
+            return None
+        return unit if not kept else kept[0] if len(kept) == 1 else app(s.op, *kept)
+
+    out = map_term(t, fold)
+    return out.body if isinstance(out, Quant) and out.body in (TRUE, FALSE) else out  # ℚ, ℝ: inhabited
+
+
+def _is_zero(t: Term) -> bool:
+    return isinstance(t, Num) and t.value == 0
+
+
+def _solvable(c1: Term, c0: Term) -> Term:
+    """``c₁ ≠ 0 ∨ c₀ = 0``, folded where c₁ or c₀ is a numeral."""
+    if isinstance(c1, Num):
+        return TRUE if c1.value != 0 else (TRUE if _is_zero(c0) else app("eq", c0, Num(0, c0.sort)))
+    if _is_zero(c0):
+        return TRUE
+    if isinstance(c0, Num):
+        return app("ne", c1, Num(0, c1.sort))
+    return app("or", app("ne", c1, Num(0, c1.sort)), app("eq", c0, Num(0, c0.sort)))
