@@ -36,7 +36,7 @@ from provers.ir import (
     free_vars,
 )
 from provers.ir.sorts import COMPLEX
-from provers.ir.traverse import map_term
+from provers.ir.traverse import map_term, subterms
 from provers.semantics.closed_forms import Poly, PolynomialReader, polynomial_term
 
 __all__ = ["eliminate_linear_exists", "linear_coefficients"]
@@ -45,6 +45,8 @@ __all__ = ["eliminate_linear_exists", "linear_coefficients"]
 
 def eliminate_linear_exists(t: Term) -> Term:
     """``t`` with every ∃ over ℚ/ℝ that a linear equation decides eliminated (module docstring)."""
+    if not any(isinstance(s, Quant) and s.kind == "exists" for s in subterms(t)):
+        return t  # most premises: no rebuilding
     out = map_term(t, lambda s: _eliminated(s) if isinstance(s, Quant) and s.kind == "exists" else None)
     return _folded(out) if out is not t else t
 
