@@ -46,6 +46,34 @@ def test_a_factor_of_a_product_equal_to_a_number_divides_it():
     assert not isinstance(evaluate(SetBuilder(r, app("eq", app("mul", r, Num(0, NAT)), Num(0, NAT))), {}), frozenset)
 
 
+def _roots_form(c: int) -> str:
+    return (f"card {{m::int. \\<exists> x y. x * x + m * x + {c} = 0 \\<and> y * y + m * y + {c} = 0"
+            f" \\<and> x \\<ge> 1 \\<and> y \\<ge> 1}} = 3")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 60))
+def test_an_integer_root_divides_the_constant_term(c: int):
+    """The same question written with the roots: {m | ∃x y ≥ 1. x² + m·x + c = 0 ∧ y² + m·y + c
+    = 0}. x ∣ c whatever m is (x·(x + m) = −c), and m = −(x² + c)/x is read off the equation
+    linear in m: the set is computed exactly (undecided before), against brute force."""
+    expected = {-(x * x + c) // x for x in range(1, c + 1) if c % x == 0}
+    card = _isabelle_conclusion(_roots_form(c))
+    assert evaluate(card.args[0], {}) == len(expected)
+
+
+def test_a_linear_equation_true_for_every_value_gives_no_image():
+    """{m | ∃x ∈ [0, 3]. x·m = 0}: at x = 0 every m satisfies it, so the roots at the other x
+    are not the set (it is ℤ): no finite value is claimed."""
+    m, x = Var("m", INT), Var("x", INT)
+    body = exists_([x], app("and", app("eq", app("mul", x, m), Num(0, INT)),
+                            app("and", app("ge", x, Num(0, INT)), app("le", x, Num(3, INT)))))
+    assert not isinstance(evaluate(SetBuilder(m, body), {}), frozenset)
+    card = _isabelle_conclusion(_roots_form(28))
+    assert truth(card, {}) is True  # {−29, −16, −11}
+    assert truth(app("eq", card.args[0], Num(4, NAT)), {}) is False
+
+
 def test_a_set_definition_is_decided_exactly_at_a_finite_set():
     q = premise(REF)
     assert truth(q, {"S": frozenset({7, 13, 91})}) is True

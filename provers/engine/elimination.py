@@ -11,15 +11,13 @@ is simply true.
 
 Exactness: over a field, ``∃k. c₁·k + c₀ = 0`` holds iff ``c₁ ≠ 0 ∨ c₀ = 0`` (k = −c₀/c₁, or
 any k). Only an equation that is affine in k with coefficients free of k counts: it is read
-by ``closed_forms.PolynomialReader`` (ring operations, casts as embeddings, division by terms
+by ``closed_forms.affine_terms`` (ring operations, casts as embeddings, division by terms
 free of k; ℕ subtraction only where it cannot truncate), so ``c₁·k + c₀`` is its exact value.
 k must occur in no other conjunct of the ∃ (with k in others too, the solvers and the
 evaluator's one-point rules see k = −c₀/c₁ themselves).
 """
 
 from __future__ import annotations
-
-from fractions import Fraction
 
 from provers.ir import (
     FALSE,
@@ -29,7 +27,6 @@ from provers.ir import (
     Num,
     Quant,
     Term,
-    Var,
     and_,
     app,
     conjuncts,
@@ -37,10 +34,9 @@ from provers.ir import (
 )
 from provers.ir.sorts import COMPLEX
 from provers.ir.traverse import map_term, subterms
-from provers.semantics.closed_forms import Poly, PolynomialReader, polynomial_term
+from provers.semantics.closed_forms import affine_terms
 
-__all__ = ["eliminate_linear_exists", "linear_coefficients"]
-
+__all__ = ["eliminate_linear_exists"]
 
 
 def eliminate_linear_exists(t: Term) -> Term:
@@ -51,49 +47,6 @@ def eliminate_linear_exists(t: Term) -> Term:
     return _folded(out) if out is not t else t
 
 
-def linear_coefficients(v: Var, eq: Term) -> tuple[Term, Term] | None:
-    """``(c₁, c₀)`` with ``eq`` exactly ``c₁·v + c₀ = 0`` and c₁, c₀ free of v (terms of v's
-    sort, c₁'s first coefficient positive), or None when ``eq`` is no such equation (v absent,
-    of higher degree, under a function the reader does not know)."""
-    line = _line(v, eq)
-    if line is None:
-        return None
-    return _term(line[0], v), _term(line[1], v)
-
-
-def _line(v: Var, eq: Term) -> tuple[Poly, Poly] | None:
-    """``(c₁, c₀)`` of ``linear_coefficients`` as polynomials in the atoms free of v."""
-    if not (isinstance(eq, App) and eq.op == "eq" and v.sort in FIELDS and v.sort != COMPLEX
-            and eq.args[0].sort == v.sort):
-        return None  # ∃q:ℚ. ↑q = x over ℝ asks x to be rational: k ranges over the equation's field
-    reader = PolynomialReader(v, None)
-    a, b = reader.read(eq.args[0]), reader.read(eq.args[1])
-    if a is None or b is None:
-        return None
-    ones: Poly = {}
-    rest: Poly = {}
-    for m, c in [*a.items(), *((m, -c) for m, c in b.items())]:
-        deg, ratio, atoms = m
-        if ratio != 1 or deg > 1 or any(v in free_vars(x) for x in atoms):
-            return None
-        part = ones if deg == 1 else rest
-        key = (0, ratio, atoms)
-        part[key] = part.get(key, Fraction(0)) + c
-    ones = {m: c for m, c in ones.items() if c}
-    rest = {m: c for m, c in rest.items() if c}
-    if not ones:
-        return None
-    if next(iter(sorted(ones.items(), key=lambda mc: repr(mc[0]))))[1] < 0:  # -n·k = … reads n·k = …
-        ones = {m: -c for m, c in ones.items()}
-        rest = {m: -c for m, c in rest.items()}
-    return ones, rest
-
-
-def _term(p: Poly, v: Var) -> Term | None:
-    t, facts = polynomial_term(p, v.sort)
-    return t
-
-
 def _eliminated(q: Quant) -> Term | None:
     """One ∃ node with its eliminable variables removed, or None when none is."""
     body = conjuncts(q.body)
@@ -102,9 +55,9 @@ def _eliminated(q: Quant) -> Term | None:
         if v.sort not in FIELDS or v.sort == COMPLEX:
             continue
         uses = [i for i, c in enumerate(body) if v in free_vars(c)]
-        line = _line(v, body[uses[0]]) if len(uses) == 1 else None
+        line = affine_terms(v, body[uses[0]]) if len(uses) == 1 else None
         if line is not None:
-            body[uses[0]] = _solvable(_term(line[0], v), _term(line[1], v))
+            body[uses[0]] = _solvable(*line)
             left.remove(v)
     if len(left) == len(q.vars):
         return None

@@ -33,6 +33,8 @@ from provers.ir import (
     INT,
     INTERVALS,
     NAT,
+    RAT,
+    REAL,
     App,
     BigOp,
     Num,
@@ -403,4 +405,37 @@ def _embed(a: Term, work: Sort) -> Term:
     return a if a.sort == work else cast(a, work)
 
 
-__all__ = ["Poly", "PolynomialReader", "closed_form", "closed_form_with_facts", "faulhaber", "polynomial_term"]
+def affine_terms(v: Var, eq: Term) -> tuple[Term, Term] | None:
+    """``(c₁, c₀)`` with ``eq`` exactly ``c₁·v + c₀ = 0``, c₁ and c₀ terms of v's sort free of v
+    (c₁'s first coefficient positive; over ℤ scaled to integer coefficients), or None when
+    ``eq`` is no such equation over v's own sort (v absent, of higher degree, under a function
+    the reader does not know)."""
+    if not (isinstance(eq, App) and eq.op == "eq" and eq.args[0].sort == v.sort and v.sort in (NAT, INT, RAT, REAL)):
+        return None
+    reader = PolynomialReader(v, None)
+    a, b = reader.read(eq.args[0]), reader.read(eq.args[1])
+    if a is None or b is None:
+        return None
+    ones: Poly = {}
+    rest: Poly = {}
+    for m, c in [*a.items(), *((m, -c) for m, c in b.items())]:
+        deg, ratio, atoms = m
+        if ratio != 1 or deg > 1 or any(v in free_vars(x) for x in atoms):
+            return None
+        part = ones if deg == 1 else rest
+        key = (0, ratio, atoms)
+        part[key] = part.get(key, Fraction(0)) + c
+    ones = {m: c for m, c in ones.items() if c}
+    rest = {m: c for m, c in rest.items() if c}
+    if not ones:
+        return None
+    scale = Fraction(lcm(*(c.denominator for c in (*ones.values(), *rest.values()))))
+    if min(ones.items(), key=lambda mc: repr(mc[0]))[1] < 0:  # -n·k = … reads n·k = …
+        scale = -scale
+    work = INT if v.sort == NAT else v.sort  # ℕ's c₀ may be negative
+    c1, facts1 = polynomial_term({m: c * scale for m, c in ones.items()}, work)
+    c0, facts0 = polynomial_term({m: c * scale for m, c in rest.items()}, work)
+    return None if facts1 or facts0 else (c1, c0)
+
+
+__all__ = ["Poly", "PolynomialReader", "affine_terms", "closed_form", "closed_form_with_facts", "faulhaber", "polynomial_term"]

@@ -39,7 +39,7 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics.approx import is_rational
-from provers.semantics.closed_forms import PolynomialReader
+from provers.semantics.closed_forms import PolynomialReader, affine_terms
 from provers.semantics.pairs import pair, simplify
 from provers.semantics.values import FunTable
 
@@ -806,20 +806,21 @@ def _equated(v: Var, c: Term) -> list[Term] | None:
 
 def _image_domain(v: Var, q: Quant, others: frozenset[Var], value: Callable[[Term], Any]) -> frozenset | None:
     """The values ``v`` can take under ``∃ȳ. B`` when B's conjuncts bound each y to a finite
-    domain and one conjunct says ``v = e₁(ȳ) ∨ … ∨ v = eₖ(ȳ)``: the eᵢ at every such ȳ (a
-    superset: membership is still evaluated at each). None when it does not apply or the
-    enumeration would exceed ``MAX_DOMAIN``."""
+    domain and one conjunct says ``v = e₁(ȳ) ∨ … ∨ v = eₖ(ȳ)``, or ``c₁(ȳ)·v + c₀(ȳ) = 0``: the
+    eᵢ (the root −c₀/c₁) at every such ȳ (a superset: membership is still evaluated at each).
+    None when it does not apply, when c₁ and c₀ both vanish at some ȳ (every v would do), or
+    when the enumeration would exceed ``MAX_DOMAIN``."""
     shape = _image_shape(v, q)
     if shape is None:
         return None
-    eqs, free = shape
+    eqs, line, guards_ = shape
     ys = frozenset(q.vars)
-    if any(free_vars(e) & (others - ys) for e in eqs):
+    if any(free_vars(e) & (others - ys) for e in (*eqs, *(line or ()))):
         return None
     domains = []
-    size = len(eqs)
+    size = max(len(eqs), 1)
     for y in q.vars:
-        d = bound_domain(y, free, others | (ys - {y}) | {v}, value)
+        d = bound_domain(y, guards_, others | (ys - {y}) | {v}, value)
         if d is None:
             return None
         d = list(d)
@@ -837,15 +838,36 @@ def _image_domain(v: Var, q: Quant, others: frozenset[Var], value: Callable[[Ter
             if w is None:
                 return None
             out.add(w)
+        if line is not None:
+            c1, c0 = (value(substitute(c, lits)) for c in line)  # type: ignore[arg-type]
+            if not (is_rational(c1) and is_rational(c0)) or isinstance(c1, bool) or isinstance(c0, bool):
+                return None
+            if c1 == 0:
+                if c0 == 0:
+                    return None  # every v satisfies it at this ȳ
+                continue
+            root = -Fraction(c0) / Fraction(c1)
+            if v.sort in (NAT, INT):
+                if root.denominator != 1 or (v.sort == NAT and root < 0):
+                    continue
+                root = int(root)
+            out.add(root)
     return frozenset(out)
 
 
 @by_identity()  # the same ∃ȳ. B is a guard at every value of an outer binder
-def _image_shape(v: Var, q: Quant) -> tuple[list[Term], list[Term]] | None:
-    """``(e₁ … eₖ, the conjuncts free of v)`` for ``_image_domain``, or None."""
+def _image_shape(v: Var, q: Quant) -> tuple[list[Term], tuple[Term, Term] | None, list[Term]] | None:
+    """``(e₁ … eₖ, None, the conjuncts free of v)`` for ``_image_domain``; or, without a
+    conjunct ``v = e``, ``([], (c₁, c₀), all the conjuncts)`` for the first that reads
+    ``c₁(ȳ)·v + c₀(ȳ) = 0`` (``x² + m·x + 28 = 0`` in ``{m. ∃x. …}``; v must satisfy it, so the
+    roots are a superset; the ȳ may be bounded by it, ``x ∣ 28``, as its bounds never depend
+    on v); or None."""
     body = conjuncts(q.body)
     eqs = next((es for c in body if v in free_vars(c) and (es := _equated(v, c)) is not None), None)
-    return None if eqs is None else (eqs, [c for c in body if v not in free_vars(c)])
+    if eqs is not None:
+        return eqs, None, [c for c in body if v not in free_vars(c)]
+    line = next((ln for c in body if v in free_vars(c) and (ln := affine_terms(v, c)) is not None), None)
+    return None if line is None else ([], line, body)
 
 
 def _literal(w: Any, sort: Sort) -> Num | None:
@@ -896,9 +918,37 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
         m = value(other) if v not in free_vars(other) else None
     elif g.op == "eq" and (other := _beside_lcm(v, g)) is not None:
         m = value(other) if v not in free_vars(other) else None  # lcm(a, v) = m ≠ 0: v ∣ m
+    elif g.op == "eq":
+        m = _constant_term(v, g, value)  # v·Q(v, …) + c = 0 over ℤ: v ∣ c
     else:
         return None
     return abs(m) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
+
+
+def _constant_term(v: Var, eq: App, value: Callable[[Term], Any]) -> int | None:
+    """``c`` when ``eq`` reads ``v·Q + c = 0`` with Q a polynomial with integer coefficients in
+    v and integer-valued atoms (other variables included) and c of exact integer value: an
+    integer v then divides c (an integer root divides the constant term: ``x² + m·x + 28 = 0``
+    gives x ∣ 28 whatever m is). None otherwise."""
+    diff = _difference(v, eq.args[0], eq.args[1], False)
+    if diff is None:
+        return None
+    c = 0
+    moves = False
+    for (deg, ratio, atoms), coeff in diff.items():
+        if ratio != 1 or coeff.denominator != 1 or any(a.sort not in (NAT, INT) for a in atoms):
+            return None
+        if deg >= 1:
+            moves = True
+            continue
+        term = int(coeff)
+        for a in atoms:
+            w = value(a)
+            if not isinstance(w, int) or isinstance(w, bool):
+                return None
+            term *= w
+        c += term
+    return c if moves else None
 
 
 def _beside_lcm(v: Var, eq: App) -> Term | None:
