@@ -650,3 +650,58 @@ def test_relational_guard_is_read_under_the_binder():
 def test_set_builder_guard_naming_its_variable_is_an_error():
     with pytest.raises(ParseError, match="bound one"):
         parse_isabelle('theorem fixes x :: nat shows "card {x \\<in> {..x}. x < 10} = 3"')
+
+
+VIETA_LITERAL = '''theorem
+fixes r s t :: real
+assumes h0 : "poly ([: -8, -9, 9, 1:]) r = 0"
+and h1 : "poly [:-8, -9, 9, 1:] s = 0"
+and h2 : "poly ([: -8, -9, 9, 1:] :: real poly) t = 0"
+shows  "(r + s) * (s + t) * (t + r) = 73"'''
+
+
+def test_a_polynomial_literal_under_poly_is_its_value():
+    """``poly [:c₀, …, cₙ:] x`` (HOL-Computational_Algebra's pCons literal, lowest coefficient
+    first) is c₀ + c₁x + … + cₙxⁿ, with or without parentheses or a ``T poly`` annotation
+    (intermediate_algebra/problem_2126, a parse error before)."""
+    from provers.semantics import evaluate
+
+    st = provers.parse(VIETA_LITERAL, "isabelle")
+    for h, v in zip(st.hypotheses, ("r", "s", "t"), strict=True):
+        lhs = h.formula.args[0]
+        for x in (Fraction(-2), Fraction(1, 3), Fraction(5)):
+            assert evaluate(lhs, {v: x}) == x**3 + 9 * x**2 - 9 * x - 8
+    literal = 'theorem fixes a :: real assumes h0 : "poly ([:5, 4, 3, 2:]) a = 0" shows "a < 0"'
+    written = 'theorem fixes a :: real assumes h0 : "2 * a^3 + 3 * a^2 + 4 * a + 5 = 0" shows "a < 0"'
+    v = provers.check_equivalence(literal, written, relation="symbolic", language="isabelle", timeout=1)
+    assert v.status.value == "equivalent", v.reason
+    perturbed = literal.replace("[:5, 4, 3, 2:]", "[:5, 4, 3, -2:]")  # a root at a > 0: refuted
+    w = provers.check_equivalence(literal, perturbed, relation="symbolic", language="isabelle", timeout=1)
+    assert w.status.value == "inequivalent", w.reason
+
+
+def test_poly_of_anything_else_stays_the_library_constant():
+    """``poly p x`` with p a ``real poly`` variable keeps no meaning (a function variable would
+    let a countermodel choose one); a literal elsewhere is a type error, not a list."""
+    st = provers.parse('theorem fixes p :: "real poly" and x :: real assumes "poly p x = 0" shows "x = 2"',
+                       "isabelle")
+    lhs = st.hypotheses[0].formula.args[0]
+    assert isinstance(lhs, Uninterpreted) and lhs.symbol == "poly"
+    with pytest.raises(ParseError):
+        provers.parse('theorem fixes x :: real assumes "[:1, 2:] = [1, 2]" shows "x = 2"', "isabelle")
+    with pytest.raises(ParseError, match="closes no polynomial literal"):
+        provers.parse('theorem fixes x :: real assumes "x = :] 2" shows "x = 2"', "isabelle")
+
+
+@pytest.mark.parametrize("n", [1, 2, 6, 13, 1260, 2**20 + 5])
+def test_binary_numerals_are_their_value(n: int):
+    """Isabelle prints numerals as ``numeral (Bit0 (Bit1 One))`` (= 6); candidates copy that
+    form (number_theory/problem_1118: ``numeral (Bit0 (Bit1 (Bit1 (Bit0 One)))) * …``), which
+    was an uninterpreted symbol. Bit0 x = 2x, Bit1 x = 2x + 1, One = 1."""
+    from provers.semantics import evaluate
+
+    def bits(k: int) -> str:
+        return "One" if k == 1 else f"(Bit{k % 2} {bits(k // 2)})"
+
+    st = provers.parse(f'theorem fixes x :: int assumes "x = numeral {bits(n)}" shows "x > 0"', "isabelle")
+    assert evaluate(st.hypotheses[0].formula.args[1], {}) == n

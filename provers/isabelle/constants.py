@@ -325,6 +325,28 @@ _cast_from("of_real", REAL, "num", "field")
 _cast_from("of_rat", RAT, "num", "field")
 
 
+# Isabelle's binary numerals, as printed: `numeral (Bit0 (Bit1 One))` is 6 (type `num` read as ℕ)
+_cast_from("numeral", NAT, "num")
+
+
+@_const("One", 0)
+def _one(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    return PreNum(1, NAT)
+
+
+def _bit(name: str, low: int) -> None:
+    def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+        e.unify(xs[0].sort, NAT, pos, f"the argument of {name} (a binary numeral)")
+        twice = PreApp("mul", (PreNum(2, NAT), xs[0]), NAT)
+        return PreApp("add", (twice, PreNum(1, NAT)), NAT) if low else twice
+
+    CONSTS[name] = (1, build)
+
+
+_bit("Bit0", 0)
+_bit("Bit1", 1)
+
+
 def _same2(name: str, op: str, *classes: str) -> None:
     def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
         a, b = xs
@@ -486,6 +508,29 @@ def _sum_list(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     return PreApp("list_sum", (xs[0],), x)
 
 
+#: The symbol of a polynomial literal ``[:c₀, c₁, …:]`` (HOL-Computational_Algebra's
+#: ``pCons c₀ (pCons c₁ …)``), read only as the first argument of ``poly``.
+POLY_LITERAL = "poly_literal"
+#: The coefficient type of ``T poly`` in an annotation ``([:…:] :: real poly)``.
+POLY_COEFFICIENTS = {"nat": NAT, "int": INT, "rat": RAT, "real": REAL, "complex": COMPLEX}
+
+
+@_const("poly", 2)
+def _poly(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    """``poly [:c₀, …, cₙ:] x`` is c₀ + c₁·x + … + cₙ·xⁿ (the value of the literal's polynomial
+    at x); ``poly p`` of any other p stays the library constant, uninterpreted."""
+    p, x = xs
+    if not (isinstance(p, PreSym) and p.symbol == POLY_LITERAL):
+        return PreSym("poly", (p, x), e.fresh())
+    elem = p.args[0].sort if p.args else e.fresh("num")
+    e.unify(x.sort, elem, pos, "poly [:…:] x (x has the coefficients' type)")
+    total: PreTerm = PreNum(0, elem)
+    for i, c in enumerate(p.args):
+        term = c if i == 0 else PreApp("mul", (c, x if i == 1 else PreApp("pow", (x, PreNum(i, NAT)), elem)), elem)
+        total = term if i == 0 else PreApp("add", (total, term), elem)
+    return total
+
+
 # --------------------------------------------------------------------------------------
 # Library constants the IR does not model
 # --------------------------------------------------------------------------------------
@@ -505,7 +550,7 @@ HOL_CONSTANTS = frozenset({
     "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined", "Least", "Greatest",
     "Inf", "Sup", "Pow", "vimage", "Gcd", "Lcm", "frac", "arg_min", "arg_max", "is_singleton",
     "the_elem", "enumerate", "nat_of_num", "infinite", "dom", "ran", "product",
-    "numeral", "Bit0", "Bit1", "One", "nth", "Domain",
+    "nth", "Domain",
     # Complex_Main: complex numbers, transcendental functions, limits, series, derivatives
     "cis", "Arg", "arg", "rcis", "csqrt", "Ln", "cot",
     "arsinh", "arcosh", "artanh", "suminf", "summable", "sums", "convergent", "LIMSEQ", "lim",
@@ -521,7 +566,7 @@ HOL_CONSTANTS = frozenset({
     "content", "integral", "has_integral", "integrable_on", "lebesgue_integral",
     "set_integral", "orthogonal", "norm_vec", "row", "column", "rows", "columns",
     # HOL-Computational_Algebra / HOL-Number_Theory / HOL-Library
-    "poly", "coeff", "degree", "pCons", "map_poly", "lead_coeff", "monom", "smult", "pderiv", "poly_roots",
+    "coeff", "degree", "pCons", "map_poly", "lead_coeff", "monom", "smult", "pderiv", "poly_roots",
     "order", "primes", "prime_factorization", "multiplicity",
     "totient", "coprime", "cong", "ord", "residue_ring", "count", "mset", "size",
     "set_mset", "pochhammer", "harm",

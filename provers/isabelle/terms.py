@@ -20,9 +20,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from provers.errors import InputTooLargeError
-from provers.ir import BOOL, COMPLEX, NAT, ORDER_OPS, REAL, RELATION_OPS, ListSort, SetSort, Sort
+from provers.ir import (
+    BOOL,
+    COMPLEX,
+    NAT,
+    ORDER_OPS,
+    REAL,
+    RELATION_OPS,
+    ListSort,
+    OpaqueSort,
+    SetSort,
+    Sort,
+)
 from provers.isabelle.binders import BinderForms
-from provers.isabelle.constants import BINARY, CONSTS, NULLARY
+from provers.isabelle.constants import BINARY, CONSTS, NULLARY, POLY_COEFFICIENTS, POLY_LITERAL
 from provers.isabelle.inference import ElabError, Inference
 from provers.isabelle.lexer import LexError, Token
 from provers.isabelle.notation import (
@@ -193,7 +204,13 @@ class TermParser(BinderForms, SetNotation):
                     continue
                 if t.kind == "op" and t.text == "::" and min_bp <= 3:  # t :: T ("_::_" [4, 0] 3)
                     self.next()
-                    left = self.inf.coerce(left, self.read_type(), t.pos, "a type annotation")
+                    target = self.read_type()
+                    if isinstance(left, PreSym) and left.symbol == POLY_LITERAL and isinstance(target, OpaqueSort) \
+                            and (base := POLY_COEFFICIENTS.get(target.name.removesuffix(" poly"))) is not None:
+                        for c in left.args:  # ([:k, 4, 5:] :: real poly): real coefficients
+                            self.inf.unify(c.sort, base, t.pos, "the coefficients of a polynomial literal")
+                        continue
+                    left = self.inf.coerce(left, target, t.pos, "a type annotation")
                     continue
                 break
             return left
@@ -321,8 +338,10 @@ class TermParser(BinderForms, SetNotation):
         if t.kind == "tvar":
             raise ElabError(
                 f"{t.text} is a type variable, not a term (HOL has no 'x' string or character literals here: use a name)", t.pos)
-        if t.text in ("[:", ":]"):
-            raise ElabError("polynomial literals [:a, b, c:] are not supported: write the polynomial as a term in x", t.pos)
+        if t.text == "[:":
+            return self.poly_literal(t)
+        if t.text == ":]":
+            raise ElabError(":] closes no polynomial literal [:a, b, c:]", t.pos)
         if t.text in ("...", "…"):
             raise ElabError("an ellipsis … is not a HOL term: write the sum or product with ∑ / ∏", t.pos)
         if t.text == "∞":
@@ -393,6 +412,19 @@ class TermParser(BinderForms, SetNotation):
             items.append(it)
         self.expect("]", "to close [")
         return PreSym("list", tuple(items), ListSort(elem))
+
+    def poly_literal(self, open_tok: Token) -> PreTerm:
+        """``[:c₀, c₁, …:]``: its coefficients, for ``poly`` to read (``constants._poly``)."""
+        elem = self.inf.fresh("num")
+        items: list[PreTerm] = []
+        while not self.at(":]"):
+            if items:
+                self.expect(",", "between the coefficients of [:…:]")
+            it = self.expr(0)
+            self.inf.unify(it.sort, elem, open_tok.pos, "a polynomial literal")
+            items.append(it)
+        self.next()
+        return PreSym(POLY_LITERAL, tuple(items), OpaqueSort("poly"))
 
     def ite(self) -> PreTerm:
         t = self.next()
