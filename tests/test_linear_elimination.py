@@ -109,3 +109,15 @@ shows  "card multiples = 52487"'''
     assert v.status.value == "equivalent", v.reason
     w = provers.check_equivalence(MULTIPLES_REAL_K, plain, relation="symbolic", language="isabelle", timeout=1)
     assert w.status.value == "inequivalent", w.reason
+
+
+def test_a_variable_of_a_possibly_empty_type_keeps_its_quantifier():
+    """``∃ (a : α) (k : ℝ). 2·k = 3`` is ``∃ a : α. True``: false when α is empty (a Lean type
+    variable may be), so it is not folded to True (over ℝ, or an Isabelle ``'a``, it is)."""
+    from provers.ir import OpaqueSort
+
+    a = Var("a", OpaqueSort("α"))
+    eq = app("eq", app("mul", num(2, REAL), K), num(3, REAL))
+    assert eliminate_linear_exists(Quant("exists", (a, K), eq)) == Quant("exists", (a,), TRUE)
+    assert eliminate_linear_exists(Quant("exists", (X, K), eq)) == TRUE
+    assert eliminate_linear_exists(Quant("exists", (Var("b", OpaqueSort("'a")), K), eq)) == TRUE

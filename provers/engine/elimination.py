@@ -31,6 +31,7 @@ from provers.ir import (
     app,
     conjuncts,
     free_vars,
+    provably_inhabited,
 )
 from provers.ir.sorts import COMPLEX
 from provers.ir.traverse import map_term, subterms
@@ -65,8 +66,14 @@ def _eliminated(q: Quant) -> Term | None:
 
 
 def _folded(t: Term) -> Term:
-    """``t`` with the truth constants an elimination left folded away (``True ∧ P`` is P)."""
+    """``t`` with the truth constants an elimination left folded away (``True ∧ P`` is P;
+    ``∃x. True`` is True only where x's type is provably inhabited)."""
     def fold(s: Term) -> Term | None:
+        if isinstance(s, Quant) and s.body in (TRUE, FALSE):
+            vacuous = TRUE if s.kind == "forall" else FALSE  # ∀x. True, ∃x. False: any type
+            if s.body == vacuous or all(provably_inhabited(v.sort) for v in s.vars):
+                return s.body
+            return None
         if not (isinstance(s, App) and s.op in ("and", "or")):
             return None
         unit, zero = (TRUE, FALSE) if s.op == "and" else (FALSE, TRUE)
@@ -77,8 +84,7 @@ def _folded(t: Term) -> Term:
             return None
         return unit if not kept else kept[0] if len(kept) == 1 else app(s.op, *kept)
 
-    out = map_term(t, fold)
-    return out.body if isinstance(out, Quant) and out.body in (TRUE, FALSE) else out  # ℚ, ℝ: inhabited
+    return map_term(t, fold)
 
 
 def _is_zero(t: Term) -> bool:
