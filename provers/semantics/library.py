@@ -144,6 +144,7 @@ LIST_FUNCTIONS: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], An
     "rev": (1, _on_list(lambda xs: xs[::-1])),
     "hd": (1, _on_list(lambda xs: xs[0] if xs else None)),  # hd [] unspecified
     "last": (1, _on_list(lambda xs: xs[-1] if xs else None)),
+    "append": (2, lambda args, sorts: args[0] + args[1] if all(isinstance(a, tuple) for a in args) else None),
 }
 #: the symbols above that build a list from their arguments (a list of numerals is ground:
 #: ``lower.fold_ground`` folds ``sum_list [17, 10, 9]``)

@@ -71,6 +71,7 @@ from provers.ir import (
     BigOp,
     FunSort,
     Lam,
+    ListSort,
     Num,
     OpaqueSort,
     Quant,
@@ -117,6 +118,9 @@ class Lowered:
     #: variables of a sort the solvers lack that a hypothesis gives a closed value (``scores =
     #: [17, 10, 9]``), substituted away (``literal_definitions``): (variable, its exact value)
     defined: tuple[tuple[Var, Any], ...] = ()
+    #: list variables seen only through their sum and length (``summarized_lists``): (the
+    #: list, the constant for its sum, the constant for its length)
+    summarized: tuple[tuple[Var, Var, Var], ...] = ()
 
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
@@ -539,6 +543,8 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     original_body = body
     body, defined = literal_definitions(body, consts)
     consts = [v for v in consts if v not in dict(defined)]
+    body, summarized = summarized_lists(body, consts)
+    consts = [v for v in consts if v not in {w for w, _, _ in summarized}] + [x for _, s, n in summarized for x in (s, n)]
     lw = Lowerer(constrain_facts, witness_existentials)
     body = shared_conjuncts_out(body)
     body = pairs.simplify(body, isabelle=False)  # (x, y) = (0, 0): the solvers have no pairs
@@ -558,7 +564,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms(consts, lw.nat_valued))
     return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable,
-                   defined)
+                   defined, summarized)
 
 
 def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Any], ...]]:
@@ -580,3 +586,60 @@ def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tupl
                     defined.append((v, value))
                     break
     return body, tuple(defined)
+
+
+#: Element sorts of the lists ``summarized_lists`` reads as their sum and length.
+_SUMMED = (NAT, INT, RAT, REAL)
+
+
+def summarized_lists(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Var, Var], ...]]:
+    """``body`` with each list variable (of numbers) that occurs only as ``sum_list xs`` and
+    ``length xs`` (appends ``xs @ ys`` split first: their sum and length add up) replaced by
+    two constants s and ℓ, under the hypothesis ``ℓ = 0 → s = 0``.
+
+    Why exact: the pairs (sum, length) of the lists of a number sort are exactly those with
+    ℓ = 0 → s = 0 (``[s, 0, …, 0]`` has length ℓ ≥ 1 and sum s; over ℕ, s ≥ 0 by its sort), so
+    ∀xs. P (sum xs) (length xs) ⟺ ∀s ℓ. (ℓ = 0 → s = 0) → P s ℓ. MATH states "her next three
+    scores" as ``length next_scores = 3`` and asks for ``sum_list next_scores``; the solvers have
+    no lists. A model gets ``xs = [s, 0, …, 0]`` back (``read_model``), so the evaluator checks
+    it on the statement as written."""
+    candidates = [v for v in consts if isinstance(v.sort, ListSort) and v.sort.elem in _SUMMED]
+    if not candidates:
+        return body, ()
+    body = map_term(body, _split_append)
+    out: list[tuple[Var, Var, Var]] = []
+    for v in candidates:
+        reads = [t for t in subterms(body) if isinstance(t, App) and t.op in ("list_sum", "list_length") and t.args[0] == v]
+        if not reads or sum(1 for t in subterms(body) if t == v) != len(reads):
+            continue  # v is read some other way (an element, a set, an equation between lists)
+        total = Var(fresh_name(f"{v.name}.sum", body), v.sort.elem)  # type: ignore[attr-defined]
+        length = Var(fresh_name(f"{v.name}.length", body), NAT)
+        body = map_term(body, lambda t, v=v, total=total, length=length: (
+            (total if t.op == "list_sum" else length)
+            if isinstance(t, App) and t.op in ("list_sum", "list_length") and t.args[0] == v else None))
+        empty_sum = app("or", app("ne", length, Num(0, NAT)), app("eq", total, Num(0, total.sort)))
+        body = app("implies", empty_sum, body)
+        out.append((v, total, length))
+    return body, tuple(out)
+
+
+def _split_append(t: Term) -> Term | None:
+    """``sum_list (xs @ ys)`` as ``sum_list xs + sum_list ys``; ``length`` likewise."""
+    if isinstance(t, App) and t.op in ("list_sum", "list_length") and isinstance(a := t.args[0], Uninterpreted) \
+            and a.symbol == "append" and len(a.args) == 2:
+        return app("add", *(map_term(app(t.op, x), _split_append) for x in a.args))
+    return None
+
+
+def summary_list(total: Any, length: Any, elem: Sort) -> tuple | None:
+    """The list ``[s, 0, …, 0]`` of length ℓ and sum s (``()`` for ℓ = 0), or None when the
+    model's values are not exact numbers of the element sort or ℓ is huge."""
+    if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= 100_000:
+        return None
+    if length == 0:
+        return ()
+    if isinstance(total, bool) or not isinstance(total, (int, Fraction)):
+        return None
+    if elem in (NAT, INT) and (Fraction(total).denominator != 1 or (elem == NAT and total < 0)):
+        return None
+    return (total,) + (0,) * (length - 1)

@@ -28,7 +28,7 @@ from provers.backends.smt.emit import (
     is_array_fun,
     walk_literals,
 )
-from provers.backends.smt.lower import Lowered, lower_obligation
+from provers.backends.smt.lower import Lowered, lower_obligation, summary_list
 from provers.ir import BOOL, COMPLEX, REAL, FunSort, OpaqueSort, SetSort, Sort, Term, Var
 from provers.semantics import PROBES, ExactComplex, FunTable, Opaque, decide
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
@@ -295,6 +295,10 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     """Model → IR values by variable name; user symbols as tables by symbol name."""
     env = {v.name: _variable_value(em, model, v) for v in lowered.consts}
     env.update((v.name, value) for v, value in lowered.defined)  # substituted away: put back
+    for xs, total, length in lowered.summarized:  # a list seen through its sum and length
+        value = summary_list(env.get(total.name), env.get(length.name), xs.sort.elem)  # type: ignore[attr-defined]
+        if value is not None:
+            env[xs.name] = value
     const_names = set(env)
     seen: dict[str, int] = {}
     for (kind, name, args, result), decl in em.funcs.items():
