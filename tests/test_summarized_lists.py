@@ -52,6 +52,25 @@ def test_a_list_read_another_way_is_left_alone():
         assert not lowered.summarized
 
 
+def test_a_list_name_bound_again_inside_is_left_alone():
+    """``sum_list xs`` under an inner ``∀xs`` is the inner list's: no summary of the outer one
+    (it would capture the inner occurrence)."""
+    inner = forall_([XS], app("ge", app("list_sum", XS), Num(0, INT)))
+    claim = forall_([XS], implies(app("eq", app("list_length", XS), Num(1, NAT)), inner))
+    try:
+        lowered = lower_obligation(claim)
+    except Exception as e:  # noqa: BLE001 - the lowering refuses the list variable
+        assert "List" in str(e) or "rebinds" in str(e)
+    else:
+        assert not lowered.summarized
+
+
+def test_both_solvers_read_the_summary():
+    for solver in ("z3", "cvc5"):
+        r = solve(solver, _claim(2, 5), 2.0)
+        assert isinstance(r, Refuted) and len(r.model["xs"]) == 2 and sum(r.model["xs"]) == 5, (solver, r)
+
+
 SCORES = '''theorem
 fixes alula_scores :: "nat list"
 and next_scores :: "nat list"

@@ -610,7 +610,7 @@ def summarized_lists(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[V
     out: list[tuple[Var, Var, Var]] = []
     for v in candidates:
         reads = [t for t in subterms(body) if isinstance(t, App) and t.op in ("list_sum", "list_length") and t.args[0] == v]
-        if not reads or sum(1 for t in subterms(body) if t == v) != len(reads):
+        if not reads or sum(1 for t in subterms(body) if t == v) != len(reads) or _rebinds(body, v):
             continue  # v is read some other way (an element, a set, an equation between lists)
         total = Var(fresh_name(f"{v.name}.sum", body), v.sort.elem)  # type: ignore[attr-defined]
         length = Var(fresh_name(f"{v.name}.length", body), NAT)
@@ -621,6 +621,15 @@ def summarized_lists(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[V
         body = app("implies", empty_sum, body)
         out.append((v, total, length))
     return body, tuple(out)
+
+
+def _rebinds(body: Term, v: Var) -> bool:
+    """Whether a binder inside ``body`` binds a variable equal to v (its occurrences there are
+    not v's)."""
+    for t in subterms(body):
+        if isinstance(t, (Quant, Lam)) and v in t.vars or isinstance(t, (BigOp, SetBuilder)) and t.var == v:
+            return True
+    return False
 
 
 def _split_append(t: Term) -> Term | None:
