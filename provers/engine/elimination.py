@@ -31,6 +31,7 @@ from provers.ir import (
     app,
     conjuncts,
     free_vars,
+    or_,
     provably_inhabited,
 )
 from provers.ir.sorts import COMPLEX
@@ -79,10 +80,7 @@ def _folded(t: Term) -> Term:
         unit, zero = (TRUE, FALSE) if s.op == "and" else (FALSE, TRUE)
         if zero in s.args:
             return zero
-        kept = [a for a in s.args if a != unit]
-        if len(kept) == len(s.args):
-            return None
-        return unit if not kept else kept[0] if len(kept) == 1 else app(s.op, *kept)
+        return (and_ if s.op == "and" else or_)(*s.args) if unit in s.args else None  # the unit dropped
 
     return map_term(t, fold)
 
@@ -92,10 +90,9 @@ def _is_zero(t: Term) -> bool:
 
 
 def _solvable(c1: Term, c0: Term) -> Term:
-    """``c₁ ≠ 0 ∨ c₀ = 0``, folded where c₁ or c₀ is a numeral."""
-    if isinstance(c1, Num):
-        return TRUE if c1.value != 0 else (TRUE if _is_zero(c0) else app("eq", c0, Num(0, c0.sort)))
-    if _is_zero(c0):
+    """``c₁ ≠ 0 ∨ c₀ = 0``, folded where c₁ or c₀ is a numeral (``affine_terms`` never gives a
+    zero c₁: a numeral c₁ is nonzero)."""
+    if isinstance(c1, Num) or _is_zero(c0):
         return TRUE
     if isinstance(c0, Num):
         return app("ne", c1, Num(0, c1.sort))

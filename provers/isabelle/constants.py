@@ -511,8 +511,6 @@ def _sum_list(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
 #: The symbol of a polynomial literal ``[:c₀, c₁, …:]`` (HOL-Computational_Algebra's
 #: ``pCons c₀ (pCons c₁ …)``), read only as the first argument of ``poly``.
 POLY_LITERAL = "poly_literal"
-#: The coefficient type of ``T poly`` in an annotation ``([:…:] :: real poly)``.
-POLY_COEFFICIENTS = {"nat": NAT, "int": INT, "rat": RAT, "real": REAL, "complex": COMPLEX}
 
 
 @_const("poly", 2)

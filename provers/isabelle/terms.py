@@ -33,7 +33,7 @@ from provers.ir import (
     Sort,
 )
 from provers.isabelle.binders import BinderForms
-from provers.isabelle.constants import BINARY, CONSTS, NULLARY, POLY_COEFFICIENTS, POLY_LITERAL
+from provers.isabelle.constants import BINARY, CONSTS, NULLARY, POLY_LITERAL
 from provers.isabelle.inference import ElabError, Inference
 from provers.isabelle.lexer import LexError, Token
 from provers.isabelle.notation import (
@@ -54,7 +54,7 @@ from provers.isabelle.preterm import (
     pairs,
 )
 from provers.isabelle.sets import SetNotation
-from provers.isabelle.types import TypeReader
+from provers.isabelle.types import BASE_TYPES, TypeReader
 
 
 @dataclass
@@ -206,7 +206,7 @@ class TermParser(BinderForms, SetNotation):
                     self.next()
                     target = self.read_type()
                     if isinstance(left, PreSym) and left.symbol == POLY_LITERAL and isinstance(target, OpaqueSort) \
-                            and (base := POLY_COEFFICIENTS.get(target.name.removesuffix(" poly"))) is not None:
+                            and (base := BASE_TYPES.get(target.name.removesuffix(" poly"))) is not None:
                         for c in left.args:  # ([:k, 4, 5:] :: real poly): real coefficients
                             self.inf.unify(c.sort, base, t.pos, "the coefficients of a polynomial literal")
                         continue

@@ -139,6 +139,16 @@ def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
     return out
 
 
+def _below(w: Any, strict: bool) -> int:
+    """The largest integer < w (``strict``) or ≤ w, for a rational w."""
+    return math.ceil(w) - 1 if strict else math.floor(w)
+
+
+def _above(w: Any, strict: bool) -> int:
+    """The smallest integer > w (``strict``) or ≥ w, for a rational w."""
+    return math.floor(w) + 1 if strict else math.ceil(w)
+
+
 def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
                  value_of: Callable[[Term], Any],
                  bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None = None) -> Iterable[Any] | None:
@@ -212,10 +222,10 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
         if line is not None:  # c₁·v + c₀ < 0 (`x + 4 < 9`, `-9 < x + 4`)
             r = -line[1] / line[0]
             if line[0] > 0:
-                c = math.ceil(r) - 1 if op == "lt" else math.floor(r)
+                c = _below(r, op == "lt")
                 hi = c if hi is None else min(hi, c)
             else:
-                c = math.floor(r) + 1 if op == "lt" else math.ceil(r)
+                c = _above(r, op == "lt")
                 lo = c if lo is None else max(lo, c)
             continue
         if op in ("lt", "le") and a != v and v in free_vars(a):
@@ -231,14 +241,14 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             if not is_rational(w):
                 w = _enclosed(b, 1, v, others, bounds_of)  # v < w ≤ its upper bound
             if is_rational(w):
-                c = math.ceil(w) - 1 if op == "lt" else math.floor(w)
+                c = _below(w, op == "lt")
                 hi = c if hi is None else min(hi, c)
         elif b == v:
             w = value(a)
             if not is_rational(w):
                 w = _enclosed(a, 0, v, others, bounds_of)  # its lower bound ≤ w < v
             if is_rational(w):
-                c = math.floor(w) + 1 if op == "lt" else math.ceil(w)
+                c = _above(w, op == "lt")
                 lo = c if lo is None else max(lo, c)
     if finite is not None:
         return finite
@@ -730,10 +740,10 @@ def _integer_bounds(v: Var, body: Term, value_of: Callable[[Term], Any]
         if not is_rational(w) or isinstance(w, bool):
             return None
         if a == v:  # v < w, v ≤ w
-            c = math.ceil(w) - 1 if op == "lt" else math.floor(w)
+            c = _below(w, op == "lt")
             hi = c if hi is None else min(hi, c)
         else:  # w < v, w ≤ v
-            c = math.floor(w) + 1 if op == "lt" else math.ceil(w)
+            c = _above(w, op == "lt")
             lo = c if lo is None else max(lo, c)
     return lo, hi, frozenset(removed)
 
