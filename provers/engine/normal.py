@@ -46,6 +46,7 @@ from provers.ir import (
     Num,
     OpaqueSort,
     Quant,
+    SetBuilder,
     SetSort,
     Sort,
     Statement,
@@ -192,11 +193,15 @@ def simplify_logic(t: Term) -> Term:
     """Meaning-preserving rewrites that erase notation: ``P → False`` ⇒ ``¬P``,
     ``¬¬P`` ⇒ ``P`` (classical, as Lean and Isabelle/HOL are), ``¬(a = b)`` ⇒ ``a ≠ b``,
     ``¬(a ≠ b)`` ⇒ ``a = b``, nested ``∧``/``∨`` flattened, ``True`` conjuncts dropped;
-    Isabelle's radicals of a positive numeral written one way (``radical``)."""
+    Isabelle's radicals of a positive numeral written one way (``radical``); membership in a
+    set-builder ``t ∈ {y | P y}`` ⇒ ``P t`` (``Set.mem_setOf_eq``, ``mem_Collect_eq``), so that
+    ``x ∈ {1..}`` and ``1 ≤ x`` are one term and a set's body is read as its comparisons."""
 
     def rw(s: Term) -> Term | None:
         if not isinstance(s, App):
             return None
+        if s.op == "mem" and isinstance(s.args[1], SetBuilder):
+            return rw_again(substitute(s.args[1].body, {s.args[1].var: s.args[0]}))
         if s.op in ("powr", "root"):
             return radical(s)
         if s.op == "implies" and s.args[1] == FALSE:
@@ -215,6 +220,9 @@ def simplify_logic(t: Term) -> Term:
             if len(flat) != len(s.args):
                 return app("or", *flat)
         return None
+
+    def rw_again(s: Term) -> Term:  # the body may hold redexes the substitution made
+        return map_term(s, rw)
 
     return map_term(t, rw)
 
