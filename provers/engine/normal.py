@@ -200,7 +200,7 @@ def simplify_logic(t: Term) -> Term:
     def rw(s: Term) -> Term | None:
         if not isinstance(s, App):
             return None
-        if s.op == "mem" and isinstance(s.args[1], SetBuilder):
+        if s.op == "mem" and isinstance(s.args[1], SetBuilder) and s.args[0].sort == s.args[1].var.sort:
             return rw_again(substitute(s.args[1].body, {s.args[1].var: s.args[0]}))
         if s.op in ("powr", "root"):
             return radical(s)
