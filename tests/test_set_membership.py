@@ -61,3 +61,17 @@ def test_the_rewrite_agrees_with_the_evaluator(op, c, d, x, real):
     assert "mem" not in repr(rewritten)
     env = {"v": Fraction(x) if real else x}
     assert truth(rewritten, env) == truth(term, env) is not None
+
+
+LEAST = "theorem t : IsLeast {t : ℕ | %s < t ∧ (Nat.lcm 12 t)^3 = (12 * t)^2} 18 := by sorry"
+
+
+def test_sae_keeps_a_conclusion_membership_as_one_leaf():
+    """FormalAlign `mathd_numbertheory_629` and its mutant `7 < t`: the two sets are equal (no t
+    in 1..7 meets the equation), so the leaves `18 ∈ S` and `18 ∈ S'` match. Unfolding the
+    membership at the conclusion's top made the leaves `0 < 18` and `7 < 18`, refuted as
+    `0 = 7`: a wrong `inequivalent` (the held-out mutants caught it)."""
+    same = provers.check_equivalence(LEAST % "0", LEAST % "7", relation="sae", language="lean4", timeout=1.0)
+    assert str(same.status) == "equivalent", same.reason
+    other = provers.check_equivalence(LEAST % "0", LEAST % "20", relation="sae", language="lean4", timeout=1.0)
+    assert str(other.status) == "inequivalent", other.reason

@@ -24,6 +24,7 @@ variable) or range premise (``∀ x ∈ S``, ``∀ x < n``) mentions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -38,6 +39,7 @@ from provers.ir import (
     ORDER_OPS,
     TRUE,
     App,
+    BigOp,
     FunSort,
     Hypothesis,
     IRError,
@@ -56,12 +58,14 @@ from provers.ir import (
     VarBinder,
     and_,
     app,
+    children,
     conjuncts,
     free_vars,
     fresh_name,
     is_universe,
     map_term,
     provably_inhabited,
+    rebuild,
     rename_apart,
     strip_forall,
     substitute,
@@ -189,19 +193,23 @@ def forall_conjuncts(p: Term) -> list[Term]:
     return out
 
 
-def simplify_logic(t: Term) -> Term:
+def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
     """Meaning-preserving rewrites that erase notation: ``P → False`` ⇒ ``¬P``,
     ``¬¬P`` ⇒ ``P`` (classical, as Lean and Isabelle/HOL are), ``¬(a = b)`` ⇒ ``a ≠ b``,
     ``¬(a ≠ b)`` ⇒ ``a = b``, nested ``∧``/``∨`` flattened, ``True`` conjuncts dropped;
     Isabelle's radicals of a positive numeral written one way (``radical``); membership in a
-    set-builder ``t ∈ {y | P y}`` ⇒ ``P t`` (``Set.mem_setOf_eq``, ``mem_Collect_eq``), so that
-    ``x ∈ {1..}`` and ``1 ≤ x`` are one term and a set's body is read as its comparisons."""
+    set-builder ``t ∈ {y | P y}`` ⇒ ``P t`` (``set_memberships``).
+
+    ``memberships_at_top=False`` (a conclusion): memberships only under a binder. ``sae``
+    compares a premise-free conclusion leaf by leaf through its connectives, and ``18 ∈ S``
+    against ``18 ∈ S'`` is one leaf, proved by ``S = S'``; unfolded, ``0 < 18`` against
+    ``7 < 18`` is a leaf that fails (the FormalAlign mutant ``IsLeast {t | 7 < t ∧ …} 18`` of
+    ``mathd_numbertheory_629``, whose set is the reference's). Under a binder a membership is
+    inside one leaf, so unfolding it changes no leaf."""
 
     def rw(s: Term) -> Term | None:
         if not isinstance(s, App):
             return None
-        if s.op == "mem" and isinstance(s.args[1], SetBuilder) and s.args[0].sort == s.args[1].var.sort:
-            return rw_again(substitute(s.args[1].body, {s.args[1].var: s.args[0]}))
         if s.op in ("powr", "root"):
             return radical(s)
         if s.op == "implies" and s.args[1] == FALSE:
@@ -221,10 +229,33 @@ def simplify_logic(t: Term) -> Term:
                 return app("or", *flat)
         return None
 
-    def rw_again(s: Term) -> Term:  # the body may hold redexes the substitution made
-        return map_term(s, rw)
+    t = set_memberships(t) if memberships_at_top else _under_binders(t, set_memberships)
+    return map_term(t, rw)
+
+
+def set_memberships(t: Term) -> Term:
+    """``t`` with every ``a ∈ {y | P y}`` as ``P a`` (``Set.mem_setOf_eq``, ``mem_Collect_eq``):
+    ``x ∈ {1..}`` and ``1 ≤ x`` are one term, and a set whose body holds such a membership is
+    read by its comparisons (its sign cells)."""
+
+    def rw(s: Term) -> Term | None:
+        if isinstance(s, App) and s.op == "mem" and isinstance(s.args[1], SetBuilder) \
+                and s.args[0].sort == s.args[1].var.sort:
+            return map_term(substitute(s.args[1].body, {s.args[1].var: s.args[0]}), rw)
+        return None
 
     return map_term(t, rw)
+
+
+def _under_binders(t: Term, fn: Callable[[Term], Term]) -> Term:
+    """``t`` with ``fn`` applied to the body of each outermost binder (a ∀/∃, λ, set-builder,
+    or big operator's body; a big operator's domain is outside its binder)."""
+    if isinstance(t, (Quant, Lam, SetBuilder)):
+        return replace(t, body=fn(t.body))
+    if isinstance(t, BigOp):
+        return replace(t, domain=_under_binders(t.domain, fn), body=fn(t.body))
+    kids = children(t)
+    return rebuild(t, tuple(_under_binders(c, fn) for c in kids)) if kids else t
 
 
 def function_extensionality(t: App) -> Term | None:
@@ -377,7 +408,8 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     premises: list[Term] = []
     instances: list[Term] = []
     _read_binders(statement, prefix, premises, instances)
-    concl = _peel_conclusion(simplify_logic(statement.conclusion), prefix, premises, instances)
+    concl = _peel_conclusion(simplify_logic(statement.conclusion, memberships_at_top=False), prefix, premises,
+                             instances)
     # `∃ c, f = λx. c` as `∃ c, ∀x. f x = c`, in the conclusion only: a premise `f = λx. e` is a
     # definition, which answer pinning substitutes whole (stated pointwise, it is a quantified
     # premise the solvers must satisfy)
