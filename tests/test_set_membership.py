@@ -75,3 +75,13 @@ def test_sae_keeps_a_conclusion_membership_as_one_leaf():
     assert str(same.status) == "equivalent", same.reason
     other = provers.check_equivalence(LEAST % "0", LEAST % "20", relation="sae", language="lean4", timeout=1.0)
     assert str(other.status) == "inequivalent", other.reason
+
+
+def test_sae_keeps_a_membership_under_a_peeled_forall_as_one_leaf():
+    """A conclusion's ∀ is peeled into the prefix, so its body's leaves are ``sae``'s leaves:
+    `x ∈ {y | 1 ≤ y ≤ 9}` and `x ∈ {y | 0 < y < 10}` over ℕ are one leaf each, equal sets.
+    Unfolded under the ∀ they were `x ≥ 1` against `0 < x`, which no orientation matches."""
+    a = "theorem t : ∀ x : ℕ, x ∈ {y : ℕ | y ≥ 1 ∧ y ≤ 9} := by sorry"
+    b = "theorem t : ∀ x : ℕ, x ∈ {y : ℕ | 0 < y ∧ y < 10} := by sorry"
+    v = provers.check_equivalence(a, b, relation="sae", language="lean4", timeout=1.0)
+    assert str(v.status) == "equivalent", v.reason

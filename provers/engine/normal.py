@@ -200,12 +200,12 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
     Isabelle's radicals of a positive numeral written one way (``radical``); membership in a
     set-builder ``t ∈ {y | P y}`` ⇒ ``P t`` (``set_memberships``).
 
-    ``memberships_at_top=False`` (a conclusion): memberships only under a binder. ``sae``
+    ``memberships_at_top=False`` (a conclusion): memberships only inside a term binder. ``sae``
     compares a premise-free conclusion leaf by leaf through its connectives, and ``18 ∈ S``
     against ``18 ∈ S'`` is one leaf, proved by ``S = S'``; unfolded, ``0 < 18`` against
     ``7 < 18`` is a leaf that fails (the FormalAlign mutant ``IsLeast {t | 7 < t ∧ …} 18`` of
-    ``mathd_numbertheory_629``, whose set is the reference's). Under a binder a membership is
-    inside one leaf, so unfolding it changes no leaf."""
+    ``mathd_numbertheory_629``, whose set is the reference's). Inside a set-builder, λ or big
+    operator a membership is inside one leaf, so unfolding it changes no leaf."""
 
     def rw(s: Term) -> Term | None:
         if not isinstance(s, App):
@@ -248,9 +248,10 @@ def set_memberships(t: Term) -> Term:
 
 
 def _under_binders(t: Term, fn: Callable[[Term], Term]) -> Term:
-    """``t`` with ``fn`` applied to the body of each outermost binder (a ∀/∃, λ, set-builder,
-    or big operator's body; a big operator's domain is outside its binder)."""
-    if isinstance(t, (Quant, Lam, SetBuilder)):
+    """``t`` with ``fn`` applied to the body of each outermost term binder: a set-builder, a λ,
+    a big operator (its domain is outside its binder). Not a ∀/∃: the normal form peels a
+    conclusion's ∀ into the prefix, and its body's leaves become ``sae``'s leaves."""
+    if isinstance(t, (Lam, SetBuilder)):
         return replace(t, body=fn(t.body))
     if isinstance(t, BigOp):
         return replace(t, domain=_under_binders(t.domain, fn), body=fn(t.body))
