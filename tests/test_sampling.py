@@ -37,3 +37,19 @@ def test_decided_points_are_all_tried_and_a_late_countermodel_is_found(monkeypat
     model = prover.sampled_counterexample((x,), body, 24, 0)
     assert model is not None and model["x"] * model["x"] == late * late
     assert len(seen) > prover.UNDECIDED_POINTS and None not in seen
+
+
+def test_remembered_assignments_are_the_same_points_in_fresh_dicts():
+    """``sample_assignments`` is remembered by (variables, n, seed): the same points every time,
+    as computed afresh, and a caller that changes its dicts changes nothing for the next one."""
+    from provers.ir import INT, NAT, REAL, FunSort, SetSort, Var
+    from provers.semantics.samplers import _assignments, sample_assignments
+
+    vs = [Var("x", INT), Var("y", REAL), Var("f", FunSort((INT,), REAL)), Var("S", SetSort(NAT))]
+    first = sample_assignments(vs, 24, 3)
+    _assignments.cache_clear()
+    fresh = sample_assignments(vs, 24, 3)
+    assert first == fresh and first[0] is not fresh[0]
+    fresh[0]["x"] = 99
+    assert sample_assignments(vs, 24, 3)[0]["x"] == first[0]["x"] != 99
+    assert sample_assignments(vs, 24, 4) != first  # another seed, other points

@@ -126,13 +126,23 @@ def numeral_probes(
 
 def sample_assignments(variables: Sequence[Var], n: int = 32, seed: int = 0) -> list[dict[str, Value]]:
     """``n`` assignments of the right sorts: first the boundary points (all 0, all 1, all -1
-    (3 for Nat), all 2), then random small integers, fractions, tables and finite sets."""
+    (3 for Nat), all 2), then random small integers, fractions, tables and finite sets.
+
+    Remembered by (variables, n, seed), which fix the points: a problem's checks ask for the
+    same variables' points again and again (2087 of 2256 calls on the 40-problem sample, 0.8 s
+    of Fraction arithmetic). Each call gets its own dicts; the values (numbers, frozensets,
+    tuples, tables without a ``fill``) are not changed by their readers."""
+    return [dict(p) for p in _assignments(tuple(variables), n, seed)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _assignments(variables: tuple[Var, ...], n: int, seed: int) -> tuple[dict[str, Value], ...]:
     rng = random.Random(seed)
     out = []
     for i in range(n):
         boundary = i if i < len(_BOUNDARY) else None
         out.append({v.name: _sample_value(v.sort, rng, boundary) for v in variables})
-    return out
+    return tuple(out)
 
 
 def _unrounded(t: Term) -> Term:
