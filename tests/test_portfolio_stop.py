@@ -181,19 +181,37 @@ def test_a_job_sent_to_a_starting_worker_gets_the_warm_deadline_once_it_is_ready
     """A replacement worker is cold until it says READY (its solvers imported); a job sent
     before that was given the cold grace, and READY brings its deadline down to the warm one,
     counted from READY. Before the handshake it kept the cold deadline (2 s for a 0.05 s job)."""
-    from provers.backends.smt.pool import _Worker
+    from provers.backends.smt.pool import _Worker, warm_limit
 
     w = _Worker(1024)
     try:
         assert not w.warm
         w.job, w.timeout, w.deadline = 7, 0.05, time.monotonic() + 100.0  # as ``run`` sets them
+        w.cold_deadline = True
         assert w.conn.poll(30), "the worker never said READY"
         assert w.receive() is None  # READY, not an answer
         assert w.warm
-        assert w.deadline <= time.monotonic() + w.warm_limit(0.05)
+        assert w.deadline <= time.monotonic() + warm_limit(0.05)
+        assert not w.cold_deadline
         w.conn.send((7, "z3", EASY, 5.0))
         assert w.conn.poll(30)
         got, res = w.receive()
         assert got == 7 and isinstance(res, Proved)
+    finally:
+        w.kill()
+
+
+def test_ready_leaves_a_callers_hard_limit_alone():
+    """``run(..., hard_limit=…)`` overrides the kill deadline; a worker's READY does not
+    shorten it to the warm one."""
+    from provers.backends.smt.pool import _Worker
+
+    w = _Worker(1024)
+    try:
+        w.job, w.timeout, w.deadline = 7, 0.05, time.monotonic() + 100.0
+        w.cold_deadline = False  # as ``run`` sets it when given a hard limit
+        assert w.conn.poll(30), "the worker never said READY"
+        assert w.receive() is None and w.warm
+        assert w.deadline > time.monotonic() + 90.0
     finally:
         w.kill()

@@ -74,6 +74,11 @@ def late_timeout(timeout: float, elapsed: float) -> float:
     return max(timeout - elapsed, timeout * LATE_SHARE)
 
 
+def warm_limit(timeout: float) -> float:
+    """Seconds a warm worker's job may run before it is killed."""
+    return timeout * (1 + WARM_FACTOR) + WARM_GRACE
+
+
 def _on_sigint(_signum: int, _frame: object) -> None:
     """Only a flag: an exception raised at an arbitrary point could leave z3's Python objects
     half-built (z3 itself cancels a running check on SIGINT; ``solve`` looks at the flag
@@ -181,19 +186,18 @@ class _Worker:
         self.abandoned = False  # its caller stopped waiting (first-definitive portfolio)
         self.deadline = 0.0
         self.timeout = 0.0  # the job in flight's own timeout
+        self.cold_deadline = False  # the job in flight's deadline allows for the start-up
         self.warm = False  # said READY: started and imported, only the solving is left
-
-    def warm_limit(self, timeout: float) -> float:
-        return timeout * (1 + WARM_FACTOR) + WARM_GRACE
 
     def receive(self) -> tuple | None:
         """The next message, or None when it was ``READY`` (the worker is warm from now on:
-        a job in flight gets the warm deadline, counted from now)."""
+        a job in flight whose deadline allowed for the start-up gets the warm one, counted
+        from now; a caller's ``hard_limit`` stays)."""
         msg = self.conn.recv()
         if msg == READY:
-            if not self.warm and self.job is not None:
-                self.deadline = min(self.deadline, time.monotonic() + self.warm_limit(self.timeout))
-            self.warm = True
+            if self.cold_deadline and self.job is not None:
+                self.deadline = min(self.deadline, time.monotonic() + warm_limit(self.timeout))
+            self.warm, self.cold_deadline = True, False
             return None
         return msg
 
@@ -334,7 +338,7 @@ class WorkerPool:
                 if hard_limit is not None:
                     limit = hard_limit
                 elif w.warm:
-                    limit = w.warm_limit(timeout)
+                    limit = warm_limit(timeout)
                 else:
                     limit = timeout * HARD_FACTOR + GRACE
                 w.deadline = time.monotonic() + limit
@@ -345,6 +349,7 @@ class WorkerPool:
                     self._replace(w)
                     return
                 w.job, w.solver, w.abandoned, w.timeout = job, name, False, timeout
+                w.cold_deadline = hard_limit is None and not w.warm
                 pending[job] = (idx, w, name, time.monotonic())
 
             while waiting and (not held or not pending):
