@@ -247,6 +247,10 @@ def set_memberships(t: Term) -> Term:
     return map_term(t, rw)
 
 
+def _occurring(variables: set[Var], terms: list[Term]) -> set[Var]:
+    return {v for t in terms for v in free_vars(t)} & variables
+
+
 def _under_binders(t: Term, fn: Callable[[Term], Term]) -> Term:
     """``t`` with ``fn`` applied to the body of each outermost term binder: a set-builder, a λ,
     a big operator (its domain is outside its binder). Not a ∀/∃: the normal form peels a
@@ -423,9 +427,18 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     premises = [s for p in premises for c in conjuncts(exponent_equations(p)) for s in forall_conjuncts(c)]
     if premises:
         concl = exponent_equations(concl)
-    # `∃k:ℝ. 60 + n = k * n` as `n ≠ 0 ∨ 60 + n = 0` (elimination.py), everywhere
-    premises = [c for p in premises for c in conjuncts(eliminate_linear_exists(p))]
-    concl = eliminate_linear_exists(concl)
+    # `∃k:ℝ. 60 + n = k * n` as `n ≠ 0 ∨ 60 + n = 0` (elimination.py): only
+    # inside term binders (`{n | … ∧ ∃k. 60 + n = k·n}`), and only where no variable of
+    # the prefix loses its last occurrence: at a premise's or conclusion's own level the ∃ is
+    # one of sae's leaves, and a premise folded to True can leave the statement without
+    # premises or drop a variable from symbolic's alignment — each a wrong `inequivalent`
+    # against the same statement written another way (`(∃k, n = 2k) ∧ n = n`)
+    eliminated = [_under_binders(p, eliminate_linear_exists) for p in premises]
+    eliminated_concl = _under_binders(concl, eliminate_linear_exists)
+    if _occurring(prefix.variables(), [*eliminated, eliminated_concl]) == \
+            _occurring(prefix.variables(), [*premises, concl]):
+        premises = [c for p in eliminated for c in conjuncts(p)]
+        concl = eliminated_concl
     if instances:  # `[Group G]`: products on G left-nested, `IsConj` unfolded (algebra.py)
         premises = [q for p in premises for q in conjuncts(algebra_normal(p, instances))]
         concl = algebra_normal(concl, instances)
