@@ -427,18 +427,18 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     premises = [s for p in premises for c in conjuncts(exponent_equations(p)) for s in forall_conjuncts(c)]
     if premises:
         concl = exponent_equations(concl)
-    # `∃k:ℝ. 60 + n = k * n` as `n ≠ 0 ∨ 60 + n = 0` (elimination.py): only
-    # inside term binders (`{n | … ∧ ∃k. 60 + n = k·n}`), and only where no variable of
-    # the prefix loses its last occurrence: at a premise's or conclusion's own level the ∃ is
-    # one of sae's leaves, and a premise folded to True can leave the statement without
-    # premises or drop a variable from symbolic's alignment — each a wrong `inequivalent`
-    # against the same statement written another way (`(∃k, n = 2k) ∧ n = n`)
-    eliminated = [_under_binders(p, eliminate_linear_exists) for p in premises]
+    # `∃k:ℝ. 60 + n = k * n` as `n ≠ 0 ∨ 60 + n = 0` (elimination.py): in the premises, and
+    # in the conclusion only inside term binders (`{n | … ∧ ∃k. 60 + n = k·n}`: at its own
+    # level an ∃ is one of sae's leaves, `(∃k, n = 2k) ∧ n = n`); and only where no variable
+    # of the prefix loses its last occurrence (symbolic aligns the variables that occur) and
+    # premises are left if there were any (sae and symbolic compare premise-free statements
+    # only with premise-free ones) — else a wrong `inequivalent` against the same statement
+    # written another way
+    eliminated = [c for p in premises for c in conjuncts(eliminate_linear_exists(p))]
     eliminated_concl = _under_binders(concl, eliminate_linear_exists)
-    if _occurring(prefix.variables(), [*eliminated, eliminated_concl]) == \
-            _occurring(prefix.variables(), [*premises, concl]):
-        premises = [c for p in eliminated for c in conjuncts(p)]
-        concl = eliminated_concl
+    if bool(eliminated) == bool(premises) and _occurring(prefix.variables(), [*eliminated, eliminated_concl]) \
+            == _occurring(prefix.variables(), [*premises, concl]):
+        premises, concl = eliminated, eliminated_concl
     if instances:  # `[Group G]`: products on G left-nested, `IsConj` unfolded (algebra.py)
         premises = [q for p in premises for q in conjuncts(algebra_normal(p, instances))]
         concl = algebra_normal(concl, instances)
