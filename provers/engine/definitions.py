@@ -49,6 +49,7 @@ from provers.ir import (
     Uninterpreted,
     Var,
     app,
+    bound_variables,
     canon_key,
     free_vars,
     is_numeric,
@@ -169,8 +170,7 @@ class Definitions:
         """``t`` with the definitions substituted (function applications beta-reduced), or
         None when a variable remains free or a binder of ``t`` shadows a defined function."""
         if self.funs:
-            if any(set(s.vars) & self.funs.keys() if isinstance(s, (Quant, Lam)) else
-                   isinstance(s, (BigOp, SetBuilder)) and s.var in self.funs for s in subterms(t)):
+            if any(set(bound_variables(s)) & self.funs.keys() for s in subterms(t)):
                 return None  # a binder of t shadows a defined function
             t = unfold(t, self.funs)
             lams: dict[Var, Term] = {}

@@ -24,7 +24,7 @@ variable) or range premise (``∀ x ∈ S``, ``∀ x < n``) mentions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -119,10 +119,7 @@ class NormalForm:
 
     def used_variables(self) -> frozenset[Var]:
         """Prefix variables that occur in a premise or the conclusion."""
-        occ: frozenset[Var] = free_vars(self.conclusion)
-        for p in self.premises:
-            occ |= free_vars(p)
-        return frozenset(v for v in self.variables if v in occ)
+        return _occurring(self.variables, [*self.premises, self.conclusion])
 
     def blocks(self) -> tuple[tuple[str, tuple[Var, ...]], ...]:
         """Maximal runs of the prefix with the same quantifier kind (reordering happens only
@@ -247,8 +244,10 @@ def set_memberships(t: Term) -> Term:
     return map_term(t, rw)
 
 
-def _occurring(variables: set[Var], terms: list[Term]) -> set[Var]:
-    return {v for t in terms for v in free_vars(t)} & variables
+def _occurring(variables: Iterable[Var], terms: list[Term]) -> frozenset[Var]:
+    """Those of ``variables`` that occur free in ``terms``."""
+    occ = frozenset().union(*(free_vars(t) for t in terms))
+    return frozenset(v for v in variables if v in occ)
 
 
 def _under_binders(t: Term, fn: Callable[[Term], Term]) -> Term:

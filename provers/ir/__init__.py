@@ -116,6 +116,7 @@ from provers.ir.terms import (
     Var,
 )
 from provers.ir.traverse import (
+    bound_variables,
     by_identity,
     children,
     conjuncts,
@@ -203,6 +204,7 @@ __all__ = [
     "foralls_outward",
     "shared_conjuncts_out",
     "cast",
+    "bound_variables",
     "by_identity",
     "children",
     "conjuncts",

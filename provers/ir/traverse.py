@@ -78,7 +78,8 @@ def depth(t: Term) -> int:
     return best
 
 
-def _binders(t: Term) -> tuple[Var, ...]:
+def bound_variables(t: Term) -> tuple[Var, ...]:
+    """The variables the node ``t`` itself binds (a ∀/∃, λ, big operator or set-builder)."""
     if isinstance(t, (Quant, Lam)):
         return t.vars
     if isinstance(t, (BigOp, SetBuilder)):
@@ -122,7 +123,7 @@ def substitute(t: Term, mapping: dict[Var, Term]) -> Term:
         return t
     if isinstance(t, Var):
         return mapping.get(t, t)
-    bound = _binders(t)
+    bound = bound_variables(t)
     if bound:
         inner = {k: v for k, v in mapping.items() if k not in bound}
         incoming = frozenset().union(*(free_vars(v) for v in inner.values())) if inner else frozenset()
@@ -191,7 +192,7 @@ def rebind(t: Term, env: dict[Var, Term], rename: Callable[[Var, int, int], Var]
     ``rename(var, position, depth)`` (capture-free: each binder gets its own names)."""
     if isinstance(t, Var):
         return env.get(t, t)
-    bound = _binders(t)
+    bound = bound_variables(t)
     if bound:
         inner = dict(env)
         fresh = []

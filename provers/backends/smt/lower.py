@@ -82,6 +82,7 @@ from provers.ir import (
     Uninterpreted,
     Var,
     app,
+    bound_variables,
     canonical,
     free_vars,
     has_uninterpreted,
@@ -626,10 +627,7 @@ def summarized_lists(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[V
 def _rebinds(body: Term, v: Var) -> bool:
     """Whether a binder inside ``body`` binds a variable equal to v (its occurrences there are
     not v's)."""
-    for t in subterms(body):
-        if isinstance(t, (Quant, Lam)) and v in t.vars or isinstance(t, (BigOp, SetBuilder)) and t.var == v:
-            return True
-    return False
+    return any(v in bound_variables(t) for t in subterms(body))
 
 
 def _split_append(t: Term) -> Term | None:
