@@ -65,11 +65,8 @@ def test_a_losing_z3_worker_is_interrupted_and_kept(pool):
     assert res[0] is None and isinstance(res[1], Proved)
     assert pool.interrupted == 1 and pool.killed_losers == 0 and pool.restarts == 0
     (w,) = [w for w in pool.workers if w.abandoned]
-    msg = None
-    while msg is None:  # a worker started for this call may say READY before its answer
-        assert w.conn.poll(50.0)  # its 60 s check was cancelled: it answers well before
-        msg = w.receive()
-    job, answer = msg
+    assert w.conn.poll(50.0)  # its 60 s check was cancelled: it answers well before
+    job, answer = w.conn.recv()
     w.job, w.abandoned = None, False
     assert isinstance(answer, Unknown) and ("interrupted" in answer.reason or "canceled" in answer.reason)
     assert w.proc.is_alive()  # the same process serves the next job
@@ -178,43 +175,3 @@ def test_a_late_solver_gets_what_is_left_of_the_call():
     assert late_timeout(1.0, 0.0) == 1.0
     assert late_timeout(1.0, 0.9) == LATE_SHARE
     assert late_timeout(1.0, 5.0) == LATE_SHARE
-
-
-def test_a_job_sent_to_a_starting_worker_gets_the_warm_deadline_once_it_is_ready():
-    """A replacement worker is cold until it says READY (its solvers imported); a job sent
-    before that was given the cold grace, and READY brings its deadline down to the warm one,
-    counted from READY. Before the handshake it kept the cold deadline (2 s for a 0.05 s job)."""
-    from provers.backends.smt.pool import _Worker, warm_limit
-
-    w = _Worker(1024)
-    try:
-        assert not w.warm
-        w.job, w.timeout, w.deadline = 7, 0.05, time.monotonic() + 100.0  # as ``run`` sets them
-        w.cold_deadline = True
-        assert w.conn.poll(30), "the worker never said READY"
-        assert w.receive() is None  # READY, not an answer
-        assert w.warm
-        assert w.deadline <= time.monotonic() + warm_limit(0.05)
-        assert not w.cold_deadline
-        w.conn.send((7, "z3", EASY, 5.0))
-        assert w.conn.poll(30)
-        got, res = w.receive()
-        assert got == 7 and isinstance(res, Proved)
-    finally:
-        w.kill()
-
-
-def test_ready_leaves_a_callers_hard_limit_alone():
-    """``run(..., hard_limit=…)`` overrides the kill deadline; a worker's READY does not
-    shorten it to the warm one."""
-    from provers.backends.smt.pool import _Worker
-
-    w = _Worker(1024)
-    try:
-        w.job, w.timeout, w.deadline = 7, 0.05, time.monotonic() + 100.0
-        w.cold_deadline = False  # as ``run`` sets it when given a hard limit
-        assert w.conn.poll(30), "the worker never said READY"
-        assert w.receive() is None and w.warm
-        assert w.deadline > time.monotonic() + 90.0
-    finally:
-        w.kill()

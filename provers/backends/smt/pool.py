@@ -8,11 +8,8 @@ multiprocessing's spawn/forkserver it never re-imports the caller's ``__main__``
 without an ``if __name__ == "__main__"`` guard work. A worker that
 overruns ``timeout * HARD_FACTOR + GRACE`` seconds (a warm one, whose solvers are imported:
 ``timeout * (1 + WARM_FACTOR) + WARM_GRACE``), dies, or hits its ``RLIMIT_AS`` cap is
-killed (SIGKILL) and replaced, and the call answers ``Unknown``. A worker says ``READY`` once
-its solvers are imported; from then on it is warm, and a job already in flight gets the warm
-deadline (a replacement started beside a killed worker is ready in about 0.25 s, and waiting
-out the cold grace for it cost 1.4 s of a 0.05 s call). Workers are reused between calls, so
-the per-call overhead is one pickle round trip.
+killed (SIGKILL) and replaced, and the call answers ``Unknown``. Workers are reused between
+calls, so the per-call overhead is one pickle round trip.
 
 Portfolio stop: when a ``first_definitive`` call has its answer (``base.settles``: a proof, a
 validated countermodel, or a model showing the obligation unprovable), the losing solvers are stopped
@@ -50,8 +47,6 @@ GRACE = 2.0
 WARM_GRACE = 0.5
 WARM_FACTOR = 0.25
 DEFAULT_MEMORY_MB = 4096
-#: What a worker sends, before any answer, once its solvers are imported.
-READY = ("ready", None)
 
 
 #: Seconds an interrupted (SIGINT) z3 worker has to answer before it is killed.
@@ -72,11 +67,6 @@ LATE_SHARE = 0.5
 def late_timeout(timeout: float, elapsed: float) -> float:
     """The timeout of a job started ``elapsed`` seconds into a call (``LATE_SHARE``)."""
     return max(timeout - elapsed, timeout * LATE_SHARE)
-
-
-def warm_limit(timeout: float) -> float:
-    """Seconds a warm worker's job may run before it is killed."""
-    return timeout * (1 + WARM_FACTOR) + WARM_GRACE
 
 
 def _on_sigint(_signum: int, _frame: object) -> None:
@@ -114,10 +104,6 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
     from provers.backends.smt.emit import fresh_z3_context
     from provers.backends.smt.solve import CANCEL, solve
 
-    try:
-        conn.send(READY)
-    except OSError:
-        return
     while True:
         try:
             msg = conn.recv()
@@ -185,21 +171,7 @@ class _Worker:
         self.solver = ""  # the solver of the job in flight
         self.abandoned = False  # its caller stopped waiting (first-definitive portfolio)
         self.deadline = 0.0
-        self.timeout = 0.0  # the job in flight's own timeout
-        self.cold_deadline = False  # the job in flight's deadline allows for the start-up
-        self.warm = False  # said READY: started and imported, only the solving is left
-
-    def receive(self) -> tuple | None:
-        """The next message, or None when it was ``READY`` (the worker is warm from now on:
-        a job in flight whose deadline allowed for the start-up gets the warm one, counted
-        from now; a caller's ``hard_limit`` stays)."""
-        msg = self.conn.recv()
-        if msg == READY:
-            if self.cold_deadline and self.job is not None:
-                self.deadline = min(self.deadline, time.monotonic() + warm_limit(self.timeout))
-            self.warm, self.cold_deadline = True, False
-            return None
-        return msg
+        self.warm = False  # has answered a job: started and imported, only the solving is left
 
     def kill(self) -> None:
         try:
@@ -236,13 +208,11 @@ class WorkerPool:
         if w.job is None or not w.abandoned:
             return
         try:
-            def left() -> float:
-                return 0.0 if block_until is None else max(0.0, block_until - time.monotonic())
-
-            while w.conn.poll(left()):
-                if w.receive() is not None:
-                    w.job, w.abandoned = None, False
-                    return
+            timeout = 0.0 if block_until is None else max(0.0, block_until - time.monotonic())
+            if w.conn.poll(timeout):
+                w.conn.recv()
+                w.job, w.abandoned, w.warm = None, False, True
+                return
         except (EOFError, OSError):
             self._replace(w)
             return
@@ -259,14 +229,8 @@ class WorkerPool:
         """Stop the job in flight on ``w``: its caller has its answer from another solver.
         ``budget_left``: seconds the job may still run under its own timeout."""
         w.abandoned = True
-        try:
-            while w.conn.poll(0):
-                if w.receive() is not None:
-                    w.job, w.abandoned = None, False
-                    return  # it has answered already: a signal now would cancel its next job
-        except (EOFError, OSError):
-            self._replace(w)
-            return
+        if w.conn.poll(0):
+            return  # it has answered already: a signal now would cancel its next job
         if w.solver in INTERRUPTIBLE and w.proc.is_alive():
             try:
                 os.kill(w.proc.pid, signal.SIGINT)
@@ -338,7 +302,7 @@ class WorkerPool:
                 if hard_limit is not None:
                     limit = hard_limit
                 elif w.warm:
-                    limit = warm_limit(timeout)
+                    limit = timeout * (1 + WARM_FACTOR) + WARM_GRACE
                 else:
                     limit = timeout * HARD_FACTOR + GRACE
                 w.deadline = time.monotonic() + limit
@@ -348,8 +312,7 @@ class WorkerPool:
                     results[idx] = Unknown(f"could not send job: {e}"[:300], name)
                     self._replace(w)
                     return
-                w.job, w.solver, w.abandoned, w.timeout = job, name, False, timeout
-                w.cold_deadline = hard_limit is None and not w.warm
+                w.job, w.solver, w.abandoned = job, name, False
                 pending[job] = (idx, w, name, time.monotonic())
 
             while waiting and (not held or not pending):
@@ -369,15 +332,12 @@ class WorkerPool:
                 for job, (idx, w, name, started) in list(pending.items()):
                     if w.conn in ready:
                         try:
-                            msg = w.receive()
+                            got_job, res = w.conn.recv()
                         except (EOFError, OSError):
                             res = Unknown("solver worker crashed", name, time.monotonic() - started)
                             self._replace(w)
                         else:
-                            if msg is None:
-                                continue  # READY: the answer is still to come
-                            got_job, res = msg
-                            w.job = None
+                            w.job, w.warm = None, True
                             if got_job != job:
                                 res = Unknown("worker protocol error", name)
                         results[idx] = res
