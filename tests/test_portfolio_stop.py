@@ -65,8 +65,11 @@ def test_a_losing_z3_worker_is_interrupted_and_kept(pool):
     assert res[0] is None and isinstance(res[1], Proved)
     assert pool.interrupted == 1 and pool.killed_losers == 0 and pool.restarts == 0
     (w,) = [w for w in pool.workers if w.abandoned]
-    assert w.conn.poll(50.0)  # its 60 s check was cancelled: it answers well before
-    job, answer = w.conn.recv()
+    msg = None
+    while msg is None:  # a worker started for this call may say READY before its answer
+        assert w.conn.poll(50.0)  # its 60 s check was cancelled: it answers well before
+        msg = w.receive()
+    job, answer = msg
     w.job, w.abandoned = None, False
     assert isinstance(answer, Unknown) and ("interrupted" in answer.reason or "canceled" in answer.reason)
     assert w.proc.is_alive()  # the same process serves the next job
@@ -175,3 +178,97 @@ def test_a_late_solver_gets_what_is_left_of_the_call():
     assert late_timeout(1.0, 0.0) == 1.0
     assert late_timeout(1.0, 0.9) == LATE_SHARE
     assert late_timeout(1.0, 5.0) == LATE_SHARE
+
+
+def test_a_job_sent_to_a_starting_worker_gets_the_warm_deadline_once_it_is_ready():
+    """A replacement worker is cold until it says READY (its solvers imported); a job sent
+    before that was given the cold grace, and READY brings its deadline down to the warm one,
+    counted from READY. Before the handshake it kept the cold deadline (2 s for a 0.05 s job)."""
+    from provers.backends.smt.pool import _Worker, warm_limit
+
+    w = _Worker(1024)
+    try:
+        assert not w.warm
+        w.job, w.timeout, w.deadline = 7, 0.05, time.monotonic() + 100.0  # as ``run`` sets them
+        w.cold_deadline = True
+        assert w.conn.poll(30), "the worker never said READY"
+        assert w.receive() is None  # READY, not an answer
+        assert w.warm
+        assert w.deadline <= time.monotonic() + warm_limit(0.05)
+        assert not w.cold_deadline
+        w.conn.send((7, "z3", EASY, 5.0, 0))
+        assert w.conn.poll(30)
+        got, res = w.receive()
+        assert got == 7 and isinstance(res, Proved)
+    finally:
+        w.kill()
+
+
+def test_ready_leaves_a_callers_hard_limit_alone():
+    """``run(..., hard_limit=…)`` overrides the kill deadline; a worker's READY does not
+    shorten it to the warm one."""
+    from provers.backends.smt.pool import _Worker
+
+    w = _Worker(1024)
+    try:
+        w.job, w.timeout, w.deadline = 7, 0.05, time.monotonic() + 100.0
+        w.cold_deadline = False  # as ``run`` sets it when given a hard limit
+        assert w.conn.poll(30), "the worker never said READY"
+        assert w.receive() is None and w.warm
+        assert w.deadline > time.monotonic() + 90.0
+    finally:
+        w.kill()
+
+
+def test_a_stop_that_comes_just_before_z3s_check_still_cancels_it():
+    """The flag is up but the check starts anyway (the SIGINT was handled in Python after
+    ``solve`` looked at the flag, before z3 installed its own handler): the worker's
+    interrupter thread cancels the check. Before it, the check ran its whole limit."""
+    import z3
+
+    from provers.backends.smt import pool as pool_module
+    from provers.backends.smt.solve import CANCEL
+
+    threading.Thread(target=pool_module._interrupt_z3, daemon=True).start()
+    ia, ib, ic = z3.Ints("ia ib ic")
+    s = z3.Solver()
+    s.set("timeout", 60_000)
+    s.add(ia > 0, ib > 0, ic > 0, ia**3 + ib**3 == ic**3)  # fermat3's negation: beyond z3
+    try:
+        with CANCEL.lock:
+            CANCEL.requested = True
+        pool_module._STOP.set()
+        started = time.monotonic()
+        assert s.check() == z3.unknown
+        assert s.reason_unknown() in ("interrupted", "canceled")
+        assert time.monotonic() - started < 30.0  # well before its own 60 s limit
+    finally:
+        with CANCEL.lock:
+            CANCEL.requested = False
+    time.sleep(3 * pool_module.INTERRUPT_EVERY)  # the interrupter has seen the flag down
+    easy = z3.Solver()
+    easy.set("timeout", 60_000)
+    easy.add(ia > 0, ia < 0)
+    assert easy.check() == z3.unsat  # a check after the stop is not interrupted
+
+
+def test_a_stop_that_arrives_after_its_job_was_answered_does_not_cancel_the_next():
+    """The pool sends SIGINT to a loser that, unseen, has just answered: the signal reaches an
+    idle worker. The next job carries the count of stops sent before it and is not cancelled
+    (before the count, it was answered ``canceled`` at once)."""
+    from provers.backends.smt.pool import _Worker
+
+    w = _Worker(1024)
+    try:
+        assert w.conn.poll(30), "the worker never said READY"
+        assert w.receive() is None
+        w.stops += 1  # as ``stop`` counts it
+        os.kill(w.proc.pid, signal.SIGINT)
+        time.sleep(0.5)  # the late stop is handled while the worker waits for a job
+        w.conn.send((8, "z3", EASY, 5.0, w.stops))
+        assert w.conn.poll(30)
+        got, res = w.receive()
+        assert got == 8 and isinstance(res, Proved), res
+        assert w.proc.is_alive()
+    finally:
+        w.kill()

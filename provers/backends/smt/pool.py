@@ -8,14 +8,19 @@ multiprocessing's spawn/forkserver it never re-imports the caller's ``__main__``
 without an ``if __name__ == "__main__"`` guard work. A worker that
 overruns ``timeout * HARD_FACTOR + GRACE`` seconds (a warm one, whose solvers are imported:
 ``timeout * (1 + WARM_FACTOR) + WARM_GRACE``), dies, or hits its ``RLIMIT_AS`` cap is
-killed (SIGKILL) and replaced, and the call answers ``Unknown``. Workers are reused between
-calls, so the per-call overhead is one pickle round trip.
+killed (SIGKILL) and replaced, and the call answers ``Unknown``. A worker says ``READY`` once
+its solvers are imported; from then on it is warm, and a job already in flight gets the warm
+deadline (a replacement started beside a killed worker is ready in about 0.25 s, and waiting
+out the cold grace for it cost 1.4 s of a 0.05 s call). Workers are reused between calls, so
+the per-call overhead is one pickle round trip.
 
 Portfolio stop: when a ``first_definitive`` call has its answer (``base.settles``: a proof, a
 validated countermodel, or a model showing the obligation unprovable), the losing solvers are stopped
 at once instead of running to their own timeout (``WorkerPool.stop``): a z3 worker is
 interrupted with SIGINT (z3 cancels its check and the worker answers ``Unknown`` and stays up;
-a SIGINT while the worker runs Python code sets a flag that ``solve`` reads before each check); a cvc5
+a SIGINT while the worker runs Python code sets a flag that ``solve`` reads before each check,
+and a thread of the worker interrupts z3's context while the flag is up, for a check that
+started just after that look; a job counts only the stops sent after it); a cvc5
 worker, which cannot be interrupted inside its check, is killed when more than ``KILL_WORTH``
 seconds of its budget are left, and replaced at once by a fresh worker that imports the
 solvers while the caller goes on (a restart costs no waiting, but CPU: shorter jobs run out).
@@ -47,6 +52,8 @@ GRACE = 2.0
 WARM_GRACE = 0.5
 WARM_FACTOR = 0.25
 DEFAULT_MEMORY_MB = 4096
+#: What a worker sends, before any answer, once its solvers are imported.
+READY = ("ready", None)
 
 
 #: Seconds an interrupted (SIGINT) z3 worker has to answer before it is killed.
@@ -69,11 +76,54 @@ def late_timeout(timeout: float, elapsed: float) -> float:
     return max(timeout - elapsed, timeout * LATE_SHARE)
 
 
+def warm_limit(timeout: float) -> float:
+    """Seconds a warm worker's job may run before it is killed."""
+    return timeout * (1 + WARM_FACTOR) + WARM_GRACE
+
+
+#: Seconds between two interrupts of z3 while a stop is requested (``_interrupt_z3``).
+INTERRUPT_EVERY = 0.01
+#: Wakes the worker's z3 interrupter: a stop was requested.
+_STOP = threading.Event()
+
+
 def _on_sigint(_signum: int, _frame: object) -> None:
-    """Only a flag: an exception raised at an arbitrary point could leave z3's Python objects
-    half-built (z3 itself cancels a running check on SIGINT; ``solve`` looks at the flag
-    before each check)."""
-    sys.modules["provers.backends.smt.solve"].CANCEL.requested = True
+    """Only flags: an exception raised at an arbitrary point could leave z3's Python objects
+    half-built. z3 cancels a running check on SIGINT itself; ``solve`` looks at the flag
+    before each check, and ``_interrupt_z3`` covers a check that starts after that look. A
+    stop the pool sent before the job in flight is an old one (``CANCEL.base``) and ignored.
+    No lock here: the handler runs in the main thread, which may hold ``CANCEL.lock``."""
+    cancel = sys.modules["provers.backends.smt.solve"].CANCEL
+    cancel.received += 1
+    if cancel.received > cancel.base:
+        cancel.requested = True
+        _STOP.set()
+
+
+def _interrupt_z3() -> None:
+    """The worker's second thread: while a stop is requested, interrupt the current z3
+    context every ``INTERRUPT_EVERY`` seconds. A SIGINT handled in Python just after
+    ``solve`` looked at the flag and before z3's check installed its own handler was lost,
+    and the check ran its whole limit (seen as a 50 s wait in a test). ``Z3_interrupt`` is
+    made to be called from another thread, and one that comes before a check starts is
+    forgotten, so it cannot cancel the next job's check (the flag is cleared, under
+    ``CANCEL.lock``, before the worker reads its next job)."""
+    try:
+        import z3
+    except ImportError:
+        return
+    cancel = sys.modules["provers.backends.smt.solve"].CANCEL
+    while True:
+        _STOP.wait()
+        _STOP.clear()  # before looking at the flag: a stop set after this wakes the next wait
+        while True:
+            with cancel.lock:
+                if not cancel.requested:
+                    break
+                ctx = getattr(z3.z3, "_main_ctx", None)
+                if ctx is not None:
+                    ctx.interrupt()
+            time.sleep(INTERRUPT_EVERY)
 
 
 def worker_entry(fd: int, memory_mb: int) -> None:
@@ -85,6 +135,8 @@ def worker_entry(fd: int, memory_mb: int) -> None:
         import provers.backends.smt.solve  # noqa: F401
     except ImportError:
         pass
+    if "provers.backends.smt.solve" in sys.modules:
+        threading.Thread(target=_interrupt_z3, name="z3-interrupter", daemon=True).start()
     signal.signal(signal.SIGINT, _on_sigint)
     # a stop sent while the worker was starting was held pending (blocked, not ignored):
     # it is delivered now and cancels the job already waiting on the socket
@@ -93,7 +145,8 @@ def worker_entry(fd: int, memory_mb: int) -> None:
 
 
 def _worker_main(conn: Connection, memory_mb: int) -> None:
-    """Loop: receive (job id, solver, obligation, timeout), answer (job id, result)."""
+    """Loop: receive (job id, solver, obligation, timeout, stops sent before it), answer
+    (job id, result)."""
     try:
         import resource
 
@@ -104,6 +157,10 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
     from provers.backends.smt.emit import fresh_z3_context
     from provers.backends.smt.solve import CANCEL, solve
 
+    try:
+        conn.send(READY)
+    except OSError:
+        return
     while True:
         try:
             msg = conn.recv()
@@ -111,7 +168,10 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
             return
         if msg is None:
             return
-        job, name, obligation, timeout = msg
+        job, name, obligation, timeout, stops_before = msg
+        with CANCEL.lock:
+            CANCEL.base = stops_before
+            CANCEL.requested = CANCEL.received > stops_before  # a stop sent for this job already
         try:
             res: ProofResult = solve(name, obligation, timeout)
         except MemoryError:
@@ -132,9 +192,8 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
                 fresh_z3_context(ahead=True)
             except Exception:  # noqa: BLE001 - then the next call makes its own
                 pass
-        # reset only once the job is answered: the pool signals only while a job is in
-        # flight, so a stop that arrived before this job was read still applies to it
-        CANCEL.requested = False
+        with CANCEL.lock:  # the interrupter stops before the next job can start a check
+            CANCEL.requested = False
 
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -171,7 +230,22 @@ class _Worker:
         self.solver = ""  # the solver of the job in flight
         self.abandoned = False  # its caller stopped waiting (first-definitive portfolio)
         self.deadline = 0.0
-        self.warm = False  # has answered a job: started and imported, only the solving is left
+        self.timeout = 0.0  # the job in flight's own timeout
+        self.cold_deadline = False  # the job in flight's deadline allows for the start-up
+        self.warm = False  # said READY: started and imported, only the solving is left
+        self.stops = 0  # SIGINTs sent to it (each job carries the count: ``CANCEL.base``)
+
+    def receive(self) -> tuple | None:
+        """The next message, or None when it was ``READY`` (the worker is warm from now on:
+        a job in flight whose deadline allowed for the start-up gets the warm one, counted
+        from now; a caller's ``hard_limit`` stays)."""
+        msg = self.conn.recv()
+        if msg == READY:
+            if self.cold_deadline and self.job is not None:
+                self.deadline = min(self.deadline, time.monotonic() + warm_limit(self.timeout))
+            self.warm, self.cold_deadline = True, False
+            return None
+        return msg
 
     def kill(self) -> None:
         try:
@@ -208,11 +282,13 @@ class WorkerPool:
         if w.job is None or not w.abandoned:
             return
         try:
-            timeout = 0.0 if block_until is None else max(0.0, block_until - time.monotonic())
-            if w.conn.poll(timeout):
-                w.conn.recv()
-                w.job, w.abandoned, w.warm = None, False, True
-                return
+            def left() -> float:
+                return 0.0 if block_until is None else max(0.0, block_until - time.monotonic())
+
+            while w.conn.poll(left()):
+                if w.receive() is not None:
+                    w.job, w.abandoned = None, False
+                    return
         except (EOFError, OSError):
             self._replace(w)
             return
@@ -229,10 +305,17 @@ class WorkerPool:
         """Stop the job in flight on ``w``: its caller has its answer from another solver.
         ``budget_left``: seconds the job may still run under its own timeout."""
         w.abandoned = True
-        if w.conn.poll(0):
-            return  # it has answered already: a signal now would cancel its next job
+        try:
+            while w.conn.poll(0):
+                if w.receive() is not None:
+                    w.job, w.abandoned = None, False
+                    return  # it has answered already: a signal now would cancel its next job
+        except (EOFError, OSError):
+            self._replace(w)
+            return
         if w.solver in INTERRUPTIBLE and w.proc.is_alive():
             try:
+                w.stops += 1  # counted first: the job in flight was sent with the old count
                 os.kill(w.proc.pid, signal.SIGINT)
                 w.deadline = min(w.deadline, time.monotonic() + STOP_GRACE)
                 self.interrupted += 1
@@ -302,17 +385,18 @@ class WorkerPool:
                 if hard_limit is not None:
                     limit = hard_limit
                 elif w.warm:
-                    limit = timeout * (1 + WARM_FACTOR) + WARM_GRACE
+                    limit = warm_limit(timeout)
                 else:
                     limit = timeout * HARD_FACTOR + GRACE
                 w.deadline = time.monotonic() + limit
                 try:
-                    w.conn.send((job, name, obligation, timeout))
+                    w.conn.send((job, name, obligation, timeout, w.stops))
                 except Exception as e:  # noqa: BLE001 - unpicklable term, dead worker
                     results[idx] = Unknown(f"could not send job: {e}"[:300], name)
                     self._replace(w)
                     return
-                w.job, w.solver, w.abandoned = job, name, False
+                w.job, w.solver, w.abandoned, w.timeout = job, name, False, timeout
+                w.cold_deadline = hard_limit is None and not w.warm
                 pending[job] = (idx, w, name, time.monotonic())
 
             while waiting and (not held or not pending):
@@ -332,12 +416,15 @@ class WorkerPool:
                 for job, (idx, w, name, started) in list(pending.items()):
                     if w.conn in ready:
                         try:
-                            got_job, res = w.conn.recv()
+                            msg = w.receive()
                         except (EOFError, OSError):
                             res = Unknown("solver worker crashed", name, time.monotonic() - started)
                             self._replace(w)
                         else:
-                            w.job, w.warm = None, True
+                            if msg is None:
+                                continue  # READY: the answer is still to come
+                            got_job, res = msg
+                            w.job = None
                             if got_job != job:
                                 res = Unknown("worker protocol error", name)
                         results[idx] = res

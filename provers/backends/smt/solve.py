@@ -11,6 +11,7 @@ evaluator ``algebraic.algebraic_truth`` instead (the rational evaluator has no s
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -71,9 +72,17 @@ MODEL_INDEPENDENT = re.compile(
 
 
 class CANCEL:
-    """Set by the worker's SIGINT handler (``pool``): the caller no longer wants this job."""
+    """Set by the worker's SIGINT handler (``pool``): the caller no longer wants this job.
+
+    ``received`` counts the worker's SIGINTs and ``base`` is the count the pool had sent
+    before the job in flight: only a stop sent after the job counts for it (one that arrives
+    late, after its own job was answered, would otherwise cancel the next). ``lock`` orders
+    the worker's switch to its next job with ``pool``'s z3 interrupter."""
 
     requested = False
+    received = 0
+    base = 0
+    lock = threading.Lock()
 
 
 def _canceled(name: str, took: float) -> Unknown:
