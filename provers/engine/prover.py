@@ -20,6 +20,7 @@ from provers.backends.base import Backend, Proved, Refuted, Unknown
 from provers.backends.smt import Portfolio
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.answers import complete_model
+from provers.engine.congruence import differences
 from provers.engine.definitions import (
     definition_choices,
     function_definitions,
@@ -33,7 +34,7 @@ from provers.engine.definitions import (
     with_scalar_definitions,
 )
 from provers.engine.density import same_up_to_bounds
-from provers.engine.formulas import dropped_guard_lemma
+from provers.engine.formulas import close, dropped_guard_lemma
 from provers.engine.normal import sort_mentions
 from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
@@ -518,6 +519,29 @@ class Prover:
             self._enumerated_model(ob)
         if ob.status == Status.UNKNOWN:
             self._decided_on_domains(ob)
+        if ob.status == Status.UNKNOWN:
+            self._by_congruence(ob, effort)
+
+    def _by_congruence(self, ob: Obligation, effort: float) -> None:
+        """``∀x̄. L ↔ R`` (or ``L = R``) proved where L and R differ (``congruence``): each
+        differing pair is its own, smaller obligation; all must be proved. Asked only after
+        the whole was left unknown: a refuted pair says nothing of the whole."""
+        _, body = strip_forall(ob.formula)
+        if not (isinstance(body, App) and body.op in ("iff", "eq") and len(body.args) == 2):
+            return
+        diffs = differences(*body.args)
+        if not diffs:
+            return
+        proved = []
+        for d in diffs:
+            inner = self(f"{ob.name} (where they differ)", close(d.claim()), cheap=False, effort=effort)
+            if inner.status != Status.PROVED:
+                return
+            proved.append(inner)
+        bys = sorted({o.by for o in proved})
+        ob.status, ob.by, ob.model = Status.PROVED, "+".join(bys), None
+        ob.detail = "equal by congruence, where they differ: " + "; ".join(
+            f"{show(d.claim())} ({o.detail or o.by})" for d, o in zip(diffs, proved, strict=True))
 
     def _witness_proof(self, body: Term) -> str | None:
         """Why a closed ``∃x̄. φ`` holds, if values its equations give (``witnesses``:
