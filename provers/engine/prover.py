@@ -525,13 +525,16 @@ class Prover:
     def _by_congruence(self, ob: Obligation, effort: float) -> None:
         """``∀x̄. L ↔ R`` (or ``L = R``) proved where L and R differ (``congruence``): each
         differing pair is its own, smaller obligation; all must be proved. Asked only after
-        the whole was left unknown: a refuted pair says nothing of the whole."""
+        the whole was left unknown, and only where a difference lies under a binder (a set-
+        builder, big operator, λ or quantifier), which is where the solvers fail and a pair
+        is easier than the whole: elsewhere the pairs cost 10 % more solver calls on
+        ``isabelle_math_400`` for no decision. A refuted pair says nothing of the whole."""
         _, body = strip_forall(ob.formula)
         if not (isinstance(body, App) and body.op in ("iff", "eq") and len(body.args) == 2):
             return
         diffs = differences(*body.args)
-        if not diffs:
-            return
+        if not diffs or not any(d.bound for d in diffs):
+            return  # no difference under a binder: the pairs are no easier than the whole
         proved = []
         for d in diffs:
             inner = self(f"{ob.name} (where they differ)", close(d.claim()), cheap=False, effort=effort)
