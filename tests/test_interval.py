@@ -332,3 +332,48 @@ def test_isabelle_powr_of_a_negative_base_is_decided_only_where_every_ln_agrees(
         return
     fixed = truth(term, {"@ln": FunTable({}, ln_value)})
     assert fixed is None or fixed == verdict
+
+
+# --------------------------------------------------------------------------------------
+# Complex moduli at surd points (``surds.complex_form``)
+# --------------------------------------------------------------------------------------
+
+
+def _complex(re, im):
+    """``↑re + ↑im · 𝑖`` over ℂ."""
+    from provers.ir import COMPLEX, cast
+
+    return app("add", cast(re, COMPLEX), app("mul", cast(im, COMPLEX), app("I")))
+
+
+def test_the_modulus_of_a_complex_number_with_surd_parts_is_exact():
+    """‖3 - √40·𝑖‖ = √(9 + 40) = 7 exactly (MATH intermediate_algebra/problem_1069's model
+    c = √40 of ‖3 - c·𝑖‖ = 7); the evaluator alone gets 7 only approximately."""
+    from provers.ir import COMPLEX, cast
+
+    c = app("sqrt", R(40))
+    z = app("sub", cast(R(3), COMPLEX), app("mul", cast(c, COMPLEX), app("I")))
+    assert decide(app("eq", app("cabs", z), R(7))).value is True
+    assert decide(app("eq", app("cabs", z), R(7))).exact
+    assert decide(app("eq", app("cabs", z), app("sqrt", R(48)))).value is False
+    assert form_of(app("im", z), evaluate) == -form_of(c, evaluate)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-5, 5), st.integers(-5, 5), st.integers(0, 12), st.integers(-5, 5), st.integers(-5, 5))
+def test_complex_forms_agree_with_high_precision_floats(p, q, m, r, s):
+    """(p + q√m) + (r + s√m)·𝑖 and its square: re, im and the modulus, where a closed form
+    exists, equal mpmath's values at 50 digits."""
+    root = app("sqrt", R(m))
+    re = app("add", R(p), app("mul", R(q), root))
+    im = app("add", R(r), app("mul", R(s), root))
+    z = _complex(re, im)
+    with mpmath.workdps(50):
+        w = mpmath.mpc(p + q * mpmath.sqrt(m), r + s * mpmath.sqrt(m))
+        for term, expected in ((z, w), (app("mul", z, z), w * w)):
+            for op, value in (("re", expected.real), ("im", expected.imag), ("cabs", abs(expected))):
+                f = form_of(app(op, term), evaluate)
+                if f is not None:
+                    assert all(L == 0 for _, L in f.terms)  # surds only: √m · 1
+                    got = sum(mpmath.mpf(c.numerator) / c.denominator * mpmath.sqrt(k) for (k, _), c in f.terms.items())
+                    assert abs(got - value) < mpmath.mpf(10) ** -40, (op, term)

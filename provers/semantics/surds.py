@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import RAT, REAL, App, Num, OpTable, Term
+from provers.ir import COMPLEX, RAT, REAL, App, Num, OpTable, Term
 from provers.semantics.approx import is_rational
 
 #: Forms with more terms than this are not built (products multiply term counts).
@@ -219,6 +219,9 @@ def form_of(t: Term, exact: Callable[[Term], Any]) -> Form | None:
     handler), or None."""
     if isinstance(t, Num):
         return Form.rational(t.value) if is_rational(t.value) else None
+    if isinstance(t, App) and t.op in _COMPLEX_PARTS and len(t.args) == 1 and t.args[0].sort == COMPLEX:
+        parts = complex_form(t.args[0], exact)
+        return None if parts is None else _COMPLEX_PARTS[t.op](*parts)
     holds_at = INVERSE_PAIRS.get((t.op, _inner_op(t))) if isinstance(t, App) and t.sort in (RAT, REAL) else None
     if holds_at is not None:
         u = form_of(t.args[0].args[0], exact)
@@ -235,6 +238,59 @@ def form_of(t: Term, exact: Callable[[Term], Any]) -> Form | None:
         return FORMS.handlers[t.op](t, args, exact)
     v = exact(t)
     return Form.rational(v) if is_rational(v) else None
+
+
+def complex_form(z: Term, exact: Callable[[Term], Any]) -> tuple[Form, Form] | None:
+    """The closed forms of the real and imaginary parts of the complex term ``z``, built from
+    numerals, 𝑖, real terms cast to ℂ and + - · (``‖3 - ↑c·𝑖‖`` at c = √40 is √(9 + 40) = 7
+    exactly; the evaluator's complex values are rational or approximate), or None."""
+    if isinstance(z, Num):
+        return (Form.rational(z.value), Form({})) if is_rational(z.value) else None
+    if not isinstance(z, App):
+        v = exact(z)
+        re, im = getattr(v, "re", None), getattr(v, "im", None)
+        return (Form.rational(re), Form.rational(im)) if is_rational(re) and is_rational(im) else None
+    if z.op == "I":
+        return Form({}), Form.rational(1)
+    if z.op == "cast":  # a real (or integer) value cast to ℂ
+        f = form_of(z.args[0], exact)
+        return None if f is None else (f, Form({}))
+    parts = [complex_form(a, exact) for a in z.args] if z.op in ("add", "sub", "neg", "mul") else [None]
+    if any(p is None for p in parts):
+        v = exact(z)
+        re, im = getattr(v, "re", None), getattr(v, "im", None)
+        return (Form.rational(re), Form.rational(im)) if is_rational(re) and is_rational(im) else None
+    if z.op == "neg":
+        return -parts[0][0], -parts[0][1]  # type: ignore[index]
+    (a, b), (c, d) = parts  # type: ignore[misc]
+    if z.op == "add":
+        return _pair(a + c, b + d)
+    if z.op == "sub":
+        return _pair(a - c, b - d)
+    ac, bd, ad, bc = a * c, b * d, a * d, b * c
+    if ac is None or bd is None or ad is None or bc is None:
+        return None
+    return _pair(ac - bd, ad + bc)
+
+
+def _pair(re: Form | None, im: Form | None) -> tuple[Form, Form] | None:
+    re, im = (None if re is None else _bounded(re)), (None if im is None else _bounded(im))
+    return None if re is None or im is None else (re, im)
+
+
+def _modulus(re: Form, im: Form) -> Form | None:
+    """‖re + im·𝑖‖ = √(re² + im²), when re² + im² is rational."""
+    r2, i2 = re * re, im * im
+    q = None if r2 is None or i2 is None else (r2 + i2).as_rational()
+    return None if q is None else sqrt_of_rational(q)
+
+
+#: The real-valued functions of a complex argument with closed forms from its parts.
+_COMPLEX_PARTS: dict[str, Callable[[Form, Form], Form | None]] = {
+    "re": lambda re, im: re,
+    "im": lambda re, im: im,
+    "cabs": _modulus,
+}
 
 
 @_forms("add")
