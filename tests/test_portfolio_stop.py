@@ -229,7 +229,8 @@ def test_a_stop_that_comes_just_before_z3s_check_still_cancels_it():
     from provers.backends.smt import pool as pool_module
     from provers.backends.smt.solve import CANCEL
 
-    threading.Thread(target=pool_module._interrupt_z3, daemon=True).start()
+    interrupter = threading.Thread(target=pool_module._interrupt_z3, daemon=True)
+    interrupter.start()
     ia, ib, ic = z3.Ints("ia ib ic")
     s = z3.Solver()
     s.set("timeout", 60_000)
@@ -242,6 +243,12 @@ def test_a_stop_that_comes_just_before_z3s_check_still_cancels_it():
         assert s.check() == z3.unknown
         assert s.reason_unknown() in ("interrupted", "canceled")
         assert time.monotonic() - started < 30.0  # well before its own 60 s limit
+        try:  # the context's last error, which z3py raises at the interrupter's next call
+            z3.Z3_get_numeral_string(z3.main_ctx().ref(), ia.as_ast())
+        except z3.Z3Exception:
+            pass
+        time.sleep(5 * pool_module.INTERRUPT_EVERY)
+        assert interrupter.is_alive()  # it died there once (a worker then lost its interrupter)
     finally:
         with CANCEL.lock:
             CANCEL.requested = False
