@@ -4,9 +4,10 @@ The naive method checks all k(k-1)/2 pairs.  :class:`Clusterer` adds candidates 
 time (the same code serves one-shot calls and generation loops) and, for each new one:
 
 1. parses it; a candidate that does not parse is a singleton class that keeps its error;
-2. compares it only with class *representatives* (a union-find holds the classes, so a pair
-   that is already connected is never checked), largest class first, and stops at the
-   first class it provably joins;
+2. joins at once the class of an earlier candidate with its canonical key (the same
+   statement up to renaming); else compares it only with class *representatives* (a
+   union-find holds the classes, so a pair that is already connected is never checked),
+   largest class first, and stops at the first class it provably joins;
 3. skips, without a solver, every representative that the engine's own screen separates
    (``Profile.separation``: structural *signature* or diagonal *fingerprint*; the engine
    answers ``inequivalent`` on every such pair, so the clusterer's cheap screens are never
@@ -370,6 +371,8 @@ class Clusterer:
         if not c.parsed:
             self.stats.unparsed_skips += i  # pairs with every earlier candidate
             return i
+        if self._join_twin(c):
+            return i
         for root in self._roots_by_size(exclude=i):
             rep = self.candidates[self._representative(root)]
             if not rep.parsed:
@@ -519,6 +522,21 @@ class Clusterer:
         if self.check_truth == "refute":
             share = min(share, REFUTE_TRUTH_SHARE)
         return self._single(c, equivalence.provable, "truth", deadline, share)
+
+    def _join_twin(self, c: Candidate) -> bool:
+        """Merge ``c`` into the class of the first earlier candidate with its canonical key
+        (the same statement up to renaming), before comparing it with any other class:
+        compared with the others first, it repeated their cached verdicts for the twin (99
+        inconclusive and 113 inequivalent pairs on ``isabelle_math_400``)."""
+        twin = self._checked.get(c.key) if c.key is not None else None
+        if twin is None or twin is c or not twin.parsed:
+            return False
+        self._same(twin, c)  # identical keys: recorded as a syntactic equivalence
+        root = self._uf.find(twin.index)
+        joined = self._members.pop(root) + self._members.pop(c.index)
+        self._members[self._uf.union(root, c.index)] = sorted(joined)
+        self.stats.merges += 1
+        return True
 
     def _roots_by_size(self, exclude: int) -> list[int]:
         """Class roots, largest class first, ties by lowest member."""

@@ -200,6 +200,8 @@ class AnytimeClusterer(Clusterer):
             if not c.parsed:
                 self.stats.unparsed_skips += i
                 continue
+            if self._join_twin(c):
+                continue
             for root in self._roots_by_size(exclude=i):
                 rep = self.candidates[self._representative(root)]
                 if not rep.parsed:
