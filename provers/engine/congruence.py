@@ -19,7 +19,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from provers.ir import BOOL, App, BigOp, Lam, Quant, SetBuilder, Term, Uninterpreted, Var, app
+from provers.ir import (
+    BOOL,
+    App,
+    BigOp,
+    Lam,
+    Quant,
+    SetBuilder,
+    Term,
+    Uninterpreted,
+    Var,
+    app,
+    free_vars,
+)
 from provers.ir.keys import canonical
 from provers.ir.sorts import FunSort
 
@@ -52,6 +64,8 @@ def differences(left: Term, right: Term, limit: int = MAX_DIFFERENCES) -> list[D
     roots (``c·(1 + x) = 0`` against ``2c·(1 + x) = 0``: the two equations, which are
     equivalent, not the numerals 1 and 2, which are not); a difference in a term with no
     proposition between it and the root stays where it is (``f (x + 1)`` against ``f (1 + x)``)."""
+    if any(v.name.startswith("_b") for v in free_vars(left) | free_vars(right)):
+        return None  # a free name like the canonical bound ones (``_b0.0``) would be captured
     a, b = canonical(left), canonical(right)
     out: list[Difference] = []
     if not _walk(a, b, (), None, out, limit, root=True):
