@@ -1145,3 +1145,28 @@ def test_a_constant_function_needs_no_value_of_its_arguments():
     t = app("eq", app("apply", f, arg), N(3))
     assert truth(t, {"f": FunTable({}, 3)}) is True
     assert truth(t, {"f": FunTable({((5, 3),): 3}, 0)}) is None
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 30), st.integers(-1, 2), st.integers(-1, 2), st.integers(0, 12),
+       st.sampled_from(["nat", "int"]))
+@example(0, 0, 0, 10, "nat")  # m = 0: "r divides m" bounds nothing; r·s = 0 with s ≥ 1 does
+def test_exists_over_a_product_at_zero_agrees_with_brute_force(mv, c1, c2, d, kind):
+    """``∃ r s. m = r * s ∧ r > c₁ ∧ s > c₂ ∧ r = s + d`` (MATH's "a product of two positive
+    integers that differ by d", asked at every m < n): the evaluator's answer, m = 0 included,
+    is the truth over a range that holds every solution."""
+    from provers.ir import INT, NAT, Quant, Var, and_, app, num
+
+    sort = NAT if kind == "nat" else INT
+    r, s, mm = Var("r", sort), Var("s", sort), Var("m", sort)
+    body = and_(app("eq", mm, app("mul", r, s)), app("gt", r, num(c1, INT) if sort == INT else num(max(c1, 0), NAT)),
+                app("gt", s, num(c2, INT) if sort == INT else num(max(c2, 0), NAT)),
+                app("eq", r, app("add", s, num(d, sort))))
+    got = evaluate(Quant("exists", (r, s), body), {"m": mv})
+    lo1, lo2 = (c1, c2) if sort == INT else (max(c1, 0), max(c2, 0))
+    span = range(-40, 41) if sort == INT else range(0, 41)
+    truth = any(mv == a * b and a > lo1 and b > lo2 and a == b + d for a in span for b in span)
+    if c1 >= 0 and c2 >= 0:  # both factors at least 1: decided, m = 0 included
+        assert got == truth
+    else:
+        assert got in (truth, ) or not isinstance(got, bool)

@@ -214,6 +214,9 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             hi = m if hi is None else min(hi, m)
             lo = max(lo, -m) if lo is not None else -m
             continue
+        if op == "eq" and v.sort in (NAT, INT) and _zero_product_factor(v, g, value, unfolded):
+            finite = frozenset({0}) if finite is None else finite & {0}  # v·w = 0 with w ≥ 1: v = 0
+            continue
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
         if op in ("lt", "le") and v.sort in (NAT, INT):
@@ -1053,6 +1056,33 @@ def _beside_factor(v: Var, eq: App) -> Term | None:
     factor v, or None."""
     a, b = eq.args
     return b if v in _factors(a) else a if v in _factors(b) else None
+
+
+def _zero_product_factor(v: Var, eq: App, value: Callable[[Term], Any], guards: list[Term]) -> bool:
+    """``eq`` reads ``v · w₁ ⋯ = 0`` over ℕ/ℤ and every other factor is a positive numeral or a
+    variable the guards say is at least 1 (``∃ r s. m = r * s ∧ r > 0 ∧ s > 0`` at m = 0, where
+    "v divides m" bounds nothing): then v = 0."""
+    other = _beside_factor(v, eq)
+    if other is None or value(other) != 0:
+        return False
+    product = eq.args[0] if other is eq.args[1] else eq.args[1]
+    rest = list(_factors(product))
+    rest.remove(v)
+    positive = _at_least_one(guards)
+    return all(isinstance(f, Num) and f.value >= 1 or f in positive for f in rest)
+
+
+def _at_least_one(guards: list[Term]) -> frozenset[Var]:
+    """The integer variables the guards say are at least 1 (``r > 0``, ``r ≥ 1``, ``0 < r``)."""
+    out = set()
+    for g in guards:
+        if isinstance(g, App) and g.op in ("gt", "ge", "lt", "le") and len(g.args) == 2:
+            x, c = g.args if g.op in ("gt", "ge") else g.args[::-1]
+            strict = g.op in ("gt", "lt")
+            if isinstance(x, Var) and x.sort in (NAT, INT) and isinstance(c, Num) and is_rational(c.value) \
+                    and (c.value >= 0 if strict else c.value >= 1):
+                out.add(x)
+    return frozenset(out)
 
 
 def _factors(t: Term) -> list[Term]:
