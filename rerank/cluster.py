@@ -385,9 +385,7 @@ class Clusterer:
                     c.flags.append(BUDGET_FLAG)
                 continue
             if self._same(rep, c, deadline):
-                joined = self._members.pop(root) + self._members.pop(i)
-                self._members[self._uf.union(root, i)] = sorted(joined)
-                self.stats.merges += 1
+                self._merge(root, i)
                 break
         return i
 
@@ -532,11 +530,14 @@ class Clusterer:
         if twin is None or twin is c or not twin.parsed:
             return False
         self._same(twin, c)  # identical keys: recorded as a syntactic equivalence
-        root = self._uf.find(twin.index)
-        joined = self._members.pop(root) + self._members.pop(c.index)
-        self._members[self._uf.union(root, c.index)] = sorted(joined)
-        self.stats.merges += 1
+        self._merge(self._uf.find(twin.index), c.index)
         return True
+
+    def _merge(self, root: int, i: int) -> None:
+        """Join candidate ``i``'s (singleton) class into the class of ``root``."""
+        joined = self._members.pop(root) + self._members.pop(i)
+        self._members[self._uf.union(root, i)] = sorted(joined)
+        self.stats.merges += 1
 
     def _roots_by_size(self, exclude: int) -> list[int]:
         """Class roots, largest class first, ties by lowest member."""

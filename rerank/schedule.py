@@ -218,9 +218,7 @@ class AnytimeClusterer(Clusterer):
                         c.flags.append(UNDECIDED_FLAG)
                     continue
                 if self._check(rep, c) if not free else self._same(rep, c):
-                    joined = self._members.pop(root) + self._members.pop(i)
-                    self._members[self._uf.union(root, i)] = sorted(joined)
-                    self.stats.merges += 1
+                    self._merge(root, i)
                     break
 
     def _candidate_tests(self) -> None:

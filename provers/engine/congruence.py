@@ -21,8 +21,10 @@ from dataclasses import dataclass
 
 from provers.ir import (
     BOOL,
+    COMMUTATIVE,
     App,
     BigOp,
+    FunSort,
     Lam,
     Quant,
     SetBuilder,
@@ -30,16 +32,13 @@ from provers.ir import (
     Uninterpreted,
     Var,
     app,
+    bound_variables,
+    canonical,
     free_vars,
 )
-from provers.ir.keys import canonical
-from provers.ir.sorts import FunSort
 
 #: More differing positions than this and the pairs are not worth a solver call each.
 MAX_DIFFERENCES = 3
-#: Operations whose arguments may be matched in another order (the n-ary ones by removing
-#: the arguments both sides share first).
-_REORDERABLE = frozenset({"and", "or", "add", "mul", "eq", "ne", "iff"})
 
 
 @dataclass(frozen=True)
@@ -86,15 +85,13 @@ def _walk(a: Term, b: Term, bound: tuple[Var, ...], anchor: _Anchor, out: list[D
     if a.sort == BOOL and b.sort == BOOL and not root:
         anchor = (bound, a, b)
     if _same_head(a, b):
-        if isinstance(a, App) and a.op in _REORDERABLE and isinstance(b, App):
+        if isinstance(a, App) and a.op in COMMUTATIVE and isinstance(b, App):
             return _walk_reordered(a, b, bound, anchor, out, limit)
-        if isinstance(a, BigOp) and isinstance(b, BigOp):
-            return _walk(a.domain, b.domain, bound, anchor, out, limit) and \
-                _walk(a.body, b.body, (*bound, a.var), anchor, out, limit)
-        if isinstance(a, (Quant, Lam)) and isinstance(b, (Quant, Lam)):
-            return _walk(a.body, b.body, (*bound, *a.vars), anchor, out, limit)
-        if isinstance(a, SetBuilder) and isinstance(b, SetBuilder):
-            return _walk(a.body, b.body, (*bound, a.var), anchor, out, limit)
+        if isinstance(a, BigOp) and isinstance(b, BigOp) and not _walk(a.domain, b.domain, bound, anchor, out, limit):
+            return False  # a big operator's domain lies outside its binder
+        binds = bound_variables(a)
+        if binds:  # the same binders on both sides (``_same_head``)
+            return _walk(a.body, b.body, (*bound, *binds), anchor, out, limit)  # type: ignore[attr-defined]
         return all(_walk(x, y, bound, anchor, out, limit)
                    for x, y in zip(a.args, b.args, strict=True))  # type: ignore[attr-defined]
     where, x, y = anchor if anchor is not None else (bound, a, b)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -978,16 +978,19 @@ def _beside_lcm(v: Var, eq: App) -> Term | None:
 _MODS = ("mod", "emod", "fmod")
 
 
-def nonnegative_vars(guards: list[Term]) -> frozenset[Var]:
-    """The integer variables the guards say are at least a nonnegative numeral (``r > 0``)."""
-    out = set()
+def _numeral_lower_bounds(guards: list[Term]) -> Iterator[tuple[Var, Any, bool]]:
+    """``(x, c, strict)`` for each guard ``x > c`` / ``x ≥ c`` (either way round) with x an
+    integer variable and c a rational numeral."""
     for g in guards:
         if isinstance(g, App) and g.op in ("gt", "ge", "lt", "le") and len(g.args) == 2:
             x, c = g.args if g.op in ("gt", "ge") else g.args[::-1]
-            if (isinstance(x, Var) and x.sort == INT and isinstance(c, Num)
-                    and is_rational(c.value) and c.value >= 0):
-                out.add(x)
-    return frozenset(out)
+            if isinstance(x, Var) and x.sort in (NAT, INT) and isinstance(c, Num) and is_rational(c.value):
+                yield x, c.value, g.op in ("gt", "lt")
+
+
+def nonnegative_vars(guards: list[Term]) -> frozenset[Var]:
+    """The integer variables the guards say are at least a nonnegative numeral (``r > 0``)."""
+    return frozenset(x for x, c, _ in _numeral_lower_bounds(guards) if x.sort == INT and c >= 0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1074,15 +1077,7 @@ def _zero_product_factor(v: Var, eq: App, value: Callable[[Term], Any], guards: 
 
 def _at_least_one(guards: list[Term]) -> frozenset[Var]:
     """The integer variables the guards say are at least 1 (``r > 0``, ``r ≥ 1``, ``0 < r``)."""
-    out = set()
-    for g in guards:
-        if isinstance(g, App) and g.op in ("gt", "ge", "lt", "le") and len(g.args) == 2:
-            x, c = g.args if g.op in ("gt", "ge") else g.args[::-1]
-            strict = g.op in ("gt", "lt")
-            if isinstance(x, Var) and x.sort in (NAT, INT) and isinstance(c, Num) and is_rational(c.value) \
-                    and (c.value >= 0 if strict else c.value >= 1):
-                out.add(x)
-    return frozenset(out)
+    return frozenset(x for x, c, strict in _numeral_lower_bounds(guards) if (c >= 0 if strict else c >= 1))
 
 
 def _factors(t: Term) -> list[Term]:

@@ -247,9 +247,7 @@ def complex_form(z: Term, exact: Callable[[Term], Any]) -> tuple[Form, Form] | N
     if isinstance(z, Num):
         return (Form.rational(z.value), Form({})) if is_rational(z.value) else None
     if not isinstance(z, App):
-        v = exact(z)
-        re, im = getattr(v, "re", None), getattr(v, "im", None)
-        return (Form.rational(re), Form.rational(im)) if is_rational(re) and is_rational(im) else None
+        return _exact_parts(z, exact)
     if z.op == "I":
         return Form({}), Form.rational(1)
     if z.op == "cast":  # a real (or integer) value cast to ℂ
@@ -257,9 +255,7 @@ def complex_form(z: Term, exact: Callable[[Term], Any]) -> tuple[Form, Form] | N
         return None if f is None else (f, Form({}))
     parts = [complex_form(a, exact) for a in z.args] if z.op in ("add", "sub", "neg", "mul") else [None]
     if any(p is None for p in parts):
-        v = exact(z)
-        re, im = getattr(v, "re", None), getattr(v, "im", None)
-        return (Form.rational(re), Form.rational(im)) if is_rational(re) and is_rational(im) else None
+        return _exact_parts(z, exact)
     if z.op == "neg":
         return -parts[0][0], -parts[0][1]  # type: ignore[index]
     (a, b), (c, d) = parts  # type: ignore[misc]
@@ -271,6 +267,13 @@ def complex_form(z: Term, exact: Callable[[Term], Any]) -> tuple[Form, Form] | N
     if ac is None or bd is None or ad is None or bc is None:
         return None
     return _pair(ac - bd, ad + bc)
+
+
+def _exact_parts(z: Term, exact: Callable[[Term], Any]) -> tuple[Form, Form] | None:
+    """The parts of the evaluator's value of ``z`` when it is an exact complex number."""
+    v = exact(z)
+    re, im = getattr(v, "re", None), getattr(v, "im", None)
+    return (Form.rational(re), Form.rational(im)) if is_rational(re) and is_rational(im) else None
 
 
 def _pair(re: Form | None, im: Form | None) -> tuple[Form, Form] | None:
