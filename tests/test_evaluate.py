@@ -1170,3 +1170,41 @@ def test_exists_over_a_product_at_zero_agrees_with_brute_force(mv, c1, c2, d, ki
         assert got == truth
     else:
         assert got in (truth, ) or not isinstance(got, bool)
+
+
+def _sums_to(m_, k):
+    """∃a b > 0. a + b = m ∧ a · b = k (over ℤ)."""
+    a, b = Var("a", INT), Var("b", INT)
+    return Quant("exists", (a, b), app("and", app("gt", a, Z(0)), app("gt", b, Z(0)),
+                                       app("eq", app("add", a, b), m_), app("eq", app("mul", a, b), Z(k))))
+
+
+def test_a_forall_whose_antecedent_reads_no_binder_is_decided_by_the_antecedent():
+    # algebra/problem_442: ∀x. (∃a b > 0. a + b = m ∧ a·b = 28) → P x = 0 holds at m = 0
+    # whatever P; no probe of x could show it (a ∀ over ℤ is otherwise only refuted)
+    p = Var("P", FunSort((INT,), INT))
+    body = implies(_sums_to(Var("m", INT), 28), app("eq", app("apply", p, i), Z(0)))
+    stmt = Quant("forall", (i,), body)
+    assert truth(stmt, {"m": 0, "P": FunTable({}, 5)}) is True
+    assert truth(stmt, {"m": 11, "P": FunTable({}, 5)}) is False  # 4 + 7: then P x = 0 for all x
+
+
+def test_an_exists_with_a_false_conjunct_outside_its_binders_is_false():
+    body = app("and", app("lt", Var("c", REAL), R(0)), app("eq", app("mul", x, x), R(2)))
+    stmt = Quant("exists", (x,), body)
+    assert truth(stmt, {"c": 1}) is False
+    assert truth(stmt, {"c": -1}) in (True, None)  # √2 is no probe: decided or undecided, never False
+
+
+@given(st.integers(-5, 5), st.integers(-5, 5), st.integers(-5, 5))
+def test_the_parts_outside_a_binder_never_change_the_value(a, b, k):
+    # ∀x. a < b ∨ x² ≥ k  is  a < b ∨ k ≤ 0;  ∃x. a < b ∧ x² < k  is  a < b ∧ k > 0
+    outside = app("lt", Z(a), Z(b))
+    forall = Quant("forall", (i,), app("or", outside, app("ge", app("mul", i, i), Z(k))))
+    exists = Quant("exists", (i,), app("and", outside, app("lt", app("mul", i, i), Z(k))))
+    assert truth(forall, {}) in ((a < b) or k <= 0, None)
+    assert truth(exists, {}) in ((a < b) and k > 0, None)
+    if a < b:
+        assert truth(forall, {}) is True
+    else:
+        assert truth(exists, {}) is False

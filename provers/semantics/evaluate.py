@@ -61,11 +61,13 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
+    and_,
     app,
     by_identity,
     conjuncts,
     free_vars,
     map_term,
+    or_,
     substitute,
     subterms,
     unfold,
@@ -777,7 +779,43 @@ def _quant_value(t: Quant, env: Env) -> Any:
             if r is None:
                 raise Undecided(why)
             return truth_value(r, ex)
+    scoped = _miniscoped(t, want, env)
+    if scoped is not None:
+        return scoped
     return _probe(t, want, env)
+
+
+def _disjuncts(t: Term) -> list[Term]:
+    """The disjuncts of ``t``, ``A₁ ∧ A₂ → B`` read as ``¬A₁ ∨ ¬A₂ ∨ B``."""
+    if isinstance(t, App) and t.op == "or":
+        return [d for a in t.args for d in _disjuncts(a)]
+    if isinstance(t, App) and t.op == "implies":
+        return [app("not", a) for a in conjuncts(t.args[0])] + _disjuncts(t.args[1])
+    return [t]
+
+
+def _miniscoped(t: Quant, want: bool, env: Env) -> Any:
+    """``∀x̄. A ∨ B x̄`` with A not reading x̄ is ``A ∨ ∀x̄. B x̄`` (``∃x̄. A ∧ B x̄`` is
+    ``A ∧ ∃x̄. B x̄``): the parts that read no binder are decided once, before any probe. Why:
+    ``∀x. (∃a b. a + b = m ∧ a·b = 28) → P x = 0`` is true at m = 0 whatever P, yet no probe
+    of x shows it, and a probe's counterexample is all an unbounded ∀ can otherwise find.
+    None when no such part decides (the caller probes as before)."""
+    bound = set(t.vars)
+    parts = conjuncts(t.body) if want else _disjuncts(t.body)
+    outside = [p for p in parts if not free_vars(p) & bound]
+    if not outside:
+        return None
+    settles = not want  # a true disjunct settles a ∀, a false conjunct an ∃
+    for p in outside:
+        r, ex, _ = _tri(p, env)
+        if r is None or not ex:
+            return None
+        if r == settles:
+            return settles
+    inside = [p for p in parts if free_vars(p) & bound]
+    if not inside:
+        return not settles
+    return _quant(Quant(t.kind, t.vars, and_(*inside) if want else or_(*inside)), env)
 
 
 #: ¬(a ⋈ b) as one order atom, for ℕ and ℤ.
