@@ -51,15 +51,14 @@ from provers.deadline import Deadline, DeadlineExceeded, check_seconds
 from provers.engine.align import Alignment, Alignments, alignments, drop_unused, match_types
 from provers.engine.answers import AnswerPin, holds_by_definitions, holds_by_pin, pin_answer
 from provers.engine.definitions import definitions
-from provers.engine.formulas import VACUITY_NAME, close, iff, trivial_obligation, vacuous_obligation
+from provers.engine.every_alignment import diagonal_refutation, pinned_refutation
+from provers.engine.formulas import VACUITY_NAME, iff, trivial_obligation, vacuous_obligation
 from provers.engine.normal import NormalForm
 from provers.engine.profile import Profile, Separation, unmodelled_meaning
 from provers.engine.prover import (
     FINGERPRINT_POINTS,
     Prover,
     default_backend,
-    exact_truth,
-    samplable,
 )
 from provers.engine.relations import (
     PROVED,
@@ -76,8 +75,7 @@ from provers.engine.relations import (
 )
 from provers.engine.verdict import FULL, QUICK, Obligation, Verdict
 from provers.errors import ParseError
-from provers.ir import IRError, Statement, Var, has_uninterpreted
-from provers.semantics import numeral_probes, sample_assignments
+from provers.ir import IRError, Statement, has_uninterpreted
 from provers.semantics.samplers import solution_points
 from provers.semantics.values import renamed_model
 from provers.status import Status, VerdictStatus
@@ -477,16 +475,23 @@ def _route_ruled_out(route: _Route | None) -> str:
 
 def _diagonal_verdict(na: NormalForm, nb: NormalForm, relation: str, als: Alignments, prover: Prover,
                       route: _Route | None) -> Verdict | None:
-    """Too many alignments to enumerate: one diagonal point may still refute them all."""
-    diag = _diagonal_refutation(na, rename_onto(nb, als.items[0]), prover)
-    if diag is None:
+    """Too many alignments to enumerate: one point that every alignment fixes (a diagonal
+    point) or cannot move into agreement (a model the definitions fix) may refute them all
+    (``every_alignment``)."""
+    nbr = rename_onto(nb, als.items[0])
+    ob = diagonal_refutation(na, nbr, prover)
+    where = "at a point where all variables of each sort share one value"
+    if ob is None:
+        ob = pinned_refutation(na, nb, nbr, als.items[0].pairs, prover)
+        where = "at the model one side's definitions fix, whose values the other side's definitions do not match"
+    if ob is None:
         return None
-    cm = _two_sided(diag.model, na, nb, als.items[0])
-    v = _verdict(INEQUIVALENT, relation, als.items[0], [diag], countermodel=cm, tried=0, als=als,
-                 route="; ".join(x for x in ("fingerprint", route.outcome.route if route is not None else "") if x))
+    cm = _two_sided(ob.model, na, nb, als.items[0])
+    how = "fingerprint" if ob.by == "fingerprint" else "structure"
+    v = _verdict(INEQUIVALENT, relation, als.items[0], [ob], countermodel=cm, tried=0, als=als,
+                 route="; ".join(x for x in (how, route.outcome.route if route is not None else "") if x))
     v.budget_exhausted = False
-    v.reason = (f"{diag.name} false at a point where all variables of each sort share one value: every one "
-                f"of the {als.total} admissible alignments is refuted there")
+    v.reason = f"{ob.name} false {where}: every one of the {als.total} admissible alignments is refuted there"
     return v
 
 
@@ -621,37 +626,6 @@ class _Search:
             probes += probes_a + [renamed_model(m, {k: onto.get(names.get(k, k), k) for k in m}) for m in probes_b]
         if probes or self.found:
             self.prover.use_probes(self.found + probes)
-
-
-def _diagonal_refutation(na: NormalForm, nbr: NormalForm, prover: Prover) -> Obligation | None:
-    """Evaluate ⋀Γ ↔ ⋀Γ' and C ↔ C' at "diagonal" points, where all variables of one sort
-    take the same value. Such a point is fixed by every sort-preserving alignment, so a
-    difference there refutes the obligation under ALL alignments at once (used when the
-    alignment budget is too small to enumerate them). Premise-free SAE is covered too: a tree
-    match implies ⊢ C ↔ C'."""
-    if not na.variables:
-        return None
-    sorts = list(dict.fromkeys(v.sort for v in na.variables))
-    if not all(samplable(s, prover.carriers) for s in sorts):
-        return None
-    reps = tuple(Var(f"_d{i}", s) for i, s in enumerate(sorts))
-    items = []
-    if na.premises or nbr.premises:
-        items.append(("premises ⋀Γ ↔ ⋀Γ'", iff(na.premise(), nbr.premise())))
-    items.append(("conclusions C ↔ C'", iff(na.conclusion, nbr.conclusion)))
-    try:
-        points = sample_assignments(list(reps), prover.points, prover.seed)
-    except ValueError:  # a sort the sampler has no values for
-        return None
-    body_all = iff(items[0][1], items[-1][1])
-    points = numeral_probes(reps, [body_all], points[0] if points else {}) + points
-    for env in points:
-        full = {v.name: env[reps[sorts.index(v.sort)].name] for v in na.variables}
-        for name, body in items:
-            if exact_truth(body, full, prover.deadline) is False:
-                return Obligation(name, close(body, na.variables), Status.REFUTED, "fingerprint",
-                                  "false at a diagonal point (exact evaluation)", full)
-    return None
 
 
 def _ruled_line(al: Alignment, out: Outcome, na: NormalForm, nb: NormalForm) -> str:
