@@ -483,11 +483,11 @@ def _diagonal_verdict(na: NormalForm, nb: NormalForm, relation: str, als: Alignm
     where = "at a point where all variables of each sort share one value"
     if ob is None:
         ob = pinned_refutation(na, nb, nbr, als.items[0].pairs, prover)
-        where = "at the model one side's definitions fix, whose values the other side's definitions do not match"
+        where = "at the model one side's definitions fix (the other side's premises fail wherever an alignment puts its variables)"
     if ob is None:
         return None
     cm = _two_sided(ob.model, na, nb, als.items[0])
-    how = "fingerprint" if ob.by == "fingerprint" else "structure"
+    how = "fingerprint" if ob.by == "fingerprint" else "countermodel"
     v = _verdict(INEQUIVALENT, relation, als.items[0], [ob], countermodel=cm, tried=0, als=als,
                  route="; ".join(x for x in (how, route.outcome.route if route is not None else "") if x))
     v.budget_exhausted = False
