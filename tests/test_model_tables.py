@@ -111,3 +111,41 @@ def test_a_sum_over_hundreds_of_integers_is_unrolled_and_its_model_validated():
     ob = equivalence.vacuous(st_, timeout=2.0, language="isabelle")
     assert ob.status.value == "refuted", ob.detail
     assert truth(strip_forall(ob.formula)[1], ob.model) is False
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.integers(-4, 4), st.frozensets(st.integers(-6, 6), max_size=4), min_size=1, max_size=4),
+       st.frozensets(st.integers(-6, 6), max_size=3))
+def test_a_set_valued_function_is_read_back_from_its_membership_predicate(sets, elsewhere):
+    """f : ℤ → Set ℤ lowered as ``e ∈ f a`` (``Lowerer.membership``): at each point the
+    model's members, elsewhere its default set."""
+    em = Z3Emitter()
+    mem = z3.Function("mem", z3.IntSort(), z3.IntSort(), z3.BoolSort())
+    e, a = z3.Ints("e a")
+
+    def member(xs):
+        return z3.Or(*[e == x for x in xs]) if xs else z3.BoolVal(False)
+
+    s = z3.Solver()
+    body = member(elsewhere)
+    for k, xs in sets.items():
+        body = z3.If(a == k, member(xs), body)
+    s.add(z3.ForAll([e, a], mem(e, a) == body))
+    assert s.check() == z3.sat
+    table = em.set_table(s.model(), mem, INT, (INT,))
+    for k in range(-6, 7):
+        assert table(k) == sets.get(k, elsewhere)
+
+
+def test_a_model_of_a_set_valued_function_variable_is_validated():
+    # number_theory/problem_660: `set_of_digits` is a free function variable, so x = 0 with
+    # set_of_digits 0 = {3, 4, 6, 7, 8, 9} is a model and the answer 987436 is not unique
+    from provers import check_equivalence
+
+    a = ('theorem fixes x :: int assumes h0 : "set_of_digits x = {3, 4, 6, 7, 8, 9}" '
+         'and h1 : "x mod 4 = 0" shows  "x = 987436"')
+    b = ('theorem fixes n :: int assumes h0 : "n > 987435" and h1 : "n < 987437" and h2 : "n mod 4 = 0" '
+         'shows  "n = 987436"')
+    v = check_equivalence(a, b, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.reason
+    assert "L = 0 at a model of Γ" in v.reason or "re-checked" in v.reason

@@ -255,6 +255,37 @@ class Emitter:
         return FunTable(_without_filled_defaults(entries, default, filled), default,
                         self.filler(model, decl, args, result))
 
+    def set_table(self, model: Any, decl: Any, elem: Sort, args: tuple[Sort, ...]) -> FunTable:
+        """A set-valued function given by its membership predicate ``decl(e, x̄)``: at each
+        literal point x̄ of the interpretation (and at one point outside them, the default)
+        the set of literal elements e where it holds; ``Untranslatable`` where it also holds
+        at an element outside them (an infinite set)."""
+        Z = self.Z
+        lits = self.literals(model, decl)
+
+        def points(s: Sort) -> list[Any]:
+            if isinstance(s, OpaqueSort):
+                return self.opaque_points(model, s)
+            cs = self.sort(s)
+            return list({str(x): x for x in lits if x.sort() == cs}.values())
+
+        elems = points(elem)
+        beyond = self.outside(elem, elems)
+        per_pos = [points(s) for s in args]
+
+        def members(at: list[Any]) -> frozenset:
+            if Z.is_true(model.eval(decl(beyond, *at), model_completion=True)):
+                raise Untranslatable("set model is not finite")
+            return frozenset(self.value(e, elem) for e in elems
+                             if Z.is_true(model.eval(decl(e, *at), model_completion=True)))
+
+        entries = {}
+        for idx in itertools.islice(itertools.product(*(range(len(p)) for p in per_pos)), 200):
+            at = [per_pos[i][j] for i, j in enumerate(idx)]
+            entries[tuple(self.value(x, s) for x, s in zip(at, args, strict=True))] = members(at)
+        default = members([self.outside(s, pts) for s, pts in zip(args, per_pos, strict=True)])
+        return FunTable({k: v for k, v in entries.items() if v != default}, default)
+
     def array_table(self, model: Any, arr: Any, arg: Sort, result: Sort) -> FunTable:
         """A unary function variable's array value as a table."""
         Z = self.Z

@@ -122,6 +122,9 @@ class Lowered:
     #: list variables seen only through their sum and length (``summarized_lists``): (the
     #: list, the constant for its sum, the constant for its length)
     summarized: tuple[tuple[Var, Var, Var], ...] = ()
+    #: set-valued function variables seen only through membership (``Lowerer.membership``):
+    #: (the variable, the name of its membership predicate ``e ∈ f x̄``)
+    set_functions: tuple[tuple[Var, str], ...] = ()
 
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
@@ -149,6 +152,7 @@ class Lowerer:
         self.nat_valued: set[tuple[str, tuple[Sort, ...]]] = set()  # ℕ-valued user symbols
         self.witnesses: list[tuple[Var, str]] = []
         self.witnessable = False  # an ∃ ``witness_existentials`` would turn into constants
+        self.set_functions: dict[Var, str] = {}  # f : σ̄ → Set τ -> its membership predicate
 
     def fact(self, f: Term) -> None:
         """Record a TRUE fact at the innermost scope binding one of its variables."""
@@ -352,12 +356,28 @@ class Lowerer:
             return core_app("mem", BOOL, cx, Var(s.name, core_sort(s.sort)))
         if isinstance(s, SetBuilder):
             return self.lower(substitute(s.body, {s.var: x}), pol)
+        if isinstance(s, App) and s.op == "apply" and self._set_function(s.args[0]):
+            # e ∈ f x̄, f a set-valued function of the obligation: one predicate of (e, x̄),
+            # whose model ``solve.read_model`` reads back as f's table of finite sets
+            f = s.args[0]
+            name = self.set_functions.setdefault(f, "%member_" + hashlib.sha1(f.name.encode()).hexdigest()[:12])
+            return c_ufun(name, BOOL, cx, *(self.lower(a, 0) for a in s.args[1:]))
         if not isinstance(s, App):
             raise Unsupported(f"membership in {type(s).__name__}")
         handler = MEMBERSHIP.get(s.op)
         if handler is None:
             raise Unsupported(f"membership in {s.op}")
         return handler(self, x, cx, s, pol)
+
+    def _set_function(self, f: Term) -> bool:
+        """``f`` a function variable into sets of numbers, over numbers or opaque elements,
+        that no binder inside the obligation binds (the solvers quantify over no function)."""
+        if not (isinstance(f, Var) and isinstance(f.sort, FunSort) and isinstance(f.sort.result, SetSort)):
+            return False
+        scalar = (BOOL, NAT, INT, RAT, REAL)
+        return (f.sort.result.elem in scalar
+                and all(a in scalar or isinstance(a, OpaqueSort) for a in f.sort.args)
+                and not any(f in sc.vars for sc in self.scopes))
 
     def note_monotone(self, name: str, x: Term) -> None:
         bound = frozenset().union(*(sc.vars for sc in self.scopes)) if self.scopes else frozenset()
@@ -565,7 +585,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms(consts, lw.nat_valued))
     return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable,
-                   defined, summarized)
+                   defined, summarized, tuple(lw.set_functions.items()))
 
 
 def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Any], ...]]:

@@ -308,6 +308,8 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
         value = summary_list(env.get(total.name), env.get(length.name), xs.sort.elem)  # type: ignore[attr-defined]
         if value is not None:
             env[xs.name] = value
+    for f, name in lowered.set_functions:  # seen only through membership: its table of sets
+        env[f.name] = _set_function_table(em, model, f, name)
     const_names = set(env)
     seen: dict[str, int] = {}
     for (kind, name, args, result), decl in em.funcs.items():
@@ -329,6 +331,17 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
         else:
             env[name] = em.table(model, decl, args, result)
     return env
+
+
+def _set_function_table(em: Emitter, model: Any, f: Var, name: str) -> FunTable:
+    """f : σ̄ → Set τ from its membership predicate ``name`` (e, x̄) (``Lowerer.membership``)."""
+    fs = f.sort
+    assert isinstance(fs, FunSort) and isinstance(fs.result, SetSort)
+    key = ("symbol", name, (core_sort(fs.result.elem), *(core_sort(a) for a in fs.args)), BOOL)
+    decl = em.funcs.get(key)
+    if decl is None:  # never emitted: every set empty will do
+        return FunTable({}, frozenset())
+    return em.set_table(model, decl, core_sort(fs.result.elem), tuple(core_sort(a) for a in fs.args))
 
 
 def _witness_values(em: Emitter, model: Any, lowered: Lowered) -> tuple[tuple[str, tuple[Any, ...]], ...]:
