@@ -1208,3 +1208,11 @@ def test_the_parts_outside_a_binder_never_change_the_value(a, b, k):
         assert truth(forall, {}) is True
     else:
         assert truth(exists, {}) is False
+
+
+def test_a_quantifier_over_an_empty_sort_keeps_its_value_when_its_body_reads_no_binder():
+    # ∀x : Fin 0. 1 = 2 is true and ∃x : Fin 0. 1 = 1 false: the body alone is not the value
+    from provers.lean4.parser import parse_lean
+
+    for text, expected in (("theorem t : ∀ x : Fin 0, (1 : ℕ) = 2", True), ("theorem t : ∃ x : Fin 0, (1 : ℕ) = 1", False)):
+        assert truth(parse_lean(text).conclusion, {}) in (expected, None)

@@ -68,6 +68,7 @@ from provers.ir import (
     free_vars,
     map_term,
     or_,
+    provably_inhabited,
     substitute,
     subterms,
     unfold,
@@ -813,8 +814,8 @@ def _miniscoped(t: Quant, want: bool, env: Env) -> Any:
         if r == settles:
             return settles
     inside = [p for p in parts if free_vars(p) & bound]
-    if not inside:
-        return not settles
+    if not inside:  # ∀x̄. False is True over an empty sort (Fin 0), ∃x̄. True False
+        return not settles if all(provably_inhabited(v.sort) for v in t.vars) else None
     return _quant(Quant(t.kind, t.vars, and_(*inside) if want else or_(*inside)), env)
 
 
