@@ -13,7 +13,7 @@ from provers.deadline import Deadline
 from provers.engine.equivalence import check_equivalence
 from provers.engine.prover import Prover
 from provers.engine.witnesses import SOLUTIONS, equation_witnesses, simplify_inverses
-from provers.ir import INT, REAL, Num, Quant, Var, app
+from provers.ir import INT, REAL, Num, Quant, Var, app, cast
 from provers.semantics import evaluate, truth
 from provers.semantics.values import Approx, Witness
 from provers.status import Status
@@ -169,3 +169,32 @@ def test_atoms_of_the_closed_forms_agree_with_the_numbers(op, u, k):
         value = mp(x)
         decided = truth(app("lt", app("mul", _num(k), atom), _num(1)))
         assert decided is None or decided == bool(k * value < 1)
+
+
+def test_an_equation_whose_right_side_has_variables_is_solved_after_the_solvers_model():
+    # precalculus/problem_1203: cos C = A / B with A, B integers; cos C as a variable in
+    # [-1, 1] makes the rest polynomial, and C = arccos of its model value solves it exactly
+    a = '''theorem fixes A B C :: real and angle_C :: real assumes h0 : "B = (A + C) / 2"
+and h1 : "cos angle_C = A / C" and h2 : "A \\<in> \\<int>" and h3 : "B \\<in> \\<int>" and h4 : "C \\<in> \\<int>"
+shows  "area_triangle_ABC = 6 * sqrt 6"'''
+    b = 'theorem fixes x :: real assumes h0: "x = 6 * sqrt 6" shows "x = 6 * sqrt 6"'
+    v = check_equivalence(a, b, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.explain()  # A's answer is free at a model of its premises
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["sin", "cos", "exp", "tan"]), st.integers(1, 6), st.integers(-3, 3))
+def test_a_model_through_an_abstracted_application_satisfies_the_equation_exactly(op, k, shift):
+    # a model of f (v + shift) = a / b ∧ a + b = k ∧ 0 < b (a countermodel of its negation):
+    # the solvers' own models are spurious (they know f by a few facts); f (v + shift) as a
+    # variable gives a rational value, v its exact inverse, and the point is re-checked
+    a, b, v = Var("a", INT), Var("b", INT), Var("v", REAL)
+    ratio = app("div", cast(a, REAL), cast(b, REAL))
+    body = app("and", app("eq", app(op, app("add", v, _num(shift))), ratio),
+               app("eq", app("add", a, b), Num(k, INT)), app("lt", Num(0, INT), b))
+    ob = _prover()("premises", Quant("forall", (v, a, b), app("not", body)))
+    if op == "exp" and k == 1:  # a / b > 0 needs a ≥ 1, so b = k − a ≤ 0: no model
+        assert ob.status != Status.REFUTED
+        return
+    assert ob.status == Status.REFUTED, ob.detail
+    assert truth(body, ob.model) is True

@@ -77,7 +77,7 @@ def pinned_refutation(na: NormalForm, nb: NormalForm, nbr: NormalForm, pairs: tu
     formula = iff(na.premise(), nbr.premise())
     for side, other, onto_a in ((na, nb, None), (nb, na, {b.name: a.name for a, b in pairs})):
         point = _defined_model(side, prover)
-        if point is None:
+        if point is None or any(kind != "forall" for kind, _ in other.prefix):
             continue
         pins = definitions(other, prover.deadline).values
         places = aligned_assignments(point, side, other, pins)
@@ -146,8 +146,9 @@ def _arrangements(counts: list[int]) -> Iterator[tuple[int, ...]]:
 
 
 def _defined_model(nf: NormalForm, prover: Prover) -> dict[str, Any] | None:
-    """Every variable's value by the premises' definitions, when ⋀Γ is exactly true there."""
-    if not nf.premises or not nf.variables:
+    """Every variable's value by the premises' definitions, when ⋀Γ is exactly true there
+    (a universal prefix only: an ∃ variable is no coordinate of a point)."""
+    if not nf.premises or not nf.variables or any(kind != "forall" for kind, _ in nf.prefix):
         return None
     values = definitions(nf, prover.deadline).values
     if any(v.name not in values for v in nf.variables):

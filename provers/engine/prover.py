@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from provers.backends.base import Backend, Proved, Refuted, Unknown
@@ -38,7 +39,16 @@ from provers.engine.formulas import close, dropped_guard_lemma
 from provers.engine.normal import sort_mentions
 from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
-from provers.engine.witnesses import assumed, equation_witnesses, hypotheses, simplify_inverses
+from provers.engine.witnesses import (
+    RANGES,
+    SOLUTIONS,
+    abstracted_applications,
+    assumed,
+    equation_witnesses,
+    hypotheses,
+    linear_solution,
+    simplify_inverses,
+)
 from provers.ir import (
     INT,
     NAT,
@@ -53,11 +63,13 @@ from provers.ir import (
     Sort,
     Term,
     Var,
+    and_,
     app,
     canon_key,
     conjuncts,
     free_vars,
     has_uninterpreted,
+    implies,
     known_elements,
     show,
     strip_forall,
@@ -77,7 +89,7 @@ from provers.semantics import (
     sample_assignments,
     truth,
 )
-from provers.semantics.approx import is_approx
+from provers.semantics.approx import is_approx, is_rational
 from provers.semantics.domains import bound_domain, guards
 from provers.semantics.identities import polynomial_identity
 from provers.semantics.values import Undetermined, Witness
@@ -570,6 +582,7 @@ class Prover:
         model is re-checked exactly on the original formula."""
         vs, body = strip_forall(ob.formula)
         if not equation_witnesses(vs, hypotheses(body)):
+            self._abstracted_inverse_model(ob, vs, body, effort)
             return  # no equation an inverse function solves (identities alone: the solver's business)
         found = equation_witnesses(vs, hypotheses(body), identities=assumed(body))
         rest = tuple(v for v in vs if v not in found)
@@ -584,6 +597,34 @@ class Prover:
         env.update({v.name: Witness(t) for v, t in found.items()})
         self._accept(ob, body, env, by, "the values of " + ", ".join(f"{v.name} = {show(t)}" for v, t in found.items())
                      + " solve its equations, the solver's for the rest" * bool(rest))
+
+    def _abstracted_inverse_model(self, ob: Obligation, vs: tuple[Var, ...], body: Term, effort: float) -> None:
+        """A countermodel where ``f v = t`` with t not closed (``cos C = A / B``): f v made a
+        variable y within f's range (``witnesses.abstracted_applications``), the solver's
+        model of the polynomial rest gives y a rational value, and v = f⁻¹ (y) solves the
+        equation exactly; the whole point is re-checked on the original formula."""
+        abstracted = abstracted_applications(vs, body)
+        if abstracted is None:
+            return
+        reduced, taken = abstracted
+        ranges = [RANGES[f](y) for y, f, _, _ in taken if f in RANGES]
+        rest = tuple(v for v in vs if v not in {v for *_, v in taken}) + tuple(y for y, *_ in taken)
+        formula = implies(and_(*ranges), reduced) if ranges else reduced
+        found = self._solver_model(ob, Quant("forall", rest, formula), effort)
+        if found is None:
+            return
+        env, by = found
+        solved = {}
+        for y, f, arg, v in taken:
+            c = env.get(y.name)
+            term = SOLUTIONS[f](Fraction(c)) if is_rational(c) else None
+            solution = None if term is None else linear_solution(arg, term, {v})
+            if solution is None:
+                return
+            solved[v.name] = Witness(solution[1])
+        point = {k: x for k, x in env.items() if k not in {y.name for y, *_ in taken}} | solved
+        self._accept(ob, body, point, by, "the solver's model with " + ", ".join(
+            f"{f} {v.name} as a variable, {v.name} = {f}⁻¹ of its value" for _, f, _, v in taken))
 
     def _enumeration_deadline(self) -> Deadline:
         """``ENUMERATION_SECONDS``, at most ``ENUMERATION_SHARE`` of the check's time left."""

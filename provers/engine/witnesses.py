@@ -76,10 +76,10 @@ def _solution(lhs: Term, rhs: Term, free: set[Var], identities: bool) -> tuple[V
     if not is_rational(c):
         return None
     t = SOLUTIONS[lhs.op](Fraction(c))
-    return None if t is None else _linear_solution(lhs.args[0], t, free)
+    return None if t is None else linear_solution(lhs.args[0], t, free)
 
 
-def _linear_solution(arg: Term, value: Term, free: set[Var]) -> tuple[Var, Term] | None:
+def linear_solution(arg: Term, value: Term, free: set[Var]) -> tuple[Var, Term] | None:
     """(v, the term making ``arg`` equal ``value``) where ``arg`` is v under additions,
     subtractions, negations, and products and quotients by closed terms (``sin (θ + π/4)``,
     ``cos (d · 300/360)``), or None. A closed factor may be 0: the witness then is wrong
@@ -104,6 +104,53 @@ def _linear_solution(arg: Term, value: Term, free: set[Var]) -> tuple[Var, Term]
 
 #: The operation undoing ``x ∘ c`` for a closed c: x + c = w ⟹ x = w - c, and so on.
 _UNDO = {"add": "sub", "sub": "add", "mul": "div", "div": "mul", "neg": "neg"}
+
+
+#: The values f takes (``abstracted_applications``): a fact about the fresh variable standing for f (x).
+RANGES: dict[str, Callable[[Term], Term]] = {
+    "sin": lambda y: app("and", app("le", _real(Fraction(-1)), y), app("le", y, _real(Fraction(1)))),
+    "cos": lambda y: app("and", app("le", _real(Fraction(-1)), y), app("le", y, _real(Fraction(1)))),
+    "exp": lambda y: app("lt", _real(Fraction(0)), y),
+    "sqrt": lambda y: app("le", _real(Fraction(0)), y),
+}
+
+
+def abstracted_applications(candidates: Iterable[Var], body: Term
+                            ) -> tuple[Term, list[tuple[Var, str, Term, Var]]] | None:
+    """``body`` with each application f (arg) of an equation ``f (arg) = t`` (t not closed;
+    f in ``SOLUTIONS``; arg linear in one candidate v that occurs nowhere else) replaced by a
+    fresh real y, and the list (y, f, arg, v). Why: ``cos C = A / B`` is polynomial once cos C
+    is a variable y ∈ [-1, 1]; a model then gives y a rational value and C = arccos y solves
+    the equation exactly (``Prover._inverse_model`` re-checks the whole point). None when no
+    such application exists."""
+    free = set(candidates)
+    eqs = [f for f in hypotheses(body) if isinstance(f, App) and f.op == "eq"]
+    taken: list[tuple[Var, str, Term, Var]] = []
+    used = {v.name for v in free_vars(body)}
+    for e in eqs:
+        for lhs, rhs in ((e.args[0], e.args[1]), (e.args[1], e.args[0])):
+            if not (isinstance(lhs, App) and lhs.op in SOLUTIONS and len(lhs.args) == 1 and free_vars(rhs)):
+                continue
+            solved = linear_solution(lhs.args[0], Var("_", REAL), free)
+            if solved is None or any(v is solved[0] or v == solved[0] for _, _, _, v in taken):
+                continue
+            v = solved[0]
+            y = Var(_fresh(f"{lhs.op}_{v.name}", used), REAL)
+            used.add(y.name)
+            abstracted = map_term(body, lambda t, lhs=lhs, y=y: y if t == lhs else None)
+            if v in free_vars(abstracted):
+                continue  # v occurs elsewhere: its value is not f⁻¹ (y) alone
+            body = abstracted
+            taken.append((y, lhs.op, lhs.args[0], v))
+            break
+    return (body, taken) if taken else None
+
+
+def _fresh(name: str, used: set[str]) -> str:
+    k = 0
+    while f"{name}{'′' * k}" in used:
+        k += 1
+    return f"{name}{'′' * k}"
 
 
 def simplify_inverses(t: Term) -> Term:
