@@ -1216,3 +1216,17 @@ def test_a_quantifier_over_an_empty_sort_keeps_its_value_when_its_body_reads_no_
 
     for text, expected in (("theorem t : ∀ x : Fin 0, (1 : ℕ) = 2", True), ("theorem t : ∃ x : Fin 0, (1 : ℕ) = 1", False)):
         assert truth(parse_lean(text).conclusion, {}) in (expected, None)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(-5, 5), st.integers(45, 70), st.integers(-5, 5), st.integers(45, 70), st.integers(2, 4), st.integers(0, 3))
+def test_a_set_of_pairs_given_by_its_components_is_counted(lo, width, lo2, width2, m, r):
+    # Isabelle's {(a, b) | a b. P a b} is {p | ∃a b. p = (a, b) ∧ P a b}: its members are the
+    # pairs at the components' values, more than the pair domain enumerates
+    # (``domains.MAX_PAIR_DOMAIN``; counting_and_probability/problem_521: 99 × 99)
+    text = (f'theorem shows "card {{(a, b) | a b :: int. a \\<in> {{{lo}..<{lo + width}}} '
+            f'\\<and> b \\<in> {{{lo2}..<{lo2 + width2}}} \\<and> a \\<noteq> b \\<and> (a + 2 * b) mod {m} = {r}}} = 0"')
+    card = parse_isabelle(text).conclusion.args[0]
+    expected = sum(1 for a in range(lo, lo + width) for b in range(lo2, lo2 + width2)
+                   if a != b and (a + 2 * b) % m == r)
+    assert evaluate(card, {}) == expected

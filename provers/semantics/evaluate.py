@@ -1302,6 +1302,73 @@ def _number(q: Fraction) -> int | Fraction:
 SET_VALUES = Memo(max_entries=256)
 
 
+def _image_set(t: SetBuilder, env: Env) -> frozenset | None:
+    """``{x | (∃k̄. x = e k̄ ∧ φ k̄) ∧ ψ x}`` as the values of e at the k̄ that satisfy
+    φ k̄ ∧ ψ (e k̄), when those k̄ lie in finite domains. Why: Isabelle's ``{(a, b). P a b}``
+    is ``{p | ∃a b. p = (a, b) ∧ P a b}``, and a pair variable has no domain of its own to
+    enumerate (``domains.bound_domain`` bounds it only through its components' guards
+    written on p); nor has an x bounded only through k̄. None when the body has no such ∃ or
+    some k is not bounded."""
+    v = t.var
+    parts = conjuncts(t.body)
+    for i, part in enumerate(parts):
+        if not (isinstance(part, Quant) and part.kind == "exists"):
+            continue
+        inner = conjuncts(part.body)
+        for j, eq in enumerate(inner):
+            e = _solved_for(v, eq)
+            if e is None or not free_vars(e) & set(part.vars):
+                continue
+            conds = [substitute(c, {v: e}) for c in inner[:j] + inner[j + 1:] + parts[:i] + parts[i + 1:]]
+            out: set[Any] = set()
+            try:
+                if _collect_images(part.vars, conds, e, env, out):
+                    return frozenset(out)
+            except Undecided:
+                return None
+    return None
+
+
+def _solved_for(v: Var, eq: Term) -> Term | None:
+    """e when ``eq`` is ``v = e`` or ``e = v`` with v not in e."""
+    if not (isinstance(eq, App) and eq.op == "eq"):
+        return None
+    a, b = eq.args
+    if a == v and v not in free_vars(b):
+        return b
+    if b == v and v not in free_vars(a):
+        return a
+    return None
+
+
+def _collect_images(ks: tuple[Var, ...], conds: list[Term], e: Term, env: Env, out: set[Any]) -> bool:
+    """Add to ``out`` the value of ``e`` at every k̄ (over finite domains) where all ``conds``
+    hold exactly; False when some k has no finite domain. ``Undecided`` when a condition is."""
+    if not ks:
+        for c in conds:
+            r, ex, why = _tri(c, env)
+            if r is None or not ex:
+                raise Undecided(why or "image-set condition decided only approximately")
+            if not r:
+                return True
+        x = _ev(e, env)
+        if is_approx(x) or isinstance(x, Undetermined):
+            raise Undecided("an image known only approximately")  # equal images would not merge
+        out.add(x)
+        return True
+    for i, k in enumerate(ks):
+        others = ks[:i] + ks[i + 1:]
+        dom = bound_domain(k, conds, frozenset(others), _exact_value(env), _enclosure_bounds(env))
+        if dom is None:
+            continue
+        for x in dom:
+            _tick()
+            if not _collect_images(others, conds, e, {**env, k.name: x}, out):
+                return False
+        return True
+    return False
+
+
 def _remembered_setbuilder(t: SetBuilder, env: Env) -> Any:
     key, got = SET_VALUES.lookup(t, env)
     if got is not Memo.MISSING:
@@ -1332,6 +1399,9 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
             if r:
                 keep.append(x)
         return frozenset(keep)
+    image = _image_set(t, env)
+    if image is not None:
+        return image
 
     def contains(x: Any) -> Any:
         return _ev(t.body, {**env, v.name: x})
