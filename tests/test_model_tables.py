@@ -149,3 +149,31 @@ def test_a_model_of_a_set_valued_function_variable_is_validated():
     v = check_equivalence(a, b, relation="symbolic", language="isabelle", timeout=1.0)
     assert v.status == "inequivalent", v.reason
     assert "L = 0 at a model of Γ" in v.reason or "re-checked" in v.reason
+
+
+def test_a_constant_function_of_functions_is_read_as_its_value():
+    """A free predicate on sequences (``is_arith_seq a``) whose model is a constant: its
+    value at every argument, although no table over function-valued points exists."""
+    from provers.ir import NAT, FunSort
+
+    em = Z3Emitter()
+    seq = z3.ArraySort(z3.IntSort(), z3.RealSort())
+    p = z3.Function("p", seq, z3.BoolSort())
+    s = z3.Solver()
+    s.add(p(z3.K(z3.IntSort(), z3.RealVal(1))))
+    assert s.check() == z3.sat
+    table = em.table(s.model(), p, (FunSort((NAT,), REAL),), BOOL)
+    assert table.entries == {} and table.default is True
+
+
+def test_a_free_predicate_on_sequences_leaves_the_answer_free():
+    # algebra/problem_2017: `is_arith_seq` is no library constant, so it is a free variable:
+    # a 5 / a 3 = 1 at a model of A's premises, while B's recurrence pins it to 2
+    from provers import check_equivalence
+
+    a = ('theorem fixes a :: "nat \\<Rightarrow> real" assumes h0 : "is_arith_seq a" '
+         'and h1 : "a 4 / a 2 = 3" shows  "a 5 / a 3 = 2"')
+    b = ('theorem fixes a :: "nat \\<Rightarrow> real" and d :: real assumes h0 : "\\<forall> n. n \\<ge> 1 '
+         '\\<longrightarrow> a (n + 1) = a n + d" and h1 : "a 4 / a 2 = 3" shows  "a 5 / a 3 = 2"')
+    v = check_equivalence(a, b, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.reason

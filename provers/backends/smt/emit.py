@@ -564,6 +564,17 @@ class Z3Emitter(Emitter):
                     return FunTable(entries, self.value(els, result), self.filler(model, decl, args, result))
             except (Z.Z3Exception, Untranslatable):
                 pass  # no interpretation, an irrational entry …: the general route says which
+        else:
+            # a function of functions or sets (`is_arith_seq a`, a free predicate on sequences):
+            # no table over such points, but a constant interpretation is a value all the same
+            try:
+                interp = model[decl]
+                if isinstance(interp, Z.FuncInterp) and interp.num_entries() == 0:
+                    els = interp.else_value()
+                    if els is not None and els.num_args() == 0 and not Z.is_var(els):
+                        return FunTable({}, self.value(els, result))
+            except Z.Z3Exception:
+                pass
         return super().table(model, decl, args, result)
 
     def algebraic(self, v: Any) -> AlgebraicReal:
