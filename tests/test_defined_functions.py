@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 import provers
 from provers.engine.unfolding import definitional_directions, unfold_function_definitions
-from provers.ir import REAL, FunSort, Quant, Var, app, free_vars
+from provers.ir import BOOL, REAL, FunSort, Quant, Var, app, free_vars
 from provers.semantics import Closure, evaluate, truth
 from provers.semantics.rational_identities import rational_identity
+from provers.status import Status
 
 QUADRATIC = """theorem amc12a_2009_p9 (a b c : ℝ) (f : ℝ → ℝ)
   (h₀ : ∀ x, f (x + 3) = 3 * x^2 + 7 * x + 4)
@@ -299,7 +300,38 @@ def test_small_integer_points_come_smallest_first():
     assert pts[:4] == [{"x": 0, "y": 0}, {"x": 0, "y": 1}, {"x": 1, "y": 0}, {"x": 0, "y": -1}]
     assert {"x": 5, "y": 11} in pts and {"x": 40, "y": -40} in pts
     assert all(p["x"] >= 0 for p in pts)
-    assert integer_points([Var("r", REAL)]) == []
+    assert integer_points([Var("r", REAL)])[:3] == [{"r": 0}, {"r": 1}, {"r": -1}]  # reals too
+    assert integer_points([Var("r", BOOL)]) == []
+
+
+GEOMETRY_339 = ("theorem fixes h r :: real assumes h0 : \"h = 10\" and h1 : \"r = sqrt 3\" "
+                "shows  \"h * pi * r powr 2 = 40 * pi\"")
+
+
+def test_a_real_countermodel_with_pi_is_found_at_a_small_integer_point():
+    # geometry/problem_339, candidates 3 and 6: C ↔ C' fails at h = 10, r = 2; the solvers'
+    # models are irrational (π) or put r < 0, where Isabelle's r powr 2 is unspecified
+    other = GEOMETRY_339.replace("h * pi * r powr 2 = 40 * pi",
+                                 "pi * h * (r powr 2) + 1/3 * pi * (h powr 2) * r = 40 * pi")
+    v = provers.check_equivalence(GEOMETRY_339, other, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.reason
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 5))
+def test_an_integer_point_refuting_a_real_identity_with_pi_is_a_countermodel(k, d):
+    # ∀h r. (h·π·r powr 2 = k·π) ↔ (h·r powr 2 = k + d): false at h = k, r = 1
+    from provers.backends.smt import Portfolio
+    from provers.deadline import Deadline
+    from provers.engine.prover import Prover
+    from provers.isabelle.parser import parse_isabelle
+
+    body = parse_isabelle(f'theorem fixes h r :: real shows "(h * pi * r powr 2 = {k} * pi) = '
+                          f'(h * r powr 2 = {k + d})"').conclusion
+    hr = (Var("h", REAL), Var("r", REAL))
+    ob = Prover(Portfolio(), 1.0, Deadline.after(30))("identity", Quant("forall", hr, body))
+    assert ob.status == Status.REFUTED, ob.detail
+    assert truth(body, ob.model) is False
 
 
 @settings(max_examples=6, deadline=None)

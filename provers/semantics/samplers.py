@@ -182,12 +182,14 @@ INTEGER_BOX = {1: 2000, 2: 40, 3: 12}
 
 
 def integer_points(variables: Sequence[Var]) -> list[dict[str, Value]]:
-    """Every assignment of small integers to ℕ/ℤ ``variables`` (|value| ≤ ``INTEGER_BOX``),
+    """Every assignment of small integers to ℕ/ℤ/ℚ/ℝ ``variables`` (|value| ≤ ``INTEGER_BOX``),
     smallest first (by the sum of the values' ranks 0, 1, −1, 2, −2, …): where a system like
     ``x·y + x + y = 71 ∧ x²·y + x·y² = 880`` has its model (5, 11), which neither sampling nor
-    a nonlinear-integer solver within a second finds. Empty for other sorts or too many
-    variables."""
-    if len(variables) not in INTEGER_BOX or any(v.sort not in (NAT, INT) for v in variables):
+    a nonlinear-integer solver within a second finds; and where a real countermodel of an
+    identity with π or ``powr`` lies (``h·π·r powr 2 = 40π`` at h = 10, r = 2), which the
+    solvers give only at irrational points the exact evaluator cannot confirm. Empty for
+    other sorts or too many variables."""
+    if len(variables) not in INTEGER_BOX or any(v.sort not in (NAT, INT, RAT, REAL) for v in variables):
         return []
     names = [v.name for v in variables]
     return [dict(zip(names, combo, strict=True)) for combo in _integer_box(tuple(v.sort == NAT for v in variables))]
