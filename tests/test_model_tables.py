@@ -177,3 +177,34 @@ def test_a_free_predicate_on_sequences_leaves_the_answer_free():
          '\\<longrightarrow> a (n + 1) = a n + d" and h1 : "a 4 / a 2 = 3" shows  "a 5 / a 3 = 2"')
     v = check_equivalence(a, b, relation="symbolic", language="isabelle", timeout=1.0)
     assert v.status == "inequivalent", v.reason
+
+
+def test_an_undeclarable_function_variable_is_read_back_at_its_arguments():
+    # prealgebra/problem_1405: `average` is a free variable of sort real list → real, which no
+    # solver declares; each application is an opaque unknown and the model gives `average`
+    # back as a table at the list the model makes, so a + b + c is free under A's premises
+    from provers import check_equivalence
+
+    a = 'theorem fixes a b c :: real assumes h0 : "average [17, 10, 9, 14, 16, 8, 10, a, b, c] = 14" shows "a + b + c = 56"'
+    b = ('theorem fixes s x :: real assumes h0 : "s = 17 + 10 + 9 + 14 + 16 + 8 + 10" and h1 : "((s + x) / 10) = 14" '
+         'shows "x = 56"')
+    v = check_equivalence(a, b, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.reason
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(-9, 9), min_size=1, max_size=4), st.integers(-20, 20), st.booleans())
+def test_a_model_through_an_opaque_application_satisfies_the_premise_exactly(items, target, twice):
+    from provers.backends.smt.solve import solve
+    from provers.engine.formulas import vacuous_obligation
+    from provers.engine.normal import normalize
+    from provers.isabelle.parser import parse_isabelle
+    from provers.semantics import truth
+
+    listed = ", ".join(map(str, [*items, "a"]))
+    extra = f' and h1 : "f [{listed}] + f [a] = {2 * target}"' if twice else ""
+    text = f'theorem fixes a :: int and f :: "int list \\<Rightarrow> int" assumes h0 : "f [{listed}] = {target}"{extra} shows "a = 0"'
+    nf = normalize(parse_isabelle(text))
+    result = solve("z3", vacuous_obligation(nf), 2.0)
+    assert type(result).__name__ == "Refuted", result  # a model of the premises: f constant, say
+    assert truth(nf.premise(), dict(result.model)) is True

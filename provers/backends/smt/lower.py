@@ -125,6 +125,10 @@ class Lowered:
     #: set-valued function variables seen only through membership (``Lowerer.membership``):
     #: (the variable, the name of its membership predicate ``e ∈ f x̄``)
     set_functions: tuple[tuple[Var, str], ...] = ()
+    #: function variables the solvers cannot declare, seen only applied, each application an
+    #: opaque symbol of its variables (``Lowerer._opaque_head``): (f, the symbol, f x̄, the
+    #: symbol's variables)
+    opaque_heads: tuple[tuple[Var, str, Term, tuple[Var, ...]], ...] = ()
 
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
@@ -153,6 +157,7 @@ class Lowerer:
         self.witnesses: list[tuple[Var, str]] = []
         self.witnessable = False  # an ∃ ``witness_existentials`` would turn into constants
         self.set_functions: dict[Var, str] = {}  # f : σ̄ → Set τ -> its membership predicate
+        self.opaque_heads: list[tuple[Var, str, Term, tuple[Var, ...]]] = []  # (f, symbol, f x̄, its variables)
 
     def fact(self, f: Term) -> None:
         """Record a TRUE fact at the innermost scope binding one of its variables."""
@@ -176,9 +181,19 @@ class Lowerer:
             return self.lower_strict(t, pol)
         except Unsupported as e:
             if t.sort == BOOL or t.sort in (NAT, INT, RAT, REAL) or isinstance(t.sort, OpaqueSort):
-                if all(v.sort == COMPLEX or representable(v.sort) for v in free_vars(t)) and not isinstance(t, Var):
+                if all(v.sort == COMPLEX or representable(v.sort) or self._opaque_head(v, t)
+                       for v in free_vars(t)) and not isinstance(t, Var):
                     return self.opaque(t)
             raise e
+
+    def _opaque_head(self, f: Var, t: Term) -> bool:
+        """``t`` is ``f x̄`` with f a function variable of the obligation that the solvers
+        cannot declare (``average : real list → real``) but whose value is a number: such an
+        application is an opaque unknown, and a model gives f back as a table
+        (``Lowered.opaque_heads``)."""
+        return (isinstance(t, App) and t.op == "apply" and t.args[0] == f and isinstance(f.sort, FunSort)
+                and f not in t.args[1:] and representable(f.sort.result)
+                and not any(f in sc.vars for sc in self.scopes))
 
     def opaque(self, t: Term) -> Term:
         """A subterm the solvers cannot model, as an uninterpreted function of its free
@@ -201,6 +216,9 @@ class Lowerer:
         name = "%t" + hashlib.sha1(key.encode()).hexdigest()[:16]
         args = [p for v in order for p in (complex_parts(v) if v.sort == COMPLEX else (self.lower_strict(v, 0),))]
         out = c_ufun(name, core_sort(t.sort), *args)
+        heads = [f for f in constant_functions if not representable(f.sort)]
+        if heads and isinstance(t, App) and t.op == "apply" and t.args[0] in heads:
+            self.opaque_heads.append((t.args[0], name, t, tuple(order)))
         if t.sort == NAT:
             self.fact(c_le(cint(0), out))
         return out
@@ -573,8 +591,9 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
         body = fold_ground(body)
     facts: list[Term] = []
     for v in consts:
-        if v.sort != COMPLEX and not is_complex_fun(v.sort) and not representable(v.sort):
-            raise Unsupported(f"variable {v.name} of sort {v.sort}")
+        if v.sort != COMPLEX and not is_complex_fun(v.sort) and not representable(v.sort) and not (
+                isinstance(v.sort, FunSort) and representable(v.sort.result)):
+            raise Unsupported(f"variable {v.name} of sort {v.sort}")  # (f x̄ of a number sort: opaque, or unsupported there)
         if v.sort == NAT:
             facts.append(c_le(cint(0), Var(v.name, INT)))
         # an outer ∀ over an empty sort is vacuous: proving it for inhabited ones suffices
@@ -585,7 +604,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms(consts, lw.nat_valued))
     return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable,
-                   defined, summarized, tuple(lw.set_functions.items()))
+                   defined, summarized, tuple(lw.set_functions.items()), tuple(lw.opaque_heads))
 
 
 def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Any], ...]]:

@@ -30,10 +30,11 @@ from provers.backends.smt.emit import (
     walk_literals,
 )
 from provers.backends.smt.lower import Lowered, lower_obligation, summary_list
-from provers.ir import BOOL, COMPLEX, REAL, FunSort, OpaqueSort, SetSort, Sort, Term, Var
-from provers.semantics import PROBES, ExactComplex, FunTable, Opaque, decide
+from provers.ir import BOOL, COMPLEX, REAL, App, FunSort, OpaqueSort, SetSort, Sort, Term, Var
+from provers.semantics import PROBES, ExactComplex, FunTable, Opaque, decide, evaluate
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
-from provers.semantics.values import Witness
+from provers.semantics.approx import is_approx
+from provers.semantics.values import Undetermined, Witness
 
 SOLVERS = ("z3", "cvc5")
 #: Lowering symbols for values Isabelle leaves unspecified -> their evaluator table name.
@@ -302,7 +303,8 @@ def _set_timeout(s: Any, name: str, seconds: float) -> None:
 
 def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
     """Model → IR values by variable name; user symbols as tables by symbol name."""
-    env = {v.name: _variable_value(em, model, v) for v in lowered.consts}
+    heads = {f for f, *_ in lowered.opaque_heads}
+    env = {v.name: _variable_value(em, model, v) for v in lowered.consts if v not in heads}
     env.update((v.name, value) for v, value in lowered.defined)  # substituted away: put back
     for xs, total, length in lowered.summarized:  # a list seen through its sum and length
         value = summary_list(env.get(total.name), env.get(length.name), xs.sort.elem)  # type: ignore[attr-defined]
@@ -310,6 +312,8 @@ def read_model(em: Emitter, model: Any, lowered: Lowered) -> dict[str, Any]:
             env[xs.name] = value
     for f, name in lowered.set_functions:  # seen only through membership: its table of sets
         env[f.name] = _set_function_table(em, model, f, name)
+    for f in sorted(heads, key=lambda f: f.name):  # seen only applied: a table at the model's arguments
+        env[f.name] = _opaque_head_table(em, model, f, lowered, env)
     const_names = set(env)
     seen: dict[str, int] = {}
     for (kind, name, args, result), decl in em.funcs.items():
@@ -342,6 +346,44 @@ def _set_function_table(em: Emitter, model: Any, f: Var, name: str) -> FunTable:
     if decl is None:  # never emitted: every set empty will do
         return FunTable({}, frozenset())
     return em.set_table(model, decl, core_sort(fs.result.elem), tuple(core_sort(a) for a in fs.args))
+
+
+def _opaque_head_table(em: Emitter, model: Any, f: Var, lowered: Lowered, env: dict[str, Any]) -> FunTable:
+    """f (a function variable the solvers cannot declare, ``average : real list → real``)
+    from its applications' opaque symbols: at each application's arguments, evaluated
+    exactly at the model's point, the symbol's value there. The whole obligation is then
+    re-checked with this table, so a table that disagrees with the symbols is only a
+    spurious model."""
+    entries: dict[tuple, Any] = {}
+    for g, name, t, order in lowered.opaque_heads:
+        if g != f:
+            continue
+        assert isinstance(t, App)
+        key = ("symbol", name, tuple(core_sort(v.sort) for v in order), core_sort(t.sort))
+        decl = em.funcs.get(key)
+        if decl is None or any(v.name not in env for v in order):
+            continue
+        point = tuple(env[v.name] for v in order)
+        value = em.table(model, decl, key[2], key[3])(*point) if order else \
+            em.value(model.eval(decl, model_completion=True), key[3])
+        d = _exact_arguments(t.args[1:], env)
+        if d is None:
+            raise Untranslatable(f"arguments of {f.name} not exact at the model")
+        entries.setdefault(d, value)
+    if not entries:
+        return FunTable({}, _default(f.sort.result))  # type: ignore[attr-defined]
+    return FunTable(entries, next(iter(entries.values())))
+
+
+def _exact_arguments(args: tuple[Term, ...], env: dict[str, Any]) -> tuple | None:
+    """The exact values of ``args`` under ``env``, or None."""
+    out = []
+    for a in args:
+        x = evaluate(a, env)
+        if isinstance(x, Undetermined) or is_approx(x):
+            return None
+        out.append(x)
+    return tuple(out)
 
 
 def _witness_values(em: Emitter, model: Any, lowered: Lowered) -> tuple[tuple[str, tuple[Any, ...]], ...]:
