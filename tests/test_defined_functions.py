@@ -300,7 +300,10 @@ def test_small_integer_points_come_smallest_first():
     assert pts[:4] == [{"x": 0, "y": 0}, {"x": 0, "y": 1}, {"x": 1, "y": 0}, {"x": 0, "y": -1}]
     assert {"x": 5, "y": 11} in pts and {"x": 40, "y": -40} in pts
     assert all(p["x"] >= 0 for p in pts)
-    assert integer_points([Var("r", REAL)])[:3] == [{"r": 0}, {"r": 1}, {"r": -1}]  # reals too
+    assert integer_points([Var("r", REAL)])[:3] == [{"r": 0}, {"r": 1}, {"r": -1}]  # reals too,
+    from provers.semantics.samplers import REAL_BOX
+
+    assert len(integer_points([Var("r", REAL)])) == 2 * REAL_BOX + 1  # over a smaller box
     assert integer_points([Var("r", BOOL)]) == []
 
 
