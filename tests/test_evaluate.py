@@ -1230,3 +1230,10 @@ def test_a_set_of_pairs_given_by_its_components_is_counted(lo, width, lo2, width
     expected = sum(1 for a in range(lo, lo + width) for b in range(lo2, lo2 + width2)
                    if a != b and (a + 2 * b) % m == r)
     assert evaluate(card, {}) == expected
+
+
+def test_a_set_of_images_over_too_many_witnesses_is_left_undecided():
+    # 1001³ witnesses: given up after a domain's worth of points, not after the step budget
+    text = ('theorem shows "card {p :: int \\<times> int. \\<exists>a b c. p = (a + b, c) \\<and> 0 \\<le> a \\<and> a \\<le> 1000 '
+            '\\<and> 0 \\<le> b \\<and> b \\<le> 1000 \\<and> 0 \\<le> c \\<and> c \\<le> 1000} = 0"')
+    assert isinstance(evaluate(parse_isabelle(text).conclusion.args[0], {}), Undetermined)

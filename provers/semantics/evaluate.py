@@ -1322,7 +1322,7 @@ def _image_set(t: SetBuilder, env: Env) -> frozenset | None:
             conds = [substitute(c, {v: e}) for c in inner[:j] + inner[j + 1:] + parts[:i] + parts[i + 1:]]
             out: set[Any] = set()
             try:
-                if _collect_images(part.vars, conds, e, env, out):
+                if _collect_images(part.vars, conds, e, env, out, [MAX_DOMAIN]):
                     return frozenset(out)
             except Undecided:
                 return None
@@ -1341,10 +1341,16 @@ def _solved_for(v: Var, eq: Term) -> Term | None:
     return None
 
 
-def _collect_images(ks: tuple[Var, ...], conds: list[Term], e: Term, env: Env, out: set[Any]) -> bool:
+def _collect_images(ks: tuple[Var, ...], conds: list[Term], e: Term, env: Env, out: set[Any],
+                    left: list[int]) -> bool:
     """Add to ``out`` the value of ``e`` at every k̄ (over finite domains) where all ``conds``
-    hold exactly; False when some k has no finite domain. ``Undecided`` when a condition is."""
+    hold exactly; False when some k has no finite domain. ``Undecided`` when a condition is,
+    or past ``left[0]`` points (``domains.MAX_DOMAIN``: three witnesses over 0..10⁴ would
+    spend the whole step budget before failing)."""
     if not ks:
+        left[0] -= 1
+        if left[0] < 0:
+            raise Undecided("image set over more points than a domain may have")
         for c in conds:
             r, ex, why = _tri(c, env)
             if r is None or not ex:
@@ -1363,7 +1369,7 @@ def _collect_images(ks: tuple[Var, ...], conds: list[Term], e: Term, env: Env, o
             continue
         for x in dom:
             _tick()
-            if not _collect_images(others, conds, e, {**env, k.name: x}, out):
+            if not _collect_images(others, conds, e, {**env, k.name: x}, out, left):
                 return False
         return True
     return False
