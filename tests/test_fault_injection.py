@@ -39,7 +39,10 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
         text = body["messages"][-1]["content"].rsplit("\n\n", 1)[-1]
         data = json.dumps({"choices": [{"message": {"content": f"In words: {text}"}}]}).encode()
-        time.sleep(0.02)  # a little latency, so a kill can land mid-request
+        # latency, so a kill can land mid-request and the batch outlasts the chaos thread's first
+        # two turns (0.2–0.8 s): with 0.02 s a fast machine finished the five records before the
+        # server was ever taken down, and "the faults really happened" failed (stop 50's CI)
+        time.sleep(0.1)
         try:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
