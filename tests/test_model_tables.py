@@ -202,3 +202,26 @@ def test_a_free_function_variable_read_back_from_a_model_leaves_the_answer_free(
     v = check_equivalence(free, pinned, relation="symbolic", language="isabelle", timeout=1.0)
     assert v.status == "inequivalent", v.reason
     assert "at a model of Γ" in v.reason  # the free side's answer at a validated model of its premises
+
+
+def test_a_set_of_naturals_read_back_holds_no_negative_member():
+    # the membership predicate is over ℤ: a model may put -1 in, which no Set ℕ holds
+    from provers.backends.smt.lower import lower_obligation
+    from provers.backends.smt.solve import read_model
+    from provers.engine.normal import normalize
+    from provers.isabelle.parser import parse_isabelle
+
+    nf = normalize(parse_isabelle('theorem fixes f :: "nat \\<Rightarrow> nat set" assumes h0: "3 \\<in> f 0" shows "4 \\<in> f 0"'))
+    lowered = lower_obligation(nf.closed())
+    em = Z3Emitter()
+    s = em.solver(1000, lowered)
+    for fact in lowered.facts:
+        s.add(em.emit(fact))
+    s.add(z3.Not(em.emit(lowered.formula)))
+    (member,) = [d for (kind, name, _, _), d in em.funcs.items() if name.startswith("%member_")]
+    s.add(member(z3.IntVal(-1), z3.IntVal(0)))
+    e, x = z3.Ints("e x")  # and nothing else: a finite set at every point
+    s.add(z3.ForAll([e, x], z3.Implies(member(e, x), z3.And(x == 0, z3.Or(e == 3, e == -1)))))
+    assert s.check() == z3.sat
+    table = read_model(em, s.model(), lowered)["f"]
+    assert 3 in table(0) and -1 not in table(0)

@@ -30,7 +30,7 @@ from provers.backends.smt.emit import (
     walk_literals,
 )
 from provers.backends.smt.lower import Lowered, lower_obligation, summary_list
-from provers.ir import BOOL, COMPLEX, REAL, App, FunSort, OpaqueSort, SetSort, Sort, Term, Var
+from provers.ir import BOOL, COMPLEX, NAT, REAL, App, FunSort, OpaqueSort, SetSort, Sort, Term, Var
 from provers.semantics import PROBES, ExactComplex, FunTable, Opaque, decide, evaluate
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
 from provers.semantics.approx import is_approx
@@ -345,7 +345,11 @@ def _set_function_table(em: Emitter, model: Any, f: Var, name: str) -> FunTable:
     decl = em.funcs.get(key)
     if decl is None:  # never emitted: every set empty will do
         return FunTable({}, frozenset())
-    return em.set_table(model, decl, core_sort(fs.result.elem), tuple(core_sort(a) for a in fs.args))
+    table = em.set_table(model, decl, core_sort(fs.result.elem), tuple(core_sort(a) for a in fs.args))
+    if fs.result.elem == NAT:  # the predicate is over ℤ: a negative member is no element of a Set ℕ
+        table = FunTable({k: frozenset(x for x in v if x >= 0) for k, v in table.entries.items()},
+                         frozenset(x for x in table.default if x >= 0))
+    return table
 
 
 def _opaque_head_table(em: Emitter, model: Any, f: Var, lowered: Lowered, env: dict[str, Any]) -> FunTable:
