@@ -16,7 +16,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
-from provers.ir import REAL, App, Num, Term, Var, app, conjuncts, free_vars, map_term, substitute
+from provers.ir import (
+    REAL,
+    App,
+    Num,
+    Term,
+    Var,
+    app,
+    conjuncts,
+    free_vars,
+    fresh_name,
+    map_term,
+    substitute,
+)
 from provers.semantics.approx import is_rational
 from provers.semantics.evaluate import evaluate
 from provers.semantics.surds import INVERSE_PAIRS
@@ -107,9 +119,13 @@ _UNDO = {"add": "sub", "sub": "add", "mul": "div", "div": "mul", "neg": "neg"}
 
 
 #: The values f takes (``abstracted_applications``): a fact about the fresh variable standing for f (x).
+def _within_one(y: Term) -> Term:
+    return app("and", app("le", _real(Fraction(-1)), y), app("le", y, _real(Fraction(1))))
+
+
 RANGES: dict[str, Callable[[Term], Term]] = {
-    "sin": lambda y: app("and", app("le", _real(Fraction(-1)), y), app("le", y, _real(Fraction(1)))),
-    "cos": lambda y: app("and", app("le", _real(Fraction(-1)), y), app("le", y, _real(Fraction(1)))),
+    "sin": _within_one,
+    "cos": _within_one,
     "exp": lambda y: app("lt", _real(Fraction(0)), y),
     "sqrt": lambda y: app("le", _real(Fraction(0)), y),
 }
@@ -121,7 +137,7 @@ def abstracted_applications(candidates: Iterable[Var], body: Term
     f in ``SOLUTIONS``; arg linear in one candidate v that occurs nowhere else) replaced by a
     fresh real y, and the list (y, f, arg, v). Why: ``cos C = A / B`` is polynomial once cos C
     is a variable y ∈ [-1, 1]; a model then gives y a rational value and C = arccos y solves
-    the equation exactly (``Prover._inverse_model`` re-checks the whole point). None when no
+    the equation exactly (``Prover._abstracted_inverse_model`` re-checks the whole point). None when no
     such application exists."""
     free = set(candidates)
     eqs = [f for f in hypotheses(body) if isinstance(f, App) and f.op == "eq"]
@@ -132,10 +148,10 @@ def abstracted_applications(candidates: Iterable[Var], body: Term
             if not (isinstance(lhs, App) and lhs.op in SOLUTIONS and len(lhs.args) == 1 and free_vars(rhs)):
                 continue
             solved = linear_solution(lhs.args[0], Var("_", REAL), free)
-            if solved is None or any(v is solved[0] or v == solved[0] for _, _, _, v in taken):
+            if solved is None or any(v == solved[0] for *_, v in taken):
                 continue
             v = solved[0]
-            y = Var(_fresh(f"{lhs.op}_{v.name}", used), REAL)
+            y = Var(fresh_name(f"{lhs.op}_{v.name}", used), REAL)
             used.add(y.name)
             abstracted = map_term(body, lambda t, lhs=lhs, y=y: y if t == lhs else None)
             if v in free_vars(abstracted):
@@ -144,13 +160,6 @@ def abstracted_applications(candidates: Iterable[Var], body: Term
             taken.append((y, lhs.op, lhs.args[0], v))
             break
     return (body, taken) if taken else None
-
-
-def _fresh(name: str, used: set[str]) -> str:
-    k = 0
-    while f"{name}{'′' * k}" in used:
-        k += 1
-    return f"{name}{'′' * k}"
 
 
 def simplify_inverses(t: Term) -> Term:

@@ -226,18 +226,7 @@ class Emitter:
     def table(self, model: Any, decl: Any, args: tuple[Sort, ...], result: Sort) -> FunTable:
         """A finite table agreeing with the model's interpretation at its literal points."""
         lits = self.literals(model, decl)
-        per_pos: list[list[Any]] = []
-        for s in args:
-            if isinstance(s, (FunSort, SetSort)):
-                raise Untranslatable(f"table over {s}")
-            cs = self.sort(s)
-            pts = [x for x in lits if x.sort() == cs]
-            if isinstance(s, OpaqueSort):
-                pts = self.opaque_points(model, s)
-            uniq: dict[str, Any] = {}
-            for x in pts:
-                uniq.setdefault(str(x), x)
-            per_pos.append(list(uniq.values()))
+        per_pos = [self.literal_points(model, lits, s) for s in args]
         filled = self.span(per_pos[0], args[0]) if len(args) == 1 else set()
         if filled:
             per_pos[0] = per_pos[0] + [self.Z.IntVal(k) for k in sorted(filled)]
@@ -255,6 +244,22 @@ class Emitter:
         return FunTable(_without_filled_defaults(entries, default, filled), default,
                         self.filler(model, decl, args, result))
 
+    def literal_points(self, model: Any, lits: list[Any], s: Sort) -> list[Any]:
+        """The distinct values of sort ``s`` among a function's literals ``lits`` (the points
+        worth reading at one argument position); every element the model has of an opaque
+        sort."""
+        if isinstance(s, (FunSort, SetSort)):
+            raise Untranslatable(f"table over {s}")
+        if isinstance(s, OpaqueSort):
+            pts = self.opaque_points(model, s)
+        else:
+            cs = self.sort(s)
+            pts = [x for x in lits if x.sort() == cs]
+        uniq: dict[str, Any] = {}
+        for x in pts:
+            uniq.setdefault(str(x), x)
+        return list(uniq.values())
+
     def set_table(self, model: Any, decl: Any, elem: Sort, args: tuple[Sort, ...]) -> FunTable:
         """A set-valued function given by its membership predicate ``decl(e, x̄)``: at each
         literal point x̄ of the interpretation (and at one point outside them, the default)
@@ -262,16 +267,9 @@ class Emitter:
         at an element outside them (an infinite set)."""
         Z = self.Z
         lits = self.literals(model, decl)
-
-        def points(s: Sort) -> list[Any]:
-            if isinstance(s, OpaqueSort):
-                return self.opaque_points(model, s)
-            cs = self.sort(s)
-            return list({str(x): x for x in lits if x.sort() == cs}.values())
-
-        elems = points(elem)
+        elems = self.literal_points(model, lits, elem)
         beyond = self.outside(elem, elems)
-        per_pos = [points(s) for s in args]
+        per_pos = [self.literal_points(model, lits, s) for s in args]
 
         def members(at: list[Any]) -> frozenset:
             if Z.is_true(model.eval(decl(beyond, *at), model_completion=True)):

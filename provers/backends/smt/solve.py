@@ -363,13 +363,12 @@ def _opaque_head_table(em: Emitter, model: Any, f: Var, lowered: Lowered, env: d
         if g != f:
             continue
         assert isinstance(t, App)
-        key = ("symbol", name, tuple(core_sort(v.sort) for v in order), core_sort(t.sort))
-        decl = em.funcs.get(key)
-        if decl is None or any(v.name not in env for v in order):
+        decl = em.funcs.get(("symbol", name, tuple(core_sort(v.sort) for v in order), core_sort(t.sort)))
+        consts = [em.consts.get((v.name, core_sort(v.sort))) for v in order]
+        if decl is None or any(c is None for c in consts):
             continue
-        point = tuple(env[v.name] for v in order)
-        value = em.table(model, decl, key[2], key[3])(*point) if order else \
-            em.value(model.eval(decl, model_completion=True), key[3])
+        # the symbol at the model's point (not a whole table of it, read for one lookup)
+        value = em.value(model.eval(decl(*consts), model_completion=True), core_sort(t.sort))
         d = _exact_arguments(t.args[1:], env)
         if d is None:
             raise Untranslatable(f"arguments of {f.name} not exact at the model")
