@@ -496,3 +496,49 @@ def test_guards_that_are_not_complementary_define_nothing():
     assert complementary(app("lt", x, y), app("le", y, x))  # ¬(x < y) is y ≤ x
     assert complementary(app("eq", x, y), app("ne", y, x))
     assert complementary(app("gt", x, y), app("not", app("lt", y, x)))
+
+
+# --- a function defined as a λ (Isabelle's ``f ≡ λx y. …``) ---------------------------------
+
+ELLIPSE_RECTANGLE = """theorem
+fixes x y :: real
+assumes h0 : "x powr 2 - 2 * x * y + 3 * y powr 2 = 5"
+and h1 : "rectangle \\<equiv> \\<lambda>x y. (abs (2 * x) * abs (2 * y))"
+shows  "rectangle x y = 10 * sqrt 3\""""
+
+ELLIPSE_PREDICATE = """theorem
+fixes x y :: real and ellipse :: "real \\<Rightarrow> real \\<Rightarrow> bool"
+assumes h0 : "x powr 2 - 2 * x * y + 3 * y powr 2 = 5"
+and h1 : "ellipse x y"
+shows  "rectangle_area = 10 * sqrt 3\""""
+
+
+def test_a_function_equal_to_a_lambda_is_a_definition_that_unfolds():
+    """``rectangle = λx y. e`` says ``∀x y. rectangle x y = e`` (extensionality): the vacuity
+    test loses ``rectangle`` like a ∀-definition, and the closure meets the equation at any
+    point, irrational ones included (x² − 2xy + 3y² = 5 has no rational point)."""
+    from provers.engine.formulas import vacuous_obligation
+    from provers.engine.normal import normalize
+    from provers.semantics.algebraic import AlgebraicReal
+
+    nf = normalize(provers.parse(ELLIPSE_RECTANGLE, "isabelle"))
+    u = unfold_function_definitions(vacuous_obligation(nf))
+    assert u is not None and {v.name for v in free_vars(u.formula)} == set()
+    f, params, e = u.functions[0]
+    assert f.name == "rectangle" and len(params) == 2
+    root5 = AlgebraicReal((-5, 0, 1), Fraction(2), Fraction(3))
+    env = {"x": root5, "y": 0, "rectangle": Closure(params, e, {})}
+    assert truth(nf.premise(), env) is True
+    assert truth(nf.premise(), {**env, "x": AlgebraicReal((-6, 0, 1), Fraction(2), Fraction(3))}) is False
+    # the answer at that point: rectangle √5 0 = 0 ≠ 10√3
+    assert truth(nf.conclusion, env) is False
+
+
+def test_a_lambda_defined_answer_at_an_irrational_model_decides_the_value_route():
+    """The premises have irrational models only: with the λ read as a definition, the answer
+    ``rectangle x y`` takes the value 0 at x = √5, y = 0, and a free predicate's constant table
+    is read at an irrational point too; inconclusive at ``d0ed9ac``."""
+    v = provers.check_equivalence(ELLIPSE_RECTANGLE, ELLIPSE_PREDICATE, relation="symbolic",
+                                  language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.reason
+    assert "L = 0 at a model of Γ" in v.reason and "re-checked by the exact evaluator" in v.reason

@@ -1096,15 +1096,19 @@ def test_the_exact_zero_test_of_algebraic_numbers_answers_the_same_when_asked_ag
 @given(st.integers(-4, 4), st.integers(-4, 4))
 def test_two_functions_given_by_lambdas_differ_at_a_point(a, b):
     """λx. a·x + b and λx. x²: equal as functions never (a witness point where both are exact
-    and differ decides f ≠ g); a lambda against itself stays undecided (equality over ℝ needs
-    every point)."""
+    and differ decides f ≠ g); a lambda against itself, or a copy with its parameter renamed,
+    is equal (``f = λx y. …`` where f's value is that λ); against another body that is the
+    same function (x·x, x²) it stays undecided (equality over ℝ needs every point)."""
     line = Lam((x,), app("add", app("mul", R(a), x), R(b)))
     square = Lam((x,), app("mul", x, x))
     assert truth(app("eq", line, square)) is False
     assert truth(app("ne", square, line)) is True
     f = Var("f", FunSort((REAL,), REAL))
     assert truth(app("eq", f, square), {"f": evaluate(line)}) is False
-    assert truth(app("eq", square, square)) is None
+    assert truth(app("eq", square, square)) is True
+    y = Var("y", REAL)
+    assert truth(app("eq", f, Lam((y,), app("mul", y, y))), {"f": evaluate(square)}) is True
+    assert truth(app("eq", square, Lam((x,), app("pow", x, num(2, NAT))))) is None
 
 
 @settings(max_examples=40, deadline=None)
@@ -1237,3 +1241,32 @@ def test_a_set_of_images_over_too_many_witnesses_is_left_undecided():
     text = ('theorem shows "card {p :: int \\<times> int. \\<exists>a b c. p = (a + b, c) \\<and> 0 \\<le> a \\<and> a \\<le> 1000 '
             '\\<and> 0 \\<le> b \\<and> b \\<le> 1000 \\<and> 0 \\<le> c \\<and> c \\<le> 1000} = 0"')
     assert isinstance(evaluate(parse_isabelle(text).conclusion.args[0], {}), Undetermined)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(-4, 4), st.integers(-4, 4), st.integers(1, 3))
+def test_a_function_variable_equal_to_its_own_lambda_is_true_and_to_another_false(a, b, d):
+    """f's value is the closure of λx. a·x + b: ``f = λy. a·y + b`` holds whatever the
+    parameter is called; ``f = λy. a·y + (b + d)`` is refuted (at any point the two differ)."""
+    y = Var("y", REAL)
+    f = Var("f", FunSort((REAL,), REAL))
+    env = {"f": evaluate(Lam((x,), app("add", app("mul", R(a), x), R(b))))}
+    assert truth(app("eq", f, Lam((y,), app("add", app("mul", R(a), y), R(b)))), env) is True
+    assert truth(app("eq", f, Lam((y,), app("add", app("mul", R(a), y), R(b + d)))), env) is False
+
+
+def test_a_conjunction_at_an_irrational_point_is_decided_part_by_part():
+    """At x = √5 the field evaluator decides x² = 5 but has no functions; a free predicate's
+    table that is one value everywhere is that value there too; a table with an entry
+    elsewhere is not read at an irrational point (None, never a guess)."""
+    from provers.semantics.algebraic import AlgebraicReal
+
+    root5 = AlgebraicReal((-5, 0, 1), Fraction(2), Fraction(3))
+    p = Var("p", FunSort((REAL,), BOOL))
+    on_curve = app("eq", app("mul", x, x), R(5))
+    both = app("and", on_curve, app("apply", p, x))
+    assert truth(both, {"x": root5, "p": FunTable({}, True)}) is True
+    assert truth(both, {"x": root5, "p": FunTable({}, False)}) is False
+    assert truth(app("implies", on_curve, app("apply", p, x)), {"x": root5, "p": FunTable({}, False)}) is False
+    assert truth(both, {"x": root5, "p": FunTable({(Fraction(1),): False}, True)}) is None
+    assert truth(both, {"x": AlgebraicReal((-6, 0, 1), Fraction(2), Fraction(3)), "p": FunTable({(1,): False}, True)}) is False

@@ -209,6 +209,8 @@ def function_equations(p: Term, guarded: bool = False) -> list[tuple[Var, tuple[
     predicate; with ``guarded`` also ``∀ȳ. g → f ȳ = e``): ``f`` a variable applied to
     exactly the distinct bound variables, not free in ``e``."""
     params, body = strip_forall(p)
+    if not params:
+        return _lambda_equations(p)
     if guarded and isinstance(body, App) and body.op == "implies":
         body = body.args[1]
     if not params or len(set(params)) != len(params) or not (
@@ -219,6 +221,20 @@ def function_equations(p: Term, guarded: bool = False) -> list[tuple[Var, tuple[
         f = lhs.args[0] if isinstance(lhs, App) and lhs.op == "apply" and lhs.args else None
         if isinstance(f, Var) and lhs.args[1:] == params and f not in free_vars(rhs):
             out.append((f, params, rhs))
+    return out
+
+
+def _lambda_equations(p: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:
+    """``f = λȳ. e`` (either side; Isabelle's ``f ≡ λx y. …``): ``∀ȳ. f ȳ = e`` by
+    extensionality, ``f`` not free in ``e``."""
+    if not (isinstance(p, App) and p.op == "eq" and len(p.args) == 2):
+        return []
+    out = []
+    for f, lam in (p.args, p.args[::-1]):
+        if (isinstance(f, Var) and isinstance(f.sort, FunSort) and isinstance(lam, Lam)
+                and len(lam.vars) == len(f.sort.args) and len(set(lam.vars)) == len(lam.vars)
+                and f not in free_vars(lam.body)):
+            out.append((f, lam.vars, lam.body))
     return out
 
 

@@ -30,11 +30,14 @@ from typing import Any
 
 from provers.ir import (
     BOOL,
+    FALSE,
     INT,
     NAT,
     RAT,
     REAL,
+    TRUE,
     App,
+    FunSort,
     Num,
     OpTable,
     Quant,
@@ -42,9 +45,12 @@ from provers.ir import (
     Var,
     app,
     free_vars,
+    subterms,
+    unfold,
 )
 from provers.semantics.domains import MAX_CELL_DEGREE, guards, polynomial_coefficients, real_roots
 from provers.semantics.identities import polynomial_identity
+from provers.semantics.values import Closure, FunTable, same_closure
 
 #: Bisection rounds before a sign is left undecided (each halves every isolating interval).
 MAX_REFINE = 400
@@ -241,12 +247,43 @@ Handler = Callable[[App, dict[str, Any]], Value]
 EXACT: OpTable[Handler] = OpTable("algebraic evaluator")
 
 
+def _closures_applied(term: Term, env: dict[str, Any]) -> Term:
+    """``term`` with each application of a variable whose value is a closure (a function the
+    premises define: ``rectangle x y``) replaced by the closure's body at the arguments,
+    where the body's other names mean here what they meant in the closure (the field
+    evaluator has no functions)."""
+    funs = {}
+    for v in subterms(term):
+        c = env.get(v.name) if isinstance(v, Var) and isinstance(v.sort, FunSort) else None
+        if v in funs or c is None:
+            continue
+        if isinstance(c, Closure) and same_closure(c, Closure(c.vars, c.body, env)):
+            funs[v] = (c.vars, c.body)
+        elif (constant := _constant_table(c, v.sort)) is not None:
+            funs[v] = (tuple(Var(f"_{i}", s) for i, s in enumerate(v.sort.args)), constant)
+    return unfold(term, funs) if funs else term
+
+
+def _constant_table(c: Any, sort: FunSort) -> Term | None:
+    """The literal value of a settled table that is one value everywhere (a solver's free
+    predicate, ``default=True`` with no entries), else None."""
+    if not isinstance(c, FunTable) or c.fill is not None or any(x != c.default for x in c.entries.values()):
+        return None
+    d = c.default
+    if sort.result == BOOL and isinstance(d, bool):
+        return TRUE if d else FALSE
+    if sort.result in _FIELD and isinstance(d, (int, Fraction)) and not isinstance(d, bool):
+        return Num(d, sort.result)
+    return None
+
+
 def algebraic_truth(formula: Term, env: dict[str, Any]) -> bool | None:
     """True / False when ``formula`` is exactly decided at ``env`` (ints, Fractions and
     ``AlgebraicReal`` values), else None (outside the field fragment, or undecided)."""
     try:
         import sympy  # noqa: F401
 
+        formula = _closures_applied(formula, env)
         v = _State(env).ev(formula)
         return v if isinstance(v, bool) else None
     except Exception:  # noqa: BLE001 - anything unexpected is undecided, never a verdict
@@ -262,6 +299,7 @@ def algebraic_value(term: Term, env: dict[str, Any]) -> int | Fraction | Algebra
     ``AlgebraicReal`` values): a rational, or an ``AlgebraicReal`` given by the minimal
     polynomial of the value and an isolating interval; None outside the field fragment (with
     roots), for terms of more than ``MAX_VALUE_NODES`` nodes, or when undecided."""
+    term = _closures_applied(term, env)
     if term.sort not in _FIELD or not _in_fragment(term, env):
         return None
     try:

@@ -23,6 +23,7 @@ from provers.semantics.values import (
     PredSet,
     Undecided,
     Undetermined,
+    same_closure,
 )
 
 
@@ -157,6 +158,8 @@ def values_equal(a: Any, b: Any) -> tuple[bool, bool]:
         if any(not eq and not approx for eq, approx in parts):
             return False, False
         return all(eq for eq, _ in parts), any(approx for _, approx in parts)
+    if isinstance(a, Closure) and isinstance(b, Closure) and same_closure(a, b):
+        return True, False
     if isinstance(a, Closure) or isinstance(b, Closure) or callable(a) and not isinstance(a, FunTable):
         raise Undecided("equality of functions given by lambdas")
     if isinstance(a, frozenset) and isinstance(b, frozenset):

@@ -224,8 +224,37 @@ def truth(term: Term, env: Env | None = None, deadline: Deadline | None = None) 
     if d.exact:
         return d.value
     if env and any(isinstance(v, AlgebraicReal) for v in env.values()):
-        return algebraic_truth(term, env)
+        return _irrational_truth(term, env, deadline)
     return None
+
+
+def _irrational_truth(term: Term, env: Env, deadline: Deadline | None) -> bool | None:
+    """``truth`` at a point with irrational values: the field fragment decides, else each
+    part of a propositional combination on its own (``P x y ∧ f = λx y. …`` with y = √(5/3):
+    the field evaluator has no functions, the general one no irrationals; each has a part)."""
+    whole = algebraic_truth(term, env)
+    if whole is not None or not (isinstance(term, App) and term.op in _CONNECTIVES):
+        return whole
+    parts = [truth(a, env, deadline) for a in term.args]
+    return _CONNECTIVES[term.op](parts)
+
+
+def _all(parts: list[bool | None]) -> bool | None:
+    return False if False in parts else True if all(p is True for p in parts) else None
+
+
+def _any(parts: list[bool | None]) -> bool | None:
+    return True if True in parts else False if all(p is False for p in parts) else None
+
+
+#: three-valued connectives over parts that may be undecided (None)
+_CONNECTIVES: dict[str, Callable[[list[bool | None]], bool | None]] = {
+    "and": _all,
+    "or": _any,
+    "not": lambda ps: None if ps[0] is None else not ps[0],
+    "implies": lambda ps: _any([None if ps[0] is None else not ps[0], ps[1]]),
+    "iff": lambda ps: None if None in ps else ps[0] == ps[1],
+}
 
 
 # --------------------------------------------------------------------------------------

@@ -181,6 +181,30 @@ class Closure:
         return f"(λ {' '.join(v.name for v in self.vars)}. {show(self.body)})"
 
 
+def same_closure(a: Closure, b: Closure) -> bool:
+    """``a`` and ``b`` are one function: the same body up to the names of their parameters,
+    over the same values of its other free names (``f = λx y. …`` where f's value is that very
+    λ: a definition met by construction). False means only "not shown equal"."""
+    if len(a.vars) != len(b.vars) or any(p.sort != q.sort for p, q in zip(a.vars, b.vars, strict=True)):
+        return False
+    if substitute(b.body, dict(zip(b.vars, a.vars, strict=True))) != a.body:
+        return False
+    for v in free_vars(a.body) - set(a.vars):
+        x, y = a.env.get(v.name, _MISSING), b.env.get(v.name, _MISSING)
+        if x is _MISSING or y is _MISSING or not (x is y or _plain_equal(x, y)):
+            return False
+    return True
+
+
+_MISSING = object()
+
+
+def _plain_equal(x: Any, y: Any) -> bool:
+    """Equal exact numbers or truth values (no approximations, no functions)."""
+    plain = (bool, int, Fraction)
+    return isinstance(x, plain) and isinstance(y, plain) and type(x) is type(y) and x == y
+
+
 @dataclass(eq=False)
 class Sequence:
     """A function on ℕ given by a recurrence: ``initial`` values below ``start``, and for

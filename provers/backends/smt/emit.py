@@ -559,7 +559,9 @@ class Z3Emitter(Emitter):
                     for entry in interp.as_list()[:-1]:
                         key = tuple(self.value(x, a) for x, a in zip(entry[:-1], args, strict=True))
                         entries.setdefault(key, self.value(entry[-1], result))  # z3: the first entry wins
-                    return FunTable(entries, self.value(els, result), self.filler(model, decl, args, result))
+                    # the whole interpretation: no point of it is left to read (at an irrational
+                    # point, too, the table is its else-value unless an entry says otherwise)
+                    return FunTable(entries, self.value(els, result))
             except (Z.Z3Exception, Untranslatable):
                 pass  # no interpretation, an irrational entry …: the general route says which
         else:
