@@ -1256,9 +1256,9 @@ def test_a_function_variable_equal_to_its_own_lambda_is_true_and_to_another_fals
 
 
 def test_a_conjunction_at_an_irrational_point_is_decided_part_by_part():
-    """At x = √5 the field evaluator decides x² = 5 but has no functions; a free predicate's
-    table that is one value everywhere is that value there too; a table with an entry
-    elsewhere is not read at an irrational point (None, never a guess)."""
+    """At x = √5 the field evaluator decides x² = 5; a settled table (a solver's whole
+    interpretation) is its default there, since no rational key is √5; a table that may
+    still read its model elsewhere (``fill``) is not read at an irrational point (None)."""
     from provers.semantics.algebraic import AlgebraicReal
 
     root5 = AlgebraicReal((-5, 0, 1), Fraction(2), Fraction(3))
@@ -1268,5 +1268,12 @@ def test_a_conjunction_at_an_irrational_point_is_decided_part_by_part():
     assert truth(both, {"x": root5, "p": FunTable({}, True)}) is True
     assert truth(both, {"x": root5, "p": FunTable({}, False)}) is False
     assert truth(app("implies", on_curve, app("apply", p, x)), {"x": root5, "p": FunTable({}, False)}) is False
-    assert truth(both, {"x": root5, "p": FunTable({(Fraction(1),): False}, True)}) is None
+    assert truth(both, {"x": root5, "p": FunTable({(Fraction(1),): False}, True)}) is True
+    assert truth(both, {"x": root5, "p": FunTable({(Fraction(1),): True}, False)}) is False
+    assert truth(both, {"x": root5, "p": FunTable({}, True, fill=lambda point: True)}) is None
+    y = Var("y", REAL)
+    g = Var("g", FunSort((REAL,), REAL))
+    g_at = app("eq", app("apply", g, app("mul", x, x)), y)  # g (x²) = y: the rational key 5
+    assert truth(g_at, {"x": root5, "y": 7, "g": FunTable({(Fraction(5),): 7}, 0)}) is True
+    assert truth(g_at, {"x": root5, "y": 0, "g": FunTable({(Fraction(5),): 7}, 0)}) is False
     assert truth(both, {"x": AlgebraicReal((-6, 0, 1), Fraction(2), Fraction(3)), "p": FunTable({(1,): False}, True)}) is False

@@ -192,6 +192,12 @@ FREE_FUNCTION_PAIRS = [
      'shows "a + b + c = 56"',
      'theorem fixes s x :: real assumes h0 : "s = 17 + 10 + 9 + 14 + 16 + 8 + 10" and h1 : "((s + x) / 10) = 14" '
      'shows "x = 56"'),
+    # the same at a list the premises fix outright: the application's symbol is a constant
+    # (no arguments), read as one (a solver error at 78c2b6b)
+    ("prealgebra/problem_1837",
+     'theorem fixes xs :: "real list" assumes h0 : "xs = [8,12,16,20,24]" shows  "mean xs = 16"',
+     'theorem fixes x1 x2 :: real assumes h0 : "x1 = 8" and h1 : "x2 = 24" and h2 : "m = (x1 + x2) / 2" '
+     'shows "m = 16"'),
 ]
 
 

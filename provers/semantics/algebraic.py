@@ -30,12 +30,10 @@ from typing import Any
 
 from provers.ir import (
     BOOL,
-    FALSE,
     INT,
     NAT,
     RAT,
     REAL,
-    TRUE,
     App,
     FunSort,
     Num,
@@ -251,30 +249,13 @@ def _closures_applied(term: Term, env: dict[str, Any]) -> Term:
     """``term`` with each application of a variable whose value is a closure (a function the
     premises define: ``rectangle x y``) replaced by the closure's body at the arguments,
     where the body's other names mean here what they meant in the closure (the field
-    evaluator has no functions)."""
+    evaluator reads tables, ``_apply``, but has no closures)."""
     funs = {}
     for v in subterms(term):
         c = env.get(v.name) if isinstance(v, Var) and isinstance(v.sort, FunSort) else None
-        if v in funs or c is None:
-            continue
-        if isinstance(c, Closure) and same_closure(c, Closure(c.vars, c.body, env)):
+        if v not in funs and isinstance(c, Closure) and same_closure(c, Closure(c.vars, c.body, env)):
             funs[v] = (c.vars, c.body)
-        elif (constant := _constant_table(c, v.sort)) is not None:
-            funs[v] = (tuple(Var(f"_{i}", s) for i, s in enumerate(v.sort.args)), constant)
     return unfold(term, funs) if funs else term
-
-
-def _constant_table(c: Any, sort: FunSort) -> Term | None:
-    """The literal value of a settled table that is one value everywhere (a solver's free
-    predicate, ``default=True`` with no entries), else None."""
-    if not isinstance(c, FunTable) or c.fill is not None or any(x != c.default for x in c.entries.values()):
-        return None
-    d = c.default
-    if sort.result == BOOL and isinstance(d, bool):
-        return TRUE if d else FALSE
-    if sort.result in _FIELD and isinstance(d, (int, Fraction)) and not isinstance(d, bool):
-        return Num(d, sort.result)
-    return None
 
 
 def algebraic_truth(formula: Term, env: dict[str, Any]) -> bool | None:
@@ -795,6 +776,36 @@ def _iff(t: App, st: _State) -> Value:
 @EXACT.register("ite")
 def _ite(t: App, st: _State) -> Value:
     return st.ev(t.args[1]) if _bool(st.ev(t.args[0])) else st.ev(t.args[2])
+
+
+@EXACT.register("apply")
+def _apply(t: App, st: _State) -> Value:
+    """A settled table (a solver's whole interpretation: its entries and a default) at the
+    arguments' exact values: a rational point is looked up; a point with an irrational
+    coordinate is no entry's key when every key is rational, so the default is the value
+    there (``table of function looked up at an approximate point`` before)."""
+    import sympy
+
+    f = t.args[0]
+    table = st.env.get(f.name) if isinstance(f, Var) else None
+    if not isinstance(table, FunTable) or table.fill is not None:
+        raise _Undecided("application of a function without a settled table")
+    point = []
+    for a in t.args[1:]:
+        d = st.ev(a)
+        point.append(d if isinstance(d, bool) else _as_number(d, st))
+    if any(isinstance(x, AlgebraicReal) for x in point):
+        if not all(isinstance(k, (bool, int, Fraction)) for key in table.entries for k in key):
+            raise _Undecided("table with irrational keys at an irrational point")
+        value = table.default
+    else:
+        value = table.entries.get(tuple(point), table.default)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, Fraction)):
+        v = Fraction(value)
+        return sympy.Rational(v.numerator, v.denominator)
+    raise _Undecided("a table value that is not a number or a truth value")
 
 
 @EXACT.register("cast")

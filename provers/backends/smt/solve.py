@@ -368,7 +368,8 @@ def _opaque_head_table(em: Emitter, model: Any, f: Var, lowered: Lowered, env: d
         if decl is None or any(c is None for c in consts):
             continue
         # the symbol at the model's point (not a whole table of it, read for one lookup)
-        value = em.value(model.eval(decl(*consts), model_completion=True), core_sort(t.sort))
+        symbol = decl(*consts) if consts else decl  # of no arguments: a constant, not a function
+        value = em.value(model.eval(symbol, model_completion=True), core_sort(t.sort))
         d = _exact_arguments(t.args[1:], env)
         if d is None:
             raise Untranslatable(f"arguments of {f.name} not exact at the model")
