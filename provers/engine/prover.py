@@ -86,6 +86,7 @@ from provers.semantics import (
     FunTable,
     Opaque,
     Sequence,
+    angle_points,
     evaluate,
     integer_points,
     numeral_probes,
@@ -648,12 +649,15 @@ class Prover:
         vs, body = strip_forall(ob.formula)
         if any(isinstance(s, (Quant, BigOp, SetBuilder, Lam)) for s in subterms(body)):
             return  # a sum or quantifier over the variable: the cost grows with its value
-        if any(v.sort in (RAT, REAL) for v in vs) and (has_uninterpreted(body) or any(
+        points = angle_points(vs, body) if not has_uninterpreted(body) else None
+        what = "a common angle (kπ/12)" if points else "a small integer point"
+        if points is None and any(v.sort in (RAT, REAL) for v in vs) and (has_uninterpreted(body) or any(
                 isinstance(s, App) and s.op in _TRANSCENDENTAL_AT_POINTS for s in subterms(body))):
             # sin 2, exp 3: certified by intervals at each point, 500 of them cost seconds; a
-            # symbol without a table leaves every point undecided (algebra/problem_1900: 1.7 s)
+            # symbol without a table leaves every point undecided (algebra/problem_1900: 1.7 s);
+            # angle variables only under sin / cos / tan take kπ/12, exact surds (angle_points)
             return
-        points = integer_points(vs)
+        points = points or integer_points(vs)
         if not points:
             return
         stop = self._enumeration_deadline()
@@ -665,7 +669,7 @@ class Prover:
                     return
                 if exact_truth(body, env, self.deadline if i < ENUMERATION_MIN_POINTS else stop) is False:
                     ob.status, ob.by, ob.model = Status.REFUTED, "fingerprint", env
-                    ob.detail = "false at a small integer point (exact evaluation, after the solvers)"
+                    ob.detail = f"false at {what} (exact evaluation, after the solvers)"
                     return
         except DeadlineExceeded:
             if self.deadline.expired():

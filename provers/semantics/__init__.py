@@ -11,6 +11,7 @@ from here; see docs/semantics.md for every operation's meaning in Lean, Isabelle
 
 from provers.semantics.evaluate import OPERATIONS, PROBES, decide, evaluate, truth
 from provers.semantics.samplers import (
+    angle_points,
     fingerprint,
     integer_points,
     numeral_probes,
@@ -52,6 +53,7 @@ __all__ = [
     "evaluate",
     "fingerprint",
     "numeral_probes",
+    "angle_points",
     "integer_points",
     "sample_assignments",
     "truth",

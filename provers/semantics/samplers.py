@@ -23,22 +23,28 @@ from provers.ir import (
     RAT,
     REAL,
     App,
+    BigOp,
     FunSort,
+    Lam,
     ListSort,
     Num,
     OpaqueSort,
+    Quant,
+    SetBuilder,
     SetSort,
     Sort,
     Term,
     Var,
+    app,
     conjuncts,
     free_vars,
+    num,
     subterms,
 )
 from provers.semantics.approx import normalized
 from provers.semantics.domains import linear_solutions
 from provers.semantics.evaluate import truth
-from provers.semantics.values import ExactComplex, FunTable, Opaque, Value
+from provers.semantics.values import ExactComplex, FunTable, Opaque, Value, Witness
 
 _BOUNDARY = (0, 1, -1, 2)
 
@@ -199,6 +205,45 @@ def integer_points(variables: Sequence[Var]) -> list[dict[str, Value]]:
     if any(v.sort in (RAT, REAL) for v in variables):
         bound = min(bound, REAL_BOX)
     return [dict(zip(names, combo, strict=True)) for combo in _integer_box(tuple(v.sort == NAT for v in variables), bound)]
+
+
+#: Trigonometric operations whose values at multiples of π/12 are exact surds (``surds``).
+TRIGONOMETRIC = frozenset({"sin", "cos", "tan"})
+#: Multiples k of π/12 ``angle_points`` tries, the common angles first (0, π/6, π/4, π/3, …).
+ANGLE_STEPS = (0, 2, 3, 4, 6, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 22, 1, 5, 7, 11, 13, 17, 19, 23)
+#: How many of them per variable, by number of angle variables.
+ANGLES_PER_VARIABLE = {1: 24, 2: 7}
+
+
+def angle_points(variables: Sequence[Var], body: Term) -> list[dict[str, Value]] | None:
+    """Assignments of common angles kπ/12 (as ``Witness`` terms, exact through ``surds``) to
+    ``variables`` when every one is real and occurs in ``body`` only inside the argument of
+    sin / cos / tan (``(sin x) powr 4 + …``): where such a statement's models lie (π/4), which
+    the solvers know only through approximations and integer points only through interval
+    certificates. None when the variables are not all such angles."""
+    if not variables or len(variables) not in ANGLES_PER_VARIABLE or any(v.sort != REAL for v in variables):
+        return None
+    angles = set(variables)
+    inside: set[Var] = set()
+    stack: list[tuple[Term, bool]] = [(body, False)]
+    while stack:
+        t, under_trig = stack.pop()
+        if isinstance(t, Var):
+            if t in angles and not under_trig:
+                return None
+            inside.add(t)
+        elif isinstance(t, App):
+            trig = under_trig or t.op in TRIGONOMETRIC
+            stack.extend((a, trig) for a in t.args)
+        elif isinstance(t, (Quant, Lam, BigOp, SetBuilder)):
+            return None  # a binder: keep to the plain trigonometric identities
+    if not angles <= inside:
+        return None
+    steps = ANGLE_STEPS[:ANGLES_PER_VARIABLE[len(variables)]]
+    values = [0 if k == 0 else Witness(app("mul", num(Fraction(k, 12), REAL), app("pi"))) for k in steps]
+    names = [v.name for v in variables]
+    ranks = sorted(itertools.product(range(len(values)), repeat=len(names)), key=sum)
+    return [{n: values[i] for n, i in zip(names, combo, strict=True)} for combo in ranks]
 
 
 @functools.lru_cache(maxsize=16)

@@ -126,6 +126,38 @@ class Form:
         return out
 
 
+def sign(f: Form) -> int | None:
+    """The exact sign of ``f``'s value, or None (an atom, or 0 not excluded at 200 bits).
+    A form with a term is nonzero (its basis is linearly independent), so a rigorous
+    enclosure (mpmath's interval arithmetic) that excludes 0 decides."""
+    if not f.terms:
+        return 0
+    if len(f.terms) == 1:
+        (m, L), c = next(iter(f.terms.items()))
+        if L in (ONE, PI):
+            return 1 if c > 0 else -1
+    import mpmath
+
+    iv = mpmath.iv
+    with mpmath.workprec(200):
+        total = iv.mpf(0)
+        for (m, L), c in f.terms.items():
+            if L == ONE:
+                part = iv.mpf(1)
+            elif L == PI:
+                part = iv.pi
+            elif isinstance(L, int) and L > 1:
+                part = iv.log(L)
+            else:
+                return None
+            total += iv.mpf([c.numerator, c.numerator]) / c.denominator * iv.sqrt(m) * part
+        if total.a > 0:
+            return 1
+        if total.b < 0:
+            return -1
+    return None
+
+
 def _bounded(f: Form) -> Form | None:
     return f if len(f.terms) <= MAX_TERMS else None
 
@@ -365,6 +397,27 @@ def _rpow(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
     if y.denominator == 1:
         return _pow(t, fs, exact)  # Real.rpow at an integer exponent is the power (0⁻¹ = 0)
     if x <= 0 or y.denominator != 2:
+        return None
+    root = sqrt_of_rational(x)
+    return None if root is None else root.power(y.numerator)
+
+
+@_forms("powr")
+def _powr(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    """Isabelle x powr y at an integer y (half-integer for a rational x): 0 at x = 0, 1 at
+    y = 0, the power for x > 0 (exp (y ln x) = xʸ); for x < 0 ln x is unspecified (None)."""
+    y = fs[1].as_rational()
+    s = None if y is None else sign(fs[0])
+    if s == 0:
+        return Form({})
+    if s is not None and y == 0:
+        return Form.rational(1)  # exp (0 · ln x), whatever ln x is
+    if s is None or s < 0:
+        return None
+    if y.denominator == 1:
+        return fs[0].power(int(y))
+    x = fs[0].as_rational()
+    if x is None or y.denominator != 2:
         return None
     root = sqrt_of_rational(x)
     return None if root is None else root.power(y.numerator)
