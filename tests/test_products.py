@@ -21,6 +21,7 @@ from provers.ir import (
     App,
     Num,
     ProdSort,
+    Quant,
     SetSort,
     Uninterpreted,
     Var,
@@ -327,3 +328,69 @@ def test_a_function_of_vectors_not_written_out_is_left_uncurried():
     assert "f" in {v.name for v in nf.variables}
     curried = normalize(parse_isabelle(theorem('f :: "real^3 ⇒ real"', ["f (vector [1, 2, 3]) = 6"], "f 0 = 0")))
     assert "f₀" in {v.name for v in curried.variables}
+
+
+# --- a point as the answer ("find the vector") ------------------------------------------------
+
+LINE_THROUGH = '''theorem
+fixes t :: real and vec :: "real \\<Rightarrow> real*real"
+assumes h0 : "vec (-2) = (2, -4)"
+and h1 : "vec 3 = (1, 7)"
+and h2 : "\\<forall> t. vec t = (a*t + b, c*t + d)"
+shows  "vec 5 = ({x}, {y})"'''
+
+LINE_BY_SLOPES = '''theorem
+fixes p q :: real and r :: "real*real"
+assumes h0 : "p = (1 - 2) / (3 - (-2))"
+and h1 : "q = (7 - (-4)) / (3 - (-2))"
+and h2 : "r = (1 + p * (5 - 3), 7 + q * (5 - 3))"
+shows  "r = ({x}, {y})"'''
+
+
+def test_a_pair_split_under_a_forall_is_one_definition_per_component():
+    """``∀t. vec t = (a·t + b, c·t + d)`` becomes ``∀t. vec₁ t = a·t + b`` and ``∀t. vec₂ t =
+    c·t + d``: two premises, each a definition the obligations unfold."""
+    nf = normalize(parse_isabelle(LINE_THROUGH.format(x="3/5", y="57/5")))
+    defining = [p for p in nf.premises if isinstance(p, Quant)]
+    assert len(defining) == 2 and all(isinstance(p.body, App) and p.body.op == "eq" for p in defining)
+
+
+@pytest.mark.parametrize("x, y, expected", [("3/5", "57/5", "equivalent"), ("3/5", "58/5", "inequivalent"),
+                                            ("4/5", "57/5", "inequivalent")])
+def test_a_point_answer_is_pinned_and_compared_like_a_number(x, y, expected):
+    """The line through (2, −4) at t = −2 and (1, 7) at t = 3 is at (3/5, 57/5) at t = 5:
+    the pair is pinned on each side (a, b, c, d solve linear equations; p, q are defined) and
+    the pinned points agree; a perturbed coordinate of the stated point is refuted at the
+    point (3/5, 57/5) (pairs are sampled now). Inconclusive at ``f54b952``: the pair had no
+    exact value, and no value of a pair sort was ever tried."""
+    v = check_equivalence(LINE_THROUGH.format(x="3/5", y="57/5"), LINE_BY_SLOPES.format(x=x, y=y),
+                          relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == expected, v.reason
+    if expected == "inequivalent":  # the stated points differ: α = (3/5, 57/5) tells them apart
+        assert "answer predicates" in v.route
+    else:
+        assert "(3/5, 57/5)" in " ".join(o.detail for o in v.obligations)
+
+
+PROJECTION = '''theorem
+fixes a b :: "real^2"
+assumes h0 : "b = vector [1, -3]"
+and h1 : "a \\<bullet> b = 2"
+shows  "((a \\<bullet> b) / (b \\<bullet> b)) *\\<^sub>R b = vector [{x}, -3/5]"'''
+
+PROJECTION_DEFINED = '''theorem
+fixes a b :: "real^2" and proj :: "real^2 \\<Rightarrow> real^2 \\<Rightarrow> real^2"
+assumes h0 : "b = vector [1, -3]"
+and h1 : "a \\<bullet> b = 2"
+and h2 : "\\<forall> a b. proj a b = ((a \\<bullet> b) / (b \\<bullet> b)) *\\<^sub>R b"
+shows  "proj a b = vector [1/5, -3/5]"'''
+
+
+@pytest.mark.parametrize("x, expected", [("1/5", "equivalent"), ("2/5", "inequivalent")])
+def test_two_correct_projections_are_one_class_by_their_pinned_point(x, expected):
+    """MATH precalculus/problem_187, two candidates the annotators judged correct: the
+    projection is determined by a • b = 2 and b = (1, −3) although a is not, (1/5, −3/5) on
+    both sides (inconclusive at ``f54b952``); a perturbed coordinate is refuted."""
+    v = check_equivalence(PROJECTION.format(x=x), PROJECTION_DEFINED, relation="symbolic", language="isabelle",
+                          timeout=1.0)
+    assert v.status == expected, v.reason

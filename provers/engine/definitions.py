@@ -42,6 +42,7 @@ from provers.ir import (
     FunSort,
     Lam,
     Num,
+    ProdSort,
     Quant,
     SetBuilder,
     SetSort,
@@ -65,7 +66,8 @@ from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebrai
 from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.evaluate import evaluate, first_members, truth
-from provers.semantics.values import Closure, PredSet, Undecided, Undetermined
+from provers.semantics.pairs import pair
+from provers.semantics.values import Closure, ExactPoint, PredSet, Undecided, Undetermined
 
 #: An exact value: irrational reals (√2, roots of the premises' polynomials) as ``AlgebraicReal``.
 Value = int | Fraction | bool | AlgebraicReal
@@ -79,6 +81,9 @@ def exact_value(v: Any) -> Value | None:
         return v
     if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else v
+    if isinstance(v, tuple) and v:  # a pair (vector) of exact numbers: a point is one answer
+        parts = tuple(exact_value(x) for x in v)
+        return None if any(x is None or isinstance(x, bool) for x in parts) else ExactPoint(parts)
     return None
 
 
@@ -101,6 +106,11 @@ def value_term(v: Value, sort: Any) -> Term | None:
     """The IR literal of value ``v`` at ``sort`` (None when the sort has no such literal)."""
     if sort == BOOL:
         return TRUE if v is True else FALSE if v is False else None
+    if isinstance(v, tuple):
+        if not isinstance(sort, ProdSort) or len(sort.parts) != len(v):
+            return None
+        parts = tuple(value_term(x, s) for x, s in zip(v, sort.parts, strict=True))
+        return None if any(x is None for x in parts) else pair(parts, sort)  # type: ignore[arg-type]
     if isinstance(v, (bool, AlgebraicReal)) or sort not in (NAT, INT, RAT, REAL):
         return None
     if sort in (NAT, INT) and isinstance(v, Fraction):

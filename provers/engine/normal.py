@@ -47,6 +47,7 @@ from provers.ir import (
     ListSort,
     Num,
     OpaqueSort,
+    ProdSort,
     Quant,
     SetBuilder,
     SetSort,
@@ -334,7 +335,10 @@ def is_type_var(v: Var) -> bool:
 
 
 def sort_mentions(s: Sort) -> frozenset[str]:
-    """Names of opaque carriers mentioned by a sort (``G`` in ``G → G``)."""
+    """Names of opaque carriers mentioned by a sort (``G`` in ``G → G``); a product mentions
+    its components' (a pair of reals is a value the evaluator has: a tuple)."""
+    if isinstance(s, ProdSort) and s.parts:
+        return frozenset().union(*(sort_mentions(p) for p in s.parts))
     if isinstance(s, OpaqueSort):
         return frozenset({s.name})
     if isinstance(s, FunSort):
@@ -441,7 +445,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     if instances:  # `[Group G]`: products on G left-nested, `IsConj` unfolded (algebra.py)
         premises = [q for p in premises for q in conjuncts(algebra_normal(p, instances))]
         concl = algebra_normal(concl, instances)
-    return split_normal_form(NormalForm(
+    nf = split_normal_form(NormalForm(
         prefix=tuple(prefix.binders),
         premises=tuple(premises),
         conclusion=concl,
@@ -450,6 +454,10 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
         deps=tuple((v, frozenset(prefix.deps.get(v, ()))) for _, v in prefix.binders),
         source=statement,
     ))
+    # a pair split under a ∀ is a conjunction there (`∀t. v t = (a·t + b, c·t + d)`): one
+    # premise per component, each a definition of its function (`∀t. v₁ t = a·t + b`)
+    split = tuple(dict.fromkeys(s for p in nf.premises for s in forall_conjuncts(p)))
+    return nf if split == nf.premises else replace(nf, premises=split)
 
 
 def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], instances: list[Term]) -> None:

@@ -75,9 +75,10 @@ class OpaqueSort(Sort):
 class ProdSort(OpaqueSort):
     """A product ``A × B`` (Isabelle pairs), ``name`` as written, ``parts`` its components.
 
-    Still an OpaqueSort: solvers and the evaluator do not model pair values, so a model may
-    never invent one. The normal form splits variables of it into their components
-    (``engine.products``); what is left stays opaque."""
+    Still an OpaqueSort to the solvers, which do not model pair values: a solver's model may
+    never invent one. The evaluator has them (tuples, compared componentwise) and the
+    samplers draw them componentwise. The normal form splits variables of it into their
+    components (``engine.products``); what is left stays opaque to the solvers."""
 
     parts: tuple[Sort, ...] = ()
 

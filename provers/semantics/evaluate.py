@@ -104,6 +104,7 @@ from provers.semantics.interval import PRECISIONS, Enclosing, enclose, exact_poi
 from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value
 from provers.semantics.memo import NESTED_PROBES_REASON, STEP_BUDGET_REASON, Memo
+from provers.semantics.pairs import components
 from provers.semantics.rational_identities import rational_identity
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import (
@@ -363,6 +364,8 @@ def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
         if value is None:
             raise Undecided(f"{t.symbol} at arguments it is not computed at")
         return value
+    if table is None and t.symbol == "vector" and (parts := components(t)) is not None:
+        return tuple(_ev(p, env) for p in parts)  # `vector [1, -3] :: real^2`: the point (1, -3)
     if table is None:
         raise Undecided(f"uninterpreted symbol {t.symbol} has no table")
     if not t.args:

@@ -29,6 +29,7 @@ from provers.ir import (
     ListSort,
     Num,
     OpaqueSort,
+    ProdSort,
     Quant,
     SetBuilder,
     SetSort,
@@ -43,8 +44,9 @@ from provers.ir import (
 )
 from provers.semantics.approx import normalized
 from provers.semantics.domains import linear_solutions
-from provers.semantics.evaluate import truth
-from provers.semantics.values import ExactComplex, FunTable, Opaque, Value, Witness
+from provers.semantics.evaluate import evaluate, truth
+from provers.semantics.pairs import components
+from provers.semantics.values import ExactComplex, FunTable, Opaque, Undecided, Value, Witness
 
 _BOUNDARY = (0, 1, -1, 2)
 
@@ -65,6 +67,8 @@ def _sample_value(sort: Sort, rng: random.Random, boundary: int | None) -> Any:
         return frozenset(_sample_value(sort.elem, rng, None) for _ in range(rng.randint(0, 4)))
     if isinstance(sort, ListSort):
         return tuple(_sample_value(sort.elem, rng, None) for _ in range(rng.randint(0, 4)))
+    if isinstance(sort, ProdSort) and sort.parts:  # a pair (a point of ℝ²): its components
+        return tuple(_sample_value(p, rng, boundary) for p in sort.parts)
     if isinstance(sort, OpaqueSort):
         return Opaque(sort.name, rng.randint(0, 2))
     raise ValueError(f"cannot sample values of sort {sort}")
@@ -122,11 +126,38 @@ def numeral_probes(
             out.append(env)
     sets = [v for v in variables if isinstance(v.sort, SetSort) and v.sort.elem in (NAT, INT)]
     point = out[0] if out else dict(base or {})
+    out += _point_probes(variables, terms, point, limit)
     for c in values[:limit] if sets else []:
         if c.denominator == 1 and 1 <= c <= MAX_CARD_PROBE:  # `S.card = 8` holds at S = {0, …, 7}
             env = {**point, **{v.name: frozenset(range(int(c))) for v in sets}}
             if all(v.name in env for v in variables):
                 out.append(env)
+    return out
+
+
+def _point_probes(variables: Sequence[Var], terms: Iterable[Term], point: dict[str, Value],
+                  limit: int) -> list[dict[str, Value]]:
+    """Assignments putting every pair variable at each closed pair of ``terms`` with an exact
+    value (``α = (3/5, 57/5)``: the point a "find the vector" answer names)."""
+    pairs = [v for v in variables if isinstance(v.sort, ProdSort)]
+    if not pairs:
+        return []
+    values: list[tuple] = []
+    for t in terms:
+        for s in subterms(t):
+            if isinstance(s.sort, ProdSort) and components(s) is not None and not free_vars(s):
+                try:
+                    value = evaluate(s, {})
+                except (Undecided, ArithmeticError, ValueError):
+                    continue
+                value = tuple(value) if isinstance(value, tuple) else None
+                if isinstance(value, tuple) and value not in values:
+                    values.append(value)
+    out = []
+    for value in values[:limit]:
+        env = {**point, **{v.name: value for v in pairs if len(v.sort.parts) == len(value)}}  # type: ignore[union-attr]
+        if all(v.name in env for v in variables):
+            out.append(env)
     return out
 
 

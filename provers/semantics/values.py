@@ -67,6 +67,18 @@ class Approx:
         return f"Approx({MP.nstr(self.value, 20)})"
 
 
+class ExactPoint(tuple):
+    """A pair (a vector) of exact numbers taken as one value: the answer ``(3/5, 57/5)`` of
+    "find the vector", pinned and compared like a number (equal as tuples are)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "(" + ", ".join(str(x) for x in self) + ")"
+
+    __repr__ = __str__
+
+
 @dataclass(frozen=True)
 class Witness:
     """A real given by a closed term (``arctan (3/2)``), in an assignment: ``evaluate``
