@@ -1253,6 +1253,9 @@ def test_a_function_variable_equal_to_its_own_lambda_is_true_and_to_another_fals
     env = {"f": evaluate(Lam((x,), app("add", app("mul", R(a), x), R(b))))}
     assert truth(app("eq", f, Lam((y,), app("add", app("mul", R(a), y), R(b)))), env) is True
     assert truth(app("eq", f, Lam((y,), app("add", app("mul", R(a), y), R(b + d)))), env) is False
+    # λx. x + x against λy. y + x with x = 5 outside: renaming y to x would capture that x
+    double, shifted = Lam((x,), app("add", x, x)), Lam((y,), app("add", y, x))
+    assert truth(app("eq", f, shifted), {"f": evaluate(double), "x": R(5).value}) is not True
 
 
 def test_a_conjunction_at_an_irrational_point_is_decided_part_by_part():

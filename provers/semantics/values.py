@@ -199,6 +199,8 @@ def same_closure(a: Closure, b: Closure) -> bool:
     λ: a definition met by construction). False means only "not shown equal"."""
     if len(a.vars) != len(b.vars) or any(p.sort != q.sort for p, q in zip(a.vars, b.vars, strict=True)):
         return False
+    if (free_vars(b.body) - set(b.vars)) & set(a.vars):
+        return False  # renaming b's parameters to a's would capture a name b reads (λy. y + x as λx. x + x)
     if substitute(b.body, dict(zip(b.vars, a.vars, strict=True))) != a.body:
         return False
     for v in free_vars(a.body) - set(a.vars):
