@@ -1002,3 +1002,20 @@ def test_uncompared_pinned_answers_say_what_stopped_the_comparison():
     squares = head + 'shows "sqrt ((x2 - x1)^2 + (y2 - y1)^2) = 13"'
     assert provers.check_equivalence(dist, squares, relation="symbolic", language="isabelle",
                                      timeout=1.0).status == "equivalent"
+
+
+def test_pinned_closed_forms_of_two_number_sorts_are_compared_in_the_wider_one():
+    """MATH prealgebra/problem_918: ``(-5::int) ^ 3 + … = 0`` against Isabelle's ``(-5) powr 3 +
+    … = 0`` over ℝ, where ``(-5) powr 3`` is exp (3 · ln (-5)) > 0 whatever that unspecified ln
+    is, so the sum exceeds 133: the two answers (0 : ℤ and a real closed form) are compared as
+    reals and differ (inconclusive at ``71f1e70``: closed forms of two sorts were never
+    compared). The same sum with positive bases is 0 and stays equivalent."""
+    from provers import check_equivalence
+
+    ints = 'theorem shows "(-5::int) ^ 3 + (-2) ^ 3 + 2 ^ 3 + 5 ^ 3 = 0"'
+    negative_bases = 'theorem shows "(-5) powr 3 + (-2) powr 3 + 2 powr 3 + 5 powr 3 = 0"'
+    positive_bases = 'theorem shows "(5::real) powr 3 + 2 powr 3 - 2 powr 3 - 5 powr 3 = 0"'
+    v = check_equivalence(ints, negative_bases, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent" and "differ" in v.reason, v.reason
+    v = check_equivalence(ints, positive_bases, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "equivalent", v.reason

@@ -582,8 +582,9 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
             if pa.value == pb.value:
                 return Obligation(name, vform, PROVED, "answer pinning",
                                   f"Γ ⊢ L = {pa.value} and Γ' ⊢ L' = {pb.value}"), []
-        elif pa.closed_form is not None and pb.closed_form is not None and pa.closed_form.sort == pb.closed_form.sort:
-            same = iff(pa.closed_form, pb.closed_form) if pa.closed_form.sort == BOOL else app("eq", pa.closed_form, pb.closed_form)
+        elif (forms := _comparable(pa.closed_form, pb.closed_form)) is not None:
+            ta, tb = forms
+            same = iff(ta, tb) if ta.sort == BOOL else app("eq", ta, tb)
             agree = prove(AGREE, close(same), cheap=cheap)
             if agree.status == PROVED:
                 return Obligation(name, vform, PROVED, "answer pinning",
@@ -597,6 +598,19 @@ def _value_by_pins(name: str, vform: Term, value: Term, pa: AnswerPin, pb: Answe
                                   f"L = {va} at a model of Γ, L' = {vb} at a model of Γ' "
                                   "(each side re-checked by the exact evaluator)", model), []
     return None, [agree] if agree is not None else []
+
+
+def _comparable(ta: Term | None, tb: Term | None) -> tuple[Term, Term] | None:
+    """Two pinned closed forms as terms of one sort: as they are, or numbers cast into the
+    wider sort (``0 : ℤ`` against ``(-5) powr 3 + … : ℝ``; the embedding is injective)."""
+    if ta is None or tb is None:
+        return None
+    if ta.sort == tb.sort:
+        return ta, tb
+    if ta.sort in NUMERIC_ORDER and tb.sort in NUMERIC_ORDER:
+        wider = widest(ta.sort, tb.sort)
+        return (ta if ta.sort == wider else cast(ta, wider)), (tb if tb.sort == wider else cast(tb, wider))
+    return None
 
 
 def _not_proved_equal(pin: dict[str, AnswerPin], asked: Sequence[Obligation]) -> str:
