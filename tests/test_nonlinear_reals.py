@@ -1,6 +1,7 @@
 """Nonlinear reals: algebraic countermodels re-checked exactly, and solver configurations
 that decide (z3) or give up at once (cvc5) instead of hanging. Real z3 and cvc5."""
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -16,7 +17,7 @@ from provers.backends.smt.solve import solve
 from provers.engine.equivalence import check_equivalence
 from provers.engine.formulas import close
 from provers.engine.normal import normalize
-from provers.ir import REAL, Num, Var, app
+from provers.ir import REAL, FunSort, Num, Var, app
 from provers.semantics import truth
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 
@@ -406,3 +407,31 @@ def test_isabelle_ln_of_two_negatives_is_one_constant(solver):
     assert isinstance(solve(solver, same_ln, 5.0), Proved)
     assert isinstance(solve(solver, same_square, 5.0), Proved)
     assert isinstance(solve(solver, mixed, 5.0), Unknown)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.integers(-3, 6), st.integers(-5, 5), max_size=4), st.integers(1, 9),
+       st.integers(-2, 2))
+def test_a_solver_table_at_an_irrational_point_is_what_the_solver_says(entries, q, shift):
+    """z3's model of f (entries at rational points, an else-value) read as a settled table
+    and applied at √q + shift, irrational or not, by the field evaluator (``algebraic._apply``):
+    the same value z3 itself gives f there."""
+    import z3
+
+    from provers.semantics.values import FunTable
+
+    f = z3.Function("f", z3.RealSort(), z3.RealSort())
+    s = z3.Solver()
+    for k, v in entries.items():
+        s.add(f(k) == v)
+    s.add(f(100) == 42)  # an else-value the entries do not give
+    assert s.check() == z3.sat
+    interp = s.model()[f]
+    table = FunTable({(Fraction(e[0].as_fraction()),): Fraction(e[1].as_fraction()) for e in interp.as_list()[:-1]},
+                     Fraction(interp.else_value().as_fraction()))
+    expected = s.model().eval(f(z3.Sqrt(q) + shift), model_completion=True).as_fraction()
+    root = AlgebraicReal((-q, 0, 1), Fraction(0), Fraction(q + 1)) if math.isqrt(q) ** 2 != q else math.isqrt(q)
+    fx = app("apply", Var("f", FunSort((REAL,), REAL)), app("add", Var("x", REAL), Num(shift, REAL)))
+    env = {"x": root, "f": table}
+    assert algebraic_truth(app("eq", fx, Num(Fraction(expected), REAL)), env) is True
+    assert algebraic_truth(app("eq", fx, Num(Fraction(expected) + 1, REAL)), env) is False
