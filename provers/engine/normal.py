@@ -456,7 +456,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     ))
     # a pair split under a ∀ is a conjunction there (`∀t. v t = (a·t + b, c·t + d)`): one
     # premise per component, each a definition of its function (`∀t. v₁ t = a·t + b`)
-    split = tuple(dict.fromkeys(s for p in nf.premises for s in forall_conjuncts(p)))
+    split = tuple(s for p in nf.premises for s in forall_conjuncts(p))
     return nf if split == nf.premises else replace(nf, premises=split)
 
 
