@@ -53,8 +53,8 @@ __all__ = [
     "evaluate",
     "fingerprint",
     "numeral_probes",
-    "angle_points",
     "integer_points",
+    "angle_points",
     "sample_assignments",
     "truth",
 ]

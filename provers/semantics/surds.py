@@ -404,15 +404,17 @@ def _rpow(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
 
 @_forms("powr")
 def _powr(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
-    """Isabelle x powr y at an integer y (half-integer for a rational x): 0 at x = 0, 1 at
-    y = 0, the power for x > 0 (exp (y ln x) = xʸ); for x < 0 ln x is unspecified (None)."""
-    y = fs[1].as_rational()
-    s = None if y is None else sign(fs[0])
+    """Isabelle x powr y: 0 at x = 0; at an integer y (half-integer for a rational x) 1 at
+    y = 0 and the power for x > 0 (exp (y ln x) = xʸ); for x < 0 ln x is unspecified (None)."""
+    s = sign(fs[0])
     if s == 0:
-        return Form({})
-    if s is not None and y == 0:
+        return Form({})  # 0 powr y = 0, whatever y is
+    y = fs[1].as_rational()
+    if s is None or y is None:
+        return None
+    if y == 0:
         return Form.rational(1)  # exp (0 · ln x), whatever ln x is
-    if s is None or s < 0:
+    if s < 0:
         return None
     if y.denominator == 1:
         return fs[0].power(int(y))
