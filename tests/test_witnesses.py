@@ -2,6 +2,7 @@
 B = arctan (3/2), certified exactly through ``values.Witness`` and ``surds.INVERSE_PAIRS``,
 then used as a countermodel or as the witness of an ∃. Real z3 and cvc5."""
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -29,7 +30,7 @@ def _num(c) -> Num:
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(sorted(SOLUTIONS)), rationals)
 def test_a_solution_satisfies_its_equation_exactly_and_a_perturbed_one_does_not(op, c):
-    w = SOLUTIONS[op](c)
+    w = SOLUTIONS[op](_num(c))
     if w is None:  # outside the range: no real solves it
         assert op in ("sin", "cos", "exp", "sqrt")
         assert (op in ("sin", "cos") and abs(c) > 1) or (op in ("exp", "sqrt") and c <= 0) or (op == "sqrt" and c < 0)
@@ -198,3 +199,44 @@ def test_a_model_through_an_abstracted_application_satisfies_the_equation_exactl
         return
     assert ob.status == Status.REFUTED, ob.detail
     assert truth(body, ob.model) is True
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["sin", "cos", "tan", "exp"]), st.fractions(-3, 3, max_denominator=7), st.sampled_from([2, 3, 5, 10]))
+def test_an_irrational_right_side_is_solved_by_the_inverse_of_the_closed_term(op, q, m):
+    """``cos V = q·√m`` (MATH precalculus/problem_804: cos θ = −1/√10) is solved by
+    V = arccos (q·√m) where q·√m is certified within [-1, 1] (sin, cos; > 0 for exp), and the
+    equation then holds exactly, a perturbed right side not; outside the range, no solution."""
+    c = app("mul", _num(q), app("sqrt", _num(m)))
+    value = float(q) * math.sqrt(m)
+    w = SOLUTIONS[op](c)
+    inside = {"sin": -1 <= value <= 1, "cos": -1 <= value <= 1, "tan": True, "exp": value > 0}[op]
+    if not inside:
+        assert w is None
+        return
+    assert w is not None
+    env = {"X": Witness(w)}
+    assert truth(app("eq", app(op, X), c), env) is True
+    assert truth(app("eq", app(op, X), app("add", c, _num(Fraction(1, 997)))), env) is False
+
+
+COS_THETA = '''theorem
+fixes t u :: real and l1 l2 :: "real \\<Rightarrow> real*real" and theta :: real
+assumes h0 : "\\<forall> t. l1 t = (5 + 2 * t, -1 + t)"
+and h1 : "\\<forall> u. l2 u = (-7 - u, 3 + u)"
+and h2 : "cos theta = ((2 * -1) + (1 * 1)) / (sqrt ((2^2 + 1^2) * ((-1)^2 + 1^2)))"
+shows  "cos theta = 0"'''
+
+
+def test_an_answer_pinned_to_a_surd_through_an_irrational_inverse():
+    """MATH precalculus/problem_804: cos θ = (2·(−1) + 1·1) / √((2² + 1²)((−1)² + 1²)) = −1/√10,
+    solved by θ = arccos (−1/√10) (its range certified) and the answer cos θ read back as the
+    algebraic −1/√10 (root of 10x² − 1): the same answer as a plain statement of it, another
+    than cos θ = 0 (inconclusive at ``ffc83b6``: no model of the premises)."""
+    same = 'theorem fixes theta :: real assumes h0 : "cos theta = -1 / sqrt 10" shows "cos theta = 0"'
+    other = 'theorem fixes theta :: real assumes h0 : "cos theta = 0" shows "cos theta = 0"'
+    v = check_equivalence(COS_THETA, same, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "equivalent", v.reason
+    v = check_equivalence(COS_THETA, other, relation="symbolic", language="isabelle", timeout=1.0)
+    assert v.status == "inequivalent", v.reason
+    assert "10x^2 - 1" in v.reason

@@ -67,7 +67,8 @@ from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.evaluate import evaluate, first_members, truth
 from provers.semantics.pairs import pair
-from provers.semantics.values import Closure, ExactPoint, PredSet, Undecided, Undetermined
+from provers.semantics.surds import algebraic_of_surds, form_of
+from provers.semantics.values import Closure, ExactPoint, PredSet, Undecided, Undetermined, Witness
 
 #: An exact value: irrational reals (√2, roots of the premises' polynomials) as ``AlgebraicReal``.
 Value = int | Fraction | bool | AlgebraicReal
@@ -96,10 +97,40 @@ def value_of(t: Term, env: dict[str, Any], deadline: Deadline | None = None) -> 
         v = algebraic_value(t, env)
         if isinstance(v, AlgebraicReal):
             return v if algebraic_truth(is_root_of(v, t), env) is True else None
+        if v is None:
+            v = _surd_value(t, env)  # cos θ at θ = arccos (-1/√10): a surd through the closed forms
+        if isinstance(v, AlgebraicReal):
+            return v if truth(is_root_of(v, t), env, deadline) is True else None
     claim = answer_is(t, v) if v is not None else None
     if claim is None or truth(claim, env, deadline) is not True:
         return None
     return v
+
+
+def _surd_value(t: Term, env: dict[str, Any]) -> Value | None:
+    """The value of ``t`` where ``env`` gives variables as closed terms (``Witness``) or
+    rationals, when its closed form (``surds``) is algebraic: Σ q·√m as a rational or an
+    ``AlgebraicReal``; None otherwise."""
+    names = {v.name: v for v in free_vars(t)}
+    if not names or not any(isinstance(env.get(n), Witness) for n in names):
+        return None
+    closed: dict[Var, Term] = {}
+    for n, var in names.items():
+        x = env.get(n)
+        if isinstance(x, Witness):
+            closed[var] = x.term
+        elif isinstance(x, (int, Fraction)) and not isinstance(x, bool):
+            closed[var] = num(Fraction(x), var.sort)
+        else:
+            return None
+    try:
+        form = form_of(substitute(t, closed), lambda s: evaluate(s, {}))
+    except (Undecided, ArithmeticError, ValueError, RecursionError):
+        return None
+    if form is None or not form.is_algebraic():
+        return None
+    q = form.as_rational()
+    return exact_value(q) if q is not None else algebraic_of_surds(form)
 
 
 def value_term(v: Value, sort: Any) -> Term | None:

@@ -625,7 +625,7 @@ class Prover:
         solved = {}
         for y, f, arg, v in taken:
             c = env.get(y.name)
-            term = SOLUTIONS[f](Fraction(c)) if is_rational(c) else None
+            term = SOLUTIONS[f](Num(Fraction(c), REAL)) if is_rational(c) else None
             solution = None if term is None else linear_solution(arg, term, {v})
             if solution is None:
                 return

@@ -29,8 +29,8 @@ from provers.ir import (
     map_term,
     substitute,
 )
-from provers.semantics.approx import is_rational
-from provers.semantics.evaluate import evaluate
+from provers.semantics.approx import is_approx, is_rational
+from provers.semantics.evaluate import evaluate, truth
 from provers.semantics.surds import INVERSE_PAIRS
 
 
@@ -38,23 +38,42 @@ def _real(c: Fraction) -> Num:
     return Num(c, REAL)
 
 
-#: f (x) = c → the x solving it (None where c is outside f's range). One entry per function.
-SOLUTIONS: dict[str, Callable[[Fraction], Term | None]] = {
-    "tan": lambda c: app("arctan", _real(c)),
-    "sin": lambda c: app("arcsin", _real(c)) if -1 <= c <= 1 else None,
-    "cos": lambda c: app("arccos", _real(c)) if -1 <= c <= 1 else None,
-    "exp": lambda c: app("log", _real(c)) if c > 0 else None,
-    "ln": lambda c: app("exp", _real(c)),
-    "log": lambda c: app("exp", _real(c)),
-    "sqrt": lambda c: _real(c * c) if c >= 0 else None,  # Real.sqrt (c²) = c for c ≥ 0
-    "signed_sqrt": lambda c: _real(c * abs(c)),  # Isabelle sqrt: sign x · √|x|
+def _holds(claim: Term) -> bool:
+    return truth(claim) is True  # exact: a numeral at once, a closed irrational by certified bounds
+
+
+def _squared(c: Term) -> Term:
+    return _real(Fraction(c.value) ** 2) if isinstance(c, Num) else app("mul", c, c)
+
+
+def _signed_square(c: Term) -> Term:
+    if isinstance(c, Num):
+        return _real(Fraction(c.value) * abs(Fraction(c.value)))
+    return app("mul", c, app("abs", c))
+
+
+def _unit(c: Term) -> bool:
+    return _holds(app("le", _real(Fraction(-1)), c)) and _holds(app("le", c, _real(Fraction(1))))
+
+
+#: f (x) = c → the x solving it, for a closed real c (a numeral, or -1/√10: its range is then
+#: checked by certified bounds); None where c is outside f's range. One entry per function.
+SOLUTIONS: dict[str, Callable[[Term], Term | None]] = {
+    "tan": lambda c: app("arctan", c),
+    "sin": lambda c: app("arcsin", c) if _unit(c) else None,
+    "cos": lambda c: app("arccos", c) if _unit(c) else None,
+    "exp": lambda c: app("log", c) if _holds(app("lt", _real(Fraction(0)), c)) else None,
+    "ln": lambda c: app("exp", c),
+    "log": lambda c: app("exp", c),
+    "sqrt": lambda c: _squared(c) if _holds(app("le", _real(Fraction(0)), c)) else None,  # √(c²) = c, c ≥ 0
+    "signed_sqrt": _signed_square,  # Isabelle sqrt: sign x · √|x|
 }
 
 
 def equation_witnesses(candidates: Iterable[Var], facts: Iterable[Term], identities: bool | Iterable[Term] = False
                        ) -> dict[Var, Term]:
     """A closed term for each of ``candidates`` that an equation among ``facts`` solves:
-    ``f v = c`` with f in ``SOLUTIONS`` and c closed with a rational value; with
+    ``f v = c`` with f in ``SOLUTIONS`` and c closed with a real value; with
     ``identities`` (True, or the facts among which to take them), also ``v = t`` for a closed
     t (after the earlier solutions are put in, so ``U = 24 · cos V`` follows ``cos V = 2/3``).
     Each variable gets its first solution."""
@@ -85,9 +104,13 @@ def _solution(lhs: Term, rhs: Term, free: set[Var], identities: bool) -> tuple[V
     if not (isinstance(lhs, App) and lhs.op in SOLUTIONS and len(lhs.args) == 1):
         return None
     c = evaluate(rhs)
-    if not is_rational(c):
+    if is_rational(c):
+        arg: Term = _real(Fraction(c))
+    elif is_approx(c) and rhs.sort == REAL:
+        arg = rhs  # irrational (-1/√10): the closed term itself, its range certified
+    else:
         return None
-    t = SOLUTIONS[lhs.op](Fraction(c))
+    t = SOLUTIONS[lhs.op](arg)
     return None if t is None else linear_solution(lhs.args[0], t, free)
 
 

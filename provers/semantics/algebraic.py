@@ -310,6 +310,15 @@ def _in_fragment(term: Term, env: dict[str, Any]) -> bool:
     return True
 
 
+def algebraic_number(d: Any) -> int | Fraction | AlgebraicReal | None:
+    """The sympy number ``d`` (Σ q·√m, say) as an exact value, or None when undecided (beyond
+    the degree bound ``MAX_DEGREE``)."""
+    try:
+        return _as_number(d, _State({}))
+    except Exception:  # noqa: BLE001 - anything unexpected is no value, never a wrong one
+        return None
+
+
 def _as_number(d: Any, state: _State) -> int | Fraction | AlgebraicReal:
     import sympy
 

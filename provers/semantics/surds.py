@@ -158,6 +158,20 @@ def sign(f: Form) -> int | None:
     return None
 
 
+def algebraic_of_surds(f: Form) -> Any:
+    """An algebraic form Σ q·√m as an exact value (``algebraic.AlgebraicReal``, or a rational),
+    or None (beyond the field evaluator's degree bound)."""
+    if not f.is_algebraic():
+        return None
+    import sympy
+
+    from provers.semantics.algebraic import algebraic_number
+
+    expr = sum((sympy.Rational(c.numerator, c.denominator) * sympy.sqrt(m) for (m, _), c in f.terms.items()),
+               sympy.Integer(0))
+    return algebraic_number(expr)
+
+
 def _bounded(f: Form) -> Form | None:
     return f if len(f.terms) <= MAX_TERMS else None
 
@@ -223,19 +237,38 @@ FORMS: OpTable[Handler] = OpTable("closed forms (surds)")
 _forms = FORMS.register
 
 
-#: f (g u) = u for a rational u where the condition holds (both languages' definitions):
-#: tan (arctan u) = u; sin (arcsin u) = u and cos (arccos u) = u on [-1, 1] (Mathlib's and
-#: Isabelle's inverses agree there); exp (log u) = |u| (Mathlib) and exp (ln u) = u for u > 0;
-#: ln (exp u) = log (exp u) = u. How a witness B = arctan (3/2) of ``tan B = 3/2`` is
-#: certified (``values.Witness``).
-INVERSE_PAIRS: dict[tuple[str, str], Callable[[Fraction], bool]] = {
+def _within(lo: int | None, hi: int | None, open_below: bool = False) -> Callable[[Fraction | Form], bool]:
+    """Whether a rational or a closed form u lies in [lo, hi] ((lo, hi] with ``open_below``),
+    by certified signs; an undecided sign is "no"."""
+    def holds(u: Fraction | Form) -> bool:
+        f = u if isinstance(u, Form) else Form.rational(u)
+        if lo is not None:
+            s = sign(f - Form.rational(lo))
+            if s is None or s < 0 or (open_below and s == 0):
+                return False
+        if hi is not None:
+            s = sign(Form.rational(hi) - f)
+            if s is None or s < 0:
+                return False
+        return True
+
+    return holds
+
+
+#: f (g u) = u where the condition holds, for a rational u or a closed form (both languages'
+#: definitions): tan (arctan u) = u; sin (arcsin u) = u and cos (arccos u) = u on [-1, 1]
+#: (Mathlib's and Isabelle's inverses agree there); exp (log u) = |u| (Mathlib) and
+#: exp (ln u) = u for u > 0; ln (exp u) = log (exp u) = u. How a witness B = arctan (3/2) of
+#: ``tan B = 3/2`` is certified (``values.Witness``), and V = arccos (-1/√10) of
+#: ``cos V = -1/√10``.
+INVERSE_PAIRS: dict[tuple[str, str], Callable[[Fraction | Form], bool]] = {
     ("tan", "arctan"): lambda u: True,
-    ("sin", "arcsin"): lambda u: -1 <= u <= 1,
-    ("sin", "isa_arcsin"): lambda u: -1 <= u <= 1,
-    ("cos", "arccos"): lambda u: -1 <= u <= 1,
-    ("cos", "isa_arccos"): lambda u: -1 <= u <= 1,
-    ("exp", "log"): lambda u: u > 0,
-    ("exp", "ln"): lambda u: u > 0,
+    ("sin", "arcsin"): _within(-1, 1),
+    ("sin", "isa_arcsin"): _within(-1, 1),
+    ("cos", "arccos"): _within(-1, 1),
+    ("cos", "isa_arccos"): _within(-1, 1),
+    ("exp", "log"): _within(0, None, open_below=True),
+    ("exp", "ln"): _within(0, None, open_below=True),
     ("ln", "exp"): lambda u: True,
     ("log", "exp"): lambda u: True,
 }
@@ -257,8 +290,7 @@ def form_of(t: Term, exact: Callable[[Term], Any]) -> Form | None:
     holds_at = INVERSE_PAIRS.get((t.op, _inner_op(t))) if isinstance(t, App) and t.sort in (RAT, REAL) else None
     if holds_at is not None:
         u = form_of(t.args[0].args[0], exact)
-        q = None if u is None else u.as_rational()
-        if q is not None and holds_at(q):
+        if u is not None and holds_at(u):
             return u
     if isinstance(t, App) and t.sort in (RAT, REAL) and t.op in FORMS.handlers:
         args = []
