@@ -1280,3 +1280,47 @@ def test_a_conjunction_at_an_irrational_point_is_decided_part_by_part():
     assert truth(g_at, {"x": root5, "y": 7, "g": FunTable({(Fraction(5),): 7}, 0)}) is True
     assert truth(g_at, {"x": root5, "y": 0, "g": FunTable({(Fraction(5),): 7}, 0)}) is False
     assert truth(both, {"x": AlgebraicReal((-6, 0, 1), Fraction(2), Fraction(3)), "p": FunTable({(1,): False}, True)}) is False
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.sampled_from(["eq", "lt", "le"])),
+                min_size=2, max_size=4),
+       st.sampled_from([2, 3, 5, 7]), st.lists(st.sampled_from(["and", "or", "implies", "not"]), min_size=1, max_size=3),
+       st.booleans())
+def test_a_combination_at_an_irrational_point_agrees_with_z3(atoms, q, connectives, table_value):
+    """``truth`` at x = √q decides a propositional combination of comparisons a·x² + b·x ⋈ 0
+    and of a free predicate's settled table at x part by part (``evaluate._irrational_truth``);
+    wherever it decides, z3 decides the same closed formula (x = √q, p the constant table)
+    the same way."""
+    import z3
+
+    from provers.semantics.algebraic import AlgebraicReal
+
+    p = Var("p", FunSort((REAL,), BOOL))
+    zx = z3.Sqrt(z3.RealVal(q))
+    zp = z3.BoolVal(table_value)
+    ours, theirs = [], []
+    for a, b, op in atoms:
+        lhs = app("add", app("mul", R(a), app("mul", x, x)), app("mul", R(b), x))
+        ours.append(app(op, lhs, R(1)))
+        zl = a * zx * zx + b * zx
+        theirs.append({"eq": zl == 1, "lt": zl < 1, "le": zl <= 1}[op])
+    ours.append(app("apply", p, x))
+    theirs.append(zp)
+    f, g = ours[0], theirs[0]
+    for step, c in enumerate(connectives):
+        h, k = ours[(step + 1) % len(ours)], theirs[(step + 1) % len(theirs)]
+        if c == "not":
+            f, g = app("not", f), z3.Not(g)
+        elif c == "and":
+            f, g = app("and", f, h), z3.And(g, k)
+        elif c == "or":
+            f, g = app("or", f, h), z3.Or(g, k)
+        else:
+            f, g = app("implies", f, h), z3.Implies(g, k)
+    env = {"x": AlgebraicReal((-q, 0, 1), Fraction(0), Fraction(q + 1)), "p": FunTable({}, table_value)}
+    verdict = truth(f, env)
+    s = z3.Solver()
+    s.add(z3.Not(g) if verdict else g)
+    if verdict is not None:
+        assert s.check() == z3.unsat  # z3 finds the closed formula has the value we gave it
