@@ -649,9 +649,10 @@ class Prover:
         vs, body = strip_forall(ob.formula)
         if any(isinstance(s, (Quant, BigOp, SetBuilder, Lam)) for s in subterms(body)):
             return  # a sum or quantifier over the variable: the cost grows with its value
-        points = angle_points(vs, body) if not has_uninterpreted(body) else None
+        symbols = has_uninterpreted(body)
+        points = angle_points(vs, body) if not symbols else None
         what = "a common angle (kπ/12)" if points else "a small integer point"
-        if points is None and any(v.sort in (RAT, REAL) for v in vs) and (has_uninterpreted(body) or any(
+        if points is None and any(v.sort in (RAT, REAL) for v in vs) and (symbols or any(
                 isinstance(s, App) and s.op in _TRANSCENDENTAL_AT_POINTS for s in subterms(body))):
             # sin 2, exp 3: certified by intervals at each point, 500 of them cost seconds; a
             # symbol without a table leaves every point undecided (algebra/problem_1900: 1.7 s);

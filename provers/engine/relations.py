@@ -382,7 +382,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
         # numbers of different sorts compared as values: the embedding into the wider sort is
         # injective and order-preserving, so L ⋈ c ⟺ ↑L ⋈ ↑c (`⌈x⌉ ^ 2 = 25` over ℤ against
         # `↑⌈x⌉ powr 2 = 25` over ℝ)
-        la, ca, lb, cb = (t if t.sort == wider else cast(t, wider) for t in (la, ca, lb, cb))
+        la, ca, lb, cb = (_cast_to(t, wider) for t in (la, ca, lb, cb))
     alpha = Var(fresh_name("α", taken | {v.name for v in b2.variables}), la.sort)
     pred = iff(app(opa, alpha, ca), app(opb, alpha, cb))
     obs: list[Obligation] = []
@@ -607,10 +607,12 @@ def _comparable(ta: Term | None, tb: Term | None) -> tuple[Term, Term] | None:
         return None
     if ta.sort == tb.sort:
         return ta, tb
-    if ta.sort in NUMERIC_ORDER and tb.sort in NUMERIC_ORDER:
-        wider = widest(ta.sort, tb.sort)
-        return (ta if ta.sort == wider else cast(ta, wider)), (tb if tb.sort == wider else cast(tb, wider))
-    return None
+    wider = _wider_value_sort((ta, tb), ("eq", "eq"))
+    return None if wider is None else (_cast_to(ta, wider), _cast_to(tb, wider))
+
+
+def _cast_to(t: Term, sort: Any) -> Term:
+    return t if t.sort == sort else cast(t, sort)
 
 
 def _not_proved_equal(pin: dict[str, AnswerPin], asked: Sequence[Obligation]) -> str:

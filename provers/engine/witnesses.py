@@ -52,21 +52,36 @@ def _signed_square(c: Term) -> Term:
     return app("mul", c, app("abs", c))
 
 
-def _unit(c: Term) -> bool:
-    return _holds(app("le", _real(Fraction(-1)), c)) and _holds(app("le", c, _real(Fraction(1))))
+def _within_one(y: Term) -> Term:
+    return app("and", app("le", _real(Fraction(-1)), y), app("le", y, _real(Fraction(1))))
+
+
+#: The values f takes, as a fact about y: of the fresh variable standing for f (x)
+#: (``abstracted_applications``), and of the right sides c that ``f (x) = c`` can have (``SOLUTIONS``).
+RANGES: dict[str, Callable[[Term], Term]] = {
+    "sin": _within_one,
+    "cos": _within_one,
+    "exp": lambda y: app("lt", _real(Fraction(0)), y),
+    "sqrt": lambda y: app("le", _real(Fraction(0)), y),
+}
+
+
+def _inverse(f: str, solve: Callable[[Term], Term]) -> Callable[[Term], Term | None]:
+    """``solve`` where c lies in f's range (``RANGES``, decided exactly), else None."""
+    return lambda c: solve(c) if f not in RANGES or _holds(RANGES[f](c)) else None
 
 
 #: f (x) = c → the x solving it, for a closed real c (a numeral, or -1/√10: its range is then
 #: checked by certified bounds); None where c is outside f's range. One entry per function.
 SOLUTIONS: dict[str, Callable[[Term], Term | None]] = {
-    "tan": lambda c: app("arctan", c),
-    "sin": lambda c: app("arcsin", c) if _unit(c) else None,
-    "cos": lambda c: app("arccos", c) if _unit(c) else None,
-    "exp": lambda c: app("log", c) if _holds(app("lt", _real(Fraction(0)), c)) else None,
-    "ln": lambda c: app("exp", c),
-    "log": lambda c: app("exp", c),
-    "sqrt": lambda c: _squared(c) if _holds(app("le", _real(Fraction(0)), c)) else None,  # √(c²) = c, c ≥ 0
-    "signed_sqrt": _signed_square,  # Isabelle sqrt: sign x · √|x|
+    "tan": _inverse("tan", lambda c: app("arctan", c)),
+    "sin": _inverse("sin", lambda c: app("arcsin", c)),
+    "cos": _inverse("cos", lambda c: app("arccos", c)),
+    "exp": _inverse("exp", lambda c: app("log", c)),
+    "ln": _inverse("ln", lambda c: app("exp", c)),
+    "log": _inverse("log", lambda c: app("exp", c)),
+    "sqrt": _inverse("sqrt", _squared),  # Real.sqrt (c²) = c for c ≥ 0
+    "signed_sqrt": _inverse("signed_sqrt", _signed_square),  # Isabelle sqrt: sign x · √|x|
 }
 
 
@@ -139,19 +154,6 @@ def linear_solution(arg: Term, value: Term, free: set[Var]) -> tuple[Var, Term] 
 
 #: The operation undoing ``x ∘ c`` for a closed c: x + c = w ⟹ x = w - c, and so on.
 _UNDO = {"add": "sub", "sub": "add", "mul": "div", "div": "mul", "neg": "neg"}
-
-
-#: The values f takes (``abstracted_applications``): a fact about the fresh variable standing for f (x).
-def _within_one(y: Term) -> Term:
-    return app("and", app("le", _real(Fraction(-1)), y), app("le", y, _real(Fraction(1))))
-
-
-RANGES: dict[str, Callable[[Term], Term]] = {
-    "sin": _within_one,
-    "cos": _within_one,
-    "exp": lambda y: app("lt", _real(Fraction(0)), y),
-    "sqrt": lambda y: app("le", _real(Fraction(0)), y),
-}
 
 
 def abstracted_applications(candidates: Iterable[Var], body: Term

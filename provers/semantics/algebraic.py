@@ -250,6 +250,8 @@ def _closures_applied(term: Term, env: dict[str, Any]) -> Term:
     premises define: ``rectangle x y``) replaced by the closure's body at the arguments,
     where the body's other names mean here what they meant in the closure (the field
     evaluator reads tables, ``_apply``, but has no closures)."""
+    if not any(isinstance(c, Closure) for c in env.values()):
+        return term
     funs = {}
     for v in subterms(term):
         c = env.get(v.name) if isinstance(v, Var) and isinstance(v.sort, FunSort) else None

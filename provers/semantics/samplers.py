@@ -150,7 +150,6 @@ def _point_probes(variables: Sequence[Var], terms: Iterable[Term], point: dict[s
                     value = evaluate(s, {})
                 except (Undecided, ArithmeticError, ValueError):
                     continue
-                value = tuple(value) if isinstance(value, tuple) else None
                 if isinstance(value, tuple) and value not in values:
                     values.append(value)
     out = []

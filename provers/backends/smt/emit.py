@@ -550,31 +550,23 @@ class Z3Emitter(Emitter):
         combination of its literals (up to 2000 ``model.eval`` calls: a quarter of the time
         a worker spent on spurious models). Anything else takes the general route."""
         Z = self.Z
-        if not any(isinstance(a, (FunSort, SetSort)) for a in args):
-            try:
-                interp = model[decl]
-                els = interp.else_value() if isinstance(interp, Z.FuncInterp) else None
-                if els is not None and els.num_args() == 0 and not Z.is_var(els):
-                    entries: dict[tuple, Any] = {}
-                    for entry in interp.as_list()[:-1]:
-                        key = tuple(self.value(x, a) for x, a in zip(entry[:-1], args, strict=True))
-                        entries.setdefault(key, self.value(entry[-1], result))  # z3: the first entry wins
-                    # the whole interpretation: no point of it is left to read (at an irrational
-                    # point, too, the table is its else-value unless an entry says otherwise)
-                    return FunTable(entries, self.value(els, result))
-            except (Z.Z3Exception, Untranslatable):
-                pass  # no interpretation, an irrational entry …: the general route says which
-        else:
-            # a function of functions or sets (`is_arith_seq a`, a free predicate on sequences):
-            # no table over such points, but a constant interpretation is a value all the same
-            try:
-                interp = model[decl]
-                if isinstance(interp, Z.FuncInterp) and interp.num_entries() == 0:
-                    els = interp.else_value()
-                    if els is not None and els.num_args() == 0 and not Z.is_var(els):
-                        return FunTable({}, self.value(els, result))
-            except Z.Z3Exception:
-                pass
+        # over functions or sets (`is_arith_seq a`, a free predicate on sequences) there is no
+        # table, but a constant interpretation (no entries) is a value all the same
+        over_functions = any(isinstance(a, (FunSort, SetSort)) for a in args)
+        try:
+            interp = model[decl]
+            els = interp.else_value() if isinstance(interp, Z.FuncInterp) else None
+            if (els is not None and els.num_args() == 0 and not Z.is_var(els)
+                    and not (over_functions and interp.num_entries())):
+                entries: dict[tuple, Any] = {}
+                for entry in interp.as_list()[:-1]:
+                    key = tuple(self.value(x, a) for x, a in zip(entry[:-1], args, strict=True))
+                    entries.setdefault(key, self.value(entry[-1], result))  # z3: the first entry wins
+                # the whole interpretation: no point of it is left to read (at an irrational
+                # point, too, the table is its else-value unless an entry says otherwise)
+                return FunTable(entries, self.value(els, result))
+        except (Z.Z3Exception, Untranslatable):
+            pass  # no interpretation, an irrational entry …: the general route says which
         return super().table(model, decl, args, result)
 
     def algebraic(self, v: Any) -> AlgebraicReal:
