@@ -444,7 +444,10 @@ class Prover:
             return
         model = dict(inner.model or {})
         for f, params, e in unfolded.functions:
-            model[f.name] = Closure(params, e, model)
+            if params:
+                model[f.name] = Closure(params, e, model)
+            elif not isinstance(value := evaluate(e, model, self.deadline), Undetermined):
+                model[f.name] = value  # a set S = e: e's value; else S is read through e alone
         if exact_truth(strip_forall(ob.formula)[1], model, self.deadline) is True:
             log.warning("a countermodel of the unfolded obligation %s holds on the original", ob.name)
             ob.status, ob.model = Status.UNKNOWN, None

@@ -35,11 +35,13 @@ from provers.ir import (
     App,
     FunSort,
     Quant,
+    SetSort,
     Term,
     Var,
     app,
     conjuncts,
     free_vars,
+    substitute,
     unfold,
     whole_hypotheses,
 )
@@ -82,8 +84,8 @@ def unfold_function_definitions(formula: Term) -> Unfolded | None:
     chosen: dict[Var, tuple[tuple[Var, ...], Term]] = {}
     source: dict[Var, Term] = {}  # the hypothesis each definition was read from
     for h in whole_hypotheses(body):
-        for f, params, e in function_equations(h):
-            if (f in names and isinstance(f.sort, FunSort) and f not in chosen
+        for f, params, e in function_equations(h) + set_equations(h):
+            if (f in names and isinstance(f.sort, (FunSort, SetSort)) and f not in chosen
                     and free_vars(e) <= names | set(params)):
                 chosen[f], source[f] = (params, e), h
                 break
@@ -91,13 +93,27 @@ def unfold_function_definitions(formula: Term) -> Unfolded | None:
     chosen = {f: d for f, d in chosen.items() if not free_vars(d[1]) & chosen.keys()}
     if not chosen:
         return None
+    functions = {f: d for f, d in chosen.items() if isinstance(f.sort, FunSort)}
+    sets = {s: e for s, (_, e) in chosen.items() if isinstance(s.sort, SetSort)}
     # `inv f y`, `bij f` of an affine f: its meaning, so that f is only ever applied
-    reduced = unfold(rewrite_inverses(_without(body, {source[f] for f in chosen}), chosen), chosen)
+    reduced = unfold(rewrite_inverses(_without(body, {source[f] for f in chosen}), functions), functions)
+    reduced = substitute(reduced, sets) if sets else reduced
     if free_vars(reduced) & chosen.keys():
         return None
     rest = tuple(v for v in vs if v not in chosen)
     out = Quant("forall", rest, reduced) if rest else reduced
     return Unfolded(out, tuple((f, ps, e) for f, (ps, e) in chosen.items()))
+
+
+def set_equations(p: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:
+    """``(S, (), e)`` for ``S = e`` (either side) with ``S`` a set variable not free in ``e``:
+    ``P = {p | prime p ∧ p ∣ n}`` names a set the solvers would otherwise have to build as an
+    array, whose model the evaluator reads only at sample points (``prealgebra/problem_1441``:
+    every model of its premises read as spurious)."""
+    if not (isinstance(p, App) and p.op == "eq" and len(p.args) == 2):
+        return []
+    return [(s, (), e) for s, e in (p.args, p.args[::-1])
+            if isinstance(s, Var) and isinstance(s.sort, SetSort) and s not in free_vars(e)]
 
 
 def definitional_directions(formula: Term) -> tuple[Term, Term] | None:
@@ -121,4 +137,4 @@ def definitional_directions(formula: Term) -> tuple[Term, Term] | None:
     return out
 
 
-__all__ = ["Unfolded", "definitional_directions", "unfold_function_definitions"]
+__all__ = ["Unfolded", "definitional_directions", "set_equations", "unfold_function_definitions"]
