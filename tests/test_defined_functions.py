@@ -6,10 +6,12 @@ right one for every numeral the statement may carry."""
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import provers
+from provers.engine import equivalence
 from provers.engine.unfolding import definitional_directions, unfold_function_definitions
 from provers.ir import BOOL, REAL, FunSort, Quant, Var, app, free_vars
 from provers.semantics import Closure, evaluate, truth
@@ -542,3 +544,39 @@ def test_a_lambda_defined_answer_at_an_irrational_model_decides_the_value_route(
                                   language="isabelle", timeout=1.0)
     assert v.status == "inequivalent", v.reason
     assert "L = 0 at a model of Γ" in v.reason and "re-checked by the exact evaluator" in v.reason
+
+
+PRIME_FACTORS = r"""theorem
+fixes n :: int and a b :: int and prime_factors :: "int set"
+assumes h0 : "composite n"
+and h1 : "n = a * b"
+and h2 : "abs (a - b) = 10"
+and h3 : "prime_factors = {p. prime p \<and> p dvd n}"
+shows  "card prime_factors = %d"
+"""
+
+
+def test_a_set_named_by_a_hypothesis_is_substituted():
+    """``S = {p | prime p ∧ p ∣ n}`` (``prealgebra/problem_1441``): S is replaced by its
+    comprehension, so a solver needs no array for it; before, every model z3 gave of these
+    premises read S at sample points only and was spurious."""
+    st_ = provers.parse(PRIME_FACTORS % 2, "isabelle")
+    vs = tuple(b.var for b in st_.binders if hasattr(b, "var"))
+    vacuity = Quant("forall", vs, app("not", app("and", *(h.formula for h in st_.hypotheses))))
+    u = unfold_function_definitions(vacuity)
+    assert u is not None and [s.name for s, _, _ in u.functions] == ["prime_factors"]
+    assert "prime_factors" not in {v.name for v in free_vars(u.formula)}
+    ob = equivalence.vacuous(PRIME_FACTORS % 2, timeout=2.0, language="isabelle")
+    assert ob.status == Status.REFUTED  # a model of the premises: not vacuous
+    # the other premises hold there; the set meets its definition by construction
+    assert truth(app("and", *(h.formula for h in st_.hypotheses[:3])), ob.model) is True
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_a_wrong_count_of_a_defined_set_is_refuted(k):
+    """n = 2 · 12 has two prime factors: claiming k ≠ 2 of them is refuted with a model where
+    the set is its comprehension's value."""
+    text = PRIME_FACTORS.replace('h2 : "abs (a - b) = 10"', 'h2 : "a = 2 \\<and> b = 12"') % k
+    ob = equivalence.provable(text, timeout=2.0, language="isabelle")
+    assert ob.status == Status.REFUTED
+    assert ob.model["n"] == 24

@@ -18,6 +18,10 @@ The definition must be a hypothesis of the whole obligation: a conjunct of H in 
 countermodel of the reduced obligation is one of the original with ``f`` the closure λȳ. e
 (it meets the definition by construction); ``Prover`` re-checks it with the exact evaluator.
 
+A set variable named by a hypothesis ``S = e`` is substituted the same way (the one-point
+rule, ``set_equations``): the solvers would build S as an array whose model the evaluator
+reads only at sample points; a countermodel gets S as e's value there.
+
 Two premise sets that define the same function differently (a mutated constant:
 ``(∀x. f x = x³ + 3x² + 4x − 11) ∧ P f`` against ``… − 14``) share no definition, so the
 ``A ↔ B`` obligation keeps ``f`` under a quantifier; its two directions ``A → B`` and
@@ -51,7 +55,7 @@ from provers.semantics.inverses import rewrite_inverses
 @dataclass(frozen=True)
 class Unfolded:
     """``formula`` is equivalent to the obligation it came from; ``functions`` are the
-    eliminated variables with their definitions (``(f, ȳ, e)``: f = λȳ. e)."""
+    eliminated variables with their definitions (``(f, ȳ, e)``: f = λȳ. e; a set: ȳ empty)."""
 
     formula: Term
     functions: tuple[tuple[Var, tuple[Var, ...], Term], ...]
