@@ -209,7 +209,9 @@ def test_bounded_quantifiers_are_decided_unbounded_ones_only_by_witness():
     bounded = Quant("forall", (n,), implies(app("lt", n, N(10)), app("lt", app("mul", n, n), N(100))))
     assert truth(bounded) is True
     assert truth(Quant("forall", (n,), app("lt", app("mul", n, n), N(100)))) is False  # counterexample found
-    assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), n))) is None  # cannot check all ℕ
+    # polynomial in n: decided on the sign cells of n² − n (roots 0 and 1: 0, 1, 2 are every case)
+    assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), n))) is True
+    assert truth(Quant("forall", (n,), app("ge", app("pow", N(2), n), n))) is None  # cannot check all ℕ
     # a counterexample would satisfy n * n < 0, which bounds n (n * n is nondecreasing): none
     assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), N(0)))) is True
     assert truth(Quant("forall", (n,), app("ge", app("mul", n, n), N(50)))) is False

@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import itertools
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -966,12 +966,54 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         decided = _rational_identity(t, env)
         if decided is not None:
             return decided
-    decided = _at_finitely_many_points(t, env)
+    decided = _by_cells(t, want, env)
+    if decided is None:
+        decided = _at_finitely_many_points(t, env)
     if decided is not None:
         return decided
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
     fewer = f"; {NESTED_PROBES_REASON}" if nested else ""
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names}{fewer})")
+
+
+def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
+    """A ∀ / ∃ over one number variable whose body compares polynomials in it, decided on the
+    sign cells of those polynomials (``domains.polynomial_cells``): the body has one truth
+    value on each open cell, so one rational point per cell and the roots (irrational ones
+    by the field evaluator; none over ℚ) are every case; over ℕ / ℤ the integers from the
+    lower outer point (0 over ℕ) to the upper one, beyond which nothing changes. Why: a
+    model's premise ``∀x. x² − m·x + n ≠ 0 ∨ x = p ∨ x = q`` was "∀ over an unbounded
+    domain" whenever no probe refuted it. None when the body is not of that form, the
+    integers are too many, or it is undecided at some point."""
+    if len(t.vars) != 1:
+        return None
+    v = t.vars[0]
+    cells = polynomial_cells(v, t.body, _exact_value(env))
+    if cells is None:
+        return None
+    samples, roots = cells
+    points: Iterable[Any]
+    if v.sort in (NAT, INT):
+        low, high = int(samples[0]), int(samples[-1])
+        start = max(low, 0) if v.sort == NAT else low
+        if high - start > MAX_DOMAIN:
+            return None
+        points = range(start, high + 1)
+    else:
+        points = [*map(_number, samples), *(r for r in roots if v.sort == REAL or isinstance(r, Fraction))]
+    undecided = False
+    for x in points:
+        if isinstance(x, AlgebraicReal):
+            r = _at_irrational(t.body, env, v, x)
+        else:
+            _tick()
+            r, exact, _ = _tri(t.body, {**env, v.name: x})
+            r = r if exact else None
+        if r is None:
+            undecided = True
+        elif r == want:
+            return want
+    return None if undecided else not want
 
 
 def _at_finitely_many_points(t: Quant, env: Env) -> bool | None:
