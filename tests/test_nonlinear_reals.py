@@ -17,7 +17,7 @@ from provers.backends.smt.solve import solve
 from provers.engine.equivalence import check_equivalence
 from provers.engine.formulas import close
 from provers.engine.normal import normalize
-from provers.ir import REAL, FunSort, Num, Var, app
+from provers.ir import INT, NAT, RAT, REAL, FunSort, Num, Quant, Var, app
 from provers.semantics import truth
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 
@@ -435,3 +435,50 @@ def test_a_solver_table_at_an_irrational_point_is_what_the_solver_says(entries, 
     env = {"x": root, "f": table}
     assert algebraic_truth(app("eq", fx, Num(Fraction(expected), REAL)), env) is True
     assert algebraic_truth(app("eq", fx, Num(Fraction(expected) + 1, REAL)), env) is False
+
+
+# ---- quantifiers over one number variable, on sign cells ------------------------------------
+
+_COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _poly(v, coeffs):
+    """Σ cᵢ·vⁱ as an IR term of v's sort."""
+    term = Num(coeffs[0], v.sort)
+    for k, c in enumerate(coeffs[1:], 1):
+        if c:
+            term = app("add", term, app("mul", Num(c, v.sort), app("pow", v, Num(k, NAT))))
+    return term
+
+
+_atoms = st.tuples(st.lists(st.integers(-6, 6), min_size=2, max_size=4), st.sampled_from(_COMPARE))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([REAL, INT]), _atoms, _atoms, st.sampled_from(["and", "or", "implies"]))
+def test_a_polynomial_quantifier_is_decided_as_z3_decides_it(sort, first, second, connective):
+    """∀v. p(v) ⋈ 0 ∘ q(v) ⋈' 0 over ℝ or ℤ: the evaluator decides it on the sign cells of p
+    and q (exactly, at one point per cell and the roots), and agrees with z3 asked without
+    constant folding (a countermodel it validates at a single point, or unsat)."""
+    v = Var("v", sort)
+    atoms = [app(op, _poly(v, cs), Num(0, sort)) for cs, op in (first, second)]
+    body = app(connective, *atoms)
+    ours = truth(Quant("forall", (v,), body))
+    assert ours is not None
+    z3 = solve("z3", Quant("forall", (v,), body), 5.0, fold=False)
+    assume(not isinstance(z3, Unknown))
+    assert ours is isinstance(z3, Proved), (body, z3)
+    # ∃ is the dual: decided the same way
+    assert truth(Quant("exists", (v,), app("not", body))) is (not ours)
+
+
+def test_a_quantifier_decided_at_an_irrational_root():
+    """∀x. x² ≠ 2 fails only at ±√2, which no probe is: false over ℝ, true over ℚ."""
+    x = Var("x", REAL)
+    assert truth(Quant("forall", (x,), app("ne", app("mul", x, x), Num(2, REAL)))) is False
+    q = Var("q", RAT)
+    assert truth(Quant("forall", (q,), app("ne", app("mul", q, q), Num(2, RAT)))) is True
+    # "the roots of x² − 5x + 6 are 2 and 3", and not "2 alone"
+    roots = app("ne", _poly(x, [6, -5, 1]), Num(0, REAL))
+    assert truth(Quant("forall", (x,), app("or", roots, app("eq", x, Num(2, REAL)), app("eq", x, Num(3, REAL))))) is True
+    assert truth(Quant("forall", (x,), app("or", roots, app("eq", x, Num(2, REAL))))) is False
