@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 import provers
 from provers.engine import equivalence
+from provers.engine.definitions import function_equations
 from provers.engine.unfolding import definitional_directions, unfold_function_definitions
-from provers.ir import BOOL, REAL, FunSort, Quant, Var, app, free_vars
+from provers.ir import BOOL, INT, REAL, FunSort, Num, Quant, Var, app, free_vars
 from provers.semantics import Closure, evaluate, truth
 from provers.semantics.rational_identities import rational_identity
 from provers.status import Status
@@ -580,3 +581,27 @@ def test_a_wrong_count_of_a_defined_set_is_refuted(k):
     ob = equivalence.provable(text, timeout=2.0, language="isabelle")
     assert ob.status == Status.REFUTED
     assert ob.model["n"] == 24
+
+
+ALTERNATING = r"""theorem
+fixes a :: "int \<Rightarrow> int"
+assumes h0 : "\<forall> n. a n = (-1)^(n + 1) * (3 * n + %d)"
+shows  "sum a {1..100} = -150"
+"""
+
+
+def test_a_function_on_the_integers_defined_at_the_naturals_has_a_model():
+    """``a :: int ⇒ int`` with ``(-1)^(n + 1)``: ``^`` takes a natural exponent, so Isabelle
+    reads ``∀n :: nat. a (int n) = …`` (``intermediate_algebra/problem_1364``). λi. e[n :=
+    to_nat i] meets that premise, and the evaluator sees it met; before, every model z3 gave
+    (its power with a variable exponent is loose) was spurious and the premises undecided."""
+    st_ = provers.parse(ALTERNATING % 2, "isabelle")
+    premise = st_.hypotheses[0].formula
+    (f, params, e), = function_equations(premise, guarded=True)
+    assert f.name == "a" and [p.sort for p in params] == [INT]
+    assert function_equations(premise) == []  # says nothing of a at negative integers: no unfolding
+    closure = Closure(params, e, {})
+    assert truth(premise, {"a": closure}) is True
+    assert truth(premise, {"a": Closure(params, app("add", e, Num(1, INT)), {})}) is False
+    ob = equivalence.vacuous(ALTERNATING % 2, timeout=2.0, language="isabelle")
+    assert ob.status == Status.REFUTED

@@ -53,6 +53,7 @@ from provers.ir import (
     bound_variables,
     canon_key,
     free_vars,
+    fresh_name,
     is_numeric,
     map_term,
     num,
@@ -247,12 +248,14 @@ def _definition(p: Term, defs: Definitions, prefix: set[Var]) -> tuple[str, Var,
 
 def function_equations(p: Term, guarded: bool = False) -> list[tuple[Var, tuple[Var, ...], Term]]:
     """``(f, ȳ, e)`` for each reading of ``p`` as ``∀ȳ. f ȳ = e`` (either side; ``↔`` for a
-    predicate; with ``guarded`` also ``∀ȳ. g → f ȳ = e``): ``f`` a variable applied to
-    exactly the distinct bound variables, not free in ``e``."""
+    predicate; with ``guarded`` also ``∀ȳ. g → f ȳ = e`` and ``∀n̄ : ℕ. f (↑n̄) = e``,
+    ``_on_the_naturals``): ``f`` a variable applied to exactly the distinct bound variables,
+    not free in ``e``."""
     params, body = strip_forall(p)
     if not params:
         return _lambda_equations(p)
-    if guarded and isinstance(body, App) and body.op == "implies":
+    unguarded = not (isinstance(body, App) and body.op == "implies")
+    if guarded and not unguarded:
         body = body.args[1]
     if not params or len(set(params)) != len(params) or not (
             isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2):
@@ -262,7 +265,28 @@ def function_equations(p: Term, guarded: bool = False) -> list[tuple[Var, tuple[
         f = lhs.args[0] if isinstance(lhs, App) and lhs.op == "apply" and lhs.args else None
         if isinstance(f, Var) and lhs.args[1:] == params and f not in free_vars(rhs):
             out.append((f, params, rhs))
+        elif guarded and unguarded and isinstance(f, Var) and f not in free_vars(rhs):
+            out.extend(_on_the_naturals(f, params, lhs.args[1:], rhs, body))
     return out
+
+
+def _on_the_naturals(f: Var, params: tuple[Var, ...], args: tuple[Term, ...], rhs: Term,
+                     body: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:
+    """``∀n̄ : ℕ. f (↑n̄) = e`` with f over ℤ (Isabelle's coercion ``a (int n)`` when ``a :: int
+    ⇒ int`` is indexed by a natural ``n``): f is defined on the integers ≥ 0 only, and
+    λī. e[n̄ := to_nat ī] meets the premise (``to_nat (↑n) = n``). A guarded reading: it says
+    nothing of f at negative integers, so it only serves where any λ meeting the premise does
+    (``function_definitions``' points), never unfolding."""
+    if not params or len(args) != len(params) or any(
+            not (isinstance(a, App) and a.op == "cast" and a.sort == INT and a.args[0] == v and v.sort == NAT)
+            for a, v in zip(args, params, strict=True)):
+        return []
+    taken = {v.name for v in free_vars(body)} | {v.name for v in params}
+    ints = []
+    for v in params:
+        ints.append(Var(fresh_name(v.name, taken), INT))
+        taken.add(ints[-1].name)
+    return [(f, tuple(ints), substitute(rhs, {v: app("to_nat", i) for v, i in zip(params, ints, strict=True)}))]
 
 
 def _lambda_equations(p: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:

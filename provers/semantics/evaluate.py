@@ -1190,7 +1190,8 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
     funs = _closures(t, env)
     if not funs:
         return False
-    body = unfold(t.body, funs)
+    # a closure λi. e[n := to_nat i] over ℤ applied at ↑n reads e again (to_nat (↑n) = n)
+    body = map_term(unfold(t.body, funs), _natural_again)
     while isinstance(body, Quant) and body.kind == "forall":  # `∀ x, ∀ y, y ≠ 0 → f x y = …`
         body = body.body
     if isinstance(body, App) and body.op == "implies":
@@ -1199,6 +1200,14 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
             # under its guard (no binder in between), `if g then e else e'` is e
             body = map_term(body, lambda s: s.args[1] if isinstance(s, App) and s.op == "ite" and s.args[0] == g else None)
     return isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2 and body.args[0] == body.args[1]
+
+
+def _natural_again(t: Term) -> Term | None:
+    """``to_nat (↑n)`` as ``n`` for a natural ``n``."""
+    if isinstance(t, App) and t.op == "to_nat" and isinstance(t.args[0], App) and t.args[0].op == "cast" \
+            and t.args[0].args[0].sort == NAT:
+        return t.args[0].args[0]
+    return None
 
 
 #: Values of closed big operators and set-builders (no free variable, no uninterpreted
