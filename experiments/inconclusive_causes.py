@@ -12,6 +12,11 @@ gives each ``inconclusive`` pair the first cause that applies, in this order:
    library functions without a model);
 3. otherwise the reason of the whole check, bucketed the same way.
 
+With ``--data`` it also counts the pairs by the human labels of their sides and by how the
+sides read in Isabelle (``pair_sides``: a side the checker rejects, a side that applies a name
+no theory defines, or neither), with the causes of the last group: what the engine itself
+leaves undecided between two meaningful statements.
+
 It also says how concentrated the pairs are (how many problems hold half of them) and, with
 ``--plot``, draws the causes as a bar chart. It is how stop 45 read the 4.3 inconclusive
 pairs per problem left on ``isabelle_math_400`` (docs/experiments.md).
@@ -128,6 +133,58 @@ def by_label(rows: list[dict[str, Any]], data: Path) -> collections.Counter:
     return out
 
 
+#: How the two sides of a pair read in Isabelle, worst first (``pair_sides``).
+SIDES = ("a side the prover's checker would reject (ill-formed)",
+         "a side with an invented function (an undefined name Isabelle reads as a free function variable)",
+         "both well-formed, every function defined")
+
+
+def side_kind(candidate: dict[str, Any], flags: dict[str, Any], language: str) -> int:
+    """The index in ``SIDES`` of one candidate: ill-formed (the cache's checker flag), using a
+    name no theory defines applied as a function (``is_prime n``, ``composite n``: Isabelle
+    reads it as a free variable of function type, so the statement is about every such
+    function; the parser's note ``… is not in `fixes`: read as an implicitly fixed variable of
+    type … ⇒ …``), or neither."""
+    if flags.get("ill_formed"):
+        return 0
+    from provers import parse
+    from provers.isabelle.checker import IMPLICIT_NOTE
+
+    try:
+        notes = parse(candidate["formal"], language).notes
+    except Exception:  # noqa: BLE001 - a text that does not parse has no verdicts to classify
+        return 2
+    invented = any(IMPLICIT_NOTE in n and "⇒" in n.split(" of type ", 1)[-1] for n in notes)
+    return 1 if invented else 2
+
+
+def pair_sides(rows: list[dict[str, Any]], data: Path) -> tuple[collections.Counter, collections.Counter]:
+    """Inconclusive pairs by the worse of their two sides (``SIDES``), and the causes of those
+    between two well-formed sides with every function defined: what the engine itself leaves
+    undecided, apart from statements Isabelle rejects or that quantify over invented functions."""
+    problems = {r["id"]: r for r in map(json.loads, data.open())}
+    sides: collections.Counter = collections.Counter()
+    causes: collections.Counter = collections.Counter()
+    for r in rows:
+        problem = problems.get(r["id"], {})
+        cands = problem.get("candidates") or []
+        flags = r.get("evidence", {}).get("candidates", [])
+        if not all("formal" in c for c in cands):
+            continue
+        kinds: dict[int, int] = {}
+        for d in r.get("evidence", {}).get("decisions", []):
+            if d.get("status") != "inconclusive":
+                continue
+            for i in (d["a"], d["b"]):
+                if i not in kinds:
+                    kinds[i] = side_kind(cands[i], flags[i] if i < len(flags) else {}, problem.get("language", "isabelle"))
+            worst = min(kinds[d["a"]], kinds[d["b"]])
+            sides[SIDES[worst]] += 1
+            if worst == 2:
+                causes[pair_cause(d, flags)] += 1
+    return sides, causes
+
+
 def report(rows: list[dict[str, Any]], source: str, data: Path | None = None) -> str:
     by_cause, by_problem, examples = attribute(rows)
     total = sum(by_cause.values())
@@ -142,6 +199,14 @@ def report(rows: list[dict[str, Any]], source: str, data: Path | None = None) ->
         labels = by_label(rows, data)
         for correct in ("both correct", "one correct", "neither correct"):
             lines.append(f"| {correct} | {labels[(correct, 'both syntax ok')]} | {labels[(correct, 'a syntax error')]} |")
+        sides, causes = pair_sides(rows, data)
+        if sides:
+            lines += ["", "| sides of the pair (the worse one) | pairs | per problem |", "|---|---:|---:|"]
+            for kind in SIDES:
+                lines.append(f"| {kind} | {sides[kind]} | {sides[kind] / max(1, len(rows)):.2f} |")
+            lines += ["", f"Causes between two well-formed sides with every function defined ({sides[SIDES[2]]} pairs):",
+                      "", "| cause | pairs |", "|---|---:|"]
+            lines += [f"| {c} | {n} |" for c, n in causes.most_common()]
     return "\n".join(lines) + "\n"
 
 

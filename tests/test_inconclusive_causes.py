@@ -51,3 +51,28 @@ def test_each_pair_gets_the_first_cause_that_applies(tmp_path, capsys):
     # pairs (0,1) twice: both correct, syntax ok; (0,2): one correct, a syntax error; (1,3): one correct, ok
     assert "| both correct | 2 | 0 |" in report and "| one correct | 1 | 1 |" in report
     assert (tmp_path / "c.png").stat().st_size > 0
+
+
+def test_pairs_are_counted_by_how_their_sides_read_in_isabelle(tmp_path):
+    """A side the checker rejects, a side applying a name no theory defines (``composite n``:
+    Isabelle reads it as a free function variable), or two meaningful statements: only the
+    last group's causes are what the engine itself leaves undecided."""
+    texts = [
+        'theorem\nfixes n :: nat\nassumes h0 : "n = 3"\nshows "n + 1 = 4"',
+        'theorem\nfixes n :: nat\nassumes h0 : "composite n"\nshows "n > 3"',
+        'theorem\nfixes x :: real\nassumes h0 : "x > 2"\nshows "x * x > 4"',
+        'theorem\nfixes y :: real\nshows "y mod 2 = 0"',
+    ]
+    rows = [_row("data/MATH/algebra/problem_9.json", [
+        {"a": 0, "b": 2, "status": "inconclusive", "reason": "z3: timeout after 0.15s (timeout)"},
+        {"a": 1, "b": 2, "status": "inconclusive", "reason": "z3: timeout after 0.15s (timeout)"},
+        {"a": 1, "b": 3, "status": "inconclusive", "reason": "anything"},
+        {"a": 0, "b": 1, "status": "equivalent", "reason": ""},
+    ], ill=(3,))]
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": rows[0]["id"], "language": "isabelle",
+                                "candidates": [{"formal": t, "label": 0, "paper_syntax_ok": 1} for t in texts]}) + "\n")
+    sides, causes = ic.pair_sides(rows, data)
+    assert sides == {ic.SIDES[2]: 1, ic.SIDES[1]: 1, ic.SIDES[0]: 1}
+    assert causes == {"solver timeout": 1}
+    assert f"| {ic.SIDES[2]} | 1 | 1.00 |" in ic.report(rows, "cache.jsonl", data)
