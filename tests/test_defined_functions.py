@@ -605,3 +605,14 @@ def test_a_function_on_the_integers_defined_at_the_naturals_has_a_model():
     assert truth(premise, {"a": Closure(params, app("add", e, Num(1, INT)), {})}) is False
     ob = equivalence.vacuous(ALTERNATING % 2, timeout=2.0, language="isabelle")
     assert ob.status == Status.REFUTED
+
+
+@pytest.mark.parametrize("c, total", [(2, -150), (5, -150), (1, -150)])
+def test_a_sum_of_a_function_defined_at_the_naturals_is_pinned(c, total):
+    """∑ i ∈ {1..100}. a i reads a at integers ≥ 0 only, where the premise defines it: the
+    answer is pinned (−150 whatever the constant, the terms pair off as −3), and a perturbed
+    stated answer is refuted."""
+    ob = equivalence.provable(ALTERNATING % c, timeout=2.0, language="isabelle")
+    assert ob.status == Status.PROVED
+    wrong = (ALTERNATING % c).replace("= -150", f"= {total + 1}")
+    assert equivalence.provable(wrong, timeout=2.0, language="isabelle").status == Status.REFUTED

@@ -783,8 +783,16 @@ def complementary(g: Term, h: Term) -> bool:
 
 
 def _guarded_equation(p: Term) -> tuple[Var, tuple[Var, ...], Term, Term] | None:
-    """``(f, ȳ, g, e)`` when ``p`` reads ``∀ȳ. g → f ȳ = e``."""
+    """``(f, ȳ, g, e)`` when ``p`` reads ``∀ȳ. g → f ȳ = e``, or ``∀n̄ : ℕ. f (↑n̄) = e`` (the
+    guard ``0 ≤ i`` for each of f's integer arguments, ``_on_the_naturals``)."""
     params, body = strip_forall(p)
+    if params and isinstance(body, App) and body.op == "eq" and len(body.args) == 2:
+        for lhs, rhs in (body.args, body.args[::-1]):
+            f = lhs.args[0] if isinstance(lhs, App) and lhs.op == "apply" and lhs.args else None
+            if isinstance(f, Var) and f not in free_vars(rhs):
+                for _, ints, e in _on_the_naturals(f, params, lhs.args[1:], rhs, body):
+                    g = [app("le", Num(0, INT), i) for i in ints]
+                    return f, ints, g[0] if len(g) == 1 else app("and", *g), e
     if not (params and isinstance(body, App) and body.op == "implies"):
         return None
     found = function_equations(p, guarded=True)
