@@ -1326,3 +1326,23 @@ def test_a_combination_at_an_irrational_point_agrees_with_z3(atoms, q, connectiv
     s.add(z3.Not(g) if verdict else g)
     if verdict is not None:
         assert s.check() == z3.unsat  # z3 finds the closed formula has the value we gave it
+
+
+def _geometric_premise(r: Fraction, shift: int, base: int) -> str:
+    return (f"\\<forall> n. n \\<ge> {shift} \\<longrightarrow> a * (r ^ (n - {shift})) "
+            f"= a * (1 / ({base} ^ (n - {shift})))")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 3), st.sampled_from([Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(2, 3)]),
+       st.fractions(Fraction(-3), Fraction(3)))
+@example(3, 1, Fraction(1, 3), Fraction(27, 125))  # algebra/problem_234's candidate 9
+def test_an_exponential_identity_holds_exactly_where_its_bases_agree(base, shift, r, a):
+    """``∀n ≥ s. a·r^(n−s) = a / b^(n−s)`` (a geometric sequence's premise) is true exactly when
+    r = 1/b or a = 0: decided for every n by the exponential polynomials of its sides
+    (``evaluate._exponential_identity``; undecided before), false by a probe otherwise; brute
+    force over n ≤ 40 agrees."""
+    formula = parse_isabelle(f'theorem\nfixes a r :: rat\nshows "{_geometric_premise(r, shift, base)}"').conclusion
+    env = {"a": a, "r": r}
+    brute = all(a * r ** (k - shift) == a / Fraction(base) ** (k - shift) for k in range(shift, 41))
+    assert truth(formula, env) is brute

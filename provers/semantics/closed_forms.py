@@ -178,12 +178,15 @@ class PolynomialReader:
             if b is None or set(b) - {_ONE}:
                 return None
             base = Num(b.get(_ONE, Fraction(0)), base.sort)
-        # r ^ (a·k + b) = r^b · (r^a)^k with a, b ℕ numerals
+        # r ^ (a·k + b) = r^b · (r^a)^k with a ∈ ℕ, b ∈ ℤ numerals (b < 0: r ≠ 0, in ℚ; the
+        # exponent is read exactly on the domain, so a·k + b ≥ 0 there: r ^ (k - 1) for k ≥ 1)
         ep = PolynomialReader(self.index, self.low).read(e)
-        if ep is None or any(m[1] != 1 or m[2] or m[0] > 1 for m in ep) or any(c < 0 or c.denominator != 1 for c in ep.values()):
+        if ep is None or any(m[1] != 1 or m[2] or m[0] > 1 for m in ep) or any(c.denominator != 1 for c in ep.values()):
             return None
         a, b = int(ep.get((1, Fraction(1), ()), 0)), int(ep.get(_ONE, 0))
         r = Fraction(base.value)
+        if a < 0 or (b < 0 and r == 0):
+            return None
         return {(0, r**a, ()): r**b} if a else None
 
     def read_powr(self, t: App) -> Poly | None:

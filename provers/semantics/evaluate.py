@@ -66,6 +66,7 @@ from provers.ir import (
     by_identity,
     conjuncts,
     free_vars,
+    is_numeric,
     map_term,
     or_,
     provably_inhabited,
@@ -86,7 +87,7 @@ from provers.semantics.approx import (
     wrap,
 )
 from provers.semantics.certify import certified_sign
-from provers.semantics.closed_forms import closed_form
+from provers.semantics.closed_forms import PolynomialReader, closed_form
 from provers.semantics.domains import (
     MAX_DOMAIN,
     bound_domain,
@@ -967,6 +968,8 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         if decided is not None:
             return decided
     decided = _by_cells(t, want, env)
+    if decided is None and not want:
+        decided = _exponential_identity(t, env)
     if decided is None:
         decided = _at_finitely_many_points(t, env)
     if decided is not None:
@@ -1014,6 +1017,51 @@ def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
         elif r == want:
             return want
     return None if undecided else not want
+
+
+def _exponential_identity(t: Quant, env: Env) -> bool | None:
+    """``∀n : ℕ. [c ≤ n →] L = R`` whose sides, with the other variables at their rational
+    values, are the same exponential polynomial Σ cⱼ·n^dⱼ·rⱼⁿ (``closed_forms.PolynomialReader``,
+    exact for n ≥ c): True (a geometric sequence's premise ``∀n ≥ 1. a·r^(n−1) = a / 3^(n−1)``
+    with r = 1/3, probed and never refuted, was "∀ over an unbounded domain"). Two different
+    ones give None, not False: a counterexample is the probes' to find."""
+    if len(t.vars) != 1 or t.vars[0].sort != NAT:
+        return None
+    n, body, low = t.vars[0], t.body, 0
+    if isinstance(body, App) and body.op == "implies":
+        for g in conjuncts(body.args[0]):
+            bound = _lower_bound(n, g)
+            if bound is None:
+                return None
+            low = max(low, bound)
+        body = body.args[1]
+    if not (isinstance(body, App) and body.op == "eq" and is_numeric(body.args[0].sort)) or body.args[0].sort == COMPLEX:
+        return None
+    scalars: dict[Var, Term] = {}
+    for v in free_vars(body) - {n}:
+        x = env.get(v.name)
+        if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
+            return None
+        scalars[v] = Num(x, v.sort)
+    body = substitute(body, scalars) if scalars else body
+    reader = PolynomialReader(n, low)
+    sides = [reader.read(side) for side in body.args]
+    if any(p is None or any(atoms or r == 0 for _, r, atoms in p) for p in sides):
+        return None
+    left, right = ({m: c for m, c in p.items() if c} for p in sides)  # type: ignore[union-attr]
+    return True if left == right else None
+
+
+def _lower_bound(n: Var, g: Term) -> int | None:
+    """c when the guard ``g`` reads ``c ≤ n``, ``n ≥ c``, ``c < n`` or ``n > c`` (c a numeral)."""
+    if not (isinstance(g, App) and g.op in ("le", "lt", "ge", "gt") and len(g.args) == 2):
+        return None
+    a, b = g.args
+    if g.op in ("ge", "gt"):
+        a, b = b, a  # now a ≤ b or a < b
+    if b == n and isinstance(a, Num) and isinstance(a.value, int):
+        return a.value + (g.op in ("lt", "gt"))
+    return None
 
 
 def _at_finitely_many_points(t: Quant, env: Env) -> bool | None:
