@@ -5,6 +5,7 @@ recurrence get a countermodel the solvers cannot find (FormalAlign's amc12a_2002
 from fractions import Fraction
 
 import provers
+from provers.engine import equivalence
 from provers.engine.definitions import initial_values, recurrences
 from provers.ir import NAT, REAL, Num, app, num
 from provers.semantics import Sequence, truth
@@ -224,3 +225,53 @@ shows  "round final_weight = 221"
     wrong = closed.replace("powr 10", "powr 11")  # 244 · 0.99¹¹ rounds to 218
     v = provers.check_equivalence(BOUNDED, wrong, relation="symbolic", language="isabelle", timeout=1.0)
     assert v.status == "inequivalent", v.reason
+
+
+FACTORIAL = r"""theorem
+fixes x :: nat and fact :: "nat \<Rightarrow> nat"
+assumes h0 : "\<forall> n. fact n = (if n = 0 then 1 else n * fact (n - 1))"
+shows  "fact %d = %d"
+"""
+
+FIBONACCI = r"""theorem
+fixes fib :: "nat \<Rightarrow> int"
+assumes h0 : "\<forall> n. fib n = (if n \<le> 1 then int n else fib (n - 1) + fib (n - 2))"
+shows  "fib %d = %d"
+"""
+
+
+def test_a_recurrence_written_with_if_is_read_branch_by_branch():
+    """``fact n = (if n = 0 then 1 else n · fact (n − 1))`` uses fact (n − 1) only where n ≥ 1
+    (``counting_and_probability/problem_214``: its premises had no model, so its candidates
+    were never compared by their answers); ``if n ≤ 1 … else fib (n − 1) + fib (n − 2)`` at
+    n ≥ 2 only. Each is a recurrence from 0, its statements decided exactly."""
+    for text, (k, value) in ((FACTORIAL, (5, 120)), (FIBONACCI, (10, 55))):
+        s = provers.parse(text % (k, value), "isabelle")
+        ((u, _, start, _, _),) = recurrences(tuple(s.variables), s.hypotheses[0].formula)
+        assert start == 0
+        for claimed, status in ((value, "proved"), (value + 1, "refuted")):
+            ob = equivalence.provable(text % (k, claimed), timeout=1.0, language="isabelle")
+            assert ob.status == status, (u.name, claimed, ob.detail)
+    # a use at the index itself is no recurrence, whatever the branch
+    s = provers.parse((FACTORIAL % (5, 120)).replace("fact (n - 1)", "fact n"), "isabelle")
+    assert recurrences(tuple(s.variables), s.hypotheses[0].formula) == []
+
+
+def test_a_recursive_factorial_is_equivalent_to_the_library_one():
+    """The MATH pair: a factorial defined by its recursion against ``f = (λn. fact n)``
+    (Isabelle's own): both answers are 1, so the statements are equivalent; a perturbed
+    answer is not."""
+    ours = r"""theorem
+fixes x :: nat and fact :: "nat \<Rightarrow> nat"
+assumes h0 : "\<forall> n. fact n = (if n = 0 then 1 else n * fact (n - 1))"
+shows  "(fact (x + 1 - x)) div (fact (x - x + 1)) = %d"
+"""
+    library = r"""theorem
+fixes x :: nat and f :: "nat \<Rightarrow> nat"
+assumes h0 : "f = (\<lambda> n. fact n)"
+shows  "f (x + 1 - x) div f (x - x + 1) = 1"
+"""
+    assert provers.check_equivalence(ours % 1, library, relation="symbolic", language="isabelle",
+                                     timeout=1.0).status == "equivalent"
+    assert provers.check_equivalence(ours % 2, library, relation="symbolic", language="isabelle",
+                                     timeout=1.0).status == "inequivalent"

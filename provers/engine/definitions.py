@@ -708,7 +708,13 @@ def _offset(arg: Term, n: Var) -> int | None:
 
 def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
     """Every use of u in ``rhs`` is an application at an index below n + k for every n ≥ c
-    (``n - j`` only where it does not truncate: j ≤ c)."""
+    (``n - j`` only where it does not truncate: j ≤ c). A branch of ``if g then a else b``
+    is read where it is taken: ``if n = 0 then 1 else n · u (n - 1)`` uses u (n − 1) at n ≥ 1
+    only (the factorial written as one equation)."""
+    if isinstance(rhs, App) and rhs.op == "ite" and u not in free_vars(rhs.args[0]):
+        g, then, other = rhs.args
+        return (_earlier(then, u, n, k, max(c, _lower_bound(g, n) or 0))
+                and _earlier(other, u, n, k, max(c, _lower_bound_where_false(g, n) or 0)))
     uses = [t for t in subterms(rhs) if isinstance(t, App) and t.op == "apply" and t.args and t.args[0] == u]
     if sum(1 for t in subterms(rhs) if t == u) != len(uses):
         return False  # u passed as a value, or bound inside
@@ -729,6 +735,20 @@ def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
         if j is None or j >= k or (j < 0 and -j > c):
             return False
     return True
+
+
+def _lower_bound_where_false(g: Term, n: Var) -> int | None:
+    """c when the guard's failing says n ≥ c (``n = 0``, ``n ≤ c - 1``, ``n < c``), else None."""
+    if not (isinstance(g, App) and len(g.args) == 2):
+        return None
+    if g.op == "eq" and n in g.args and Num(0, NAT) in g.args:
+        return 1
+    op, (a, b) = g.op, g.args
+    if op in ("ge", "gt"):
+        op, a, b = {"ge": "le", "gt": "lt"}[op], b, a
+    if op in ("le", "lt") and a == n and isinstance(b, Num):
+        return int(b.value) + (op == "le")
+    return None
 
 
 def _indices_below(rhs: Term, n: Var) -> dict[Var, int]:
