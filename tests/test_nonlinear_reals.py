@@ -482,3 +482,19 @@ def test_a_quantifier_decided_at_an_irrational_root():
     roots = app("ne", _poly(x, [6, -5, 1]), Num(0, REAL))
     assert truth(Quant("forall", (x,), app("or", roots, app("eq", x, Num(2, REAL)), app("eq", x, Num(3, REAL))))) is True
     assert truth(Quant("forall", (x,), app("or", roots, app("eq", x, Num(2, REAL))))) is False
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-3000, 3000), st.integers(1, 7), st.integers(-3, 3), st.sampled_from(["ge", "gt", "ne"]))
+def test_an_integer_quantifier_with_far_roots_is_decided_near_them(a, gap, c, op):
+    """∀x : ℤ. (2x − a)(2x − a − gap) ⋈ c: the roots are far from 0 and close to each other,
+    so the integers between them (if any) are the only place the body may change; the
+    integers next to each root stand for every cell. Brute force over a window around the
+    roots (the body has one value beyond them) agrees."""
+    v = Var("v", INT)
+    two_v = app("mul", Num(2, INT), v)
+    product = app("mul", app("sub", two_v, Num(a, INT)), app("sub", two_v, Num(a + gap, INT)))
+    body = app(op, product, Num(c, INT))
+    ops = {"ge": lambda u: u >= c, "gt": lambda u: u > c, "ne": lambda u: u != c}
+    window = range(a // 2 - 10, (a + gap) // 2 + 11)
+    assert truth(Quant("forall", (v,), body)) is all(ops[op]((2 * x - a) * (2 * x - a - gap)) for x in window)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
@@ -983,11 +984,11 @@ def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
     """A ∀ / ∃ over one number variable whose body compares polynomials in it, decided on the
     sign cells of those polynomials (``domains.polynomial_cells``): the body has one truth
     value on each open cell, so one rational point per cell and the roots (irrational ones
-    by the field evaluator; none over ℚ) are every case; over ℕ / ℤ the integers from the
-    lower outer point (0 over ℕ) to the upper one, beyond which nothing changes. Why: a
+    by the field evaluator; none over ℚ) are every case; over ℕ / ℤ the integers next to each
+    root (the least one above it stands for the cell after it) and the outer points (0 over ℕ). Why: a
     model's premise ``∀x. x² − m·x + n ≠ 0 ∨ x = p ∨ x = q`` was "∀ over an unbounded
-    domain" whenever no probe refuted it. None when the body is not of that form, the
-    integers are too many, or it is undecided at some point."""
+    domain" whenever no probe refuted it. None when the body is not of that form, a root is
+    too large for its integer neighbours to be found, or it is undecided at some point."""
     if len(t.vars) != 1:
         return None
     v = t.vars[0]
@@ -997,11 +998,13 @@ def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
     samples, roots = cells
     points: Iterable[Any]
     if v.sort in (NAT, INT):
-        low, high = int(samples[0]), int(samples[-1])
-        start = max(low, 0) if v.sort == NAT else low
-        if high - start > MAX_DOMAIN:
+        if any(abs(float(r)) > 2.0**50 for r in roots):
             return None
-        points = range(start, high + 1)
+        # the least integer above a root is in the cell after it when that cell holds one:
+        # floor(r) + 1 is among the integers tried near each root (floats err by far less than 1)
+        near = {m + d for r in roots for m in (math.floor(float(r)),) for d in (-1, 0, 1, 2)}
+        points = sorted({int(samples[0]), int(samples[-1]), *near} | ({0} if v.sort == NAT else set()))
+        points = [z for z in points if v.sort == INT or z >= 0]
     else:
         points = [*map(_number, samples), *(r for r in roots if v.sort == REAL or isinstance(r, Fraction))]
     undecided = False
