@@ -274,6 +274,8 @@ def test_a_set_of_pairs_with_an_infinite_slice_has_card_0():
     assert _pair_card(box % "real") == 0
     assert _pair_card(box % "int") == 99 * 98
     assert _pair_card(r"card {(a, b) | a b::int. a > 0 \<and> b = 1}") == 0
+    # the same box written with intervals (candidate 1 of that problem)
+    assert _pair_card(r"card {(a, b) | a b::real. a \<in> {1..<100} \<and> b \<in> {1..<100} \<and> a \<noteq> b}") == 0
     # no slice is infinite: nothing is claimed (a finite set and a circle stay undecided)
     for finite in (r"card {(a, b) | a b::real. a * a + b * b = 0}", r"card {(a, b) | a b::real. a * a + b * b = 1}"):
         assert _pair_card(finite) != 0
@@ -295,3 +297,13 @@ def test_an_infinite_slice_is_never_claimed_of_a_finite_set_of_integer_pairs(con
 
     if value == 0:
         assert count(40) == 0 or count(40) > count(20)
+
+
+def test_interval_memberships_are_sign_conditions_of_the_cells():
+    """``x ∈ {lo..<hi}`` with ends free of x is ``lo ≤ x < hi``: the sign cells read it, for
+    set-builders and quantifiers alike (undecided before, no probe being a counterexample)."""
+    def shows(text):
+        return truth(provers.parse(f'theorem\nshows "{text}"', "isabelle").conclusion, {})
+    assert shows(r"\<forall>x::real. x \<in> {0<..<1} \<longrightarrow> x * x < x") is True
+    assert shows(r"\<forall>x::real. x \<in> {0<..<2} \<longrightarrow> x * x < x") is False
+    assert shows(r"card {x::real. x \<in> {0..1} \<and> 3 * x * x \<le> 1} = 0") is True  # [0, 1/√3]: infinite

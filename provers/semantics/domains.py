@@ -18,6 +18,7 @@ from provers.ir import (
     BOOL,
     FLIPPED,
     INT,
+    INTERVALS,
     NAT,
     RAT,
     REAL,
@@ -499,7 +500,8 @@ MAX_CELL_DEGREE = 8
 def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
                      ) -> tuple[tuple[Fraction, ...], tuple[Any, ...]] | None:
     """``(samples, roots)`` for ``{v | body}`` over ℝ, ℚ, ℕ or ℤ when ``body`` is a combination
-    by connectives of comparisons whose sides are polynomials in ``v`` of degree ≤
+    by connectives of comparisons (and memberships in intervals with v-free ends) whose sides
+    are polynomials in ``v`` of degree ≤
     ``MAX_CELL_DEGREE`` with coefficients of exact rational value (other variables at their
     values); else None. ``roots``: the real roots of the compared polynomials in increasing
     order, rational ones as ``Fraction``, the others as ``algebraic.AlgebraicReal`` (the exact
@@ -523,13 +525,20 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
         if isinstance(g, App) and g.op in _CONNECTIVES:
             stack.extend(g.args)
             continue
-        if not (isinstance(g, App) and g.op in _COMPARISONS and len(g.args) == 2):
+        if isinstance(g, App) and g.op == "mem" and isinstance(g.args[1], App) and g.args[1].op in INTERVALS \
+                and v not in free_vars(g.args[1]):
+            # e ∈ Ico lo hi: the signs of e − lo and e − hi
+            compared = [(g.args[0], bound) for bound in g.args[1].args]
+        elif isinstance(g, App) and g.op in _COMPARISONS and len(g.args) == 2:
+            compared = [(g.args[0], g.args[1])]
+        else:
             return None
-        coeffs = polynomial_coefficients(v, g.args[0], g.args[1], value, False)
-        if coeffs is None or len(coeffs) - 1 > MAX_CELL_DEGREE:
-            return None
-        if len(coeffs) >= 2:
-            polys.add(coeffs)
+        for a, b in compared:
+            coeffs = polynomial_coefficients(v, a, b, value, False)
+            if coeffs is None or len(coeffs) - 1 > MAX_CELL_DEGREE:
+                return None
+            if len(coeffs) >= 2:
+                polys.add(coeffs)
     return _cells(tuple(sorted(polys)))
 
 
