@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from provers.ir import INT, NAT, RAT, Sort
+from provers.semantics.domains import MAX_DOMAIN
 from provers.semantics.exact import MAX_FACTOR, prime_factors
 from provers.semantics.inverses import LIBRARY_ENTRIES as INVERSES
 from provers.semantics.series import SERIES
@@ -207,6 +208,15 @@ def _pair(args: list[Any], sorts: list[Sort]) -> Any:
     return tuple(args)
 
 
+def _times(args: list[Any], sorts: list[Sort]) -> Any:
+    """Isabelle's Cartesian product of sets ``A × B`` (``A <*> B``) of two finite sets, as
+    its pairs (at most ``MAX_DOMAIN`` of them); None otherwise."""
+    a, b = args
+    if not (isinstance(a, frozenset) and isinstance(b, frozenset)) or len(a) * len(b) > MAX_DOMAIN:
+        return None
+    return frozenset((x, y) for x in a for y in b)
+
+
 def _part(i: int) -> Callable[[list[Any], list[Sort]], Any]:
     def part(args: list[Any], sorts: list[Sort]) -> Any:
         p = args[0]
@@ -233,6 +243,7 @@ LIBRARY: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = 
     "Min": (1, _extreme(min)),
     # pairs as Python tuples (Isabelle Pair/fst/snd, Lean Prod.mk/Prod.fst/Prod.snd)
     "Pair": (2, _pair),
+    "Times": (2, _times),  # Isabelle A × B of sets
     "Prod.mk": (2, _pair),
     "fst": (1, _part(0)),
     "snd": (1, _part(1)),

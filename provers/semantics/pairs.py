@@ -3,7 +3,8 @@ reduces an operation applied to written-out pairs to the components.
 
 Why here: the normal form splits product variables into components (``engine.products``)
 and the evaluator enumerates sets of pairs (``domains``); both need the same reductions.
-Meanings: ``fst``/``snd``, ``=``/``≠`` componentwise, ``∈`` a literal set of pairs; Isabelle's
+Meanings: ``fst``/``snd``, ``=``/``≠`` componentwise, ``∈`` a literal set of pairs or a
+Cartesian product of sets (``Times``, Isabelle's ``A × B``); Isabelle's
 vector-space structure on products of reals (HOL-Analysis ``Product_Vector``, and the
 Cartesian spaces ``real^n``): ``+``, ``-``, ``*⇩R``, ``midpoint`` componentwise, ``inner`` the sum
 of products, ``norm`` and ``dist`` Euclidean (``dist x y = sqrt (dist (fst x) (fst y)² +
@@ -126,8 +127,13 @@ def _equality(t: Term) -> Term | None:
 
 @_handler("mem")
 def _member(t: Term) -> Term | None:
+    """``(a, b) ∈ {p₁, …}`` as ``(a, b) = p₁ ∨ …``; ``(a, b) ∈ A × B`` (Isabelle's ``Times``) as
+    ``a ∈ A ∧ b ∈ B``."""
     x, s = t.args  # type: ignore[attr-defined]
-    if components(x) is None or not (isinstance(s, App) and s.op == "set_of"):
+    parts = components(x)
+    if parts is not None and isinstance(s, Uninterpreted) and s.symbol == "Times" and len(s.args) == len(parts) == 2:
+        return and_(*(app("mem", p, factor) for p, factor in zip(parts, s.args, strict=True)))
+    if parts is None or not (isinstance(s, App) and s.op == "set_of"):
         return None
     return or_(*(reduce(app("eq", x, e)) for e in s.args))
 
