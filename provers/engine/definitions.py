@@ -66,6 +66,7 @@ from provers.ir import (
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
+from provers.semantics.domains import numeral_lower_bound
 from provers.semantics.evaluate import evaluate, first_members, truth
 from provers.semantics.pairs import pair
 from provers.semantics.surds import algebraic_of_surds, form_of
@@ -653,7 +654,7 @@ def _recurrence_start(g: Term, n: Var) -> int | None:
     (``∀k < 10. w (k + 1) = 0.99 · w k``: the sequence that follows the rule at every index
     meets the bounded premise too), else None."""
     parts = g.args if isinstance(g, App) and g.op == "and" else (g,)
-    starts = [_lower_bound(p, n) if not _upper_bound(p, n) else 0 for p in parts]
+    starts = [numeral_lower_bound(p, n) if not _upper_bound(p, n) else 0 for p in parts]
     return None if any(c is None for c in starts) else max(starts)  # type: ignore[type-var]
 
 
@@ -663,21 +664,6 @@ def _upper_bound(g: Term, n: Var) -> bool:
         return False
     small, big = g.args if g.op in ("lt", "le") else g.args[::-1]
     return small == n and n not in free_vars(big)
-
-
-def _lower_bound(g: Term, n: Var) -> int | None:
-    """c when the guard says n ≥ c (``c ≤ n``, ``n > c - 1``, ``n ≠ 0``), else None."""
-    if not (isinstance(g, App) and len(g.args) == 2):
-        return None
-    a, b = g.args
-    op = {"ge": "le", "gt": "lt"}.get(g.op, g.op)
-    if g.op in ("ge", "gt"):
-        a, b = b, a
-    if op in ("le", "lt") and b == n and isinstance(a, Num):
-        return int(a.value) + (op == "lt")
-    if g.op == "ne" and n in g.args and Num(0, NAT) in g.args:
-        return 1
-    return None
 
 
 def _shift(t: Term, n: Var) -> tuple[Var, int] | None:
@@ -713,7 +699,7 @@ def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
     only (the factorial written as one equation)."""
     if isinstance(rhs, App) and rhs.op == "ite" and u not in free_vars(rhs.args[0]):
         g, then, other = rhs.args
-        return (_earlier(then, u, n, k, max(c, _lower_bound(g, n) or 0))
+        return (_earlier(then, u, n, k, max(c, numeral_lower_bound(g, n) or 0))
                 and _earlier(other, u, n, k, max(c, _lower_bound_where_false(g, n) or 0)))
     uses = [t for t in subterms(rhs) if isinstance(t, App) and t.op == "apply" and t.args and t.args[0] == u]
     if sum(1 for t in subterms(rhs) if t == u) != len(uses):

@@ -489,6 +489,22 @@ def _rational_roots(coeffs: tuple[Fraction, ...], nonnegative: bool = False) -> 
     return roots, p.count_roots() == len(roots)
 
 
+def numeral_lower_bound(g: Term, n: Var) -> int | None:
+    """c when the guard ``g`` says n ≥ c with c a numeral (``c ≤ n``, ``n ≥ c``, ``n > c - 1``,
+    ``n ≠ 0`` over ℕ), else None: where a recurrence starts, or an identity over ℕ holds from."""
+    if not (isinstance(g, App) and len(g.args) == 2):
+        return None
+    a, b = g.args
+    op = {"ge": "le", "gt": "lt"}.get(g.op, g.op)
+    if g.op in ("ge", "gt"):
+        a, b = b, a
+    if op in ("le", "lt") and b == n and isinstance(a, Num) and isinstance(a.value, (int, Fraction)):
+        return math.floor(a.value) + 1 if op == "lt" else math.ceil(a.value)
+    if g.op == "ne" and n in g.args and Num(0, NAT) in g.args:
+        return 1
+    return None
+
+
 #: Connectives through which ``polynomial_cells`` reads a set-builder's body.
 _CONNECTIVES = frozenset({"and", "or", "not", "implies", "iff"})
 #: Comparisons it reads as sign conditions of a polynomial in the set's variable.

@@ -97,6 +97,7 @@ from provers.semantics.domains import (
     instance_solution,
     integer_interval,
     integer_ray_infinite,
+    numeral_lower_bound,
     polynomial_cells,
     probe_values,
     split_pair,
@@ -1033,7 +1034,7 @@ def _exponential_identity(t: Quant, env: Env) -> bool | None:
     n, body, low = t.vars[0], t.body, 0
     if isinstance(body, App) and body.op == "implies":
         for g in conjuncts(body.args[0]):
-            bound = _lower_bound(n, g)
+            bound = numeral_lower_bound(g, n)
             if bound is None:
                 return None
             low = max(low, bound)
@@ -1053,18 +1054,6 @@ def _exponential_identity(t: Quant, env: Env) -> bool | None:
         return None
     left, right = ({m: c for m, c in p.items() if c} for p in sides)  # type: ignore[union-attr]
     return True if left == right else None
-
-
-def _lower_bound(n: Var, g: Term) -> int | None:
-    """c when the guard ``g`` reads ``c ≤ n``, ``n ≥ c``, ``c < n`` or ``n > c`` (c a numeral)."""
-    if not (isinstance(g, App) and g.op in ("le", "lt", "ge", "gt") and len(g.args) == 2):
-        return None
-    a, b = g.args
-    if g.op in ("ge", "gt"):
-        a, b = b, a  # now a ≤ b or a < b
-    if b == n and isinstance(a, Num) and isinstance(a.value, int):
-        return a.value + (g.op in ("lt", "gt"))
-    return None
 
 
 def _at_finitely_many_points(t: Quant, env: Env) -> bool | None:
