@@ -319,3 +319,22 @@ def test_a_cartesian_product_of_sets_is_its_pairs():
     assert value(r"card (A \<times> B)") == 12
     assert value(r"card {(a, b) | a b::int. (a, b) \<in> A \<times> B \<and> a < b}") == 6
     assert value(r"card {(a, b) | a b::int. (a, b) \<in> {1..3::int} \<times> {1..4::int} \<and> a * b mod 3 = 0}") == 6
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-60, 60))
+def test_the_primes_dividing_n_are_counted_and_infinite_at_0(n):
+    """``card {p. prime p ∧ p dvd n}``: the prime factors of n, and at n = 0 every prime, an
+    infinite set whose card is 0 in Isabelle (undecided before, so a model at n = 0 was no
+    model: ``prealgebra/problem_1441``)."""
+    st_ = provers.parse('theorem\nfixes n :: int\nshows "card {p. prime p \\<and> p dvd n} = 0"', "isabelle")
+    expected = 0 if n == 0 else sum(1 for p in range(2, abs(n) + 1) if abs(n) % p == 0 and all(p % q for q in range(2, p)))
+    assert evaluate(st_.conclusion.args[0], {"n": n}) == expected
+
+
+def test_primes_above_a_bound_are_infinite_below_one_finite():
+    def card(text):
+        return evaluate(provers.parse(f'theorem\nshows "card {{{text}}} = 0"', "isabelle").conclusion.args[0], {})
+    assert card(r"p::int. prime p \<and> p \<le> 20") == 8
+    assert card(r"p::int. prime p \<and> p \<ge> 20") == 0  # infinite
+    assert card(r"p::nat. p dvd 0 \<and> p \<ge> 3") == 0  # every p ≥ 3: infinite

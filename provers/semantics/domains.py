@@ -779,9 +779,27 @@ def _integer_bounds(v: Var, body: Term, value_of: Callable[[Term], Any]
 def integer_ray_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) -> bool:
     """Whether ``{v | body}`` over ℕ or ℤ is certainly infinite because its conjuncts are
     order atoms between v and exact values bounding it on one side only (``{n. 1 ≤ n}``,
-    Isabelle's ``{1..}``), plus ``v ≠ c`` atoms (finitely many points removed)."""
-    bounds = _integer_bounds(v, body, value_of)
-    return bounds is not None and (bounds[0] is None or bounds[1] is None)
+    Isabelle's ``{1..}``), plus ``v ≠ c`` atoms (finitely many points removed); with ``prime v``
+    conjuncts, bounding it below only (there are primes beyond any bound), where ``v ∣ e`` at
+    e = 0 holds of every v (``{p. prime p ∧ p dvd n}`` at n = 0: every prime)."""
+    parts = conjuncts(body)
+    primes = [g for g in parts if isinstance(g, App) and g.op == "prime" and (g.args[0] == v or _is_cast_of(g.args[0], v))]
+    rest = [g for g in parts if g not in primes and not _divides_zero(v, g, value_of)]
+    bounds = _integer_bounds(v, app("and", *rest) if len(rest) > 1 else rest[0] if rest else TRUE, value_of)
+    if bounds is None:
+        return False
+    return bounds[1] is None if primes else (bounds[0] is None or bounds[1] is None)
+
+
+def _divides_zero(v: Var, g: Term, value_of: Callable[[Term], Any]) -> bool:
+    """``g`` reads ``v ∣ e`` with e exactly 0 (true of every v)."""
+    if not (isinstance(g, App) and g.op == "dvd" and len(g.args) == 2):
+        return False
+    a, e = g.args
+    if not (a == v or _is_cast_of(a, v)) or v in free_vars(e):
+        return False
+    x = value_of(e)
+    return is_rational(x) and not isinstance(x, bool) and x == 0
 
 
 #: Largest integer interval written out as a finite set without testing its elements.
