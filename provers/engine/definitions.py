@@ -49,6 +49,7 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
+    and_,
     app,
     bound_variables,
     canon_key,
@@ -724,17 +725,11 @@ def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
 
 
 def _lower_bound_where_false(g: Term, n: Var) -> int | None:
-    """c when the guard's failing says n ≥ c (``n = 0``, ``n ≤ c - 1``, ``n < c``), else None."""
-    if not (isinstance(g, App) and len(g.args) == 2):
+    """c when the guard's failing says n ≥ c (``n = 0``, ``n ≤ c - 1``, ``n < c``), else None:
+    the lower bound of its negated atom."""
+    if not (isinstance(g, App) and g.op in _NEGATED and len(g.args) == 2):
         return None
-    if g.op == "eq" and n in g.args and Num(0, NAT) in g.args:
-        return 1
-    op, (a, b) = g.op, g.args
-    if op in ("ge", "gt"):
-        op, a, b = {"ge": "le", "gt": "lt"}[op], b, a
-    if op in ("le", "lt") and a == n and isinstance(b, Num):
-        return int(b.value) + (op == "le")
-    return None
+    return numeral_lower_bound(app(_NEGATED[g.op], *g.args), n)
 
 
 def _indices_below(rhs: Term, n: Var) -> dict[Var, int]:
@@ -792,20 +787,15 @@ def _guarded_equation(p: Term) -> tuple[Var, tuple[Var, ...], Term, Term] | None
     """``(f, ȳ, g, e)`` when ``p`` reads ``∀ȳ. g → f ȳ = e``, or ``∀n̄ : ℕ. f (↑n̄) = e`` (the
     guard ``0 ≤ i`` for each of f's integer arguments, ``_on_the_naturals``)."""
     params, body = strip_forall(p)
-    if params and isinstance(body, App) and body.op == "eq" and len(body.args) == 2:
-        for lhs, rhs in (body.args, body.args[::-1]):
-            f = lhs.args[0] if isinstance(lhs, App) and lhs.op == "apply" and lhs.args else None
-            if isinstance(f, Var) and f not in free_vars(rhs):
-                for _, ints, e in _on_the_naturals(f, params, lhs.args[1:], rhs, body):
-                    g = [app("le", Num(0, INT), i) for i in ints]
-                    return f, ints, g[0] if len(g) == 1 else app("and", *g), e
-    if not (params and isinstance(body, App) and body.op == "implies"):
-        return None
-    found = function_equations(p, guarded=True)
-    if not found:
-        return None
-    f, ps, rhs = found[0]
-    return f, ps, body.args[0], rhs
+    found = function_equations(p, guarded=True) if params else []
+    if found and isinstance(body, App) and body.op == "implies":
+        f, ps, rhs = found[0]
+        return f, ps, body.args[0], rhs
+    # the naturals reading: its parameters are f's integer arguments, new beside the ∀'s
+    for f, ps, rhs in found:
+        if ps != params:
+            return f, ps, and_(*(app("le", Num(0, INT), i) for i in ps)), rhs
+    return None
 
 
 def piecewise_definitions(premises: tuple[Term, ...]) -> list[tuple[int, int, Term]]:

@@ -382,7 +382,7 @@ def value_route(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = Fals
         # numbers of different sorts compared as values: the embedding into the wider sort is
         # injective and order-preserving, so L ⋈ c ⟺ ↑L ⋈ ↑c (`⌈x⌉ ^ 2 = 25` over ℤ against
         # `↑⌈x⌉ powr 2 = 25` over ℝ)
-        la, ca, lb, cb = (_cast_to(t, wider) for t in (la, ca, lb, cb))
+        la, ca, lb, cb = (cast(t, wider) for t in (la, ca, lb, cb))
     alpha = Var(fresh_name("α", taken | {v.name for v in b2.variables}), la.sort)
     pred = iff(app(opa, alpha, ca), app(opb, alpha, cb))
     obs: list[Obligation] = []
@@ -608,11 +608,7 @@ def _comparable(ta: Term | None, tb: Term | None) -> tuple[Term, Term] | None:
     if ta.sort == tb.sort:
         return ta, tb
     wider = _wider_value_sort((ta, tb), ("eq", "eq"))
-    return None if wider is None else (_cast_to(ta, wider), _cast_to(tb, wider))
-
-
-def _cast_to(t: Term, sort: Any) -> Term:
-    return t if t.sort == sort else cast(t, sort)
+    return None if wider is None else (cast(ta, wider), cast(tb, wider))
 
 
 def _not_proved_equal(pin: dict[str, AnswerPin], asked: Sequence[Obligation]) -> str:

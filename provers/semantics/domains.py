@@ -31,6 +31,7 @@ from provers.ir import (
     Sort,
     Term,
     Var,
+    and_,
     app,
     by_identity,
     conjuncts,
@@ -785,7 +786,7 @@ def integer_ray_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) ->
     parts = conjuncts(body)
     primes = [g for g in parts if isinstance(g, App) and g.op == "prime" and (g.args[0] == v or _is_cast_of(g.args[0], v))]
     rest = [g for g in parts if g not in primes and not _divides_zero(v, g, value_of)]
-    bounds = _integer_bounds(v, app("and", *rest) if len(rest) > 1 else rest[0] if rest else TRUE, value_of)
+    bounds = _integer_bounds(v, and_(*rest), value_of)
     if bounds is None:
         return False
     return bounds[1] is None if primes else (bounds[0] is None or bounds[1] is None)

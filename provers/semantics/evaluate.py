@@ -35,7 +35,7 @@ import functools
 import itertools
 import math
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -997,7 +997,7 @@ def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
     if cells is None:
         return None
     samples, roots = cells
-    points: Iterable[Any]
+    points: list[Any]
     if v.sort in (NAT, INT):
         if any(abs(float(r)) > 2.0**50 for r in roots):
             return None
@@ -1549,35 +1549,26 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
     return PredSet(v.sort, contains, infinite)
 
 
-#: Values the other components of a pair take while one is looked at (``_infinite_slice``).
+#: Values the other component of a pair takes while one is looked at (``_infinite_slice``).
 SLICE_VALUES = 6
 
 
 def _infinite_slice(t: SetBuilder, env: Env) -> bool:
-    """Whether ``{p | ∃ā. p = (a₁, …, aₖ) ∧ φ ā}`` (Isabelle's ``{(a, b). φ a b}``) is infinite
-    because one slice is: with the other components at small values, the polynomial cells of
-    the one left (``_polynomial_set``) show φ true on an open interval, or beyond every root
-    over ℕ / ℤ. Why: ``card {(a, b). 0 < a < 100 ∧ 0 < b < 100 ∧ a ≠ b}`` over ℝ × ℝ is 0 in
-    Isabelle (card of an infinite set) and was "not a known finite set"."""
-    if not (isinstance(t.body, Quant) and t.body.kind == "exists"):
+    """Whether a set of pairs ``{(a, b). φ a b}`` is infinite because one slice is: with the
+    other component at small values, the polynomial cells of the one left
+    (``_polynomial_set``) show φ true on an open interval, or beyond every root over ℕ / ℤ.
+    Why: ``card {(a, b). 0 < a < 100 ∧ 0 < b < 100 ∧ a ≠ b}`` over ℝ × ℝ is 0 in Isabelle
+    (card of an infinite set) and was "not a known finite set"."""
+    split = split_pair(t.var, t.body) if isinstance(t.var.sort, ProdSort) else None
+    if split is None:
         return False
-    parts = conjuncts(t.body.body)
-    pair = next((c.args[1] if c.args[0] == t.var else c.args[0] for c in parts
-                 if isinstance(c, App) and c.op == "eq" and t.var in c.args), None)
-    comps = components(pair) if pair is not None else None
-    if comps is None or set(comps) != set(t.body.vars) or len(comps) != len(set(comps)):
-        return False
-    rest = [c for c in parts if t.var not in free_vars(c)]
-    if len(rest) != len(parts) - 1:
-        return False
-    phi = app("and", *rest) if len(rest) > 1 else rest[0] if rest else TRUE
-    for free in comps:
-        others = [u for u in comps if u != free]  # type: ignore[misc]
-        values = [probe_values(u.sort)[:SLICE_VALUES] for u in others]  # type: ignore[union-attr]
-        for combo in itertools.product(*values):
+    a, b, phi = split
+    if t.var in free_vars(phi):
+        return False  # still read as a whole pair somewhere
+    for free, other in ((a, b), (b, a)):
+        for x in probe_values(other.sort)[:SLICE_VALUES]:
             _tick()
-            fixed = substitute(phi, {u: Num(x, u.sort) for u, x in zip(others, combo, strict=True)})  # type: ignore[misc]
-            found = _polynomial_set(free, fixed, env)  # type: ignore[arg-type]
+            found = _polynomial_set(free, substitute(phi, {other: Num(x, other.sort)}), env)
             if isinstance(found, PredSet) and found.infinite:
                 return True
     return False
