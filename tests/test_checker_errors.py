@@ -178,10 +178,26 @@ def test_mod_and_gcd_on_declared_reals_are_type_errors_but_not_on_inferred_varia
 RULE_EXAMPLES = {
     "raw_unicode": 'theorem\nfixes x :: real\nshows "x ≤ x"',
     "types": 'theorem\nfixes v :: "real^2"\nshows "v = v"',
+    "polynomial_literal": 'theorem\nfixes a :: real\nassumes "poly [:5, 4, 3, 2:] a = 0"\nshows "a < 0"',
     "reserved_names": 'theorem\nfixes o :: real\nshows "o = o"',
     "constant_arguments": 'theorem\nfixes a b :: nat\nshows "Gcd a b = 1"',
     "class_instances": 'theorem\nfixes x :: real\nshows "x mod 2 = 0"',
 }
+
+
+def test_a_polynomial_literal_needs_computational_algebra_but_poly_of_a_list_parses():
+    """``intermediate_algebra/problem_1749``: the paper's Isabelle (Complex_Main) rejected the
+    two candidates writing ``[:5, 4, 3, 2:]`` and accepted the five applying ``poly`` to a list."""
+    import provers
+
+    literal = RULE_EXAMPLES["polynomial_literal"]
+    (err,) = parse_isabelle(literal).checker_errors
+    assert "HOL-Computational_Algebra" in err
+    assert provers.parse(literal, "isabelle", imports=("HOL-Computational_Algebra.Polynomial",)).checker_errors == ()
+    listed = literal.replace("[:5, 4, 3, 2:]", "[5, 4, 3, 2]")
+    assert parse_isabelle(listed).checker_errors == ()
+    commented = literal.replace("theorem", "theorem (* p = [:5, 4:] *)").replace("[:5, 4, 3, 2:]", "[5, 4, 3, 2]")
+    assert parse_isabelle(commented).checker_errors == ()
 
 
 def test_every_rule_has_an_example_that_only_it_flags():
@@ -220,6 +236,7 @@ def test_imports_given_by_the_caller_extend_the_context():
     ('theorem\nfixes p :: "int poly"\nshows "p = p"', 2, 17),
     ('theorem\nfixes a b :: nat\nshows "Gcd a b = 1"', 3, 8),
     ('theorem\nfixes x :: real\nshows "x mod 2 = 0"', 3, 10),
+    ('theorem\nfixes a :: real\nassumes "poly [:5, 4, 3, 2:] a = 0"\nshows "a < 0"', 3, 15),
 ])
 def test_strict_parsing_rejects_such_text_where_it_is(text, line, column):
     import provers

@@ -16,6 +16,10 @@ Each rule is a fact about Isabelle, not about one dataset (one function per rule
   ``norm``, ``*\\<^sub>R`` on pairs (HOL-Analysis: ``Finite_Cartesian_Product``,
   ``Product_Vector``), ``int poly`` (HOL-Computational_Algebra), or a name no theory defines
   (``point``, ``real2``).
+* ``polynomial_literal``: ``[:c₀, …, cₙ:]`` is HOL-Computational_Algebra's notation for a
+  polynomial (``pCons``); Complex_Main has no such syntax, so the text does not parse there
+  (the paper's Isabelle rejected every candidate that wrote one, and accepted ``poly`` applied
+  to a list, where ``poly`` is a free variable).
 * ``reserved_names``: ``o`` and ``O`` are HOL's infix compositions (``f o g``, ``r O s``), not
   names a statement can fix or bind.
 * ``constant_arguments``: ``Gcd``, ``Lcm``, ``Max``, ``Min``, ``Sup``, ``Inf`` take one set
@@ -74,6 +78,8 @@ def locate(source: str, message: str) -> int:
     if message.startswith("raw Unicode"):
         raw = _first_raw_unicode(source)
         return raw if raw is not None else 0
+    if message.startswith(POLY_LITERAL_MESSAGE[:5]):
+        return _first_outside_comments(source, _POLY_LITERAL) or 0
     t = re.match(r"the type (.+?) (needs|is not defined)", message)
     if t:
         name = t.group(1).split()[-1]
@@ -122,6 +128,18 @@ def types(source: str, statement: Statement) -> list[str]:
                        "which Complex_Main does not import")
             break
     return out
+
+
+#: the ``polynomial_literal`` message (``locate`` finds the literal by its first words)
+POLY_LITERAL_MESSAGE = ("[:…:] (a polynomial literal) needs HOL-Computational_Algebra, "
+                        "which Complex_Main does not import")
+
+
+def polynomial_literal(source: str, statement: Statement) -> list[str]:
+    return [POLY_LITERAL_MESSAGE] if _first_outside_comments(source, _POLY_LITERAL) is not None else []
+
+
+_POLY_LITERAL = re.compile(r"\[:")
 
 
 def reserved_names(source: str, statement: Statement) -> list[str]:
@@ -175,32 +193,34 @@ def _real_valued(s: Sort) -> bool:
     return s in (REAL, COMPLEX) or (isinstance(s, FunSort) and s.result in (REAL, COMPLEX))
 
 
-RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, reserved_names, constant_arguments,
-                                                            class_instances)
+RULES: tuple[Callable[[str, Statement], list[str]], ...] = (raw_unicode, types, polynomial_literal, reserved_names,
+                                                            constant_arguments, class_instances)
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _first_raw_unicode(source: str) -> int | None:
-    """Offset of the first non-ASCII character outside ``(* … *)`` comments (nested, as
+    """Offset of the first non-ASCII character outside ``(* … *)`` comments, or None."""
+    return _first_outside_comments(source, _NON_ASCII)
+
+
+def _first_outside_comments(source: str, pattern: re.Pattern) -> int | None:
+    """Offset of the first match of ``pattern`` outside ``(* … *)`` comments (nested, as
     Isabelle's), or None."""
-    first = _NON_ASCII.search(source)
-    if first is None:
-        return None
-    if "(*" not in source[:first.start()]:
-        return first.start()
-    depth, i, n = 0, 0, len(source)
-    while i < n:
-        if source.startswith("(*", i):
-            depth, i = depth + 1, i + 2
-            continue
-        if depth and source.startswith("*)", i):
-            depth, i = depth - 1, i + 2
-            continue
-        if not depth and ord(source[i]) > 127:
-            return i
-        i += 1
+    for m in pattern.finditer(source):
+        if "(*" not in source[:m.start()]:
+            return m.start()
+        depth, j = 0, 0
+        while j < m.start():
+            if source.startswith("(*", j):
+                depth, j = depth + 1, j + 2
+            elif depth and source.startswith("*)", j):
+                depth, j = depth - 1, j + 2
+            else:
+                j += 1
+        if not depth:
+            return m.start()
     return None
 
 
