@@ -1019,3 +1019,40 @@ def test_pinned_closed_forms_of_two_number_sorts_are_compared_in_the_wider_one()
     assert v.status == "inequivalent" and "differ" in v.reason, v.reason
     v = check_equivalence(ints, positive_bases, relation="symbolic", language="isabelle", timeout=1.0)
     assert v.status == "equivalent", v.reason
+
+
+# ---- a premise that equates a term with a closed one -------------------------------------
+
+PRIME_FACTORS = '''theorem
+fixes n :: int
+assumes h0 : "prime_factors n = {2, 3, 13}"
+shows "Max (prime_factors n) = 13"'''
+
+
+def test_a_term_the_premises_equate_with_a_closed_one_is_replaced_in_the_answer():
+    """``prealgebra/problem_878``: Γ ⊢ Max (prime_factors n) = Max {2, 3, 13} by congruence,
+    so the answer is pinned at 13 with no solver, and a statement that reaches 13 another way
+    (n = 78) has the same answer value."""
+    nf = nf_of(PRIME_FACTORS, "isabelle")
+    defs = definitions(nf)
+    assert defs.equated and defs.close(nf.conclusion.args[0], equated=True) is not None
+    assert defs.close(nf.premises[0]) is None  # a premise is never closed by itself
+    pin = pin_answer(nf, prover(), "A")
+    assert pin.status == "pinned" and pin.value == 13
+    other = 'theorem\nfixes n :: nat\nassumes h0 : "n = 78"\nshows "Max {p. prime p \\<and> p dvd n} = 13"'
+    v = check_equivalence(PRIME_FACTORS, other, relation="symbolic", language="isabelle", timeout=5)
+    assert v.status == "equivalent", v.reason
+    wrong = other.replace('"n = 78"', '"n = 76"')  # Max {2, 19} = 19
+    v = check_equivalence(PRIME_FACTORS, wrong.replace("= 13", "= 19"), relation="symbolic", language="isabelle",
+                          timeout=5)
+    assert v.status == "inequivalent", v.reason
+
+
+def test_an_equated_term_is_not_replaced_under_a_binder_of_its_variable():
+    """In ``∑ n ∈ {1..3}. f n`` the n of the premise ``f n = 5`` is not the summation's: the
+    sum is not 15 (f 1, f 2, f 3 are unknown), so nothing is pinned by the replacement."""
+    nf = nf_of('theorem\nfixes n :: nat and f :: "nat \\<Rightarrow> nat"\nassumes h0 : "f n = 5"\n'
+               'shows "(\\<Sum>n \\<in> {1..3}. f n) = 15"', "isabelle")
+    defs = definitions(nf)
+    assert defs.equated and defs.close(nf.conclusion.args[0], equated=True) is None
+    assert pin_answer(nf, prover(), "A").status != "pinned"

@@ -306,7 +306,7 @@ def _pin(nf: NormalForm, prove: ProveFn, vacuity: Obligation | None, cheap: bool
     # 1. propagation
     if defs is None:
         defs = definitions(nf, deadline)
-    closed = defs.close(lhs)
+    closed = defs.close(lhs, equated=True)
     closed_value = value_of(closed, {}, deadline) if closed is not None else None
     if closed is None and (partial := defs.partial_value(lhs, deadline)) is not None \
             and (literal := value_term(partial, lhs.sort)) is not None:
@@ -747,7 +747,7 @@ def holds_by_definitions(nf: NormalForm, name: str, formula: Term,
         defs = definitions(nf, deadline)
     if not defs.used:
         return None
-    conclusion = defs.close(nf.conclusion)
+    conclusion = defs.close(nf.conclusion, equated=True)
     if conclusion is None:
         return None
     verdict = truth(conclusion, {}, deadline)

@@ -59,6 +59,7 @@ from provers.ir import (
     map_term,
     num,
     provably_inhabited,
+    show,
     strip_forall,
     substitute,
     subterms,
@@ -177,6 +178,9 @@ class Definitions:
     #: function variable → (parameters, guard, body) of the premises ``∀ȳ. g → f ȳ = e`` that
     #: define f only where g holds (``partial_value``); never in ``used`` nor in ``close``
     partial: dict[Var, list[tuple[tuple[Var, ...], Term, Term]]] = field(default_factory=dict)
+    #: (t, e) of the premises ``t = e`` that equate a term t no definition closes (an
+    #: application, ``prime_factors n``) with a closed e: ``close`` puts e for t (congruence)
+    equated: list[tuple[Term, Term]] = field(default_factory=list)
 
     def defined(self, v: Var) -> bool:
         return v in self.terms or v in self.funs
@@ -210,9 +214,15 @@ class Definitions:
         return len(self.used) == len(self.nf.premises) and all(
             self.defined(v) or provably_inhabited(v.sort) for v in self.nf.variables)
 
-    def close(self, t: Term) -> Term | None:
+    def close(self, t: Term, equated: bool = False) -> Term | None:
         """``t`` with the definitions substituted (function applications beta-reduced), or
-        None when a variable remains free or a binder of ``t`` shadows a defined function."""
+        None when a variable remains free or a binder of ``t`` shadows a defined function.
+        ``equated``: a term a premise equates with a closed one (``Definitions.equated``) is
+        replaced by it first — only where Γ is assumed (Γ ⊢ t = close(t)): a premise closed
+        that way would prove itself, so no model of Γ may be read off such a closure."""
+        for u, e in self.equated if equated else ():
+            if not any(set(bound_variables(s)) & free_vars(u) for s in subterms(t)):
+                t = map_term(t, lambda s, u=u, e=e: e if s == u else None)
         if self.funs:
             if any(set(bound_variables(s)) & self.funs.keys() for s in subterms(t)):
                 return None  # a binder of t shadows a defined function
@@ -823,6 +833,21 @@ def _piecewise(equations: list[tuple[Var, tuple[Var, ...], Term, Term] | None]) 
     return out
 
 
+def _equated(p: Term, defs: Definitions) -> tuple[Term, Term] | None:
+    """``(t, e)`` when ``p`` reads ``t = e`` (either way round) with ``e`` closed once the
+    definitions are in and ``t`` an application they do not close (``prime_factors n =
+    {2, 3, 13}``): Γ ⊢ L = L[t := e] for any answer L. Not for a variable (a definition) nor
+    for a t that is a number (nothing to replace)."""
+    if not (isinstance(p, App) and p.op in ("eq", "iff") and len(p.args) == 2):
+        return None
+    for t, e in (p.args, p.args[::-1]):
+        if isinstance(t, (App, Uninterpreted)) and free_vars(t) and defs.close(t) is None:
+            closed = defs.close(e)
+            if closed is not None:
+                return t, closed
+    return None
+
+
 def definitions(nf: NormalForm, deadline: Deadline | None = None, partial: bool = True) -> Definitions:
     """The definitions among ``nf``'s premises (see the module docstring); with ``partial``,
     also the functions guarded premises define where their guards hold (``Definitions.partial``)."""
@@ -857,6 +882,10 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None, partial: bool 
                 defs.notes.append(f"the function {v.name}" + (" (piecewise)" if len(used) > 1 else ""))
             defs.used.update(used)
             changed = True
+    for i, p in enumerate(nf.premises):
+        if i not in defs.used and (pair_ := _equated(p, defs)) is not None:
+            defs.equated.append(pair_)
+            defs.notes.append(f"{show(pair_[0])} = {show(pair_[1])}")
     for i, q in enumerate(guarded if partial else ()):
         if q is None or i in defs.used:
             continue
