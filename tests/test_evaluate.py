@@ -184,6 +184,18 @@ def test_isabelle_ln_is_unspecified_at_nonpositive_points_unless_tabled():
     assert truth(app("eq", app("powr", R(-1), R(2)), R(1))) is None
 
 
+def test_a_zero_factor_makes_a_product_zero_even_where_the_other_is_unspecified():
+    """``0 · (−1) powr 2`` is 0 whatever Isabelle's ln is at −1 (every operation is total); a
+    product with no zero factor stays undecided, and a zero that is only approximate counts
+    for nothing."""
+    unspecified = app("powr", R(-1), R(2))
+    assert truth(app("eq", app("mul", R(0), unspecified), R(0))) is True
+    assert truth(app("eq", app("mul", unspecified, R(0)), R(0))) is True
+    assert truth(app("eq", app("mul", R(2), unspecified), R(0))) is None
+    assert truth(app("eq", app("mul", app("sub", app("sin", app("pi")), app("sin", app("pi"))), unspecified),
+                     R(0))) is None
+
+
 def test_arcsin_outside_unit_interval_follows_each_language():
     # Mathlib clamps the argument to [-1, 1]; Isabelle leaves the value unspecified
     import mpmath

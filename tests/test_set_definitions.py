@@ -281,6 +281,19 @@ def test_a_set_of_pairs_with_an_infinite_slice_has_card_0():
         assert _pair_card(finite) != 0
 
 
+def test_a_set_of_triples_with_an_infinite_slice_has_card_0():
+    """``counting_and_probability/problem_747``: without parentheses the disjunct ``bp = 1``
+    leaves rp and wp free, so the set of triples is infinite and its card is 0 (the stated 48
+    is false); a bounded set of triples is still counted."""
+    loose = (r"card {(bp, rp, wp) | bp rp wp::nat. bp = 1 \<or> bp = 2 \<and> rp = 1 \<or> rp = 2 \<and> "
+             r"rp \<noteq> bp \<and> wp = 1 \<or> wp = 2 \<and> wp \<noteq> rp \<and> wp \<noteq> bp}")
+    assert _pair_card(loose) == 0
+    tight = r"card {(a, b, c) | a b c::int. 0 < a \<and> a < 4 \<and> 0 < b \<and> b < a \<and> c * c = a - 1}"
+    brute = sum(1 for a in range(1, 4) for b in range(1, a) for c in range(-3, 4) if c * c == a - 1)
+    assert _pair_card(tight) == brute == 2
+    assert _pair_card(r"card {(a, b, c) | a b c::real. a * a + b * b + c * c = 0}") != 0  # one point: no slice
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2), st.integers(-6, 6), st.sampled_from(["<", ">", "="])),
                 min_size=1, max_size=3))
@@ -297,6 +310,24 @@ def test_an_infinite_slice_is_never_claimed_of_a_finite_set_of_integer_pairs(con
 
     if value == 0:
         assert count(40) == 0 or count(40) > count(20)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2), st.integers(-2, 2), st.integers(-6, 6),
+                          st.sampled_from(["<", ">", "="])), min_size=1, max_size=4))
+def test_an_infinite_slice_is_never_claimed_of_a_finite_set_of_integer_triples(constraints):
+    """The same over ℤ³: card 0 only if brute force finds no element, or more in a larger box."""
+    conds = " \\<and> ".join(f"{c1} * a + {c2} * b + {c3} * c + {c4} {op} 0" for c1, c2, c3, c4, op in constraints)
+    value = _pair_card(f"card {{(a, b, c) | a b c::int. {conds}}}")
+
+    def count(box: int) -> int:
+        ops = {"<": lambda u: u < 0, ">": lambda u: u > 0, "=": lambda u: u == 0}
+        r = range(-box, box + 1)
+        return sum(all(ops[op](c1 * a + c2 * b + c3 * c + c4) for c1, c2, c3, c4, op in constraints)
+                   for a in r for b in r for c in r)
+
+    if value == 0:
+        assert count(12) == 0 or count(12) > count(6)
 
 
 def test_interval_memberships_are_sign_conditions_of_the_cells():

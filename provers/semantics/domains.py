@@ -99,8 +99,28 @@ def split_pair(v: Var, t: Term) -> tuple[Var, Var, Term] | None:
     parts = v.sort.parts if isinstance(v.sort, ProdSort) else ()
     if len(parts) != 2 or not all(p in (NAT, INT, RAT, REAL) for p in parts):
         return None
-    a, b = Var(f"{v.name}.1", parts[0]), Var(f"{v.name}.2", parts[1])  # "." : no name clash
-    return a, b, _one_point(simplify(substitute(t, {v: pair((a, b), v.sort)})))  # type: ignore[arg-type]
+    split = split_tuple(v, t)
+    return None if split is None else (*split[0], split[1])  # type: ignore[return-value]
+
+
+def split_tuple(v: Var, t: Term) -> tuple[tuple[Var, ...], Term] | None:
+    """``t`` about a tuple variable ``v`` of numbers (pairs nested: ``(a, b, c)`` is
+    ``(a, (b, c))``), written over its components (``v.1``, ``v.2.1``, ``v.2.2``), or None."""
+    components: list[Var] = []
+
+    def spelled(name: str, s: Sort) -> Term | None:
+        if isinstance(s, ProdSort):
+            parts = [spelled(f"{name}.{i}", p) for i, p in enumerate(s.parts, 1)]
+            return None if any(p is None for p in parts) else pair(tuple(parts), s)  # type: ignore[arg-type]
+        if s not in (NAT, INT, RAT, REAL):
+            return None
+        components.append(Var(name, s))  # "." : no name clash
+        return components[-1]
+
+    whole = spelled(v.name, v.sort) if isinstance(v.sort, ProdSort) else None
+    if whole is None:
+        return None
+    return tuple(components), _one_point(simplify(substitute(t, {v: whole})))
 
 
 def _is_cast_of(t: Term, v: Var) -> bool:

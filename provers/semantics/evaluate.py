@@ -101,6 +101,7 @@ from provers.semantics.domains import (
     polynomial_cells,
     probe_values,
     split_pair,
+    split_tuple,
 )
 from provers.semantics.identities import polynomial_identity
 from provers.semantics.interval import PRECISIONS, Enclosing, enclose, exact_point
@@ -645,10 +646,14 @@ for _op, _decide in (("eq", _equality), ("ne", _equality), ("lt", _order), ("le"
 #: Operations with an integer value that an approximate argument leaves approximate
 #: (``⌈√20⌉``), while its certified enclosure is one integer: that integer, exactly.
 _ROUNDINGS = frozenset({"floor", "ceil", "round", "nat_floor", "nat_ceil"})
+#: Operations with their own handler below that evaluates the arguments itself (``_mul``).
+_NOT_STRICT = frozenset({"mul"})
 
 
 def _register_value_handlers(handlers: OpTable[Callable[[App, list[Value]], Value]]) -> None:
     for op, fn in handlers.handlers.items():
+        if op in _NOT_STRICT:
+            continue
         if op in _ROUNDINGS:
             _strict(op)(lambda t, vals, env, fn=fn: _certified_integer(t, env, fn(t, vals)))
         else:
@@ -669,6 +674,29 @@ def _certified_integer(t: App, env: Env, value: Value) -> Value:
 
 _register_value_handlers(numeric.HANDLERS)
 _register_value_handlers(sets.HANDLERS)
+_NUMERIC_MUL = numeric.HANDLERS.handlers["mul"]
+
+
+@OPERATIONS.register("mul")
+def _mul(t: App, env: Env) -> Value:
+    """A product of numbers with an exact 0 factor is 0 whatever the other factors, even
+    undecided ones: every operation is total (Isabelle's ``ln`` at x ≤ 0 is some real number),
+    so ``0 · x powr 2`` is 0 at x < 0 — a model's premise ``∀x. p x = a·x powr 2 + b·x + c``
+    with a = 0 was undecided at every negative x."""
+    vals: list[Value] = []
+    undecided: Undecided | None = None
+    for a in t.args:
+        try:
+            vals.append(_ev(a, env))
+        except Undecided as e:
+            undecided = undecided or e
+            vals.append(None)
+    if undecided is not None:
+        if t.sort in (NAT, INT, RAT, REAL) and any(is_rational(v) and not isinstance(v, bool) and v == 0
+                                                   for v in vals):
+            return 0
+        raise undecided
+    return _NUMERIC_MUL(t, vals)
 
 
 # --------------------------------------------------------------------------------------
@@ -1549,19 +1577,35 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
     return PredSet(v.sort, contains, infinite)
 
 
-#: Values the other component of a pair takes while one is looked at (``_infinite_slice``).
+#: Values each other component of a tuple takes while one is looked at (``_infinite_slice``),
+#: and the most such points per component.
 SLICE_VALUES = 6
+SLICE_POINTS = 36
 
 
 def _infinite_slice(t: SetBuilder, env: Env) -> bool:
-    """Whether a set of pairs ``{(a, b). φ a b}`` is infinite because one slice is: with the
-    other component at small values, the polynomial cells of the one left
+    """Whether a set of tuples ``{(a, b). φ a b}`` is infinite because one slice is: with the
+    other components at small values, the polynomial cells of the one left
     (``_polynomial_set``) show φ true on an open interval, or beyond every root over ℕ / ℤ.
     Why: ``card {(a, b). 0 < a < 100 ∧ 0 < b < 100 ∧ a ≠ b}`` over ℝ × ℝ is 0 in Isabelle
-    (card of an infinite set) and was "not a known finite set"."""
-    split = split_pair(t.var, t.body) if isinstance(t.var.sort, ProdSort) else None
+    (card of an infinite set) and was "not a known finite set"; so was a set of triples one
+    of whose disjuncts leaves two components free."""
+    split = split_tuple(t.var, t.body) if isinstance(t.var.sort, ProdSort) else None
     if split is None:
         return False
+    components, phi = split
+    if t.var in free_vars(phi):
+        return False  # still read as a whole tuple somewhere
+    for free in components:
+        others = [c for c in components if c != free]
+        values = [probe_values(c.sort)[:SLICE_VALUES] for c in others]
+        for xs in itertools.islice(itertools.product(*values), SLICE_POINTS):
+            _tick()
+            at = {c: Num(x, c.sort) for c, x in zip(others, xs, strict=True)}
+            found = _polynomial_set(free, substitute(phi, at), env)
+            if isinstance(found, PredSet) and found.infinite:
+                return True
+    return False
     a, b, phi = split
     if t.var in free_vars(phi):
         return False  # still read as a whole pair somewhere
