@@ -1358,3 +1358,85 @@ def test_an_exponential_identity_holds_exactly_where_its_bases_agree(base, shift
     env = {"a": a, "r": r}
     brute = all(a * r ** (k - shift) == a / Fraction(base) ** (k - shift) for k in range(shift, 41))
     assert truth(formula, env) is brute
+
+
+# ------------------------------------------------------------------ x powr k, piece by piece
+
+def _powr_body(terms, op, xv):
+    """Σ c·x powr k (k > 0) + Σ d·xʲ ⋈ 0, ours and z3's with powr as its pieces at e."""
+    ours = R(0)
+    for c, k, powr in terms:
+        atom = app("powr", xv, R(k)) if powr else app("pow", xv, num(k, NAT))
+        ours = app("add", ours, app("mul", R(c), atom))
+    return app(op, ours, R(0))
+
+
+def _z3_powr_body(terms, op, zx, ze):
+    import z3
+
+    total = 0
+    for c, k, powr in terms:
+        atom = z3.If(zx > 0, zx ** k, z3.If(zx == 0, z3.RealVal(0), ze ** k)) if powr else zx ** k
+        total = total + c * atom
+    return {"eq": total == 0, "lt": total < 0, "le": total <= 0, "ne": total != 0}[op]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(1, 3), st.booleans()), min_size=1, max_size=3),
+       st.integers(-4, 4), st.sampled_from(["eq", "lt", "le", "ne"]), st.booleans(), st.sampled_from([None, 0, 1]),
+       st.sampled_from([REAL, INT, NAT]))
+def test_powr_pieces_agree_with_z3(terms, const, op, universal, ln_neg, sort):
+    """∀ / ∃ x. Σ c·x powr k + Σ d·xʲ + c₀ ⋈ 0 (``evaluate._powr_pieces`` where no probe
+    decides), over ℝ, ℤ and ℕ: with
+    Isabelle's ln fixed at x ≤ 0 (``@ln`` = ln_neg, e = exp ln_neg), whatever we decide z3
+    decides the same for that e; with ln unspecified, what we decide holds for every e
+    (z3 proves it for all e > 0)."""
+    import z3
+
+    xv = Var("x", sort)
+    base = xv if sort == REAL else cast(xv, REAL)
+    body = _powr_body([*terms, (const, 0, False)] if const else terms, op, base)
+    if not any(p for _, _, p in terms):
+        return
+    t = Quant("forall" if universal else "exists", (xv,), body)
+    env = {} if ln_neg is None else {"@ln": FunTable({}, ln_neg)}
+    verdict = truth(t, env)  # through the entry point: it owns the step budget
+    if verdict is None:
+        return
+    zx = z3.Real("x") if sort == REAL else z3.ToReal(z3.Int("x"))
+    bound = z3.Real("x") if sort == REAL else z3.Int("x")
+    if sort == NAT:  # x ≥ 0
+        zbody_guard = z3.Int("x") >= 0
+    ze = z3.Real("e")
+    zbody = _z3_powr_body([*terms, (const, 0, False)] if const else terms, op, zx, ze)
+    if sort == NAT:
+        zbody = z3.Implies(zbody_guard, zbody) if universal else z3.And(zbody_guard, zbody)
+    q = z3.ForAll([bound], zbody) if universal else z3.Exists([bound], zbody)
+    s = z3.Solver()
+    s.set("timeout", 5000)
+    if ln_neg is None:
+        s.add(ze > 0, z3.Not(q) if verdict else q)  # some e > 0 with the other value?
+    else:
+        e = 1 if ln_neg == 0 else None
+        if e is None:
+            return  # e = exp 1 is not exact: the piece is left undecided
+        s.add(ze == e, z3.Not(q) if verdict else q)
+    assert s.check() != z3.sat, (t, env, verdict)
+
+
+def test_powr_pieces_decide_what_gpt4s_isabelle_writes():
+    """``x powr 2`` is x² only where x > 0: ``∀x. x powr 2 = x·x`` is false whatever ln is at
+    x ≤ 0 (e² = x² fails at some x < 0), true under x > 0, and ``∀x::int. real (x·x + 3x) =
+    real x powr 2 + real (3x)`` (``algebra/problem_442``'s premise with P unfolded) is false."""
+    def shows(text, env=None):
+        return truth(parse_isabelle(f'theorem\nfixes m n :: real\nshows "{text}"').conclusion, env or {})
+
+    assert shows(r"\<forall>x::real. x powr 2 = x * x") is False
+    assert shows(r"\<forall>x::real. x > 0 \<longrightarrow> x powr 2 = x * x") is True
+    assert shows(r"\<forall>x::real. x powr 2 \<ge> 0") is True
+    assert shows(r"\<exists>x::real. x powr 2 = 4") is True
+    assert shows(r"\<forall>x::int. real_of_int (x * x + 3 * x) = real_of_int x powr 2 + real_of_int (3 * x)") is False
+    # x² − 5x + 6 at x < 0 is e² + 6 − 5x > 0: true for every e, but only read with e fixed
+    roots_positive = r"\<forall>x::real. x powr 2 - m * x + n = 0 \<longrightarrow> x > 0"
+    assert shows(roots_positive, {"m": 5, "n": 6}) is None
+    assert shows(roots_positive, {"m": 5, "n": 6, "@ln": FunTable({}, 0)}) is True

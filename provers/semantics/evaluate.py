@@ -65,6 +65,7 @@ from provers.ir import (
     and_,
     app,
     by_identity,
+    cast,
     conjuncts,
     free_vars,
     is_numeric,
@@ -998,6 +999,8 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         if decided is not None:
             return decided
     decided = _by_cells(t, want, env)
+    if decided is None:
+        decided = _powr_pieces(t, want, env)
     if decided is None and not want:
         decided = _exponential_identity(t, env)
     if decided is None:
@@ -1049,6 +1052,92 @@ def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
         elif r == want:
             return want
     return None if undecided else not want
+
+
+#: Largest numeral exponent k of ``v powr k`` that ``_powr_pieces`` reads as a power.
+MAX_POWR_PIECES_EXPONENT = 16
+#: The unknown e = exp (Isabelle's ln at x ≤ 0): ``v powr k`` is eᵏ at every v < 0.
+_EXP_LN_NEG = Var("exp(ln⁻)", REAL)
+
+
+def _powr_pieces(t: Quant, want: bool, env: Env) -> bool | None:
+    """A ∀ / ∃ over one number variable v whose body reads ``v powr k`` (k a positive integer
+    numeral; the base v or v cast to ℝ), decided piece by piece: v > 0, where it is vᵏ (the
+    quantifier over that half-line goes back to the evaluator: sign cells, identities); v = 0,
+    where it is 0; and v < 0, where Isabelle's ``powr`` is exp (k · ln v) with ln one
+    unspecified constant at every v ≤ 0 (``ln_neg_is_const``), so eᵏ for one e > 0 — its value
+    when the assignment fixes ln there (``@ln``), else the piece is decided only when it is so
+    for every e: a ∀ of an equation that is not an identity in v whatever e
+    (``∀x. x² + 1 = x powr 2 + 1`` is false at x < 0: x² = e² fails somewhere). Why: GPT-4's
+    Isabelle writes ``x powr 2`` for x², and every ∀ over such a body was "unbounded"."""
+    if len(t.vars) != 1 or t.vars[0].sort not in (NAT, INT, RAT, REAL):
+        return None
+    v = t.vars[0]
+
+    def exponent(s: Term) -> int | None:
+        if isinstance(s, App) and s.op == "powr" and (s.args[0] == v or s.args[0] == cast(v, REAL)) \
+                and isinstance(s.args[1], Num) and s.args[1].value == int(s.args[1].value) \
+                and 0 < s.args[1].value <= MAX_POWR_PIECES_EXPONENT:
+            return int(s.args[1].value)
+        return None
+
+    if not any(exponent(s) is not None for s in subterms(t.body)):
+        return None
+
+    def body_with(power: Callable[[Term, int], Term]) -> Term:
+        return map_term(t.body, lambda s: power(s.args[0], k) if (k := exponent(s)) is not None else None)
+
+    zero = Num(0, v.sort)
+
+    def piece(guard: Term, body: Term) -> Term:
+        return Quant(t.kind, (v,), and_(guard, body) if want else app("implies", guard, body))
+
+    results: list[bool | None] = []
+    r, exact, _ = _tri(piece(app("gt", v, zero), body_with(lambda b, k: app("pow", b, Num(k, NAT)))), env)
+    results.append(r if exact else None)
+    r, exact, _ = _tri(t.body, {**env, v.name: 0})
+    results.append(r if exact else None)
+    if v.sort != NAT:
+        results.append(_negative_powr_piece(v, want, env, body_with, lambda body: piece(app("lt", v, zero), body)))
+    if want in results:
+        return want
+    return None if None in results else not want
+
+
+def _negative_powr_piece(v: Var, want: bool, env: Env, body_with: Callable[[Callable[[Term, int], Term]], Term],
+                         piece: Callable[[Term], Term]) -> bool | None:
+    """``_powr_pieces``' v < 0 piece, ``v powr k`` read as eᵏ (``piece``: the quantifier over
+    v < 0 of a body). With ln fixed at x ≤ 0 by the assignment (a constant ``@ln`` table), e
+    is known; otherwise only a ∀ of an equation that no e makes an identity in v is decided
+    (False): an identity on the infinitely many v < 0 is one on every v."""
+    fix = env.get("@ln")
+    if isinstance(fix, FunTable) and not fix.entries and fix.fill is None:
+        e = numeric.exp(fix.default) if fix.default != 0 else 1
+        if not is_rational(e):
+            return None
+        r, exact, _ = _tri(piece(body_with(lambda b, k: Num(Fraction(e) ** k, REAL))), env)
+        return r if exact else None
+    if want:
+        return None
+    env = {k: x for k, x in env.items() if k != _EXP_LN_NEG.name}
+    e_powers = body_with(lambda b, k: app("pow", _EXP_LN_NEG, Num(k, NAT)))
+    if isinstance(e_powers, App) and e_powers.op == "implies" and _EXP_LN_NEG not in free_vars(e_powers.args[0]):
+        # a guard no v < 0 meets (∀x. x > 0 → …): the piece holds whatever e
+        r, exact, _ = _tri(Quant("exists", (v,), and_(app("lt", v, Num(0, v.sort)), e_powers.args[0])), env)
+        if r is False and exact:
+            return True
+    if v not in free_vars(e_powers):  # a statement about e alone: true (false) for every e > 0?
+        positive = app("gt", _EXP_LN_NEG, Num(0, REAL))
+        for claim, answer in ((e_powers, True), (app("not", e_powers), False)):
+            r, exact, _ = _tri(Quant("forall", (_EXP_LN_NEG,), app("implies", positive, claim)), env)
+            if r is True and exact:
+                return answer
+        return None
+    identity = polynomial_identity(Quant("forall", (v,), e_powers))
+    if identity is None:
+        return None
+    r, exact, _ = _tri(identity, env)
+    return r if exact else None
 
 
 def _exponential_identity(t: Quant, env: Env) -> bool | None:
