@@ -369,3 +369,21 @@ def test_primes_above_a_bound_are_infinite_below_one_finite():
     assert card(r"p::int. prime p \<and> p \<le> 20") == 8
     assert card(r"p::int. prime p \<and> p \<ge> 20") == 0  # infinite
     assert card(r"p::nat. p dvd 0 \<and> p \<ge> 3") == 0  # every p ≥ 3: infinite
+
+
+def test_a_slice_through_an_equation_that_fixes_its_variable_is_not_looked_at():
+    """``x + y − z = 0`` fixes x, y and z once the others are given, so no slice of the
+    triples (``intermediate_algebra/problem_1447``) can be infinite and none is computed (each
+    costs a real-root isolation); a pair's slice through ``a·b = 1`` is not so fixed (a = 0)."""
+    from provers.ir import REAL, Var, app
+    from provers.semantics.domains import pins_finitely
+
+    a, b, c = Var("a", REAL), Var("b", REAL), Var("c", REAL)
+    assert pins_finitely(a, app("eq", app("sub", app("add", a, b), c), Num(0, REAL)))
+    assert pins_finitely(a, app("eq", app("mul", Num(2, REAL), app("mul", a, a)), b))
+    assert not pins_finitely(a, app("eq", app("mul", a, b), Num(1, REAL)))
+    assert not pins_finitely(a, app("eq", b, Num(1, REAL)))
+    assert not pins_finitely(a, app("lt", a, b))
+    system = (r"card {(x, y, z) | x y z::real. x + y - z = 0 \<and> x * z - x * y + y * z = 27 "
+              r"\<and> x * y * z = 54}")
+    assert _pair_card(system) != 0  # finite, and not claimed infinite

@@ -123,6 +123,22 @@ def split_tuple(v: Var, t: Term) -> tuple[tuple[Var, ...], Term] | None:
     return tuple(components), _one_point(simplify(substitute(t, {v: whole})))
 
 
+def pins_finitely(v: Var, g: Term) -> bool:
+    """``g`` is an equation that holds at finitely many v whatever the other variables are: a
+    polynomial in v whose leading coefficient is a nonzero numeral (``v + w = 3``,
+    ``2·v² = w``). A slice of a set through such a conjunct is finite."""
+    if not (isinstance(g, App) and g.op == "eq" and v in free_vars(g) and v.sort in (NAT, INT, RAT, REAL)):
+        return False
+    diff = _difference(v, g.args[0], g.args[1], False)
+    if diff is None:
+        return False
+    degree = max((deg for (deg, _, _), c in diff.items() if c), default=0)
+    if degree == 0:
+        return False
+    leading = [(atoms, r, c) for (deg, r, atoms), c in diff.items() if deg == degree and c]
+    return all(not atoms and r == 1 for atoms, r, _ in leading) and sum(c for _, _, c in leading) != 0
+
+
 def _is_cast_of(t: Term, v: Var) -> bool:
     return isinstance(t, App) and t.op == "cast" and t.args[0] == v
 
