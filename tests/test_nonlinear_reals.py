@@ -260,6 +260,42 @@ def test_a_model_where_every_powr_is_specified_is_asked_for():
     assert vacuous(negative, timeout=1.0, language="isabelle").status == "unknown"
 
 
+SCIENTIFIC = """theorem
+fixes red photon a b :: real
+assumes h0 : "red = 7 * 10 powr (-7)"
+and h1 : "1 / photon = 2000 * (1 / red)"
+and h2 : "1 \\<le> a"
+and h3 : "a < 10"
+and h4 : "photon = a * 10 powr b"
+shows  "a + b = -6.5\""""
+
+
+def test_a_numerals_power_with_a_symbolic_exponent_is_known_at_integer_exponents():
+    """``a · 10 powr b = 3.5·10⁻¹⁰`` with 1 ≤ a < 10 (``algebra/problem_578``): the solver
+    guessed 10 powr b at some rational b (a model the evaluator rejects); 10 powr b is 10ᵇ at
+    the integers, and the question restricted to them has the model a = 7/2, b = −10."""
+    from provers.engine.equivalence import vacuous
+
+    ob = vacuous(SCIENTIFIC, timeout=1.0, language="isabelle")
+    assert ob.status == "refuted", ob.detail
+    assert (ob.model["a"], ob.model["b"]) == (Fraction(7, 2), -10)
+    st_ = provers.parse(SCIENTIFIC, "isabelle")
+    assert truth(app("and", *(h.formula for h in st_.hypotheses)), ob.model) is True
+
+
+def test_the_integer_exponent_restriction_never_proves():
+    """``∀b. 10 powr b ≠ 5`` is false (b = log₁₀ 5); restricted to integer b it has no
+    counterexample, and that unsat must not come back as a proof."""
+    b = Var("b", REAL)
+    never_five = Quant("forall", (b,), app("ne", app("powr", Num(10, REAL), b), Num(5, REAL)))
+    assert lower_obligation(never_five).real_exponents
+    assert not isinstance(solve("z3", never_five, 1.0), Proved)
+    assert not isinstance(solve("cvc5", never_five, 1.0), Proved)
+    # with the value at an integer exponent the restricted question refutes (b = 2)
+    never_hundred = Quant("forall", (b,), app("ne", app("powr", Num(10, REAL), b), Num(100, REAL)))
+    assert isinstance(solve("z3", never_hundred, 1.0), Refuted)
+
+
 # ---- quadratic irrationals outside the field fragment ------------------------------------
 
 

@@ -129,6 +129,10 @@ class Lowered:
     #: opaque symbol of its variables (``Lowerer._opaque_head``): (f, the symbol, f x̄, the
     #: symbol's variables)
     opaque_heads: tuple[tuple[Var, str, Term, tuple[Var, ...]], ...] = ()
+    #: a numeral's power with a symbolic exponent (``10 powr b``) was lowered: a spurious
+    #: model may have guessed its value, and ``integral_exponents=True`` asks for one at an
+    #: integer exponent, where the facts give it exactly (``rewrites._integer_exponent_values``)
+    real_exponents: bool = False
 
 
 #: Operations that take Complex arguments outside ``COMPLEX_PARTS``.
@@ -145,9 +149,12 @@ class _Scope:
 class Lowerer:
     """Rewrites one obligation; collects facts per scope. Use ``lower_obligation``."""
 
-    def __init__(self, constrain_facts: bool = False, witness_existentials: bool = False) -> None:
+    def __init__(self, constrain_facts: bool = False, witness_existentials: bool = False,
+                 integral_exponents: bool = False) -> None:
         self.constrain_facts = constrain_facts
         self.witness_existentials = witness_existentials
+        self.integral_exponents = integral_exponents  # a restriction: models only, no proofs
+        self.real_exponents: list[Term] = []  # symbolic exponents of numerals' powers
         self.constrainable = False
         self.top_facts: list[Term] = []
         self.scopes: list[_Scope] = []
@@ -559,14 +566,16 @@ def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...
 
 
 def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool = False,
-                     witness_existentials: bool = False) -> Lowered:
+                     witness_existentials: bool = False, integral_exponents: bool = False) -> Lowered:
     """Lower a closed formula (free variables count as universally quantified).
 
     ``fold`` first replaces exactly-known ground subterms by numerals (``fold_ground``);
     tests of the encodings themselves turn it off. ``constrain_facts``: the facts of a
     quantifier the negated obligation asserts are conjoined, not hypotheses
     (``Lowerer.quantifier``). ``witness_existentials``: an ∃ it asserts outside binders
-    becomes constants (``Lowerer.witnessed``).
+    becomes constants (``Lowerer.witnessed``). ``integral_exponents``: the symbolic exponents
+    of numerals' powers are integers — not a fact but a restriction, so the question can only
+    give models (``solve._other_questions``).
     """
     if obligation.sort != BOOL:
         raise Unsupported(f"obligation of sort {obligation.sort}, not a formula")
@@ -584,7 +593,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     consts = [v for v in consts if v not in dict(defined)]
     body, summarized = summarized_lists(body, consts)
     consts = [v for v in consts if v not in {w for w, _, _ in summarized}] + [x for _, s, n in summarized for x in (s, n)]
-    lw = Lowerer(constrain_facts, witness_existentials)
+    lw = Lowerer(constrain_facts, witness_existentials, integral_exponents)
     body = shared_conjuncts_out(body)
     body = pairs.simplify(body, isabelle=False)  # (x, y) = (0, 0): the solvers have no pairs
     if fold:
@@ -604,7 +613,8 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms(consts, lw.nat_valued))
     return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable,
-                   defined, summarized, tuple(lw.set_functions.items()), tuple(lw.opaque_heads))
+                   defined, summarized, tuple(lw.set_functions.items()), tuple(lw.opaque_heads),
+                   bool(lw.real_exponents))
 
 
 def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Any], ...]]:

@@ -396,6 +396,8 @@ def _real_power(lw: Lowerer, t: App, pol: int) -> Term:
             return c_ite(c_eq(x, zero), zero, c_ite(c_lt(zero, x), zp, neg))
     yv = lw.lower(e, 0)
     r = c_ufun("%" + t.op, REAL, x, yv)
+    if isinstance(base, Num) and base.value > 0 and base.value != 1:
+        _integer_exponent_values(lw, Fraction(base.value), yv, r)
     if t.op == "rpow":
         lw.fact(c_imp(c_eq(x, zero), c_eq(r, c_ite(c_eq(yv, zero), one, zero))))
     else:
@@ -415,6 +417,25 @@ def _real_power(lw: Lowerer, t: App, pol: int) -> Term:
             if t.op == "rpow" and q == 2:  # x < 0: |x|^y · cos(pπ/2) with p odd = 0
                 lw.fact(c_imp(c_lt(x, zero), c_eq(r, zero)))
     return r
+
+
+#: ``c powr y`` with a numeral base c and y symbolic: its exact value at the integers y = −K … K.
+INTEGER_EXPONENT_FACTS = 12
+
+
+def _integer_exponent_values(lw: Lowerer, c: Fraction, y: Term, r: Term) -> None:
+    """``c powr y`` (c > 0, c ≠ 1) at integer y is cʸ exactly: facts the solver may use to pick
+    a model whose power the evaluator confirms (``a · 10 powr b = 7·10⁻⁷ / 2000`` with
+    1 ≤ a < 10 at b = −10), where any other b gives a power the solver guessed. The exponent
+    is recorded (``Lowerer.real_exponents``); with ``integral_exponents`` the solver is told y
+    is one of those integers, a restriction that only serves to find models (``solve`` never takes a
+    proof from that question)."""
+    for k in range(-INTEGER_EXPONENT_FACTS, INTEGER_EXPONENT_FACTS + 1):
+        lw.fact(c_imp(c_eq(y, creal(k)), c_eq(r, creal(c ** k))))
+    lw.real_exponents.append(y)
+    if lw.integral_exponents:  # one of the integers where the power is known
+        lw.fact(c_and(c_eq(y, c_to_real(c_floor(y))), c_le(creal(-INTEGER_EXPONENT_FACTS), y),
+                      c_le(y, creal(INTEGER_EXPONENT_FACTS))))
 
 
 # -- rounding and integer conversions ------------------------------------------------
