@@ -1440,3 +1440,29 @@ def test_powr_pieces_decide_what_gpt4s_isabelle_writes():
     roots_positive = r"\<forall>x::real. x powr 2 - m * x + n = 0 \<longrightarrow> x > 0"
     assert shows(roots_positive, {"m": 5, "n": 6}) is None
     assert shows(roots_positive, {"m": 5, "n": 6, "@ln": FunTable({}, 0)}) is True
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-50, 50), st.integers(2, 30), st.integers(10**6, 10**7), st.integers(-50, 50), st.integers(1, 2000),
+       st.sampled_from(["mod", "emod", "fmod"]))
+def test_a_remainder_of_a_huge_power_is_computed_modulo_the_divisor(a, b, n, c, m, op):
+    """``(a·bⁿ + c) mod m`` with bⁿ far too large to compute is reduced modulo m
+    (``evaluate._remainder``), and agrees with Python's three-argument ``pow``; over ℕ the
+    truncated − is not reduced (left undecided, never guessed)."""
+    sort = NAT if op == "mod" else INT  # ℕ's mod; ℤ's Lean and Isabelle remainders
+    a, c = (abs(a), abs(c)) if sort == NAT else (a, c)
+    e = app("add", app("mul", num(a, sort), app("pow", num(b, sort), num(n, NAT))), num(c, sort))
+    got = evaluate(app_sorted(op, sort, e, num(m, sort)), {})
+    assert got == (a * pow(b, n, m) + c) % m
+    truncated = app("sub", app("pow", num(b, NAT), num(n, NAT)), num(1, NAT))
+    assert isinstance(evaluate(app_sorted("mod", NAT, truncated, num(m, NAT)), {}), Undetermined)
+
+
+def test_a_zero_dividend_makes_a_quotient_and_a_remainder_zero():
+    """``(123 div 999) mod 10 ^ 123999`` is 0 mod (a power too large to compute) = 0
+    (``number_theory/problem_154``); a zero divisor decides nothing (x mod 0 = x)."""
+    huge = app("pow", num(10, NAT), num(123999, NAT))
+    zero = app("div", num(123, NAT), num(999, NAT))
+    assert evaluate(app_sorted("mod", NAT, zero, huge), {}) == 0
+    assert evaluate(app("div", zero, huge), {}) == 0
+    assert isinstance(evaluate(app_sorted("mod", NAT, huge, num(0, NAT)), {}), Undetermined)

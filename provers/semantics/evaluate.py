@@ -665,8 +665,9 @@ for _op, _decide in (("eq", _equality), ("ne", _equality), ("lt", _order), ("le"
 #: Operations with an integer value that an approximate argument leaves approximate
 #: (``⌈√20⌉``), while its certified enclosure is one integer: that integer, exactly.
 _ROUNDINGS = frozenset({"floor", "ceil", "round", "nat_floor", "nat_ceil"})
-#: Operations with their own handler below that evaluates the arguments itself (``_mul``).
-_NOT_STRICT = frozenset({"mul"})
+#: Operations with their own handler below that evaluates the arguments itself
+#: (``_zero_absorbing``).
+_NOT_STRICT = frozenset({"mul", "div", "mod", "ediv", "emod", "fdiv", "fmod"})
 
 
 def _register_value_handlers(handlers: OpTable[Callable[[App, list[Value]], Value]]) -> None:
@@ -693,15 +694,23 @@ def _certified_integer(t: App, env: Env, value: Value) -> Value:
 
 _register_value_handlers(numeric.HANDLERS)
 _register_value_handlers(sets.HANDLERS)
-_NUMERIC_MUL = numeric.HANDLERS.handlers["mul"]
+_NUMERIC = {op: numeric.HANDLERS.handlers[op] for op in ("mul", "div", "mod", "ediv", "emod", "fdiv", "fmod")}
 
 
-@OPERATIONS.register("mul")
-def _mul(t: App, env: Env) -> Value:
-    """A product of numbers with an exact 0 factor is 0 whatever the other factors, even
-    undecided ones: every operation is total (Isabelle's ``ln`` at x ≤ 0 is some real number),
-    so ``0 · x powr 2`` is 0 at x < 0 — a model's premise ``∀x. p x = a·x powr 2 + b·x + c``
-    with a = 0 was undecided at every negative x."""
+#: Operations whose value is 0 when their first argument is exactly 0, whatever the others:
+#: every operation is total (x / 0 = 0; Isabelle's ``ln`` at x ≤ 0 is some real number), so
+#: ``0 · x powr 2`` at x < 0 and ``(123 div 999) mod 10 ^ 123999`` are 0. For ``mul`` any
+#: argument may be the 0. (Not for a remainder's divisor: x mod 0 = x.)
+_ZERO_ABSORBING = ("mul", "div", "mod", "ediv", "emod", "fdiv", "fmod")
+#: remainders whose value at a positive divisor m is Python's ``% m``
+_REMAINDERS = frozenset({"mod", "emod", "fmod"})
+
+
+@OPERATIONS.register(*_ZERO_ABSORBING)
+def _zero_absorbing(t: App, env: Env) -> Value:
+    """The operation's value, 0 where a 0 argument decides it though another is undecided
+    (``_ZERO_ABSORBING``), and a remainder of a power too large to compute reduced modulo
+    its divisor (``_remainder``)."""
     vals: list[Value] = []
     undecided: Undecided | None = None
     for a in t.args:
@@ -710,12 +719,59 @@ def _mul(t: App, env: Env) -> Value:
         except Undecided as e:
             undecided = undecided or e
             vals.append(None)
-    if undecided is not None:
-        if t.sort in (NAT, INT, RAT, REAL) and any(is_rational(v) and not isinstance(v, bool) and v == 0
-                                                   for v in vals):
+    if undecided is None:
+        return _NUMERIC[t.op](t, vals)
+    if t.sort in (NAT, INT, RAT, REAL):
+        zeros = vals if t.op == "mul" else vals[:1]
+        if any(is_rational(v) and not isinstance(v, bool) and v == 0 for v in zeros):
             return 0
-        raise undecided
-    return _NUMERIC_MUL(t, vals)
+        if t.op in _REMAINDERS and vals[0] is None:
+            reduced = _remainder(t.args[0], vals[1], env)
+            if reduced is not None:
+                return reduced
+    raise undecided
+
+
+def _remainder(e: Term, m: Value, env: Env) -> int | None:
+    """``e mod m`` for an integer m > 0 computed modulo m (``(123 · 10 ^ 123999) mod 999``:
+    the power is too large to compute, its residue is not), through numerals, +, ·, natural
+    powers (``pow(b, n, m)``), casts between ℕ and ℤ, and − on ℤ; None elsewhere."""
+    if not (isinstance(m, int) and not isinstance(m, bool) and m > 0):
+        return None
+
+    def residue(u: Term) -> int | None:
+        if u.sort not in (NAT, INT):
+            return None
+        if isinstance(u, App):
+            if u.op in ("add", "mul") or (u.op == "sub" and u.sort == INT):
+                parts = [residue(a) for a in u.args]
+                if any(p is None for p in parts):
+                    return None
+                out = parts[0]
+                for p in parts[1:]:
+                    out = out + p if u.op == "add" else out * p if u.op == "mul" else out - p
+                return out % m
+            if u.op == "neg" and u.sort == INT:
+                r = residue(u.args[0])
+                return None if r is None else -r % m
+            if u.op == "cast" and u.args[0].sort in (NAT, INT):
+                return residue(u.args[0])
+            if u.op == "pow":
+                b = residue(u.args[0])
+                try:
+                    n = _ev(u.args[1], env)
+                except Undecided:
+                    return None
+                if b is None or not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                    return None
+                return pow(b, n, m)
+        try:
+            v = _ev(u, env)
+        except Undecided:
+            return None
+        return v % m if isinstance(v, int) and not isinstance(v, bool) else None
+
+    return residue(e)
 
 
 # --------------------------------------------------------------------------------------
