@@ -1466,3 +1466,28 @@ def test_a_zero_dividend_makes_a_quotient_and_a_remainder_zero():
     assert evaluate(app_sorted("mod", NAT, zero, huge), {}) == 0
     assert evaluate(app("div", zero, huge), {}) == 0
     assert isinstance(evaluate(app_sorted("mod", NAT, huge, num(0, NAT)), {}), Undetermined)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-6, 6), min_size=1, max_size=5), st.integers(0, 5), st.booleans())
+def test_the_gcd_of_a_polynomials_values_is_the_gcd_of_d_plus_one_of_them(coeffs, low, bounded):
+    """``Gcd {p n | n. low ≤ n}`` (``evaluate._gcd_of_polynomial_image``) against brute force
+    over 80 values (over ℤ without a bound: −40 … 40); ``Gcd`` / ``Lcm`` of a finite set are
+    their gcd / lcm."""
+    sort = INT
+    n = Var("n", sort)
+    p = num(0, sort)
+    for k, c in enumerate(coeffs):
+        p = app("add", p, app("mul", num(c, sort), app("pow", n, num(k, NAT))))
+    z = Var("z", sort)
+    guard = app("ge", n, num(low, sort)) if bounded else app("eq", num(0, sort), num(0, sort))
+    s = SetBuilder(z, Quant("exists", (n,), app("and", app("eq", z, p), guard)))
+    got = evaluate(uninterpreted("Gcd", (s,), sort), {})
+    values = range(low, low + 80) if bounded else range(-40, 41)
+    brute = 0
+    for v in values:
+        brute = math.gcd(brute, sum(c * v ** k for k, c in enumerate(coeffs)))
+    assert got == brute
+    finite = frozenset(sum(c * v ** k for k, c in enumerate(coeffs)) for v in range(low, low + 4))
+    assert evaluate(uninterpreted("Lcm", (Var("F", SetSort(INT)),), INT), {"F": finite}) == (
+        0 if 0 in finite else abs(math.lcm(*finite)))

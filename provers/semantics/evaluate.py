@@ -381,6 +381,10 @@ def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
     if table is None and t.symbol == "UNIV" and not t.args and isinstance(t.sort, SetSort) \
             and t.sort.elem in (NAT, INT, RAT, REAL, COMPLEX):  # Isabelle's UNIV: the whole (infinite) type
         return PredSet(t.sort.elem, lambda x: True, True)
+    if table is None and t.symbol == "Gcd" and len(t.args) == 1 and isinstance(t.args[0], SetBuilder):
+        gcd = _gcd_of_polynomial_image(t.args[0], env)
+        if gcd is not None:
+            return gcd
     if table is None and t.symbol in LIBRARY:  # Rat.den, Nat.totient: computed exactly
         args = [_ev(a, env) for a in t.args]
         value = library_value(t.symbol, args, [a.sort for a in t.args])
@@ -394,6 +398,51 @@ def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
     if not t.args:
         return table(*()) if isinstance(table, FunTable) else table
     return _call(table, [_ev(a, env) for a in t.args], t.symbol)
+
+
+def _gcd_of_polynomial_image(t: SetBuilder, env: Env) -> int | None:
+    """``Gcd {p n | n. a ≤ n}`` for a polynomial p of degree d with integer values: the gcd
+    of p a, …, p (a + d). Why: p n = Σₖ Δᵏp(a)·C(n − a, k), so the values are the integer
+    combinations of the finite differences Δᵏp(a), which are in turn combinations of p a …
+    p (a + d) (and the same holds for every n ∈ ℤ, where C(n − a, k) is an integer too).
+    ``number_theory/problem_1260``: the products of four consecutive integers have Gcd 24.
+    None unless the set is ``{z | ∃n. z = p n ∧ guards}`` over ℕ / ℤ with guards that only
+    bound n below (by a numeral) or say ``n ∈ UNIV``."""
+    if t.var.sort not in (NAT, INT) or not (isinstance(t.body, Quant) and t.body.kind == "exists"
+                                             and len(t.body.vars) == 1):
+        return None
+    n = t.body.vars[0]
+    if n.sort not in (NAT, INT):
+        return None
+    image, low = None, 0 if n.sort == NAT else None
+    for g in conjuncts(t.body.body):
+        if isinstance(g, App) and g.op == "eq" and t.var in g.args and image is None:
+            image = g.args[1] if g.args[0] == t.var else g.args[0]
+            continue
+        if isinstance(g, App) and g.op == "mem" and g.args[0] == n and isinstance(g.args[1], Uninterpreted) \
+                and g.args[1].symbol == "UNIV":
+            continue
+        if n not in free_vars(g) and _tri(g, env)[:2] == (True, True):
+            continue  # a condition that holds whatever n is
+        bound = numeral_lower_bound(g, n)
+        if bound is None:
+            return None
+        low = bound if low is None else max(low, bound)
+    if image is None or t.var in free_vars(image):
+        return None
+    poly = PolynomialReader(n, low).read(image)
+    if poly is None or any(atoms or r != 1 for (_, r, atoms) in poly):
+        return None
+    degree = max((deg for (deg, _, _), c in poly.items() if c), default=0)
+    start = low if low is not None else 0
+    gcd = 0
+    for k in range(start, start + degree + 1):
+        _tick()
+        v = _ev(image, {**env, n.name: k})
+        if not (isinstance(v, int) and not isinstance(v, bool)):
+            return None
+        gcd = math.gcd(gcd, v)
+    return gcd
 
 
 #: Largest ℕ value ``LEAST n. P n`` is searched up to when P bounds no finite domain.

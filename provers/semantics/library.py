@@ -9,7 +9,7 @@ against the one meaning Mathlib gives them, including its conventions at 0
 (``Nat.totient 0 = 0``, ``Int.sqrt z = Nat.sqrt z.toNat``, ``Nat.primeFactors 0 = ∅``,
 ``Squarefree 0`` false). Isabelle's ``Pow`` and Mathlib's ``Finset.powerset`` of a finite set
 are its subsets; Isabelle's ``Max``/``Min`` of a finite nonempty set its largest / smallest
-element. A pair is a Python tuple (``fst``/``snd`` its parts).
+element, and ``Gcd`` / ``Lcm`` of a finite set of integers their gcd / lcm. A pair is a Python tuple (``fst``/``snd`` its parts).
 
 One entry per symbol in ``LIBRARY``: a function of the exact argument values and the
 arguments' sorts, returning the value or None (an argument not exact, or a sort it does not
@@ -204,6 +204,22 @@ def _extreme(pick: Callable[..., Any]) -> Callable[[list[Any], list[Sort]], Any]
     return extreme
 
 
+def _gcd_lcm(lcm: bool) -> Callable[[list[Any], list[Sort]], Any]:
+    """Isabelle ``Gcd`` / ``Lcm`` of a finite set of integers: ``Gcd {} = 0``, ``Lcm {} = 1``,
+    an element 0 makes the Lcm 0, both are ≥ 0 (normalized on ℤ). None on other sets (an
+    infinite one: ``evaluate._gcd_of_polynomial_image`` reads its term)."""
+    def value(args: list[Any], sorts: list[Sort]) -> Any:
+        s = args[0]
+        if not isinstance(s, frozenset) or any(_int(x) is None for x in s):
+            return None
+        out = 1 if lcm else 0
+        for x in s:
+            out = math.lcm(out, x) if lcm else math.gcd(out, x)
+        return abs(out)
+
+    return value
+
+
 def _pair(args: list[Any], sorts: list[Sort]) -> Any:
     return tuple(args)
 
@@ -241,6 +257,8 @@ LIBRARY: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = 
     "Finset.powerset": (1, _powerset),
     "Max": (1, _extreme(max)),  # Isabelle, of a finite nonempty set
     "Min": (1, _extreme(min)),
+    "Gcd": (1, _gcd_lcm(False)),  # Isabelle, of a finite set of integers
+    "Lcm": (1, _gcd_lcm(True)),
     # pairs as Python tuples (Isabelle Pair/fst/snd, Lean Prod.mk/Prod.fst/Prod.snd)
     "Pair": (2, _pair),
     "Times": (2, _times),  # Isabelle A × B of sets
