@@ -630,19 +630,27 @@ def _ite(t: App, env: Env) -> Any:
 # --------------------------------------------------------------------------------------
 
 
+def _argument_values(t: App, env: Env) -> tuple[list[Value], Undecided | None]:
+    """``t``'s argument values left to right, None where one is undecided, and the first
+    reason: for handlers that may decide without every argument."""
+    vals: list[Value] = []
+    undecided: Undecided | None = None
+    for a in t.args:
+        try:
+            vals.append(_ev(a, env))
+        except Undecided as e:
+            undecided = undecided or e
+            vals.append(None)
+    return vals, undecided
+
+
 def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
     """A relation on argument values that is first CERTIFIED (``certify``: enclosures and
     closed forms) when an argument is approximate or could not be evaluated exactly, so that
     √2 < 3/2 is exactly false instead of approximately."""
 
     def handler(t: App, env: Env) -> Value:
-        vals, undecided = [], None
-        for a in t.args:
-            try:
-                vals.append(_ev(a, env))
-            except Undecided as e:
-                undecided = undecided or e
-                vals.append(None)
+        vals, undecided = _argument_values(t, env)
         if undecided is not None or any(isinstance(v, Approx) for v in vals):
             s = certified_sign(t.args[0], t.args[1], lambda u: _ev(u, env))
             if s is not None:
@@ -760,14 +768,7 @@ def _zero_absorbing(t: App, env: Env) -> Value:
     """The operation's value, 0 where a 0 argument decides it though another is undecided
     (``_ZERO_ABSORBING``), and a remainder of a power too large to compute reduced modulo
     its divisor (``_remainder``)."""
-    vals: list[Value] = []
-    undecided: Undecided | None = None
-    for a in t.args:
-        try:
-            vals.append(_ev(a, env))
-        except Undecided as e:
-            undecided = undecided or e
-            vals.append(None)
+    vals, undecided = _argument_values(t, env)
     if undecided is None:
         return _NUMERIC[t.op](t, vals)
     if t.sort in (NAT, INT, RAT, REAL):
