@@ -78,7 +78,7 @@ def locate(source: str, message: str) -> int:
     if message.startswith("raw Unicode"):
         raw = _first_raw_unicode(source)
         return raw if raw is not None else 0
-    if message.startswith(POLY_LITERAL_MESSAGE[:5]):
+    if message == POLY_LITERAL_MESSAGE:
         return _first_outside_comments(source, _POLY_LITERAL) or 0
     t = re.match(r"the type (.+?) (needs|is not defined)", message)
     if t:
@@ -130,16 +130,14 @@ def types(source: str, statement: Statement) -> list[str]:
     return out
 
 
-#: the ``polynomial_literal`` message (``locate`` finds the literal by its first words)
+#: the ``polynomial_literal`` message, and the literal's opening bracket
 POLY_LITERAL_MESSAGE = ("[:…:] (a polynomial literal) needs HOL-Computational_Algebra, "
                         "which Complex_Main does not import")
+_POLY_LITERAL = re.compile(r"\[:")
 
 
 def polynomial_literal(source: str, statement: Statement) -> list[str]:
     return [POLY_LITERAL_MESSAGE] if _first_outside_comments(source, _POLY_LITERAL) is not None else []
-
-
-_POLY_LITERAL = re.compile(r"\[:")
 
 
 def reserved_names(source: str, statement: Statement) -> list[str]:
@@ -207,21 +205,23 @@ def _first_raw_unicode(source: str) -> int | None:
 
 def _first_outside_comments(source: str, pattern: re.Pattern) -> int | None:
     """Offset of the first match of ``pattern`` outside ``(* … *)`` comments (nested, as
-    Isabelle's), or None."""
-    for m in pattern.finditer(source):
-        if "(*" not in source[:m.start()]:
-            return m.start()
-        depth, j = 0, 0
-        while j < m.start():
-            if source.startswith("(*", j):
-                depth, j = depth + 1, j + 2
-            elif depth and source.startswith("*)", j):
-                depth, j = depth - 1, j + 2
-            else:
-                j += 1
-        if not depth:
-            return m.start()
-    return None
+    Isabelle's), or None: one pass blanks the comments (offsets kept), one search."""
+    if "(*" not in source:
+        m = pattern.search(source)
+        return None if m is None else m.start()
+    kept, depth, i, n = [], 0, 0, len(source)
+    while i < n:
+        if source.startswith("(*", i):
+            depth, i = depth + 1, i + 2
+            kept.append("  ")
+        elif depth and source.startswith("*)", i):
+            depth, i = depth - 1, i + 2
+            kept.append("  ")
+        else:
+            kept.append(" " if depth else source[i])
+            i += 1
+    m = pattern.search("".join(kept))
+    return None if m is None else m.start()
 
 
 def _foreign_type(name: str) -> str:

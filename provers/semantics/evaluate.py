@@ -722,14 +722,17 @@ for _op, _decide in (("eq", _equality), ("ne", _equality), ("lt", _order), ("le"
 #: Operations with an integer value that an approximate argument leaves approximate
 #: (``⌈√20⌉``), while its certified enclosure is one integer: that integer, exactly.
 _ROUNDINGS = frozenset({"floor", "ceil", "round", "nat_floor", "nat_ceil"})
-#: Operations with their own handler below that evaluates the arguments itself
-#: (``_zero_absorbing``).
-_NOT_STRICT = frozenset({"mul", "div", "mod", "ediv", "emod", "fdiv", "fmod"})
+#: Operations whose value is 0 when their first argument is exactly 0, whatever the others:
+#: every operation is total (x / 0 = 0; Isabelle's ``ln`` at x ≤ 0 is some real number), so
+#: ``0 · x powr 2`` at x < 0 and ``(123 div 999) mod 10 ^ 123999`` are 0. For ``mul`` any
+#: argument may be the 0. (Not for a remainder's divisor: x mod 0 = x.) Their handler,
+#: ``_zero_absorbing``, evaluates the arguments itself.
+_ZERO_ABSORBING = ("mul", "div", "mod", "ediv", "emod", "fdiv", "fmod")
 
 
 def _register_value_handlers(handlers: OpTable[Callable[[App, list[Value]], Value]]) -> None:
     for op, fn in handlers.handlers.items():
-        if op in _NOT_STRICT:
+        if op in _ZERO_ABSORBING:
             continue
         if op in _ROUNDINGS:
             _strict(op)(lambda t, vals, env, fn=fn: _certified_integer(t, env, fn(t, vals)))
@@ -751,14 +754,7 @@ def _certified_integer(t: App, env: Env, value: Value) -> Value:
 
 _register_value_handlers(numeric.HANDLERS)
 _register_value_handlers(sets.HANDLERS)
-_NUMERIC = {op: numeric.HANDLERS.handlers[op] for op in ("mul", "div", "mod", "ediv", "emod", "fdiv", "fmod")}
-
-
-#: Operations whose value is 0 when their first argument is exactly 0, whatever the others:
-#: every operation is total (x / 0 = 0; Isabelle's ``ln`` at x ≤ 0 is some real number), so
-#: ``0 · x powr 2`` at x < 0 and ``(123 div 999) mod 10 ^ 123999`` are 0. For ``mul`` any
-#: argument may be the 0. (Not for a remainder's divisor: x mod 0 = x.)
-_ZERO_ABSORBING = ("mul", "div", "mod", "ediv", "emod", "fdiv", "fmod")
+_NUMERIC = {op: numeric.HANDLERS.handlers[op] for op in _ZERO_ABSORBING}
 #: remainders whose value at a positive divisor m is Python's ``% m``
 _REMAINDERS = frozenset({"mod", "emod", "fmod"})
 
@@ -1236,7 +1232,7 @@ def _negative_powr_piece(v: Var, want: bool, env: Env, body_with: Callable[[Call
     (False): an identity on the infinitely many v < 0 is one on every v."""
     fix = env.get("@ln")
     if isinstance(fix, FunTable) and not fix.entries and fix.fill is None:
-        e = numeric.exp(fix.default) if fix.default != 0 else 1
+        e = numeric.exp(fix.default)  # exactly 1 at ln = 0, else transcendental
         if not is_rational(e):
             return None
         r, exact, _ = _tri(piece(body_with(lambda b, k: Num(Fraction(e) ** k, REAL))), env)
@@ -1822,16 +1818,6 @@ def _infinite_slice(t: SetBuilder, env: Env) -> bool:
             _tick()
             at = {c: Num(x, c.sort) for c, x in zip(others, xs, strict=True)}
             found = _polynomial_set(free, substitute(phi, at), env)
-            if isinstance(found, PredSet) and found.infinite:
-                return True
-    return False
-    a, b, phi = split
-    if t.var in free_vars(phi):
-        return False  # still read as a whole pair somewhere
-    for free, other in ((a, b), (b, a)):
-        for x in probe_values(other.sort)[:SLICE_VALUES]:
-            _tick()
-            found = _polynomial_set(free, substitute(phi, {other: Num(x, other.sort)}), env)
             if isinstance(found, PredSet) and found.infinite:
                 return True
     return False

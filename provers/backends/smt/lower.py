@@ -154,7 +154,7 @@ class Lowerer:
         self.constrain_facts = constrain_facts
         self.witness_existentials = witness_existentials
         self.integral_exponents = integral_exponents  # a restriction: models only, no proofs
-        self.real_exponents: list[Term] = []  # symbolic exponents of numerals' powers
+        self.real_exponents = False  # a numeral's power with a symbolic exponent was lowered
         self.constrainable = False
         self.top_facts: list[Term] = []
         self.scopes: list[_Scope] = []
@@ -614,7 +614,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     facts.extend(_nat_range_axioms(consts, lw.nat_valued))
     return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable,
                    defined, summarized, tuple(lw.set_functions.items()), tuple(lw.opaque_heads),
-                   bool(lw.real_exponents))
+                   lw.real_exponents)
 
 
 def literal_definitions(body: Term, consts: list[Var]) -> tuple[Term, tuple[tuple[Var, Any], ...]]:

@@ -436,7 +436,7 @@ def _integer_exponent_values(lw: Lowerer, c: Fraction, y: Term, r: Term) -> None
     ``∀n. ∃p q. p / 10 powr q = …`` took 2.4× as long) for models no one asked for."""
     for k in range(-INTEGER_EXPONENT_FACTS, INTEGER_EXPONENT_FACTS + 1):
         lw.fact(c_imp(c_eq(y, creal(k)), c_eq(r, creal(c ** k))))
-    lw.real_exponents.append(y)
+    lw.real_exponents = True
     if lw.integral_exponents:  # one of the integers where the power is known
         lw.fact(c_and(c_eq(y, c_to_real(c_floor(y))), c_le(creal(-INTEGER_EXPONENT_FACTS), y),
                       c_le(y, creal(INTEGER_EXPONENT_FACTS))))
