@@ -1491,3 +1491,18 @@ def test_the_gcd_of_a_polynomials_values_is_the_gcd_of_d_plus_one_of_them(coeffs
     finite = frozenset(sum(c * v ** k for k, c in enumerate(coeffs)) for v in range(low, low + 4))
     assert evaluate(uninterpreted("Lcm", (Var("F", SetSort(INT)),), INT), {"F": finite}) == (
         0 if 0 in finite else abs(math.lcm(*finite)))
+
+
+def test_a_step_counted_outside_evaluate_leaves_no_budget_behind():
+    # a helper that ticks, called directly (not through evaluate), used to leave the thread's
+    # step budget set: every later evaluate() then counted against what it had left, and a
+    # sum the evaluator computes in ~40 000 steps came out "step budget exhausted"
+    import importlib
+
+    ev = importlib.import_module("provers.semantics.evaluate")
+    for _ in range(ev.STEP_BUDGET + 1):
+        ev._tick()
+    assert getattr(ev._steps, "left", None) is None
+    k = Var("k", NAT)
+    total = BigOp("sum", k, app("range", num(2000, NAT)), app("mul", k, k))
+    assert evaluate(total, {}) == sum(i * i for i in range(2000))

@@ -154,7 +154,10 @@ def _cells_of(v: Var, body: Term, env: Env) -> tuple[tuple[Fraction, ...], tuple
 
 
 def _tick() -> None:
-    left = getattr(_steps, "left", STEP_BUDGET) - 1
+    left = getattr(_steps, "left", None)
+    if left is None:
+        return  # outside evaluate() (a helper called directly): no budget to count, none to leave set
+    left -= 1
     _steps.left = left
     if left < 0:
         raise Undecided(STEP_BUDGET_REASON)
