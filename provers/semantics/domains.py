@@ -36,7 +36,9 @@ from provers.ir import (
     by_identity,
     conjuncts,
     free_vars,
+    fresh_name,
     map_term,
+    or_,
     substitute,
     subterms,
 )
@@ -91,6 +93,54 @@ def _one_point(t: Term) -> Term:
                 break
     out = app("and", *body) if len(body) > 1 else (body[0] if body else TRUE)
     return Quant("exists", tuple(left), out) if left else out
+
+
+def disjuncts(t: Term) -> list[Term]:
+    """The disjuncts of ``t``, ``A₁ ∧ A₂ → B`` read as ``¬A₁ ∨ ¬A₂ ∨ B``."""
+    if isinstance(t, App) and t.op == "or":
+        return [d for a in t.args for d in disjuncts(a)]
+    if isinstance(t, App) and t.op == "implies":
+        return [app("not", a) for a in conjuncts(t.args[0])] + disjuncts(t.args[1])
+    return [t]
+
+
+def pull_equated_binder(t: Quant) -> Term | None:
+    """``∀v̄. G → ∀w̄. (v = e ∧ R) → S`` as ``∀(v̄ ∖ v) w̄. G[e] ∧ R[e] → S[e]`` (e free of v),
+    and ``∃v̄. G ∧ ∃w̄. v = e ∧ R`` as ``∃(v̄ ∖ v) w̄. G[e] ∧ R[e]``; None when no binder of
+    ``t`` is equated so. The same truth (pull w̄ out, then the one-point rule for v), but v's
+    range (``∀m < n`` over ℤ: unbounded below) gives way to w̄'s, which the guards may bound
+    (``m = c·d ∧ c > 1 ∧ d > 1``: ``prealgebra/problem_1441``'s "the smallest such n")."""
+    if t.kind not in ("forall", "exists"):
+        return None
+    exists = t.kind == "exists"
+    split = conjuncts if exists else disjuncts
+    parts = split(t.body)
+    for i, part in enumerate(parts):
+        inner_vars: tuple[Var, ...] = ()
+        inner = [part]
+        if isinstance(part, Quant) and part.kind == t.kind:
+            inner_vars, inner = part.vars, split(part.body)
+        for j, q in enumerate(inner):
+            equation = q if exists else (q.args[0] if isinstance(q, App) and q.op == "not" else None)
+            if not (isinstance(equation, App) and equation.op == "eq"):
+                continue
+            for x, e in (equation.args, equation.args[::-1]):
+                if not (isinstance(x, Var) and x in t.vars and x not in free_vars(e) and x.sort == e.sort):
+                    continue
+                others = [*parts[:i], *parts[i + 1 :]]
+                outer = [v for v in t.vars if v != x]
+                clash = {v.name for v in outer} | {v.name for p in others for v in free_vars(p)}
+                renames: dict[Var, Term] = {}
+                for w in inner_vars:
+                    if w.name in clash:  # a w̄ named like an outer binder or a free name elsewhere
+                        fresh = Var(fresh_name(w.name, clash | {u.name for u in free_vars(part)}), w.sort)
+                        clash.add(fresh.name)
+                        renames[w] = fresh
+                kept = [*others, *(substitute(q2, renames) for q2 in inner[:j] + inner[j + 1 :])]
+                body = substitute(and_(*kept) if exists else or_(*kept), {x: substitute(e, renames)})
+                binders = (*outer, *(renames.get(w, w) for w in inner_vars))
+                return Quant(t.kind, binders, body) if binders else body  # type: ignore[arg-type]
+    return None
 
 
 def split_pair(v: Var, t: Term) -> tuple[Var, Var, Term] | None:
@@ -268,6 +318,9 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             else:
                 c = _above(r, op == "lt")
                 lo = c if lo is None else max(lo, c)
+            continue
+        if op in ("lt", "le") and v.sort in (NAT, INT) and (m := _product_bound(v, a, b, op, value, unfolded)) is not None:
+            hi = m if hi is None else min(hi, m)  # `c * d < n` with c ≥ 0, d ≥ 2: c ≤ (n - 1) / 2
             continue
         if op in ("lt", "le") and a != v and v in free_vars(a):
             c = b if not free_vars(b) else _literal(value(b), b.sort)  # or the others' values
@@ -966,6 +1019,31 @@ def _image_shape(v: Var, q: Quant) -> tuple[list[Term], tuple[Term, Term] | None
 def _literal(w: Any, sort: Sort) -> Num | None:
     """The numeral of an exact rational value (None for anything else)."""
     return Num(w, sort) if is_rational(w) and not isinstance(w, bool) else None
+
+
+def _product_bound(v: Var, a: Term, b: Term, op: str, value: Callable[[Term], Any],
+                   guards: list[Term]) -> int | None:
+    """m with v ≤ m when the guard is ``v · u < w`` (or ≤) with w's value known, v ≥ 0 and
+    u ≥ L ≥ 1 by numeral bounds among ``guards`` (or ℕ): then L·v ≤ u·v < w. Why: "m = c·d
+    with c, d > 1 and m < n" (every factorization below n) leaves c and d unbounded otherwise."""
+    if not (isinstance(a, App) and a.op == "mul" and len(a.args) == 2 and v in a.args):
+        return None
+    u = a.args[1] if a.args[0] == v else a.args[0]
+    w = value(b)
+    if not isinstance(u, Var) or u == v or not is_rational(w) or isinstance(w, bool):
+        return None
+
+    def lowest(x: Var) -> int | None:
+        found = [c for g in guards if (c := numeral_lower_bound(g, x)) is not None]
+        if x.sort == NAT:
+            found.append(0)
+        return max(found) if found else None
+
+    low_u, low_v = lowest(u), lowest(v)
+    if low_u is None or low_u < 1 or low_v is None or low_v < 0:
+        return None
+    top = math.ceil(Fraction(w)) - 1 if op == "lt" else math.floor(Fraction(w))  # u·v ≤ top
+    return max(top // low_u, -1)
 
 
 @functools.lru_cache(maxsize=512)

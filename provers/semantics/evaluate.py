@@ -94,6 +94,7 @@ from provers.semantics.domains import (
     MAX_DOMAIN,
     bound_domain,
     dense_interval_infinite,
+    disjuncts,
     guards,
     instance_solution,
     integer_interval,
@@ -102,6 +103,7 @@ from provers.semantics.domains import (
     pins_finitely,
     polynomial_cells,
     probe_values,
+    pull_equated_binder,
     split_pair,
     split_tuple,
 )
@@ -970,16 +972,12 @@ def _quant_value(t: Quant, env: Env) -> Any:
     scoped = _miniscoped(t, want, env)
     if scoped is not None:
         return scoped
+    pulled = pull_equated_binder(t)
+    if pulled is not None:
+        r, ex, _ = _tri(pulled, env)  # the same truth, perhaps over bounded domains
+        if r is not None:
+            return truth_value(r, ex)
     return _probe(t, want, env)
-
-
-def _disjuncts(t: Term) -> list[Term]:
-    """The disjuncts of ``t``, ``A₁ ∧ A₂ → B`` read as ``¬A₁ ∨ ¬A₂ ∨ B``."""
-    if isinstance(t, App) and t.op == "or":
-        return [d for a in t.args for d in _disjuncts(a)]
-    if isinstance(t, App) and t.op == "implies":
-        return [app("not", a) for a in conjuncts(t.args[0])] + _disjuncts(t.args[1])
-    return [t]
 
 
 def _miniscoped(t: Quant, want: bool, env: Env) -> Any:
@@ -989,7 +987,7 @@ def _miniscoped(t: Quant, want: bool, env: Env) -> Any:
     of x shows it, and a probe's counterexample is all an unbounded ∀ can otherwise find.
     None when no such part decides (the caller probes as before)."""
     bound = set(t.vars)
-    parts = conjuncts(t.body) if want else _disjuncts(t.body)
+    parts = conjuncts(t.body) if want else disjuncts(t.body)
     outside = [p for p in parts if not free_vars(p) & bound]
     if not outside:
         return None
