@@ -66,6 +66,15 @@ def test_an_existential_is_pulled_the_same_way():
     assert pulled is not None and truth(pulled, {}) is True and truth(t, {}) is True
 
 
+def test_a_product_of_naturals_below_zero_leaves_nothing_to_check():
+    # ∀x y : ℕ. x·y < n → y − x ≠ 10 at n = 0 holds (no x·y < 0), at n = 1 fails (0, 10)
+    x, y, n = Var("x", NAT), Var("y", NAT), Var("n", NAT)
+    t = Quant("forall", (x, y), app("implies", app("lt", app("mul", x, y), n),
+                                    app("ne", app("sub", y, x), Num(10, NAT))))
+    assert truth(t, {"n": 0}) is True
+    assert truth(t, {"n": 1}) is False
+
+
 def test_nothing_is_pulled_without_an_equation_on_an_outer_binder():
     m, c = Var("m", INT), Var("c", INT)
     t = Quant("forall", (m,), app("implies", app("lt", m, Num(3, INT)),
@@ -93,13 +102,16 @@ def test_every_factorization_below_n_agrees_with_brute_force(n, low_c, low_d, di
 
 
 @settings(max_examples=200, deadline=None)
-@given(w=st.integers(-10, 80), low_u=st.integers(1, 5), low_v=st.integers(0, 4), strict=st.booleans())
+@given(w=st.integers(-10, 80), low_u=st.integers(0, 5), low_v=st.integers(0, 4), strict=st.booleans())
 def test_a_product_guard_bounds_a_factor_soundly(w, low_u, low_v, strict):
-    # every v ≥ low_v with some u ≥ low_u and v·u < w (≤ w) lies in the domain found
+    # every v ≥ low_v with some u ≥ low_u and v·u < w (≤ w) lies in the domain found; a
+    # factor ≥ 1 always bounds v, a factor ≥ 0 only when the product must be negative
     v, u = Var("v", INT), Var("u", INT)
     guards = [app("lt" if strict else "le", app("mul", v, u), Num(w, INT)),
               app("ge", v, Num(low_v, INT)), app("ge", u, Num(low_u, INT))]
     dom = bound_domain(v, guards, frozenset({u}), lambda e: e.value if isinstance(e, Num) else None)
+    if low_u == 0 and (w > 0 if strict else w >= 0):
+        return  # v·0 < w for every v: nothing bounds v
     assert dom is not None
     members = set(dom)
     for vv in range(low_v, 90):

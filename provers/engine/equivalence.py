@@ -73,6 +73,7 @@ from provers.engine.relations import (
     rename_onto,
     value_route,
 )
+from provers.engine.unfolding import without_defined_functions
 from provers.engine.verdict import FULL, QUICK, Obligation, Verdict
 from provers.errors import ParseError
 from provers.ir import IRError, Statement, has_uninterpreted
@@ -329,6 +330,10 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
         if shortcut is not None:
             return shortcut
     als = alignments(na, nb, budget, prover.deadline)
+    if not als.items and als.failure is not None and relation == "symbolic":
+        unfolded = _with_definitions_unfolded(na, nb, relation, prover, budget)
+        if unfolded is not None:
+            return unfolded
     if not als.items:
         return _without_alignment(na, nb, relation, als, route)
     if not als.exhaustive and relation in ("sae", "symbolic") and (route is None or route.outcome.ruled_out):
@@ -440,6 +445,29 @@ def _separated(sep: Separation, relation: str) -> Verdict:
     return Verdict(INEQUIVALENT, relation, reason=sep.reason, countermodel=sep.countermodel,
                    structural=sep.countermodel is None,
                    route="structure" if sep.how == "signature" else "fingerprint")
+
+
+def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, prover: Prover,
+                               budget: int) -> Verdict | None:
+    """``equivalent`` when the two statements, with the functions their premises define
+    unfolded away (``without_defined_functions``: the same theorems over fewer variables),
+    align and are proved equivalent so; None otherwise (the caller goes on with the original
+    statements: only a proof is taken from here). Why: ``∀x. Q x = e ⊢ Q r = c`` against
+    ``⊢ e[r] = c`` has no alignment (3 variables against 1), and where ``e`` reads ``r powr 3``
+    at a negative root no value route can pin the answer either."""
+    ua, ub = without_defined_functions(na), without_defined_functions(nb)
+    if ua is na and ub is nb:
+        return None
+    als = alignments(ua, ub, budget, prover.deadline)
+    if not als.items:
+        return None
+    search = _Search(ua, ub, relation, prover, als, None)
+    v = search.cheap_pass() or search.backend_pass() or search.verdict()
+    if v.status != EQUIVALENT:
+        return None
+    v.reason = f"{v.reason} (with the functions the premises define unfolded)".strip()
+    v.route = "definitions unfolded"
+    return v
 
 
 def _without_alignment(na: NormalForm, nb: NormalForm, relation: str, als: Alignments,

@@ -31,9 +31,10 @@ iff holds when both do, fails when either fails.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from provers.engine.definitions import function_equations
+from provers.engine.normal import NormalForm
 from provers.ir import (
     TRUE,
     App,
@@ -107,6 +108,29 @@ def unfold_function_definitions(formula: Term) -> Unfolded | None:
     rest = tuple(v for v in vs if v not in chosen)
     out = Quant("forall", rest, reduced) if rest else reduced
     return Unfolded(out, tuple((f, ps, e) for f, (ps, e) in chosen.items()))
+
+
+def without_defined_functions(nf: NormalForm) -> NormalForm:
+    """``nf`` with the functions (and sets) its premises define unfolded away and their
+    variables dropped (``unfold_function_definitions``, round after round), or ``nf`` itself.
+    The same theorem, ``∀v̄. ⋀Γ → C`` (every variable ∀-bound), over fewer variables: what an
+    alignment needs against a statement that writes the definitions out (``P r = 0`` with
+    ``∀x. P x = x² + 2x − 15`` beside ``r² + 2r − 15 = 0``)."""
+    if not nf.premises or any(kind != "forall" for kind, _ in nf.prefix):
+        return nf
+    formula, eliminated = nf.closed(), set()
+    while (u := unfold_function_definitions(formula)) is not None:
+        formula = u.formula
+        eliminated |= {f for f, _, _ in u.functions}
+    if not eliminated:
+        return nf
+    while isinstance(formula, Quant) and formula.kind == "forall":
+        formula = formula.body
+    premises, conclusion = ((), formula)
+    if isinstance(formula, App) and formula.op == "implies":
+        premises, conclusion = tuple(conjuncts(formula.args[0])), formula.args[1]
+    return replace(nf, prefix=tuple((k, v) for k, v in nf.prefix if v not in eliminated), premises=premises,
+                   conclusion=conclusion, deps=tuple((v, d - eliminated) for v, d in nf.deps if v not in eliminated))
 
 
 def set_equations(p: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:

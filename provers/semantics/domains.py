@@ -1024,8 +1024,9 @@ def _literal(w: Any, sort: Sort) -> Num | None:
 def _product_bound(v: Var, a: Term, b: Term, op: str, value: Callable[[Term], Any],
                    guards: list[Term]) -> int | None:
     """m with v ≤ m when the guard is ``v · u < w`` (or ≤) with w's value known, v ≥ 0 and
-    u ≥ L ≥ 1 by numeral bounds among ``guards`` (or ℕ): then L·v ≤ u·v < w. Why: "m = c·d
-    with c, d > 1 and m < n" (every factorization below n) leaves c and d unbounded otherwise."""
+    u ≥ L ≥ 1 by numeral bounds among ``guards`` (or ℕ): then L·v ≤ u·v < w (and no v at all
+    when w ≤ 0, L = 0). Why: "m = c·d with c, d > 1 and m < n" (every factorization below n)
+    leaves c and d unbounded otherwise."""
     if not (isinstance(a, App) and a.op == "mul" and len(a.args) == 2 and v in a.args):
         return None
     u = a.args[1] if a.args[0] == v else a.args[0]
@@ -1040,10 +1041,12 @@ def _product_bound(v: Var, a: Term, b: Term, op: str, value: Callable[[Term], An
         return max(found) if found else None
 
     low_u, low_v = lowest(u), lowest(v)
-    if low_u is None or low_u < 1 or low_v is None or low_v < 0:
+    if low_u is None or low_u < 0 or low_v is None or low_v < 0:
         return None
     top = math.ceil(Fraction(w)) - 1 if op == "lt" else math.floor(Fraction(w))  # u·v ≤ top
-    return max(top // low_u, -1)
+    if top < 0:
+        return -1  # a product of two nonnegative numbers is never negative: no v at all
+    return top // low_u if low_u >= 1 else None
 
 
 @functools.lru_cache(maxsize=512)
