@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import provers
 from provers.engine.normal import NormalForm, normalize
-from provers.engine.unfolding import without_defined_functions
+from provers.engine.unfolding import without_defined_functions, without_defined_scalars
 from provers.ir import FunSort
 
 WRITTEN_OUT = '''theorem
@@ -60,4 +60,39 @@ def test_a_changed_definition_is_not_proved_equivalent():
     changed = NAMED.replace("(r powr 3 - 1)", "(r powr 3 - 2)")
     v = provers.check_equivalence(provers.parse(changed, "isabelle"), provers.parse(WRITTEN_OUT, "isabelle"),
                                   relation="symbolic", timeout=1.0)
+    assert v.status.value != "equivalent"
+
+
+
+# algebra/problem_2572 (both labelled correct): F a number named by a premise, against F a
+# function of four arguments; a, c, d named by premises too. b is 2 only where 6 powr b is
+# 36, which no value route pins (the answer is b itself, unique by a transcendental equation)
+SCALARS = '''theorem
+fixes a b c d F :: real
+assumes h0 : "F = a powr b + c * d"
+and h1 : "F = 48"
+and h2 : "a = 6"
+and h3 : "c = 4"
+and h4 : "d = 3"
+shows  "b = 2"'''
+
+FUNCTION = '''theorem
+fixes a b c d :: real and F :: "real \\<Rightarrow> real \\<Rightarrow> real \\<Rightarrow> real \\<Rightarrow> real"
+assumes h0 : "\\<forall> a b c d. F a b c d = a powr b + c * d"
+and h1 : "F 6 b 4 3 = 48"
+shows  "b = 2"'''
+
+
+def test_variables_a_premise_equates_to_a_term_are_replaced_by_it():
+    nf = without_defined_scalars(_nf(SCALARS))
+    assert [v.name for v in nf.variables] == ["b"] and len(nf.premises) == 1
+
+
+def test_a_statement_that_names_its_values_is_proved_equivalent_to_one_with_a_function():
+    v = provers.check_equivalence(provers.parse(SCALARS, "isabelle"), provers.parse(FUNCTION, "isabelle"),
+                                  relation="symbolic", timeout=1.0)
+    assert v.status.value == "equivalent", v.reason
+    assert v.route == "definitions unfolded"
+    changed = provers.parse(FUNCTION.replace("F 6 b 4 3 = 48", "F 6 b 4 3 = 47"), "isabelle")
+    v = provers.check_equivalence(provers.parse(SCALARS, "isabelle"), changed, relation="symbolic", timeout=1.0)
     assert v.status.value != "equivalent"

@@ -73,10 +73,10 @@ from provers.engine.relations import (
     rename_onto,
     value_route,
 )
-from provers.engine.unfolding import without_defined_functions
+from provers.engine.unfolding import without_defined_functions, without_defined_scalars
 from provers.engine.verdict import FULL, QUICK, Obligation, Verdict
 from provers.errors import ParseError
-from provers.ir import IRError, Statement, has_uninterpreted
+from provers.ir import IRError, Statement, free_vars, has_uninterpreted
 from provers.semantics.samplers import solution_points
 from provers.semantics.values import renamed_model
 from provers.status import Status, VerdictStatus
@@ -449,14 +449,19 @@ def _separated(sep: Separation, relation: str) -> Verdict:
 
 def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, prover: Prover,
                                budget: int) -> Verdict | None:
-    """``equivalent`` when the two statements, with the functions their premises define
-    unfolded away (``without_defined_functions``: the same theorems over fewer variables),
+    """``equivalent`` when the two statements, with the functions and variables their premises
+    define unfolded away (``without_defined_functions``, ``without_defined_scalars``: the same
+    theorems over fewer variables),
     align and are proved equivalent so; None otherwise (the caller goes on with the original
     statements: only a proof is taken from here). Why: ``∀x. Q x = e ⊢ Q r = c`` against
     ``⊢ e[r] = c`` has no alignment (3 variables against 1), and where ``e`` reads ``r powr 3``
     at a negative root no value route can pin the answer either."""
-    ua, ub = without_defined_functions(na), without_defined_functions(nb)
+    ua, ub = (without_defined_scalars(without_defined_functions(nf)) for nf in (na, nb))
     if ua is na and ub is nb:
+        return None
+    if any(free_vars(nf.conclusion) and not free_vars(u.conclusion) for nf, u in ((na, ua), (nb, ub))):
+        # a conclusion its definitions close keeps only its truth, not its answer: x = 3 ∧ y = 4
+        # ⊢ x + y = 7 and a = 8 ⊢ a = 8 are both true, with the answers 7 and 8
         return None
     als = alignments(ua, ub, budget, prover.deadline)
     if not als.items:
@@ -465,7 +470,7 @@ def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, pr
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
     if v.status != EQUIVALENT:
         return None
-    v.reason = f"{v.reason} (with the functions the premises define unfolded)".strip()
+    v.reason = f"{v.reason} (with the functions and variables the premises define unfolded)".strip()
     v.route = "definitions unfolded"
     return v
 

@@ -133,6 +133,37 @@ def without_defined_functions(nf: NormalForm) -> NormalForm:
                    conclusion=conclusion, deps=tuple((v, d - eliminated) for v, d in nf.deps if v not in eliminated))
 
 
+def without_defined_scalars(nf: NormalForm) -> NormalForm:
+    """``nf`` with each variable a premise equates to a term without it (``v = e``) replaced
+    by that term and the premise dropped (the one-point rule: ``∀v x̄. v = e ∧ Γ → C`` is
+    ``∀x̄. Γ[e] → C[e]``), or ``nf`` itself; every variable ∀-bound, as for
+    ``without_defined_functions``."""
+    if not nf.premises or any(kind != "forall" for kind, _ in nf.prefix):
+        return nf
+    prefix, premises, conclusion = list(nf.variables), list(nf.premises), nf.conclusion
+    eliminated: set[Var] = set()
+    found = True
+    while found:
+        found = False
+        for i, p in enumerate(premises):
+            if not (isinstance(p, App) and p.op == "eq"):
+                continue
+            for v, e in (p.args, p.args[::-1]):
+                if isinstance(v, Var) and v in prefix and v not in free_vars(e) and v.sort == e.sort:
+                    premises = [substitute(q, {v: e}) for j, q in enumerate(premises) if j != i]
+                    conclusion = substitute(conclusion, {v: e})
+                    prefix.remove(v)
+                    eliminated.add(v)
+                    found = True
+                    break
+            if found:
+                break
+    if not eliminated:
+        return nf
+    return replace(nf, prefix=tuple((k, v) for k, v in nf.prefix if v not in eliminated), premises=tuple(premises),
+                   conclusion=conclusion, deps=tuple((v, d - eliminated) for v, d in nf.deps if v not in eliminated))
+
+
 def set_equations(p: Term) -> list[tuple[Var, tuple[Var, ...], Term]]:
     """``(S, (), e)`` for ``S = e`` (either side) with ``S`` a set variable not free in ``e``:
     ``P = {p | prime p ∧ p ∣ n}`` names a set the solvers would otherwise have to build as an
