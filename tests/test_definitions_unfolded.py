@@ -96,3 +96,24 @@ def test_a_statement_that_names_its_values_is_proved_equivalent_to_one_with_a_fu
     changed = provers.parse(FUNCTION.replace("F 6 b 4 3 = 48", "F 6 b 4 3 = 47"), "isabelle")
     v = provers.check_equivalence(provers.parse(SCALARS, "isabelle"), changed, relation="symbolic", timeout=1.0)
     assert v.status.value != "equivalent"
+
+
+def test_a_conclusion_its_definitions_close_is_not_compared_unfolded():
+    # number_theory/problem_1121: both premise sets are false (44·7 + 55 ≠ 3506, 44·55 ≠ 3506),
+    # and unfolding `base = 7` would leave `7 = 7` on both sides: their truth, not their
+    # answers. The pair stays what the relation says without the unfolding (different
+    # variables, no value route: inequivalent), as before this route existed
+    a = '''theorem
+fixes base :: nat
+assumes h0 : "base = 7"
+and h1 : "44 * base + 55 = 3506"
+shows  "base = 7"'''
+    b = '''theorem
+fixes base :: nat and mult :: "nat \\<Rightarrow> nat \\<Rightarrow> nat"
+assumes h0 : "base = 7"
+and h1 : "\\<forall> a b. mult a b = a * b"
+and h2 : "mult 44 55 = 3506"
+shows  "base = 7"'''
+    v = provers.check_equivalence(provers.parse(a, "isabelle"), provers.parse(b, "isabelle"), relation="symbolic",
+                                  timeout=1.0)
+    assert v.status.value == "inequivalent" and v.route != "definitions unfolded", v.reason

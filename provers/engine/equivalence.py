@@ -332,8 +332,15 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
     als = alignments(na, nb, budget, prover.deadline)
     if not als.items and als.failure is not None and relation == "symbolic":
         unfolded = _with_definitions_unfolded(na, nb, relation, prover, budget)
-        if unfolded is not None:
+        if unfolded is not None and unfolded.status == EQUIVALENT:
             return unfolded
+        if unfolded is not None and unfolded.status == INCONCLUSIVE:
+            # they align once the definitions are unfolded: no structural inequivalence
+            v = _without_alignment(na, nb, relation, als, route)
+            if v.status != INEQUIVALENT:
+                return v
+            return Verdict(INCONCLUSIVE, relation, reason=f"{v.reason}; yet with the functions and variables the premises "
+                           f"define unfolded they align, and there: {unfolded.reason}", route=v.route)
     if not als.items:
         return _without_alignment(na, nb, relation, als, route)
     if not als.exhaustive and relation in ("sae", "symbolic") and (route is None or route.outcome.ruled_out):
@@ -449,28 +456,28 @@ def _separated(sep: Separation, relation: str) -> Verdict:
 
 def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, prover: Prover,
                                budget: int) -> Verdict | None:
-    """``equivalent`` when the two statements, with the functions and variables their premises
-    define unfolded away (``without_defined_functions``, ``without_defined_scalars``: the same
-    theorems over fewer variables),
-    align and are proved equivalent so; None otherwise (the caller goes on with the original
-    statements: only a proof is taken from here). Why: ``∀x. Q x = e ⊢ Q r = c`` against
-    ``⊢ e[r] = c`` has no alignment (3 variables against 1), and where ``e`` reads ``r powr 3``
-    at a negative root no value route can pin the answer either."""
+    """The two statements compared with the functions and variables their premises define
+    unfolded away (``without_defined_functions``, ``without_defined_scalars``: the same
+    theorems over fewer variables), when that gives them an alignment; None when it does not
+    (nothing to unfold, still no alignment, or a conclusion the definitions close, whose
+    answer would be lost: x = 3 ∧ y = 4 ⊢ x + y = 7 and a = 8 ⊢ a = 8 are both true, with
+    the answers 7 and 8). ``symbolic`` aligns the variables a statement leaves free: a proof
+    here is a proof of the pair, an undecided search leaves it at most inconclusive, and a
+    refutation of every alignment leaves the value route to decide. Why: ``∀x. Q x = e ⊢
+    Q r = c`` against ``⊢ e[r] = c`` has no alignment as written (3 variables against 1),
+    and where ``e`` reads ``r powr 3`` at a negative root no value route pins the answer."""
     ua, ub = (without_defined_scalars(without_defined_functions(nf)) for nf in (na, nb))
     if ua is na and ub is nb:
         return None
     if any(free_vars(nf.conclusion) and not free_vars(u.conclusion) for nf, u in ((na, ua), (nb, ub))):
-        # a conclusion its definitions close keeps only its truth, not its answer: x = 3 ∧ y = 4
-        # ⊢ x + y = 7 and a = 8 ⊢ a = 8 are both true, with the answers 7 and 8
         return None
     als = alignments(ua, ub, budget, prover.deadline)
     if not als.items:
         return None
     search = _Search(ua, ub, relation, prover, als, None)
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
-    if v.status != EQUIVALENT:
-        return None
-    v.reason = f"{v.reason} (with the functions and variables the premises define unfolded)".strip()
+    note = "with the functions and variables the premises define unfolded"
+    v.reason = f"{v.reason} ({note})".strip() if v.status == EQUIVALENT else v.reason
     v.route = "definitions unfolded"
     return v
 
