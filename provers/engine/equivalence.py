@@ -43,7 +43,7 @@ import functools
 import logging
 import time
 from collections.abc import MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from provers.backends.base import Backend
@@ -76,7 +76,7 @@ from provers.engine.relations import (
 from provers.engine.unfolding import without_defined_functions, without_defined_scalars
 from provers.engine.verdict import FULL, QUICK, Obligation, Verdict
 from provers.errors import ParseError
-from provers.ir import IRError, Statement, free_vars, has_uninterpreted
+from provers.ir import FALSE, IRError, Statement, free_vars, has_uninterpreted
 from provers.semantics.samplers import solution_points
 from provers.semantics.values import renamed_model
 from provers.status import Status, VerdictStatus
@@ -331,7 +331,7 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
             return shortcut
     als = alignments(na, nb, budget, prover.deadline)
     if not als.items and als.failure is not None and relation == "symbolic":
-        unfolded = _with_definitions_unfolded(na, nb, relation, prover, budget)
+        unfolded = _with_definitions_unfolded(na, nb, relation, prover, budget, (pa, pb))
         if unfolded is not None and unfolded.status == EQUIVALENT:
             return unfolded
         if unfolded is not None and unfolded.status == INCONCLUSIVE:
@@ -455,7 +455,7 @@ def _separated(sep: Separation, relation: str) -> Verdict:
 
 
 def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, prover: Prover,
-                               budget: int) -> Verdict | None:
+                               budget: int, profiles: tuple[Profile, Profile]) -> Verdict | None:
     """The two statements compared with the functions and variables their premises define
     unfolded away (``without_defined_functions``, ``without_defined_scalars``: the same
     theorems over fewer variables), when that gives them an alignment; None when it does not
@@ -474,6 +474,9 @@ def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, pr
     als = alignments(ua, ub, budget, prover.deadline)
     if not als.items:
         return None
+    if all(p.vacuity is not None and p.vacuity.status == Status.PROVED for p in profiles):
+        # both premise sets proved contradictory (the vacuity tests): so are the unfolded ones
+        ua, ub = replace(ua, premises=(FALSE,)), replace(ub, premises=(FALSE,))
     search = _Search(ua, ub, relation, prover, als, None)
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
     note = "with the functions and variables the premises define unfolded"
