@@ -5,6 +5,9 @@ value route that cannot pin ``r powr 3`` at the negative root r = −5)."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import provers
 from provers.engine.normal import NormalForm, normalize
 from provers.engine.unfolding import without_defined_functions, without_defined_scalars
@@ -117,3 +120,34 @@ shows  "base = 7"'''
     v = provers.check_equivalence(provers.parse(a, "isabelle"), provers.parse(b, "isabelle"), relation="symbolic",
                                   timeout=1.0)
     assert v.status.value == "inequivalent" and v.route != "definitions unfolded", v.reason
+
+
+@settings(max_examples=25, deadline=None)
+@given(a=st.integers(-3, 3), b=st.integers(-5, 5), d=st.integers(-9, 9), k=st.integers(-4, 4), c=st.integers(-20, 20),
+       delta=st.sampled_from([-2, -1, 1, 3]))
+def test_a_named_function_is_its_definition_and_a_perturbed_bound_is_not(a, b, d, k, c, delta):
+    # ∀t. f t = a t² + b t + d, r ≥ k ⊢ f r ≤ c  against  r ≥ k ⊢ a r² + b r + d ≤ c: never
+    # inequivalent; against the bound c + δ never equivalent (r = k is a point where … ≤ c
+    # and … ≤ c + δ differ, up to a choice of a, b, d, k, c that makes them agree: checked)
+    e = f"{a} * t^2 + {b} * t + {d}".replace("+ -", "- ")
+    er = e.replace("t", "r")
+    named = f'''theorem
+fixes r :: int and f :: "int \\<Rightarrow> int"
+assumes h0 : "\\<forall> t. f t = {e}"
+and h1 : "r \\<ge> {k}"
+shows "f r \\<le> {c}"'''
+
+    def written(bound: int) -> str:
+        return f'''theorem
+fixes r :: int
+assumes h1 : "r \\<ge> {k}"
+shows "{er} \\<le> {bound}"'''
+
+    v = provers.check_equivalence(provers.parse(named, "isabelle"), provers.parse(written(c), "isabelle"),
+                                  relation="symbolic", timeout=1.0)
+    assert v.status.value != "inequivalent", v.reason
+    differ = any((a * x * x + b * x + d <= c) != (a * x * x + b * x + d <= c + delta) for x in range(k, k + 60))
+    if differ:
+        v = provers.check_equivalence(provers.parse(named, "isabelle"), provers.parse(written(c + delta), "isabelle"),
+                                      relation="symbolic", timeout=1.0)
+        assert v.status.value != "equivalent", v.reason
