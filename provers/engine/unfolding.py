@@ -46,6 +46,7 @@ from provers.ir import (
     app,
     conjuncts,
     free_vars,
+    one_point,
     substitute,
     unfold,
     whole_hypotheses,
@@ -140,24 +141,8 @@ def without_defined_scalars(nf: NormalForm) -> NormalForm:
     ``without_defined_functions``."""
     if not nf.premises or any(kind != "forall" for kind, _ in nf.prefix):
         return nf
-    prefix, premises, conclusion = list(nf.variables), list(nf.premises), nf.conclusion
-    eliminated: set[Var] = set()
-    found = True
-    while found:
-        found = False
-        for i, p in enumerate(premises):
-            if not (isinstance(p, App) and p.op == "eq"):
-                continue
-            for v, e in (p.args, p.args[::-1]):
-                if isinstance(v, Var) and v in prefix and v not in free_vars(e) and v.sort == e.sort:
-                    premises = [substitute(q, {v: e}) for j, q in enumerate(premises) if j != i]
-                    conclusion = substitute(conclusion, {v: e})
-                    prefix.remove(v)
-                    eliminated.add(v)
-                    found = True
-                    break
-            if found:
-                break
+    left, premises, (conclusion,) = one_point(nf.variables, list(nf.premises), [nf.conclusion])
+    eliminated = set(nf.variables) - set(left)
     if not eliminated:
         return nf
     return replace(nf, prefix=tuple((k, v) for k, v in nf.prefix if v not in eliminated), premises=tuple(premises),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -244,6 +244,31 @@ def conjuncts(t: Term) -> list[Term]:
             out.extend(conjuncts(a))
         return out
     return [] if t == TRUE else [t]
+
+
+def one_point(variables: Iterable[Var], facts: list[Term], also: Iterable[Term] = ()
+              ) -> tuple[list[Var], list[Term], list[Term]]:
+    """The one-point rule: each of ``variables`` that a fact ``v = e`` (e without v) equates
+    is replaced by e in the other facts and in ``also``, and that fact dropped, until none is
+    left. Returns (the variables left, the facts left, ``also`` rewritten): ``∃x. x = e ∧ P x``
+    is ``P e``, and ``∀x. x = e ∧ Γ x → C x`` is ``Γ e → C e``."""
+    left, facts, also = list(variables), list(facts), list(also)
+    found = True
+    while found:
+        found = False
+        for i, fact in enumerate(facts):
+            if not (isinstance(fact, App) and fact.op == "eq"):
+                continue
+            for v, e in (fact.args, fact.args[::-1]):
+                if isinstance(v, Var) and v in left and v not in free_vars(e) and v.sort == e.sort:
+                    left.remove(v)
+                    facts = [substitute(f, {v: e}) for j, f in enumerate(facts) if j != i]
+                    also = [substitute(t, {v: e}) for t in also]
+                    found = True
+                    break
+            if found:
+                break
+    return left, facts, also
 
 
 def whole_hypotheses(body: Term) -> list[Term]:

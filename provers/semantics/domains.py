@@ -38,6 +38,7 @@ from provers.ir import (
     free_vars,
     fresh_name,
     map_term,
+    one_point,
     or_,
     substitute,
     subterms,
@@ -75,22 +76,7 @@ def _one_point(t: Term) -> Term:
     shape ``{(x, y). P x y}`` takes once its pattern ``p = (x, y)`` is split."""
     if not (isinstance(t, Quant) and t.kind == "exists"):
         return t
-    body = conjuncts(t.body)
-    left = list(t.vars)
-    changed = True
-    while changed:
-        changed = False
-        for i, c in enumerate(body):
-            if not (isinstance(c, App) and c.op == "eq"):
-                continue
-            for x, e in ((c.args[0], c.args[1]), (c.args[1], c.args[0])):
-                if isinstance(x, Var) and x in left and x not in free_vars(e):
-                    left.remove(x)
-                    body = [substitute(d, {x: e}) for j, d in enumerate(body) if j != i]
-                    changed = True
-                    break
-            if changed:
-                break
+    left, body, _ = one_point(t.vars, conjuncts(t.body))
     out = app("and", *body) if len(body) > 1 else (body[0] if body else TRUE)
     return Quant("exists", tuple(left), out) if left else out
 
