@@ -151,3 +151,15 @@ shows "{er} \\<le> {bound}"'''
         v = provers.check_equivalence(provers.parse(named, "isabelle"), provers.parse(written(c + delta), "isabelle"),
                                       relation="symbolic", timeout=1.0)
         assert v.status.value != "equivalent", v.reason
+
+
+def test_a_function_equated_to_a_lambda_is_never_substituted_as_a_scalar():
+    # f = (λx. 2x) used unapplied (an image) stays: without_defined_functions keeps a function
+    # it cannot unfold everywhere, and the one-point rule is for the other variables only
+    text = '''theorem
+fixes f :: "nat \\<Rightarrow> nat" and n :: nat
+assumes h0 : "f = (\\<lambda>x. 2 * x)"
+and h1 : "card (f ` {1, 2}) = n"
+shows "n = 2"'''
+    nf = without_defined_scalars(without_defined_functions(_nf(text)))
+    assert [v.name for v in nf.variables] == ["f"] and len(nf.premises) == 1

@@ -141,8 +141,9 @@ def without_defined_scalars(nf: NormalForm) -> NormalForm:
     ``without_defined_functions``."""
     if not nf.premises or any(kind != "forall" for kind, _ in nf.prefix):
         return nf
-    left, premises, (conclusion,) = one_point(nf.variables, list(nf.premises), [nf.conclusion])
-    eliminated = set(nf.variables) - set(left)
+    scalars = [v for v in nf.variables if not isinstance(v.sort, FunSort)]  # a λ is for without_defined_functions
+    left, premises, (conclusion,) = one_point(scalars, list(nf.premises), [nf.conclusion])
+    eliminated = set(scalars) - set(left)
     if not eliminated:
         return nf
     return replace(nf, prefix=tuple((k, v) for k, v in nf.prefix if v not in eliminated), premises=tuple(premises),
