@@ -123,3 +123,13 @@ def _vars(t):
     from provers.ir import subterms
 
     return [s for s in subterms(t) if isinstance(s, Var)]
+
+
+def test_an_inner_binder_that_shadows_the_outer_one_is_not_pulled():
+    # ∀m. m < 3 → ∀m. m = 5 → m > 4: the inner equation is about the inner m (true for every
+    # outer m); reading it as the outer m's would make the statement "5 < 3 → …"
+    m = Var("m", INT)
+    t = Quant("forall", (m,), app("implies", app("lt", m, Num(3, INT)),
+                                  Quant("forall", (m,), app("implies", app("eq", m, Num(5, INT)), app("gt", m, Num(4, INT))))))
+    assert pull_equated_binder(t) is None
+    assert truth(t, {}) in (True, None)

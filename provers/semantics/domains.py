@@ -111,7 +111,8 @@ def pull_equated_binder(t: Quant) -> Term | None:
             if not (isinstance(equation, App) and equation.op == "eq"):
                 continue
             for x, e in (equation.args, equation.args[::-1]):
-                if not (isinstance(x, Var) and x in t.vars and x not in free_vars(e) and x.sort == e.sort):
+                if not (isinstance(x, Var) and x in t.vars and x not in free_vars(e) and x.sort == e.sort) \
+                        or x in inner_vars:  # an inner binder of x's name: the equation is about it
                     continue
                 others = [*parts[:i], *parts[i + 1 :]]
                 outer = [v for v in t.vars if v != x]
