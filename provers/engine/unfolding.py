@@ -44,6 +44,7 @@ from provers.ir import (
     Term,
     Var,
     app,
+    by_identity,
     conjuncts,
     free_vars,
     one_point,
@@ -111,42 +112,50 @@ def unfold_function_definitions(formula: Term) -> Unfolded | None:
     return Unfolded(out, tuple((f, ps, e) for f, (ps, e) in chosen.items()))
 
 
+@by_identity()  # the same normal form is compared with every other candidate's
 def without_defined_functions(nf: NormalForm) -> NormalForm:
     """``nf`` with the functions (and sets) its premises define unfolded away and their
     variables dropped (``unfold_function_definitions``, round after round), or ``nf`` itself.
     The same theorem, ``∀v̄. ⋀Γ → C`` (every variable ∀-bound), over fewer variables: what an
     alignment needs against a statement that writes the definitions out (``P r = 0`` with
     ``∀x. P x = x² + 2x − 15`` beside ``r² + 2r − 15 = 0``)."""
-    if not nf.premises or any(kind != "forall" for kind, _ in nf.prefix):
+    if not _universal_with_premises(nf):
         return nf
     formula, eliminated = nf.closed(), set()
     while (u := unfold_function_definitions(formula)) is not None:
         formula = u.formula
         eliminated |= {f for f, _, _ in u.functions}
-    if not eliminated:
-        return nf
     while isinstance(formula, Quant) and formula.kind == "forall":
         formula = formula.body
     premises, conclusion = ((), formula)
     if isinstance(formula, App) and formula.op == "implies":
         premises, conclusion = tuple(conjuncts(formula.args[0])), formula.args[1]
-    return replace(nf, prefix=tuple((k, v) for k, v in nf.prefix if v not in eliminated), premises=premises,
-                   conclusion=conclusion, deps=tuple((v, d - eliminated) for v, d in nf.deps if v not in eliminated))
+    return _dropping(nf, eliminated, premises, conclusion)
 
 
+@by_identity()
 def without_defined_scalars(nf: NormalForm) -> NormalForm:
     """``nf`` with each variable a premise equates to a term without it (``v = e``) replaced
     by that term and the premise dropped (the one-point rule: ``∀v x̄. v = e ∧ Γ → C`` is
     ``∀x̄. Γ[e] → C[e]``), or ``nf`` itself; every variable ∀-bound, as for
     ``without_defined_functions``."""
-    if not nf.premises or any(kind != "forall" for kind, _ in nf.prefix):
+    if not _universal_with_premises(nf):
         return nf
     scalars = [v for v in nf.variables if not isinstance(v.sort, FunSort)]  # a λ is for without_defined_functions
     left, premises, (conclusion,) = one_point(scalars, list(nf.premises), [nf.conclusion])
-    eliminated = set(scalars) - set(left)
+    return _dropping(nf, set(scalars) - set(left), tuple(premises), conclusion)
+
+
+def _universal_with_premises(nf: NormalForm) -> bool:
+    return bool(nf.premises) and all(kind == "forall" for kind, _ in nf.prefix)
+
+
+def _dropping(nf: NormalForm, eliminated: set[Var], premises: tuple[Term, ...], conclusion: Term) -> NormalForm:
+    """``nf`` over the premises and conclusion given, without the ``eliminated`` variables
+    (``nf`` itself when there are none)."""
     if not eliminated:
         return nf
-    return replace(nf, prefix=tuple((k, v) for k, v in nf.prefix if v not in eliminated), premises=tuple(premises),
+    return replace(nf, prefix=tuple((k, v) for k, v in nf.prefix if v not in eliminated), premises=premises,
                    conclusion=conclusion, deps=tuple((v, d - eliminated) for v, d in nf.deps if v not in eliminated))
 
 

@@ -90,6 +90,7 @@ def disjuncts(t: Term) -> list[Term]:
     return [t]
 
 
+@by_identity()  # evaluated again at every point an outer binder or a model gives
 def pull_equated_binder(t: Quant) -> Term | None:
     """``∀v̄. G → ∀w̄. (v = e ∧ R) → S`` as ``∀(v̄ ∖ v) w̄. G[e] ∧ R[e] → S[e]`` (e free of v),
     and ``∃v̄. G ∧ ∃w̄. v = e ∧ R`` as ``∃(v̄ ∖ v) w̄. G[e] ∧ R[e]``; None when no binder of
