@@ -180,6 +180,15 @@ def test_a_late_solver_gets_what_is_left_of_the_call():
     assert late_timeout(1.0, 5.0) == LATE_SHARE
 
 
+def _answer(w):
+    """The worker's next answer (job, result), past its ``READY`` and its checks' phases."""
+    msg = None
+    while msg is None:
+        assert w.conn.poll(30)
+        msg = w.receive()
+    return msg
+
+
 def test_a_job_sent_to_a_starting_worker_gets_the_warm_deadline_once_it_is_ready():
     """A replacement worker is cold until it says READY (its solvers imported); a job sent
     before that was given the cold grace, and READY brings its deadline down to the warm one,
@@ -197,8 +206,7 @@ def test_a_job_sent_to_a_starting_worker_gets_the_warm_deadline_once_it_is_ready
         assert w.deadline <= time.monotonic() + warm_limit(0.05)
         assert not w.cold_deadline
         w.conn.send((7, "z3", EASY, 5.0, 0))
-        assert w.conn.poll(30)
-        got, res = w.receive()
+        got, res = _answer(w)
         assert got == 7 and isinstance(res, Proved)
     finally:
         w.kill()
@@ -273,9 +281,55 @@ def test_a_stop_that_arrives_after_its_job_was_answered_does_not_cancel_the_next
         os.kill(w.proc.pid, signal.SIGINT)
         time.sleep(0.5)  # the late stop is handled while the worker waits for a job
         w.conn.send((8, "z3", EASY, 5.0, w.stops))
-        assert w.conn.poll(30)
-        got, res = w.receive()
+        got, res = _answer(w)
         assert got == 8 and isinstance(res, Proved), res
         assert w.proc.is_alive()
     finally:
         w.kill()
+
+
+def test_the_deadline_follows_the_check_and_then_the_model():
+    """A worker says when its check starts and when it has answered (``solve.PHASE``): the pool
+    waits for a check its limit and ``CHECK_GRACE``, and for a model ``WARM_GRACE`` more."""
+    from provers.backends.smt.pool import CHECK_GRACE, PHASE, WARM_FACTOR, WARM_GRACE, _Worker
+
+    w = _Worker(1024)
+    try:
+        assert w.conn.poll(30) and w.receive() is None  # READY
+        w.job, w.timeout, w.deadline = 9, 5.0, time.monotonic() + 100.0
+        w.conn.send((9, "z3", EASY, 5.0, 0))
+        phases = []
+        while True:
+            assert w.conn.poll(30)
+            raw_before = time.monotonic()
+            msg = w.receive()
+            if msg is not None:
+                break
+            phases.append((w.phase, w.deadline - raw_before))
+        assert msg[0] == 9 and isinstance(msg[1], Proved)
+        kinds = [k for k, _ in phases]
+        assert kinds[0] == "check" and "checked" in kinds
+        check_left = dict(phases)["check"]
+        assert check_left <= 5.0 * (1 + WARM_FACTOR) + CHECK_GRACE + 0.01
+        assert check_left > 5.0  # the whole limit, counted from the check's start
+        checked_left = dict(phases)["checked"]
+        assert WARM_GRACE - 0.01 < checked_left <= 5.0 * (1 + WARM_FACTOR) + WARM_GRACE + 0.01
+    finally:
+        w.kill()
+    assert PHASE == "phase"
+
+
+def test_a_check_past_its_limit_is_abandoned_and_the_pool_goes_on(pool, monkeypatch):
+    """A solver still inside its check past its limit (z3's nlsat and cvc5's coverings ignore
+    theirs) is not waited for: the call answers Unknown, naming the timeout, and the worker is
+    reaped or killed later. Simulated with a negative grace: the deadline passes as the check
+    starts, and a 60 s check comes back at once."""
+    import provers.backends.smt.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "CHECK_GRACE", -100.0)
+    (res,) = pool.run([("z3", fermat3(), 60.0)])
+    assert isinstance(res, Unknown) and res.reason.startswith("timeout: z3 still checking"), res
+    (w,) = [w for w in pool.workers if w.job is not None]
+    assert w.abandoned
+    monkeypatch.setattr(pool_module, "CHECK_GRACE", 0.1)
+    assert isinstance(pool.run([("z3", EASY, 10.0)])[0], Proved)  # another worker serves it

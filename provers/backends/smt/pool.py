@@ -14,6 +14,12 @@ deadline (a replacement started beside a killed worker is ready in about 0.25 s,
 out the cold grace for it cost 1.4 s of a 0.05 s call). Workers are reused between calls, so
 the per-call overhead is one pickle round trip.
 
+Phases: a worker says when its check starts and when the solver has answered
+(``solve.PHASE``). A check still running ``CHECK_GRACE`` past its own limit (z3's nlsat and
+cvc5's coverings ignore theirs) is abandoned: the call answers ``Unknown`` at once and a
+fresh worker starts beside it; an answered check gets ``WARM_GRACE`` to read and validate its
+model (the only late answers that were ever definitive).
+
 Portfolio stop: when a ``first_definitive`` call has its answer (``base.settles``: a proof, a
 validated countermodel, or a model showing the obligation unprovable), the losing solvers are stopped
 at once instead of running to their own timeout (``WorkerPool.stop``): a z3 worker is
@@ -51,9 +57,20 @@ GRACE = 2.0
 #: answer came in 1 of 48 such calls.
 WARM_GRACE = 0.5
 WARM_FACTOR = 0.25
+#: Once a worker says its check has started (``solve.PHASE``), the call waits for it at most
+#: the check's limit (and ``WARM_FACTOR`` of it) plus this much; then the job is abandoned
+#: (the call answers ``Unknown`` at once, the worker is reaped or killed later, at
+#: ``WARM_GRACE``). On ``isabelle_math_400`` no solver answer that came later than that was
+#: definitive except a model still being validated, which is announced (``"checked"``) and
+#: gets ``WARM_GRACE``; waiting out checks that ignore their limit (z3's nlsat, cvc5's
+#: coverings) cost 27 kills of about 1 s and 64 late answers (docs/benchmarks.md, stop 55).
+CHECK_GRACE = 0.1
 DEFAULT_MEMORY_MB = 4096
 #: What a worker sends, before any answer, once its solvers are imported.
 READY = ("ready", None)
+#: What a worker sends when its job's check starts or has answered: (``PHASE``, job, kind,
+#: seconds the job may still need).
+PHASE = "phase"
 
 
 #: Seconds an interrupted (SIGINT) z3 worker has to answer before it is killed.
@@ -159,6 +176,7 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         pass
     from provers.backends.smt.emit import fresh_z3_context
     from provers.backends.smt.solve import CANCEL, solve
+    from provers.backends.smt.solve import PHASE as SOLVE_PHASE
 
     try:
         conn.send(READY)
@@ -172,6 +190,14 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
         if msg is None:
             return
         job, name, obligation, timeout, stops_before = msg
+
+        def report(kind: str, seconds: float, job: int = job) -> None:
+            try:
+                conn.send((PHASE, job, kind, seconds))
+            except OSError:
+                pass  # the caller is gone: the answer's own send finds out
+
+        SOLVE_PHASE.report = report
         with CANCEL.lock:
             CANCEL.base = stops_before
             CANCEL.requested = CANCEL.received > stops_before  # a stop sent for this job already
@@ -235,18 +261,29 @@ class _Worker:
         self.deadline = 0.0
         self.timeout = 0.0  # the job in flight's own timeout
         self.cold_deadline = False  # the job in flight's deadline allows for the start-up
+        self.fixed_deadline = False  # the caller gave the job in flight a hard limit
+        self.phase = ""  # the job in flight's last reported phase (``PHASE``): "check", "checked"
         self.warm = False  # said READY: started and imported, only the solving is left
         self.stops = 0  # SIGINTs sent to it (each job carries the count: ``CANCEL.base``)
 
     def receive(self) -> tuple | None:
         """The next message, or None when it was ``READY`` (the worker is warm from now on:
         a job in flight whose deadline allowed for the start-up gets the warm one, counted
-        from now; a caller's ``hard_limit`` stays)."""
+        from now; a caller's ``hard_limit`` stays) or a ``PHASE`` (the deadline follows it:
+        a started check gets its limit and ``CHECK_GRACE``, an answered one ``WARM_GRACE``
+        for its model; not for an abandoned job or under a ``hard_limit``)."""
         msg = self.conn.recv()
         if msg == READY:
             if self.cold_deadline and self.job is not None:
                 self.deadline = min(self.deadline, time.monotonic() + warm_limit(self.timeout))
             self.warm, self.cold_deadline = True, False
+            return None
+        if isinstance(msg, tuple) and len(msg) == 4 and msg[0] == PHASE:
+            _, job, kind, seconds = msg
+            if job == self.job and not self.abandoned and not self.fixed_deadline:
+                self.phase = kind
+                grace = CHECK_GRACE if kind == "check" else WARM_GRACE
+                self.deadline = time.monotonic() + seconds * (1 + WARM_FACTOR) + grace
             return None
         return msg
 
@@ -400,6 +437,7 @@ class WorkerPool:
                     return
                 w.job, w.solver, w.abandoned, w.timeout = job, name, False, timeout
                 w.cold_deadline = hard_limit is None and not w.warm
+                w.fixed_deadline, w.phase = hard_limit is not None, ""
                 pending[job] = (idx, w, name, time.monotonic())
 
             while waiting and (not held or not pending):
@@ -431,6 +469,16 @@ class WorkerPool:
                             if got_job != job:
                                 res = Unknown("worker protocol error", name)
                         results[idx] = res
+                        del pending[job]
+                    elif time.monotonic() > w.deadline and w.phase == "check":
+                        # past its limit inside the check: the call goes on without it
+                        took = time.monotonic() - started
+                        results[idx] = Unknown(
+                            f"timeout: {name} still checking after {took:.2f}s ({w.timeout:g}s limit)", name, took)
+                        w.abandoned = True
+                        w.deadline = time.monotonic() + WARM_GRACE
+                        if len(self.workers) < self.max_workers:  # a warm worker for the next call
+                            self.workers.append(_Worker(self.memory_mb))
                         del pending[job]
                     elif time.monotonic() > w.deadline:
                         results[idx] = Unknown(

@@ -86,6 +86,20 @@ class CANCEL:
     lock = threading.Lock()
 
 
+class PHASE:
+    """The worker's hook (``pool``): ``report(kind, seconds)`` tells the pool that a check
+    starts (``"check"``, its time limit) or has answered (``"checked"``, the time left for
+    reading and validating its model), so that the pool waits past a solver's own limit only
+    while an answer is on its way. None in-process."""
+
+    report: Callable[[str, float], None] | None = None
+
+
+def _phase(kind: str, seconds: float) -> None:
+    if PHASE.report is not None:
+        PHASE.report(kind, seconds)
+
+
 def _canceled(name: str, took: float) -> Unknown:
     return Unknown("canceled: another solver answered", name, took)
 
@@ -176,7 +190,9 @@ def _ask(name: str, lowered: Lowered, timeout: float) -> ProofResult:
         return Unknown(f"unsupported: {e.what}", name, took())
     if CANCEL.requested:
         return _canceled(name, took())
+    _phase("check", timeout)
     r = s.check()
+    _phase("checked", max(timeout - took(), 0.0))
     if r == em.Z.unsat:
         return Proved(name, took(), "unsat")
     if r != em.Z.sat:
