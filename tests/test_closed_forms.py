@@ -353,3 +353,98 @@ def test_pascal_rows_make_the_statement_valid_for_every_n():
     for text in (row, rows):
         assert check(text, true, "logical", "isabelle").status == "equivalent"
     assert check(row.replace("2^n", "2^n + 1"), true, "logical", "isabelle").status == "inequivalent"
+
+
+# --------------------------------------------------------------------------------------
+# sums whose range depends on a quantified variable: closed forms inside sign cells
+# --------------------------------------------------------------------------------------
+
+_m, _i = Var("m", INT), Var("i", INT)
+
+
+def _poly_sum(coeffs, lo):
+    body = Num(0, INT)
+    for k, c in enumerate(coeffs):
+        term = Num(c, INT)
+        for _ in range(k):
+            term = app("mul", term, _i)
+        body = app("add", body, term)
+    return BigOp("sum", _i, app("Icc", Num(lo, INT), _m), body)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coeffs=st.lists(st.integers(-3, 3), min_size=1, max_size=3), lo=st.integers(-6, 6),
+       c=st.integers(-20, 40), op=st.sampled_from(["lt", "le", "ge", "gt", "eq", "ne"]),
+       least=st.booleans())
+def test_extremes_and_quantifiers_over_sums_with_a_symbolic_bound_agree_with_brute_force(coeffs, lo, c, op, least):
+    """``LEAST / GREATEST m :: int. ∑ i = lo..m. p(i) ⋈ c`` and ``∀m. ∑ … ⋈ c → m < n`` by sign
+    cells of the sum's closed form (``domains.with_sums_in_closed_form``), against the sums
+    computed at every m of a window (the roots of p's sums stay well inside it): equal
+    wherever decided, and decided whenever the extreme element exists."""
+    from provers.ir import Lam, Uninterpreted, forall_, implies
+    from provers.ir.sorts import BOOL
+    from provers.semantics import decide
+
+    pred = app(op, _poly_sum(coeffs, lo), Num(c, INT))
+    window = range(-150, 151)
+    holds = [z for z in window if truth(pred, {"m": z})]
+    ext = Uninterpreted("LEAST" if least else "GREATEST", (Lam((_m,), pred),), INT)
+    got = decide(app("eq", Var("n", INT), ext), {"n": 0})
+    edge = window[0] if least else window[-1]
+    if holds and edge not in holds:  # the extreme element exists (the ends stand for ±∞)
+        want = min(holds) if least else max(holds)
+        assert decide(app("eq", Var("n", INT), ext), {"n": want}).value is True
+        assert got.value == (want == 0)
+    else:
+        assert got.value is None  # no extreme element: Isabelle leaves it unspecified
+    bounded = forall_([_m], implies(pred, app("lt", _m, Var("n", INT))))
+    for n in (-7, 0, 3, 12):
+        d = decide(bounded, {"n": n})
+        if d.value is not None:
+            assert d.value == all(z < n for z in holds), (n, holds[-3:])
+        if holds and window[-1] not in holds:
+            assert d.value is not None  # bounded above: decided at every n
+    assert BOOL  # the predicate's sort
+
+
+def test_algebra_2104_the_least_n_with_sum_at_least_26():
+    """``algebra/problem_2104``, "the smallest n with ∑ i = −25..n. i ≥ 26" (26): the premises
+    with a ∀ over ℤ and the answer with LEAST are decided at every n. "Every m with a smaller
+    sum is below n" (A) does not make n the least, "every m below n has a smaller sum" (B)
+    does: at n = 27 A's premises hold and B's do not — inequivalent, by that countermodel
+    (undecided before: "∀ over an unbounded domain")."""
+    a = provers.parse('''theorem
+fixes n :: int
+assumes h0 : "(\\<Sum>i = -25..n. i) \\<ge> 26"
+and h1 : "\\<forall>m. (\\<Sum>i = -25..m. i) < 26 \\<longrightarrow> m < n"
+shows  "n = 26"''', language="isabelle")
+    b = provers.parse('''theorem
+fixes n :: int
+assumes h0 : "(\\<Sum>i=-25..n. i) \\<ge> 26"
+and h1 : "\\<forall>m < n. (\\<Sum>i=-25..m. i) < 26"
+shows  "n = 26"''', language="isabelle")
+    least = provers.parse('''theorem
+fixes n :: int
+assumes h0 : "(\\<Sum>k=-25..n. k) \\<ge> 26"
+shows  "n = (LEAST n. (\\<Sum>k=-25..n. k) \\<ge> 26)"''', language="isabelle")
+    for n, want in ((25, False), (26, True), (27, True)):
+        assert truth(a.hypotheses[1].formula, {"n": n}) is want
+    assert truth(least.conclusion, {"n": 26}) is True and truth(least.conclusion, {"n": 27}) is False
+    assert truth(b.hypotheses[1].formula, {"n": 26}) is True and truth(b.hypotheses[1].formula, {"n": 27}) is False
+    v = provers.check_equivalence(a, b, relation="symbolic", timeout=1.0)
+    assert v.status == "inequivalent", v.explain()
+    n = v.countermodel["A"]["n"]
+    assert n > 26 and truth(a.hypotheses[1].formula, {"n": n}) is True
+    assert truth(b.hypotheses[1].formula, {"n": n}) is False
+
+
+def test_an_exact_integer_quotient_reads_as_a_polynomial_and_a_flooring_one_does_not():
+    from provers.semantics.closed_forms import PolynomialReader
+
+    k = Var("k", INT)
+    reader = PolynomialReader(k, None)
+    gauss = reader.read(app("ediv", app("mul", k, app("add", k, Num(1, INT))), Num(2, INT)))
+    assert gauss == {(2, Fraction(1), ()): Fraction(1, 2), (1, Fraction(1), ()): Fraction(1, 2)}
+    assert reader.read(app("ediv", k, Num(2, INT))) is None  # k div 2 floors at odd k
+    assert reader.read(app("fdiv", app("add", app("mul", k, k), k), Num(2, INT))) is not None
+    assert reader.read(app("ediv", app("mul", k, k), Num(0, INT))) is None

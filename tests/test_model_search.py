@@ -48,8 +48,9 @@ def _evaluator_reasons() -> dict[str, str]:
         "uninterpreted symbol": app("le", num(0, REAL), uninterpreted("g", (x,), REAL)),
         # (a polynomial predicate is decided by its sign cells: `LEAST y. 0 < y` has no least element)
         "LEAST over ℝ": app("eq", uninterpreted("LEAST", (Lam((y,), app("lt", num(0, REAL), app("exp", y))),), REAL), x),
-        "LEAST over all of ℤ": app("eq", uninterpreted("LEAST", (Lam((k,), app("lt", num(0, INT), k)),), INT),
-                                   num(1, INT)),
+        # (over ℤ too: `LEAST k. 0 < k` is 1, by its sign cells; `k mod 3 = 1` has none)
+        "LEAST over all of ℤ": app("eq", uninterpreted("LEAST", (Lam((k,), app("eq", app("emod", k, num(3, INT)),
+                                                                             num(1, INT))),), INT), num(1, INT)),
         "ln at x ≤ 0": app("eq", app("ln", x), num(0, REAL)),
         # (a one-sided ray {k. 0 < k} is known infinite, card 0: an infinite set the evaluator cannot tell)
         "card of an infinite set": app("eq", app("card", SetBuilder(k, app("and", app("lt", num(0, INT), k), app(

@@ -144,7 +144,7 @@ class PolynomialReader:
 
     def read_div(self, t: App) -> Poly | None:
         if t.sort in (NAT, INT):
-            return None  # ℕ division floors
+            return self._exact_quotient(t)  # ℕ division floors: only an exact one reads
         if not isinstance(t.args[1], Num):  # by c·rᵏ (c, r ≠ 0): times c⁻¹·(r⁻¹)ᵏ, in a field
             d = self.read(t.args[1])
             if d is None or len(d) != 1:
@@ -158,6 +158,30 @@ class PolynomialReader:
             return None  # x / 0 = 0 is not a polynomial identity
         a = self.read(t.args[0])
         return None if a is None else _add({}, a, 1 / Fraction(t.args[1].value))
+
+    def read_ediv(self, t: App) -> Poly | None:
+        return self._exact_quotient(t)
+
+    read_fdiv = read_ediv
+
+    def _exact_quotient(self, t: App) -> Poly | None:
+        """``p div d`` over ℕ / ℤ (any rounding) by a nonzero numeral d, as ``p / d`` where that
+        is its exact value at every integer: p a polynomial in the index alone with p(k) / d an
+        integer at deg p + 1 consecutive k (then at every integer k: an integer-valued
+        polynomial is an integer combination of binomials). The closed forms' own
+        ``N div D`` (``polynomial_term``) is of this kind: ``(m² + m − 650) div 2``."""
+        d = t.args[1]
+        if not isinstance(d, Num) or d.value == 0:
+            return None
+        q = self.read(t.args[0])
+        if q is None or any(m[1] != 1 or m[2] for m in q):
+            return None
+        q = _add({}, q, 1 / Fraction(d.value))
+        degree = max((m[0] for m in q), default=0)
+        for k in range(degree + 1):
+            if sum(c * k ** m[0] for m, c in q.items()).denominator != 1:
+                return None
+        return q
 
     def read_pow(self, t: App) -> Poly | None:
         base, e = t.args
@@ -221,7 +245,7 @@ class PolynomialReader:
 
 #: How each operation is read as a polynomial (absent: an atom when free of the index).
 _READERS = {op: getattr(PolynomialReader, f"read_{op}")
-            for op in ("add", "mul", "neg", "sub", "cast", "div", "pow", "powr", "rpow")}
+            for op in ("add", "mul", "neg", "sub", "cast", "div", "ediv", "fdiv", "pow", "powr", "rpow")}
 
 
 def _numeric_scalar(t: Term) -> bool:

@@ -24,6 +24,7 @@ from provers.ir import (
     REAL,
     TRUE,
     App,
+    BigOp,
     Num,
     ProdSort,
     Quant,
@@ -44,7 +45,7 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics.approx import is_rational
-from provers.semantics.closed_forms import PolynomialReader, affine_terms
+from provers.semantics.closed_forms import PolynomialReader, affine_terms, closed_form
 from provers.semantics.pairs import pair, simplify
 from provers.semantics.values import FunTable
 
@@ -610,6 +611,7 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
     integers: true beyond every root, the set is infinite."""
     if v.sort not in (REAL, RAT, NAT, INT):
         return None
+    body = with_sums_in_closed_form(v, body)
     polys: set[tuple[Fraction, ...]] = set()
     stack = [body]
     while stack:
@@ -634,6 +636,46 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
             if len(coeffs) >= 2:
                 polys.add(coeffs)
     return _cells(tuple(sorted(polys)))
+
+
+#: Most ``if``s one comparison may hold for ``with_sums_in_closed_form`` to split it (2ⁿ cases).
+MAX_LIFTED_IFS = 3
+
+
+@by_identity()
+def with_sums_in_closed_form(v: Var, body: Term) -> Term:
+    """``body`` with each ∑ over a range that depends on ``v`` in its closed form
+    (``closed_forms.closed_form``) and the closed forms' ``if L ≤ E`` guards lifted over the
+    comparisons they sit in (``A[if c then a else b]`` is ``(c ∧ A[a]) ∨ (¬c ∧ A[b])``): the
+    same predicate, and one ``polynomial_cells`` reads — ``(∑ i = −25..m. i) < 26`` is
+    ``(−25 ≤ m + 1 ∧ (m² + m − 650) div 2 < 26) ∨ (¬(−25 ≤ m + 1) ∧ 0 < 26)``. ``body``
+    itself when no such sum has a closed form."""
+    sums = [s for s in subterms(body) if isinstance(s, BigOp) and s.kind == "sum" and v in free_vars(s.domain)]
+    if not sums:
+        return body
+    forms = {s: closed_form(s) for s in sums}
+    if any(f is None for f in forms.values()):
+        return body
+    replaced = map_term(body, lambda s: forms.get(s) if isinstance(s, BigOp) else None)
+
+    def lift(g: Term, budget: int) -> Term | None:
+        if isinstance(g, App) and g.op in _CONNECTIVES:
+            args = [lift(a, budget) for a in g.args]
+            return None if any(a is None for a in args) else app(g.op, *args)
+        ite = next((s for s in subterms(g) if isinstance(s, App) and s.op == "ite"), None)
+        if ite is None:
+            return g
+        if budget == 0 or any(isinstance(s, (Quant, BigOp, SetBuilder)) for s in subterms(g)):
+            return None
+        c, a, b = ite.args
+        then = lift(map_term(g, lambda s: a if s == ite else None), budget - 1)
+        other = lift(map_term(g, lambda s: b if s == ite else None), budget - 1)
+        if then is None or other is None:
+            return None
+        return or_(and_(c, then), and_(app("not", c), other))
+
+    lifted = lift(replaced, MAX_LIFTED_IFS)
+    return body if lifted is None else lifted
 
 
 @functools.lru_cache(maxsize=1024)

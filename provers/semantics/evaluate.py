@@ -465,7 +465,7 @@ def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
     v = lam.vars[0]
     dom = bound_domain(v, conjuncts(lam.body), frozenset(), _exact_value(env))
     if dom is None and not (least and v.sort == NAT):
-        raise Undecided(f"{'LEAST' if least else 'GREATEST'} over an unbounded domain of {v.sort}")
+        return _integer_extremum(v, lam.body, least, env)
     candidates = sorted(dom, reverse=not least) if dom is not None else range(MAX_LEAST_SEARCH)
     for x in candidates:
         _tick()
@@ -475,6 +475,39 @@ def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
         if r:
             return x
     raise Undecided(f"{'LEAST' if least else 'GREATEST'} of a predicate with no witness found")
+
+
+def _integer_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
+    """``LEAST z :: int. P z`` (``GREATEST`` from the other end; ℕ's ``GREATEST``) when P
+    bounds no finite domain, by the sign cells of the polynomials P compares
+    (``domains.polynomial_cells``; sums over ranges that depend on z in closed form): P is
+    false on the outer cell at that end (else no extreme element: undecided), and the first
+    integer where P holds, scanning the integers next to each root from there, is the
+    extreme one — every cell's first integer is next to the root that opens it."""
+    what = "LEAST" if least else "GREATEST"
+    cells = _cells_of(v, body, env)
+    if cells is None:
+        raise Undecided(f"{what} over an unbounded domain of {v.sort}")
+    samples, roots = cells
+    if any(abs(float(r)) > 2.0**50 for r in roots):
+        raise Undecided(f"{what} over {v.sort}: a root too large to scan from")
+    # a point of the outer cell (ℕ's GREATEST: the top one, above 0 too)
+    outer = int(samples[0]) if least else max(int(samples[-1]), 0 if v.sort == NAT else int(samples[-1]))
+    r, exact, _ = _tri(body, {**env, v.name: outer})
+    if r is None or not exact:
+        raise Undecided(f"{what} over {v.sort}: the predicate is undecided at {outer}")
+    if r:
+        raise Undecided(f"{what} over {v.sort} of a set with no {'least' if least else 'greatest'} element")
+    near = {m + d for r in roots for m in (math.floor(float(r)),) for d in (-1, 0, 1, 2)}
+    points = sorted(z for z in near | ({0} if v.sort == NAT else set()) if v.sort == INT or z >= 0)
+    for z in points if least else reversed(points):
+        _tick()
+        r, exact, why = _tri(body, {**env, v.name: z})
+        if r is None or not exact:
+            raise Undecided(why or f"{what} over {v.sort}: the predicate is undecided at {z}")
+        if r:
+            return z
+    raise Undecided(f"{what} of a predicate that holds nowhere")
 
 
 def _real_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
