@@ -448,3 +448,32 @@ def test_an_exact_integer_quotient_reads_as_a_polynomial_and_a_flooring_one_does
     assert reader.read(app("ediv", k, Num(2, INT))) is None  # k div 2 floors at odd k
     assert reader.read(app("fdiv", app("add", app("mul", k, k), k), Num(2, INT))) is not None
     assert reader.read(app("ediv", app("mul", k, k), Num(0, INT))) is None
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shape=st.sampled_from(["a*b", "a+b", "a*b+a", "2*a*b"]), la=st.integers(0, 3), lb=st.integers(0, 3),
+       d=st.integers(0, 6), filt=st.sampled_from(["diff", "ne", "none"]))
+def test_least_of_an_integer_image_is_searched_from_its_least_value(shape, la, lb, d, filt):
+    """``LEAST n :: int. ∃a b. n = e(a, b) ∧ a > la ∧ b > lb ∧ …`` (no finite domain for n) is
+    searched upward from the least value the bounds allow e (``domains.image_lower_bound``):
+    the answer is the brute-force least image (every image below 61 is found by a, b ≤ 60)."""
+    from provers.ir import Lam, Quant, Uninterpreted
+    from provers.semantics import decide
+
+    a, b, n = Var("a", INT), Var("b", INT), Var("n", INT)
+    ops = {"a*b": app("mul", a, b), "a+b": app("add", a, b), "a*b+a": app("add", app("mul", a, b), a),
+           "2*a*b": app("mul", Num(2, INT), app("mul", a, b))}
+    fns = {"a*b": lambda x, y: x * y, "a+b": lambda x, y: x + y, "a*b+a": lambda x, y: x * y + x,
+           "2*a*b": lambda x, y: 2 * x * y}
+    extra = {"diff": (app("eq", app("abs", app("sub", a, b)), Num(d, INT)), lambda x, y: abs(x - y) == d),
+             "ne": (app("ne", a, b), lambda x, y: x != y), "none": (None, lambda x, y: True)}[filt]
+    parts = [app("eq", ops[shape], n), app("gt", a, Num(la, INT)), app("gt", b, Num(lb, INT))]
+    if extra[0] is not None:
+        parts.append(extra[0])
+    pred = Quant("exists", (a, b), app("and", *parts))
+    images = [fns[shape](x, y) for x in range(la + 1, 61) for y in range(lb + 1, 61) if extra[1](x, y)]
+    want = min(images, default=None)
+    least = Uninterpreted("LEAST", (Lam((n,), pred),), INT)
+    if want is not None and want <= 60:
+        assert decide(app("eq", Var("m", INT), least), {"m": want}).value is True
+        assert decide(app("eq", Var("m", INT), least), {"m": want + 1}).value is False

@@ -638,6 +638,49 @@ def polynomial_cells(v: Var, body: Term, value: Callable[[Term], Any]
     return _cells(tuple(sorted(polys)))
 
 
+def image_lower_bound(v: Var, body: Term) -> int | None:
+    """A numeral below which ``body`` is false at every integer ``v``, when ``body`` says ``v``
+    is an image ``∃ȳ. v = e(ȳ) ∧ G`` (``e`` free of v) and ``G``'s numeral bounds on ȳ bound
+    ``e`` below (sums, and products of nonnegative factors, of bounded variables and
+    numerals): ``LEAST n :: int. ∃a b. a·b = n ∧ a > 1 ∧ b > 1 ∧ |a − b| = 10`` is searched
+    from 4 (``prealgebra/problem_1441``). Else None."""
+    if not (isinstance(body, Quant) and body.kind == "exists"):
+        return None
+    parts = conjuncts(body.body)
+    image = next((g.args[1] if g.args[0] == v else g.args[0] for g in parts
+                  if isinstance(g, App) and g.op == "eq" and v in g.args
+                  and v not in free_vars(g.args[1] if g.args[0] == v else g.args[0])), None)
+    if image is None:
+        return None
+    lows: dict[Var, int] = {y: 0 for y in body.vars if y.sort == NAT}
+    for y in body.vars:
+        for g in parts:
+            low = numeral_lower_bound(g, y)
+            if low is not None:
+                lows[y] = max(lows.get(y, low), low)
+
+    def least(t: Term) -> Fraction | None:
+        if isinstance(t, Num) and isinstance(t.value, (int, Fraction)):
+            return Fraction(t.value)
+        if isinstance(t, Var):
+            return Fraction(lows[t]) if t in lows else None
+        if not isinstance(t, App):
+            return None
+        if t.op == "cast" and t.args[0].sort in (NAT, INT):
+            return least(t.args[0])
+        parts_ = [least(a) for a in t.args]
+        if any(p is None for p in parts_):
+            return None
+        if t.op == "add":
+            return sum(parts_, Fraction(0))  # type: ignore[arg-type]
+        if t.op == "mul" and all(p >= 0 for p in parts_):  # type: ignore[operator]
+            return math.prod(parts_)  # type: ignore[arg-type]
+        return None
+
+    low = least(image)
+    return None if low is None else math.ceil(low)
+
+
 #: Most ``if``s one comparison may hold for ``with_sums_in_closed_form`` to split it (2ⁿ cases).
 MAX_LIFTED_IFS = 3
 

@@ -96,6 +96,7 @@ from provers.semantics.domains import (
     dense_interval_infinite,
     disjuncts,
     guards,
+    image_lower_bound,
     instance_solution,
     integer_interval,
     integer_ray_infinite,
@@ -464,9 +465,15 @@ def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
         raise Undecided("LEAST/GREATEST over a sort other than ℕ, ℤ, ℚ or ℝ")
     v = lam.vars[0]
     dom = bound_domain(v, conjuncts(lam.body), frozenset(), _exact_value(env))
-    if dom is None and not (least and v.sort == NAT):
+    start = 0
+    if dom is None and least and v.sort == INT:
+        # an image of bounded terms (``∃a b. n = a·b ∧ a, b > 1``) is searched from its least value
+        start = image_lower_bound(v, lam.body)  # type: ignore[assignment]
+        if start is None:
+            return _integer_extremum(v, lam.body, least, env)
+    elif dom is None and not (least and v.sort == NAT):
         return _integer_extremum(v, lam.body, least, env)
-    candidates = sorted(dom, reverse=not least) if dom is not None else range(MAX_LEAST_SEARCH)
+    candidates = sorted(dom, reverse=not least) if dom is not None else range(start, start + MAX_LEAST_SEARCH)
     for x in candidates:
         _tick()
         r, exact, why = _tri(lam.body, {**env, v.name: x})
