@@ -693,6 +693,38 @@ def test_poly_of_anything_else_stays_the_library_constant():
         provers.parse('theorem fixes x :: real assumes "x = :] 2" shows "x = 2"', "isabelle")
 
 
+def test_poly_of_a_list_is_an_implicitly_fixed_variable():
+    """``poly [1, 7, -11, -2] a`` (intermediate_algebra/problem_472, 1749, 745, 422): Complex_Main
+    has no ``poly`` and HOL-Computational_Algebra's takes a ``'a poly``, never a list, so the
+    name is a free variable — the statement is about every such function — and a countermodel
+    may choose it: the candidate is refuted against the written-out cubic (an undecided
+    "uninterpreted symbol poly has no table" before)."""
+    from provers.ir import Var
+
+    listed = """theorem
+fixes a b c :: real
+assumes h0 : "poly [1, 7, -11, -2] a = 0"
+and h1 : "poly [1, 7, -11, -2] b = 0"
+and h2 : "poly [1, 7, -11, -2] c = 0"
+shows  "a + b + c = -7"
+"""
+    st = provers.parse(listed, "isabelle")
+    lhs = st.hypotheses[0].formula.args[0]
+    assert lhs.op == "apply" and isinstance(lhs.args[0], Var) and lhs.args[0].name == "poly"
+    assert any("poly is not in `fixes`: read as an implicitly fixed variable" in n for n in st.notes)
+    written = """theorem
+fixes a b c :: real
+assumes h0 : "a * a * a + 7 * a * a - 11 * a - 2 = 0"
+and h1 : "b * b * b + 7 * b * b - 11 * b - 2 = 0"
+and h2 : "c * c * c + 7 * c * c - 11 * c - 2 = 0"
+shows  "a + b + c = -7"
+"""
+    v = provers.check_equivalence(listed, written, relation="symbolic", language="isabelle", timeout=1)
+    assert v.status.value == "inequivalent", v.reason
+    literal = listed.replace("[1, 7, -11, -2]", "[:-2, -11, 7, 1:]")  # the pCons literal keeps its value
+    assert not isinstance(provers.parse(literal, "isabelle").hypotheses[0].formula.args[0].args[0], Var)
+
+
 @pytest.mark.parametrize("n", [1, 2, 6, 13, 1260, 2**20 + 5])
 def test_binary_numerals_are_their_value(n: int):
     """Isabelle prints numerals as ``numeral (Bit0 (Bit1 One))`` (= 6); candidates copy that

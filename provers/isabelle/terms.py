@@ -264,6 +264,8 @@ class TermParser(BinderForms, SetNotation):
         if head_tok.kind == "ident" and head_tok.text not in KEYWORDS and self._is_constant(head_tok.text):
             self.next()
             args = self.arguments()
+            if head_tok.text == "poly" and args and isinstance(self.inf.shallow(args[0].sort), ListSort):
+                return self.inf.apply_term(self._implicit("poly"), args, head_tok.pos)
             return self.apply_const(head_tok.text, args, head_tok.pos)
         head = self.atom()
         args = self.arguments()
@@ -361,6 +363,15 @@ class TermParser(BinderForms, SetNotation):
                 raise ElabError(f"`{t.text}` is a statement keyword, not a variable: is a closing quote missing?", t.pos)
             self.scope.implicit[t.text] = PreVar(t.text, self.inf.untyped(t.text))
         return self.scope.implicit[t.text]
+
+    def _implicit(self, name: str) -> PreVar:
+        """The implicitly fixed free variable ``name``. ``poly`` of a list (``poly [1, 7, -11, -2]
+        a``) is one: Complex_Main has no ``poly`` (HOL-Computational_Algebra's takes a ``'a
+        poly``, never a list), so Isabelle reads the name as a variable and the statement is
+        about every such function."""
+        if name not in self.scope.implicit:
+            self.scope.implicit[name] = PreVar(name, self.inf.untyped(name))
+        return self.scope.implicit[name]
 
     def _is_constant(self, name: str) -> bool:
         if name not in CONSTS:
