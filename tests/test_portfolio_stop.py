@@ -333,3 +333,13 @@ def test_a_check_past_its_limit_is_abandoned_and_the_pool_goes_on(pool, monkeypa
     assert w.abandoned
     monkeypatch.setattr(pool_module, "CHECK_GRACE", 0.1)
     assert isinstance(pool.run([("z3", EASY, 10.0)])[0], Proved)  # another worker serves it
+
+
+def test_a_caller_hard_limit_is_not_moved_by_the_phases(pool, monkeypatch):
+    """A call with ``hard_limit`` keeps that deadline whatever the worker reports: with a
+    check grace that would abandon every check at once, the job still gets its answer."""
+    import provers.backends.smt.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "CHECK_GRACE", -100.0)
+    (res,) = pool.run([("z3", EASY, 10.0)], hard_limit=30.0)
+    assert isinstance(res, Proved), res
