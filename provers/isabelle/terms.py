@@ -358,14 +358,12 @@ class TermParser(BinderForms, SetNotation):
             return self.scope.fixed[t.text]
         if t.text in CONSTS:
             return self.apply_const(t.text, [], t.pos)
-        if t.text not in self.scope.implicit:
-            if t.text in OUTER_KEYWORDS:
-                raise ElabError(f"`{t.text}` is a statement keyword, not a variable: is a closing quote missing?", t.pos)
-            self.scope.implicit[t.text] = PreVar(t.text, self.inf.untyped(t.text))
-        return self.scope.implicit[t.text]
+        if t.text not in self.scope.implicit and t.text in OUTER_KEYWORDS:
+            raise ElabError(f"`{t.text}` is a statement keyword, not a variable: is a closing quote missing?", t.pos)
+        return self._implicit(t.text)
 
     def _implicit(self, name: str) -> PreVar:
-        """The implicitly fixed free variable ``name``. ``poly`` of a list (``poly [1, 7, -11, -2]
+        """The implicitly fixed free variable ``name`` (one per statement). ``poly`` of a list (``poly [1, 7, -11, -2]
         a``) is one: Complex_Main has no ``poly`` (HOL-Computational_Algebra's takes a ``'a
         poly``, never a list), so Isabelle reads the name as a variable and the statement is
         about every such function."""

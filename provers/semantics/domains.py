@@ -646,18 +646,11 @@ def image_lower_bound(v: Var, body: Term) -> int | None:
     from 4 (``prealgebra/problem_1441``). Else None."""
     if not (isinstance(body, Quant) and body.kind == "exists"):
         return None
-    parts = conjuncts(body.body)
-    image = next((g.args[1] if g.args[0] == v else g.args[0] for g in parts
-                  if isinstance(g, App) and g.op == "eq" and v in g.args
-                  and v not in free_vars(g.args[1] if g.args[0] == v else g.args[0])), None)
-    if image is None:
+    shape = _image_shape(v, body)
+    if shape is None or shape[1] is not None or len(shape[0]) != 1:
         return None
-    lows: dict[Var, int] = {y: 0 for y in body.vars if y.sort == NAT}
-    for y in body.vars:
-        for g in parts:
-            low = numeral_lower_bound(g, y)
-            if low is not None:
-                lows[y] = max(lows.get(y, low), low)
+    (image,), _, guards_ = shape
+    lows = {y: low for y in body.vars if (low := _numeral_low(y, guards_)) is not None}
 
     def least(t: Term) -> Fraction | None:
         if isinstance(t, Num) and isinstance(t.value, (int, Fraction)):
@@ -1094,6 +1087,14 @@ def _literal(w: Any, sort: Sort) -> Num | None:
     return Num(w, sort) if is_rational(w) and not isinstance(w, bool) else None
 
 
+def _numeral_low(x: Var, guards: Iterable[Term]) -> int | None:
+    """The greatest numeral lower bound of ``x`` among ``guards`` (0 over ℕ), or None."""
+    found = [c for g in guards if (c := numeral_lower_bound(g, x)) is not None]
+    if x.sort == NAT:
+        found.append(0)
+    return max(found) if found else None
+
+
 def _product_bound(v: Var, a: Term, b: Term, op: str, value: Callable[[Term], Any],
                    guards: list[Term]) -> int | None:
     """m with v ≤ m when the guard is ``v · u < w`` (or ≤) with w's value known, v ≥ 0 and
@@ -1107,13 +1108,7 @@ def _product_bound(v: Var, a: Term, b: Term, op: str, value: Callable[[Term], An
     if not isinstance(u, Var) or u == v or not is_rational(w) or isinstance(w, bool):
         return None
 
-    def lowest(x: Var) -> int | None:
-        found = [c for g in guards if (c := numeral_lower_bound(g, x)) is not None]
-        if x.sort == NAT:
-            found.append(0)
-        return max(found) if found else None
-
-    low_u, low_v = lowest(u), lowest(v)
+    low_u, low_v = _numeral_low(u, guards), _numeral_low(v, guards)
     if low_u is None or low_u < 0 or low_v is None or low_v < 0:
         return None
     top = math.ceil(Fraction(w)) - 1 if op == "lt" else math.floor(Fraction(w))  # u·v ≤ top

@@ -484,6 +484,15 @@ def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
     raise Undecided(f"{'LEAST' if least else 'GREATEST'} of a predicate with no witness found")
 
 
+def _integers_near(roots: tuple[Any, ...]) -> set[int] | None:
+    """The integers next to each root (floor − 1 … floor + 2), or None when a root is too
+    large to place: the least integer above a root is in the cell after it when that cell
+    holds one, so every cell's integers are represented (floats err by far less than 1)."""
+    if any(abs(float(r)) > 2.0**50 for r in roots):
+        return None
+    return {m + d for r in roots for m in (math.floor(float(r)),) for d in (-1, 0, 1, 2)}
+
+
 def _integer_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
     """``LEAST z :: int. P z`` (``GREATEST`` from the other end; ℕ's ``GREATEST``) when P
     bounds no finite domain, by the sign cells of the polynomials P compares
@@ -496,7 +505,8 @@ def _integer_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
     if cells is None:
         raise Undecided(f"{what} over an unbounded domain of {v.sort}")
     samples, roots = cells
-    if any(abs(float(r)) > 2.0**50 for r in roots):
+    near = _integers_near(roots)
+    if near is None:
         raise Undecided(f"{what} over {v.sort}: a root too large to scan from")
     # a point of the outer cell (ℕ's GREATEST: the top one, above 0 too)
     outer = int(samples[0]) if least else max(int(samples[-1]), 0 if v.sort == NAT else int(samples[-1]))
@@ -505,7 +515,6 @@ def _integer_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
         raise Undecided(f"{what} over {v.sort}: the predicate is undecided at {outer}")
     if r:
         raise Undecided(f"{what} over {v.sort} of a set with no {'least' if least else 'greatest'} element")
-    near = {m + d for r in roots for m in (math.floor(float(r)),) for d in (-1, 0, 1, 2)}
     points = sorted(z for z in near | ({0} if v.sort == NAT else set()) if v.sort == INT or z >= 0)
     for z in points if least else reversed(points):
         _tick()
@@ -1191,11 +1200,9 @@ def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
     samples, roots = cells
     points: list[Any]
     if v.sort in (NAT, INT):
-        if any(abs(float(r)) > 2.0**50 for r in roots):
+        near = _integers_near(roots)
+        if near is None:
             return None
-        # the least integer above a root is in the cell after it when that cell holds one:
-        # floor(r) + 1 is among the integers tried near each root (floats err by far less than 1)
-        near = {m + d for r in roots for m in (math.floor(float(r)),) for d in (-1, 0, 1, 2)}
         points = sorted({int(samples[0]), int(samples[-1]), *near} | ({0} if v.sort == NAT else set()))
         points = [z for z in points if v.sort == INT or z >= 0]
     else:

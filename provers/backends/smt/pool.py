@@ -335,6 +335,12 @@ class WorkerPool:
         if time.monotonic() > w.deadline:
             self._replace(w)
 
+    def _start_spare(self) -> None:
+        """A worker for the next call, started (and importing its solvers) in the background
+        beside one that was killed or abandoned, while there is room for it."""
+        if len(self.workers) < self.max_workers:
+            self.workers.append(_Worker(self.memory_mb))
+
     def _replace(self, w: _Worker) -> None:
         w.kill()
         if w in self.workers:
@@ -367,8 +373,7 @@ class WorkerPool:
         self._replace(w)
         self.killed_losers += 1
         self.stopped_pids = [*self.stopped_pids[-99:], w.proc.pid]
-        if len(self.workers) < self.max_workers:
-            self.workers.append(_Worker(self.memory_mb))  # starts (and imports) in the background
+        self._start_spare()
 
     def _acquire(self) -> _Worker:
         while True:
@@ -477,8 +482,7 @@ class WorkerPool:
                             f"timeout: {name} still checking after {took:.2f}s ({w.timeout:g}s limit)", name, took)
                         w.abandoned = True
                         w.deadline = time.monotonic() + WARM_GRACE
-                        if len(self.workers) < self.max_workers:  # a warm worker for the next call
-                            self.workers.append(_Worker(self.memory_mb))
+                        self._start_spare()
                         del pending[job]
                     elif time.monotonic() > w.deadline:
                         results[idx] = Unknown(
@@ -486,8 +490,7 @@ class WorkerPool:
                             time.monotonic() - started,
                         )
                         self._replace(w)
-                        if len(self.workers) < self.max_workers:
-                            self.workers.append(_Worker(self.memory_mb))  # starts in the background
+                        self._start_spare()
                         del pending[job]
                 if first_definitive and any(settles(r) for r in results):
                     now = time.monotonic()
