@@ -112,6 +112,7 @@ from provers.semantics.identities import polynomial_identity
 from provers.semantics.interval import PRECISIONS, Enclosing, enclose, exact_point
 from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value
+from provers.semantics.linear import decide_linear
 from provers.semantics.memo import NESTED_PROBES_REASON, STEP_BUDGET_REASON, Memo
 from provers.semantics.pairs import components
 from provers.semantics.rational_identities import rational_identity
@@ -959,6 +960,16 @@ def _enclosure_bounds(env: Env) -> Callable[[Term], tuple[Fraction, Fraction] | 
     return bounds_of
 
 
+def _exact_truth(env: Env) -> Callable[[Term], bool | None]:
+    """The exact truth of a formula under ``env``, or None (for ``linear.decide_linear``)."""
+
+    def truth(p: Term) -> bool | None:
+        r, exact, _ = _tri(p, env)
+        return r if exact else None
+
+    return truth
+
+
 def _exact_value(env: Env) -> Callable[[Term], Any]:
     """The exact value of a term under ``env``, or None (for ``bound_domain``)."""
 
@@ -1169,6 +1180,8 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         if decided is not None:
             return decided
     decided = _by_cells(t, want, env)
+    if decided is None:
+        decided = decide_linear(t, want, _exact_truth(env), _exact_value(env))
     if decided is None:
         decided = _powr_pieces(t, want, env)
     if decided is None and not want:
