@@ -27,6 +27,7 @@ from typing import Any
 
 from provers.ir import FALSE, TRUE, App, Num, Quant, Term, Var, and_, app, free_vars, substitute
 from provers.ir.sorts import INT, NAT, ORDERED, RAT, REAL
+from provers.ir.traverse import subterms
 from provers.semantics.closed_forms import PolynomialReader, affine_terms, polynomial_term
 
 __all__ = ["decide_linear", "MAX_DISJUNCTS"]
@@ -55,13 +56,14 @@ def decide_linear(t: Quant, want: bool, truth: Truth, value_of: ValueOf) -> bool
     """The truth of the ∃ (``want`` True) or ∀ quantifier ``t``, or None (module docstring)."""
     if t.kind not in ("exists", "forall") or not all(v.sort in _NUMBERS for v in t.vars):
         return None
+    if len(t.vars) == 1 and not any(isinstance(s, App) and s.op == "eq" for s in subterms(t.body)):
+        return None  # one binder and nothing to solve: the sign cells already saw a linear body
     disjuncts = _dnf(_nnf(t.body, want))
     if disjuncts is None:
         return None
-    progress = len(disjuncts) > 1
     undecided = False
     for literals in disjuncts:
-        r = _disjunct(list(t.vars), literals, truth, value_of, progress)
+        r = _disjunct(list(t.vars), literals, truth, value_of)
         if r is None:
             undecided = True
         elif r:
@@ -69,11 +71,10 @@ def decide_linear(t: Quant, want: bool, truth: Truth, value_of: ValueOf) -> bool
     return None if undecided else not want
 
 
-def _disjunct(binders: list[Var], literals: list[Term], truth: Truth, value_of: ValueOf,
-              progress: bool) -> bool | None:
-    """∃ binders. ⋀ literals."""
-    binders, literals, solved = _one_point(binders, literals)
-    progress |= solved
+def _disjunct(binders: list[Var], literals: list[Term], truth: Truth, value_of: ValueOf) -> bool | None:
+    """∃ binders. ⋀ literals; what is left after the one-point rule goes back to the
+    evaluator only when a binder is gone (a split alone would double its work for nothing)."""
+    binders, literals, progress = _one_point(binders, literals)
     left: list[Term] = []
     for lit in literals:
         if isinstance(lit, App) and lit.op in _REFLEXIVE and len(lit.args) == 2 and lit.args[0] == lit.args[1]:
