@@ -985,6 +985,83 @@ def integer_interval(v: Var, body: Term, value_of: Callable[[Term], Any]) -> fro
     return frozenset(range(lo, hi + 1)) - removed if hi >= lo else frozenset()
 
 
+#: Longest period ``periodic_interval`` evaluates a body over (one evaluation per residue).
+MAX_PERIOD = MAX_DOMAIN
+#: Remainders and divisibility: periodic in their first (``dvd``: second) argument with the
+#: divisor's absolute value as period, for every rounding the IR has (ℕ's %, Lean's emod,
+#: Isabelle's floor mod); quotients are not.
+_PERIODIC_OPS = {"mod": 0, "emod": 0, "fmod": 0, "dvd": 1}
+#: Ring operations under which a polynomial with integer coefficients stays one (ℕ's
+#: truncated subtraction is not among them).
+_INTEGER_RING = {NAT: frozenset({"add", "mul", "pow"}), INT: frozenset({"add", "mul", "pow", "sub", "neg"})}
+
+
+def periodic_interval(v: Var, body: Term, value_of: Callable[[Term], Any]
+                      ) -> tuple[int, int, frozenset, list[Term], int] | None:
+    """``(lo, hi, removed, rest, period)`` when ``{v | body}`` over ℕ or ℤ is an interval
+    [lo, hi] (order atoms with exact bounds, ``v ≠ c`` removing points) cut by conjuncts
+    ``rest`` that read v only through remainders and divisibility by nonzero divisors of
+    exact integer value (``v mod 11 = 0``, ``3 ∣ v² + 1``): those are periodic with the
+    least common multiple of the divisors as period, since p(v + c) ≡ p(v) (mod c) for a
+    polynomial p with integer coefficients. None otherwise. Why: ``card {x. 9⁴ < x ∧ x <
+    9⁵ ∧ x mod 729 = 0}`` ranges over 52 487 numbers, more than ``MAX_DOMAIN`` to test,
+    though one period of 729 decides them all."""
+    if v.sort not in (NAT, INT):
+        return None
+    orders, rest = [], []
+    for g in conjuncts(body):
+        (rest if v in free_vars(g) and _periodic_only(v, g) is not None else orders).append(g)
+    if not rest:
+        return None
+    bounds = _integer_bounds(v, and_(*orders), value_of)
+    if bounds is None or bounds[0] is None or bounds[1] is None:
+        return None
+    period = 1
+    for g in rest:
+        for divisor in _periodic_only(v, g) or ():
+            c = value_of(divisor)
+            if not isinstance(c, int) or isinstance(c, bool) or c == 0:
+                return None
+            period = math.lcm(period, abs(c))
+            if period > MAX_PERIOD:
+                return None
+    lo, hi, removed = bounds
+    return lo, hi, removed, rest, period
+
+
+def _periodic_only(v: Var, g: Term) -> list[Term] | None:
+    """The divisors through which alone ``g`` reads v (each under a remainder or a
+    divisibility whose argument is an integer polynomial in v), or None."""
+    divisors: list[Term] = []
+
+    def walk(t: Term) -> bool:
+        if v not in free_vars(t):
+            return True
+        if isinstance(t, App) and t.op in _PERIODIC_OPS and len(t.args) == 2:
+            at = _PERIODIC_OPS[t.op]
+            argument, divisor = t.args[at], t.args[1 - at]
+            if v in free_vars(divisor) or not _integer_polynomial(v, argument):
+                return False
+            divisors.append(divisor)
+            return True
+        if isinstance(t, App):
+            return all(walk(a) for a in t.args)
+        return False  # v itself outside a remainder, or under a binder
+
+    return divisors if walk(g) and divisors else None
+
+
+def _integer_polynomial(v: Var, t: Term) -> bool:
+    """``t`` is a polynomial in v with integer coefficients, of v's own sort throughout."""
+    if t == v or (v not in free_vars(t) and t.sort == v.sort):
+        return True
+    if isinstance(t, App) and t.sort == v.sort and t.op in _INTEGER_RING[v.sort]:
+        if t.op == "pow":
+            return isinstance(t.args[1], Num) and _integer_polynomial(v, t.args[0])
+        return all(_integer_polynomial(v, a) for a in t.args)
+    return False
+
+
 #: Operations under which nonnegative nondecreasing terms of a ℕ variable stay so.
 _MONOTONE_OPS = frozenset({"add", "mul", "pow", "cast", "sqrt", "signed_sqrt", "div"})
 

@@ -92,6 +92,7 @@ from provers.semantics.certify import certified_sign
 from provers.semantics.closed_forms import PolynomialReader, closed_form
 from provers.semantics.domains import (
     MAX_DOMAIN,
+    MAX_INTERVAL,
     bound_domain,
     dense_interval_infinite,
     disjuncts,
@@ -101,6 +102,7 @@ from provers.semantics.domains import (
     integer_interval,
     integer_ray_infinite,
     numeral_lower_bound,
+    periodic_interval,
     pins_finitely,
     polynomial_cells,
     probe_values,
@@ -1806,11 +1808,37 @@ def _remembered_setbuilder(t: SetBuilder, env: Env) -> Any:
     return value
 
 
+def _periodic_set(v: Var, body: Term, env: Env) -> frozenset | None:
+    """``{v | body}`` over an integer interval cut by periodic conditions
+    (``domains.periodic_interval``): the conditions evaluated over one period, the members
+    written out (up to ``MAX_INTERVAL``), or None."""
+    found = periodic_interval(v, body, _exact_value(env))
+    if found is None:
+        return None
+    lo, hi, removed, rest, period = found
+    if hi < lo:
+        return frozenset()
+    if hi - lo + 1 > MAX_INTERVAL:
+        return None
+    condition = and_(*rest)
+    residues = []
+    for x in range(lo, min(hi, lo + period - 1) + 1):
+        _tick()
+        r, exact, why = _tri(condition, {**env, v.name: x})
+        if r is None or not exact:
+            raise Undecided(why or "a periodic condition decided only approximately")
+        if r:
+            residues.append(x)
+    return frozenset(y for x in residues for y in range(x, hi + 1, period)) - removed
+
+
 def _setbuilder(t: SetBuilder, env: Env) -> Any:
     v = t.var
     dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env), _enclosure_bounds(env))
     if dom is None and (interval := integer_interval(v, t.body, _exact_value(env))) is not None:
         return interval
+    if dom is None and (periodic := _periodic_set(v, t.body, env)) is not None:
+        return periodic
     if dom is not None:
         keep = []
         parts = split_pair(v, t.body) if isinstance(v.sort, ProdSort) else None
