@@ -231,3 +231,30 @@ def test_a_set_of_naturals_read_back_holds_no_negative_member():
     assert s.check() == z3.sat
     table = read_model(em, s.model(), lowered)["f"]
     assert 3 in table(0) and -1 not in table(0)
+
+
+def test_a_countermodel_is_checked_again_with_its_tables_settled():
+    """A table still reading the solver's model lists only the points read so far. Read
+    lazily, ``(∃v. f v = 6) ∨ f 5 ≠ 6`` is false: the ∃ looks among the points listed (none
+    is 6, the default is 0) before ``f 5`` is read and found to be 6. The settled table
+    f = {5 ↦ 6, else 0} makes it true, so the model must not count as a countermodel
+    (``solve._still_false``; before it, the lazy answer was returned as a refutation)."""
+    from provers.backends.smt.solve import _exactly_false, _still_false
+    from provers.ir import FunSort, Quant, Var, app, num, or_
+    from provers.semantics.values import NOT_READ
+
+    f, v = Var("f", FunSort((INT,), INT)), Var("v", INT)
+    body = or_(Quant("exists", (v,), app("eq", app("apply", f, v), num(6, INT))),
+               app("ne", app("apply", f, num(5, INT)), num(6, INT)))
+
+    def reading(answer: int) -> FunTable:
+        return FunTable({}, default=0, fill=lambda k: answer if k == (5,) else NOT_READ)
+
+    env = {"f": reading(6)}
+    assert _exactly_false(body, env)  # the lazy reading
+    assert not _still_false(env, lambda e: _exactly_false(body, e))
+    assert env["f"] == FunTable({(5,): 6}, default=0)  # the table now settled
+    nine = or_(Quant("exists", (v,), app("eq", app("apply", f, v), num(9, INT))),
+               app("ne", app("apply", f, num(5, INT)), num(6, INT)))
+    other = {"f": reading(6)}  # no point is 9: false for the settled table too, and kept
+    assert _exactly_false(nine, other) and _still_false(other, lambda e: _exactly_false(nine, e))

@@ -238,11 +238,12 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
                 # irrational point: the exact field evaluator decides; outside its fragment,
                 # quadratic irrationals as closed terms (√, log, sin … at them: closed forms)
                 holds = algebraic_truth(lowered.body, env)
-                if holds is False:
+                if holds is False and _still_false(env, lambda e: algebraic_truth(lowered.body, e) is False):
                     return env, ""
                 surds = None if holds is not None else _as_surds(env)
                 at_surds = None if surds is None else decide(lowered.body, surds)
-                if at_surds is not None and at_surds.exact and at_surds.value is False:
+                if at_surds is not None and at_surds.exact and at_surds.value is False \
+                        and _still_false(surds, lambda e: _exactly_false(lowered.body, e)):
                     return surds, ""
                 why_spurious = ("the obligation holds under the model (irrational point)" if holds
                                 else "not exact (irrational point outside the exact field fragment)")
@@ -252,9 +253,11 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         except Untranslatable as e:
             why_spurious = f"not exact ({e})"
             d = None
-        if d is not None:
-            if d.exact and d.value is False:
+        if d is not None and d.exact and d.value is False:
+            if _still_false(env, lambda e: _exactly_false(lowered.body, e)):
                 return env, ""
+            why_spurious = "the model's functions, once settled, no longer refute the obligation"
+        elif d is not None:
             if d.value is None:
                 why_spurious = f"evaluator undecided ({d.reason})"
                 if MODEL_INDEPENDENT.match(d.reason):
@@ -274,6 +277,23 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         if s.check() != em.Z.sat:
             break
     return None, why_spurious
+
+
+def _still_false(env: dict[str, Any], false_at: Callable[[dict[str, Any]], bool]) -> bool:
+    """Whether a model the evaluator found to refute the obligation still does with its
+    tables settled (``_settled``). Why: a table read from the solver's model lists only the
+    points read so far, and a rule that reads a table's points (``f v = w`` holds only where
+    the table lists w) may have looked before a later read added a point; the countermodel
+    that leaves is the settled table, so that is the one checked. No table reading its
+    model: nothing to check again."""
+    if not any(isinstance(x, FunTable) and x.fill is not None for x in env.values()):
+        return True
+    return false_at(_settled(env))
+
+
+def _exactly_false(body: Term, env: dict[str, Any]) -> bool:
+    d = decide(body, env)
+    return d is not None and d.exact and d.value is False
 
 
 def _settled(env: dict[str, Any]) -> dict[str, Any]:
