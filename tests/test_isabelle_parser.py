@@ -737,3 +737,17 @@ def test_binary_numerals_are_their_value(n: int):
 
     st = provers.parse(f'theorem fixes x :: int assumes "x = numeral {bits(n)}" shows "x > 0"', "isabelle")
     assert evaluate(st.hypotheses[0].formula.args[1], {}) == n
+
+
+def test_least_and_greatest_constants_are_their_binders():
+    """``Least P`` / ``Greatest P`` are the constants behind ``LEAST x. P x`` (HOL's
+    ``Orderings``): ``prealgebra/problem_1545``'s candidates 3 and 5 wrote ``Least (λn. …)``,
+    read as an uninterpreted symbol until stop 56 and never merged with the LEAST ones."""
+    written = provers.parse('theorem shows "Least (\\<lambda>n::int. 5*n + 3 > -10) = -2"', "isabelle")
+    binder = provers.parse('theorem shows "(LEAST n::int. 5*n + 3 > -10) = -2"', "isabelle")
+    assert written.conclusion == binder.conclusion
+    assert provers.check_equivalence(written, binder, relation="symbolic", timeout=1.0).status.value == "equivalent"
+    eta = provers.parse('theorem fixes P :: "nat \\<Rightarrow> bool" shows "Greatest P = 3"', "isabelle")
+    assert "GREATEST" in str(eta.conclusion) and "Greatest" not in str(eta.conclusion)
+    with pytest.raises(ParseError):
+        provers.parse('theorem shows "Least (3::nat) = 3"', "isabelle")  # not a predicate

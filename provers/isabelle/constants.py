@@ -401,6 +401,28 @@ def _collect(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     return PreSetBuilder(v, body)
 
 
+def _extremum(binder: str):
+    """``Least P`` / ``Greatest P``: the constants behind ``LEAST x. P x`` / ``GREATEST``
+    (HOL's ``Orderings``), so ``Least (λn. 5 * n + 3 > -10)`` is the binder written out."""
+
+    def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+        p = xs[0]
+        if isinstance(p, PreLam) and len(p.vars) == 1:
+            v, body = p.vars[0], p.body
+        else:
+            v = e.fresh_var("x", e.fresh())
+            body = e.apply_term(p, [v], pos)
+        e.unify(body.sort, BOOL, pos, f"{binder.capitalize()} P (P must be a predicate)")
+        e.require(v.sort, "ord", pos, binder)
+        return PreSym(binder, (PreLam((v,), body),), v.sort)
+
+    return build
+
+
+CONSTS["Least"] = (1, _extremum("LEAST"))
+CONSTS["Greatest"] = (1, _extremum("GREATEST"))
+
+
 def _big(kind: str):
     def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
         f, dom = xs
@@ -545,7 +567,7 @@ HOL_CONSTANTS = frozenset({
     "bij", "inj", "surj", "inj_on", "bij_betw", "inv", "inv_into", "range", "id", "the_inv",
     "map", "filter", "foldl", "foldr", "fold", "zip", "take", "drop", "concat", "replicate", "upt",
     "tl", "butlast", "remdups", "count_list", "prod_list", "sort", "sort_key", "sorted_list_of_set",
-    "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined", "Least", "Greatest",
+    "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined",
     "Inf", "Sup", "Pow", "vimage", "Gcd", "Lcm", "frac", "arg_min", "arg_max", "is_singleton",
     "the_elem", "enumerate", "nat_of_num", "infinite", "dom", "ran", "product",
     "nth", "Domain",
