@@ -136,19 +136,6 @@ def test_nonlinear_or_other_sorts_are_left_to_the_rest_of_the_evaluator():
     assert decide_linear(other, True, lambda p: None, lambda t: None) is None
 
 
-def test_a_table_of_two_arguments_bounds_its_argument():
-    """``∃i j. i < j ∧ d n i = 6 ∧ d n j = 6`` with d a table whose default is not 6: i and j
-    are among the table's points where it is 6 (it was "∃ over an unbounded domain")."""
-    i, j, n = Var("i", REAL), Var("j", REAL), Var("n", INT)
-    d = Var("d", provers.ir.FunSort((INT, REAL), REAL))
-    six = num(6, REAL)
-    two_sixes = Quant("exists", (i, j), and_(app("lt", i, j), app("eq", app("apply", d, n, i), six),
-                                            app("eq", app("apply", d, n, j), six)))
-    table = FunTable({(1, 0): 6, (1, 2): 6, (2, 5): 6, (2, 1): 3}, default=0)
-    assert evaluate(two_sixes, {"d": table, "n": 1}) is True
-    assert evaluate(two_sixes, {"d": table, "n": 2}) is False
-
-
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "isabelle_math_400.jsonl"
 
 

@@ -396,28 +396,19 @@ def affine_coefficients(v: Var, t: Term) -> tuple[Fraction, Fraction] | None:
 
 
 def _table_preimage(v: Var, a: Term, b: Term, value: Callable[[Term], Any]) -> frozenset | None:
-    """``f … v … = w`` with ``f`` a function given by a table (a sampled or model function)
-    whose default is not w: v is among the table's points where it takes w, at v's argument
-    position (``LEAST n. f n = 0`` searched 100 000 naturals of a random table; ``∃i j. i < j
-    ∧ digit_at n i = 6 ∧ digit_at n j = 6`` was "over an unbounded domain"). Over two or more
-    arguments only a table with no solver model behind it (``FunTable.fill``): its points
-    are then the whole function."""
+    """``f v = w`` with ``f`` a function given by a table (a sampled or model function) whose
+    default is not w: v is among the table's points where it takes w (``LEAST n. f n = 0``
+    searched 100 000 naturals of a random table)."""
     for app_side, other in ((a, b), (b, a)):
-        if not (isinstance(app_side, App) and app_side.op == "apply"):
-            continue
-        places = [i for i, x in enumerate(app_side.args[1:]) if x == v]
-        if len(places) != 1 or any(v in free_vars(x) for x in app_side.args[1:] if x != v):
+        if not (isinstance(app_side, App) and app_side.op == "apply" and app_side.args[1:] == (v,)):
             continue
         table, w = value(app_side.args[0]), value(other)
         if not isinstance(table, FunTable) or not is_rational(w) or isinstance(w, bool):
             return None
-        if len(app_side.args) > 2 and table.fill is not None:
-            return None
         values = [table.default, *table.entries.values()]
         if not all(is_rational(x) and not isinstance(x, bool) for x in values) or table.default == w:
             return None  # compared exactly, or not at all
-        at = places[0]
-        points = (k[at] for k, x in table.entries.items() if len(k) == len(app_side.args) - 1 and x == w)
+        points = (k[0] for k, x in table.entries.items() if len(k) == 1 and x == w)
         return frozenset(k for k in points if is_rational(k) and (v.sort != NAT or (k == int(k) and k >= 0)))
     return None
 
