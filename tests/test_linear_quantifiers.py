@@ -6,6 +6,7 @@ same quantified formula, and on the statements that were "over an unbounded doma
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -156,21 +157,24 @@ def test_a_vacuous_candidate_is_told_from_one_with_the_answer():
 N_NAT, N_INT = Var("n", provers.ir.NAT), Var("n", INT)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.integers(-40_000, 0), st.integers(20_001, 60_000), st.integers(-12, 12), st.integers(0, 3),
-       st.integers(-3, 3), st.integers(0, 11), st.booleans(), st.booleans())
-def test_periodic_sets_agree_with_counting_one_by_one(lo, length, c, a, b, r, over_int, by_dvd):
-    """``card {n. lo ≤ n ≤ hi ∧ (a·n² + n + b) mod c = r}`` (or ``c ∣ a·n² + n + b``) over an
-    interval longer than the evaluator tests one by one: the count from one period equals
-    Python's count with the same rounding (ℕ's %, Isabelle's floor mod — Python's %)."""
+       st.integers(-3, 3), st.integers(0, 11), st.booleans(), st.sampled_from(["mod", "dvd", "gcd"]))
+def test_periodic_sets_agree_with_counting_one_by_one(lo, length, c, a, b, r, over_int, kind):
+    """``card {n. lo ≤ n ≤ hi ∧ (a·n² + n + b) mod c = r}`` (or ``c ∣ a·n² + n + b``, or
+    ``gcd (a·n² + n + b) c = r``) over an interval longer than the evaluator tests one by
+    one: the count from one period equals Python's count with the same rounding (ℕ's %,
+    Isabelle's floor mod — Python's %; gcd ≥ 0)."""
     v = N_INT if over_int else N_NAT
     sort = v.sort
     if not over_int:
         lo, b, c = max(lo, 0), abs(b), abs(c)
     hi = lo + length
     poly = app("add", app("add", app("mul", num(a, sort), app("pow", v, num(2, provers.ir.NAT))), v), num(b, sort))
-    if by_dvd:
+    if kind == "dvd":
         cond = app("dvd", num(c, sort), poly)
+    elif kind == "gcd":
+        cond = app("eq", app("gcd", poly, num(c, sort)), num(r, sort))
     else:
         cond = app("eq", app("fmod" if over_int else "mod", poly, num(c, sort)), num(r, sort))
     body = and_(app("le", num(lo, sort), v), app("le", v, num(hi, sort)), cond)
@@ -178,11 +182,13 @@ def test_periodic_sets_agree_with_counting_one_by_one(lo, length, c, a, b, r, ov
 
     def holds(x: int) -> bool:
         p = a * x * x + x + b
-        if by_dvd:
-            return p == 0 if c == 0 else p % c == 0
-        return (p if c == 0 else p % c) == r
+        if kind == "dvd":
+            return p % c == 0
+        if kind == "gcd":
+            return math.gcd(p, c) == r
+        return p % c == r
 
-    if c == 0:  # x mod 0 = x, 0 ∣ x iff x = 0: not periodic, left to the rest of the evaluator
+    if c == 0:  # x mod 0 = x, 0 ∣ x iff x = 0, gcd x 0 = |x|: not periodic, left to the rest
         return
     assert got == sum(1 for x in range(lo, hi + 1) if holds(x))
 

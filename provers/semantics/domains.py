@@ -978,10 +978,11 @@ def integer_interval(v: Var, body: Term, value_of: Callable[[Term], Any]) -> fro
 
 #: Longest period ``periodic_interval`` evaluates a body over (one evaluation per residue).
 MAX_PERIOD = MAX_DOMAIN
-#: Remainders and divisibility: periodic in their first (``dvd``: second) argument with the
-#: divisor's absolute value as period, for every rounding the IR has (ℕ's %, Lean's emod,
-#: Isabelle's floor mod); quotients are not.
-_PERIODIC_OPS = {"mod": 0, "emod": 0, "fmod": 0, "dvd": 1}
+#: Remainders, divisibility and gcd with a fixed nonzero c: periodic in their first (``dvd``:
+#: second; ``gcd``: either, None) argument with |c| as period, for every rounding the IR has
+#: (ℕ's %, Lean's emod, Isabelle's floor mod; gcd x c is gcd (x mod c) c); quotients and lcm
+#: are not.
+_PERIODIC_OPS: dict[str, int | None] = {"mod": 0, "emod": 0, "fmod": 0, "dvd": 1, "gcd": None}
 #: Ring operations under which a polynomial with integer coefficients stays one (ℕ's
 #: truncated subtraction is not among them).
 _INTEGER_RING = {NAT: frozenset({"add", "mul", "pow"}), INT: frozenset({"add", "mul", "pow", "sub", "neg"})}
@@ -1030,6 +1031,8 @@ def _periodic_only(v: Var, g: Term) -> list[Term] | None:
             return True
         if isinstance(t, App) and t.op in _PERIODIC_OPS and len(t.args) == 2:
             at = _PERIODIC_OPS[t.op]
+            if at is None:  # gcd: either argument may be the fixed one
+                at = 0 if v not in free_vars(t.args[1]) else 1
             argument, divisor = t.args[at], t.args[1 - at]
             if v in free_vars(divisor) or not _integer_polynomial(v, argument):
                 return False
