@@ -1506,3 +1506,15 @@ def test_a_step_counted_outside_evaluate_leaves_no_budget_behind():
     k = Var("k", NAT)
     total = BigOp("sum", k, app("range", num(2000, NAT)), app("mul", k, k))
     assert evaluate(total, {}) == sum(i * i for i in range(2000))
+
+
+def test_least_of_a_single_value_is_that_value():
+    """``LEAST x. E = x`` (``intermediate_algebra/problem_1838``'s ``Least (λx. … = x)``) is E
+    whatever E is, read without the sign cells of E − x, at a point where E is irrational too."""
+    import provers as _provers
+
+    s = _provers.parse('theorem fixes a :: real shows "(LEAST x. (1 + a) * (1 / a) = x) = 2"', "isabelle")
+    assert evaluate(s.conclusion, {"a": 1}) is True
+    assert evaluate(s.conclusion, {"a": 2}) is False
+    g = _provers.parse('theorem fixes n :: nat shows "(GREATEST m. n * n = m) = 49"', "isabelle")
+    assert evaluate(g.conclusion, {"n": 7}) is True

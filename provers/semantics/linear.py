@@ -27,7 +27,6 @@ from typing import Any
 
 from provers.ir import FALSE, TRUE, App, Num, Quant, Term, Var, and_, app, free_vars, substitute
 from provers.ir.sorts import INT, NAT, ORDERED, RAT, REAL
-from provers.ir.traverse import subterms
 from provers.semantics.closed_forms import PolynomialReader, affine_terms, polynomial_term
 
 __all__ = ["decide_linear", "MAX_DISJUNCTS"]
@@ -56,8 +55,8 @@ def decide_linear(t: Quant, want: bool, truth: Truth, value_of: ValueOf) -> bool
     """The truth of the ∃ (``want`` True) or ∀ quantifier ``t``, or None (module docstring)."""
     if t.kind not in ("exists", "forall") or not all(v.sort in _NUMBERS for v in t.vars):
         return None
-    if len(t.vars) == 1 and not any(isinstance(s, App) and s.op == "eq" for s in subterms(t.body)):
-        return None  # one binder and nothing to solve: the sign cells already saw a linear body
+    if not _may_apply(t, want):
+        return None
     disjuncts = _dnf(_nnf(t.body, want))
     if disjuncts is None:
         return None
@@ -69,6 +68,34 @@ def decide_linear(t: Quant, want: bool, truth: Truth, value_of: ValueOf) -> bool
         elif r:
             return want  # a witness of the ∃ (of ∃¬ for a ∀: a counterexample)
     return None if undecided else not want
+
+
+def _may_apply(t: Quant, want: bool) -> bool:
+    """A cheap look at the atoms before any normal form is built: an equation over a binder
+    that the normal form will hold as an equation (``=`` where the ∃ — or the ∀'s negation —
+    asserts it, ``≠`` where it denies it), or — with every binder in ℚ / ℝ and more than one
+    of them (one is the sign cells') — every atom over them a comparison of field terms,
+    which Fourier–Motzkin may take."""
+    binders = set(t.vars)
+    atoms = [(a, positive) for a, positive in _atoms(t.body, want) if free_vars(a) & binders]
+    if any(isinstance(a, App) and a.op == ("eq" if positive else "ne") for a, positive in atoms):
+        return True
+    return len(t.vars) > 1 and all(v.sort in (RAT, REAL) for v in t.vars) and all(
+        isinstance(a, App) and a.op in _NEGATED and len(a.args) == 2 and a.args[0].sort in (RAT, REAL)
+        for a, _ in atoms)
+
+
+def _atoms(t: Term, positive: bool) -> list[tuple[Term, bool]]:
+    """The atoms of a formula with the polarity each has in it (both under ``iff``)."""
+    if isinstance(t, App) and t.op in ("and", "or"):
+        return [x for a in t.args for x in _atoms(a, positive)]
+    if isinstance(t, App) and t.op == "not":
+        return _atoms(t.args[0], not positive)
+    if isinstance(t, App) and t.op == "implies":
+        return [*_atoms(t.args[0], not positive), *_atoms(t.args[1], positive)]
+    if isinstance(t, App) and t.op == "iff":
+        return [x for a in t.args for p in (True, False) for x in _atoms(a, p)]
+    return [(t, positive)]
 
 
 def _disjunct(binders: list[Var], literals: list[Term], truth: Truth, value_of: ValueOf) -> bool | None:
