@@ -251,7 +251,7 @@ def _stats_line(stats: dict[str, Any]) -> str:
         f"(naive all-pairs: {stats.get('naive_pairs', 0)} checks; ideal: {stats.get('ideal_checks', 0)}); "
         f"settled without a solver: {stats.get('syntactic_hits', 0)} identical, "
         f"{stats.get('signature_skips', 0)} by signature, {stats.get('fingerprint_skips', 0)} by "
-        f"fingerprint, {stats.get('cache_hits', 0)} cached"
+        f"fingerprint, {stats.get('truth_skips', 0)} by truth, {stats.get('cache_hits', 0)} cached"
     )
 
 

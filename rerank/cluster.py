@@ -187,6 +187,7 @@ class ClusterStats:
     calls they made (the engine refutes many pairs by exact fingerprints with none).
     ``vacuity_checks``/``vacuity_solver_calls``: the separate per-candidate vacuity test.
     ``budget_skips``: pairs left unchecked because the problem's time budget was spent.
+    ``truth_skips``: pairs of a proved and a refuted statement (``check_truth``).
     The other counters are pairs settled without the engine.
     """
 
@@ -198,6 +199,7 @@ class ClusterStats:
     syntactic_hits: int = 0
     signature_skips: int = 0
     fingerprint_skips: int = 0
+    truth_skips: int = 0
     unparsed_skips: int = 0
     equivalent: int = 0
     inequivalent: int = 0
@@ -561,11 +563,9 @@ class Clusterer:
             return True
         why = separated(a, b)
         if why is not None:
-            if why == "signature":
-                s.signature_skips += 1
-            else:
-                s.fingerprint_skips += 1
-            self.decisions.append(PairDecision(a.index, b.index, why, VerdictStatus.INEQUIVALENT))
+            setattr(s, f"{why}_skips", getattr(s, f"{why}_skips") + 1)
+            self.decisions.append(PairDecision(a.index, b.index, why, VerdictStatus.INEQUIVALENT,
+                                               truth_reason(a, b) if why == "truth" else ""))
             return False
         ck = (self.relation, self.timeout, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
         status = self.cache.get(ck)
@@ -625,11 +625,24 @@ def describe(c: Candidate | Statement, relation: str, fingerprints: bool = True,
 
 def separated(a: Candidate, b: Candidate) -> str | None:
     """``"signature"`` / ``"fingerprint"``: the engine's own screen (``Profile.separation``)
-    rules the pair out without a solver; None: only the engine can tell."""
+    rules the pair out without a solver; ``"truth"``: the truth checks (``check_truth``)
+    proved one statement and refuted the other; None: only the engine can tell."""
+    if a.holds is not None and b.holds is not None and a.holds != b.holds:
+        return "truth"
     if a.profile is None or b.profile is None:
         return None
     sep = a.profile.separation(b.profile)
     return None if sep is None else sep.how
+
+
+def truth_reason(a: Candidate, b: Candidate) -> str:
+    """Why two statements of different truth are inequivalent under every relation: each
+    relation's equivalence (one alignment of premises and conclusions, the same answers
+    under the same premises, or the statements themselves) carries one's truth to the
+    other, so a proved statement is never equivalent to one with a validated countermodel."""
+    proved, refuted = (a, b) if a.holds else (b, a)
+    return (f"truth values differ: candidate {proved.index} is proved, candidate {refuted.index} "
+            "refuted by a countermodel the exact evaluator validated")
 
 
 def cluster(

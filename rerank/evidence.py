@@ -109,7 +109,7 @@ def candidate_evidence(c: Candidate) -> dict[str, Any]:
 def problem_evidence(clusterer: Clusterer) -> dict[str, Any]:
     """Everything the clusterer knows about one problem's candidates (JSON-safe).
 
-    ``separated[i][j]``: ``"signature"``/``"fingerprint"`` when the pair is ruled out without
+    ``separated[i][j]``: ``"signature"``/``"fingerprint"``/``"truth"`` when the pair is ruled out without
     the engine, ``None`` otherwise (also for unparsed candidates and the diagonal);
     ``decisions``: every pair the clusterer compared, in order."""
     cands = clusterer.candidates
