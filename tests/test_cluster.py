@@ -220,6 +220,43 @@ def test_signature_separates_different_variable_sorts():
     assert c.stats.signature_skips == 1 and c.stats.checks == 0
 
 
+RECTANGLE = '''theorem
+fixes length width diagonal :: real
+assumes h0 : "length * width = 180"
+and h1 : "2 * (length + width) = 54"
+and h2 : "diagonal ^ 2 = length ^ 2 + width ^ 2"
+shows  "diagonal ^ 2 = 369"'''
+#: algebra/problem_141's candidate 0: its d occurs in the conclusion only, so it is false
+#: (d = 0 at l = 15, w = 12); the engine ran out of alignments (24 of 120) comparing it.
+FREE_DIAGONAL = '''theorem
+fixes A P d :: real
+and l w :: real
+assumes h0 : "A = l * w"
+and h1 : "P = 2 * (l + w)"
+and h2 : "A = 180"
+and h3 : "P = 54"
+shows  "d ^ 2 = l ^ 2 + w ^ 2 \\<and> d ^ 2 = 369"'''
+
+
+def test_a_proved_and_a_refuted_candidate_are_told_apart_by_their_truth():
+    """With the truth checks (``check_truth``, the Reranker's default) a statement proved
+    outright and one with a validated countermodel are inequivalent under every relation;
+    the clusterer records it without the engine and says why. Without them the same pair
+    goes to the engine (where ``algebra/problem_141``'s pair ran out of alignments)."""
+    c = Clusterer("symbolic", "isabelle", 1.0, cache={}, check_truth=True)
+    c.extend([RECTANGLE, FREE_DIAGONAL])
+    assert [x.holds for x in c.candidates] == [True, False]
+    (d,) = c.decisions
+    assert (d.how, d.status) == ("truth", "inequivalent")
+    assert "candidate 0 is proved, candidate 1 refuted" in d.reason
+    assert c.stats.truth_skips == 1 and c.stats.checks == 0
+    assert separated(c.candidates[0], c.candidates[1]) == "truth"
+    plain = Clusterer("symbolic", "isabelle", 1.0, cache={})
+    plain.extend([RECTANGLE, FREE_DIAGONAL])
+    assert plain.stats.truth_skips == 0 and plain.decisions[0].how != "truth"
+    assert plain.classes == c.classes == [[0], [1]]
+
+
 def test_a_given_backend_is_used_and_counted():
     """A run can be isolated from the process-wide verdict cache by passing its own backend."""
     from provers.backends.base import Backend, Unknown
