@@ -103,6 +103,7 @@ def _disjunct(binders: list[Var], literals: list[Term], truth: Truth, value_of: 
     evaluator only when a binder is gone (a split alone would double its work for nothing)."""
     binders, literals, progress = _one_point(binders, literals)
     left: list[Term] = []
+    undecided = False
     for lit in literals:
         if isinstance(lit, App) and lit.op in _REFLEXIVE and len(lit.args) == 2 and lit.args[0] == lit.args[1]:
             if _REFLEXIVE[lit.op]:
@@ -112,10 +113,11 @@ def _disjunct(binders: list[Var], literals: list[Term], truth: Truth, value_of: 
             left.append(lit)
             continue
         r = truth(lit)
-        if r is None:
-            return None
-        if not r:
-            return False
+        if r is False:
+            return False  # one false literal settles the disjunct, whatever the others
+        undecided |= r is None
+    if undecided:
+        return None
     used = [v for v in binders if any(v in free_vars(lit) for lit in left)]
     progress |= len(used) < len(binders)
     binders = used
