@@ -751,3 +751,18 @@ def test_least_and_greatest_constants_are_their_binders():
     assert "GREATEST" in str(eta.conclusion) and "Greatest" not in str(eta.conclusion)
     with pytest.raises(ParseError):
         provers.parse('theorem shows "Least (3::nat) = 3"', "isabelle")  # not a predicate
+
+
+def test_coprime_is_gcd_one():
+    """``coprime a b`` (Main) over ℕ / ℤ is ``gcd a b = 1``, as Lean's ``Nat.Coprime`` is read;
+    it was an uninterpreted symbol whose second argument was typed apart (``?coprime(n, 12 :
+    Real)``), so ``card {n. … ∧ coprime n 12}`` was not a known finite set."""
+    s = provers.parse('theorem fixes a b :: int shows "coprime a b"', "isabelle")
+    assert s.conclusion == provers.parse('theorem fixes a b :: int shows "gcd a b = 1"', "isabelle").conclusion
+    count = provers.parse('theorem shows "card {n::nat. 1 \\<le> n \\<and> n \\<le> 30 \\<and> coprime n 12} = 10"',
+                          "isabelle")
+    from provers.semantics.evaluate import evaluate
+
+    assert evaluate(count.conclusion, {}) is True
+    on_reals = provers.parse('theorem fixes x :: real shows "coprime x 2"', "isabelle")
+    assert any("semiring_gcd" in e for e in on_reals.checker_errors)  # flagged like gcd on real

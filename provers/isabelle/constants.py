@@ -359,6 +359,17 @@ def _same2(name: str, op: str, *classes: str) -> None:
 
 
 _same2("gcd", "isa:gcd", "num", "intlike")
+
+
+@_const("coprime", 2)
+def _coprime(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    """``coprime a b`` (Main, ``semiring_gcd``): no common divisor but units, which over ℕ
+    and ℤ is ``gcd a b = 1`` (Lean's ``Nat.Coprime`` is read the same way)."""
+    a, b = xs
+    e.unify(a.sort, b.sort, pos, "the arguments of coprime")
+    for c in ("num", "intlike"):
+        e.require(a.sort, c, pos, "coprime")
+    return PreApp("eq", (PreApp("isa:gcd", (a, b), a.sort), PreNum(1, a.sort)), BOOL)
 _same2("lcm", "isa:lcm", "num", "intlike")
 _same2("min", "min", "num", "ord")
 _same2("max", "max", "num", "ord")
@@ -588,7 +599,7 @@ HOL_CONSTANTS = frozenset({
     # HOL-Computational_Algebra / HOL-Number_Theory / HOL-Library
     "coeff", "degree", "pCons", "map_poly", "lead_coeff", "monom", "smult", "pderiv", "poly_roots",
     "order", "primes", "prime_factorization", "multiplicity",
-    "totient", "coprime", "cong", "ord", "residue_ring", "count", "mset", "size",
+    "totient", "cong", "ord", "residue_ring", "count", "mset", "size",
     "set_mset", "pochhammer", "harm",
 })
 
