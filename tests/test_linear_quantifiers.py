@@ -209,3 +209,27 @@ def test_a_divisor_that_depends_on_the_variable_is_not_periodic():
     body = and_(app("le", num(1, INT), N_INT), app("le", N_INT, num(90_000, INT)),
                 app("eq", app("fmod", app("add", num(60, INT), N_INT), N_INT), num(0, INT)))
     assert periodic_interval(N_INT, body, lambda t: None) is None
+
+
+def test_a_large_system_gives_up_instead_of_blowing_up():
+    """Fourier–Motzkin squares the bounds it eliminates through: past ``MAX_CONSTRAINTS``
+    products the system is left undecided (None) before they are built; the same shape over
+    three variables and three bounds is decided (False: x₁ − x₀ < 2 against x₀ + 2 < x₁)."""
+    from provers.semantics.linear import MAX_CONSTRAINTS
+
+    def system(n: int, bounds: int) -> Quant:
+        vs = [Var(f"x{i}", REAL) for i in range(n)]
+        rows = [app("lt", app("sub", vs[i], vs[j]), num(i + j + 1, REAL)) for i in range(n) for j in range(n) if i != j]
+        for c in range(bounds):
+            rows.append(app("lt", app("add", vs[0], num(c, REAL)), vs[1]))
+            rows.append(app("lt", vs[0], app("add", vs[2], num(c, REAL))))
+        return Quant("exists", tuple(vs), and_(*rows))
+
+    big = system(6, 25)
+    assert len(conjuncts_of(big)) < MAX_CONSTRAINTS  # the blow-up is the elimination's, not the input's
+    assert decide_linear(big, True, lambda p: None, lambda t: None) is None
+    assert decide_linear(system(3, 3), True, lambda p: None, lambda t: None) is False
+
+
+def conjuncts_of(q: Quant) -> list:
+    return list(q.body.args)

@@ -310,14 +310,14 @@ def _eliminate(system: list[Constraint], binders: list[Var]) -> bool | None:
                 continue
             scaled = {k: c / abs(a) for k, c in lin.items()}
             (upper if a > 0 else lower).append((scaled, op))
+        if len(other) + len(lower) * len(upper) > MAX_CONSTRAINTS:
+            return None  # checked before the products are built, not after
         for (lo, op1), (up, op2) in itertools.product(lower, upper):
             both: Linear = dict(lo)
             for k, c in up.items():
                 both[k] = both.get(k, Fraction(0)) + c
             other.append(({k: c for k, c in both.items() if c}, "lt" if "lt" in (op1, op2) else "le"))
         cons = other
-        if len(cons) > MAX_CONSTRAINTS:
-            return None
     for lin, op in cons:
         if any(k is not None for k in lin):
             return None  # a binder the loop did not see (cannot happen with the caller's list)
