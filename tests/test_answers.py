@@ -1056,3 +1056,29 @@ def test_an_equated_term_is_not_replaced_under_a_binder_of_its_variable():
     defs = definitions(nf)
     assert defs.equated and defs.close(nf.conclusion.args[0], equated=True) is None
     assert pin_answer(nf, prover(), "A").status != "pinned"
+
+
+CYLINDRICAL = '''theorem
+fixes r theta z :: real
+assumes h0 : "r = 6 * sqrt 3"
+and h1 : "theta = 5 * pi / 3"
+and h2 : "z = -2"
+shows  "(r * cos theta, r * sin theta, z) = (3 * sqrt 3, -9, -2)"'''
+THROUGH_A_LAMBDA = '''theorem
+fixes r theta z :: real and convert :: "(real * real * real) \\<Rightarrow> (real * real * real)"
+assumes h0 : "r = 6 * sqrt 3"
+and h1 : "theta = 5 * pi / 3"
+and h2 : "z = -2"
+and h3 : "convert = (\\<lambda>(r, theta, z). (r * cos theta, r * sin theta, z))"
+shows  "convert (r, theta, z) = (3 * sqrt 3, -9, -2)"'''
+
+
+def test_a_pinned_answer_written_through_a_lambda_is_compared_by_its_value():
+    """``precalculus/problem_74``: the conversion written as a λ and applied to the point
+    pins the same triple as the formula written out; the pinned closed forms are compared
+    after the λ is applied (``relations._beta_reduced``), and a wrong answer stays apart."""
+    a = provers.parse(CYLINDRICAL, "isabelle")
+    b = provers.parse(THROUGH_A_LAMBDA, "isabelle")
+    assert provers.check_equivalence(a, b, relation="symbolic", timeout=1.0).status.value == "equivalent"
+    wrong = provers.parse(THROUGH_A_LAMBDA.replace("-9, -2)", "9, -2)"), "isabelle")
+    assert provers.check_equivalence(a, wrong, relation="symbolic", timeout=1.0).status.value != "equivalent"
