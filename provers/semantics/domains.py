@@ -335,6 +335,8 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
                 lo = c if lo is None else max(lo, c)
     if finite is not None:
         return finite
+    if v.sort in (RAT, REAL) and (points := _integral_points(v, unfolded, value)) is not None:
+        return points
     if lo is not None and hi is not None:
         for c1, c0, k in progressions:  # v = c₁·k + c₀ in [lo, hi]: only the k that reach it
             first, last = sorted(((lo - c0) / c1, (hi - c0) / c1))
@@ -345,6 +347,60 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
             return None
         return range(lo, hi + 1) if hi >= lo else ()
     return None
+
+
+def _integral_points(v: Var, guards: list[Term], value: Callable[[Term], Any]) -> range | None:
+    """The integers between v's bounds when a guard says the real (or rational) v is an
+    integer (``↑⌊v⌋ = v``: Isabelle's ``v ∈ ℤ``) and others bound it on both sides by exact
+    values (order atoms, ``v ∈ {a..b}`` and the other intervals), or None. Why: ``card {x.
+    x ∈ {17/3..(17/3)²} ∧ x ∈ ℤ}`` (``counting_and_probability/problem_486``) was "not a
+    known finite set"."""
+    if not any(_says_integral(v, g) for g in guards):
+        return None
+    lo: int | None = None
+    hi: int | None = None
+    for g in guards:
+        for upper, w, strict in _real_bounds(v, g, value):
+            if not is_rational(w) or isinstance(w, bool):
+                continue
+            if upper:
+                hi = _below(w, strict) if hi is None else min(hi, _below(w, strict))
+            else:
+                lo = _above(w, strict) if lo is None else max(lo, _above(w, strict))
+    if lo is None or hi is None or hi - lo + 1 > MAX_DOMAIN:
+        return None
+    return range(lo, hi + 1) if hi >= lo else range(0)
+
+
+def _says_integral(v: Var, g: Term) -> bool:
+    """``↑⌊v⌋ = v`` (either way round)."""
+    if not (isinstance(g, App) and g.op == "eq" and v in g.args):
+        return False
+    other = g.args[1] if g.args[0] == v else g.args[0]
+    return (isinstance(other, App) and other.op == "cast" and isinstance(other.args[0], App)
+            and other.args[0].op == "floor" and other.args[0].args[0] == v)
+
+
+#: For each interval, whether its lower and its upper end are excluded.
+_OPEN_ENDS = {"Icc": (False, False), "Ico": (False, True), "Ioc": (True, False), "Ioo": (True, True)}
+
+
+def _real_bounds(v: Var, g: Term, value: Callable[[Term], Any]) -> list[tuple[bool, Any, bool]]:
+    """The bounds a guard puts on v: (is it an upper bound, its value, strict)."""
+    if not isinstance(g, App) or len(g.args) != 2:
+        return []
+    a, b = g.args
+    if g.op == "mem" and a == v and isinstance(b, App) and b.op in _OPEN_ENDS:
+        low_open, high_open = _OPEN_ENDS[b.op]
+        return [(False, value(b.args[0]), low_open), (True, value(b.args[1]), high_open)]
+    if g.op not in ("lt", "le", "gt", "ge"):
+        return []
+    op, (a, b) = (FLIPPED[g.op], (b, a)) if g.op in ("gt", "ge") else (g.op, (a, b))
+    if a == v:
+        return [(True, value(b), op == "lt")]
+    if b == v:
+        return [(False, value(a), op == "lt")]
+    return []
 
 
 def _progression(v: Var, q: Quant, others: frozenset[Var]) -> tuple[Fraction, Fraction, Var] | None:
