@@ -246,12 +246,21 @@ def conjuncts(t: Term) -> list[Term]:
     return [] if t == TRUE else [t]
 
 
-def one_point(variables: Iterable[Var], facts: list[Term], also: Iterable[Term] = ()
-              ) -> tuple[list[Var], list[Term], list[Term]]:
-    """The one-point rule: each of ``variables`` that a fact ``v = e`` (e without v) equates
-    is replaced by e in the other facts and in ``also``, and that fact dropped, until none is
-    left. Returns (the variables left, the facts left, ``also`` rewritten): ``∃x. x = e ∧ P x``
-    is ``P e``, and ``∀x. x = e ∧ Γ x → C x`` is ``Γ e → C e``."""
+def equated(v: Var, fact: App) -> Term | None:
+    """e when ``fact`` is ``v = e`` or ``e = v`` with e free of v, of v's sort."""
+    for side, e in (fact.args, fact.args[::-1]):
+        if side == v and v not in free_vars(e) and v.sort == e.sort:
+            return e
+    return None
+
+
+def one_point(variables: Iterable[Var], facts: list[Term], also: Iterable[Term] = (),
+              solve: Callable[[Var, App], Term | None] = equated) -> tuple[list[Var], list[Term], list[Term]]:
+    """The one-point rule: each of ``variables`` that an equation among the facts gives a
+    value e free of it (``solve``: by default the equation ``v = e`` itself) is replaced by e
+    in the other facts and in ``also``, and that fact dropped, until none is left. Returns
+    (the variables left, the facts left, ``also`` rewritten): ``∃x. x = e ∧ P x`` is ``P e``,
+    and ``∀x. x = e ∧ Γ x → C x`` is ``Γ e → C e``."""
     left, facts, also = list(variables), list(facts), list(also)
     found = True
     while found:
@@ -259,8 +268,10 @@ def one_point(variables: Iterable[Var], facts: list[Term], also: Iterable[Term] 
         for i, fact in enumerate(facts):
             if not (isinstance(fact, App) and fact.op == "eq"):
                 continue
-            for v, e in (fact.args, fact.args[::-1]):
-                if isinstance(v, Var) and v in left and v not in free_vars(e) and v.sort == e.sort:
+            named = [a for a in fact.args if isinstance(a, Var) and a in left]  # a side that is v first
+            for v in [*named, *(x for x in left if x not in named)]:
+                e = solve(v, fact)
+                if e is not None:
                     left.remove(v)
                     facts = [substitute(f, {v: e}) for j, f in enumerate(facts) if j != i]
                     also = [substitute(t, {v: e}) for t in also]

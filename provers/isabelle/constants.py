@@ -45,6 +45,7 @@ from provers.isabelle.preterm import (
     PreSetBuilder,
     PreSym,
     PreTerm,
+    PreVar,
 )
 from provers.isabelle.types import Prod
 
@@ -399,17 +400,22 @@ def _finite(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     return PreApp("finite", (xs[0],), BOOL)
 
 
-@_const("Collect", 1)
-def _collect(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
-    """``Collect P`` is ``{x. P x}``: HOL's set-builder constant, written out."""
-    p = xs[0]
+def _predicate(e: Inference, p: PreTerm, pos: int, what: str) -> tuple[PreVar, PreTerm]:
+    """The variable and body of a predicate argument: a one-variable λ as written, any other
+    P eta-expanded to ``λx. P x``."""
     if isinstance(p, PreLam) and len(p.vars) == 1:
         v, body = p.vars[0], p.body
     else:
         v = e.fresh_var("x", e.fresh())
         body = e.apply_term(p, [v], pos)
-    e.unify(body.sort, BOOL, pos, "Collect P (P must be a predicate)")
-    return PreSetBuilder(v, body)
+    e.unify(body.sort, BOOL, pos, f"{what} P (P must be a predicate)")
+    return v, body
+
+
+@_const("Collect", 1)
+def _collect(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    """``Collect P`` is ``{x. P x}``: HOL's set-builder constant, written out."""
+    return PreSetBuilder(*_predicate(e, xs[0], pos, "Collect"))
 
 
 def _extremum(binder: str):
@@ -417,13 +423,7 @@ def _extremum(binder: str):
     (HOL's ``Orderings``), so ``Least (λn. 5 * n + 3 > -10)`` is the binder written out."""
 
     def build(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
-        p = xs[0]
-        if isinstance(p, PreLam) and len(p.vars) == 1:
-            v, body = p.vars[0], p.body
-        else:
-            v = e.fresh_var("x", e.fresh())
-            body = e.apply_term(p, [v], pos)
-        e.unify(body.sort, BOOL, pos, f"{binder.capitalize()} P (P must be a predicate)")
+        v, body = _predicate(e, xs[0], pos, binder.capitalize())
         e.require(v.sort, "ord", pos, binder)
         return PreSym(binder, (PreLam((v,), body),), v.sort)
 

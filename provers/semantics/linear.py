@@ -25,8 +25,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import FALSE, TRUE, App, Num, Quant, Term, Var, and_, app, free_vars, substitute
+from provers.ir import FALSE, TRUE, App, Num, Quant, Term, Var, and_, app, free_vars
 from provers.ir.sorts import INT, NAT, ORDERED, RAT, REAL
+from provers.ir.traverse import equated, one_point
 from provers.semantics.closed_forms import PolynomialReader, affine_terms, polynomial_term
 
 __all__ = ["decide_linear", "MAX_DISJUNCTS"]
@@ -133,32 +134,16 @@ def _disjunct(binders: list[Var], literals: list[Term], truth: Truth, value_of: 
 
 
 def _one_point(binders: list[Var], literals: list[Term]) -> tuple[list[Var], list[Term], bool]:
-    """Binders an equation among the literals solves, substituted away (module docstring)."""
-    binders, literals, solved = list(binders), list(literals), False
-    again = True
-    while again:
-        again = False
-        for i, lit in enumerate(literals):
-            if not (isinstance(lit, App) and lit.op == "eq"):
-                continue
-            for v in binders:
-                value = _solved_for(v, lit)
-                if value is None:
-                    continue
-                binders.remove(v)
-                literals = [substitute(x, {v: value}) for j, x in enumerate(literals) if j != i]
-                solved = again = True
-                break
-            if again:
-                break
-    return binders, literals, solved
+    """Binders an equation among the literals solves, substituted away (module docstring);
+    whether any was."""
+    left, literals, _ = one_point(binders, literals, solve=_solved_for)
+    return left, literals, len(left) < len(binders)
 
 
 def _solved_for(v: Var, eq: App) -> Term | None:
     """e with ``eq`` exactly ``v = e`` (e free of v) over v's sort, or None."""
-    for side, other in (eq.args, eq.args[::-1]):
-        if side == v and v not in free_vars(other) and other.sort == v.sort:
-            return other
+    if (e := equated(v, eq)) is not None:
+        return e
     if v.sort == NAT or v not in free_vars(eq):
         return None
     line = affine_terms(v, eq)  # c₁·v + c₀ = 0
