@@ -360,6 +360,9 @@ def _same2(name: str, op: str, *classes: str) -> None:
 
 
 _same2("gcd", "isa:gcd", "num", "intlike")
+_same2("lcm", "isa:lcm", "num", "intlike")
+_same2("min", "min", "num", "ord")
+_same2("max", "max", "num", "ord")
 
 
 @_const("coprime", 2)
@@ -371,9 +374,6 @@ def _coprime(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     for c in ("num", "intlike"):
         e.require(a.sort, c, pos, "coprime")
     return PreApp("eq", (PreApp("isa:gcd", (a, b), a.sort), PreNum(1, a.sort)), BOOL)
-_same2("lcm", "isa:lcm", "num", "intlike")
-_same2("min", "min", "num", "ord")
-_same2("max", "max", "num", "ord")
 
 
 @_const("fact", 1)

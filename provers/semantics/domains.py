@@ -361,8 +361,6 @@ def _integral_points(v: Var, guards: list[Term], value: Callable[[Term], Any]) -
     hi: int | None = None
     for g in guards:
         for upper, w, strict in _real_bounds(v, g, value):
-            if not is_rational(w) or isinstance(w, bool):
-                continue
             if upper:
                 hi = _below(w, strict) if hi is None else min(hi, _below(w, strict))
             else:
@@ -386,21 +384,15 @@ _OPEN_ENDS = {"Icc": (False, False), "Ico": (False, True), "Ioc": (True, False),
 
 
 def _real_bounds(v: Var, g: Term, value: Callable[[Term], Any]) -> list[tuple[bool, Any, bool]]:
-    """The bounds a guard puts on v: (is it an upper bound, its value, strict)."""
-    if not isinstance(g, App) or len(g.args) != 2:
-        return []
-    a, b = g.args
-    if g.op == "mem" and a == v and isinstance(b, App) and b.op in _OPEN_ENDS:
-        low_open, high_open = _OPEN_ENDS[b.op]
-        return [(False, value(b.args[0]), low_open), (True, value(b.args[1]), high_open)]
-    if g.op not in ("lt", "le", "gt", "ge"):
-        return []
-    op, (a, b) = (FLIPPED[g.op], (b, a)) if g.op in ("gt", "ge") else (g.op, (a, b))
-    if a == v:
-        return [(True, value(b), op == "lt")]
-    if b == v:
-        return [(False, value(a), op == "lt")]
-    return []
+    """The exact bounds a guard puts on v: (is it an upper bound, its value, strict) — an
+    order atom (``_order_bound``) or membership in an interval with exact ends."""
+    if isinstance(g, App) and g.op == "mem" and len(g.args) == 2 and g.args[0] == v \
+            and isinstance(g.args[1], App) and g.args[1].op in _OPEN_ENDS:
+        ends = [(upper, value(end), is_open) for upper, end, is_open
+                in zip((False, True), g.args[1].args, _OPEN_ENDS[g.args[1].op], strict=True)]
+        return [e for e in ends if is_rational(e[1]) and not isinstance(e[1], bool)]
+    bound = _order_bound(v, g, value)
+    return [] if bound is None else [bound]
 
 
 def _progression(v: Var, q: Quant, others: frozenset[Var]) -> tuple[Fraction, Fraction, Var] | None:
@@ -969,23 +961,33 @@ def _integer_bounds(v: Var, body: Term, value_of: Callable[[Term], Any]
             if is_rational(c) and not isinstance(c, bool):
                 removed.add(c)
             continue
-        if not (isinstance(g, App) and len(g.args) == 2 and g.op in ("lt", "le", "gt", "ge")):
+        bound = _order_bound(v, g, value_of)
+        if bound is None:
             return None
-        op, (a, b) = (FLIPPED[g.op], g.args[::-1]) if g.op in ("gt", "ge") else (g.op, g.args)
-        a, b = (v if _is_cast_of(x, v) else x for x in (a, b))  # ↑n < w bounds n as n < w does
-        if v not in (a, b):
-            return None
-        other = b if a == v else a
-        w = value_of(other) if v not in free_vars(other) else None
-        if not is_rational(w) or isinstance(w, bool):
-            return None
-        if a == v:  # v < w, v ≤ w
-            c = _below(w, op == "lt")
+        upper, w, strict = bound
+        if upper:  # v < w, v ≤ w
+            c = _below(w, strict)
             hi = c if hi is None else min(hi, c)
         else:  # w < v, w ≤ v
-            c = _above(w, op == "lt")
+            c = _above(w, strict)
             lo = c if lo is None else max(lo, c)
     return lo, hi, frozenset(removed)
+
+
+def _order_bound(v: Var, g: Term, value_of: Callable[[Term], Any]) -> tuple[bool, Any, bool] | None:
+    """(is it an upper bound, its exact rational value, strict) when ``g`` is an order atom
+    between v (or ``↑v``: it bounds v as v does) and a term free of v of exact value; else None."""
+    if not (isinstance(g, App) and len(g.args) == 2 and g.op in ("lt", "le", "gt", "ge")):
+        return None
+    op, (a, b) = (FLIPPED[g.op], g.args[::-1]) if g.op in ("gt", "ge") else (g.op, g.args)
+    a, b = (v if _is_cast_of(x, v) else x for x in (a, b))
+    if v not in (a, b):
+        return None
+    other = b if a == v else a
+    w = value_of(other) if v not in free_vars(other) else None
+    if not is_rational(w) or isinstance(w, bool):
+        return None
+    return a == v, w, op == "lt"
 
 
 def integer_ray_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) -> bool:

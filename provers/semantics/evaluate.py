@@ -67,6 +67,7 @@ from provers.ir import (
     by_identity,
     cast,
     conjuncts,
+    equated,
     free_vars,
     is_numeric,
     map_term,
@@ -462,8 +463,11 @@ def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
     """Isabelle's ``LEAST x. P x`` / ``GREATEST x. P x`` over ℕ or ℤ: the extreme x where P
     holds exactly — over the finite domain P's conjuncts bound, or (LEAST over ℕ) the first n
     from 0 up. Where no such x exists the value is unspecified (THE of nothing): undecided."""
-    if len(lam.vars) == 1 and (only := _only_value(lam.vars[0], lam.body)) is not None:
-        return _ev(only, env)  # LEAST x. x = e: the one element of {e}
+    if len(lam.vars) == 1 and isinstance(lam.body, App) and lam.body.op == "eq" \
+            and (only := equated(lam.vars[0], lam.body)) is not None:
+        # LEAST x. x = e: the one element of {e} (``Least (λx. E = x)``, ``intermediate_algebra/
+        # problem_1838``, was the sign cells of E − x at every sampled point, 4 ms each)
+        return _ev(only, env)
     if len(lam.vars) == 1 and lam.vars[0].sort in (REAL, RAT):
         return _real_extremum(lam.vars[0], lam.body, least, env)
     if len(lam.vars) != 1 or lam.vars[0].sort not in (NAT, INT):
@@ -487,17 +491,6 @@ def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
         if r:
             return x
     raise Undecided(f"{'LEAST' if least else 'GREATEST'} of a predicate with no witness found")
-
-
-def _only_value(v: Var, body: Term) -> Term | None:
-    """e when ``body`` is ``v = e`` or ``e = v`` with e free of v: the predicate holds at e
-    alone, so LEAST and GREATEST are e (``Least (λx. E = x)``, ``intermediate_algebra/
-    problem_1838``, was the sign cells of E − x at every sampled point, 4 ms each)."""
-    if isinstance(body, App) and body.op == "eq" and len(body.args) == 2:
-        for side, other in (body.args, body.args[::-1]):
-            if side == v and v not in free_vars(other) and other.sort == v.sort:
-                return other
-    return None
 
 
 def _integers_near(roots: tuple[Any, ...]) -> set[int] | None:

@@ -25,9 +25,21 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import FALSE, TRUE, App, Num, Quant, Term, Var, and_, app, free_vars
+from provers.ir import (
+    FALSE,
+    TRUE,
+    App,
+    Num,
+    Quant,
+    Term,
+    Var,
+    and_,
+    app,
+    equated,
+    free_vars,
+    one_point,
+)
 from provers.ir.sorts import INT, NAT, ORDERED, RAT, REAL
-from provers.ir.traverse import equated, one_point
 from provers.semantics.closed_forms import PolynomialReader, affine_terms, polynomial_term
 
 __all__ = ["decide_linear", "MAX_DISJUNCTS"]
