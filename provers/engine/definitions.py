@@ -51,6 +51,7 @@ from provers.ir import (
     Var,
     and_,
     app,
+    beta_reduced,
     bound_variables,
     canon_key,
     free_vars,
@@ -233,7 +234,7 @@ class Definitions:
                 if lam.sort == f.sort:
                     lams[f] = lam
             t = substitute(t, lams)
-        t = substitute(t, self.terms)
+        t = beta_reduced(substitute(t, self.terms))  # a variable defined as a λ, applied
         return None if free_vars(t) else t
 
 

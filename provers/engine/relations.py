@@ -72,7 +72,6 @@ from provers.ir import (
     ORDERED,
     RELATION_OPS,
     App,
-    Lam,
     Num,
     Quant,
     SetSort,
@@ -84,7 +83,6 @@ from provers.ir import (
     cast,
     free_vars,
     fresh_name,
-    map_term,
     provably_inhabited,
     show,
     substitute,
@@ -92,7 +90,6 @@ from provers.ir import (
     widest,
 )
 from provers.semantics.evaluate import truth
-from provers.semantics.pairs import simplify as simplify_pairs
 from provers.semantics.values import renamed_model
 from provers.status import PinStatus, Status
 
@@ -608,33 +605,10 @@ def _comparable(ta: Term | None, tb: Term | None) -> tuple[Term, Term] | None:
     wider sort (``0 : ℤ`` against ``(-5) powr 3 + … : ℝ``; the embedding is injective)."""
     if ta is None or tb is None:
         return None
-    ta, tb = _beta_reduced(ta), _beta_reduced(tb)
     if ta.sort == tb.sort:
         return ta, tb
     wider = _wider_value_sort((ta, tb), ("eq", "eq"))
     return None if wider is None else (cast(ta, wider), cast(tb, wider))
-
-
-def _beta_reduced(t: Term) -> Term:
-    """``t`` with every λ applied to all its arguments reduced, and the pair projections of
-    literal pairs that leaves (``(λ(r, θ, z). (r·cos θ, …)) (6√3, 5π/3, −2)``: a pinned answer
-    written through a conversion function, ``precalculus/problem_74``), so that ⊢ t = t'
-    compares the values, not a λ the solvers cannot read."""
-    def beta(s: Term) -> Term | None:
-        if isinstance(s, App) and s.op == "apply" and isinstance(s.args[0], Lam) \
-                and len(s.args) - 1 == len(s.args[0].vars):
-            lam = s.args[0]
-            return substitute(lam.body, dict(zip(lam.vars, s.args[1:], strict=True)))
-        return None
-
-    if not any(isinstance(x, Lam) for x in subterms(t)):
-        return t
-    for _ in range(8):  # a reduct may apply another λ; a few rounds cover real answers
-        reduced = map_term(t, beta)
-        if reduced == t:
-            break
-        t = reduced
-    return simplify_pairs(t)
 
 
 def _not_proved_equal(pin: dict[str, AnswerPin], asked: Sequence[Obligation]) -> str:

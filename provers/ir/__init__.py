@@ -116,6 +116,7 @@ from provers.ir.terms import (
     Var,
 )
 from provers.ir.traverse import (
+    beta_reduced,
     bound_variables,
     by_identity,
     children,
@@ -222,6 +223,8 @@ __all__ = [
     "is_universe",
     "known_elements",
     "map_term",
+    "beta_reduced",
+    "beta_reduced",
     "equated",
     "one_point",
     "unfold",

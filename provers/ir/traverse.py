@@ -236,6 +236,24 @@ def unfold(t: Term, funs: Mapping[Var, tuple[tuple[Var, ...], Term]]) -> Term:
     return map_term(t, beta)
 
 
+def beta_reduced(t: Term) -> Term:
+    """``t`` with every λ applied to all its arguments reduced (a reduct that applies another
+    λ is reduced too, up to 8 rounds): a definition ``f = (λ(r, θ, z). …)`` substituted into
+    ``f (r, θ, z)`` leaves such an application, which the solvers cannot read."""
+    def beta(s: Term) -> Term | None:
+        if isinstance(s, App) and s.op == "apply" and isinstance(s.args[0], Lam) \
+                and len(s.args) - 1 == len(s.args[0].vars):
+            lam = s.args[0]
+            return substitute(lam.body, dict(zip(lam.vars, s.args[1:], strict=True)))
+        return None
+
+    for _ in range(8):
+        if not any(isinstance(x, App) and x.op == "apply" and isinstance(x.args[0], Lam) for x in subterms(t)):
+            break
+        t = map_term(t, beta)
+    return t
+
+
 def conjuncts(t: Term) -> list[Term]:
     """The conjuncts of ``t``: nested ``∧`` flattened, ``True`` dropped."""
     if isinstance(t, App) and t.op == "and":
