@@ -163,3 +163,32 @@ and h1 : "card (f ` {1, 2}) = n"
 shows "n = 2"'''
     nf = without_defined_scalars(without_defined_functions(_nf(text)))
     assert [v.name for v in nf.variables] == ["f"] and len(nf.premises) == 1
+
+
+FIXED_COEFFICIENTS = '''theorem
+fixes g c p q :: real
+assumes h0 : "\\<forall> g. g powr 4 + 12 * g powr 2 + 9 = c * (g powr 2 + p) powr 2 + q"
+shows  "q = -27"'''
+
+EXISTING_COEFFICIENTS = '''theorem
+fixes g :: real and q :: real
+assumes h0 : "\\<exists>c p. \\<forall>g. g powr 4 + 12 * g powr 2 + 9 = c * (g powr 2 + p) powr 2 + q"
+shows  "q = -27"'''
+
+OTHER_ANSWER = EXISTING_COEFFICIENTS.replace("-27", "-26")
+
+
+def test_witnesses_of_an_exists_premise_align_with_fixed_variables():
+    """``algebra/problem_2111``: ``(∃c p. Φ c p q) → q = −27`` is ``∀c p. Φ c p q → q = −27``;
+    1 variable against 3 had no alignment, and ``g powr 4`` at negative g pins no answer."""
+    for a, b in ((FIXED_COEFFICIENTS, EXISTING_COEFFICIENTS), (EXISTING_COEFFICIENTS, FIXED_COEFFICIENTS)):
+        v = provers.check_equivalence(provers.parse(a, "isabelle"), provers.parse(b, "isabelle"),
+                                      relation="symbolic", timeout=1.0)
+        assert v.status.value == "equivalent", v.reason
+        assert v.route == "definitions unfolded"
+
+
+def test_lifted_witnesses_do_not_prove_another_answer():
+    v = provers.check_equivalence(provers.parse(FIXED_COEFFICIENTS, "isabelle"),
+                                  provers.parse(OTHER_ANSWER, "isabelle"), relation="symbolic", timeout=1.0)
+    assert v.status.value != "equivalent", v.reason

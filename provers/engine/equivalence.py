@@ -53,7 +53,7 @@ from provers.engine.answers import AnswerPin, holds_by_definitions, holds_by_pin
 from provers.engine.definitions import definitions
 from provers.engine.every_alignment import diagonal_refutation, pinned_refutation
 from provers.engine.formulas import VACUITY_NAME, iff, trivial_obligation, vacuous_obligation
-from provers.engine.normal import NormalForm
+from provers.engine.normal import NormalForm, premise_exists_lifted
 from provers.engine.profile import Profile, Separation, unmodelled_meaning
 from provers.engine.prover import (
     FINGERPRINT_POINTS,
@@ -458,15 +458,19 @@ def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, pr
                                budget: int, profiles: tuple[Profile, Profile]) -> Verdict | None:
     """The two statements compared with the functions and variables their premises define
     unfolded away (``without_defined_functions``, ``without_defined_scalars``: the same
-    theorems over fewer variables), when that gives them an alignment; None when it does not
+    theorems over fewer variables) and the witnesses of their ∃ premises made variables
+    (``premise_exists_lifted``: ``(∃c p. Φ c p q) → C q`` is ``∀c p. Φ c p q → C q``), when
+    that gives them an alignment; None when it does not
     (nothing to unfold, still no alignment, or a conclusion the definitions close, whose
     answer would be lost: x = 3 ∧ y = 4 ⊢ x + y = 7 and a = 8 ⊢ a = 8 are both true, with
     the answers 7 and 8). ``symbolic`` aligns the variables a statement leaves free: a proof
     here is a proof of the pair, an undecided search leaves it at most inconclusive, and a
     refutation of every alignment leaves the value route to decide. Why: ``∀x. Q x = e ⊢
     Q r = c`` against ``⊢ e[r] = c`` has no alignment as written (3 variables against 1),
-    and where ``e`` reads ``r powr 3`` at a negative root no value route pins the answer."""
-    ua, ub = (without_defined_scalars(without_defined_functions(nf)) for nf in (na, nb))
+    and where ``e`` reads ``r powr 3`` at a negative root no value route pins the answer;
+    ``∃c p. ∀g. e g = c·(g² + p)² + q ⊢ q = −27`` against the same with c, p fixed had 1
+    variable against 3."""
+    ua, ub = (premise_exists_lifted(without_defined_scalars(without_defined_functions(nf))) for nf in (na, nb))
     if ua is na and ub is nb:
         return None
     if any(free_vars(nf.conclusion) and not free_vars(u.conclusion) for nf, u in ((na, ua), (nb, ub))):
