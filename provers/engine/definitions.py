@@ -69,6 +69,7 @@ from provers.ir import (
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
+from provers.semantics.cyclotomic import rational_value
 from provers.semantics.domains import numeral_lower_bound
 from provers.semantics.evaluate import evaluate, first_members, truth
 from provers.semantics.pairs import pair
@@ -104,6 +105,8 @@ def value_of(t: Term, env: dict[str, Any], deadline: Deadline | None = None) -> 
             return v if algebraic_truth(is_root_of(v, t), env) is True else None
         if v is None:
             v = _surd_value(t, env)  # cos θ at θ = arccos (-1/√10): a surd through the closed forms
+        if v is None:  # cos (2π/7)·cos (4π/7)·cos (8π/7) = 1/8, in a cyclotomic field
+            v = exact_value(rational_value(t, lambda s: evaluate(s, env, deadline)))
         if isinstance(v, AlgebraicReal):
             return v if truth(is_root_of(v, t), env, deadline) is True else None
     claim = answer_is(t, v) if v is not None else None

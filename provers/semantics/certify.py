@@ -3,8 +3,9 @@
 Why: a comparison of √2, log 3, π … decided on mpmath floats is only approximate, and a
 countermodel resting on it cannot count. Here the sign of a − b is certified exactly, in
 order of cost: interval enclosures at a low precision (``interval``), then the closed forms
-(``surds``: the only route to a certified EQUALITY of irrational values), then enclosures at
-higher precisions up to the cap. None means "not certified": the caller keeps its
+(``surds``), and for sin / cos / tan at rational multiples of π the cyclotomic fields
+(``cyclotomic``) — the only routes to a certified EQUALITY of irrational values — then
+enclosures at higher precisions up to the cap. None means "not certified": the caller keeps its
 approximate (never exact) answer.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from provers.ir import INT, NAT, RAT, REAL, Term
+from provers.semantics.cyclotomic import difference_is_zero
 from provers.semantics.interval import PRECISIONS, Enclosing, NoEnclosure, enclose, ends, separation
 from provers.semantics.surds import form_of
 from provers.semantics.values import Undecided
@@ -38,6 +40,8 @@ def certified_sign(a: Term, b: Term, exact: Callable[[Term], Any]) -> int | None
                 fa = fb = None
             if fa is not None and fb is not None and fa == fb:
                 return 0
+            if (fa is None or fb is None) and difference_is_zero(a, b, cached):
+                return 0  # cos (2π/7)·cos (4π/7)·cos (8π/7) and 1/8
             if not refinable:
                 return None
         en = Enclosing(prec, cached)
