@@ -128,6 +128,66 @@ def test_free_answer_isabelle_two_variables():
         assert m["a"] + m["b"] == 10 and m["a"] == v
 
 
+AREA_OF_A_FREE_FUNCTION = '''theorem
+fixes a b :: nat and S :: "nat set"
+assumes h0 : "a = 3"
+and h1 : "b = 4"
+and h2 : "S = {x. a \\<le> x \\<and> x \\<le> b}"
+shows  "area S = 12"'''
+
+
+def test_an_answer_through_a_function_no_premise_mentions_is_free():
+    """``area`` is never defined (Isabelle reads it as a variable): Γ holds whatever it is, so
+    the constant functions 0 and 1 are two models with different answers, found without a
+    solver call for a function."""
+    nf = nf_of(AREA_OF_A_FREE_FUNCTION, "isabelle")
+    backend = AbstainingBackend()
+    pin = pin_answer(nf, prover(backend))
+    assert pin.status == "free", pin.reason
+    assert "leave free" in pin.reason
+    values = [v for _, v in pin.witnesses]
+    assert len(set(values)) == 2
+    for m, v in pin.witnesses:
+        assert premises_hold(nf, m) and m["area"].default == v and not m["area"].entries
+
+
+def test_a_constant_the_answer_names_can_make_it_free():
+    """``card {x. 10 ≤ x < 100 ∧ digit_sum x = 7}`` is 0 at the constants 0, 1, 2: only
+    ``digit_sum`` = 7 (a numeral of L) gives another value, 90."""
+    text = '''theorem
+fixes n :: nat
+assumes h0 : "n = card {x::nat. 10 \\<le> x \\<and> x < 100 \\<and> digit_sum x = 7}"
+shows "n = 8"'''
+    nf = nf_of(text, "isabelle")
+    pin = pin_answer(nf, prover())
+    assert pin.status == "free", pin.reason
+    assert {v for _, v in pin.witnesses} == {0, 90}
+
+
+def test_a_free_function_answer_is_inequivalent_to_a_pinned_one():
+    defined = AREA_OF_A_FREE_FUNCTION.replace("area S = 12", "(b - a) * 12 = 12")
+    v = check_equivalence(provers.parse(AREA_OF_A_FREE_FUNCTION, "isabelle"), provers.parse(defined, "isabelle"),
+                          relation="symbolic", timeout=1.0)
+    assert v.status == "inequivalent", v.reason
+    assert "not determined by its premises" in v.reason
+
+
+def test_a_function_the_premises_define_or_constrain_is_not_varied():
+    defined = '''theorem
+fixes f :: "real \\<Rightarrow> real"
+assumes h0 : "\\<forall>x. f x = 2 * x"
+shows "f 3 = 6"'''
+    nf = nf_of(defined, "isabelle")
+    assert answers.unconstrained_functions(nf, nf.conclusion.args[0]) == ()
+    assert pin_answer(nf, prover()).status == "pinned"
+    constrained = '''theorem
+fixes g :: "real \\<Rightarrow> real"
+assumes h0 : "g 1 = 5"
+shows "g 1 = 5"'''
+    nf = nf_of(constrained, "isabelle")
+    assert answers.unconstrained_functions(nf, nf.conclusion.args[0]) == ()
+
+
 def test_contradictory_premises_are_vacuous():
     nf = nf_of("theorem t (x : ℝ) (h₀ : x = 1) (h₁ : x = 2) : x = 3 := by sorry")
     pin = pin_answer(nf, prover())

@@ -75,6 +75,7 @@ from provers.ir import (
     REAL,
     App,
     FunSort,
+    Num,
     Quant,
     Term,
     Var,
@@ -89,7 +90,7 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics.algebraic import AlgebraicReal, is_root_of
-from provers.semantics.approx import is_approx
+from provers.semantics.approx import is_approx, is_rational
 from provers.semantics.domains import probe_values
 from provers.semantics.evaluate import Closure, evaluate, truth
 from provers.semantics.values import FunTable, Undetermined, renamed_model
@@ -180,14 +181,57 @@ class AnswerPin:
 
 def complete_model(model: Model, vs: tuple[Var, ...] | list[Var]) -> Model | None:
     """``model`` with a default value for each variable of ``vs`` it lacks (None if a lacking
-    variable's sort has no default: its values cannot be invented)."""
+    variable's sort has no default: its values cannot be invented). A function into a sort
+    with a default defaults to that constant function."""
     out = dict(model)
     for v in vs:
         if v.name not in out:
-            if v.sort not in _DEFAULT:
+            if v.sort in _DEFAULT:
+                out[v.name] = _DEFAULT[v.sort]
+            elif isinstance(v.sort, FunSort) and v.sort.result in _DEFAULT:
+                out[v.name] = FunTable({}, _DEFAULT[v.sort.result])
+            else:
                 return None
-            out[v.name] = _DEFAULT[v.sort]
     return out
+
+
+def unconstrained_functions(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:
+    """The function variables L mentions and no premise does, into a sort with a default
+    (``area S``, ``card {x. P x ∧ digit_sum x = 7}`` with ``area``, ``digit_sum`` never
+    defined): Γ holds whatever they are, so each constant function is a model's value."""
+    in_premises: set[Var] = set()
+    for p in nf.premises:
+        in_premises |= free_vars(p)
+    return tuple(v for v in nf.variables if isinstance(v.sort, FunSort) and v.sort.result in _DEFAULT
+                 and v not in in_premises and v in free_vars(lhs))
+
+
+#: Constant values tried for an unconstrained function besides its default (with the
+#: numerals L mentions: ``digit_sum x = 7`` needs 7).
+OTHER_CONSTANTS = (1, 2)
+
+
+def other_value(nf: NormalForm, lhs: Term, witness: tuple[Model, Value],
+                deadline: Deadline | None = None) -> tuple[Model, Value] | None:
+    """A validated model where L has another value than at ``witness``, found by giving an
+    unconstrained function (``unconstrained_functions``) other constant values; None when
+    there is none such or none changes L. Why: an answer read through a function the
+    statement never defines (``area S = 12``) is not determined by the premises, and a
+    solver rarely finds the function that shows it (a model over uninterpreted sorts)."""
+    env, v = witness
+    for f in unconstrained_functions(nf, lhs):
+        result = f.sort.result  # type: ignore[attr-defined]
+        if result == BOOL:
+            constants: list[Any] = [True, False]
+        else:
+            mentioned = sorted({s.value for s in subterms(lhs) if isinstance(s, Num) and is_rational(s.value)
+                                and not isinstance(s.value, bool)})
+            constants = [c for c in (*OTHER_CONSTANTS, *mentioned) if result != NAT or c >= 0]
+        for c in constants:
+            other = validated(nf, lhs, {**env, f.name: FunTable({}, c)}, deadline)
+            if other is not None and other[1] != v:
+                return other
+    return None
 
 
 def premises_model(nf: NormalForm, model: Model | None, extra: tuple[Var, ...] = (),
@@ -391,6 +435,10 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
     def pin(status: PinStatus, reason: str = "", **kw: Any) -> AnswerPin:
         return AnswerPin(status, obligations=obs, reason=reason, by=_by(obs), sat=sat, **kw)
 
+    other = other_value(nf, lhs, witness, deadline)
+    if other is not None:  # before any solver call: it would look for a function
+        return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{_SIDE} (a function the premises "
+                   "leave free)", witnesses=[*witnesses, other])
     lit = value_term(v, lhs.sort)
     claim = value_claim(nf, lhs, v)
     if claim is None:
@@ -640,8 +688,10 @@ def pin_key(nf: NormalForm) -> tuple[tuple, dict[str, str]]:
 #: two) integer variables Γ leaves open once its definitions are applied: |v| ≤ bound each,
 #: smallest first, for at most ``ENUMERATION_SECONDS`` of exact evaluation. Why: MATH premises
 #: such as ``gcd a b = 9 ∧ lcm a b = 5040 ∧ a = 315`` have small integer models that solvers,
-#: which see gcd and lcm through a few axioms, return wrongly or not at all.
-ENUMERATION_BOUND = {1: 300, 2: 30}
+#: which see gcd and lcm through a few axioms, return wrongly or not at all. With none open,
+#: the definitions' values are the one point tried (a model where L mentions a variable the
+#: definitions do not give, ``area S``: it takes its default, ``complete_model``).
+ENUMERATION_BOUND = {0: 0, 1: 300, 2: 30}
 ENUMERATION_SECONDS = 0.25
 
 
