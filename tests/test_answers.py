@@ -171,6 +171,20 @@ def test_a_free_function_answer_is_inequivalent_to_a_pinned_one():
     assert "not determined by its premises" in v.reason
 
 
+def test_a_free_function_of_a_defined_function_makes_the_answer_free():
+    """f defined over all of ℝ and read as a value (``g f``): Γ has a model whatever g is, and
+    ``g``, which no premise mentions, makes the answer free."""
+    text = '''theorem
+fixes f :: "real \\<Rightarrow> real"
+assumes h0 : "\\<forall>x. f x = x^2 + 1"
+shows "g f = 5"'''
+    nf = nf_of(text, "isabelle")
+    pin = pin_answer(nf, prover(AbstainingBackend()))
+    assert pin.status == "free", pin.reason
+    for m, v in pin.witnesses:
+        assert premises_hold(nf, m) and m["g"].default == v
+
+
 def test_a_function_the_premises_define_or_constrain_is_not_varied():
     defined = '''theorem
 fixes f :: "real \\<Rightarrow> real"
