@@ -69,6 +69,7 @@ def test_comparisons_of_transcendental_values_are_certified(prop, expected):
         "Real.tan (Real.pi / 4) = 1",
         "Real.log (-8) = 3 * Real.log 2",  # Mathlib: log |x|
         "Real.exp (Real.log 3 + Real.log 5) = 15",
+        "Real.arctan 1 = Real.pi / 4",  # a principal value at a tangent of a multiple of π/12
     ],
 )
 def test_exact_identities_are_certified_by_closed_forms(prop):
@@ -79,7 +80,7 @@ def test_exact_identities_are_certified_by_closed_forms(prop):
     "prop",
     [
         "Real.sin 1 ^ 2 + Real.cos 1 ^ 2 = 1",  # true, but outside the closed forms
-        "Real.arctan 1 = Real.pi / 4",
+        "Real.arctan 2 + Real.arctan 3 = 3 * Real.pi / 4",
         "Real.exp 1 * Real.exp 1 = Real.exp 2",
     ],
 )
@@ -248,7 +249,8 @@ def test_closed_comparisons_of_transcendental_values_are_folded_before_solving()
                              app("sqrt", R(5))))
     assert fold_ground(app("eq", nested, R(Fraction(13, 6)))) == TRUE  # mathd_algebra_509
     assert fold_ground(app("lt", app("sqrt", R(2)), R(Fraction(7, 5)))) == FALSE
-    undecided = app("eq", app("arctan", R(1)), app("div", app("pi"), R(4)))
+    assert fold_ground(app("eq", app("arctan", R(1)), app("div", app("pi"), R(4)))) == TRUE  # a principal value
+    undecided = app("eq", app("add", app("arctan", R(2)), app("arctan", R(3))), app("div", app("mul", R(3), app("pi")), R(4)))
     assert fold_ground(undecided) == undecided  # true, but not certified: left to the solvers
     for solver in ("z3", "cvc5"):
         r = solve(solver, app("ne", nested, R(Fraction(13, 6))), 5.0)
@@ -377,3 +379,35 @@ def test_complex_forms_agree_with_high_precision_floats(p, q, m, r, s):
                     assert all(L == 0 for _, L in f.terms)  # surds only: √m · 1
                     got = sum(mpmath.mpf(c.numerator) / c.denominator * mpmath.sqrt(k) for (k, _), c in f.terms.items())
                     assert abs(got - value) < mpmath.mpf(10) ** -40, (op, term)
+
+
+@pytest.mark.parametrize("claim, holds", [
+    ("arcsin (-1/2) = -pi/6", True),
+    ("arccos (-1) = pi", True),
+    ("arctan (sqrt 3) = pi / 3", True),
+    ("arccos (sqrt 2 / 2) + arcsin (1/2) = 5 * pi / 12", True),
+    ("arcsin (1/2) = pi / 5", False),
+    ("arccos (1/2) = pi / 4", False),
+])
+def test_inverse_trigonometric_values_at_special_points_are_multiples_of_pi(claim, holds):
+    """arcsin (1/2) is π/6, not an atom of its own: an equality with a multiple of π is
+    certified (intervals never could), a wrong multiple refuted."""
+    statement = provers.parse(f'theorem shows "{claim}"', "isabelle")
+    assert evaluate(statement.conclusion, {}) is holds
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-6, 6), st.sampled_from(["arcsin", "arccos", "arctan"]))
+def test_principal_values_agree_with_mpmath(k, fn):
+    """arcsin (sin (kπ/12)) is kπ/12 on [−π/2, π/2] (arccos on [0, π], arctan inside ±π/2): the
+    form certified equals mpmath's value."""
+    angle = {"arcsin": k, "arccos": k + 6, "arctan": max(-5, min(5, k))}[fn]
+    inner = {"arcsin": "sin", "arccos": "cos", "arctan": "tan"}[fn]
+    point = app(inner, app("div", app("mul", R(angle), app("pi")), R(12)))
+    f = form_of(app(fn, point), evaluate)
+    assert f is not None and set(f.terms) <= {(1, -1)}  # a multiple of π
+    mpmath.mp.dps = 50
+    value = float(f.terms.get((1, -1), 0)) * mpmath.pi
+    expected = getattr(mpmath, {"arcsin": "asin", "arccos": "acos", "arctan": "atan"}[fn])(
+        getattr(mpmath, inner)(angle * mpmath.pi / 12))
+    assert abs(value - expected) < mpmath.mpf(10) ** -12

@@ -572,8 +572,28 @@ ATOMS: dict[str, tuple[Callable[[Fraction], bool], Callable[[Fraction], bool]]] 
 }
 
 
+def _principal_values() -> dict[str, dict[Form, Fraction]]:
+    """The inverse functions' values at the sines, cosines and tangents of the multiples of
+    π/12 in their principal ranges, as multiples of π: arcsin (1/2) = π/6, arccos (-1) = π,
+    arctan (√3) = π/3 (Isabelle's and Mathlib's inverses agree there)."""
+    arcsin = {_SIN[k % 24]: Fraction(k, 12) for k in range(-6, 7)}
+    arccos = {_SIN[(k + 6) % 24]: Fraction(k, 12) for k in range(0, 13)}
+    arctan: dict[Form, Fraction] = {}
+    for k in range(-5, 6):
+        tan = quotient(_SIN[k % 24], _SIN[(k + 6) % 24])
+        if tan is not None:
+            arctan[tan] = Fraction(k, 12)
+    return {"arcsin": arcsin, "isa_arcsin": arcsin, "arccos": arccos, "isa_arccos": arccos, "arctan": arctan}
+
+
+_PRINCIPAL = _principal_values()
+
+
 @_forms(*ATOMS)
 def _atom(t: App, fs: list[Form], exact: Callable[[Term], Any]) -> Form | None:
+    q = _PRINCIPAL[t.op].get(fs[0])
+    if q is not None:  # arcsin (1/2) = π/6: a multiple of π, not an atom of its own
+        return Form({(1, PI): q})
     u = fs[0].as_rational()
     if u is None:
         return None
