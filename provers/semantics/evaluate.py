@@ -133,7 +133,6 @@ from provers.semantics.values import (
     Undetermined,
     Value,
     Witness,
-    same_closure,
 )
 
 #: Binder iterations (quantifier / big operator / set-builder steps, probes) per evaluate
@@ -1017,8 +1016,6 @@ def _quant_value(t: Quant, env: Env) -> Any:
     if t.kind == "exists1":
         return _exists_unique(t, env)
     want = t.kind == "exists"  # the value that settles the quantifier early
-    if not want and _definition_met(t, env):
-        return True
     restricting = guards(t.kind, t.body)
     for i, v in enumerate(t.vars):
         rest = t.vars[:i] + t.vars[i + 1 :]
@@ -1049,23 +1046,6 @@ def _quant_value(t: Quant, env: Env) -> Any:
         if r is not None:
             return truth_value(r, ex)
     return _probe(t, want, env)
-
-
-def _definition_met(t: Quant, env: Env) -> bool:
-    """``∀ȳ. f ȳ = e`` (either side) where f's value is the closure λȳ. e itself (f not read
-    by e): met by construction. Why: the model a statement's definitions construct
-    (``answers``: each defined function as its closure) was "not confirmed" wherever the
-    definition ranges over ℝ or ℤ, which no probe can cover."""
-    body = t.body
-    if not (isinstance(body, App) and body.op == "eq"):
-        return False
-    for lhs, rhs in (body.args, body.args[::-1]):
-        if isinstance(lhs, App) and lhs.op == "apply" and isinstance(lhs.args[0], Var) \
-                and tuple(lhs.args[1:]) == t.vars and lhs.args[0] not in free_vars(rhs):
-            f = env.get(lhs.args[0].name)
-            if isinstance(f, Closure) and same_closure(f, Closure(t.vars, rhs, env)):
-                return True
-    return False
 
 
 def _miniscoped(t: Quant, want: bool, env: Env) -> Any:
