@@ -275,3 +275,43 @@ shows  "f (x + 1 - x) div f (x - x + 1) = 1"
                                      timeout=1.0).status == "equivalent"
     assert provers.check_equivalence(ours % 2, library, relation="symbolic", language="isabelle",
                                      timeout=1.0).status == "inequivalent"
+
+
+INTEGER_INDEXED = '''theorem
+fixes a :: "int \\<Rightarrow> real" and d :: real
+assumes h0 : "\\<forall> n. n \\<ge> 1 \\<longrightarrow> a n = a (n-1) + d"
+and h1 : "a 4 / a 2 = 3"
+shows  "a 5 / a 3 = 2"'''
+
+
+def test_a_recurrence_over_the_integers_is_read_from_its_lower_bound():
+    """``a :: int ⇒ real`` with ∀n ≥ 1. a n = a (n − 1) + d (algebra/problem_2017): a
+    sequence over ℤ, computed from index 1 on; below it, the values listed (0 elsewhere),
+    negative indices included. Without a lower bound no index comes first: not read."""
+    s = provers.parse(INTEGER_INDEXED, "isabelle")
+    body = app("and", *(h.formula for h in s.hypotheses))
+    (u, m, start, rule, premise), = recurrences(tuple(s.variables), body)
+    assert u.name == "a" and start == 1 and m.sort.name == "Int"
+    seq = Sequence("a", m, start, rule, {0: Fraction(-2)}, premise, {"d": Fraction(2)})
+    env = {"a": seq, "d": Fraction(2)}
+    for i, v in ((0, -2), (1, 0), (2, 2), (5, 8), (-3, 0)):
+        assert truth(app("eq", app("apply", u, Num(i, m.sort)), Num(v, REAL)), env) is True, i
+    assert truth(premise, env) is True  # met by construction, over all of ℤ
+    two_sided = INTEGER_INDEXED.replace("\\<forall> n. n \\<ge> 1 \\<longrightarrow> a n = a (n-1) + d",
+                                        "\\<forall> n. a (n + 1) - a n = d")
+    s2 = provers.parse(two_sided, "isabelle")
+    assert recurrences(tuple(s2.variables), app("and", *(h.formula for h in s2.hypotheses))) == []
+
+
+def test_an_integer_indexed_sequence_has_the_answer_of_a_natural_one():
+    """The ℤ-indexed statement's premises get a model (the solver's instances extended by the
+    recurrence) and its answer is pinned to 2, the answer of the ℕ-indexed one; another
+    answer is not equivalent."""
+    natural = INTEGER_INDEXED.replace('"int \\<Rightarrow> real"', '"nat \\<Rightarrow> real"').replace(
+        "\\<forall> n. n \\<ge> 1 \\<longrightarrow> a n = a (n-1) + d", "\\<forall>n. a (n + 1) = a n + d")
+    a, b = provers.parse(INTEGER_INDEXED, "isabelle"), provers.parse(natural, "isabelle")
+    assert equivalence.vacuous(a, timeout=1.0, language="isabelle").status.value == "refuted"
+    v = equivalence.check_equivalence(a, b, relation="symbolic", timeout=1.0)
+    assert v.status == "equivalent", v.reason
+    wrong = provers.parse(INTEGER_INDEXED.replace('"a 5 / a 3 = 2"', '"a 5 / a 3 = 3"'), "isabelle")
+    assert equivalence.check_equivalence(a, wrong, relation="symbolic", timeout=1.0).status != "equivalent"

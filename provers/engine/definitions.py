@@ -54,6 +54,7 @@ from provers.ir import (
     beta_reduced,
     bound_variables,
     canon_key,
+    conjuncts,
     free_vars,
     fresh_name,
     is_numeric,
@@ -555,20 +556,25 @@ Recurrence = tuple[Var, Var, int, Term, Quant]
 
 
 def recurrences(vs: tuple[Var, ...], body: Term) -> list[Recurrence]:
-    """``∀n [≥ c]. u (n + k) = e`` among the subterms of ``body``, ``u : ℕ → α`` one of ``vs``
-    and ``e`` applying u only at indices below n + k (``u n``, ``u (n + 1)``, ``u (n - 1)``
-    with n ≥ 1, numerals below c + k): u is then determined above c + k by its values below,
-    whatever those are, and the premise holds for the ``Sequence`` computed by it."""
+    """``∀n [≥ c]. u (n + k) = e`` among the subterms of ``body``, ``u : ℕ → α`` (or ``ℤ → α``
+    with the guard n ≥ c stated) one of ``vs`` and ``e`` applying u only at indices below
+    n + k (``u n``, ``u (n + 1)``, ``u (n - 1)`` with n ≥ 1 over ℕ, numerals below c + k): u
+    is then determined above c + k by its values below, whatever those are, and the premise
+    holds for the ``Sequence`` computed by it. Why ℤ: 69 MATH candidates index a sequence by
+    ``int`` (``∀n ≥ 1. a n = a (n - 1) + d``), whose premises had no model a solver gives."""
     out: list[Recurrence] = []
     for q in subterms(body):
-        if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1 and q.vars[0].sort == NAT):
+        if not (isinstance(q, Quant) and q.kind == "forall" and len(q.vars) == 1 and q.vars[0].sort in (NAT, INT)):
             continue
         n, eq, c = q.vars[0], q.body, 0
         if isinstance(eq, App) and eq.op == "implies":
             c = _recurrence_start(eq.args[0], n)  # type: ignore[assignment]
+            bounded = n.sort == NAT or any(numeral_lower_bound(p, n) is not None for p in conjuncts(eq.args[0]))
             eq = eq.args[1]
-        if c is None or not (isinstance(eq, App) and eq.op == "eq"):
-            continue
+        else:
+            bounded = n.sort == NAT
+        if c is None or not bounded or not (isinstance(eq, App) and eq.op == "eq"):
+            continue  # over ℤ without a lower bound, no index comes first
         for lhs, rhs in (*(eq.args, eq.args[::-1]), *_solved_for_latest(eq, n)):
             shifted = _shift(lhs, n)
             if shifted is None:
@@ -576,11 +582,22 @@ def recurrences(vs: tuple[Var, ...], body: Term) -> list[Recurrence]:
             u, k = shifted
             if u not in vs or not _earlier(rhs, u, n, k, c):
                 continue
-            m = Var(f"{n.name}_idx", NAT)
-            rule = substitute(rhs, {n: app("sub", m, num(k, NAT)) if k else m})
+            m = Var(f"{n.name}_idx", n.sort)
+            rule = substitute(rhs, {n: app("sub", m, num(k, n.sort)) if k else m})
             out.append((u, m, c + k, rule, q))
             break
     return out
+
+
+#: Indices below a ℤ recurrence's start given a value (the rule reads back this far at most
+#: in MATH statements; any other index below keeps the ``Sequence``'s default).
+INTEGER_LOOKBACK = 4
+
+
+def initial_indices(m: Var, start: int) -> range:
+    """The indices below ``start`` a ``Sequence`` over ``m``'s sort lists: all of them over ℕ,
+    the last ``INTEGER_LOOKBACK`` over ℤ."""
+    return range(start) if m.sort == NAT else range(start - INTEGER_LOOKBACK, start)
 
 
 #: Instances n = 0, 1, … of a recurrence that a relaxed obligation keeps in its place.
@@ -596,7 +613,7 @@ def instantiate_recurrences(body: Term, recs: list[Recurrence]) -> Term:
     def instances(t: Term) -> Term | None:
         if isinstance(t, Quant) and t in premises:
             n = t.vars[0]
-            return app("and", *(substitute(t.body, {n: Num(j, NAT)}) for j in range(RELAXED_INSTANCES)))
+            return app("and", *(substitute(t.body, {n: Num(j, n.sort)}) for j in range(RELAXED_INSTANCES)))
         return None
 
     return map_term(body, instances)
@@ -682,11 +699,12 @@ def _upper_bound(g: Term, n: Var) -> bool:
 
 
 def _shift(t: Term, n: Var) -> tuple[Var, int] | None:
-    """(u, k) when ``t`` is ``u (n + k)`` (or ``u n``, k = 0) with ``u : ℕ → α``."""
+    """(u, k) when ``t`` is ``u (n + k)`` (or ``u n``, k = 0) with ``u : ℕ → α`` (``ℤ → α`` for
+    an integer n)."""
     if not (isinstance(t, App) and t.op == "apply" and len(t.args) == 2 and isinstance(t.args[0], Var)):
         return None
     u, arg = t.args
-    if not (isinstance(u.sort, FunSort) and u.sort.args == (NAT,) and u.sort.result in (NAT, INT, RAT, REAL)):
+    if not (isinstance(u.sort, FunSort) and u.sort.args == (n.sort,) and u.sort.result in (NAT, INT, RAT, REAL)):
         return None
     k = _offset(arg, n)
     return (u, k) if k is not None and k >= 0 else None  # type: ignore[return-value]
@@ -733,7 +751,7 @@ def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
                 return False
             continue
         j = _offset(arg, n)
-        if j is None or j >= k or (j < 0 and -j > c):
+        if j is None or j >= k or (j < 0 and -j > c and n.sort == NAT):  # ℤ never truncates
             return False
     return True
 

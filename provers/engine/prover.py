@@ -26,6 +26,7 @@ from provers.engine.definitions import (
     definition_choices,
     function_definitions,
     guarded_definitions,
+    initial_indices,
     initial_values,
     instantiate_recurrences,
     least_points,
@@ -279,7 +280,8 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
                 # indices the premises leave free: the sampled table's values, or all 1 (a
                 # prefix of zeros often makes the whole sequence 0)
                 for fill in ([sampled] if callable(sampled) else []) + [lambda i: 1]:
-                    initial = {i: stated[i] if i in stated else fill(i) for i in range(start)}
+                    initial = {i: stated[i] if i in stated else fill(i) for i in initial_indices(m, start)}
+                    initial.update(stated)
                     q = dict(base)
                     q[u.name] = Sequence(u.name, m, start, rule, initial, premise, q)
                     yield q
@@ -510,6 +512,13 @@ class Prover:
         if self.backend is None:
             ob.status, ob.detail = Status.UNKNOWN, "no prover backend available"
             return
+        integer_recurrences = self._integer_recurrences(ob)
+        if integer_recurrences:
+            # ∀ over ℤ with a function: a solver's model of the ∀ itself almost never comes,
+            # its instances' model extended by the recurrence often does (cheaper, so first)
+            self._recurrence_model(ob, effort)
+            if ob.status == Status.REFUTED:
+                return
         left = self.deadline.left()
         if left <= 0.05:
             raise DeadlineExceeded("solving")
@@ -530,7 +539,7 @@ class Prover:
             ob.status, ob.detail = Status.UNKNOWN, res.reason
         else:
             ob.status, ob.detail = Status.UNKNOWN, f"unexpected backend answer {res!r}"
-        if ob.status == Status.UNKNOWN:
+        if ob.status == Status.UNKNOWN and not integer_recurrences:
             self._recurrence_model(ob, effort)
         if ob.status == Status.UNKNOWN:
             self._definition_model(ob, effort)
@@ -748,6 +757,11 @@ class Prover:
             env, by = found
             self._accept(ob, body, env, by, "the solver's values where every ln is specified")
 
+    @staticmethod
+    def _integer_recurrences(ob: Obligation) -> bool:
+        vs, body = strip_forall(ob.formula)
+        return any(m.sort == INT for _, m, *_ in recurrences(vs, body))
+
     def _recurrence_model(self, ob: Obligation, effort: float) -> None:
         """A countermodel through the recurrences the obligation states: the solver models
         their first instances instead of the ∀ (``instantiate_recurrences``), and its values
@@ -765,7 +779,7 @@ class Prover:
             if not callable(table):
                 continue
             env = dict(model)
-            env[u.name] = Sequence(u.name, m, start, rule, {i: table(i) for i in range(start)}, premise, env)
+            env[u.name] = Sequence(u.name, m, start, rule, {i: table(i) for i in initial_indices(m, start)}, premise, env)
             if self._accept(ob, body, env, by, f"the solver's {u.name} below index {start}, extended by its recurrence"):
                 return
 

@@ -573,8 +573,8 @@ MAX_SEQUENCE_INDEX = 20_000
 
 
 def _sequence_at(f: Sequence, m: Any) -> Any:
-    if not isinstance(m, int) or isinstance(m, bool) or m < 0:
-        raise Undecided(f"{f.name} applied at {m!r}, not a natural number")
+    if not isinstance(m, int) or isinstance(m, bool) or (m < 0 and f.var.sort == NAT):
+        raise Undecided(f"{f.name} applied at {m!r}, not an index of the sequence")
     if m < f.start:
         return f.initial.get(m, 0)
     if m in f.memo:

@@ -221,7 +221,8 @@ def _plain_equal(x: Any, y: Any) -> bool:
 
 @dataclass(eq=False)
 class Sequence:
-    """A function on ℕ given by a recurrence: ``initial`` values below ``start``, and for
+    """A function on ℕ (or ℤ: ``var``'s sort) given by a recurrence: ``initial`` values below
+    ``start`` (any other index below it: 0), and for
     m ≥ ``start`` the value of ``rule`` with ``var`` = m, where ``rule`` may apply the
     function itself (named ``name``) at smaller indices. ``definition`` is the premise it
     was read from (``∀n ≥ c. u (n + k) = e``): that premise holds for it by construction.
