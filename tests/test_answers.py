@@ -185,6 +185,36 @@ shows "g f = 5"'''
         assert premises_hold(nf, m) and m["g"].default == v
 
 
+def test_a_solver_table_settled_meets_a_quantified_premise():
+    """``∀x. f x > 0`` at a solver's model of f was "∀ over an unbounded domain" (spurious);
+    the table settled (its listed points, the default elsewhere) is a function the evaluator
+    decides it at: premises with a ∀ over f get models, and f's default is varied for a
+    second answer."""
+    text = '''theorem
+fixes f :: "real \\<Rightarrow> real"
+assumes h0 : "\\<forall>x. f x > 0"
+and h1 : "f 1 = 5"
+shows "f 3 = 7"'''
+    nf = nf_of(text, "isabelle")
+    pin = pin_answer(nf, prover(timeout=1.0))
+    assert pin.status == "free", pin.reason
+    for m, v in pin.witnesses:
+        assert premises_hold(nf, m) and m["f"](3) == v
+
+
+def test_premises_differing_over_all_reals_are_refuted_by_a_settled_table():
+    strict = '''theorem
+fixes f :: "real \\<Rightarrow> real"
+assumes h : "\\<forall>x. f x > 0"
+shows "f 2 > -1"'''
+    weak = strict.replace("f x > 0", "f x \\<ge> 0")
+    a, b = provers.parse(strict, "isabelle"), provers.parse(weak, "isabelle")
+    v = check_equivalence(a, b, relation="sae", timeout=1.0)
+    assert v.status == "inequivalent", v.reason
+    f = v.countermodel["A"]["f"]
+    assert truth(a.hypotheses[0].formula, {"f": f}) is False and truth(b.hypotheses[0].formula, {"f": f}) is True
+
+
 def test_a_function_the_premises_define_or_constrain_is_not_varied():
     defined = '''theorem
 fixes f :: "real \\<Rightarrow> real"
@@ -597,13 +627,15 @@ def test_pins_models_refute_every_alignment_without_a_solver():
 
 
 def test_one_pinned_side_decides_without_the_joint_obligation():
-    """B's premises quantify over a function: no model of them is exact, so B's answer is not
-    pinned. A's is (x + 1 = 4); the value route then proves that B's premises give the same
-    answer over B's variables alone instead of asking the joint obligation over both
-    statements'. (B's premises are not proved satisfiable: over a function variable only an
-    exact model would do, so the verdict stays inconclusive, for that reason alone.)"""
+    """B's premises quantify over a function and read the bound variable itself (f z ≥ z: no
+    table meets it, while f z ≥ 0 has one since stop 57), so no model of them is exact and
+    B's answer is not pinned. A's is (x + 1 = 4); the value route then proves that B's
+    premises give the same answer over B's variables alone instead of asking the joint
+    obligation over both statements'. (B's premises are not proved satisfiable: over a
+    function variable only an exact model would do, so the verdict stays inconclusive, for
+    that reason alone.)"""
     a = "theorem t (x : ℝ) (h : x = 3) : x + 1 = 4 := by sorry"
-    b = "theorem t (y : ℝ) (f : ℝ → ℝ) (h₀ : ∀ z, f z ≥ 0) (h₁ : y = 4 + f 0 - f 0) : y = 4 := by sorry"
+    b = "theorem t (y : ℝ) (f : ℝ → ℝ) (h₀ : ∀ z, f z ≥ z) (h₁ : y = 4 + f 0 - f 0) : y = 4 := by sorry"
     assert pin_answer(nf_of(b), prover()).status == "unknown"
     v = check_equivalence(a, b, relation="symbolic", timeout=5.0)
     assert v.status == "inconclusive" and "premises of B not contradictory" in v.reason, v.explain()
@@ -622,7 +654,7 @@ def test_a_free_answer_rules_the_value_route_out():
     ruled out like contradictory premises would rule it out, without a joint obligation; with
     the aligned comparison impossible too (1 vs 2 variables) the pair is inequivalent."""
     a = "theorem t (x : ℝ) (h : x > 0) : x = 1 := by sorry"
-    b = "theorem t (y : ℝ) (f : ℝ → ℝ) (h₀ : ∀ z, f z ≥ 0) (h₁ : y = 1 + f 0 - f 0) : y = 1 := by sorry"
+    b = "theorem t (y : ℝ) (f : ℝ → ℝ) (h₀ : ∀ z, f z ≥ z) (h₁ : y = 1 + f 0 - f 0) : y = 1 := by sorry"
     pin = pin_answer(nf_of(a), prover())
     assert pin.status == "free" and len({v for _, v in pin.witnesses}) == 2
     assert all(premises_hold(nf_of(a), m) for m, _ in pin.witnesses)

@@ -1518,3 +1518,19 @@ def test_least_of_a_single_value_is_that_value():
     assert evaluate(s.conclusion, {"a": 2}) is False
     g = _provers.parse('theorem fixes n :: nat shows "(GREATEST m. n * n = m) = 49"', "isabelle")
     assert evaluate(g.conclusion, {"n": 7}) is True
+
+
+def test_a_quantifier_read_only_through_tables_is_decided_at_their_points():
+    """``∀x. f x > 0`` at a table f: off its listed points f is at its default, so the listed
+    points and one more decide it over all of ℝ; ``∃x. f x = 5`` likewise. Where x is also
+    read directly (``f x > x``) the tables alone do not decide it (no claim of True)."""
+    f = Var("f", FunSort((REAL,), REAL))
+    positive = forall_([x], app("gt", app("apply", f, x), R(0)))
+    assert truth(positive, {"f": FunTable({(1,): 5}, 2)}) is True
+    assert truth(positive, {"f": FunTable({(1,): 5}, 0)}) is False  # the default itself
+    assert truth(positive, {"f": FunTable({(Fraction(1, 3),): -1}, 2)}) is False  # a listed point
+    five = Quant("exists", (x,), app("eq", app("apply", f, x), R(5)))
+    assert truth(five, {"f": FunTable({(7,): 5}, 2)}) is True
+    assert truth(five, {"f": FunTable({(7,): 4}, 2)}) is False
+    above = forall_([x], app("gt", app("apply", f, x), x))
+    assert truth(above, {"f": FunTable({}, 100)}) is not True  # false at x = 100, never True

@@ -219,7 +219,14 @@ def other_value(nf: NormalForm, lhs: Term, witness: tuple[Model, Value],
     statement never defines (``area S = 12``) is not determined by the premises, and a
     solver rarely finds the function that shows it (a model over uninterpreted sorts)."""
     env, v = witness
-    for f in unconstrained_functions(nf, lhs):
+    free = unconstrained_functions(nf, lhs)
+    # then the functions L applies that the premises mention but the model does not give by a
+    # definition (a solver's table): its listed points kept, the others at the constant, Γ
+    # checked again (``∀x. f x > 0 ⊢ f 3 = 7`` is free)
+    tabled = tuple(f for f in nf.variables if f not in free and f in free_vars(lhs) and isinstance(f.sort, FunSort)
+                   and f.sort.result in _DEFAULT and isinstance(env.get(f.name), FunTable)
+                   and env[f.name].fill is None)
+    for f in (*free, *tabled):
         result = f.sort.result  # type: ignore[attr-defined]
         if result == BOOL:
             constants: list[Any] = [True, False]
@@ -227,8 +234,9 @@ def other_value(nf: NormalForm, lhs: Term, witness: tuple[Model, Value],
             mentioned = sorted({s.value for s in subterms(lhs) if isinstance(s, Num) and is_rational(s.value)
                                 and not isinstance(s.value, bool)})
             constants = [c for c in (*OTHER_CONSTANTS, *mentioned) if result != NAT or c >= 0]
+        listed = dict(env[f.name].entries) if f in tabled else {}
         for c in constants:
-            other = validated(nf, lhs, {**env, f.name: FunTable({}, c)}, deadline)
+            other = validated(nf, lhs, {**env, f.name: FunTable(dict(listed), c)}, deadline)
             if other is not None and other[1] != v:
                 return other
     return None

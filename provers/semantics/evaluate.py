@@ -64,6 +64,7 @@ from provers.ir import (
     Var,
     and_,
     app,
+    bound_variables,
     by_identity,
     cast,
     conjuncts,
@@ -1016,6 +1017,9 @@ def _quant_value(t: Quant, env: Env) -> Any:
     if t.kind == "exists1":
         return _exists_unique(t, env)
     want = t.kind == "exists"  # the value that settles the quantifier early
+    tabled = _through_tables(t, want, env)
+    if tabled is not None:
+        return tabled
     restricting = guards(t.kind, t.body)
     for i, v in enumerate(t.vars):
         rest = t.vars[:i] + t.vars[i + 1 :]
@@ -1046,6 +1050,43 @@ def _quant_value(t: Quant, env: Env) -> Any:
         if r is not None:
             return truth_value(r, ex)
     return _probe(t, want, env)
+
+
+def _through_tables(t: Quant, want: bool, env: Env) -> Any:
+    """``∀x. φ`` / ``∃x. φ`` over an infinite sort where x occurs only as the argument of
+    functions given by settled tables (a model's ``f``, ``g``): off every listed point each
+    table is at its default, so φ is decided at the listed points and at one point off them.
+    Why: ``∀x. f x > 0`` at a solver's model of f was "∀ over an unbounded domain", no probe
+    covers ℝ, and the model was thrown away. None when it does not apply or a point is
+    undecided."""
+    if len(t.vars) != 1 or t.vars[0].sort not in (NAT, INT, RAT, REAL):
+        return None
+    x = t.vars[0]
+    tables: list[FunTable] = []
+    occurrences = 0
+    for s in subterms(t.body):
+        if s == x:
+            occurrences += 1
+        elif isinstance(s, App) and s.op == "apply" and s.args[1:] == (x,) and isinstance(s.args[0], Var):
+            table = env.get(s.args[0].name)
+            if not (isinstance(table, FunTable) and table.fill is None):
+                return None
+            tables.append(table)
+        elif isinstance(s, (Quant, SetBuilder, BigOp, Lam)) and x in bound_variables(s):
+            return None  # x bound again inside: its occurrences there are another variable
+    if not tables or occurrences != len(tables):
+        return None  # x read other than as a table's argument
+    listed = {k[0] for table in tables for k in table.entries if len(k) == 1 and is_rational(k[0])
+              and not isinstance(k[0], bool)}
+    points = sorted(p for p in listed if x.sort != NAT or (p == int(p) and p >= 0))
+    off = max([int(math.floor(p)) for p in points], default=-1) + 1  # off every listed point
+    for point in (*points, off):
+        r, exact, _ = _tri(t.body, {**env, x.name: point})
+        if r is None or not exact:
+            return None
+        if r == want:
+            return want
+    return not want
 
 
 def _miniscoped(t: Quant, want: bool, env: Env) -> Any:

@@ -258,6 +258,10 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
                 return env, ""
             why_spurious = "the model's functions, once settled, no longer refute the obligation"
         elif d is not None:
+            if d.value is None and _false_once_settled(lowered.body, env):
+                # the tables as read so far (each at its default elsewhere) are a function the
+                # evaluator decides over an infinite domain (`evaluate._through_tables`)
+                return _settled(env), ""
             if d.value is None:
                 why_spurious = f"evaluator undecided ({d.reason})"
                 if MODEL_INDEPENDENT.match(d.reason):
@@ -289,6 +293,14 @@ def _still_false(env: dict[str, Any], false_at: Callable[[dict[str, Any]], bool]
     if not any(isinstance(x, FunTable) and x.fill is not None for x in env.values()):
         return True
     return false_at(_settled(env))
+
+
+def _false_once_settled(body: Term, env: dict[str, Any]) -> bool:
+    """Whether the body, undecided at the model with its tables still reading it, is exactly
+    False with them settled (``_settled``); only asked where a table was reading."""
+    if not any(isinstance(x, FunTable) and x.fill is not None for x in env.values()):
+        return False
+    return _exactly_false(body, _settled(env))
 
 
 def _exactly_false(body: Term, env: dict[str, Any]) -> bool:
