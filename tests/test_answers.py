@@ -215,6 +215,17 @@ shows "f 2 > -1"'''
     assert truth(a.hypotheses[0].formula, {"f": f}) is False and truth(b.hypotheses[0].formula, {"f": f}) is True
 
 
+def test_a_list_valued_free_function_takes_constant_lists():
+    """``sum_list (digits n) = 7`` with ``digits`` never defined: the constant lists [] and [7]
+    give the answers 0 and 90."""
+    text = '''theorem
+shows "card {n::nat. 10 \\<le> n \\<and> n \\<le> 99 \\<and> sum_list (digits n) = 7} = 7"'''
+    nf = nf_of(text, "isabelle")
+    pin = pin_answer(nf, prover(AbstainingBackend()))
+    assert pin.status == "free", pin.reason
+    assert {v for _, v in pin.witnesses} == {0, 90}
+
+
 def test_a_function_the_premises_define_or_constrain_is_not_varied():
     defined = '''theorem
 fixes f :: "real \\<Rightarrow> real"

@@ -1534,3 +1534,17 @@ def test_a_quantifier_read_only_through_tables_is_decided_at_their_points():
     assert truth(five, {"f": FunTable({(7,): 4}, 2)}) is False
     above = forall_([x], app("gt", app("apply", f, x), x))
     assert truth(above, {"f": FunTable({}, 100)}) is not True  # false at x = 100, never True
+
+
+def test_a_set_read_through_tables_is_counted_off_their_points():
+    """``{n. 10 ≤ n ≤ 99 ∧ s n = 7}``: with s a table, the conjunct reading n only through it
+    is false off the listed points (default ≠ 7: the set is the listed points that qualify)
+    or true there (default 7: over ℝ an interval less finitely many points, card 0)."""
+    s_nat = Var("s", FunSort((NAT,), NAT))
+    body = app("and", app("le", N(10), n), app("le", n, N(99)), app("eq", app("apply", s_nat, n), N(7)))
+    card = app("card", SetBuilder(n, body))
+    assert evaluate(card, {"s": FunTable({(12,): 7, (50,): 7, (120,): 7}, 0)}) == 2
+    s_real = Var("s", FunSort((REAL,), REAL))
+    body = app("and", app("le", R(10), x), app("le", x, R(99)), app("eq", app("apply", s_real, x), R(7)))
+    assert evaluate(app("card", SetBuilder(x, body)), {"s": FunTable({(12,): 3}, 7)}) == 0  # infinite
+    assert evaluate(app("card", SetBuilder(x, body)), {"s": FunTable({(12,): 7}, 0)}) == 1

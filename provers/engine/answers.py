@@ -75,8 +75,10 @@ from provers.ir import (
     REAL,
     App,
     FunSort,
+    ListSort,
     Num,
     Quant,
+    Sort,
     Term,
     Var,
     and_,
@@ -188,11 +190,28 @@ def complete_model(model: Model, vs: tuple[Var, ...] | list[Var]) -> Model | Non
         if v.name not in out:
             if v.sort in _DEFAULT:
                 out[v.name] = _DEFAULT[v.sort]
-            elif isinstance(v.sort, FunSort) and v.sort.result in _DEFAULT:
-                out[v.name] = FunTable({}, _DEFAULT[v.sort.result])
+            elif isinstance(v.sort, FunSort) and _has_constants(v.sort.result):
+                out[v.name] = FunTable({}, _constants(v.sort.result)[0])
             else:
                 return None
     return out
+
+
+def _has_constants(s: Sort) -> bool:
+    """A sort whose values a constant function may take without asking a solver: the number
+    sorts and truth values, and lists of numbers (``digits n``)."""
+    return s in _DEFAULT or (isinstance(s, ListSort) and s.elem in (NAT, INT, RAT, REAL))
+
+
+def _constants(s: Sort, mentioned: tuple = ()) -> list[Any]:
+    """The default value of sort ``s`` first, then the others tried (``OTHER_CONSTANTS`` and
+    the numerals ``mentioned``; as one-element lists for a list sort)."""
+    if s == BOOL:
+        return [False, True]
+    numbers = [c for c in dict.fromkeys((*OTHER_CONSTANTS, *mentioned)) if s != NAT or c >= 0]
+    if isinstance(s, ListSort):
+        return [(), *((c,) for c in numbers if s.elem != NAT or c >= 0)]
+    return [_DEFAULT[s], *(c for c in numbers if c != _DEFAULT[s])]
 
 
 def unconstrained_functions(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:
@@ -202,7 +221,7 @@ def unconstrained_functions(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:
     in_premises: set[Var] = set()
     for p in nf.premises:
         in_premises |= free_vars(p)
-    return tuple(v for v in nf.variables if isinstance(v.sort, FunSort) and v.sort.result in _DEFAULT
+    return tuple(v for v in nf.variables if isinstance(v.sort, FunSort) and _has_constants(v.sort.result)
                  and v not in in_premises and v in free_vars(lhs))
 
 
@@ -226,16 +245,11 @@ def other_value(nf: NormalForm, lhs: Term, witness: tuple[Model, Value],
     tabled = tuple(f for f in nf.variables if f not in free and f in free_vars(lhs) and isinstance(f.sort, FunSort)
                    and f.sort.result in _DEFAULT and isinstance(env.get(f.name), FunTable)
                    and env[f.name].fill is None)
+    mentioned = tuple(sorted({s.value for s in subterms(lhs) if isinstance(s, Num) and is_rational(s.value)
+                              and not isinstance(s.value, bool)}))
     for f in (*free, *tabled):
-        result = f.sort.result  # type: ignore[attr-defined]
-        if result == BOOL:
-            constants: list[Any] = [True, False]
-        else:
-            mentioned = sorted({s.value for s in subterms(lhs) if isinstance(s, Num) and is_rational(s.value)
-                                and not isinstance(s.value, bool)})
-            constants = [c for c in (*OTHER_CONSTANTS, *mentioned) if result != NAT or c >= 0]
         listed = dict(env[f.name].entries) if f in tabled else {}
-        for c in constants:
+        for c in _constants(f.sort.result, mentioned):  # type: ignore[attr-defined]
             other = validated(nf, lhs, {**env, f.name: FunTable(dict(listed), c)}, deadline)
             if other is not None and other[1] != v:
                 return other

@@ -1059,12 +1059,28 @@ def _through_tables(t: Quant, want: bool, env: Env) -> Any:
     Why: ``∀x. f x > 0`` at a solver's model of f was "∀ over an unbounded domain", no probe
     covers ℝ, and the model was thrown away. None when it does not apply or a point is
     undecided."""
-    if len(t.vars) != 1 or t.vars[0].sort not in (NAT, INT, RAT, REAL):
+    if len(t.vars) != 1:
         return None
-    x = t.vars[0]
+    points = _tabled_points(t.vars[0], t.body, env)
+    if points is None:
+        return None
+    for point in (*points[0], points[1]):
+        r, exact, _ = _tri(t.body, {**env, t.vars[0].name: point})
+        if r is None or not exact:
+            return None
+        if r == want:
+            return want
+    return not want
+
+
+def _tabled_points(x: Var, body: Term, env: Env) -> tuple[list[Any], int] | None:
+    """(the tables' listed points, a point off them) when ``x`` (a number) occurs in ``body``
+    only as the argument of settled tables (``_through_tables``); else None."""
+    if x.sort not in (NAT, INT, RAT, REAL):
+        return None
     tables: list[FunTable] = []
     occurrences = 0
-    for s in subterms(t.body):
+    for s in subterms(body):
         if s == x:
             occurrences += 1
         elif isinstance(s, App) and s.op == "apply" and s.args[1:] == (x,) and isinstance(s.args[0], Var):
@@ -1079,14 +1095,40 @@ def _through_tables(t: Quant, want: bool, env: Env) -> Any:
     listed = {k[0] for table in tables for k in table.entries if len(k) == 1 and is_rational(k[0])
               and not isinstance(k[0], bool)}
     points = sorted(p for p in listed if x.sort != NAT or (p == int(p) and p >= 0))
-    off = max([int(math.floor(p)) for p in points], default=-1) + 1  # off every listed point
-    for point in (*points, off):
-        r, exact, _ = _tri(t.body, {**env, x.name: point})
-        if r is None or not exact:
-            return None
-        if r == want:
-            return want
-    return not want
+    return points, max([int(math.floor(p)) for p in points], default=-1) + 1
+
+
+def _tabled_set(t: SetBuilder, env: Env) -> Any:
+    """``{x | φ}`` with conjuncts of φ that read x only through settled tables: one false off
+    the tables' listed points confines the set to those points (counted exactly); all true
+    there, they remove finitely many points from the set the other conjuncts give — infinite
+    when those bound a non-degenerate interval of ℝ / ℚ (``digits`` a constant table in
+    ``card {n. 10 ≤ n ≤ 99 ∧ sum_list (digits n) = 7}`` over ℝ: 0 or infinite). None when no
+    conjunct is such, or this says nothing."""
+    v = t.var
+    parts = conjuncts(t.body)
+    tabled = [(c, pts) for c in parts if v in free_vars(c) and (pts := _tabled_points(v, c, env)) is not None]
+    if not tabled:
+        return None
+    points = sorted({p for _, (listed, _) in tabled for p in listed})
+    off = max([int(math.floor(p)) for p in points], default=-1) + 1
+    at_off = [_tri(c, {**env, v.name: off}) for c, _ in tabled]
+    if any(r is None or not ex for r, ex, _ in at_off):
+        return None
+    if not all(r for r, _, _ in at_off):  # off the listed points nothing belongs
+        keep = []
+        for x in points:
+            r, ex, why = _tri(t.body, {**env, v.name: x})
+            if r is None or not ex:
+                raise Undecided(why or "set-builder membership decided only approximately")
+            if r:
+                keep.append(x)
+        return frozenset(keep)
+    rest = [c for c in parts if all(c is not d for d, _ in tabled)]
+    body = app("and", *rest) if len(rest) > 1 else (rest[0] if rest else TRUE)
+    if v.sort in (RAT, REAL) and dense_interval_infinite(v, body, _exact_value(env), _enclosure_bounds(env)):
+        return PredSet(v.sort, lambda x: _ev(t.body, {**env, v.name: x}), True)
+    return None
 
 
 def _miniscoped(t: Quant, want: bool, env: Env) -> Any:
@@ -1904,6 +1946,9 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
     image = _image_set(t, env)
     if image is not None:
         return image
+    tabled = _tabled_set(t, env)
+    if tabled is not None:
+        return tabled
 
     def contains(x: Any) -> Any:
         return _ev(t.body, {**env, v.name: x})
