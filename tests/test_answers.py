@@ -226,6 +226,15 @@ shows "card {n::nat. 10 \\<le> n \\<and> n \\<le> 99 \\<and> sum_list (digits n)
     assert {v for _, v in pin.witnesses} == {0, 90}
 
 
+def test_a_free_predicate_true_at_one_point_makes_a_count_free():
+    """``card {x :: real. is_root x}``: every constant predicate gives 0 (the empty set or all
+    of ℝ), the predicate true at 1 alone gives 1."""
+    nf = nf_of('theorem shows "card {x::real. is_root x} = 2"', "isabelle")
+    pin = pin_answer(nf, prover(AbstainingBackend()))
+    assert pin.status == "free", pin.reason
+    assert {v for _, v in pin.witnesses} == {0, 1}
+
+
 def test_a_function_the_premises_define_or_constrain_is_not_varied():
     defined = '''theorem
 fixes f :: "real \\<Rightarrow> real"

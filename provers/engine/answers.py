@@ -228,6 +228,8 @@ def unconstrained_functions(nf: NormalForm, lhs: Term) -> tuple[Var, ...]:
 #: Constant values tried for an unconstrained function besides its default (with the
 #: numerals L mentions: ``digit_sum x = 7`` needs 7).
 OTHER_CONSTANTS = (1, 2)
+#: Points where a free unary function is tried apart from its default (1, then L's numerals).
+ONE_POINT_PLACES = 3
 
 
 def other_value(nf: NormalForm, lhs: Term, witness: tuple[Model, Value],
@@ -249,8 +251,15 @@ def other_value(nf: NormalForm, lhs: Term, witness: tuple[Model, Value],
                               and not isinstance(s.value, bool)}))
     for f in (*free, *tabled):
         listed = dict(env[f.name].entries) if f in tabled else {}
-        for c in _constants(f.sort.result, mentioned):  # type: ignore[attr-defined]
-            other = validated(nf, lhs, {**env, f.name: FunTable(dict(listed), c)}, deadline)
+        constants = _constants(f.sort.result, mentioned)  # type: ignore[attr-defined]
+        tables = [FunTable(dict(listed), c) for c in constants]
+        if f in free and len(f.sort.args) == 1 and f.sort.args[0] in (NAT, INT, RAT, REAL):  # type: ignore[attr-defined]
+            # one point apart from the default (1, or a numeral of L): a predicate true at 1
+            # only makes ``card {x. p x}`` 1 where every constant makes it 0 (empty or infinite)
+            points = list(dict.fromkeys((1, *mentioned)))[:ONE_POINT_PLACES]
+            tables += [FunTable({(p,): c}, constants[0]) for p in points for c in constants[1:]]
+        for table in tables:
+            other = validated(nf, lhs, {**env, f.name: table}, deadline)
             if other is not None and other[1] != v:
                 return other
     return None
