@@ -234,11 +234,13 @@ ONE_POINT_PLACES = 3
 
 def other_value(nf: NormalForm, lhs: Term, witness: tuple[Model, Value],
                 deadline: Deadline | None = None) -> tuple[Model, Value] | None:
-    """A validated model where L has another value than at ``witness``, found by giving an
-    unconstrained function (``unconstrained_functions``) other constant values; None when
-    there is none such or none changes L. Why: an answer read through a function the
-    statement never defines (``area S = 12``) is not determined by the premises, and a
-    solver rarely finds the function that shows it (a model over uninterpreted sorts)."""
+    """A validated model where L has another value than at ``witness``, or None: an
+    unconstrained function (``unconstrained_functions``) given other constant values
+    (``_constants``), or for a unary one a single point apart from its default; then a solver
+    table L applies given other defaults, its listed points kept and Γ checked again. Why: an
+    answer read through a function the statement never defines (``area S = 12``) is not
+    determined by the premises, and a solver rarely finds the function that shows it (a
+    model over uninterpreted sorts)."""
     env, v = witness
     free = unconstrained_functions(nf, lhs)
     # then the functions L applies that the premises mention but the model does not give by a
@@ -468,8 +470,8 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
 
     other = other_value(nf, lhs, witness, deadline)
     if other is not None:  # before any solver call: it would look for a function
-        return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{_SIDE} (a function the premises "
-                   "leave free)", witnesses=[*witnesses, other])
+        return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{_SIDE} (another value of a function "
+                   "L reads)", witnesses=[*witnesses, other])
     lit = value_term(v, lhs.sort)
     claim = value_claim(nf, lhs, v)
     if claim is None:
