@@ -1548,3 +1548,15 @@ def test_a_set_read_through_tables_is_counted_off_their_points():
     body = app("and", app("le", R(10), x), app("le", x, R(99)), app("eq", app("apply", s_real, x), R(7)))
     assert evaluate(app("card", SetBuilder(x, body)), {"s": FunTable({(12,): 3}, 7)}) == 0  # infinite
     assert evaluate(app("card", SetBuilder(x, body)), {"s": FunTable({(12,): 7}, 0)}) == 1
+
+
+def test_a_table_listing_an_irrational_point_is_not_read_off_its_rational_points():
+    """A solver's table may list an irrational point (√2 ↦ −1): reading only the rational
+    points and one more would call ``∀x. f x > 0`` true; it is left to the probes (never
+    True)."""
+    from provers.semantics.algebraic import AlgebraicReal
+
+    f = Var("f", FunSort((REAL,), REAL))
+    root2 = AlgebraicReal._trusted((-2, 0, 1), Fraction(1), Fraction(2))
+    positive = forall_([x], app("gt", app("apply", f, x), R(0)))
+    assert truth(positive, {"f": FunTable({(root2,): -1}, 2)}) is not True

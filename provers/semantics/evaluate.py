@@ -1092,9 +1092,10 @@ def _tabled_points(x: Var, body: Term, env: Env) -> tuple[list[Any], int] | None
             return None  # x bound again inside: its occurrences there are another variable
     if not tables or occurrences != len(tables):
         return None  # x read other than as a table's argument
-    listed = {k[0] for table in tables for k in table.entries if len(k) == 1 and is_rational(k[0])
-              and not isinstance(k[0], bool)}
-    points = sorted(p for p in listed if x.sort != NAT or (p == int(p) and p >= 0))
+    keys = [k for table in tables for k in table.entries]
+    if not all(len(k) == 1 and is_rational(k[0]) and not isinstance(k[0], bool) for k in keys):
+        return None  # an irrational listed point (a solver's algebraic model) would be missed
+    points = sorted({k[0] for k in keys if x.sort != NAT or (k[0] == int(k[0]) and k[0] >= 0)})
     return points, max([int(math.floor(p)) for p in points], default=-1) + 1
 
 
