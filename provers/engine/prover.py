@@ -23,6 +23,7 @@ from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.answers import complete_model
 from provers.engine.congruence import differences
 from provers.engine.definitions import (
+    Recurrence,
     definition_choices,
     function_definitions,
     guarded_definitions,
@@ -512,11 +513,13 @@ class Prover:
         if self.backend is None:
             ob.status, ob.detail = Status.UNKNOWN, "no prover backend available"
             return
-        integer_recurrences = self._integer_recurrences(ob)
+        vs, body = strip_forall(ob.formula)
+        recs = recurrences(vs, body)  # read once: asked before the ∀ over ℤ, after it over ℕ
+        integer_recurrences = any(m.sort == INT for _, m, *_ in recs)
         if integer_recurrences:
             # ∀ over ℤ with a function: a solver's model of the ∀ itself almost never comes,
             # its instances' model extended by the recurrence often does (cheaper, so first)
-            self._recurrence_model(ob, effort)
+            self._recurrence_model(ob, effort, vs, body, recs)
             if ob.status == Status.REFUTED:
                 return
         left = self.deadline.left()
@@ -540,7 +543,7 @@ class Prover:
         else:
             ob.status, ob.detail = Status.UNKNOWN, f"unexpected backend answer {res!r}"
         if ob.status == Status.UNKNOWN and not integer_recurrences:
-            self._recurrence_model(ob, effort)
+            self._recurrence_model(ob, effort, vs, body, recs)
         if ob.status == Status.UNKNOWN:
             self._definition_model(ob, effort)
         if ob.status == Status.UNKNOWN and "unspecified" in ob.detail:
@@ -757,17 +760,12 @@ class Prover:
             env, by = found
             self._accept(ob, body, env, by, "the solver's values where every ln is specified")
 
-    @staticmethod
-    def _integer_recurrences(ob: Obligation) -> bool:
-        vs, body = strip_forall(ob.formula)
-        return any(m.sort == INT for _, m, *_ in recurrences(vs, body))
-
-    def _recurrence_model(self, ob: Obligation, effort: float) -> None:
-        """A countermodel through the recurrences the obligation states: the solver models
-        their first instances instead of the ∀ (``instantiate_recurrences``), and its values
-        below each recurrence, extended by it (a ``Sequence``), are re-checked exactly."""
-        vs, body = strip_forall(ob.formula)
-        recs = recurrences(vs, body)
+    def _recurrence_model(self, ob: Obligation, effort: float, vs: tuple[Var, ...], body: Term,
+                          recs: list[Recurrence]) -> None:
+        """A countermodel through the recurrences ``recs`` the obligation ∀vs. body states:
+        the solver models their first instances instead of the ∀ (``instantiate_recurrences``),
+        and its values below each recurrence, extended by it (a ``Sequence``), are re-checked
+        exactly."""
         if not recs:
             return
         found = self._solver_model(ob, Quant("forall", vs, instantiate_recurrences(body, recs)) if vs else body, effort)

@@ -28,7 +28,7 @@ from typing import Any
 
 from provers.ir import NAT, RAT, REAL, App, OpTable, Term
 from provers.semantics.approx import is_rational
-from provers.semantics.surds import PI, form_of
+from provers.semantics.surds import PI, factor, form_of, sqrt_of_rational
 
 #: Largest degree φ(M) of the field worked in (products cost O(φ(M)²) rational operations).
 MAX_DEGREE = 96
@@ -106,13 +106,7 @@ class Field:
         return tuple(-x for x in a)
 
     def mul(self, a: Element, b: Element) -> Element:
-        out = [Fraction(0)] * (2 * self.degree - 1)
-        for i, x in enumerate(a):
-            if x:
-                for j, y in enumerate(b):
-                    if y:
-                        out[i + j] += x * y
-        return self._reduced(out)
+        return self._reduced(_poly_mul(list(a), list(b)))
 
     def power(self, a: Element, n: int) -> Element:
         out, base = self.constant(Fraction(1)), a
@@ -150,8 +144,10 @@ def _trimmed(p: list[Fraction]) -> list[Fraction]:
 def _poly_mul(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
     out = [Fraction(0)] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            out[i + j] += x * y
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
     return out
 
 
@@ -190,54 +186,20 @@ def _multiple_of_pi(t: Term, exact: Exact) -> Fraction | None:
     return f.terms.get((1, PI), Fraction(0))
 
 
-def _squarefree_part(q: Fraction) -> int | None:
-    """m squarefree with √|q| = r·√m for a rational r, by trial division (None: too large)."""
-    m = 1
-    for n in (q.numerator, q.denominator):
-        n = abs(n)
-        p = 2
-        while p * p <= n:
-            if p > 10**4:
-                return None
-            while n % (p * p) == 0:
-                n //= p * p
-            if n % p == 0:
-                m *= p
-                n //= p
-            p += 1
-        m *= n
-    return _squarefree(m)
-
-
-def _squarefree(m: int) -> int:
-    out, p = 1, 2
-    while p * p <= m:
-        e = 0
-        while m % p == 0:
-            m //= p
-            e += 1
-        if e % 2:
-            out *= p
-        p += 1
-    return out * m
-
-
 def _order_for_sqrt(m: int) -> int:
     """An M with √m ∈ ℚ(ζ_M), m squarefree: 8 for 2, p for p ≡ 1 (mod 4), 4p otherwise."""
     order = 1
-    for p in _primes(m):
+    for p in _prime_divisors(m):
         order = math.lcm(order, 8 if p == 2 else p if p % 4 == 1 else 4 * p)
     return order
 
 
-def _primes(m: int) -> list[int]:
-    out, p = [], 2
-    while p * p <= m:
-        if m % p == 0:
-            out.append(p)
-            m //= p
-        p += 1
-    return out + ([m] if m > 1 else [])
+def _prime_divisors(m: int) -> list[int]:
+    """The primes dividing m (``surds.factor``); outside the fragment where it is not certain."""
+    fs = factor(m)
+    if fs is None:
+        raise _Outside("a number too large to factor")
+    return sorted(fs)
 
 
 # --------------------------------------------------------------------------------------
@@ -406,13 +368,12 @@ def _root(r: _Reader, t: App, below_zero: Callable[[Fraction], Fraction | None])
         if target is None or target == 0:
             return r.field.constant(Fraction(0)) if r.field else ()
         sign, q = (-1 if target < 0 else 1), abs(target)
-    m = _squarefree_part(q)
-    if m is None:
+    form = sqrt_of_rational(q)  # s·√m with m squarefree
+    if form is None:
         raise _Outside("root of a large number")
-    rest = q / m  # a rational square: √q = √rest · √m
-    scale = Fraction(math.isqrt(rest.numerator), math.isqrt(rest.denominator))
-    if scale * scale != rest:
-        raise _Outside("not a square")  # cannot happen for m the squarefree part
+    if not form.terms:
+        return r.field.constant(Fraction(0)) if r.field else ()
+    ((m, _), scale), = form.terms.items()
     r.need(_order_for_sqrt(m))
     if r.field is None:
         return ()
@@ -422,7 +383,7 @@ def _root(r: _Reader, t: App, below_zero: Callable[[Fraction], Fraction | None])
 def _sqrt_squarefree(f: Field, m: int) -> Element:
     """√m in ℚ(ζ_M): √2 = ζ₈ + ζ₈⁻¹; √p* = Σ (a/p) ζ_pᵃ (Gauss) with p* = ±p, and √p = −i·√−p."""
     out = f.constant(Fraction(1))
-    for p in _primes(m):
+    for p in _prime_divisors(m):
         if p == 2:
             step = f.m // 8
             s = f.add(f.root(step), f.root(-step))
@@ -465,7 +426,7 @@ def _read(terms: tuple[Term, ...], exact: Exact) -> tuple[Field, list[Element]] 
 
 def _totient(m: int) -> int:
     out = m
-    for p in _primes(m):
+    for p in _prime_divisors(m):
         out -= out // p
     return out
 

@@ -1017,9 +1017,6 @@ def _quant_value(t: Quant, env: Env) -> Any:
     if t.kind == "exists1":
         return _exists_unique(t, env)
     want = t.kind == "exists"  # the value that settles the quantifier early
-    tabled = _through_tables(t, want, env)
-    if tabled is not None:
-        return tabled
     restricting = guards(t.kind, t.body)
     for i, v in enumerate(t.vars):
         rest = t.vars[:i] + t.vars[i + 1 :]
@@ -1027,6 +1024,9 @@ def _quant_value(t: Quant, env: Env) -> Any:
         if dom is not None:
             body = Quant(t.kind, rest, t.body) if rest else t.body
             return _enumerate(body, v, dom, want, env)
+    tabled = _through_tables(t, want, env)  # no finite domain: the tables' points may do
+    if tabled is not None:
+        return tabled
     dom = _iff_domain(t, env) if want is False else None
     if dom is None and not want:
         dom = _counterexample_domain(t, env)
@@ -1064,7 +1064,7 @@ def _through_tables(t: Quant, want: bool, env: Env) -> Any:
     points = _tabled_points(t.vars[0], t.body, env)
     if points is None:
         return None
-    for point in (*points[0], points[1]):
+    for point in (*points, _off(points)):
         r, exact, _ = _tri(t.body, {**env, t.vars[0].name: point})
         if r is None or not exact:
             return None
@@ -1073,9 +1073,9 @@ def _through_tables(t: Quant, want: bool, env: Env) -> Any:
     return not want
 
 
-def _tabled_points(x: Var, body: Term, env: Env) -> tuple[list[Any], int] | None:
-    """(the tables' listed points, a point off them) when ``x`` (a number) occurs in ``body``
-    only as the argument of settled tables (``_through_tables``); else None."""
+def _tabled_points(x: Var, body: Term, env: Env) -> list[Any] | None:
+    """The tables' listed points (all rational) when ``x`` (a number) occurs in ``body`` only
+    as the argument of settled tables (``_through_tables``); else None."""
     if x.sort not in (NAT, INT, RAT, REAL):
         return None
     tables: list[FunTable] = []
@@ -1095,36 +1095,32 @@ def _tabled_points(x: Var, body: Term, env: Env) -> tuple[list[Any], int] | None
     keys = [k for table in tables for k in table.entries]
     if not all(len(k) == 1 and is_rational(k[0]) and not isinstance(k[0], bool) for k in keys):
         return None  # an irrational listed point (a solver's algebraic model) would be missed
-    points = sorted({k[0] for k in keys if x.sort != NAT or (k[0] == int(k[0]) and k[0] >= 0)})
-    return points, max([int(math.floor(p)) for p in points], default=-1) + 1
+    return sorted({k[0] for k in keys if x.sort != NAT or (k[0] == int(k[0]) and k[0] >= 0)})
 
 
-def _tabled_set(t: SetBuilder, env: Env) -> Any:
+def _off(points: list[Any]) -> int:
+    """A natural number above every listed point: every table is at its default there."""
+    return max([int(math.floor(p)) for p in points], default=-1) + 1
+
+
+def _tabled_set(t: SetBuilder, env: Env) -> list[Any] | PredSet | None:
     """``{x | φ}`` with conjuncts of φ that read x only through settled tables: one false off
-    the tables' listed points confines the set to those points (counted exactly); all true
-    there, they remove finitely many points from the set the other conjuncts give — infinite
-    when those bound a non-degenerate interval of ℝ / ℚ (``digits`` a constant table in
-    ``card {n. 10 ≤ n ≤ 99 ∧ sum_list (digits n) = 7}`` over ℝ: 0 or infinite). None when no
-    conjunct is such, or this says nothing."""
+    the tables' listed points confines the set to those points (returned as the finite domain
+    ``_setbuilder`` counts); all true there, they remove finitely many points from the set the
+    other conjuncts give — infinite when those bound a non-degenerate interval of ℝ / ℚ
+    (``digits`` a constant table in ``card {n. 10 ≤ n ≤ 99 ∧ sum_list (digits n) = 7}`` over
+    ℝ: 0 or infinite). None when no conjunct is such, or this says nothing."""
     v = t.var
     parts = conjuncts(t.body)
     tabled = [(c, pts) for c in parts if v in free_vars(c) and (pts := _tabled_points(v, c, env)) is not None]
     if not tabled:
         return None
-    points = sorted({p for _, (listed, _) in tabled for p in listed})
-    off = max([int(math.floor(p)) for p in points], default=-1) + 1
-    at_off = [_tri(c, {**env, v.name: off}) for c, _ in tabled]
+    points = sorted({p for _, listed in tabled for p in listed})
+    at_off = [_tri(c, {**env, v.name: _off(points)}) for c, _ in tabled]
     if any(r is None or not ex for r, ex, _ in at_off):
         return None
     if not all(r for r, _, _ in at_off):  # off the listed points nothing belongs
-        keep = []
-        for x in points:
-            r, ex, why = _tri(t.body, {**env, v.name: x})
-            if r is None or not ex:
-                raise Undecided(why or "set-builder membership decided only approximately")
-            if r:
-                keep.append(x)
-        return frozenset(keep)
+        return points
     rest = [c for c in parts if all(c is not d for d, _ in tabled)]
     body = app("and", *rest) if len(rest) > 1 else (rest[0] if rest else TRUE)
     if v.sort in (RAT, REAL) and dense_interval_infinite(v, body, _exact_value(env), _enclosure_bounds(env)):
@@ -1929,6 +1925,11 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
         return interval
     if dom is None and (periodic := _periodic_set(v, t.body, env)) is not None:
         return periodic
+    tabled = _tabled_set(t, env) if dom is None else None
+    if isinstance(tabled, PredSet):
+        return tabled
+    if tabled is not None:
+        dom = tabled  # no member off the tables' listed points: those are the domain
     if dom is not None:
         keep = []
         parts = split_pair(v, t.body) if isinstance(v.sort, ProdSort) else None
@@ -1947,9 +1948,6 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
     image = _image_set(t, env)
     if image is not None:
         return image
-    tabled = _tabled_set(t, env)
-    if tabled is not None:
-        return tabled
 
     def contains(x: Any) -> Any:
         return _ev(t.body, {**env, v.name: x})
