@@ -64,6 +64,7 @@ from provers.ir import (
     Var,
     and_,
     app,
+    beta_reduced,
     bound_variables,
     by_identity,
     cast,
@@ -717,6 +718,8 @@ def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
         vals, undecided = _argument_values(t, env)
         if undecided is not None or any(isinstance(v, Approx) for v in vals):
             s = certified_sign(t.args[0], t.args[1], lambda u: _ev(u, env))
+            if s is None and (closed := _closed_arguments(t, env)) is not None:
+                s = certified_sign(*closed, lambda u: _ev(u, {}))
             if s is not None:
                 return _SIGN_RELATION[t.op](s)
             if undecided is not None:
@@ -724,6 +727,44 @@ def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
         return decide_exactly(t, vals, env)
 
     return handler
+
+
+def _closed_arguments(t: App, env: Env) -> tuple[Term, Term] | None:
+    """``t``'s two sides as closed terms: each variable replaced by its exact rational value,
+    its ``Witness`` term or its λ (``Closure``), applications of a λ reduced. The closed forms
+    (``surds``) see through what a value hides: p (3 + √7) = 0 at p = λx. x² − 6x + 2 is a
+    certified zero, where p's value at the point is only an approximation."""
+    if not free_vars(t):
+        return None
+    closed = [_closed_term(a, env, CLOSURE_DEPTH) for a in t.args]
+    if any(c is None for c in closed):
+        return None
+    return beta_reduced(closed[0]), beta_reduced(closed[1])  # type: ignore[arg-type]
+
+
+#: How deep closures referring to closures are unfolded by ``_closed_term``.
+CLOSURE_DEPTH = 3
+_MISSING = object()
+
+
+def _closed_term(t: Term, env: Env, depth: int) -> Term | None:
+    mapping: dict[Var, Term] = {}
+    for v in free_vars(t):
+        x = env.get(v.name, _MISSING)
+        if isinstance(x, Witness) and x.term.sort == v.sort:
+            mapping[v] = x.term
+        elif isinstance(x, (int, Fraction)) and not isinstance(x, bool) and is_numeric(v.sort) and v.sort != COMPLEX:
+            if v.sort in (NAT, INT) and not isinstance(x, int) or v.sort == NAT and x < 0:
+                return None
+            mapping[v] = Num(x, v.sort)
+        elif isinstance(x, Closure) and depth > 0:
+            body = _closed_term(Lam(x.vars, x.body), x.env, depth - 1)
+            if body is None or body.sort != v.sort:
+                return None
+            mapping[v] = body
+        else:
+            return None
+    return substitute(t, mapping)
 
 
 #: Each relation as a function of the sign of a − b.

@@ -57,6 +57,7 @@ from provers.backends.smt.core import (
 )
 from provers.backends.smt.rewrites import LOWERING
 from provers.backends.smt.sets import MEMBERSHIP, big_operator
+from provers.backends.smt.surd_split import split_surd_equations
 from provers.ir import (
     BOOL,
     COMPLEX,
@@ -598,6 +599,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     body = pairs.simplify(body, isabelle=False)  # (x, y) = (0, 0): the solvers have no pairs
     if fold:
         body = fold_ground(body)
+    body = split_surd_equations(body)
     facts: list[Term] = []
     for v in consts:
         if v.sort != COMPLEX and not is_complex_fun(v.sort) and not representable(v.sort) and not (
