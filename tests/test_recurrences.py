@@ -315,3 +315,24 @@ def test_an_integer_indexed_sequence_has_the_answer_of_a_natural_one():
     assert v.status == "equivalent", v.reason
     wrong = provers.parse(INTEGER_INDEXED.replace('"a 5 / a 3 = 2"', '"a 5 / a 3 = 3"'), "isabelle")
     assert equivalence.check_equivalence(a, wrong, relation="symbolic", timeout=1.0).status != "equivalent"
+
+
+STOPPING_CAR = '''theorem
+fixes s :: "nat \\<Rightarrow> real" and k :: nat
+assumes h0 : "s 0 = 45"
+and h1 : "\\<forall> n. s (n+1) = s n - 5"
+and h2 : "s k = 0"
+shows  "(\\<Sum>i<k. s i) = 225"'''
+
+
+def test_the_index_a_sequence_is_read_at_is_searched_after_the_solvers_model():
+    """MATH algebra/problem_248: s 0 = 45, s (n + 1) = s n − 5 and s k = 0. A model of the
+    recurrence's first instances leaves s free beyond them and puts k there (z3: k = 7719),
+    where the computed sequence is not 0; k is searched among the first indices instead: k = 9
+    is a model of the premises, validated exactly, and the statement (Σ_{i<9} s i = 225) is
+    pinned by its model — while a premise s k = 1 (no such index) has none."""
+    v = equivalence.vacuous(provers.parse(STOPPING_CAR, "isabelle"), timeout=1.0, language="isabelle")
+    assert v.status.value == "refuted", v.detail
+    assert v.model["k"] == 9 and "index variables searched" in v.detail
+    other = STOPPING_CAR.replace('"s k = 0"', '"s k = 1"')
+    assert equivalence.vacuous(provers.parse(other, "isabelle"), timeout=1.0, language="isabelle").status.value != "refuted"

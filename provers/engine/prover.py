@@ -23,6 +23,7 @@ from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.answers import complete_model
 from provers.engine.congruence import differences
 from provers.engine.definitions import (
+    RELAXED_INSTANCES,
     Recurrence,
     definition_choices,
     function_definitions,
@@ -778,8 +779,12 @@ class Prover:
                 continue
             env = dict(model)
             env[u.name] = Sequence(u.name, m, start, rule, {i: table(i) for i in initial_indices(m, start)}, premise, env)
-            if self._accept(ob, body, env, by, f"the solver's {u.name} below index {start}, extended by its recurrence"):
+            how = f"the solver's {u.name} below index {start}, extended by its recurrence"
+            if self._accept(ob, body, env, by, how):
                 return
+            for point in _index_points(vs, body, u, model):
+                if self._accept(ob, body, {**env, **point}, by, how + ", its index variables searched"):
+                    return
 
     def _solver_model(self, ob: Obligation, formula: Term, effort: float) -> tuple[dict, str] | None:
         """The backend's countermodel of an auxiliary ``formula`` (its variables' values only)
@@ -805,6 +810,30 @@ class Prover:
         ob.status, ob.model, ob.by = Status.REFUTED, env, by
         ob.detail = f"countermodel: {how}, validated by the exact evaluator"
         return True
+
+
+#: Values an index variable of a recurrence is searched over (``_index_points``): ℕ from 0,
+#: ℤ alternating around 0; at most ``INDEX_POINTS`` points in all.
+INDEX_SEARCH = 2 * RELAXED_INSTANCES
+INDEX_POINTS = 64
+
+
+def _index_points(vs: tuple[Var, ...], body: Term, u: Var, model: dict) -> list[dict]:
+    """Other values of the variables ``body`` applies the sequence ``u`` at (``u k = 0``), the
+    model's other values kept. Why: a model of the recurrence's first instances leaves u free
+    beyond them and puts k there (z3: k = 7719), where the sequence the recurrence computes
+    has another value; the index it needs is usually among the first few."""
+    indices = sorted({a for s in subterms(body) if isinstance(s, App) and s.op == "apply" and s.args[0] == u
+                      for a in s.args[1:] if isinstance(a, Var) and a in vs and a.sort in (NAT, INT)},
+                     key=lambda v: v.name)
+    if not indices or len(indices) > 2:
+        return []
+    per = INDEX_SEARCH if len(indices) == 1 else int(INDEX_POINTS ** 0.5)
+    values = {v: [i if v.sort == NAT else (i + 1) // 2 * (1 if i % 2 else -1) for i in range(per)] for v in indices}
+    points = [dict(zip((v.name for v in indices), combo, strict=True))
+              for combo in itertools.product(*values.values())]
+    return [p for p in sorted(points, key=lambda p: sum(abs(x) for x in p.values()))
+            if any(model.get(k) != x for k, x in p.items())][:INDEX_POINTS]
 
 
 def _quantifier_free_for_solvers(t: Term) -> bool:

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from provers.ir import INT, NAT, RAT, REAL, App, Num, Term, Var, and_, app, cast, conjuncts
 from provers.ir.terms import Quant
-from provers.ir.traverse import bound_variables, children, free_vars, rebuild
+from provers.ir.traverse import bound_variables, children, free_vars, rebuild, subterms
 from provers.semantics import evaluate
 from provers.semantics.surds import ONE, Form, form_of
 from provers.semantics.values import Undecided
@@ -35,9 +35,17 @@ Monomial = tuple[tuple[Term, int], ...]  # sorted (atom, exponent) pairs; () is 
 Polynomial = dict[Monomial, Form]
 
 
+#: Operations whose closed forms (``surds.FORMS``) may be irrational: a formula without one
+#: has no surd to split along (one walk over it, most obligations).
+IRRATIONAL_OPS = frozenset({"sqrt", "signed_sqrt", "powr", "rpow", "pi", "exp", "ln", "log", "logb", "isa_log",
+                            "sin", "cos", "tan", "arcsin", "arccos", "arctan", "isa_arcsin", "isa_arccos"})
+
+
 def split_surd_equations(t: Term) -> Term:
     """``t`` with each real equation (or ≠) between polynomials in rational unknowns whose
     coefficients are surds replaced by the equations of its components along the basis."""
+    if not any(isinstance(s, App) and s.op in IRRATIONAL_OPS for s in subterms(t)):
+        return t
     return _rewrite(t, frozenset())
 
 
