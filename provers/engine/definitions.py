@@ -399,9 +399,27 @@ def with_scalar_definitions(point: dict[str, Any], defs: list[tuple[Var, Term]],
                 if _fits(val, v):
                     q[v.name] = val
                     break
+                witness = _closed_witness(e, q) if v.sort == REAL else None
+                if witness is not None:
+                    q[v.name] = witness  # x = Σ cos (n°) / Σ sin (n°): irrational, exact as its term
+                    break
         if q == before:
             break
     return q if q != point else None
+
+
+def _closed_witness(e: Term, point: dict[str, Any]) -> Witness | None:
+    """``e`` as a ``Witness`` (its closed term) where the point gives each of its variables an
+    exact rational value, and its value is a real number the evaluator computes (so that the
+    closed forms and enclosures decide comparisons with it exactly)."""
+    mapping: dict[Var, Term] = {}
+    for u in free_vars(e):
+        x = point.get(u.name)
+        if isinstance(x, bool) or not isinstance(x, (int, Fraction)) or u.sort not in (NAT, INT, RAT, REAL):
+            return None
+        mapping[u] = num(Fraction(x), u.sort)
+    closed = substitute(e, mapping) if mapping else e
+    return Witness(closed) if is_approx(evaluate(closed, {})) else None
 
 
 def _fits(val: Any, v: Var) -> bool:

@@ -255,9 +255,15 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
         yield from ({**p, s.name: value} for s, value in set_definitions(vs, body, p))
     # `∀x. x ≠ 0 → q x = 6 / x` against `∀x. x ≠ 3 → …`: q as the definition where the guard
     # holds and off by one elsewhere (it meets its own premise, `_meets_definitions`)
-    for f, params, g, e in guarded_definitions(vs, body):
+    guarded = guarded_definitions(vs, body)
+    for f, params, g, e in guarded:
         off = app("ite", g, e, app("add", e, Num(1, e.sort)))
         yield from ({**p, f.name: Closure(params, off, p)} for p in points[:2])
+    # `∀x < 0. f x = −x² − 1`, `∀x. 0 ≤ x < 4 → f x = 2`, `∀x ≥ 4. f x = √x`: f piecewise, each
+    # piece where its guard holds (the first that holds), which meets them all when they agree
+    for f, pieces in _pieces(guarded).items():
+        params, whole = pieces
+        yield from ({**p, f.name: Closure(params, whole, p)} for p in points[:1])
     # `∀x. x ∈ S ↔ P x` with a finite {x | P x}: S at each side's set (a random finite set
     # almost never meets such a premise)
     for s, value in set_definitions(vs, body):
@@ -287,6 +293,32 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
                     q = dict(base)
                     q[u.name] = Sequence(u.name, m, start, rule, initial, premise, q)
                     yield q
+
+
+def _pieces(guarded: list[tuple[Var, tuple[Var, ...], Term, Term]]) -> dict[Var, tuple[tuple[Var, ...], Term]]:
+    """Each function with two or more guarded definitions (``guarded_definitions``) as one
+    nested ``if g₁ then e₁ else if g₂ then e₂ … else eₙ`` over the first one's parameters."""
+    by_function: dict[Var, list[tuple[tuple[Var, ...], Term, Term]]] = {}
+    for f, params, g, e in guarded:
+        by_function.setdefault(f, []).append((params, g, e))
+    out: dict[Var, tuple[tuple[Var, ...], Term]] = {}
+    for f, defs in by_function.items():
+        params = defs[0][0]
+        pieces: list[tuple[Term, Term]] = []
+        for ps, g, e in defs:
+            if len(ps) != len(params) or any(a.sort != b.sort for a, b in zip(ps, params, strict=True)):
+                break
+            renamed = dict(zip(ps, params, strict=True))
+            piece = (substitute(g, renamed), substitute(e, renamed))
+            if piece not in pieces:
+                pieces.append(piece)
+        else:
+            if len(pieces) >= 2:
+                whole = pieces[-1][1]
+                for g, e in reversed(pieces[:-1]):
+                    whole = app("ite", g, e, whole)
+                out[f] = (params, whole)
+    return out
 
 
 def falsifying_point(vs: tuple[Var, ...], body: Term, deadline: Deadline | None) -> dict | None:

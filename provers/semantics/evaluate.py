@@ -715,6 +715,8 @@ def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
     √2 < 3/2 is exactly false instead of approximately."""
 
     def handler(t: App, env: Env) -> Value:
+        if t.op in ("eq", "ne") and t.args[0] == t.args[1]:
+            return t.op == "eq"  # one term, one value, whatever it is (x = e at x = Witness(e))
         vals, undecided = _argument_values(t, env)
         if undecided is not None or any(isinstance(v, Approx) for v in vals):
             s = certified_sign(t.args[0], t.args[1], lambda u: _ev(u, env))
@@ -739,7 +741,20 @@ def _closed_arguments(t: App, env: Env) -> tuple[Term, Term] | None:
     closed = [_closed_term(a, env, CLOSURE_DEPTH) for a in t.args]
     if any(c is None for c in closed):
         return None
-    return beta_reduced(closed[0]), beta_reduced(closed[1])  # type: ignore[arg-type]
+    return tuple(map_term(beta_reduced(c), _branch_taken) for c in closed)  # type: ignore[return-value,arg-type]
+
+
+def _branch_taken(t: Term) -> Term | None:
+    """A closed ``if c then a else b`` as the branch c's exact truth value selects (a
+    piecewise function at a point: the closed forms have no ``if``)."""
+    if isinstance(t, App) and t.op == "ite" and not free_vars(t.args[0]):
+        try:
+            c = _ev(t.args[0], {})
+        except Undecided:
+            return None
+        if isinstance(c, bool):
+            return t.args[1] if c else t.args[2]
+    return None
 
 
 #: How deep closures referring to closures are unfolded by ``_closed_term``.
@@ -1284,6 +1299,8 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
     nested = getattr(_steps, "probing", 0)
     hints = dict(env.get(PROBES, ()))
     values = [[*hints.get(v.name, ()), *probe_values(v.sort)] for v in vars_]
+    if len(vars_) == 1 and values[0]:
+        values[0] += [x for x in _guard_points(vars_[0], t.body) if x not in values[0]]
     if all(values) and len(vars_) <= 3:
         values = [vs + _members_of_predsets(v, t.body, env) for v, vs in zip(vars_, values, strict=True)]
         positions = _small_first(tuple(len(v) for v in values))
@@ -1322,6 +1339,33 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
     fewer = f"; {NESTED_PROBES_REASON}" if nested else ""
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names}{fewer})")
+
+
+#: Most points ``_guard_points`` adds to a variable's probe values.
+GUARD_POINTS = 16
+
+
+def _guard_points(v: Var, body: Term) -> list[Fraction | int]:
+    """Points around the numerals ``body`` compares ``v`` with (c, c ± 1/2, c ± 1 and the
+    midpoints between them), probed after the usual values: ``∀x. 0 ≤ x < 7 → f x = 2`` with
+    a piecewise f is false at 6, which no small probe reaches."""
+    cs: set[Fraction] = set()
+    for s in subterms(body):
+        if isinstance(s, App) and s.op in ("lt", "le", "gt", "ge", "eq", "ne") and len(s.args) == 2:
+            for a, b in (s.args, s.args[::-1]):
+                if a == v and isinstance(b, Num) and isinstance(b.value, (int, Fraction)):
+                    cs.add(Fraction(b.value))
+    if not cs:
+        return []
+    ordered = sorted(cs)
+    half = Fraction(1, 2)
+    points = {p for c in ordered for p in (c - 1, c - half, c, c + half, c + 1)} | {(a + b) / 2 for a, b in zip(ordered, ordered[1:], strict=False)}
+    if v.sort in (NAT, INT):
+        points = {p for p in points if p.denominator == 1 and (v.sort == INT or p >= 0)}
+    elif v.sort not in (RAT, REAL):
+        return []
+    out = sorted(points, key=lambda p: (abs(p), p))[:GUARD_POINTS]
+    return [int(p) if p.denominator == 1 else p for p in out]
 
 
 def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
@@ -1659,14 +1703,44 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
         return False
     # a closure λi. e[n := to_nat i] over ℤ applied at ↑n reads e again (to_nat (↑n) = n)
     body = map_term(unfold(t.body, funs), _natural_again)
+    params = list(t.vars)
     while isinstance(body, Quant) and body.kind == "forall":  # `∀ x, ∀ y, y ≠ 0 → f x y = …`
+        params += body.vars
         body = body.body
     if isinstance(body, App) and body.op == "implies":
         g, body = body.args
         if not any(isinstance(s, (Quant, SetBuilder, BigOp, Lam)) for s in subterms(body)):
             # under its guard (no binder in between), `if g then e else e'` is e
             body = map_term(body, lambda s: s.args[1] if isinstance(s, App) and s.op == "ite" and s.args[0] == g else None)
+            if isinstance(body, App) and body.op == "eq" and body.args[0] != body.args[1]:
+                # a piecewise closure: the branch its guard selects (`if x < 0 then … else if
+                # 0 ≤ x ∧ x < 4 then 2 else …` is 2 wherever 0 ≤ x < 4)
+                body = app("eq", *(_branch_under(a, g, tuple(params), env) for a in body.args))
     return isinstance(body, App) and body.op in ("eq", "iff") and len(body.args) == 2 and body.args[0] == body.args[1]
+
+
+#: Most conditions of an ``if`` chain ``_branch_under`` decides.
+MAX_GUARDED_BRANCHES = 8
+
+
+def _branch_under(e: Term, g: Term, params: tuple[Var, ...], env: Env) -> Term:
+    """``e``'s ``if c then a else b`` chain reduced where ``g`` holds: c is dropped as false
+    when ∃ȳ. g ∧ c is exactly false, taken as true when ∃ȳ. g ∧ ¬c is."""
+    for _ in range(MAX_GUARDED_BRANCHES):
+        if not (isinstance(e, App) and e.op == "ite"):
+            break
+        c, a, b = e.args
+        if c == g:
+            e = a
+            continue
+        for branch, other in ((a, app("not", c)), (b, c)):
+            r, exact, _ = _tri(Quant("exists", params, app("and", g, other)), env)
+            if r is False and exact:
+                e = branch
+                break
+        else:
+            break
+    return e
 
 
 def _natural_again(t: Term) -> Term | None:
