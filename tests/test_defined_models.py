@@ -6,12 +6,14 @@ constant mutants of aime_1997_p11 and mathd_algebra_480, which the solvers time 
 from fractions import Fraction
 
 import provers
+from provers.engine.definitions import guarded_definitions
 from provers.engine.normal import normalize
-from provers.ir import NAT, REAL, BigOp, Num, Uninterpreted, Var, app
+from provers.engine.prover import _pieces
+from provers.ir import NAT, REAL, BigOp, Num, Quant, Uninterpreted, Var, app
 from provers.semantics import truth
 from provers.semantics.certify import certified_sign
 from provers.semantics.evaluate import _guard_points, evaluate
-from provers.semantics.values import Witness
+from provers.semantics.values import Closure, Witness
 
 AIME_1997_P11 = """theorem aime_1997_p11
   (x : ℝ)
@@ -88,10 +90,31 @@ def test_guard_points_surround_the_numerals_a_variable_is_compared_with():
 
 def test_the_premises_of_the_reference_hold_at_the_piecewise_closure():
     nf = normalize(provers.parse(MATHD_ALGEBRA_480, "lean4"))
-    from provers.engine.definitions import guarded_definitions
-    from provers.engine.prover import _pieces
-    from provers.semantics.values import Closure
-
     (params, whole), = _pieces(guarded_definitions(tuple(nf.variables), app("and", *nf.premises))).values()
     env = {"f": Closure(params, whole, {})}
     assert all(truth(p, env) is True for p in nf.premises)
+
+
+IMO_1987_P4 = """theorem imo_1987_p4
+  (f : ℕ → ℕ) :
+  ∃ n, f (f n) ≠ n + 1987 := sorry"""
+
+
+def test_a_functional_equation_is_refuted_by_its_linear_solution():
+    """f (f n) = n + 1990 has the solution f n = n + 995 (half the numeral), where the mutant
+    ∃n. f (f n) ≠ n + 1990 is false (no n: an identity once f is unfolded) and the reference
+    true; = for ≠ is refuted at the identity. An odd numeral (1995) has no such solution: the
+    two statements are true for every f, and nothing is claimed."""
+    v = _check(IMO_1987_P4, IMO_1987_P4.replace("1987", "1990"))
+    assert v.status == "inequivalent", v.explain()
+    assert _check(IMO_1987_P4, IMO_1987_P4.replace("≠", "=")).status == "inequivalent"
+    assert _check(IMO_1987_P4, IMO_1987_P4.replace("1987", "1995")).status != "inequivalent"
+
+
+def test_an_existential_of_a_disequation_is_decided_by_its_identity():
+    n, f = Var("n", NAT), Var("f", provers.ir.FunSort((NAT,), NAT))
+    x = Var("x", NAT)
+    ff = app("apply", f, app("apply", f, n))
+    claim = Quant("exists", (n,), app("ne", ff, app("add", n, Num(1990, NAT))))
+    assert truth(claim, {"f": Closure((x,), app("add", x, Num(995, NAT)), {})}) is False
+    assert truth(claim, {"f": Closure((x,), app("add", x, Num(994, NAT)), {})}) is True

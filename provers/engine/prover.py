@@ -61,6 +61,7 @@ from provers.ir import (
     TRUE,
     App,
     BigOp,
+    FunSort,
     Lam,
     Num,
     OpaqueSort,
@@ -293,6 +294,38 @@ def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Itera
                     q = dict(base)
                     q[u.name] = Sequence(u.name, m, start, rule, initial, premise, q)
                     yield q
+    # `∃n. f (f n) ≠ n + 1990`: the functional equations' usual solutions, x + c, c·x, c
+    defined = {f for f, *_ in function_definitions(vs, body)} | {f for f, *_ in guarded}
+    for f in vs:
+        if f not in defined:
+            for line in _linear_functions(f, body):
+                yield from ({**p, f.name: line} for p in points[:1])
+
+
+#: Most linear functions ``_linear_functions`` proposes for one function variable.
+LINEAR_FUNCTIONS = 10
+
+
+def _linear_functions(f: Var, body: Term) -> list[Closure]:
+    """λx. a·x + b for a unary function variable f : α → α (α a number sort): the identity,
+    x + c/2 and x + c for the statement's numerals c (f (f n) = n + 1990 has x + 995), the
+    constants 0 and 1, 2x and −x."""
+    sort = f.sort
+    if not (isinstance(sort, FunSort) and len(sort.args) == 1 and sort.args[0] == sort.result
+            and sort.result in (NAT, INT, RAT, REAL)):
+        return []
+    numerals = sorted({Fraction(s.value) for s in subterms(body) if isinstance(s, Num) and s.value != 0},
+                      key=lambda c: (abs(c), c))[:3]
+    shifts = [c / 2 for c in numerals] + numerals
+    pairs = [(1, 0), *((1, b) for b in shifts), (0, 0), (0, 1), (2, 0), (-1, 0)]
+    x = Var("x", sort.result)
+    out = []
+    for a, b in dict.fromkeys(pairs):
+        if sort.result in (NAT, INT) and Fraction(b).denominator != 1 or sort.result == NAT and (a < 0 or b < 0):
+            continue
+        line = app("add", app("mul", Num(a, x.sort), x), Num(int(b) if Fraction(b).denominator == 1 else b, x.sort))
+        out.append(Closure((x,), line, {}))
+    return out[:LINEAR_FUNCTIONS]
 
 
 def _pieces(guarded: list[tuple[Var, tuple[Var, ...], Term, Term]]) -> dict[Var, tuple[tuple[Var, ...], Term]]:

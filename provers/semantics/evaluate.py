@@ -736,8 +736,8 @@ def _closed_arguments(t: App, env: Env) -> tuple[Term, Term] | None:
     its ``Witness`` term or its λ (``Closure``), applications of a λ reduced. The closed forms
     (``surds``) see through what a value hides: p (3 + √7) = 0 at p = λx. x² − 6x + 2 is a
     certified zero, where p's value at the point is only an approximation."""
-    if not free_vars(t):
-        return None
+    if not any(isinstance(env.get(v.name), Closure) for v in free_vars(t)):
+        return None  # rationals and witnesses the closed forms read already: nothing to gain
     closed = [_closed_term(a, env, CLOSURE_DEPTH) for a in t.args]
     if any(c is None for c in closed):
         return None
@@ -1296,6 +1296,15 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         if r is None:
             raise Undecided(why)
         return truth_value(r, ex)
+    if want and (differs := _differs(t.body)) is not None:
+        # ∃x̄. a ≠ b is ¬∀x̄. a = b: false exactly when that is a polynomial identity, true
+        # when it is none (a nonzero polynomial has a non-root in an infinite domain)
+        same = Quant("forall", vars_, app("eq", *differs))
+        identity = polynomial_identity(same) or _unfolded_identity(same, env)
+        if identity is not None:
+            r, ex, _ = _tri(identity, env)
+            if r is not None and ex:
+                return not r
     nested = getattr(_steps, "probing", 0)
     hints = dict(env.get(PROBES, ()))
     values = [[*hints.get(v.name, ()), *probe_values(v.sort)] for v in vars_]
@@ -1325,6 +1334,9 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
         decided = _rational_identity(t, env)
         if decided is not None:
             return decided
+    funs = _closures(t, env)
+    if funs:  # the closures' bodies in place: `∃n. f n = n + 1987` at f = λx. x is `∃n. n = n + 1987`
+        t = Quant(t.kind, t.vars, unfold(t.body, funs))
     decided = _by_cells(t, want, env)
     if decided is None:
         decided = decide_linear(t, want, _exact_truth(env), _exact_value(env))
@@ -1629,6 +1641,15 @@ def _closures(t: Quant, env: Env) -> dict[Var, tuple[tuple[Var, ...], Term]] | N
             return None
         funs[v] = (f.vars, f.body)
     return funs
+
+
+def _differs(body: Term) -> tuple[Term, Term] | None:
+    """(a, b) when ``body`` is ``a ≠ b`` or ``¬(a = b)``."""
+    if isinstance(body, App) and body.op == "not" and isinstance(body.args[0], App) and body.args[0].op == "eq":
+        body = app("ne", *body.args[0].args)
+    if isinstance(body, App) and body.op == "ne" and len(body.args) == 2:
+        return body.args[0], body.args[1]
+    return None
 
 
 def _unfolded_identity(t: Quant, env: Env) -> Term | None:
