@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import provers
+from provers.engine.normal import normalize
 from provers.ir import INT, REAL, SetBuilder, Var, and_, app, cast, num
 from provers.semantics.evaluate import evaluate
 
@@ -102,3 +103,26 @@ def test_the_integers_between_seventeen_thirds_and_its_square():
                       "isabelle")
     assert evaluate(s.conclusion, {}) is True
     assert Fraction(17, 3) ** 2 < 33
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 30), st.integers(1, 60))
+def test_powers_dividing_a_number_are_bounded_by_its_logarithm(b, m):
+    """``{n | bⁿ ∣ m!}`` is finite (bⁿ ≤ m!): its greatest element is computed exactly, and
+    ``IsGreatest`` at it is true, one more false (FormalAlign mathd_numbertheory_43: 15ⁿ ∣ 942!
+    against 945!, where the greatest is 233 and 234)."""
+    fact = math.factorial(m)
+    greatest = max(n for n in range(0, 400) if fact % b ** n == 0)
+    for claimed, expected in ((greatest, True), (greatest + 1, False), (greatest - 1, False)):
+        if claimed < 0:
+            continue
+        nf = normalize(provers.parse(
+            f"theorem t : IsGreatest {{n : ℕ | {b}^n ∣ {m}! }} {claimed} := sorry", "lean4"))
+        assert evaluate(nf.conclusion, {}) is expected, (b, m, claimed)
+
+
+def test_the_power_of_fifteen_in_942_factorial():
+    for m, answer in ((942, True), (945, False)):
+        nf = normalize(provers.parse(
+            f"theorem t : IsGreatest {{n : ℕ | 15^n ∣ {m}! }} 233 := sorry", "lean4"))
+        assert evaluate(nf.conclusion, {}) is answer

@@ -1289,6 +1289,9 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
         return None
     if g.op == "dvd" and g.args[0] == v:
         m = _remainder_free_of(v, g.args[1], value)
+    elif g.op == "dvd" and (base := _power_base(v, g.args[0])) is not None:
+        m = value(g.args[1]) if v not in free_vars(g.args[1]) else None  # bᵛ ∣ m ≠ 0: bᵛ ≤ |m|
+        return _log_floor(base, abs(m)) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
     elif g.op == "eq" and (e := _mod_of_zero(v, g)) is not None:  # e mod v = 0: v ∣ e
         m = _remainder_free_of(v, e, value)
     elif g.op == "eq" and all(isinstance(x, App) and x.op in _MODS and x.args[1] == v for x in g.args):
@@ -1303,6 +1306,22 @@ def _divisor_bound(v: Var, g: App, value: Callable[[Term], Any]) -> int | None:
     else:
         return None
     return abs(m) if isinstance(m, int) and not isinstance(m, bool) and m != 0 else None
+
+
+def _power_base(v: Var, t: Term) -> int | None:
+    """|b| when ``t`` is ``b ^ v`` with b an integer numeral, |b| ≥ 2 (a natural exponent)."""
+    if (isinstance(t, App) and t.op == "pow" and t.args[1] == v and isinstance(t.args[0], Num)
+            and isinstance(t.args[0].value, int) and abs(t.args[0].value) >= 2):
+        return abs(t.args[0].value)
+    return None
+
+
+def _log_floor(base: int, m: int) -> int:
+    """The largest y with base^y ≤ m (m ≥ 1): ``15^n ∣ 942!`` leaves n ≤ 1955."""
+    y, power = 0, base
+    while power <= m:
+        y, power = y + 1, power * base
+    return y
 
 
 def _constant_term(v: Var, eq: App, value: Callable[[Term], Any]) -> int | None:
