@@ -310,6 +310,26 @@ def test_projection_applied_to_arguments_keeps_them():
     assert check_equivalence(st, other, relation="symbolic", timeout=2).status != "equivalent"
 
 
+def test_an_equivs_functions_take_arguments_of_their_domain():
+    """``σ : Equiv ℝ ℝ``: ``∀ x, σ.1 x = x - 8`` binds x over ℝ (it was read over ℕ, its
+    sort inferred from the numerals alone), ``σ.2 0`` and ``σ.symm 0`` read 0 as a real. Over
+    ℕ, ``x - 8`` and ``max (x - 8) 0`` are one function, and the two statements were called
+    equivalent; over ℝ they differ below 8."""
+    from provers import check_equivalence, parse
+    from provers.ir import REAL, Quant
+
+    for equiv in ("Equiv ℝ ℝ", "ℝ ≃ ℝ"):
+        a = f"theorem t (σ : {equiv}) (h : ∀ x, σ.1 x = x - 8) : σ.2 0 = 8 := sorry"
+        b = a.replace("x - 8", "max (x - 8) 0")
+        st = parse(a)
+        (h,) = st.hypotheses
+        assert isinstance(h.formula, Quant) and h.formula.vars[0].sort == REAL
+        assert st.conclusion.args[0].sort == REAL and st.conclusion.args[0].args[1].sort == REAL
+        assert parse(a.replace("σ.2 0", "σ.symm 0")).conclusion == st.conclusion
+        for relation in ("sae", "symbolic"):
+            assert check_equivalence(a, b, relation=relation, timeout=1.0, language="lean4").status != "equivalent"
+
+
 # ---- auto-bound type variables have no instances (FormalAlign's variable_type mutants) ----
 
 

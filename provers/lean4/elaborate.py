@@ -522,6 +522,16 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
             spaces = ("Function",)
         else:
             spaces = NAMESPACES_BY_SORT.get(s, ())  # type: ignore[arg-type]
+        ends = equiv_sorts(s)
+        if ends is not None and field in EQUIV_FUNCTIONS and len(args) == 1:
+            # `σ.1 x`, `σ.symm y` for σ : α ≃ β: the function from α to β or back, applied at
+            # an argument of its domain (read with no sort, `∀ x, σ.1 x = x ^ 3 - 8` bound x
+            # over ℕ); the two stay uninterpreted, unrelated: sound, the Equiv laws unused
+            forward = EQUIV_FUNCTIONS[field]
+            domain, codomain = ends if forward else ends[::-1]
+            arg = self.coerce(self.elab(args[0], domain)[0], domain, args[0])
+            name = "Prod.fst" if forward else "Prod.snd"
+            return Uninterpreted(name, (recv, arg), codomain), False
         if field in ("1", "2", "fst", "snd"):
             # a projection applied to arguments (``σ.2 2`` for an ``Equiv``) keeps them
             targs = tuple(self.elab(a, None)[0] for a in args)
@@ -539,6 +549,28 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
                 return self.apply_spec(syn, full, spec, all_args, expected)
         targs = tuple(self.elab(a, None)[0] for a in args)
         return Uninterpreted(field, (recv, *targs), expected or UNKNOWN), expected is None
+
+
+#: The fields of an ``Equiv`` that are its two functions: True for α → β, False for β → α.
+EQUIV_FUNCTIONS = {"1": True, "toFun": True, "2": False, "invFun": False, "symm": False}
+
+
+def equiv_sorts(s: Sort) -> tuple[Sort, Sort] | None:
+    """(α, β) for the sort ``Equiv α β`` / ``α ≃ β`` of base types (the binder's type as
+    written, an opaque sort), else None."""
+    if not isinstance(s, OpaqueSort):
+        return None
+    words = s.name.split()
+    if len(words) == 3 and words[0] == "Equiv":
+        names = words[1:]
+    elif len(words) == 3 and words[1] == "≃":
+        names = [words[0], words[2]]
+    else:
+        return None
+    sorts = [TYPE_NAMES.get(n) for n in names]
+    if any(x is None or x in (TYPE, BOOL) or not modelled(x) for x in sorts):
+        return None
+    return sorts[0], sorts[1]  # type: ignore[return-value]
 
 
 #: how ``Elaborator.elab`` reads each kind of syntax node (anything else: ``opaque_node``)
