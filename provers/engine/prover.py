@@ -330,9 +330,12 @@ def _linear_functions(f: Var, body: Term) -> list[Closure]:
 
 def _pieces(guarded: list[tuple[Var, tuple[Var, ...], Term, Term]]) -> dict[Var, tuple[tuple[Var, ...], Term]]:
     """Each function with two or more guarded definitions (``guarded_definitions``) as one
-    nested ``if g₁ then e₁ else if g₂ then e₂ … else eₙ`` over the first one's parameters."""
+    nested ``if g₁ then e₁ else if g₂ then e₂ … else eₙ`` over the first one's parameters;
+    none where a guard or a value has a binder (the pieces of a piecewise function compare)."""
     by_function: dict[Var, list[tuple[tuple[Var, ...], Term, Term]]] = {}
     for f, params, g, e in guarded:
+        if any(isinstance(s, (Quant, SetBuilder, BigOp, Lam)) for s in (*subterms(g), *subterms(e))):
+            return {}  # a guard `∃y. x = y·y` evaluated at every application: costly, and no piece
         by_function.setdefault(f, []).append((params, g, e))
     out: dict[Var, tuple[tuple[Var, ...], Term]] = {}
     for f, defs in by_function.items():
