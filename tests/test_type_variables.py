@@ -157,3 +157,31 @@ def test_an_eta_redex_is_recognized_by_its_structure_not_its_binder_names():
     # `f = fun x => g x` is the function equality f = g, whatever the binder is called
     eta = normalize(provers.parse("theorem t (f g : ℝ → ℝ) : f = fun x => g x := sorry", "lean4"))
     assert len(eta.variables) == 2
+
+
+# ---- Isabelle's schematic type variables hold any number of elements ------------------------
+
+UNFIXED = '''theorem
+fixes a :: real
+assumes h0 : "a = 2"
+shows  "card {f, g, h} = 3"'''
+
+COUNTED = '''theorem
+fixes a :: real
+assumes h0 : "a = 2"
+shows  "card {a, a + 1, a + 2} = 3"'''
+
+
+def test_an_isabelle_schematic_type_is_instantiated_with_enough_elements():
+    """f, g, h never fixed have a schematic type ``'t``: the statement claims card {f, g, h} = 3
+    at every type and every f, g, h — false where they are equal, true where three distinct
+    ones are picked. A countermodel of ``'t`` may use three elements (ℕ is a type), so the
+    claim is told apart from a true one (was: no countermodel may invent elements of a type
+    'that is not a type variable')."""
+    st = provers.parse(UNFIXED, "isabelle")
+    sorts = {v.sort for v in st.variables if v.name in ("f", "g", "h")}
+    assert len(sorts) == 1 and all(isinstance(s, OpaqueSort) and s.name.startswith("'") for s in sorts)
+    v = provers.check_equivalence(UNFIXED, COUNTED, relation="symbolic", timeout=1.0, language="isabelle")
+    assert v.status == "inequivalent", v.explain()
+    assert provers.check_equivalence(UNFIXED, UNFIXED, relation="symbolic", timeout=1.0,
+                                     language="isabelle").status == "equivalent"

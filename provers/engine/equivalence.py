@@ -58,6 +58,7 @@ from provers.engine.profile import Profile, Separation, unmodelled_meaning
 from provers.engine.prover import (
     FINGERPRINT_POINTS,
     Prover,
+    carriers_of,
     default_backend,
 )
 from provers.engine.relations import (
@@ -268,7 +269,7 @@ def _decide(pa: Profile, pb: Profile, relation: str, prover: Prover, budget: int
     na, nb = pa.normal_form_beside(pb), pb.normal_form_beside(pa)
     own = {"A": na is pa.normal_form, "B": nb is pb.normal_form}
     renamed, why = match_types(na, nb)
-    prover.carriers = frozenset(v.name for v in na.types)
+    prover.carriers = carriers_of(na, nb)
     if why is not None:
         if relation == "logical":
             return Verdict(INCONCLUSIVE, relation, reason=f"unsupported: {why}")
@@ -749,7 +750,7 @@ def _single(st: Statement | Profile | str, formula_of: Any, timeout: float, lang
     nf = profile.normal_form
     prover = Prover(backend if backend is not None else default_backend(), timeout,
                     Deadline.after(2 * timeout).sooner(deadline))
-    prover.carriers = frozenset(v.name for v in nf.types)
+    prover.carriers = carriers_of(nf)
     return profile, prover, formula_of(nf)
 
 

@@ -916,6 +916,18 @@ def _quantifier_free_for_solvers(t: Term) -> bool:
     return True
 
 
+def carriers_of(*nfs: Any) -> frozenset[str]:
+    """The types a countermodel may give any elements: the type variables the normal forms
+    bind (Lean's ``(α : Type*)``) and Isabelle's schematic type variables (``'a``, or ``'t16``
+    inferred for a free name never fixed), for which the statement holds at every type —
+    ℕ among them, so a countermodel may use as many elements as it needs."""
+    out = {v.name for nf in nfs for v in nf.types}
+    for nf in nfs:
+        for v in nf.variables:
+            out |= {n for n in sort_mentions(v.sort) if n.startswith("'")}
+    return frozenset(out)
+
+
 def samplable(s: Sort, carriers: frozenset[str]) -> bool:
     """Whether sampled values of sort ``s`` are genuine: every opaque type it mentions is a
     type variable (any elements will do) or known to have the ≥ 3 elements the sampler
