@@ -8,7 +8,12 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import provers
 from provers.backends.smt.emit import Emitter, Z3Emitter
+from provers.deadline import Deadline
+from provers.engine.answers import pin_answer
+from provers.engine.normal import normalize
+from provers.engine.prover import Prover, default_backend
 from provers.ir import BOOL, INT, REAL
 from provers.semantics.values import FunTable
 
@@ -258,3 +263,20 @@ def test_a_countermodel_is_checked_again_with_its_tables_settled():
                app("ne", app("apply", f, num(5, INT)), num(6, INT)))
     other = {"f": reading(6)}  # no point is 9: false for the settled table too, and kept
     assert _exactly_false(nine, other) and _still_false(other, lambda e: _exactly_false(nine, e))
+
+
+UNFIXED_GRID = '''theorem
+fixes max_colors :: nat
+assumes h0 : "\\<forall> square. (square \\<in> grid) \\<longrightarrow> (square_has_two_symmetry_lines square)"
+shows  "max_colors = 3"'''
+
+
+def test_a_function_over_a_sort_without_elements_in_the_model_is_read():
+    """``grid`` and ``square_has_two_symmetry_lines`` are over a schematic type of which the
+    model names no element: the function's table is read at an element the model completes
+    (was: 'not exact (table over 't1)', no model of the premises), so the answer, which no
+    premise constrains, is free (MATH counting_and_probability/problem_288)."""
+    nf = normalize(provers.parse(UNFIXED_GRID, "isabelle"))
+    pin = pin_answer(nf, Prover(default_backend(), 1.0, Deadline.after(30.0)))
+    assert pin.status == "free", pin
+    assert len({v for _, v in pin.witnesses}) == 2

@@ -377,6 +377,13 @@ class Emitter:
         Z = self.Z
         if isinstance(s, OpaqueSort) and pts:
             return pts[0]
+        if isinstance(s, OpaqueSort):
+            # no element of the sort in the model (no constant of it): a fresh constant, which
+            # the model completes to one of its elements, reads the function's default
+            try:
+                return Z.Const("%outside", self.sort(s))
+            except Exception as e:  # noqa: BLE001 - an API without uninterpreted constants
+                raise Untranslatable(f"table over {s}") from e
         if s == BOOL:
             return Z.BoolVal(False)
         if s in (INT, REAL):
