@@ -16,7 +16,7 @@ from provers.engine.align import drop_unused
 from provers.engine.answers import pin_answer
 from provers.engine.normal import normalize
 from provers.engine.prover import Prover, default_backend
-from provers.ir import INT, NAT, REAL, Num, Var, and_, app, cast, conjuncts, free_vars
+from provers.ir import INT, NAT, REAL, Num, Var, and_, app, cast, conjuncts, free_vars, substitute
 from provers.semantics import truth
 from provers.semantics.values import Closure
 
@@ -136,3 +136,53 @@ def test_rational_quadratic_through_sqrt7_and_sqrt11_is_pinned_at_42():
     assert pin.status == "pinned" and pin.value == 42, pin
     real = RATIONAL_QUADRATIC.replace('and h1 : "a \\<in> \\<rat>" and h2 : "b \\<in> \\<rat>" and h3 : "c \\<in> \\<rat>"\n', "")
     assert _pin(real).status != "pinned"  # real coefficients: p(√17) is not determined
+
+
+SURDS = [app("signed_sqrt", Num(k, REAL)) for k in (2, 3, 6, 8, 12)] + [app("sqrt", Num(5, REAL))]
+ATOMS = [cast(A, REAL), cast(B, REAL)]
+
+
+def _expressions():
+    leaves = st.one_of(st.sampled_from(ATOMS), st.sampled_from(SURDS),
+                       st.integers(-4, 4).map(lambda k: Num(k, REAL)))
+
+    def extend(children):
+        binary = st.tuples(st.sampled_from(["add", "sub", "mul"]), children, children).map(
+            lambda t: app(t[0], t[1], t[2]))
+        power = st.tuples(children, st.integers(0, 3)).map(lambda t: app("pow", t[0], Num(t[1], NAT)))
+        halved = children.map(lambda c: app("div", c, Num(2, REAL)))
+        return st.one_of(binary, power, halved)
+
+    return st.recursive(leaves, extend, max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_expressions(), _expressions(), st.integers(-3, 3), st.integers(-3, 3))
+def test_any_split_equation_has_the_truth_of_the_original_at_integer_points(lhs, rhs, a, b):
+    """Random polynomials in two integer unknowns with coefficients in ℚ(√2, √3, √5): wherever
+    the split is made, it is true exactly where the original equation is (decided exactly by
+    the closed forms), at every integer point tried — and ≠ likewise."""
+    eq = app("eq", lhs, rhs)
+    split = split_surd_equations(eq)
+    if split is eq:
+        return
+    env = {"a": a, "b": b}
+    original = truth(eq, env)
+    assert original is not None
+    assert truth(split, env) is original
+    assert truth(split_surd_equations(app("ne", lhs, rhs)), env) is (not original)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_expressions(), st.integers(-3, 3), st.integers(-3, 3), st.integers(-3, 3), st.integers(-3, 3))
+def test_a_polynomial_equated_to_its_own_value_splits_into_equations_true_there(p, a, b, a2, b2):
+    """p(a, b) = p(a₀, b₀) holds at (a₀, b₀): its split does too, and agrees with it at another
+    integer point (where a surd coefficient usually makes it false)."""
+    value = substitute(p, {A: Num(a, INT), B: Num(b, INT)})
+    eq = app("eq", p, value)
+    split = split_surd_equations(eq)
+    if split is eq:
+        return
+    assert truth(split, {"a": a, "b": b}) is True
+    original = truth(eq, {"a": a2, "b": b2})
+    assert original is not None and truth(split, {"a": a2, "b": b2}) is original
