@@ -7,6 +7,7 @@ from fractions import Fraction
 import provers
 from provers.engine import equivalence
 from provers.engine.definitions import initial_values, recurrences
+from provers.engine.normal import normalize
 from provers.ir import NAT, REAL, Num, app, num
 from provers.semantics import Sequence, truth
 
@@ -336,3 +337,28 @@ def test_the_index_a_sequence_is_read_at_is_searched_after_the_solvers_model():
     assert v.model["k"] == 9 and "index variables searched" in v.detail
     other = STOPPING_CAR.replace('"s k = 0"', '"s k = 1"')
     assert equivalence.vacuous(provers.parse(other, "isabelle"), timeout=1.0, language="isabelle").status.value != "refuted"
+
+
+RECURSIVE_LAMBDA = '''theorem
+fixes x :: nat and fact :: "nat \\<Rightarrow> nat"
+assumes h0 : "fact = (\\<lambda>n. if n = 0 then 1 else n * fact (n - 1))"
+shows  "fact (x + 1 - x) div fact (x - x + 1) = 1"'''
+
+
+POINTWISE = '''theorem
+fixes x :: nat and fact :: "nat \\<Rightarrow> nat"
+assumes h0 : "\\<forall> n. fact n = (if n = 0 then 1 else n * fact (n - 1))"
+shows  "fact (x + 1 - x) div fact (x - x + 1) = 1"'''
+
+
+def test_a_recursive_lambda_is_read_as_its_recurrence():
+    """``fact = (λn. if n = 0 then 1 else n * fact (n − 1))`` is no definition to substitute
+    (fact is in its own body): pointwise, it is the recurrence the ∀ form states, so its
+    premises get a model and the statement is the ∀ form's equal (MATH
+    counting_and_probability/problem_214's candidates 3 and 8; were inconclusive)."""
+    pointwise = POINTWISE
+    assert pointwise != RECURSIVE_LAMBDA
+    nf = normalize(provers.parse(RECURSIVE_LAMBDA, "isabelle"))
+    assert nf.premises == normalize(provers.parse(pointwise, "isabelle")).premises
+    v = provers.check_equivalence(RECURSIVE_LAMBDA, pointwise, relation="symbolic", timeout=1.0, language="isabelle")
+    assert v.status == "equivalent", v.explain()

@@ -284,6 +284,16 @@ def function_extensionality(t: App) -> Term | None:
         return None
 
 
+def _recursive_definition(p: Term) -> Term | None:
+    """``f = λȳ. e`` with f free in e, pointwise (``function_extensionality``); else None."""
+    if not (isinstance(p, App) and p.op == "eq" and len(p.args) == 2):
+        return None
+    for f, lam in (p.args, p.args[::-1]):
+        if isinstance(f, Var) and isinstance(lam, Lam) and f in free_vars(lam.body):
+            return function_extensionality(p)
+    return None
+
+
 def _eta_redex(lam: Lam) -> bool:
     """``λȳ. g a… ȳ``: an application (of a function variable or an uninterpreted symbol)
     whose last arguments are ȳ, free nowhere else in it."""
@@ -427,6 +437,9 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     # `2 ^ x = 8` as `x = 3` (exponents.py), in the premises, and in the conclusion of a statement
     # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
     # `2 ^ x = 8` and `x = 3` are different expressions
+    # a recursive `f = λn. if n = 0 then 1 else n * f (n - 1)` is no definition to substitute:
+    # pointwise, it is the recurrence `∀n. f n = …` that `definitions.recurrences` reads
+    premises = [pointwise if (pointwise := _recursive_definition(p)) is not None else p for p in premises]
     premises = [s for p in premises for c in conjuncts(exponent_equations(p)) for s in forall_conjuncts(c)]
     if premises:
         concl = exponent_equations(concl)
