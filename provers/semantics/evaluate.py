@@ -736,7 +736,7 @@ def _closed_arguments(t: App, env: Env) -> tuple[Term, Term] | None:
     its ``Witness`` term or its λ (``Closure``), applications of a λ reduced. The closed forms
     (``surds``) see through what a value hides: p (3 + √7) = 0 at p = λx. x² − 6x + 2 is a
     certified zero, where p's value at the point is only an approximation."""
-    if not any(isinstance(env.get(v.name), Closure) for v in free_vars(t)):
+    if not any(isinstance(env.get(v.name), Closure) for v in _free_vars_of(t)):
         return None  # rationals and witnesses the closed forms read already: nothing to gain
     closed = [_closed_term(a, env, CLOSURE_DEPTH) for a in t.args]
     if any(c is None for c in closed):
