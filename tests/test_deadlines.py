@@ -143,7 +143,7 @@ def test_vacuity_check_under_a_spent_deadline_is_unknown():
 def test_scalar_defined_points_stop_at_the_deadline():
     # a premise defining p by a large counting set: computing p at a point is an evaluation
     # the check's budget must bound (problem_521 overran a 4 s budget threefold)
-    from provers.engine.prover import scalar_defined_points
+    from provers.engine.points import scalar_defined_points
     from provers.ir import REAL, Var
     from provers.isabelle.parser import parse_isabelle
 

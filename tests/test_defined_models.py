@@ -8,7 +8,7 @@ from fractions import Fraction
 import provers
 from provers.engine.definitions import guarded_definitions
 from provers.engine.normal import normalize
-from provers.engine.prover import _pieces
+from provers.engine.points import _pieces
 from provers.ir import NAT, REAL, BigOp, Num, Quant, Uninterpreted, Var, app
 from provers.semantics import truth
 from provers.semantics.certify import certified_sign

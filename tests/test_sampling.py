@@ -1,4 +1,4 @@
-"""Sampled countermodels (``prover.sampled_counterexample``): where the sampling stops."""
+"""Sampled countermodels (``points.sampled_counterexample``): where the sampling stops."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import importlib
 
 from provers.ir import BOOL, REAL, Num, Var, app, uninterpreted
 
-prover = importlib.import_module("provers.engine.prover")
+prover = importlib.import_module("provers.engine.points")
 x = Var("x", REAL)
 
 

@@ -324,7 +324,7 @@ def function_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, tup
     """``(f, ȳ, e)`` for each ``∀ȳ. [g →] f ȳ = e`` among the subterms of ``body`` with ``f``
     one of ``vs`` and ``e`` over ``vs`` and ȳ (the first per ``f``; none whose ``e`` mentions
     another defined function, so that unfolding terminates): for the fingerprint's points
-    (``prover.defined_points``), where a guard does not matter: λȳ. e meets the premise."""
+    (``points.defined_points``), where a guard does not matter: λȳ. e meets the premise."""
     names = set(vs)
     found: dict[Var, tuple[tuple[Var, ...], Term]] = {}
     for q in subterms(body):
@@ -364,7 +364,7 @@ MAX_SCALAR_DEFINITIONS = 2
 def scalar_definitions(vs: tuple[Var, ...], body: Term) -> list[tuple[Var, Term]]:
     """``(v, e)`` for each atom ``v = e`` (or ``e = v``) among the subterms of ``body`` with
     ``v`` one of the number or truth-valued ``vs``, not in ``e``, and ``e`` over ``vs``: for
-    the fingerprint's points (``prover.defined_points``), where a sampled ``s`` almost never
+    the fingerprint's points (``points.defined_points``), where a sampled ``s`` almost never
     meets ``s = a / (a + b + d) + …`` but ``s`` computed from the sampled a, b, d does."""
     names = set(vs)
     found: dict[Var, list[Term]] = {}

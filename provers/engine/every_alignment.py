@@ -25,7 +25,8 @@ from typing import Any
 from provers.engine.definitions import definitions
 from provers.engine.formulas import close, iff
 from provers.engine.normal import NormalForm
-from provers.engine.prover import Prover, exact_truth, samplable
+from provers.engine.points import exact_truth, samplable
+from provers.engine.prover import Prover
 from provers.engine.verdict import Obligation
 from provers.ir import Var
 from provers.semantics import numeral_probes, sample_assignments
