@@ -72,7 +72,7 @@ from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.cyclotomic import rational_value
 from provers.semantics.domains import numeral_lower_bound
-from provers.semantics.evaluate import evaluate, first_members, truth
+from provers.semantics.evaluate import closed_term, evaluate, first_members, truth
 from provers.semantics.pairs import pair
 from provers.semantics.surds import algebraic_of_surds, form_of
 from provers.semantics.values import Closure, ExactPoint, PredSet, Undecided, Undetermined, Witness
@@ -120,20 +120,13 @@ def _surd_value(t: Term, env: dict[str, Any]) -> Value | None:
     """The value of ``t`` where ``env`` gives variables as closed terms (``Witness``) or
     rationals, when its closed form (``surds``) is algebraic: Σ q·√m as a rational or an
     ``AlgebraicReal``; None otherwise."""
-    names = {v.name: v for v in free_vars(t)}
-    if not names or not any(isinstance(env.get(n), Witness) for n in names):
+    if not any(isinstance(env.get(v.name), Witness) for v in free_vars(t)):
         return None
-    closed: dict[Var, Term] = {}
-    for n, var in names.items():
-        x = env.get(n)
-        if isinstance(x, Witness):
-            closed[var] = x.term
-        elif isinstance(x, (int, Fraction)) and not isinstance(x, bool):
-            closed[var] = num(Fraction(x), var.sort)
-        else:
-            return None
+    closed = closed_term(t, env)
+    if closed is None:
+        return None
     try:
-        form = form_of(substitute(t, closed), lambda s: evaluate(s, {}))
+        form = form_of(closed, lambda s: evaluate(s, {}))
     except (Undecided, ArithmeticError, ValueError, RecursionError):
         return None
     if form is None or not form.is_algebraic():
@@ -412,13 +405,10 @@ def _closed_witness(e: Term, point: dict[str, Any]) -> Witness | None:
     """``e`` as a ``Witness`` (its closed term) where the point gives each of its variables an
     exact rational value, and its value is a real number the evaluator computes (so that the
     closed forms and enclosures decide comparisons with it exactly)."""
-    mapping: dict[Var, Term] = {}
-    for u in free_vars(e):
-        x = point.get(u.name)
-        if isinstance(x, bool) or not isinstance(x, (int, Fraction)) or u.sort not in (NAT, INT, RAT, REAL):
-            return None
-        mapping[u] = num(Fraction(x), u.sort)
-    closed = substitute(e, mapping) if mapping else e
+    rationals = {k: x for k, x in point.items() if not isinstance(x, Witness)}  # not a chain of witnesses
+    closed = closed_term(e, rationals)
+    if closed is None:
+        return None
     return Witness(closed) if is_approx(evaluate(closed, {})) else None
 
 

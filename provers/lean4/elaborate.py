@@ -123,6 +123,9 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         self.type_variables: set[str] = set()
         #: names mentioned in the statement's instance binders (``[Field k]``)
         self.with_instances: set[str] = set()
+        #: the two types of each ``Equiv α β`` / ``α ≃ β`` read (its opaque sort's name ↦ (α, β)):
+        #: the domains of its functions σ.1 and σ.2 (``equiv_sorts``)
+        self.equiv_ends: dict[str, tuple[Sort, Sort]] = {}
         #: auto-bound names used as types (``(x : R)``, ``β → α``), in order: type variables,
         #: bound as such by the second pass (``{R : Type*}`` or ``{R : Sort*}``)
         self.type_names: dict[str, None] = {}
@@ -510,6 +513,14 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         a, b, n = (self.coerce(self.elab(x, s)[0], s, x) for x in (a_syn, b_syn, n_syn))
         return self.mk("eq", (self.mk(op, (a, n), syn), self.mk(op, (b, n), syn)), syn), False
 
+    def equiv_sorts(self, s: Sort) -> tuple[Sort, Sort] | None:
+        """(α, β) for the sort of an ``Equiv α β`` / ``α ≃ β`` whose two types the IR models,
+        else None."""
+        ends = self.equiv_ends.get(s.name) if isinstance(s, OpaqueSort) else None
+        if ends is None or any(x in (TYPE, BOOL) or not modelled(x) for x in ends):
+            return None
+        return ends
+
     def elab_proj(self, syn: Syn, recv_syn: Syn, field: str, args: list[Syn], expected: Sort | None) -> Res:
         recv, _ = self.elab(recv_syn, None)
         rsyn = term_syn(recv, recv_syn)
@@ -522,7 +533,7 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
             spaces = ("Function",)
         else:
             spaces = NAMESPACES_BY_SORT.get(s, ())  # type: ignore[arg-type]
-        ends = equiv_sorts(s)
+        ends = self.equiv_sorts(s)
         if ends is not None and field in EQUIV_FUNCTIONS and len(args) == 1:
             # `σ.1 x`, `σ.symm y` for σ : α ≃ β: the function from α to β or back, applied at
             # an argument of its domain (read with no sort, `∀ x, σ.1 x = x ^ 3 - 8` bound x
@@ -553,24 +564,6 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
 
 #: The fields of an ``Equiv`` that are its two functions: True for α → β, False for β → α.
 EQUIV_FUNCTIONS = {"1": True, "toFun": True, "2": False, "invFun": False, "symm": False}
-
-
-def equiv_sorts(s: Sort) -> tuple[Sort, Sort] | None:
-    """(α, β) for the sort ``Equiv α β`` / ``α ≃ β`` of base types (the binder's type as
-    written, an opaque sort), else None."""
-    if not isinstance(s, OpaqueSort):
-        return None
-    words = s.name.split()
-    if len(words) == 3 and words[0] == "Equiv":
-        names = words[1:]
-    elif len(words) == 3 and words[1] == "≃":
-        names = [words[0], words[2]]
-    else:
-        return None
-    sorts = [TYPE_NAMES.get(n) for n in names]
-    if any(x is None or x in (TYPE, BOOL) or not modelled(x) for x in sorts):
-        return None
-    return sorts[0], sorts[1]  # type: ignore[return-value]
 
 
 #: how ``Elaborator.elab`` reads each kind of syntax node (anything else: ``opaque_node``)

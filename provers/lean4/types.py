@@ -118,6 +118,8 @@ class TypeExpressions:
             b = self.elab_type(syn.args[1])
             if a is None or b is None:
                 return None, True
+            if syn.val == "≃":
+                self.equiv_ends[self.src(syn)] = (a, b)
             return OpaqueSort(self.src(syn)), True
         if k == "prefix" and syn.val == "↥":
             inner = syn.args[0]
@@ -194,6 +196,10 @@ class TypeExpressions:
             return _sort_level(syn.args[1]), True
         if len(syn.args) == 2 and syn.args[1].kind == "list" and hname not in NAMES and self.elab_type(head) is not None:
             return self.polynomials(syn), True  # R[X]: polynomials over R
+        if hname == "Equiv" and len(syn.args) == 3:
+            a, b = self.elab_type(syn.args[1]), self.elab_type(syn.args[2])
+            if a is not None and b is not None:
+                self.equiv_ends[self.src(syn)] = (a, b)
         if hname in TYPE_HEADS or hname.split(".")[-1] in TYPE_HEADS:
             return OpaqueSort(self.src(syn)), True
         if hname in PROP_HEADS or hname.split(".")[-1] in PROP_HEADS or hname in NAMES:

@@ -738,7 +738,7 @@ def _closed_arguments(t: App, env: Env) -> tuple[Term, Term] | None:
     certified zero, where p's value at the point is only an approximation."""
     if not any(isinstance(env.get(v.name), Closure) for v in _free_vars_of(t)):
         return None  # rationals and witnesses the closed forms read already: nothing to gain
-    closed = [_closed_term(a, env, CLOSURE_DEPTH) for a in t.args]
+    closed = [closed_term(a, env, CLOSURE_DEPTH) for a in t.args]
     if any(c is None for c in closed):
         return None
     return tuple(map_term(beta_reduced(c), _branch_taken) for c in closed)  # type: ignore[return-value,arg-type]
@@ -757,12 +757,16 @@ def _branch_taken(t: Term) -> Term | None:
     return None
 
 
-#: How deep closures referring to closures are unfolded by ``_closed_term``.
+#: How deep closures referring to closures are unfolded by ``closed_term``.
 CLOSURE_DEPTH = 3
 _MISSING = object()
 
 
-def _closed_term(t: Term, env: Env, depth: int) -> Term | None:
+def closed_term(t: Term, env: Env, closure_depth: int = 0) -> Term | None:
+    """``t`` with each free variable replaced by its value in ``env`` as a term: an exact
+    rational as a numeral, a ``Witness`` as its term, and — ``closure_depth`` levels deep — a
+    closure as its λ (over its own captured values); None where a variable has another value.
+    The closed forms then read what a value hides (√7 behind a witness, the λ behind p)."""
     mapping: dict[Var, Term] = {}
     for v in free_vars(t):
         x = env.get(v.name, _MISSING)
@@ -772,14 +776,14 @@ def _closed_term(t: Term, env: Env, depth: int) -> Term | None:
             if v.sort in (NAT, INT) and not isinstance(x, int) or v.sort == NAT and x < 0:
                 return None
             mapping[v] = Num(x, v.sort)
-        elif isinstance(x, Closure) and depth > 0:
-            body = _closed_term(Lam(x.vars, x.body), x.env, depth - 1)
+        elif isinstance(x, Closure) and closure_depth > 0:
+            body = closed_term(Lam(x.vars, x.body), x.env, closure_depth - 1)
             if body is None or body.sort != v.sort:
                 return None
             mapping[v] = body
         else:
             return None
-    return substitute(t, mapping)
+    return substitute(t, mapping) if mapping else t
 
 
 #: Each relation as a function of the sign of a − b.
@@ -1357,10 +1361,12 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
 GUARD_POINTS = 16
 
 
+@by_identity()
 def _guard_points(v: Var, body: Term) -> list[Fraction | int]:
     """Points around the numerals ``body`` compares ``v`` with (c, c ± 1/2, c ± 1 and the
     midpoints between them), probed after the usual values: ``∀x. 0 ≤ x < 7 → f x = 2`` with
-    a piecewise f is false at 6, which no small probe reaches."""
+    a piecewise f is false at 6, which no small probe reaches. Remembered per quantifier: it
+    is asked at every evaluation of one (read only, never changed by the caller)."""
     cs: set[Fraction] = set()
     for s in subterms(body):
         if isinstance(s, App) and s.op in ("lt", "le", "gt", "ge", "eq", "ne") and len(s.args) == 2:

@@ -18,27 +18,23 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from provers.ir import INT, NAT, RAT, REAL, App, Num, Term, Var, and_, app, cast, conjuncts
+from provers.ir import ANALYTIC, INT, NAT, RAT, REAL, App, Num, Term, Var, and_, app, conjuncts
 from provers.ir.terms import Quant
 from provers.ir.traverse import bound_variables, children, free_vars, rebuild, subterms
 from provers.semantics import evaluate
+from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.surds import ONE, Form, form_of
 from provers.semantics.values import Undecided
 
-#: Polynomials with more monomials, or a higher power of one unknown, are left to the solvers.
+#: Polynomials with more monomials are left to the solvers.
 MAX_MONOMIALS = 64
-MAX_DEGREE = 12
 
 _RATIONAL_SORTS = (NAT, INT, RAT)
-
-Monomial = tuple[tuple[Term, int], ...]  # sorted (atom, exponent) pairs; () is 1
-Polynomial = dict[Monomial, Form]
 
 
 #: Operations whose closed forms (``surds.FORMS``) may be irrational: a formula without one
 #: has no surd to split along (one walk over it, most obligations).
-IRRATIONAL_OPS = frozenset({"sqrt", "signed_sqrt", "powr", "rpow", "pi", "exp", "ln", "log", "logb", "isa_log",
-                            "sin", "cos", "tan", "arcsin", "arccos", "arctan", "isa_arcsin", "isa_arccos"})
+IRRATIONAL_OPS = ANALYTIC | {"pi", "powr", "rpow", "logb", "isa_log"}
 
 
 def split_surd_equations(t: Term) -> Term:
@@ -89,110 +85,40 @@ def _said_rational(c: Term) -> tuple[Var, ...]:
 
 
 def _split(t: App, rational: frozenset[Var]) -> Term | None:
-    left, right = (_polynomial(a, rational) for a in t.args)
-    if left is None or right is None:
+    """The components along the basis of ``lhs − rhs`` read as a polynomial
+    (``closed_forms.PolynomialReader``) whose atoms are closed terms (their closed forms, the
+    coefficients) or rational unknowns (the monomials), or None."""
+    poly = PolynomialReader(None, None).read(app("sub", *t.args))
+    if poly is None or len(poly) > MAX_MONOMIALS:
         return None
-    difference = _add(left, {m: -c for m, c in right.items()})
-    keys = {k for c in difference.values() for k in c.terms}
-    if not keys - {(1, ONE)} or not any(m for m in difference):
+    components: dict[tuple[Term, ...], Form] = {}  # rational monomial ↦ its surd coefficient
+    for (_, _, atoms), c in poly.items():
+        coefficient: Form | None = Form.rational(c)
+        unknowns = []
+        for a in atoms:
+            if free_vars(a):
+                if not (a.sort in _RATIONAL_SORTS or a in rational):
+                    return None  # an unknown that may be irrational: no basis to split along
+                unknowns.append(a)
+                continue
+            form = _closed_form(a)
+            coefficient = None if form is None or coefficient is None else coefficient * form
+            if coefficient is None:
+                return None
+        key = tuple(unknowns)
+        components[key] = components[key] + coefficient if key in components else coefficient
+    keys = {k for c in components.values() for k in c.terms}
+    if not keys - {(1, ONE)} or not any(components):
         return None  # no surd, or no unknown: nothing to split (the evaluator folds it)
-    parts = [app("eq", _term({m: c.terms.get(k, Fraction(0)) for m, c in difference.items()}), Num(0, REAL))
-             for k in sorted(keys, key=repr)]
+    parts = []
+    for k in sorted(keys, key=repr):
+        along = {(0, Fraction(1), m): c.terms[k] for m, c in components.items() if k in c.terms}
+        parts.append(app("eq", polynomial_term(along, REAL)[0], Num(0, REAL)))
     return and_(*parts) if t.op == "eq" else app("not", and_(*parts))
 
 
-def _polynomial(t: Term, rational: frozenset[Var]) -> Polynomial | None:
-    """``t`` as Σ coefficient·monomial over its rational atoms, or None."""
-    if _is_atom(t, rational):
-        return {((t, 1),): Form.rational(1)}
-    if not free_vars(t):
-        try:
-            form = form_of(t, lambda s: evaluate(s, {}))
-        except (Undecided, ArithmeticError, ValueError, RecursionError):
-            return None
-        return None if form is None else ({(): form} if form.terms else {})
-    if not isinstance(t, App):
+def _closed_form(t: Term) -> Form | None:
+    try:
+        return form_of(t, lambda s: evaluate(s, {}))
+    except (Undecided, ArithmeticError, ValueError, RecursionError):
         return None
-    if t.op in ("add", "sub", "mul"):
-        a, b = (_polynomial(x, rational) for x in t.args)
-        if a is None or b is None:
-            return None
-        if t.op == "add":
-            return _add(a, b)
-        if t.op == "sub":
-            return _add(a, {m: -c for m, c in b.items()})
-        return _multiply(a, b)
-    if t.op == "neg":
-        a = _polynomial(t.args[0], rational)
-        return None if a is None else {m: -c for m, c in a.items()}
-    if t.op == "pow" and isinstance(t.args[1], Num) and 0 <= t.args[1].value <= MAX_DEGREE:
-        base = _polynomial(t.args[0], rational)
-        out: Polynomial | None = {(): Form.rational(1)}
-        for _ in range(int(t.args[1].value)):
-            if base is None or out is None:
-                return None
-            out = _multiply(out, base)
-        return out
-    if t.op == "div" and not free_vars(t.args[1]):
-        a, d = _polynomial(t.args[0], rational), _polynomial(t.args[1], rational)
-        if a is None or d is None or set(d) != {()}:
-            return None  # a zero divisor (x / 0 = 0) or an unknown one
-        inverse = d[()].inverse()
-        return None if inverse is None else _multiply(a, {(): inverse})
-    return None
-
-
-def _is_atom(t: Term, rational: frozenset[Var]) -> bool:
-    if t.sort in _RATIONAL_SORTS:
-        return bool(free_vars(t))
-    if isinstance(t, App) and t.op == "cast" and t.args[0].sort in _RATIONAL_SORTS:
-        return bool(free_vars(t))
-    return isinstance(t, Var) and t in rational
-
-
-def _add(a: Polynomial, b: Polynomial) -> Polynomial:
-    out = dict(a)
-    for m, c in b.items():
-        s = out[m] + c if m in out else c
-        if s.terms:
-            out[m] = s
-        else:
-            out.pop(m, None)
-    return out
-
-
-def _multiply(a: Polynomial, b: Polynomial) -> Polynomial | None:
-    out: Polynomial = {}
-    for ma, ca in a.items():
-        for mb, cb in b.items():
-            c = ca * cb
-            m = _monomial_product(ma, mb)
-            if c is None or m is None:
-                return None
-            out = _add(out, {m: c})
-            if len(out) > MAX_MONOMIALS:
-                return None
-    return out
-
-
-def _monomial_product(a: Monomial, b: Monomial) -> Monomial | None:
-    powers: dict[Term, int] = dict(a)
-    for atom, e in b:
-        powers[atom] = powers.get(atom, 0) + e
-        if powers[atom] > MAX_DEGREE:
-            return None
-    return tuple(sorted(powers.items(), key=lambda p: repr(p[0])))
-
-
-def _term(p: dict[Monomial, Fraction]) -> Term:
-    """Σ q·monomial as a real term (rational atoms cast to ℝ)."""
-    out: Term | None = None
-    for m, q in sorted(p.items(), key=lambda x: repr(x[0])):
-        if q == 0:
-            continue
-        factor: Term = Num(q, REAL)
-        for atom, e in m:
-            x = cast(atom, REAL)
-            factor = app("mul", factor, x if e == 1 else app("pow", x, Num(e, NAT)))
-        out = factor if out is None else app("add", out, factor)
-    return out if out is not None else Num(0, REAL)
