@@ -42,6 +42,7 @@ from provers.isabelle.preterm import (
     PreBigOp,
     PreLam,
     PreNum,
+    PreQuant,
     PreSetBuilder,
     PreSym,
     PreTerm,
@@ -400,6 +401,42 @@ def _finite(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
     return PreApp("finite", (xs[0],), BOOL)
 
 
+def _injective_on(e: Inference, f: PreTerm, domain: PreTerm | None, pos: int, what: str) -> PreTerm:
+    """``inj_on f A`` (Main): ∀a ∈ A. ∀b ∈ A. f a = f b ⟶ a = b; ``inj f`` is ``inj_on f UNIV``,
+    the same as Mathlib's ``Function.Injective`` (read alike by the Lean frontend). Written
+    out, so that ``inj f`` and the property stated by hand are one formula, and a countermodel
+    may pick f (an uninterpreted ``inj`` is a symbol no model can interpret)."""
+    x, y = e.fresh(), e.fresh()
+    e.unify(f.sort, FunSort((x,), y), pos, f"{what} (its argument must be a function)")
+    a, b = e.fresh_var("a", x), e.fresh_var("b", x)
+    same = BINARY["eq"](e, e.apply_term(f, [a], pos), e.apply_term(f, [b], pos), pos)
+    body = BINARY["implies"](e, same, BINARY["eq"](e, a, b, pos), pos)
+    if domain is not None:
+        inside = BINARY["and"](e, BINARY["mem"](e, a, domain, pos), BINARY["mem"](e, b, domain, pos), pos)
+        body = BINARY["implies"](e, inside, body, pos)
+    return PreQuant("forall", (a, b), body)
+
+
+@_const("inj", 1)
+def _inj(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    return _injective_on(e, xs[0], None, pos, "inj")
+
+
+@_const("inj_on", 2)
+def _inj_on(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    return _injective_on(e, xs[0], xs[1], pos, "inj_on")
+
+
+@_const("bij", 1)
+def _bij(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
+    """``bij f`` is ``inj f ∧ surj f`` (``bij_betw f UNIV UNIV``); surjectivity stays the
+    uninterpreted ``surj`` (``semantics.inverses`` reads it for affine f), injectivity is
+    written out (``_injective_on``)."""
+    f = xs[0]
+    inj = _injective_on(e, f, None, pos, "bij")
+    return BINARY["and"](e, inj, PreSym("surj", (f,), BOOL), pos)
+
+
 def _predicate(e: Inference, p: PreTerm, pos: int, what: str) -> tuple[PreVar, PreTerm]:
     """The variable and body of a predicate argument: a one-variable λ as written, any other
     P eta-expanded to ``λx. P x``."""
@@ -575,7 +612,7 @@ def _poly(e: Inference, xs: list[PreTerm], pos: int) -> PreTerm:
 #: A name wrongly listed here only costs refutations, never soundness.
 HOL_CONSTANTS = frozenset({
     # Main: functions, sets, lists, options, orders, numbers
-    "bij", "inj", "surj", "inj_on", "bij_betw", "inv", "inv_into", "range", "id", "the_inv",
+    "surj", "bij_betw", "inv", "inv_into", "range", "id", "the_inv",
     "map", "filter", "foldl", "foldr", "fold", "zip", "take", "drop", "concat", "replicate", "upt",
     "tl", "butlast", "remdups", "count_list", "prod_list", "sort", "sort_key", "sorted_list_of_set",
     "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined",

@@ -161,6 +161,8 @@ NAMES: dict[str, tuple] = {
     "IsLeast": ("special", "is_least"),
     "IsGreatest": ("special", "is_greatest"),
     "Function.Injective": ("special", "injective"),
+    "Function.Bijective": ("special", "bijective"),
+    "Set.InjOn": ("special", "inj_on"),
     "Set.univ": ("opaque", "set-expected"),
     "Finset.univ": ("opaque", "set-expected"),
     "True": ("const", "true"),

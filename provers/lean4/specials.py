@@ -8,6 +8,8 @@ the elaborator's ``elab``, ``coerce``, ``mk``, ``unify`` and ``generic``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from provers.ir import (
     BOOL,
     COMPLEX,
@@ -267,11 +269,30 @@ class Specials:
         if len(args) != 1:
             return self.generic(syn, "Function.Injective", args, BOOL)
         f, _ = self.elab(args[0], None)
-        if not isinstance(f.sort, FunSort) or len(f.sort.args) != 1:
-            return Uninterpreted("Function.Injective", (f,), BOOL), False
-        a, b = Var(self.fresh("a"), f.sort.args[0]), Var(self.fresh("b"), f.sort.args[0])
-        fa, fb = apply(f, a), apply(f, b)
-        return Quant("forall", (a, b), app("implies", app("eq", fa, fb), app("eq", a, b))), False
+        injective = _injective_on(f, None, self.fresh)
+        return (injective if injective is not None else Uninterpreted("Function.Injective", (f,), BOOL)), False
+
+    def sp_bijective(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
+        """``Function.Bijective f`` is ``Injective f ∧ Surjective f``: injectivity written out
+        (as ``Function.Injective``), surjectivity the uninterpreted ``Function.Surjective``
+        (``semantics.inverses`` reads it for affine f)."""
+        if len(args) != 1:
+            return self.generic(syn, "Function.Bijective", args, BOOL)
+        f, _ = self.elab(args[0], None)
+        injective = _injective_on(f, None, self.fresh)
+        if injective is None:
+            return Uninterpreted("Function.Bijective", (f,), BOOL), False
+        return app("and", injective, Uninterpreted("Function.Surjective", (f,), BOOL)), False
+
+    def sp_inj_on(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
+        """``Set.InjOn f s``: ∀ a ∈ s, ∀ b ∈ s, f a = f b → a = b."""
+        if len(args) != 2:
+            return self.generic(syn, "Set.InjOn", args, BOOL)
+        f, _ = self.elab(args[0], None)
+        dom = f.sort.args[0] if isinstance(f.sort, FunSort) and len(f.sort.args) == 1 else None
+        s, _ = self.elab(args[1], SetSort(dom) if dom is not None else None)
+        injective = _injective_on(f, s, self.fresh)
+        return (injective if injective is not None else Uninterpreted("Set.InjOn", (f, s), BOOL)), False
 
     def sp_irrational(self, syn: Syn, args: list[Syn], expected: Sort | None) -> Res:
         """``Irrational x`` is ``x ∉ Set.range ((↑) : ℚ → ℝ)``: ¬ ∃ q : ℚ, ↑q = x."""
@@ -415,3 +436,18 @@ class Specials:
         self.one_arg(syn, args)
         return self.elab(args[0], expected)
 
+
+def _injective_on(f: Term, domain: Term | None, fresh: Callable[[str], str]) -> Term | None:
+    """∀ a b, [a ∈ s → b ∈ s →] f a = f b → a = b (``Function.Injective``, ``Set.InjOn``; the
+    Isabelle frontend reads ``inj`` / ``inj_on`` alike); None when f is no unary function or s
+    no set of its arguments."""
+    if not isinstance(f.sort, FunSort) or len(f.sort.args) != 1:
+        return None
+    dom = f.sort.args[0]
+    if domain is not None and domain.sort != SetSort(dom):
+        return None
+    a, b = Var(fresh("a"), dom), Var(fresh("b"), dom)
+    body = app("implies", app("eq", apply(f, a), apply(f, b)), app("eq", a, b))
+    if domain is not None:
+        body = app("implies", app("and", app("mem", a, domain), app("mem", b, domain)), body)
+    return Quant("forall", (a, b), body)
