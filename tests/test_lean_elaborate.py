@@ -330,6 +330,32 @@ def test_an_equivs_functions_take_arguments_of_their_domain():
             assert check_equivalence(a, b, relation=relation, timeout=1.0, language="lean4").status != "equivalent"
 
 
+@pytest.mark.parametrize("spelling", ["ℝ ≃ ℝ", "Equiv Real ℝ", "(Equiv (ℝ) Real)"])
+def test_one_type_however_written_is_one_sort(spelling):
+    """``Equiv ℝ ℝ`` and ``ℝ ≃ ℝ`` are one type: their opaque sorts were named by the source
+    text, so the same statement written both ways was "inequivalent" (variable sorts differ)
+    under ``sae``. ``σ x`` is ``σ.toFun x``."""
+    from provers import check_equivalence
+
+    a = "theorem t (σ : Equiv ℝ ℝ) (h : ∀ x, σ.1 x = x ^ 3 - 8) : σ.2 19 = 3 := by sorry"
+    b = f"theorem t (σ : {spelling}) (h : ∀ x, σ x = x ^ 3 - 8) : σ.symm 19 = 3 := by sorry"
+    assert parse_lean(a).binders[0].var.sort == parse_lean(b).binders[0].var.sort
+    for relation in ("sae", "symbolic"):
+        assert check_equivalence(a, b, relation=relation, timeout=1.0, language="lean4").status == "equivalent"
+    # notations of other structures name their constructor; a field in brackets is kept
+    assert str(parse_lean("theorem t (f : ℝ →+* ℝ) : f 1 = 1 := sorry").binders[0].var.sort) == "RingHom ℝ ℝ"
+    k = parse_lean("theorem t {K V : Type*} [Field K] [AddCommGroup V] [Module K V] (T : V →ₗ[K] V) : T = T := sorry")
+    assert "[K]" in str(k.binders[-1].var.sort)
+
+
+@pytest.mark.parametrize("field", ["3", "4", "5", "left_inv"])
+def test_an_equivs_proof_fields_and_missing_fields_are_ill_typed(field):
+    """FormalAlign's mutants write ``σ.4 x = …`` / ``σ.9 (σ.1 (σ.2 19))``: Lean rejects them
+    (an Equiv has four fields, the last two proofs), so they are no statements to compare."""
+    with pytest.raises(ParseError, match="fields of Equiv"):
+        parse_lean(f"theorem t (σ : Equiv ℝ ℝ) (h : ∀ x, σ.{field} x = x ^ 3 - 8) : σ.2 19 = 3 := sorry")
+
+
 # ---- auto-bound type variables have no instances (FormalAlign's variable_type mutants) ----
 
 

@@ -409,6 +409,11 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
                 rest = tuple(self.elab(a, None)[0] for a in args[n:])
                 return Uninterpreted("apply", (out, *rest), expected or UNKNOWN), expected is None
             return out, False
+        ends = self.equiv_sorts(fs)
+        if ends is not None and len(args) == 1:
+            # `σ x` for σ : α ≃ β is `σ.toFun x` (the coercion to a function)
+            arg = self.coerce(self.elab(args[0], ends[0])[0], ends[0], args[0])
+            return Uninterpreted("Prod.fst", (f, arg), ends[1]), False
         targs = tuple(self.elab(a, None)[0] for a in args)
         return Uninterpreted("coe_fn", (f, *targs), expected or UNKNOWN), expected is None
 
@@ -543,6 +548,11 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
             arg = self.coerce(self.elab(args[0], domain)[0], domain, args[0])
             name = "Prod.fst" if forward else "Prod.snd"
             return Uninterpreted(name, (recv, arg), codomain), False
+        if ends is not None and args and (field.isdigit() or field in EQUIV_PROOFS):
+            # Equiv has four fields: σ.3 / σ.4 are proofs (left_inv, right_inv), σ.5 … none
+            why = "a proof is no value" if field in ("3", "4") or field in EQUIV_PROOFS else f"it has no field .{field}"
+            raise self.err(syn, f"ill-typed {self.src(syn)!r}: the fields of {recv.sort} are "
+                                f"toFun (.1), invFun (.2) and the proofs left_inv (.3), right_inv (.4): {why}")
         if field in ("1", "2", "fst", "snd"):
             # a projection applied to arguments (``σ.2 2`` for an ``Equiv``) keeps them
             targs = tuple(self.elab(a, None)[0] for a in args)
@@ -564,6 +574,8 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
 
 #: The fields of an ``Equiv`` that are its two functions: True for α → β, False for β → α.
 EQUIV_FUNCTIONS = {"1": True, "toFun": True, "2": False, "invFun": False, "symm": False}
+#: an ``Equiv``'s fields that are proofs (``σ.3``, ``σ.4``): applied, never a value
+EQUIV_PROOFS = frozenset({"left_inv", "right_inv"})
 
 
 #: how ``Elaborator.elab`` reads each kind of syntax node (anything else: ``opaque_node``)

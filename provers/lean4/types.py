@@ -37,6 +37,12 @@ TYPE_NAMES = {
     "Type": TYPE, "Type*": TYPE, "Type _": TYPE, "Sort*": SORT, "Sort": BOOL,
 }
 
+#: The symbol of each modelled type written by name (``type_name``).
+CANONICAL_TYPE_NAMES = {"Nat": "ℕ", "Int": "ℤ", "Rat": "ℚ", "Real": "ℝ", "Complex": "ℂ"}
+#: Mathlib's infix notations for type constructors, by the constructor they denote.
+TYPE_NOTATIONS = {"≃": "Equiv", "→+*": "RingHom", "→*": "MonoidHom", "→+": "AddMonoidHom",
+                  "≃*": "MulEquiv", "≃+*": "RingEquiv", "≃+": "AddEquiv"}
+
 #: Lean's (non-relaxed) autoImplicit: an unbound single letter, optionally with a numeric
 #: or subscript suffix or primes, in a theorem signature becomes an implicit variable.
 AUTO_BOUND = re.compile(r"^[A-Za-z\u03b1-\u03c9](?:[0-9₀-₉]*)'*$")
@@ -119,8 +125,8 @@ class TypeExpressions:
             if a is None or b is None:
                 return None, True
             if syn.val == "≃":
-                self.equiv_ends[self.src(syn)] = (a, b)
-            return OpaqueSort(self.src(syn)), True
+                self.equiv_ends[self.type_name(syn)] = (a, b)
+            return OpaqueSort(self.type_name(syn)), True
         if k == "prefix" and syn.val == "↥":
             inner = syn.args[0]
             while inner.kind == "paren":
@@ -199,18 +205,42 @@ class TypeExpressions:
         if hname == "Equiv" and len(syn.args) == 3:
             a, b = self.elab_type(syn.args[1]), self.elab_type(syn.args[2])
             if a is not None and b is not None:
-                self.equiv_ends[self.src(syn)] = (a, b)
+                self.equiv_ends[self.type_name(syn)] = (a, b)
         if hname in TYPE_HEADS or hname.split(".")[-1] in TYPE_HEADS:
-            return OpaqueSort(self.src(syn)), True
+            return OpaqueSort(self.type_name(syn)), True
         if hname in PROP_HEADS or hname.split(".")[-1] in PROP_HEADS or hname in NAMES:
             return None, True
         if hname in self.scope or hname in self.defs or hname.startswith("Is"):
             return None, True
         if hname[:1].isupper():
-            return OpaqueSort(self.src(syn)), False
+            return OpaqueSort(self.type_name(syn)), False
         if head.kind == "ident" and head.val in TYPE_NAMES:  # ℝ[X] and friends
             return self.polynomials(syn), True
         return None, True
+
+    def type_name(self, syn: Syn) -> str:
+        """One name per type however it is written, for the opaque sort of a type the IR does
+        not model: ``ℝ ≃ ℝ`` and ``Equiv ℝ ℝ`` (or ``Equiv Real (ℝ)``) are one type, and an
+        alignment only pairs variables of one sort — two names would make the same statement
+        "inequivalent" for its spelling. Notations become their constructor
+        (``TYPE_NOTATIONS``), the modelled types their symbol, redundant parentheses go."""
+        k = syn.kind
+        if k == "paren" and len(syn.args) == 1:
+            return self.type_name(syn.args[0])
+        if k == "ident":
+            return CANONICAL_TYPE_NAMES.get(syn.val, syn.val)
+        if k == "num":
+            return syn.val
+        if k == "app":
+            return " ".join(self._type_argument(a) for a in syn.args)
+        if k == "binop" and len(syn.args) == 2 and (syn.val in TYPE_NOTATIONS or syn.val == "×"):
+            a, b = (self._type_argument(x) for x in syn.args)
+            return f"{TYPE_NOTATIONS[syn.val]} {a} {b}" if syn.val in TYPE_NOTATIONS else f"{a} × {b}"
+        return self.src(syn)  # anything else as written (`V →ₗ[F] W` keeps its field)
+
+    def _type_argument(self, syn: Syn) -> str:
+        name = self.type_name(syn)
+        return f"({name})" if " " in name and not name.startswith(("(", "↥")) else name
 
     def polynomials(self, syn: Syn) -> Sort:
         """``R[X]`` is Mathlib's notation for ``Polynomial R``: one name for both spellings
