@@ -346,6 +346,8 @@ def test_one_type_however_written_is_one_sort(spelling):
     assert str(parse_lean("theorem t (f : ℝ →+* ℝ) : f 1 = 1 := sorry").binders[0].var.sort) == "RingHom ℝ ℝ"
     k = parse_lean("theorem t {K V : Type*} [Field K] [AddCommGroup V] [Module K V] (T : V →ₗ[K] V) : T = T := sorry")
     assert "[K]" in str(k.binders[-1].var.sort)
+    pnat = [parse_lean(f"theorem t (n : {t}) : n = n := sorry").binders[0].var.sort for t in ("ℕ+", "PNat")]
+    assert pnat[0] == pnat[1]
 
 
 @pytest.mark.parametrize("field", ["3", "4", "5", "left_inv"])

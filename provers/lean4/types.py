@@ -39,6 +39,8 @@ TYPE_NAMES = {
 
 #: The symbol of each modelled type written by name (``type_name``).
 CANONICAL_TYPE_NAMES = {"Nat": "ℕ", "Int": "ℤ", "Rat": "ℚ", "Real": "ℝ", "Complex": "ℂ"}
+#: Mathlib's notations for the number types the IR does not model, by the type's name.
+NOTATION_TYPES = {"ℝ≥0∞": "ENNReal", "ℕ∞": "ENat", "ℕ+": "PNat"}
 #: Mathlib's infix notations for type constructors, by the constructor they denote.
 TYPE_NOTATIONS = {"≃": "Equiv", "→+*": "RingHom", "→*": "MonoidHom", "→+": "AddMonoidHom",
                   "≃*": "MulEquiv", "≃+*": "RingEquiv", "≃+": "AddEquiv"}
@@ -146,7 +148,7 @@ class TypeExpressions:
         if name in ("ℝ≥0", "NNReal"):
             return OpaqueSort("NNReal"), True
         if name in ("ℝ≥0∞", "ENNReal", "EReal", "ℕ∞", "ENat", "ℕ+", "PNat"):
-            return OpaqueSort(name), True
+            return OpaqueSort(NOTATION_TYPES.get(name, name)), True  # one sort per type
         if name in self.scope:
             v = self.scope[name]
             if is_universe(v.sort):
