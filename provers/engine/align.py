@@ -32,7 +32,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from provers.deadline import Deadline
-from provers.engine.normal import NormalForm
+from provers.engine.normal import NormalForm, sort_mentions
 from provers.ir import (
     COMMUTATIVE,
     App,
@@ -169,6 +169,8 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | N
     universes, the instance binders and the sorts of the object variables agree (binder order
     first; auto-bound ``α β`` are bound in order of use, not as ``{X Y}`` are written). Returns
     (the renamed Bs, failure reason or None); a verdict of inequivalence needs every one ruled out."""
+    if not a.types and not b.types:
+        return _schematic_types_matched(a, b), None
     if len(a.types) != len(b.types):
         return [b], f"type variables differ: {len(a.types)} vs {len(b.types)}"
     for ta, tb in zip(a.types, b.types, strict=True):
@@ -189,6 +191,29 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | N
         return [first or b], "instance binders differ"
     same_sorts = [b2 for b2 in fits if sorted(repr(v.sort) for _, v in b2.prefix) == sa]
     return same_sorts or fits, None
+
+
+def schematic_types(nf: NormalForm) -> list[str]:
+    """Isabelle's type variables (``'a``, ``'t3`` inferred for a name never fixed) in the sorts
+    of ``nf``'s variables, in order of first use."""
+    out: dict[str, None] = {}
+    for _, v in nf.prefix:
+        out.update(dict.fromkeys(sorted(n for n in sort_mentions(v.sort) if n.startswith("'"))))
+    return list(out)
+
+
+def _schematic_types_matched(a: NormalForm, b: NormalForm) -> list[NormalForm]:
+    """B with its schematic type variables renamed to A's, once per correspondence under which
+    the variables' sorts agree (all of them when none does). A statement holds at every
+    instance of its type variables, so their names mean nothing: ``'t3`` and ``'t2`` are the
+    counters of two inferences of one statement (its assumptions in another order)."""
+    ta, tb = schematic_types(a), schematic_types(b)
+    if not ta or len(ta) != len(tb):
+        return [b]
+    sa = sorted(repr(v.sort) for _, v in a.prefix)
+    renamed = [rename_types(b, dict(zip(order, ta, strict=True)))
+               for order in itertools.islice(itertools.permutations(tb), MAX_TYPE_ORDERS)]
+    return [b2 for b2 in renamed if sorted(repr(v.sort) for _, v in b2.prefix) == sa] or [b]
 
 
 def drop_unused(nf: NormalForm) -> NormalForm:

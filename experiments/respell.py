@@ -1,0 +1,214 @@
+"""Respellings of real statements that cannot change their meaning, checked against the original.
+
+Why: a verdict depends on how the frontends read text, and a reading that depends on the
+spelling is unsound. Stop 59 found one: ``Equiv ℝ ℝ`` and ``ℝ ≃ ℝ`` were named as two opaque
+sorts, so a statement written both ways was "inequivalent" to itself under ``sae``. Every
+statement of the data is rewritten in ways Lean or Isabelle read identically and checked against
+its original: ``inequivalent`` is a soundness bug (each listed), ``inconclusive`` or a parse
+error of the respelled text a gap of the frontends.
+
+Lean (on the tokens of the statement, up to ``:=``): ASCII for the Unicode operators (``<=``,
+``->``, ``!=``, ``fun x =>``), the number types by name (``Real`` for ``ℝ``), every hypothesis
+name replaced (``h₀`` → ``hyp_h₀``), binder groups split (``(x y : ℝ)`` → ``(x : ℝ) (y : ℝ)``),
+the first two hypotheses swapped. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
+``~=``), ``fixes x y :: real`` split into one ``fixes`` per name, assumption labels renamed, the
+first two assumptions swapped.
+
+    .venv/bin/python experiments/respell.py ../shared/data/minif2f_lean4.jsonl \\
+        ../shared/data/lean_pairs_gted.jsonl ../shared/data/isabelle_math_400.jsonl --out /tmp/respell.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tqdm import tqdm  # noqa: E402
+
+from provers import ParseError, parse  # noqa: E402
+from provers.engine.equivalence import check_equivalence  # noqa: E402
+from provers.ir import Hypothesis  # noqa: E402
+from provers.lean4.lexer import Token, tokenize  # noqa: E402
+
+#: Lean's ASCII spellings of its Unicode operators (each token by its source text).
+LEAN_ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "→": "->", "↔": "<->", "∧": "/\\", "∨": "\\/", "↦": "=>", "λ": "fun"}
+LEAN_TYPE_NAMES = {"ℝ": "Real", "ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℂ": "Complex"}
+
+#: Isabelle's ASCII spellings of its symbols.
+ISABELLE_ASCII = {"\\<le>": "<=", "\\<ge>": ">=", "\\<noteq>": "~=", "\\<longrightarrow>": "-->",
+                  "\\<and>": "&", "\\<or>": "|", "\\<not>": "~", "\\<forall>": "ALL ", "\\<exists>": "EX ",
+                  "\\<Rightarrow>": "=>", "\\<lambda>": "%"}
+
+
+def _statement_tokens(text: str) -> list[Token]:
+    """The tokens of a Lean statement before its proof (``:=``)."""
+    tokens = tokenize(text)
+    for i, t in enumerate(tokens):
+        if t.text == ":=":
+            return tokens[:i]
+    return [t for t in tokens if t.kind != "eof"]
+
+
+def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _binder_groups(tokens: list[Token]) -> Iterator[tuple[int, int]]:
+    """(index of ``(``, index of its ``)``) of the theorem's top-level binder groups."""
+    depth, start = 0, None
+    for i, t in enumerate(tokens):
+        if t.text in ("(", "{", "⦃") or t.text.startswith("["):  # `[ZMOD n]` opens with its name
+            if depth == 0:
+                start = i
+            depth += 1
+        elif t.text in (")", "}", "]", "⦄"):
+            depth -= 1
+            if depth == 0 and start is not None and tokens[start].text == "(":
+                yield start, i
+        elif depth == 0 and t.text == ":" and start is not None:
+            return  # the conclusion starts
+
+
+def lean_respellings(text: str) -> dict[str, str]:
+    tokens = _statement_tokens(text)
+    out: dict[str, str] = {}
+    source = [text[t.pos:t.end] for t in tokens]
+    ascii_spans = [(t.pos, t.end, LEAN_ASCII[s]) for t, s in zip(tokens, source, strict=True) if s in LEAN_ASCII]
+    if ascii_spans:
+        out["ascii operators"] = _replaced(text, [(a, b, f" {n} ") for a, b, n in ascii_spans])
+    names = [(t.pos, t.end, LEAN_TYPE_NAMES[s]) for t, s in zip(tokens, source, strict=True)
+             if t.kind == "ident" and s in LEAN_TYPE_NAMES]
+    if names:
+        out["type names"] = _replaced(text, names)
+    groups = list(_binder_groups(tokens))
+    hyps = {tokens[i + 1].text for i, j in groups if j > i + 2 and tokens[i + 2].text == ":"} & _hypothesis_names(text)
+    if hyps:
+        out["hypothesis names"] = _replaced(text, [(t.pos, t.end, f"hyp_{t.text}") for t in tokens
+                                                   if t.kind == "ident" and t.text in hyps])
+    split = []
+    for i, j in groups:
+        colon = next((k for k in range(i + 1, j) if tokens[k].text == ":"), None)
+        if colon is not None and colon > i + 2 and all(tokens[k].kind == "ident" for k in range(i + 1, colon)):
+            ty = text[tokens[colon + 1].pos:tokens[j - 1].end]
+            split.append((tokens[i].pos, tokens[j].end, " ".join(f"({tokens[k].text} : {ty})" for k in range(i + 1, colon))))
+    if split:
+        out["binder groups split"] = _replaced(text, split)
+    adjacent = [(g, h) for g, h in itertools.pairwise(groups) if tokens[g[0] + 1].text in hyps and tokens[h[0] + 1].text in hyps]
+    if adjacent:  # two hypotheses with no binder between them: neither can mention what the other binds
+        (i1, j1), (i2, j2) = adjacent[0]
+        first, second = text[tokens[i1].pos:tokens[j1].end], text[tokens[i2].pos:tokens[j2].end]
+        out["hypotheses swapped"] = _replaced(text, [(tokens[i1].pos, tokens[j1].end, second),
+                                                     (tokens[i2].pos, tokens[j2].end, first)])
+    return out
+
+
+def _hypothesis_names(text: str) -> set[str]:
+    """The names the parsed statement gives its hypotheses (a variable named ``h`` is none)."""
+    try:
+        st = parse(text, "lean4")
+    except ParseError:
+        return set()
+    return {b.name for b in st.binders if isinstance(b, Hypothesis) and b.name}
+
+
+_FIXES = re.compile(r'(\b(?:fixes|and)\s+)((?:[A-Za-z_]\w*\s+)+[A-Za-z_]\w*)(\s*::\s*("[^"]*"|\w+))')
+_LABEL = re.compile(r'(\b(?:assumes|and)\s+)([A-Za-z_]\w*)(\s*:(?!:))')
+_ASSUMPTION = re.compile(r'(?:assumes|and)\s+(?:[A-Za-z_]\w*\s*:(?!:)\s*)?("[^"]*")')
+
+
+def isabelle_respellings(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    ascii_text = text
+    for sym, ascii in ISABELLE_ASCII.items():
+        ascii_text = ascii_text.replace(sym, ascii)
+    if ascii_text != text:
+        out["ascii symbols"] = ascii_text
+    split = _FIXES.sub(lambda m: m.group(1) + " and ".join(f"{n}{m.group(3)}" for n in m.group(2).split()), text)
+    if split != text:
+        out["fixes split"] = split
+    relabelled = _LABEL.sub(lambda m: f"{m.group(1)}lab_{m.group(2)}{m.group(3)}", text)
+    if relabelled != text:
+        out["labels renamed"] = relabelled
+    quoted = [m.span(1) for m in _ASSUMPTION.finditer(text)]
+    if len(quoted) >= 2:
+        (a0, a1), (b0, b1) = quoted[:2]
+        out["assumptions swapped"] = text[:a0] + text[b0:b1] + text[a1:b0] + text[a0:a1] + text[b1:]
+    return out
+
+
+RESPELLINGS: dict[str, Callable[[str], dict[str, str]]] = {"lean4": lean_respellings, "isabelle": isabelle_respellings}
+
+
+def statements(path: Path) -> Iterator[tuple[str, str, str]]:
+    """(id, language, text) of every statement a data file holds (candidates, references)."""
+    for row in map(json.loads, path.open()):
+        language = row.get("language") or ("isabelle" if "isabelle" in path.name else "lean4")
+        texts = [row[k] for k in ("formal", "reference") if isinstance(row.get(k), str)]
+        texts += [c["formal"] for c in row.get("candidates", []) if isinstance(c.get("formal"), str)]
+        for i, t in enumerate(dict.fromkeys(texts)):
+            yield f"{row.get('id', '?')}#{i}", language, t
+
+
+def check(text: str, language: str, relations: tuple[str, ...], timeout: float) -> list[dict]:
+    """Each respelling of ``text`` against it, under each relation (statements that do not parse
+    are skipped: their respellings have nothing to agree with)."""
+    try:
+        original = parse(text, language)
+    except ParseError:
+        return []
+    rows = []
+    for kind, respelled in RESPELLINGS[language](text).items():
+        try:
+            other = parse(respelled, language)
+        except ParseError as e:
+            rows.append({"respelling": kind, "status": "parse error", "reason": str(e)[:200]})
+            continue
+        for relation in relations:
+            v = check_equivalence(original, other, relation=relation, timeout=timeout, language=language)
+            rows.append({"respelling": kind, "relation": relation, "status": v.status, "reason": v.reason[:300]})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("data", nargs="+", type=Path, help="JSONL files of statements (candidates, references)")
+    ap.add_argument("--relations", default="sae,symbolic", help="relations to check under (comma-separated)")
+    ap.add_argument("--timeout", type=float, default=1.0, help="seconds per solver call")
+    ap.add_argument("--limit", type=int, default=0, help="at most this many statements per file (0: all)")
+    ap.add_argument("--out", type=Path, help="one JSON line per respelling checked")
+    args = ap.parse_args(argv)
+    relations = tuple(args.relations.split(","))
+    todo = [s for path in args.data for k, s in enumerate(statements(path)) if not args.limit or k < args.limit]
+    counts: collections.Counter = collections.Counter()
+    unsound = []
+    out = args.out.open("w") if args.out else None
+    for sid, language, text in tqdm(todo, desc="respellings", unit="statement"):
+        for row in check(text, language, relations, args.timeout):
+            row = {"id": sid, **row}
+            counts[(row["respelling"], row.get("relation", "-"), row["status"])] += 1
+            if row["status"] == "inequivalent":
+                unsound.append(row)
+            if out:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print("| respelling | relation | equivalent | inconclusive | inequivalent | parse error |")
+    print("|---|---|---:|---:|---:|---:|")
+    for kind, relation in sorted({(k, r) for k, r, _ in counts}):
+        c = {s: counts[(kind, relation, s)] for s in ("equivalent", "inconclusive", "inequivalent", "parse error")}
+        print(f"| {kind} | {relation} | {c['equivalent']} | {c['inconclusive']} | {c['inequivalent']} | {c['parse error']} |")
+    for row in unsound:
+        print("UNSOUND", row["id"], row["respelling"], row["relation"], row["reason"][:200])
+    return 1 if unsound else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
