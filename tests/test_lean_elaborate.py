@@ -398,3 +398,22 @@ def test_the_norm_is_abs_on_numbers_and_the_modulus_on_complex_numbers():
     a = "theorem t (z : ℂ) (h : abs z = 1) : (abs (1 + z)) ^ 2 + (abs (1 - z)) ^ 2 = 4 := sorry"
     b = "theorem t (z : ℂ) (hz : ‖z‖ = 1) : ‖(1 + z)‖ ^ 2 + ‖(1 - z)‖ ^ 2 = 4 := sorry"
     assert provers.check_equivalence(a, b, relation="sae", timeout=1.0, language="lean4").status == "equivalent"
+
+
+def test_spellings_of_set_types_and_instance_arguments_are_one_reading():
+    """Found by ``experiments/respell.py`` on ProofNet: ``↥(closure {x | x = a ∨ x = b})`` was
+    named by its text (``∨`` and ``\\/`` two sorts), ``[NormedSpace ℝ (Fin m → ℝ)]`` and its
+    ``Real`` spelling two instances, ``(x : ↑(I ⊓ J))`` a hypothesis named x."""
+    from provers import check_equivalence
+    from provers.ir import Hypothesis, VarBinder
+
+    g = ("theorem t {G : Type*} [Group G] (a b : G) (x y : ↥(Subgroup.closure {x | x = a ∨ x = b})) "
+         ": x * y = y * x := sorry")
+    assert check_equivalence(g, g.replace("∨", "\\/"), relation="sae", timeout=1.0, language="lean4").status == "equivalent"
+    n = "theorem t (m : ℕ) {X : Type*} [NormedSpace ℝ ((Fin m) → ℝ)] : IsCompact (Metric.closedBall (0 : X) 1) := sorry"
+    assert check_equivalence(n, n.replace("ℝ", "Real"), relation="sae", timeout=1.0, language="lean4").status == "equivalent"
+    ideal = parse_lean("theorem t {R : Type*} [CommRing R] (I J : Ideal R) (x : ↑(I ⊓ J)) : x = x := sorry")
+    assert [b.var.name for b in ideal.binders if isinstance(b, VarBinder)][-1] == "x"
+    assert not [b for b in ideal.binders if isinstance(b, Hypothesis) and b.name == "x"]
+    with pytest.raises(ParseError, match="not a function"):
+        parse_lean("theorem t (a : ℕ (q : ℕ) → ℝ) : a 1 = 1 := sorry")

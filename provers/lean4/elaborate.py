@@ -78,7 +78,7 @@ from provers.lean4.sorts import (
 )
 from provers.lean4.specials import Specials
 from provers.lean4.syntax import Syn
-from provers.lean4.types import AUTO_BOUND, TYPE_NAMES, TypeExpressions
+from provers.lean4.types import AUTO_BOUND, CANONICAL_TYPE_NAMES, TYPE_NAMES, TypeExpressions
 
 MAX_STEPS = 300_000
 
@@ -211,7 +211,7 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
             if op in ("→", "->"):
                 ts, certain = self.type_or_prop(syn.args[0])
                 if ts is not None and certain and ts != BOOL:
-                    return Uninterpreted(self.src(syn), (), TYPE), False  # a function type as a term
+                    return Uninterpreted(self.type_name(syn), (), TYPE), False  # a function type as a term
             a, b = self.prop(syn.args[0]), self.prop(syn.args[1])
             return self.mk(LOGIC[op], (a, b), syn), False
         return self.elab_setop(syn, expected)
@@ -346,7 +346,7 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
                 return app_sorted("set_of", expected), False
             return Uninterpreted("∅", (), expected or UNKNOWN), expected is None
         if name in TYPE_NAMES and not args:
-            return Uninterpreted(name, (), TYPE), False
+            return Uninterpreted(CANONICAL_TYPE_NAMES.get(name, name), (), TYPE), False
         return self.generic(syn, name, args, expected)
 
     def defined(self, syn: Syn, d, args: tuple[Syn, ...], expected: Sort | None) -> Res:

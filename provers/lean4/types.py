@@ -27,6 +27,7 @@ from provers.ir import (
     Sort,
     is_universe,
 )
+from provers.ir.display import show
 from provers.lean4.names import NAMES, PROP_HEADS, TYPE_HEADS
 from provers.lean4.sorts import modelled
 from provers.lean4.syntax import Syn
@@ -41,6 +42,8 @@ TYPE_NAMES = {
 CANONICAL_TYPE_NAMES = {"Nat": "ℕ", "Int": "ℤ", "Rat": "ℚ", "Real": "ℝ", "Complex": "ℂ"}
 #: Mathlib's notations for the number types the IR does not model, by the type's name.
 NOTATION_TYPES = {"ℝ≥0∞": "ENNReal", "ℕ∞": "ENat", "ℕ+": "PNat"}
+#: Infix type formers kept as infixes (one spelling each).
+_TYPE_INFIXES = {"×": "×", "→": "→", "->": "→"}
 #: Mathlib's infix notations for type constructors, by the constructor they denote.
 TYPE_NOTATIONS = {"≃": "Equiv", "→+*": "RingHom", "→*": "MonoidHom", "→+": "AddMonoidHom",
                   "≃*": "MulEquiv", "≃+*": "RingEquiv", "≃+": "AddEquiv"}
@@ -88,7 +91,7 @@ class TypeExpressions:
         except ParseError:
             return None
         if isinstance(t.sort, SetSort) or not modelled(t.sort) or is_universe(t.sort):
-            return OpaqueSort(f"↥{self.src(syn)}")
+            return OpaqueSort(f"↥{show(t)}")
         return None
 
     def elab_type(self, syn: Syn) -> Sort | None:
@@ -135,7 +138,11 @@ class TypeExpressions:
                 inner = inner.args[0]
             if inner.kind == "ident" and inner.val in self.defs:
                 return OpaqueSort("↥" + self.defs[inner.val].symbol), True
-            return OpaqueSort("↥" + self.src(inner)), True
+            return OpaqueSort(self.set_type_name(inner)), True
+        if k == "prefix" and syn.val == "↑" and not self._proposition(syn.args[0]):
+            # `(x : ↑(I ⊓ J))`: a subobject coerced to its type (CoeSort), as `↥`; a Bool
+            # coerced to a proposition (`↑b`) stays a hypothesis
+            return self.type_or_prop(Syn("prefix", syn.pos, syn.end, "↥", syn.args))
         if k == "other" and syn.val == "subtype":
             return OpaqueSort(self.src(syn)), True
         return None, True
@@ -214,6 +221,8 @@ class TypeExpressions:
             return None, True
         if hname in self.scope or hname in self.defs or hname.startswith("Is"):
             return None, True
+        if hname in TYPE_NAMES and TYPE_NAMES[hname] not in (TYPE, SORT):  # `ℕ (q : ℕ)`: no type family
+            raise self.err(syn, f"ill-typed {self.src(syn)!r}: the type {hname} is not a function")
         if hname[:1].isupper():
             return OpaqueSort(self.type_name(syn)), False
         if head.kind == "ident" and head.val in TYPE_NAMES:  # ℝ[X] and friends
@@ -235,10 +244,29 @@ class TypeExpressions:
             return syn.val
         if k == "app":
             return " ".join(self._type_argument(a) for a in syn.args)
-        if k == "binop" and len(syn.args) == 2 and (syn.val in TYPE_NOTATIONS or syn.val == "×"):
+        if k == "binop" and len(syn.args) == 2 and (syn.val in TYPE_NOTATIONS or syn.val in _TYPE_INFIXES):
             a, b = (self._type_argument(x) for x in syn.args)
-            return f"{TYPE_NOTATIONS[syn.val]} {a} {b}" if syn.val in TYPE_NOTATIONS else f"{a} × {b}"
+            if syn.val in TYPE_NOTATIONS:
+                return f"{TYPE_NOTATIONS[syn.val]} {a} {b}"
+            return f"{a} {_TYPE_INFIXES[syn.val]} {b}"
         return self.src(syn)  # anything else as written (`V →ₗ[F] W` keeps its field)
+
+    def _proposition(self, syn: Syn) -> bool:
+        """Whether ``syn`` elaborates to a truth value (or cannot be read at all)."""
+        try:
+            t, _ = self.elab(syn, None)
+        except ParseError:
+            return True
+        return t.sort == BOOL
+
+    def set_type_name(self, syn: Syn) -> str:
+        """``↥S`` for a set or subobject used as a type, S named by its elaborated term (the
+        spellings of one set, ``∨`` or ``\\/``, are one type), else as written."""
+        try:
+            t, _ = self.elab(syn, None)
+        except ParseError:
+            return f"↥{self.src(syn)}"
+        return f"↥{show(t)}"
 
     def _type_argument(self, syn: Syn) -> str:
         name = self.type_name(syn)
