@@ -10,8 +10,8 @@ error of the respelled text a gap of the frontends.
 Lean (on the tokens of the statement, up to ``:=``): ASCII for the Unicode operators (``<=``,
 ``->``, ``!=``, ``fun x =>``), the number types by name (``Real`` for ``ℝ``), every hypothesis
 name replaced (``h₀`` → ``hyp_h₀``), binder groups split (``(x y : ℝ)`` → ``(x : ℝ) (y : ℝ)``),
-the first two hypotheses swapped. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
-``~=``), ``fixes x y :: real`` split into one ``fixes`` per name, assumption labels renamed, the
+two adjacent hypotheses swapped, ``∑ x ∈ s`` for ``∑ x in s``, ``√x`` for ``Real.sqrt x``. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
+``~=``), ``x\\<^sup>2`` for ``x^2``, ``fixes x y :: real`` split into one ``fixes`` per name, assumption labels renamed, the
 first two assumptions swapped.
 
     .venv/bin/python experiments/respell.py ../shared/data/minif2f_lean4.jsonl \\
@@ -64,7 +64,8 @@ def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
 
 
 def _binder_groups(tokens: list[Token]) -> Iterator[tuple[int, int]]:
-    """(index of ``(``, index of its ``)``) of the theorem's top-level binder groups."""
+    """(index of the opening bracket, index of its closing one) of the theorem's top-level
+    binder groups: ``(x : ℝ)``, ``{n : ℕ}``, ``[Group G]``."""
     depth, start = 0, None
     for i, t in enumerate(tokens):
         if t.text in ("(", "{", "⦃") or t.text.startswith("["):  # `[ZMOD n]` opens with its name
@@ -73,7 +74,7 @@ def _binder_groups(tokens: list[Token]) -> Iterator[tuple[int, int]]:
             depth += 1
         elif t.text in (")", "}", "]", "⦄"):
             depth -= 1
-            if depth == 0 and start is not None and tokens[start].text == "(":
+            if depth == 0 and start is not None:
                 yield start, i
         elif depth == 0 and t.text == ":" and start is not None:
             return  # the conclusion starts
@@ -91,18 +92,31 @@ def lean_respellings(text: str) -> dict[str, str]:
     if names:
         out["type names"] = _replaced(text, names)
     groups = list(_binder_groups(tokens))
-    hyps = {tokens[i + 1].text for i, j in groups if j > i + 2 and tokens[i + 2].text == ":"} & _hypothesis_names(text)
+    hyps = {tokens[i + 1].text for i, j in groups if j > i + 2 and tokens[i + 2].text == ":"
+            and tokens[i].text == "("} & _hypothesis_names(text)
     if hyps:
         out["hypothesis names"] = _replaced(text, [(t.pos, t.end, f"hyp_{t.text}") for t in tokens
                                                    if t.kind == "ident" and t.text in hyps])
     split = []
     for i, j in groups:
         colon = next((k for k in range(i + 1, j) if tokens[k].text == ":"), None)
-        if colon is not None and colon > i + 2 and all(tokens[k].kind == "ident" for k in range(i + 1, colon)):
+        if tokens[i].text == "(" and colon is not None and colon > i + 2 \
+                and all(tokens[k].kind == "ident" for k in range(i + 1, colon)):
             ty = text[tokens[colon + 1].pos:tokens[j - 1].end]
             split.append((tokens[i].pos, tokens[j].end, " ".join(f"({tokens[k].text} : {ty})" for k in range(i + 1, colon))))
     if split:
         out["binder groups split"] = _replaced(text, split)
+    big = [tokens[k + 2] for k in range(len(tokens) - 2)
+           if tokens[k].text in ("∑", "∏") and tokens[k + 1].kind == "ident" and tokens[k + 2].text == "in"]
+    if big:
+        out["∑ x ∈ s"] = _replaced(text, [(t.pos, t.end, "∈") for t in big])
+    roots = []
+    for k, t in enumerate(tokens[:-1]):
+        nxt = tokens[k + 1]
+        if t.text == "Real.sqrt" and (nxt.kind in ("ident", "num") or nxt.text == "("):
+            roots.append((t.pos, nxt.pos, "√"))
+    if roots:
+        out["√ notation"] = _replaced(text, roots)
     adjacent = [(g, h) for g, h in itertools.pairwise(groups) if tokens[g[0] + 1].text in hyps and tokens[h[0] + 1].text in hyps]
     if adjacent:  # two hypotheses with no binder between them: neither can mention what the other binds
         (i1, j1), (i2, j2) = adjacent[0]
@@ -133,13 +147,17 @@ def isabelle_respellings(text: str) -> dict[str, str]:
         ascii_text = ascii_text.replace(sym, ascii)
     if ascii_text != text:
         out["ascii symbols"] = ascii_text
+    sup = re.sub(r"\^([0-9])(?![0-9])", r"\\<^sup>\1", text)
+    if sup != text:
+        out["superscript powers"] = sup
     split = _FIXES.sub(lambda m: m.group(1) + " and ".join(f"{n}{m.group(3)}" for n in m.group(2).split()), text)
     if split != text:
         out["fixes split"] = split
     relabelled = _LABEL.sub(lambda m: f"{m.group(1)}lab_{m.group(2)}{m.group(3)}", text)
     if relabelled != text:
         out["labels renamed"] = relabelled
-    quoted = [m.span(1) for m in _ASSUMPTION.finditer(text)]
+    shows = re.search(r"\bshows\b", text)
+    quoted = [m.span(1) for m in _ASSUMPTION.finditer(text) if shows is None or m.end() <= shows.start()]
     if len(quoted) >= 2:
         (a0, a1), (b0, b1) = quoted[:2]
         out["assumptions swapped"] = text[:a0] + text[b0:b1] + text[a1:b0] + text[a0:a1] + text[b1:]
