@@ -43,7 +43,7 @@ LEAN_ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "→": "->", "↔": "<->", 
 LEAN_TYPE_NAMES = {"ℝ": "Real", "ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℂ": "Complex"}
 
 #: Isabelle's ASCII spellings of its symbols.
-ISABELLE_ASCII = {"\\<le>": "<=", "\\<ge>": ">=", "\\<noteq>": "~=", "\\<longrightarrow>": "-->",
+ISABELLE_ASCII = {"\\<exists>!": "EX! ", "\\<le>": "<=", "\\<ge>": ">=", "\\<noteq>": "~=", "\\<longrightarrow>": "-->",
                   "\\<and>": "&", "\\<or>": "|", "\\<not>": "~", "\\<forall>": "ALL ", "\\<exists>": "EX ",
                   "\\<Rightarrow>": "=>", "\\<lambda>": "%"}
 

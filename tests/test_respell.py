@@ -84,3 +84,16 @@ def test_respellings_composed_never_change_a_verdict(text, kinds):
 
 def test_every_language_has_respellings():
     assert set(RESPELLINGS) == {"lean4", "isabelle"}
+
+
+def test_type_variables_only_terms_mention_and_ascii_binders():
+    """``continuous_on UNIV f`` leaves UNIV's element type to inference (``'t2`` or ``'t8``
+    by the order of the assumptions: ``algebra/problem_753``); ``EX! r.`` is ASCII for ``∃!``."""
+    text = ('theorem fixes x a :: real and f :: "real \\<Rightarrow> real" assumes h0 : "continuous_on UNIV f" '
+            'and h1 : "\\<forall> x. f x = (if x \\<le> a then 5 * x powr 2 + 2 else 11 * x)" shows "a = 1 / 5"')
+    swapped = isabelle_respellings(text)["assumptions swapped"]
+    assert provers.check_equivalence(text, swapped, relation="sae", language="isabelle", timeout=1.0).status == "equivalent"
+    unique = 'theorem fixes x :: real assumes "\\<exists>! r. r * r = x" shows "x = 0"'
+    ascii_unique = isabelle_respellings(unique)["ascii symbols"]
+    assert "EX!" in ascii_unique
+    assert provers.check_equivalence(unique, ascii_unique, relation="sae", language="isabelle", timeout=1.0).status == "equivalent"

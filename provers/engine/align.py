@@ -50,6 +50,7 @@ from provers.ir import (
     map_term,
     product_sort,
     provably_inhabited,
+    subterms,
 )
 
 _BIG = 1e6
@@ -195,10 +196,13 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | N
 
 def schematic_types(nf: NormalForm) -> list[str]:
     """Isabelle's type variables (``'a``, ``'t3`` inferred for a name never fixed) in the sorts
-    of ``nf``'s variables, in order of first use."""
+    of ``nf``'s variables, then of its terms, in order of first use."""
     out: dict[str, None] = {}
     for _, v in nf.prefix:
         out.update(dict.fromkeys(sorted(n for n in sort_mentions(v.sort) if n.startswith("'"))))
+    for t in (*nf.premises, nf.conclusion):  # `continuous_on UNIV f`: UNIV's 't2 nothing else fixes
+        for sub in subterms(t):
+            out.update(dict.fromkeys(sorted(n for n in sort_mentions(sub.sort) if n.startswith("'"))))
     return list(out)
 
 

@@ -125,6 +125,8 @@ def tokenize(text: str, start: int, end: int) -> list[Token]:
             continue
         if _is_letter(c) or (c == "_" and i + 1 < end and _is_ident_char(text[i + 1])):
             i, j = _name_span(text, i, end)
+            if text[i:j] == "EX" and j < end and text[j] == "!":
+                j += 1  # `EX! x. P x`: ASCII for ∃!
             toks.append(Token("ident", text[i:j], i))
             i = j
             continue

@@ -171,11 +171,14 @@ class TermParser:
     def infix(self, t: Token, lhs: Syn, rbp: int) -> Syn:
         """``lhs op rhs`` after the operator token ``t``; ``$``, ``<|``, ``|>`` are application
         and ``a /. b`` is ``((a / b : ℚ))``."""
+        field = None
         if t.text in ("→ₗ", "≃ₗ", "→L", "→ᵃ") and self.at("["):  # V →ₗ[F] W
             self.advance()
-            self.expr(0)
+            field = self.expr(0)
             self.expect("]")
         rhs = self.expr(rbp)
+        if field is not None:
+            return self.grown(Syn("binop", lhs.pos, rhs.end, t.text, (lhs, rhs), extra={"field": field}))
         if t.text in ("$", "<|"):  # f $ x is application
             args = (*lhs.args, rhs) if lhs.kind == "app" else (lhs, rhs)
             return Syn("app", lhs.pos, rhs.end, "", args)

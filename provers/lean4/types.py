@@ -244,12 +244,15 @@ class TypeExpressions:
             return syn.val
         if k == "app":
             return " ".join(self._type_argument(a) for a in syn.args)
+        if k == "binop" and len(syn.args) == 2 and "field" in syn.extra:  # V →ₗ[F] W
+            a, b = (self._type_argument(x) for x in syn.args)
+            return f"{a} {syn.val}[{self.type_name(syn.extra['field'])}] {b}"
         if k == "binop" and len(syn.args) == 2 and (syn.val in TYPE_NOTATIONS or syn.val in _TYPE_INFIXES):
             a, b = (self._type_argument(x) for x in syn.args)
             if syn.val in TYPE_NOTATIONS:
                 return f"{TYPE_NOTATIONS[syn.val]} {a} {b}"
             return f"{a} {_TYPE_INFIXES[syn.val]} {b}"
-        return self.src(syn)  # anything else as written (`V →ₗ[F] W` keeps its field)
+        return self.src(syn)  # anything else as written
 
     def _proposition(self, syn: Syn) -> bool:
         """Whether ``syn`` elaborates to a truth value (or cannot be read at all)."""
