@@ -417,3 +417,13 @@ def test_spellings_of_set_types_and_instance_arguments_are_one_reading():
     assert not [b for b in ideal.binders if isinstance(b, Hypothesis) and b.name == "x"]
     with pytest.raises(ParseError, match="not a function"):
         parse_lean("theorem t (a : ℕ (q : ℕ) → ℝ) : a 1 = 1 := sorry")
+
+
+def test_a_type_only_its_text_describes_is_named_in_one_spelling():
+    """``{p : ℤ // Squarefree p}`` and ``{p : Int // Squarefree p}`` are one subtype (ProofNet
+    ``exercise_2_27a`` respelled was inconclusive against itself)."""
+    from provers import check_equivalence
+
+    a = "theorem t : ¬ Summable (λ i : {p : ℤ // Squarefree p} => (1 : ℚ) / i) := sorry"
+    b = "theorem t : ¬ Summable (fun i : {p : Int // Squarefree p} => (1 : Rat) / i) := sorry"
+    assert check_equivalence(a, b, relation="sae", timeout=1.0, language="lean4").status == "equivalent"

@@ -28,6 +28,7 @@ from provers.ir import (
     is_universe,
 )
 from provers.ir.display import show
+from provers.lean4.lexer import tokenize
 from provers.lean4.names import NAMES, PROP_HEADS, TYPE_HEADS
 from provers.lean4.sorts import modelled
 from provers.lean4.syntax import Syn
@@ -42,6 +43,8 @@ TYPE_NAMES = {
 CANONICAL_TYPE_NAMES = {"Nat": "ℕ", "Int": "ℤ", "Rat": "ℚ", "Real": "ℝ", "Complex": "ℂ"}
 #: Mathlib's notations for the number types the IR does not model, by the type's name.
 NOTATION_TYPES = {"ℝ≥0∞": "ENNReal", "ℕ∞": "ENat", "ℕ+": "PNat"}
+#: One spelling per token in ``canonical_text``.
+_CANONICAL_TOKENS = {**CANONICAL_TYPE_NAMES, "->": "→", "<->": "↔", "!=": "≠", "<=": "≤", ">=": "≥", "fun": "λ", "=>": "↦"}
 #: Infix type formers kept as infixes (one spelling each).
 _TYPE_INFIXES = {"×": "×", "→": "→", "->": "→"}
 #: Mathlib's infix notations for type constructors, by the constructor they denote.
@@ -144,7 +147,7 @@ class TypeExpressions:
             # coerced to a proposition (`↑b`) stays a hypothesis
             return self.type_or_prop(Syn("prefix", syn.pos, syn.end, "↥", syn.args))
         if k == "other" and syn.val == "subtype":
-            return OpaqueSort(self.src(syn)), True
+            return OpaqueSort(self.canonical_text(syn)), True
         return None, True
 
     def ident_type(self, name: str, syn: Syn) -> tuple[Sort | None, bool]:
@@ -252,7 +255,13 @@ class TypeExpressions:
             if syn.val in TYPE_NOTATIONS:
                 return f"{TYPE_NOTATIONS[syn.val]} {a} {b}"
             return f"{a} {_TYPE_INFIXES[syn.val]} {b}"
-        return self.src(syn)  # anything else as written
+        return self.canonical_text(syn)
+
+    def canonical_text(self, syn: Syn) -> str:
+        """``syn``'s tokens in one spelling each (``Int`` as ``ℤ``, ``->`` as ``→``), one space
+        apart: the name of a type only its text describes (``{p : ℤ // Squarefree p}``)."""
+        tokens = tokenize(self.text, syn.pos, syn.end)
+        return " ".join(_CANONICAL_TOKENS.get(t.text, t.text) for t in tokens if t.kind != "eof")
 
     def _proposition(self, syn: Syn) -> bool:
         """Whether ``syn`` elaborates to a truth value (or cannot be read at all)."""
