@@ -10,8 +10,10 @@ error of the respelled text a gap of the frontends.
 Lean (on the tokens of the statement, up to ``:=``): ASCII for the Unicode operators (``<=``,
 ``->``, ``!=``, ``fun x =>``), the number types by name (``Real`` for ``ℝ``), every hypothesis
 name replaced (``h₀`` → ``hyp_h₀``), binder groups split (``(x y : ℝ)`` → ``(x : ℝ) (y : ℝ)``),
-two adjacent hypotheses swapped, ``∑ x ∈ s`` for ``∑ x in s``, ``√x`` for ``Real.sqrt x``. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
-``~=``), ``x\\<^sup>2`` for ``x^2``, ``fixes x y :: real`` split into one ``fixes`` per name, assumption labels renamed, the
+two adjacent hypotheses swapped, ``∑ x ∈ s`` for ``∑ x in s``, ``√x`` for ``Real.sqrt x``, a
+variable renamed, the first two variables of a binder group in the other order. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
+``~=``), ``x\\<^sup>2`` for ``x^2``, ``fixes x y :: real`` split into one ``fixes`` per name or in the other order, a fixed
+variable renamed, assumption labels renamed, the
 first two assumptions swapped.
 
     .venv/bin/python experiments/respell.py ../shared/data/minif2f_lean4.jsonl \\
@@ -51,8 +53,10 @@ ISABELLE_ASCII = {"\\<exists>!": "EX! ", "\\<le>": "<=", "\\<ge>": ">=", "\\<not
 def _statement_tokens(text: str) -> list[Token]:
     """The tokens of a Lean statement before its proof (``:=``)."""
     tokens = tokenize(text)
+    depth = 0
     for i, t in enumerate(tokens):
-        if t.text == ":=":
+        depth += (t.text in ("(", "{", "⦃") or t.text.startswith("[")) - (t.text in (")", "}", "]", "⦄"))
+        if t.text == ":=" and depth == 0:  # `(f := λ n => …)` in a binder is no proof
             return tokens[:i]
     return [t for t in tokens if t.kind != "eof"]
 
@@ -76,7 +80,7 @@ def _binder_groups(tokens: list[Token]) -> Iterator[tuple[int, int]]:
             depth -= 1
             if depth == 0 and start is not None:
                 yield start, i
-        elif depth == 0 and t.text == ":" and start is not None:
+        elif depth == 0 and t.text == ":":
             return  # the conclusion starts
 
 
@@ -117,6 +121,19 @@ def lean_respellings(text: str) -> dict[str, str]:
             roots.append((t.pos, nxt.pos, "√"))
     if roots:
         out["√ notation"] = _replaced(text, roots)
+    variables = [tokens[k].text for i, j in groups if tokens[i].text in ("(", "{")
+                 for k in range(i + 1, next((c for c in range(i + 1, j) if tokens[c].text == ":"), i + 1))
+                 if tokens[k].kind == "ident" and tokens[k].text not in hyps]
+    named = [v for v in variables if not any(t.text != v and t.text.startswith(v + ".") for t in tokens)]
+    if named:
+        v = named[0]
+        out["variable renamed"] = _replaced(text, [(t.pos, t.end, f"{v}_r") for t in tokens if t.kind == "ident" and t.text == v])
+        same = [(i, j) for i, j in groups if tokens[i].text == "(" and sum(1 for k in range(i + 1, j) if tokens[k].text == ":") == 1
+                and tokens[i + 3].text == ":" and tokens[i + 1].kind == tokens[i + 2].kind == "ident"]
+        if same:
+            i, _ = same[0]
+            a, b = tokens[i + 1], tokens[i + 2]
+            out["binders reordered"] = _replaced(text, [(a.pos, a.end, b.text), (b.pos, b.end, a.text)])
     adjacent = [(g, h) for g, h in itertools.pairwise(groups) if tokens[g[0] + 1].text in hyps and tokens[h[0] + 1].text in hyps]
     if adjacent:  # two hypotheses with no binder between them: neither can mention what the other binds
         (i1, j1), (i2, j2) = adjacent[0]
@@ -153,6 +170,15 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     split = _FIXES.sub(lambda m: m.group(1) + " and ".join(f"{n}{m.group(3)}" for n in m.group(2).split()), text)
     if split != text:
         out["fixes split"] = split
+    fixes = re.search(r"\bfixes\s+([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*::", text)
+    if fixes:
+        a, b = fixes.span(1), fixes.span(2)
+        out["fixes reordered"] = text[:a[0]] + fixes.group(2) + text[a[1]:b[0]] + fixes.group(1) + text[b[1]:]
+        name = fixes.group(1)
+        # every occurrence, bound ones too (`∀ P. f P`): a uniform renaming keeps the binding structure
+        renamed = re.sub(rf"(?<![\w'.\\<]){re.escape(name)}(?![\w'>])", f"{name}_r", text)
+        if renamed != text:
+            out["variable renamed"] = renamed
     relabelled = _LABEL.sub(lambda m: f"{m.group(1)}lab_{m.group(2)}{m.group(3)}", text)
     if relabelled != text:
         out["labels renamed"] = relabelled

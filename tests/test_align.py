@@ -70,3 +70,40 @@ def test_murty_enumerates_assignments_in_cost_order(n, seed):
     assert totals == sorted(totals)
     brute = sorted(sum(cost[i, p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
     assert np.allclose(totals, brute)
+
+
+def test_dependent_sorts_are_renamed_with_their_variables():
+    """A sort naming a variable (``x : EuclideanSpace ℝ (Fin n)``, ``φ : G ≃* G``) is renamed
+    with it: ProofNet's statements respelled with ``n`` as ``n_r`` were "inequivalent" for
+    their sorts (``experiments/respell.py``, stop 59)."""
+    import provers
+
+    def same(a: str, b: str) -> str:
+        return provers.check_equivalence(a, b, relation="sae", language="lean4", timeout=1.0).status
+
+    a = "theorem t (n : ℕ) (x y : EuclideanSpace ℝ (Fin n)) : ‖x + y‖ ≤ ‖x‖ + ‖y‖ := sorry"
+    assert same(a, a.replace("(n : ℕ)", "(m : ℕ)").replace("Fin n", "Fin m")) == "equivalent"
+    g = "theorem t {G : Type*} [Group G] (φ : G ≃* G) (x : G) : φ (x * x) = φ x * φ x := sorry"
+    assert same(g, g.replace("G", "H").replace("Hroup", "Group")) == "equivalent"
+    # the variable a sort names must be the one aligned: x : Fin m is no x : Fin n
+    fin_n = "theorem t (n m : ℕ) (x : Fin n) : (x : ℕ) < n := sorry"
+    fin_m = "theorem t (n m : ℕ) (x : Fin m) : (x : ℕ) < n := sorry"
+    assert same(fin_n, fin_m) != "equivalent"
+    assert same(fin_n, "theorem t (m n : ℕ) (x : Fin m) : (x : ℕ) < m := sorry") == "equivalent"
+
+
+def test_instance_binders_naming_object_variables_follow_the_alignment():
+    """``[CharP F p]`` names the variable p: renamed with it (ProofNet ``exercise_5_6_14``
+    respelled was "inequivalent": instance binders differ), and held to the alignment."""
+    import provers
+
+    def status(a: str, b: str) -> str:
+        return provers.check_equivalence(a, b, relation="sae", language="lean4", timeout=1.0).status
+
+    a = "theorem t {p m : ℕ} (hp : Nat.Prime p) {F : Type*} [Field F] [CharP F p] (hm : m = p ^ 2) : m ≠ 0 := sorry"
+    q = "theorem t {q m : ℕ} (hp : Nat.Prime q) {F : Type*} [Field F] [CharP F q] (hm : m = q ^ 2) : m ≠ 0 := sorry"
+    assert status(a, q) == "equivalent"
+    other = a.replace("[CharP F p]", "[CharP F m]")
+    assert status(a, other) != "equivalent"
+    fin = "theorem t (m : ℕ) {X : Type*} [NormedSpace ℝ ((Fin m) → ℝ)] : m = m := sorry"
+    assert status(fin, fin.replace("(m : ℕ)", "(k : ℕ)").replace("Fin m", "Fin k").replace("m = m", "k = k")) == "equivalent"

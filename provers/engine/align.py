@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -123,7 +124,7 @@ def rename_sort(s: Sort, mapping: dict[str, str]) -> Sort:
         parts = tuple(rename_sort(p, mapping) for p in s.parts)
         return s if parts == s.parts else product_sort(*parts)
     if isinstance(s, OpaqueSort):
-        return OpaqueSort(mapping.get(s.name, s.name))
+        return OpaqueSort(mapping[s.name] if s.name in mapping else _renamed_within(s.name, mapping))
     if isinstance(s, FunSort):
         return FunSort(tuple(rename_sort(a, mapping) for a in s.args), rename_sort(s.result, mapping))
     if isinstance(s, SetSort):
@@ -131,6 +132,31 @@ def rename_sort(s: Sort, mapping: dict[str, str]) -> Sort:
     if isinstance(s, ListSort):
         return ListSort(rename_sort(s.elem, mapping))
     return s
+
+
+def _renamed_within(name: str, mapping: dict[str, str]) -> str:
+    """The names ``mapping`` renames where they occur as words in an opaque sort's name: a
+    dependent type names the variables it depends on (``Fin n``, ``Sylow p G``,
+    ``MulEquiv G G``), so renaming those variables renames it."""
+    keys = [k for k in mapping if k in name]
+    if not keys:
+        return name
+    words = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    return re.sub(rf"(?<![\w'.])({words})(?![\w'])", lambda m: mapping[m.group(1)], name)
+
+
+def dependent_sorts(nf: NormalForm) -> bool:
+    """Whether a variable's sort names another variable (``x : Fin n``)."""
+    names = {v.name for v in nf.variables}
+    return any(_renamed_within(str(v.sort), dict.fromkeys(names, "·")) != str(v.sort)
+               for v in nf.variables if sort_mentions(v.sort))
+
+
+def _shapes(nf: NormalForm) -> dict[Var, Sort]:
+    """Each variable's sort with the statement's variables it names replaced by ``·``: what
+    two statements' dependent sorts must share whatever their variables are called."""
+    blank = dict.fromkeys((v.name for v in nf.variables), "·")
+    return {v: rename_sort(v.sort, blank) for v in nf.variables}
 
 
 def rename_types(nf: NormalForm, mapping: dict[str, str]) -> NormalForm:
@@ -142,6 +168,9 @@ def rename_types(nf: NormalForm, mapping: dict[str, str]) -> NormalForm:
     def fix(t: Term) -> Term | None:
         if isinstance(t, Var) and is_universe(t.sort) and t.name in mapping:
             return Var(mapping[t.name], t.sort)  # the carrier itself, as in `[Group G]`
+        if isinstance(t, Uninterpreted) and is_universe(t.sort) and not t.args:
+            named = _renamed_within(t.symbol, mapping)  # a type as a term: `(Fin m) → ℝ`
+            return replace(t, symbol=named) if named != t.symbol else None
         if hasattr(t, "sort") and "sort" in getattr(t, "__dataclass_fields__", {}):
             ns = rename_sort(t.sort, mapping)
             if ns != t.sort:
@@ -177,14 +206,14 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | N
     for ta, tb in zip(a.types, b.types, strict=True):
         if ta.sort != tb.sort:  # `α : Sort u` ranges over Prop too, `α : Type*` does not
             return [b], f"binder universes differ: {ta.name} : {ta.sort} vs {tb.name} : {tb.sort}"
-    ia = sorted(repr(i) for i in a.instances)
+    ia = _instance_shapes(a)
     sa = sorted(repr(v.sort) for _, v in a.prefix)
     fits, first = [], None
     for order in itertools.islice(itertools.permutations(b.types), MAX_TYPE_ORDERS):
         if any(ta.sort != tb.sort for ta, tb in zip(a.types, order, strict=True)):
             continue
         b2 = rename_types(b, {tb.name: ta.name for ta, tb in zip(a.types, order, strict=True)})
-        if sorted(repr(i) for i in b2.instances) != ia:
+        if _instance_shapes(b2) != ia:
             first = first or b2
             continue
         fits.append(b2)
@@ -192,6 +221,31 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | N
         return [first or b], "instance binders differ"
     same_sorts = [b2 for b2 in fits if sorted(repr(v.sort) for _, v in b2.prefix) == sa]
     return same_sorts or fits, None
+
+
+def _objects_renamed(t: Term, names: dict[str, str]) -> Term:
+    """``t`` with the object variables ``names`` renames (and the names inside type symbols)."""
+    def fix(u: Term) -> Term | None:
+        if isinstance(u, Var) and not is_universe(u.sort) and u.name in names:
+            return Var(names[u.name], rename_sort(u.sort, names))
+        if isinstance(u, Uninterpreted) and is_universe(u.sort) and not u.args:
+            named = _renamed_within(u.symbol, names)
+            return replace(u, symbol=named) if named != u.symbol else None
+        return None
+
+    return map_term(t, fix)
+
+
+def _instance_shapes(nf: NormalForm) -> list[str]:
+    """The instance binders with the object variables they name blanked (``[CharP F p]``):
+    which of them an alignment pairs is checked with the alignment (``_instances_agree``)."""
+    blank = dict.fromkeys((v.name for v in nf.variables), "·")
+    return sorted(repr(_objects_renamed(i, blank)) for i in nf.instances)
+
+
+def _instances_agree(a: NormalForm, b: NormalForm, pairs: dict[Var, Var]) -> bool:
+    names = {vb.name: va.name for vb, va in pairs.items()}
+    return sorted(repr(_objects_renamed(i, names)) for i in b.instances) == sorted(repr(i) for i in a.instances)
 
 
 def schematic_types(nf: NormalForm) -> list[str]:
@@ -301,8 +355,9 @@ def admissible_matrix(a: NormalForm, b: NormalForm) -> tuple[np.ndarray, str | N
     kb = [k for k, _ in b.blocks()]
     if ka != kb:
         return np.zeros((0, 0)), "quantifier blocks differ"
-    sa = Counter((_block_index(a)[v], v.sort) for v in va)
-    sb = Counter((_block_index(b)[v], v.sort) for v in vb)
+    shape_a, shape_b = _shapes(a), _shapes(b)
+    sa = Counter((_block_index(a)[v], shape_a[v]) for v in va)
+    sb = Counter((_block_index(b)[v], shape_b[v]) for v in vb)
     if sa != sb:
         ms = sorted(f"{v.name} : {v.sort}" for v in va)
         ns = sorted(f"{v.name} : {v.sort}" for v in vb)
@@ -313,7 +368,7 @@ def admissible_matrix(a: NormalForm, b: NormalForm) -> tuple[np.ndarray, str | N
     m = np.full((len(va), len(vb)), _BIG)
     for i, x in enumerate(va):
         for j, y in enumerate(vb):
-            if ba[x] != bb[y] or x.sort != y.sort:
+            if ba[x] != bb[y] or shape_a[x] != shape_b[y]:
                 continue
             m[i, j] = NAME_WEIGHT * Levenshtein.normalized_distance(x.name, y.name) + ROLE_WEIGHT * _jaccard(ra[x], rb[y])
     return m, None
@@ -332,6 +387,13 @@ def _respects_deps(a: NormalForm, b: NormalForm, pairs: dict[Var, Var]) -> bool:
     return True
 
 
+def _sorts_agree(pairs: dict[Var, Var]) -> bool:
+    """Under the alignment (B's variable ↦ A's), each of B's sorts renamed is its partner's:
+    ``x : Fin m`` may pair with ``x : Fin n`` only where m pairs with n."""
+    names = {vb.name: va.name for vb, va in pairs.items()}
+    return all(rename_sort(vb.sort, names) == va.sort for vb, va in pairs.items())
+
+
 def alignments(a: NormalForm, b: NormalForm, budget: int = 32, deadline: Deadline | None = None) -> Alignments:
     """Admissible alignments of B onto A, cheapest first, at most ``budget`` of them
     (``DeadlineExceeded`` once ``deadline`` passes)."""
@@ -339,7 +401,11 @@ def alignments(a: NormalForm, b: NormalForm, budget: int = 32, deadline: Deadlin
     if why is not None:
         return Alignments((), 0, True, why)
     va, vb = a.variables, b.variables
-    groups = Counter((_block_index(a)[v], v.sort) for v in va)
+    shape_a = _shapes(a)
+    groups = Counter((_block_index(a)[v], shape_a[v]) for v in va)
+    dependent = dependent_sorts(a) or dependent_sorts(b)
+    with_objects = sorted(repr(i) for i in a.instances) != _instance_shapes(a) or \
+        sorted(repr(i) for i in b.instances) != _instance_shapes(b)
     total = math.prod(math.factorial(c) for c in groups.values())
     items: list[Alignment] = []
     want = budget + (8 if a.deps else 0)  # dependency filtering may drop some
@@ -348,7 +414,8 @@ def alignments(a: NormalForm, b: NormalForm, budget: int = 32, deadline: Deadlin
     cut = False
     for cost, perm in ranked:
         pairs = {vb[perm[i]]: va[i] for i in range(len(va))}
-        if not _respects_deps(a, b, pairs):
+        if not _respects_deps(a, b, pairs) or dependent and not _sorts_agree(pairs) \
+                or with_objects and not _instances_agree(a, b, pairs):
             continue
         if len(items) >= budget:
             cut = True

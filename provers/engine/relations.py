@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from provers.engine.align import Alignment
+from provers.engine.align import Alignment, dependent_sorts, rename_sort, rename_types
 from provers.engine.answers import (
     AnswerPin,
     combined_by,
@@ -131,10 +131,15 @@ class Outcome:
 
 def rename_onto(b: NormalForm, alignment: Alignment) -> NormalForm:
     """B with its aligned variables renamed to A's (simultaneous, capture-avoiding)."""
-    mapping: dict[Var, Term] = {vb: va for va, vb in alignment.pairs if va != vb}
+    pairs = alignment.pairs
+    if dependent_sorts(b):  # `x : Fin m` onto `x : Fin n`: the names inside sorts first, everywhere
+        names = {vb.name: va.name for va, vb in pairs if va.name != vb.name}
+        b = rename_types(b, names)
+        pairs = tuple((va, Var(vb.name, rename_sort(vb.sort, names))) for va, vb in pairs)
+    mapping: dict[Var, Term] = {vb: va for va, vb in pairs if va != vb}
     if not mapping:
         return b
-    inv = {vb: va for va, vb in alignment.pairs}
+    inv = {vb: va for va, vb in pairs}
     return replace(
         b,
         prefix=tuple((k, inv.get(v, v)) for k, v in b.prefix),
