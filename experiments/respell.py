@@ -39,6 +39,7 @@ from provers import ParseError, parse  # noqa: E402
 from provers.engine.equivalence import check_equivalence  # noqa: E402
 from provers.ir import Hypothesis  # noqa: E402
 from provers.lean4.lexer import Token, tokenize  # noqa: E402
+from provers.lean4.pratt import TermParser  # noqa: E402
 
 #: Lean's ASCII spellings of its Unicode operators (each token by its source text).
 LEAN_ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "→": "->", "↔": "<->", "∧": "/\\", "∨": "\\/", "↦": "=>", "λ": "fun"}
@@ -134,6 +135,9 @@ def lean_respellings(text: str) -> dict[str, str]:
             i, _ = same[0]
             a, b = tokens[i + 1], tokens[i + 2]
             out["binders reordered"] = _replaced(text, [(a.pos, a.end, b.text), (b.pos, b.end, a.text)])
+    flipped = _relations_flipped(text, tokens, groups)
+    if flipped != text:
+        out["relations flipped"] = flipped
     adjacent = [(g, h) for g, h in itertools.pairwise(groups) if tokens[g[0] + 1].text in hyps and tokens[h[0] + 1].text in hyps]
     if adjacent:  # two hypotheses with no binder between them: neither can mention what the other binds
         (i1, j1), (i2, j2) = adjacent[0]
@@ -141,6 +145,38 @@ def lean_respellings(text: str) -> dict[str, str]:
         out["hypotheses swapped"] = _replaced(text, [(tokens[i1].pos, tokens[j1].end, second),
                                                      (tokens[i2].pos, tokens[j2].end, first)])
     return out
+
+
+#: Lean's definitions of the relations by their converses: ``a > b`` is ``b < a`` (``GT.gt``),
+#: ``a ≥ b`` is ``b ≤ a``, ``a ≠ b`` is ``¬(a = b)`` (``Ne``).
+_CONVERSES = {">": "{b} < {a}", "≥": "{b} ≤ {a}", ">=": "{b} ≤ {a}", "≠": "¬({a} = {b})", "!=": "¬({a} = {b})"}
+
+
+def _relations_flipped(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
+    """Every outermost ``a > b``, ``a ≥ b``, ``a ≠ b`` of the hypotheses' types and the
+    conclusion written by its definition (operands parenthesized)."""
+    full = tokenize(text)
+    starts = [i + 3 for i, j in groups if tokens[i].text == "(" and j > i + 3 and tokens[i + 2].text == ":"]
+    colon = next((k for k, t in enumerate(tokens) if t.text == ":" and all(not (i <= k <= j) for i, j in groups)), None)
+    if colon is not None:
+        starts.append(colon + 1)
+    spans: list[tuple[int, int, str]] = []
+    for k in starts:
+        try:
+            tree = TermParser(full, text, k).expr(0)
+        except ParseError:
+            continue
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if "·" in text[node.pos:node.end]:
+                continue  # `(· ≠ ·)` is a λ: parentheses would change which one
+            if node.kind == "binop" and node.val in _CONVERSES and len(node.args) == 2:
+                a, b = (f"({text[x.pos:x.end]})" for x in node.args)
+                spans.append((node.pos, node.end, "(" + _CONVERSES[node.val].format(a=a, b=b) + ")"))
+                continue  # outermost only: spans never overlap
+            stack.extend(node.args)
+    return _replaced(text, spans)
 
 
 def _hypothesis_names(text: str) -> set[str]:

@@ -427,3 +427,14 @@ def test_a_type_only_its_text_describes_is_named_in_one_spelling():
     a = "theorem t : ¬ Summable (λ i : {p : ℤ // Squarefree p} => (1 : ℚ) / i) := sorry"
     b = "theorem t : ¬ Summable (fun i : {p : Int // Squarefree p} => (1 : Rat) / i) := sorry"
     assert check_equivalence(a, b, relation="sae", timeout=1.0, language="lean4").status == "equivalent"
+
+
+def test_deriv_of_a_function_alone_is_a_function():
+    """``deriv f`` is f's derivative, a function like f: ``deriv (deriv f) x ≥ 3`` is a real
+    comparison (it was a generic ``GE.ge`` of unknown sort, so ``3 ≤ deriv (deriv f) x`` was
+    another statement)."""
+    from provers import check_equivalence
+
+    a = "theorem t (f : ℝ → ℝ) (h : deriv f 0 = 0) : deriv (deriv f) 1 ≥ 3 := sorry"
+    b = "theorem t (f : ℝ → ℝ) (h : deriv f 0 = 0) : 3 ≤ deriv (deriv f) 1 := sorry"
+    assert check_equivalence(a, b, relation="sae", timeout=1.0, language="lean4").status == "equivalent"

@@ -226,11 +226,16 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | N
 def _objects_renamed(t: Term, names: dict[str, str]) -> Term:
     """``t`` with the object variables ``names`` renames (and the names inside type symbols)."""
     def fix(u: Term) -> Term | None:
-        if isinstance(u, Var) and not is_universe(u.sort) and u.name in names:
-            return Var(names[u.name], rename_sort(u.sort, names))
+        if isinstance(u, Var):  # bound ones too: their sorts may name the variables (`∀ a : Fin n`)
+            name = names.get(u.name, u.name) if not is_universe(u.sort) else u.name
+            out = Var(name, rename_sort(u.sort, names))
+            return out if out != u else None
         if isinstance(u, Uninterpreted) and is_universe(u.sort) and not u.args:
             named = _renamed_within(u.symbol, names)
             return replace(u, symbol=named) if named != u.symbol else None
+        if "sort" in getattr(u, "__dataclass_fields__", {}):
+            ns = rename_sort(u.sort, names)
+            return replace(u, sort=ns) if ns != u.sort else None  # type: ignore[call-arg]
         return None
 
     return map_term(t, fix)

@@ -52,7 +52,10 @@ class Specials:
         targs = tuple(self.elab(a, None)[0] for a in args)
         if result == "arg0-codomain":
             f = targs[0].sort if targs else None
-            sort = f.result if isinstance(f, FunSort) else (expected or UNKNOWN)
+            if isinstance(f, FunSort) and len(targs) == 1:
+                sort = f  # `deriv f` alone is a function like f (`deriv (deriv f) x` is a value)
+            else:
+                sort = f.result if isinstance(f, FunSort) else (expected or UNKNOWN)
         elif result == "NNReal":
             sort = OpaqueSort("NNReal")
         elif result == "set-nat":
