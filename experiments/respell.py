@@ -200,7 +200,11 @@ def isabelle_respellings(text: str) -> dict[str, str]:
         ascii_text = ascii_text.replace(sym, ascii)
     if ascii_text != text:
         out["ascii symbols"] = ascii_text
-    sup = re.sub(r"\^([0-9])(?![0-9])", r"\\<^sup>\1", text)
+    # `\<^sup>2` binds tighter than application (`sin(x)\<^sup>2` is sin (x²)), `^` looser:
+    # only a variable standing alone (after an operator or a parenthesis) is respelled
+    sup = re.sub(r'(?<=[(+\-*/=<>,\s"])([A-Za-z]\w*)\^([0-9])(?![0-9])(?=[\s)+\-*/=<>,"])',
+                 lambda m: m.group(1) + "\\<^sup>" + m.group(2), text)
+    sup = sup if sup == text or not re.search(r"\w\s+[A-Za-z]\w*\\<\^sup>", sup) else text  # `f x\<^sup>2`
     if sup != text:
         out["superscript powers"] = sup
     split = _FIXES.sub(lambda m: m.group(1) + " and ".join(f"{n}{m.group(3)}" for n in m.group(2).split()), text)

@@ -145,6 +145,11 @@ def _renamed_within(name: str, mapping: dict[str, str]) -> str:
     return re.sub(rf"(?<![\w'.])({words})(?![\w'])", lambda m: mapping[m.group(1)], name)
 
 
+def _names_within(s: Sort) -> set[str]:
+    """The words of the opaque sort names in ``s`` (the variables a dependent sort names)."""
+    return {w for n in sort_mentions(s) for w in re.findall(r"(?<![\w'.])[^\W\d][\w']*", n)}
+
+
 def dependent_sorts(nf: NormalForm) -> bool:
     """Whether a variable's sort names another variable (``x : Fin n``)."""
     names = {v.name for v in nf.variables}
@@ -283,7 +288,8 @@ def drop_unused(nf: NormalForm) -> NormalForm:
     """``nf`` without prefix variables that occur nowhere, over provably inhabited sorts only
     (``∀ x : Fin 0, P`` is vacuously true, ``P`` need not be)."""
     used = nf.used_variables()
-    keep = tuple((k, v) for k, v in nf.prefix if v in used or not provably_inhabited(v.sort))
+    named = {n for _, v in nf.prefix for n in _names_within(v.sort)}  # `x : Fin n` uses n
+    keep = tuple((k, v) for k, v in nf.prefix if v in used or v.name in named or not provably_inhabited(v.sort))
     if len(keep) == len(nf.prefix):
         return nf
     kept = {v for _, v in keep}
