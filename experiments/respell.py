@@ -200,10 +200,12 @@ def isabelle_respellings(text: str) -> dict[str, str]:
         ascii_text = ascii_text.replace(sym, ascii)
     if ascii_text != text:
         out["ascii symbols"] = ascii_text
+    body = min((m.start() for m in re.finditer(r"\b(?:assumes|shows)\b", text)), default=len(text))
     # `\<^sup>2` binds tighter than application (`sin(x)\<^sup>2` is sin (x²)), `^` looser:
     # only a variable standing alone (after an operator or a parenthesis) is respelled
     sup = re.sub(r'(?<=[(+\-*/=<>,\s"])([A-Za-z]\w*)\^([0-9])(?![0-9])(?=[\s)+\-*/=<>,"])',
-                 lambda m: m.group(1) + "\\<^sup>" + m.group(2), text)
+                 lambda m: m.group(1) + "\\<^sup>" + m.group(2), text[body:])
+    sup = text[:body] + sup  # terms only: `real^2` in `fixes` is a type (HOL-Analysis's vectors)
     sup = sup if sup == text or not re.search(r"\w\s+[A-Za-z]\w*\\<\^sup>", sup) else text  # `f x\<^sup>2`
     if sup != text:
         out["superscript powers"] = sup
@@ -216,7 +218,7 @@ def isabelle_respellings(text: str) -> dict[str, str]:
         out["fixes reordered"] = text[:a[0]] + fixes.group(2) + text[a[1]:b[0]] + fixes.group(1) + text[b[1]:]
         name = fixes.group(1)
         # every occurrence, bound ones too (`∀ P. f P`): a uniform renaming keeps the binding structure
-        renamed = re.sub(rf"(?<![\w'.\\<]){re.escape(name)}(?![\w'>])", f"{name}_r", text)
+        renamed = re.sub(rf"(?<![\w'\\<])(?<!\w\.){re.escape(name)}(?![\w'>])", f"{name}_r", text)
         if renamed != text:
             out["variable renamed"] = renamed
     relabelled = _LABEL.sub(lambda m: f"{m.group(1)}lab_{m.group(2)}{m.group(3)}", text)
