@@ -107,3 +107,15 @@ def test_instance_binders_naming_object_variables_follow_the_alignment():
     assert status(a, other) != "equivalent"
     fin = "theorem t (m : ℕ) {X : Type*} [NormedSpace ℝ ((Fin m) → ℝ)] : m = m := sorry"
     assert status(fin, fin.replace("(m : ℕ)", "(k : ℕ)").replace("Fin m", "Fin k").replace("m = m", "k = k")) == "equivalent"
+
+
+def test_sorts_of_terms_naming_a_variable_are_renamed_with_it():
+    """``(k : ZMod p)`` and the numeral ``2 : ZMod p`` name p though no variable's sort does
+    (miniF2F ``mathd_numbertheory_764`` with p renamed was inconclusive against itself)."""
+    import provers
+
+    a = ("theorem t (p : ℕ) (h₀ : Nat.Prime p) (h₁ : 7 ≤ p) : "
+         "(∑ k in Finset.Icc 1 (p - 2), (k : ZMod p)⁻¹ * ((k : ZMod p) + 1)⁻¹) = 2 := by sorry")
+    b = a.replace("(p : ℕ)", "(q : ℕ)").replace("Prime p", "Prime q").replace("≤ p", "≤ q") \
+        .replace("(p - 2)", "(q - 2)").replace("ZMod p", "ZMod q")
+    assert provers.check_equivalence(a, b, relation="sae", language="lean4", timeout=1.0).status == "equivalent"

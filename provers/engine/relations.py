@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from provers.engine.align import Alignment, dependent_sorts, rename_sort, rename_types
+from provers.engine.align import Alignment, rename_sort, rename_types, sorts_name_variables
 from provers.engine.answers import (
     AnswerPin,
     combined_by,
@@ -132,7 +132,7 @@ class Outcome:
 def rename_onto(b: NormalForm, alignment: Alignment) -> NormalForm:
     """B with its aligned variables renamed to A's (simultaneous, capture-avoiding)."""
     pairs = alignment.pairs
-    if dependent_sorts(b):  # `x : Fin m` onto `x : Fin n`: the names inside sorts first, everywhere
+    if sorts_name_variables(b):  # `x : Fin m` onto `x : Fin n`: the names inside sorts first, everywhere
         names = {vb.name: va.name for va, vb in pairs if va.name != vb.name}
         b = rename_types(b, names)
         pairs = tuple((va, Var(vb.name, rename_sort(vb.sort, names))) for va, vb in pairs)
