@@ -8,7 +8,7 @@ its original: ``inequivalent`` is a soundness bug (each listed), ``inconclusive`
 error of the respelled text a gap of the frontends.
 
 Lean (on the tokens of the statement, up to ``:=``): ASCII for the Unicode operators (``<=``,
-``->``, ``!=``, ``fun x =>``), the number types by name (``Real`` for ``ℝ``), every hypothesis
+``->``, ``fun x =>``), the number types by name (``Real`` for ``ℝ``), every hypothesis
 name replaced (``h₀`` → ``hyp_h₀``), binder groups split (``(x y : ℝ)`` → ``(x : ℝ) (y : ℝ)``),
 two adjacent hypotheses swapped, ``∑ x ∈ s`` for ``∑ x in s``, ``√x`` for ``Real.sqrt x``, a
 variable renamed, the first two variables of a binder group in the other order. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
@@ -42,7 +42,8 @@ from provers.lean4.lexer import Token, tokenize  # noqa: E402
 from provers.lean4.pratt import TermParser  # noqa: E402
 
 #: Lean's ASCII spellings of its Unicode operators (each token by its source text).
-LEAN_ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "→": "->", "↔": "<->", "∧": "/\\", "∨": "\\/", "↦": "=>", "λ": "fun"}
+#: (``!=`` is Lean 4's Boolean ``bne``, not ``≠``: left out.)
+LEAN_ASCII = {"≤": "<=", "≥": ">=", "→": "->", "↔": "<->", "∧": "/\\", "∨": "\\/", "↦": "=>", "λ": "fun"}
 LEAN_TYPE_NAMES = {"ℝ": "Real", "ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℂ": "Complex"}
 
 #: Isabelle's ASCII spellings of its symbols.
@@ -149,7 +150,7 @@ def lean_respellings(text: str) -> dict[str, str]:
 
 #: Lean's definitions of the relations by their converses: ``a > b`` is ``b < a`` (``GT.gt``),
 #: ``a ≥ b`` is ``b ≤ a``, ``a ≠ b`` is ``¬(a = b)`` (``Ne``).
-_CONVERSES = {">": "{b} < {a}", "≥": "{b} ≤ {a}", ">=": "{b} ≤ {a}", "≠": "¬({a} = {b})", "!=": "¬({a} = {b})"}
+_CONVERSES = {">": "{b} < {a}", "≥": "{b} ≤ {a}", ">=": "{b} ≤ {a}", "≠": "¬({a} = {b})"}
 
 
 def _relations_flipped(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
@@ -239,7 +240,7 @@ def statements(path: Path) -> Iterator[tuple[str, str, str]]:
     """(id, language, text) of every statement a data file holds (candidates, references)."""
     for row in map(json.loads, path.open()):
         language = row.get("language") or ("isabelle" if "isabelle" in path.name else "lean4")
-        texts = [row[k] for k in ("formal", "reference") if isinstance(row.get(k), str)]
+        texts = [row[k] for k in ("formal", "reference", "candidate") if isinstance(row.get(k), str)]
         texts += [c["formal"] for c in row.get("candidates", []) if isinstance(c.get("formal"), str)]
         for i, t in enumerate(dict.fromkeys(texts)):
             yield f"{row.get('id', '?')}#{i}", language, t

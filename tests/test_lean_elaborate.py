@@ -438,3 +438,9 @@ def test_deriv_of_a_function_alone_is_a_function():
     a = "theorem t (f : ℝ → ℝ) (h : deriv f 0 = 0) : deriv (deriv f) 1 ≥ 3 := sorry"
     b = "theorem t (f : ℝ → ℝ) (h : deriv f 0 = 0) : 3 ≤ deriv (deriv f) 1 := sorry"
     assert check_equivalence(a, b, relation="sae", timeout=1.0, language="lean4").status == "equivalent"
+
+
+def test_polynomial_notation_names_its_ring_in_one_spelling():
+    """``ℚ[X]`` and ``Rat[X]`` are ``Polynomial ℚ`` (GTED ``exercise_4_6_2`` respelled)."""
+    sorts = [parse_lean(f"theorem t (p : {r}[X]) : p = p := sorry").binders[0].var.sort for r in ("ℚ", "Rat")]
+    assert sorts[0] == sorts[1] == parse_lean("theorem t (p : Polynomial ℚ) : p = p := sorry").binders[0].var.sort

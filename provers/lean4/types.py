@@ -289,8 +289,5 @@ class TypeExpressions:
         (other brackets stay as written)."""
         head, bracket = syn.args[0], syn.args[1]
         if bracket.kind == "list" and self.src(bracket).replace(" ", "") == "[X]":
-            base = self.src(head).strip()
-            if " " in base and not base.startswith("("):
-                base = f"({base})"
-            return OpaqueSort(f"Polynomial {base}")
+            return OpaqueSort(f"Polynomial {self._type_argument(head)}")
         return OpaqueSort(self.src(syn))
