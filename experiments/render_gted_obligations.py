@@ -40,9 +40,10 @@ from provers.backends.lean.render import (  # noqa: E402
     obligation_from_ir,
 )
 from provers.backends.lean.security import UnsafeLeanError  # noqa: E402
-from provers.engine.align import alignments, match_types  # noqa: E402
+from provers.engine.align import alignments  # noqa: E402
 from provers.engine.normal import normalize  # noqa: E402
 from provers.engine.relations import check_sae, rename_onto  # noqa: E402
+from provers.engine.sort_match import match_types  # noqa: E402
 from provers.engine.verdict import Obligation  # noqa: E402
 from provers.errors import ParseError  # noqa: E402
 from provers.ir import Statement, Term  # noqa: E402

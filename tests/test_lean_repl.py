@@ -552,9 +552,10 @@ SOURCE_B = ("import Mathlib\ntheorem u {G : Type*} [Group G] (a b : ℝ) (k : G)
 
 
 def _sae_obligations(a, b):
-    from provers.engine.align import alignments, match_types
+    from provers.engine.align import alignments
     from provers.engine.normal import normalize
     from provers.engine.relations import check_sae, rename_onto
+    from provers.engine.sort_match import match_types
     from provers.engine.verdict import Obligation
 
     na, nb = normalize(a), normalize(b)

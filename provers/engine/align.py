@@ -23,9 +23,7 @@ subtype or a function into one may be empty).
 from __future__ import annotations
 
 import heapq
-import itertools
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -33,32 +31,28 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from provers.deadline import Deadline
-from provers.engine.normal import NormalForm, sort_mentions
+from provers.engine.normal import NormalForm
+from provers.engine.sort_match import (
+    dependent_sorts,
+    instance_shapes,
+    instances_agree,
+    names_within,
+    rename_sort,
+    sort_shapes,
+)
 from provers.ir import (
     COMMUTATIVE,
     App,
-    FunSort,
-    ListSort,
-    OpaqueSort,
-    ProdSort,
-    SetSort,
-    Sort,
     Term,
     Uninterpreted,
     Var,
     children,
-    is_universe,
-    map_term,
-    product_sort,
     provably_inhabited,
-    subterms,
 )
 
 _BIG = 1e6
 NAME_WEIGHT = 1.0
 ROLE_WEIGHT = 2.0
-#: orders of the type variables tried when matching instance binders (5! = 120)
-MAX_TYPE_ORDERS = 120
 
 
 @dataclass(frozen=True)
@@ -119,195 +113,11 @@ def _jaccard(a: Counter, b: Counter) -> float:
     return 1.0 - inter / union
 
 
-def rename_sort(s: Sort, mapping: dict[str, str]) -> Sort:
-    if isinstance(s, ProdSort):
-        parts = tuple(rename_sort(p, mapping) for p in s.parts)
-        return s if parts == s.parts else product_sort(*parts)
-    if isinstance(s, OpaqueSort):
-        return OpaqueSort(mapping[s.name] if s.name in mapping else _renamed_within(s.name, mapping))
-    if isinstance(s, FunSort):
-        return FunSort(tuple(rename_sort(a, mapping) for a in s.args), rename_sort(s.result, mapping))
-    if isinstance(s, SetSort):
-        return SetSort(rename_sort(s.elem, mapping))
-    if isinstance(s, ListSort):
-        return ListSort(rename_sort(s.elem, mapping))
-    return s
-
-
-def _renamed_within(name: str, mapping: dict[str, str]) -> str:
-    """The names ``mapping`` renames where they occur as words in an opaque sort's name: a
-    dependent type names the variables it depends on (``Fin n``, ``Sylow p G``,
-    ``MulEquiv G G``), so renaming those variables renames it."""
-    keys = [k for k in mapping if k in name]
-    if not keys:
-        return name
-    words = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-    return re.sub(rf"(?<![\w'.])({words})(?![\w'])", lambda m: mapping[m.group(1)], name)
-
-
-def _names_within(s: Sort) -> set[str]:
-    """The words of the opaque sort names in ``s`` (the variables a dependent sort names)."""
-    return {w for n in sort_mentions(s) for w in re.findall(r"(?<![\w'.])[^\W\d][\w']*", n)}
-
-
-def dependent_sorts(nf: NormalForm) -> bool:
-    """Whether a variable's sort names another variable (``x : Fin n``)."""
-    names = {v.name for v in nf.variables}
-    return any(_names_within(v.sort) & names for v in nf.variables)
-
-
-#: ``sorts_name_variables`` per normal form (by identity, the form kept alive beside its answer).
-_NAMING: dict[int, tuple[NormalForm, bool]] = {}
-
-
-def sorts_name_variables(nf: NormalForm) -> bool:
-    """Whether any sort in ``nf`` — of a variable or of a term (``(k : ZMod p)``, ``2 : ZMod p``)
-    — names one of its variables: renaming those variables must rename those sorts."""
-    hit = _NAMING.get(id(nf))
-    if hit is not None and hit[0] is nf:
-        return hit[1]
-    names = {v.name for v in nf.variables}
-    found = dependent_sorts(nf) or any(
-        _names_within(sub.sort) & names for t in (*nf.premises, nf.conclusion) for sub in subterms(t)
-        if isinstance(sub.sort, OpaqueSort) or sort_mentions(sub.sort))
-    if len(_NAMING) > 512:
-        _NAMING.clear()
-    _NAMING[id(nf)] = (nf, found)
-    return found
-
-
-def _shapes(nf: NormalForm) -> dict[Var, Sort]:
-    """Each variable's sort with the statement's variables it names replaced by ``·``: what
-    two statements' dependent sorts must share whatever their variables are called."""
-    blank = dict.fromkeys((v.name for v in nf.variables), "·")
-    return {v: rename_sort(v.sort, blank) for v in nf.variables}
-
-
-def rename_types(nf: NormalForm, mapping: dict[str, str]) -> NormalForm:
-    """``nf`` with its type variables (opaque carriers) renamed, for aligning ``[Group G]``
-    with ``[Group H]``."""
-    if not mapping or all(k == v for k, v in mapping.items()):
-        return nf
-
-    def fix(t: Term) -> Term | None:
-        if isinstance(t, Var) and is_universe(t.sort) and t.name in mapping:
-            return Var(mapping[t.name], t.sort)  # the carrier itself, as in `[Group G]`
-        if isinstance(t, Uninterpreted) and is_universe(t.sort) and not t.args:
-            named = _renamed_within(t.symbol, mapping)  # a type as a term: `(Fin m) → ℝ`
-            return replace(t, symbol=named) if named != t.symbol else None
-        if hasattr(t, "sort") and "sort" in getattr(t, "__dataclass_fields__", {}):
-            ns = rename_sort(t.sort, mapping)
-            if ns != t.sort:
-                return replace(t, sort=ns)  # type: ignore[call-arg]
-        return None
-
-    def tm(t: Term) -> Term:
-        return map_term(t, fix)
-
-    def tv(v: Var) -> Var:
-        return Var(v.name, rename_sort(v.sort, mapping))
-
-    return replace(
-        nf,
-        prefix=tuple((k, tv(v)) for k, v in nf.prefix),
-        premises=tuple(tm(p) for p in nf.premises),
-        conclusion=tm(nf.conclusion),
-        types=tuple(Var(mapping.get(v.name, v.name), v.sort) for v in nf.types),
-        instances=tuple(tm(i) for i in nf.instances),
-        deps=tuple((tv(v), frozenset(tv(u) for u in ds)) for v, ds in nf.deps),
-    )
-
-
-def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | None]:
-    """B with its type variables renamed to A's, once per correspondence under which the
-    universes, the instance binders and the sorts of the object variables agree (binder order
-    first; auto-bound ``α β`` are bound in order of use, not as ``{X Y}`` are written). Returns
-    (the renamed Bs, failure reason or None); a verdict of inequivalence needs every one ruled out."""
-    if not a.types and not b.types:
-        return _schematic_types_matched(a, b), None
-    if len(a.types) != len(b.types):
-        return [b], f"type variables differ: {len(a.types)} vs {len(b.types)}"
-    for ta, tb in zip(a.types, b.types, strict=True):
-        if ta.sort != tb.sort:  # `α : Sort u` ranges over Prop too, `α : Type*` does not
-            return [b], f"binder universes differ: {ta.name} : {ta.sort} vs {tb.name} : {tb.sort}"
-    ia = _instance_shapes(a)
-    sa = sorted(repr(v.sort) for _, v in a.prefix)
-    fits, first = [], None
-    for order in itertools.islice(itertools.permutations(b.types), MAX_TYPE_ORDERS):
-        if any(ta.sort != tb.sort for ta, tb in zip(a.types, order, strict=True)):
-            continue
-        b2 = rename_types(b, {tb.name: ta.name for ta, tb in zip(a.types, order, strict=True)})
-        if _instance_shapes(b2) != ia:
-            first = first or b2
-            continue
-        fits.append(b2)
-    if not fits:
-        return [first or b], "instance binders differ"
-    same_sorts = [b2 for b2 in fits if sorted(repr(v.sort) for _, v in b2.prefix) == sa]
-    return same_sorts or fits, None
-
-
-def _objects_renamed(t: Term, names: dict[str, str]) -> Term:
-    """``t`` with the object variables ``names`` renames (and the names inside type symbols)."""
-    def fix(u: Term) -> Term | None:
-        if isinstance(u, Var):  # bound ones too: their sorts may name the variables (`∀ a : Fin n`)
-            name = names.get(u.name, u.name) if not is_universe(u.sort) else u.name
-            out = Var(name, rename_sort(u.sort, names))
-            return out if out != u else None
-        if isinstance(u, Uninterpreted) and is_universe(u.sort) and not u.args:
-            named = _renamed_within(u.symbol, names)
-            return replace(u, symbol=named) if named != u.symbol else None
-        if "sort" in getattr(u, "__dataclass_fields__", {}):
-            ns = rename_sort(u.sort, names)
-            return replace(u, sort=ns) if ns != u.sort else None  # type: ignore[call-arg]
-        return None
-
-    return map_term(t, fix)
-
-
-def _instance_shapes(nf: NormalForm) -> list[str]:
-    """The instance binders with the object variables they name blanked (``[CharP F p]``):
-    which of them an alignment pairs is checked with the alignment (``_instances_agree``)."""
-    blank = dict.fromkeys((v.name for v in nf.variables), "·")
-    return sorted(repr(_objects_renamed(i, blank)) for i in nf.instances)
-
-
-def _instances_agree(a: NormalForm, b: NormalForm, pairs: dict[Var, Var]) -> bool:
-    names = {vb.name: va.name for vb, va in pairs.items()}
-    return sorted(repr(_objects_renamed(i, names)) for i in b.instances) == sorted(repr(i) for i in a.instances)
-
-
-def schematic_types(nf: NormalForm) -> list[str]:
-    """Isabelle's type variables (``'a``, ``'t3`` inferred for a name never fixed) in the sorts
-    of ``nf``'s variables, then of its terms, in order of first use."""
-    out: dict[str, None] = {}
-    for _, v in nf.prefix:
-        out.update(dict.fromkeys(sorted(n for n in sort_mentions(v.sort) if n.startswith("'"))))
-    for t in (*nf.premises, nf.conclusion):  # `continuous_on UNIV f`: UNIV's 't2 nothing else fixes
-        for sub in subterms(t):
-            out.update(dict.fromkeys(sorted(n for n in sort_mentions(sub.sort) if n.startswith("'"))))
-    return list(out)
-
-
-def _schematic_types_matched(a: NormalForm, b: NormalForm) -> list[NormalForm]:
-    """B with its schematic type variables renamed to A's, once per correspondence under which
-    the variables' sorts agree (all of them when none does). A statement holds at every
-    instance of its type variables, so their names mean nothing: ``'t3`` and ``'t2`` are the
-    counters of two inferences of one statement (its assumptions in another order)."""
-    ta, tb = schematic_types(a), schematic_types(b)
-    if not ta or len(ta) != len(tb):
-        return [b]
-    sa = sorted(repr(v.sort) for _, v in a.prefix)
-    renamed = [rename_types(b, dict(zip(order, ta, strict=True)))
-               for order in itertools.islice(itertools.permutations(tb), MAX_TYPE_ORDERS)]
-    return [b2 for b2 in renamed if sorted(repr(v.sort) for _, v in b2.prefix) == sa] or [b]
-
-
 def drop_unused(nf: NormalForm) -> NormalForm:
     """``nf`` without prefix variables that occur nowhere, over provably inhabited sorts only
     (``∀ x : Fin 0, P`` is vacuously true, ``P`` need not be)."""
     used = nf.used_variables()
-    named = {n for _, v in nf.prefix for n in _names_within(v.sort)}  # `x : Fin n` uses n
+    named = {n for _, v in nf.prefix for n in names_within(v.sort)}  # `x : Fin n` uses n
     keep = tuple((k, v) for k, v in nf.prefix if v in used or v.name in named or not provably_inhabited(v.sort))
     if len(keep) == len(nf.prefix):
         return nf
@@ -385,7 +195,7 @@ def admissible_matrix(a: NormalForm, b: NormalForm) -> tuple[np.ndarray, str | N
     kb = [k for k, _ in b.blocks()]
     if ka != kb:
         return np.zeros((0, 0)), "quantifier blocks differ"
-    shape_a, shape_b = _shapes(a), _shapes(b)
+    shape_a, shape_b = sort_shapes(a), sort_shapes(b)
     sa = Counter((_block_index(a)[v], shape_a[v]) for v in va)
     sb = Counter((_block_index(b)[v], shape_b[v]) for v in vb)
     if sa != sb:
@@ -431,11 +241,11 @@ def alignments(a: NormalForm, b: NormalForm, budget: int = 32, deadline: Deadlin
     if why is not None:
         return Alignments((), 0, True, why)
     va, vb = a.variables, b.variables
-    shape_a = _shapes(a)
+    shape_a = sort_shapes(a)
     groups = Counter((_block_index(a)[v], shape_a[v]) for v in va)
     dependent = dependent_sorts(a) or dependent_sorts(b)
-    with_objects = sorted(repr(i) for i in a.instances) != _instance_shapes(a) or \
-        sorted(repr(i) for i in b.instances) != _instance_shapes(b)
+    with_objects = sorted(repr(i) for i in a.instances) != instance_shapes(a) or \
+        sorted(repr(i) for i in b.instances) != instance_shapes(b)
     total = math.prod(math.factorial(c) for c in groups.values())
     items: list[Alignment] = []
     want = budget + (8 if a.deps else 0)  # dependency filtering may drop some
@@ -445,7 +255,7 @@ def alignments(a: NormalForm, b: NormalForm, budget: int = 32, deadline: Deadlin
     for cost, perm in ranked:
         pairs = {vb[perm[i]]: va[i] for i in range(len(va))}
         if not _respects_deps(a, b, pairs) or dependent and not _sorts_agree(pairs) \
-                or with_objects and not _instances_agree(a, b, pairs):
+                or with_objects and not instances_agree(a, b, pairs):
             continue
         if len(items) >= budget:
             cut = True

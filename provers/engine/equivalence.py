@@ -6,7 +6,7 @@ The path of one pair, cheapest first:
    its canonical key and signature, and its diagonal fingerprint when the caller computed
    one (callers that compare one statement many times, like the clusterer, pass the same
    ``Profile`` every time);
-2. **structure**: type variables and instance binders must match (``align.match_types``);
+2. **structure**: type variables and instance binders must match (``sort_match.match_types``);
    ``sae`` needs premises on both sides or neither;
 3. **screen**: the profiles' signatures and fingerprints separate the pair when no
    admissible alignment exists, or one diagonal point refutes them all (and, for
@@ -48,7 +48,7 @@ from typing import Any
 
 from provers.backends.base import Backend
 from provers.deadline import Deadline, DeadlineExceeded, check_seconds
-from provers.engine.align import Alignment, Alignments, alignments, drop_unused, match_types
+from provers.engine.align import Alignment, Alignments, alignments, drop_unused
 from provers.engine.answers import AnswerPin, holds_by_definitions, holds_by_pin, pin_answer
 from provers.engine.definitions import definitions
 from provers.engine.every_alignment import diagonal_refutation, pinned_refutation
@@ -74,6 +74,7 @@ from provers.engine.relations import (
     rename_onto,
     value_route,
 )
+from provers.engine.sort_match import match_types
 from provers.engine.unfolding import without_defined_functions, without_defined_scalars
 from provers.engine.verdict import FULL, QUICK, Obligation, Verdict
 from provers.errors import ParseError

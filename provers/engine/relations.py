@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from provers.engine.align import Alignment, rename_sort, rename_types, sorts_name_variables
+from provers.engine.align import Alignment
 from provers.engine.answers import (
     AnswerPin,
     combined_by,
@@ -63,6 +63,7 @@ from provers.engine.formulas import (
     standardize,
 )
 from provers.engine.normal import NormalForm
+from provers.engine.sort_match import rename_sort, rename_types, sorts_name_variables
 from provers.engine.verdict import BRIEF, Obligation
 from provers.ir import (
     BOOL,
