@@ -643,6 +643,8 @@ def initial_values(u: Var, start: int, body: Term, env: dict[str, Any]) -> list[
                         and isinstance(lhs.args[1], Num) and int(lhs.args[1].value) < start \
                         and u not in free_vars(rhs) and int(lhs.args[1].value) not in table:
                     v = _value_at(rhs, env)
+                    if v is None and u.sort.result == REAL:  # `a 2 = 1 / √3`: exact as its term
+                        v = _closed_witness(rhs, env)
                     if v is not None:
                         table[int(lhs.args[1].value)] = v
         if table not in tables:

@@ -75,6 +75,7 @@ from provers.ir import (
     map_term,
     or_,
     provably_inhabited,
+    size,
     substitute,
     subterms,
     unfold,
@@ -122,6 +123,7 @@ from provers.semantics.memo import NESTED_PROBES_REASON, STEP_BUDGET_REASON, Mem
 from provers.semantics.pairs import components
 from provers.semantics.rational_identities import rational_identity
 from provers.semantics.sets import finite_elements
+from provers.semantics.surds import form_of, form_term
 from provers.semantics.values import (
     Approx,
     ApproxBool,
@@ -590,7 +592,12 @@ def _sequence_at(f: Sequence, m: Any) -> Any:
     for i in range(first, m + 1):  # bounded by MAX_SEQUENCE_INDEX and memoized: no step budget
         if deadline is not None and i % DEADLINE_EVERY == 0:
             deadline.check("exact evaluation")
-        f.memo[i] = _ev(f.rule, {**inner, f.var.name: i})
+        if f.closed_terms:  # an initial value is a witness (`a 2 = 1/√3`): elements as closed terms
+            term = _element_term(f, i)
+            value = _ev(term, {})
+            f.memo[i] = Witness(term) if is_approx(value) else value
+        else:
+            f.memo[i] = _ev(f.rule, {**inner, f.var.name: i})
     return f.memo[m]
 
 
@@ -718,6 +725,8 @@ def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
         if t.op in ("eq", "ne") and t.args[0] == t.args[1]:
             return t.op == "eq"  # one term, one value, whatever it is (x = e at x = Witness(e))
         vals, undecided = _argument_values(t, env)
+        if any(isinstance(v, Witness) for v in vals):  # `a 2 = 1/√6` at a sequence with a 2 = 1/√3
+            return _witness_relation(t, vals, env)
         if undecided is not None or any(isinstance(v, Approx) for v in vals):
             s = certified_sign(t.args[0], t.args[1], lambda u: _ev(u, env))
             if s is None and (closed := _closed_arguments(t, env)) is not None:
@@ -729,6 +738,74 @@ def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
         return decide_exactly(t, vals, env)
 
     return handler
+
+
+def _witness_relation(t: App, vals: list[Any], env: Env) -> bool:
+    """A relation with an argument whose value is known as a closed term (a ``Witness`` a
+    function returned): decided by the certified sign of the two closed terms (the other
+    argument closed under ``env`` when its value is inexact: ``1 / √6``)."""
+    closed = [_closed_value(v, a.sort) or _closed_side(a, env) for v, a in zip(vals, t.args, strict=True)]
+    if any(c is None for c in closed):
+        raise Undecided("a value known only as its closed term compared with an inexact one")
+    if t.op in ("eq", "ne") and closed[0] == closed[1]:
+        return t.op == "eq"
+    sign = certified_sign(closed[0], closed[1], lambda u: _ev(u, {}))  # type: ignore[arg-type]
+    if sign is None:
+        raise Undecided("the sign of a difference of closed terms is not certified")
+    return _SIGN_RELATION[t.op](sign)
+
+
+def _closed_value(v: Any, sort: Sort) -> Term | None:
+    """A value as a closed term: a witness's own term, an exact rational as a numeral."""
+    if isinstance(v, Witness):
+        return v.term
+    if isinstance(v, (int, Fraction)) and not isinstance(v, bool) and is_numeric(sort):
+        return Num(v, sort)
+    return None
+
+
+def _closed_side(t: Term, env: Env) -> Term | None:
+    """``t`` as a closed term: each application of a recurrence at an index replaced by that
+    element's closed term (``a 1 + 2 · a 2``), the rest closed under ``env`` (``closed_term``)."""
+    def element(s: Term) -> Term | None:
+        if isinstance(s, App) and s.op == "apply" and len(s.args) == 2 and isinstance(s.args[0], Var) \
+                and isinstance(env.get(s.args[0].name), Sequence):
+            try:
+                k = _ev(s.args[1], env)
+                return _closed_value(_sequence_at(env[s.args[0].name], k), s.sort)
+            except Undecided:
+                return None
+        return None
+
+    return closed_term(map_term(t, element), env)
+
+
+#: Largest closed term a recurrence's element is kept as (``_sequence_at``).
+MAX_WITNESS_TERM = 400
+
+
+def _element_term(f: Sequence, m: int) -> Term:
+    """Element m of a recurrence as a closed term: the rule at m with each earlier element
+    it applies replaced by that element's value as a term (its witness's, or a numeral)."""
+    inner = {**f.env, f.name: f, f.var.name: m}
+
+    def earlier(s: Term) -> Term | None:
+        if isinstance(s, App) and s.op == "apply" and len(s.args) == 2 and isinstance(s.args[0], Var) \
+                and s.args[0].name == f.name:
+            k = _ev(s.args[1], inner)
+            closed = _closed_value(_sequence_at(f, k), s.sort)
+            if closed is None:
+                raise Undecided(f"{f.name} {k} has no closed term")
+            return closed
+        return None
+
+    term = map_term(substitute(f.rule, {f.var: Num(m, f.var.sort)}), earlier)
+    form = form_of(term, lambda u: _ev(u, {})) if term.sort == REAL else None
+    compact = form_term(form, REAL) if form is not None else None
+    term = compact if compact is not None else term  # ℚ(√3) stays a + b·√3: no blow-up
+    if size(term) > MAX_WITNESS_TERM:
+        raise Undecided(f"{f.name} {m}: its closed term grows past {MAX_WITNESS_TERM} nodes")
+    return term
 
 
 def _closed_arguments(t: App, env: Env) -> tuple[Term, Term] | None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from provers.ir import COMPLEX, RAT, REAL, App, Num, OpTable, Term
+from provers.ir import COMPLEX, RAT, REAL, App, Num, OpTable, Term, app
 from provers.semantics.approx import is_rational
 
 #: Forms with more terms than this are not built (products multiply term counts).
@@ -277,6 +277,23 @@ INVERSE_PAIRS: dict[tuple[str, str], Callable[[Fraction | Form], bool]] = {
 def _inner_op(t: App) -> str:
     a = t.args[0] if len(t.args) == 1 else None
     return a.op if isinstance(a, App) and len(a.args) == 1 else ""
+
+
+def form_term(f: Form, sort: Any) -> Term | None:
+    """An algebraic form Σ q·√m as a term of ``sort`` (ℝ), None for a transcendental one: the
+    compact closed term of a value (a recurrence's elements in ℚ(√3) stay a + b·√3)."""
+    if not f.is_algebraic():
+        return None
+    parts: list[Term] = []
+    for (m, _), q in sorted(f.terms.items()):
+        c = Num(q, sort)
+        parts.append(c if m == 1 else app("mul", c, app("sqrt", Num(m, sort))))
+    if not parts:
+        return Num(0, sort)
+    out = parts[0]
+    for p in parts[1:]:
+        out = app("add", out, p)
+    return out
 
 
 def form_of(t: Term, exact: Callable[[Term], Any]) -> Form | None:

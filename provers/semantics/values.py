@@ -237,6 +237,12 @@ class Sequence:
     env: Any = field(repr=False)
     memo: dict[int, Any] = field(default_factory=dict, repr=False)
 
+    @property
+    def closed_terms(self) -> bool:
+        """Whether an initial value is a ``Witness``: elements are then computed as closed
+        terms (``evaluate._element_term``), the arithmetic of witnesses being undefined."""
+        return any(isinstance(v, Witness) for v in self.initial.values())
+
     def __str__(self) -> str:
         inits = ", ".join(f"{self.name} {i} = {v}" for i, v in sorted(self.initial.items()))
         return f"({inits}; {self.name} {self.var.name} = {show(self.rule)} for {self.var.name} ≥ {self.start})"
