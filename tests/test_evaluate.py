@@ -1561,3 +1561,24 @@ def test_a_table_listing_an_irrational_point_is_not_read_off_its_rational_points
     root2 = AlgebraicReal._trusted((-2, 0, 1), Fraction(1), Fraction(2))
     positive = forall_([x], app("gt", app("apply", f, x), R(0)))
     assert truth(positive, {"f": FunTable({(root2,): -1}, 2)}) is not True
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([2, 3, 5, 7, 11, 13, 101, 9973]), min_size=1, max_size=30), st.integers(10**7, 10**12))
+def test_divisors_of_large_numbers_come_from_their_factorization(primes, other):
+    """``Nat.divisors (30 ^ 8)``: enumerating up to n is out of reach, the factorization is
+    not (FormalAlign ``mathd_numbertheory_543``'s exponent mutants were undecided)."""
+    import math
+
+    import sympy
+
+    from provers.semantics.sets import MAX_DIVISORS, _divisors_of_factored
+    from provers.semantics.values import Undecided
+
+    for n in (math.prod(primes) * 10**7, other):
+        try:
+            got = _divisors_of_factored(n)
+        except Undecided:  # only too many divisors, or a large cofactor trial division leaves
+            assert sympy.divisor_count(n) > MAX_DIVISORS or n == other
+            continue
+        assert got == frozenset(sympy.divisors(n))
