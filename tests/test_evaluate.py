@@ -1575,10 +1575,10 @@ def test_divisors_of_large_numbers_come_from_their_factorization(primes, other):
     from provers.semantics.sets import MAX_DIVISORS, _divisors_of_factored
     from provers.semantics.values import Undecided
 
-    for n in (math.prod(primes) * 10**7, other):
+    for m in (math.prod(primes) * 10**7, other):
         try:
-            got = _divisors_of_factored(n)
+            got = _divisors_of_factored(m)
         except Undecided:  # only too many divisors, or a large cofactor trial division leaves
-            assert sympy.divisor_count(n) > MAX_DIVISORS or n == other
+            assert sympy.divisor_count(m) > MAX_DIVISORS or m == other
             continue
-        assert got == frozenset(sympy.divisors(n))
+        assert got == frozenset(sympy.divisors(m))

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 import provers
 from provers.ir import NAT, REAL, App, FunSort, Num, Var, app
-
-A = Var("a", FunSort((NAT,), REAL))
 from provers.semantics import evaluate
 from provers.semantics.values import Sequence, Witness
+
+A = Var("a", FunSort((NAT,), REAL))
 
 REFERENCE = """theorem amc12a_2009_p25
   (a : ℕ → ℝ)
