@@ -1575,10 +1575,10 @@ def test_divisors_of_large_numbers_come_from_their_factorization(primes, other):
     from provers.semantics.sets import MAX_DIVISORS, _divisors_of_factored
     from provers.semantics.values import Undecided
 
-    for m in (math.prod(primes) * 10**7, other):
+    for number in (math.prod(primes) * 10**7, other):
         try:
-            got = _divisors_of_factored(m)
+            got = _divisors_of_factored(number)
         except Undecided:  # only too many divisors, or a large cofactor trial division leaves
-            assert sympy.divisor_count(m) > MAX_DIVISORS or m == other
+            assert sympy.divisor_count(number) > MAX_DIVISORS or number == other
             continue
-        assert got == frozenset(sympy.divisors(m))
+        assert got == frozenset(sympy.divisors(number))
