@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import provers
-from provers.ir import NAT, REAL, App, FunSort, Num, Var, app
+from provers.ir import NAT, REAL, FunSort, Num, Var, app, app_sorted
 from provers.semantics import evaluate
 from provers.semantics.values import Sequence, Witness
 
@@ -39,7 +39,7 @@ def test_mutated_initial_values_of_a_tangent_recurrence_are_refuted():
 def _sequence(a1: int, c: int, k: int) -> Sequence:
     """a 1 = a1, a 2 = c + √k, a (n + 2) = a n + 2 · a (n + 1), as the evaluator's value."""
     n = Var("n_idx", NAT)
-    at = lambda i: App("apply", (A, i), REAL)  # noqa: E731
+    at = lambda i: app_sorted("apply", REAL, A, i)  # noqa: E731
     rule = app("add", at(app("sub", n, Num(2, NAT))), app("mul", Num(2, REAL), at(app("sub", n, Num(1, NAT)))))
     a2 = Witness(app("add", Num(c, REAL), app("sqrt", Num(k, REAL))))
     return Sequence("a", n, 3, rule, {0: 0, 1: a1, 2: a2}, Num(0, NAT), {})
@@ -52,11 +52,11 @@ def test_elements_are_exact_and_agree_with_floating_point(a1, c, k, m):
     floats = [0.0, float(a1), c + math.sqrt(k)]
     for _ in range(3, m + 1):
         floats.append(floats[-2] + 2 * floats[-1])
-    value = evaluate(App("apply", (A, Num(m, NAT)), REAL), {"a": seq})
+    value = evaluate(app_sorted("apply", REAL, A, Num(m, NAT)), {"a": seq})
     approx = float(evaluate(value.term, {}).value) if isinstance(value, Witness) else float(value)
     assert math.isclose(approx, floats[m], rel_tol=1e-9, abs_tol=1e-9)
     # the recurrence holds exactly between consecutive elements, and a perturbed value does not
-    at = lambda i: App("apply", (A, Num(i, NAT)), REAL)  # noqa: E731
+    at = lambda i: app_sorted("apply", REAL, A, Num(i, NAT))  # noqa: E731
     holds = app("eq", at(m), app("add", at(m - 2), app("mul", Num(2, REAL), at(m - 1))))
     assert evaluate(holds, {"a": seq}) is True
     off = app("eq", at(m), app("add", at(m - 2), app("mul", Num(Fraction(201, 100), REAL), at(m - 1))))

@@ -51,8 +51,13 @@ REFERENCE = vf.load(FIXTURE)
 #: (syntactic, sae, symbolic) was inequivalent because `ℚ[X]` and `Polynomial ℚ` were read as
 #: different sorts; they are one type (Mathlib notation), the statements are otherwise the
 #: same, human label equivalent (stop 36); under `logical` it was inconclusive and is now
-#: equivalent the same way (listed below).
+#: equivalent the same way (listed below). Likewise proofnet exercise_3_4_5b (syntactic, sae,
+#: symbolic; stop 59): `[Normal H]` against `[h : N.Normal]` with H and N the aligned
+#: subgroups was "instance binders differ" because instance binders were compared before the
+#: alignment, names included; compared by shape and held to the alignment they are the same
+#: statement (human label equivalent), under `logical` too (listed below).
 NEWLY_DECIDED = {
+    ("gted", "gted/proofnet/exercise_3_4_5b/0", "logical"),
     # a remainder of a power too large to compute, taken modulo its divisor (stop 53):
     # 5 ^ 999999 % 7 = 6 (5⁶ ≡ 1) holds and 5 ^ 9 − 1 ≡ 0 [ZMOD 7] does not (5⁹ − 1 ≡ 5), so
     # the reference is provable and the candidate refuted (human label: not equivalent)
