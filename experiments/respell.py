@@ -11,7 +11,8 @@ Lean (on the tokens of the statement, up to ``:=``): ASCII for the Unicode opera
 ``->``, ``fun x =>``), the number types by name (``Real`` for ``ℝ``), every hypothesis
 name replaced (``h₀`` → ``hyp_h₀``), binder groups split (``(x y : ℝ)`` → ``(x : ℝ) (y : ℝ)``),
 two adjacent hypotheses swapped, ``∑ x ∈ s`` for ``∑ x in s``, ``√x`` for ``Real.sqrt x``, a
-variable renamed, the first two variables of a binder group in the other order. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
+variable renamed, the first two variables of a binder group in the other order, ``∀ (x : ℝ), P``
+for ``∀ x : ℝ, P``. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
 ``~=``), ``x\\<^sup>2`` for ``x^2``, ``fixes x y :: real`` split into one ``fixes`` per name or in the other order, a fixed
 variable renamed, assumption labels renamed, the
 first two assumptions swapped.
@@ -136,6 +137,9 @@ def lean_respellings(text: str) -> dict[str, str]:
             i, _ = same[0]
             a, b = tokens[i + 1], tokens[i + 2]
             out["binders reordered"] = _replaced(text, [(a.pos, a.end, b.text), (b.pos, b.end, a.text)])
+    binders = _binders_parenthesized(text, tokens)
+    if binders != text:
+        out["binders parenthesized"] = binders
     flipped = _relations_flipped(text, tokens, groups)
     if flipped != text:
         out["relations flipped"] = flipped
@@ -178,6 +182,37 @@ def _relations_flipped(text: str, tokens: list[Token], groups: list[tuple[int, i
                 continue  # outermost only: spans never overlap
             stack.extend(node.args)
     return _replaced(text, spans)
+
+
+def _binders_parenthesized(text: str, tokens: list[Token]) -> str:
+    """``∀ x y : ℝ, P`` as ``∀ (x y : ℝ), P`` (and ``∃``): the type runs to the comma at the
+    binder's depth."""
+    spans = []
+    for k, t in enumerate(tokens):
+        if t.text not in ("∀", "∃") or k + 2 >= len(tokens) or tokens[k + 1].kind != "ident":
+            continue
+        colon = k + 1
+        while colon < len(tokens) and tokens[colon].kind == "ident":
+            colon += 1
+        if colon >= len(tokens) or tokens[colon].text != ":":
+            continue
+        depth, end = 0, None
+        for j in range(colon + 1, len(tokens)):
+            depth += (tokens[j].text in ("(", "{", "⦃") or tokens[j].text.startswith("[")) - (tokens[j].text in (")", "}", "]", "⦄"))
+            if depth < 0:
+                break
+            if depth == 0 and tokens[j].text == ",":
+                end = j
+                break
+        if end is not None and end > colon + 1:
+            spans.append((tokens[k + 1].pos, tokens[end - 1].end, "(" + text[tokens[k + 1].pos:tokens[end - 1].end] + ")"))
+    spans.sort()
+    kept, last = [], -1
+    for a, b, new in spans:  # outermost first: nested binders inside a kept span stay as written
+        if a >= last:
+            kept.append((a, b, new))
+            last = b
+    return _replaced(text, kept)
 
 
 def _hypothesis_names(text: str) -> set[str]:
