@@ -50,7 +50,7 @@ LEAN_TYPE_NAMES = {"ℝ": "Real", "ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℂ
 #: Isabelle's ASCII spellings of its symbols.
 ISABELLE_ASCII = {"\\<exists>!": "EX! ", "\\<le>": "<=", "\\<ge>": ">=", "\\<noteq>": "~=", "\\<longrightarrow>": "-->",
                   "\\<and>": "&", "\\<or>": "|", "\\<not>": "~", "\\<forall>": "ALL ", "\\<exists>": "EX ",
-                  "\\<Rightarrow>": "=>", "\\<lambda>": "%"}
+                  "\\<Rightarrow>": "=>", "\\<lambda>": "%", "\\<notin>": "~:", "\\<in>": ":"}
 
 
 def _statement_tokens(text: str) -> list[Token]:

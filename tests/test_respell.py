@@ -97,3 +97,13 @@ def test_type_variables_only_terms_mention_and_ascii_binders():
     ascii_unique = isabelle_respellings(unique)["ascii symbols"]
     assert "EX!" in ascii_unique
     assert provers.check_equivalence(unique, ascii_unique, relation="sae", language="isabelle", timeout=1.0).status == "equivalent"
+
+
+def test_isabelle_ascii_membership_is_membership():
+    """``x : A``, ``∀x:A. P``, ``{x:A. P}`` and ``x ~: A`` are HOL's ASCII for ∈ / ∉ (inside a
+    term a lone colon is nothing else: type constraints are ``::``)."""
+    text = ('theorem fixes A :: "nat set" and x :: nat assumes "\\<forall>y\\<in>A. y > 0" and "A = {1..5}" '
+            'and "x \\<notin> {7}" shows "(\\<Sum>i\\<in>A. i) = 15 \\<and> {z\\<in>A. z > 2} = {3,4,5}"')
+    ascii_text = isabelle_respellings(text)["ascii symbols"]
+    assert "~:" in ascii_text and "\\<in>" not in ascii_text
+    assert provers.check_equivalence(text, ascii_text, relation="sae", language="isabelle", timeout=1.0).status == "equivalent"

@@ -16,7 +16,7 @@ OPERATORS = sorted(
     [
         "⟹", "==>", "⟶", "-->", "⟷", "<->", "<-->", "=", "≠", "~=", "≤", "<=", "≥", ">=", "<", ">",
         "∧", "&", "/\\", "∨", "|", "\\/", "¬", "~", "+", "-", "*", "/", "^", "(", ")", "[", "]",
-        "{", "}", ",", ".", "..", "..<", "<..", "<..<", "::", ":", ";", "∈", "∉", "⊆", "⊂",
+        "{", "}", ",", ".", "..", "..<", "<..", "<..<", "::", ":", "~:", ";", "∈", "∉", "⊆", "⊂",
         "⊇", "⊃", "∪", "∩", "⟦", "⟧", "¦", "⌊", "⌋", "⌈", "⌉", "∀", "∃", "∃!", "∄", "λ", "%",
         "∑", "∏", "`", "∘", "×", "!", "#", "@", "≡", "⇒", "=>", "⇧", "ℤ", "ℕ", "ℚ", "ℝ", "ℂ",
         "ⅈ", "π", "∞", "⋀", "→", "↔", "⋃", "⋂", "∙", "⋅", "√", "←", "≈", "…", "∅", "$",
@@ -25,6 +25,9 @@ OPERATORS = sorted(
     key=len,
     reverse=True,
 )
+#: HOL's ASCII membership (``x : A``, ``∀x:A. P``, ``{x:A. P}``; ``~:``): inside a term a lone
+#: colon is nothing else (type constraints are ``::``).
+_ASCII_MEMBERSHIP = {":": "∈", "~:": "∉"}
 _OP_FIRST = {op[0] for op in OPERATORS}
 _OPS_BY_FIRST: dict[str, list[str]] = {}
 for _op in OPERATORS:  # longest first within each bucket
@@ -133,7 +136,7 @@ def tokenize(text: str, start: int, end: int) -> list[Token]:
         if c in _OP_FIRST:
             for op in _OPS_BY_FIRST[c]:
                 if text.startswith(op, i) and i + len(op) <= end:
-                    toks.append(Token("op", op, i))
+                    toks.append(Token("op", _ASCII_MEMBERSHIP.get(op, op), i))
                     i += len(op)
                     break
             continue
