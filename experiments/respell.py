@@ -1,24 +1,25 @@
 """Respellings of real statements that cannot change their meaning, checked against the original.
 
 Why: a verdict depends on how the frontends read text, and a reading that depends on the
-spelling is unsound. Stop 59 found one: ``Equiv ℝ ℝ`` and ``ℝ ≃ ℝ`` were named as two opaque
-sorts, so a statement written both ways was "inequivalent" to itself under ``sae``. Every
-statement of the data is rewritten in ways Lean or Isabelle read identically and checked against
-its original: ``inequivalent`` is a soundness bug (each listed), ``inconclusive`` or a parse
-error of the respelled text a gap of the frontends.
+spelling is unsound. Stop 59 found eight, the first: ``Equiv ℝ ℝ`` and ``ℝ ≃ ℝ`` were named as
+two opaque sorts, so a statement written both ways was "inequivalent" to itself under ``sae``
+(docs/experiments.md, "Respellings"). Every statement of the data is rewritten in ways Lean or
+Isabelle read identically and checked against its original: ``inequivalent`` is a soundness
+bug (each listed), ``inconclusive`` or a parse error of the respelled text a gap.
 
-Lean (on the tokens of the statement, up to ``:=``): ASCII for the Unicode operators (``<=``,
-``->``, ``fun x =>``), the number types by name (``Real`` for ``ℝ``), every hypothesis
-name replaced (``h₀`` → ``hyp_h₀``), binder groups split (``(x y : ℝ)`` → ``(x : ℝ) (y : ℝ)``),
-two adjacent hypotheses swapped, ``∑ x ∈ s`` for ``∑ x in s``, ``√x`` for ``Real.sqrt x``, a
-variable renamed, the first two variables of a binder group in the other order, ``∀ (x : ℝ), P``
-for ``∀ x : ℝ, P``. Isabelle: ASCII for the symbols (``<=``, ``-->``, ``ALL``,
-``~=``), ``x\\<^sup>2`` for ``x^2``, ``fixes x y :: real`` split into one ``fixes`` per name or in the other order, a fixed
-variable renamed, assumption labels renamed, the
-first two assumptions swapped.
+Lean (on the statement's tokens, up to its ``:=``): ASCII operators (``<=``, ``->``, ``/\\``,
+``fun x =>``; not ``!=``, Lean 4's Boolean ``bne``), the number types by name (``Real``),
+hypothesis names replaced, binder groups split or their first two variables swapped, two
+adjacent hypotheses swapped, a variable renamed, ``∑ x ∈ s`` for ``∑ x in s``, ``√x`` for
+``Real.sqrt x``, ``∀ (x : ℝ), P`` for ``∀ x : ℝ, P``, relations by their definitions
+(``a > b`` as ``b < a``, ``a ≠ b`` as ``¬(a = b)``). Isabelle: ASCII symbols (``<=``, ``-->``,
+``ALL``, ``EX!``, ``~=``, ``:``), ``x\\<^sup>2`` for a variable's ``x^2``, ``fixes x y`` split or
+reordered, a fixed variable renamed, assumption labels renamed, the first two assumptions
+swapped.
 
-    .venv/bin/python experiments/respell.py ../shared/data/minif2f_lean4.jsonl \\
-        ../shared/data/lean_pairs_gted.jsonl ../shared/data/isabelle_math_400.jsonl --out /tmp/respell.jsonl
+    .venv/bin/python experiments/respell.py ../shared/data/minif2f_lean4.jsonl ../shared/data/proofnet_lean4.jsonl \\
+        ../shared/data/lean_pairs_gted.jsonl ../shared/data/isabelle_math_400.jsonl \\
+        ../shared/data/lean_mutants_formalalign_valid.jsonl --out /tmp/respell.jsonl
 """
 
 from __future__ import annotations
