@@ -24,6 +24,7 @@ variable) or range premise (``∀ x ∈ S``, ``∀ x < n``) mentions.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -100,6 +101,16 @@ class NormalForm:
     @property
     def variables(self) -> tuple[Var, ...]:
         return tuple(v for _, v in self.prefix)
+
+    @functools.cached_property
+    def opaque_sorts(self) -> frozenset[str]:
+        """Names of the opaque sorts its variables and terms have (``Fin n``, ``ZMod p``):
+        where a dependent sort names a variable (``sort_match``)."""
+        out = {n for v in self.variables for n in sort_mentions(v.sort)}
+        for t in (*self.premises, self.conclusion):
+            for sub in subterms(t):
+                out |= sort_mentions(sub.sort)
+        return frozenset(out)
 
     def body(self) -> Term:
         """``⋀Γ → C`` (open: the prefix variables are free)."""

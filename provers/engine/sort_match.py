@@ -74,24 +74,11 @@ def dependent_sorts(nf: NormalForm) -> bool:
     return any(names_within(v.sort) & names for v in nf.variables)
 
 
-#: ``sorts_name_variables`` per normal form (by identity, the form kept alive beside its answer).
-_NAMING: dict[int, tuple[NormalForm, bool]] = {}
-
-
 def sorts_name_variables(nf: NormalForm) -> bool:
     """Whether any sort in ``nf`` — of a variable or of a term (``(k : ZMod p)``, ``2 : ZMod p``)
     — names one of its variables: renaming those variables must rename those sorts."""
-    hit = _NAMING.get(id(nf))
-    if hit is not None and hit[0] is nf:
-        return hit[1]
     names = {v.name for v in nf.variables}
-    found = dependent_sorts(nf) or any(
-        names_within(sub.sort) & names for t in (*nf.premises, nf.conclusion) for sub in subterms(t)
-        if isinstance(sub.sort, OpaqueSort) or sort_mentions(sub.sort))
-    if len(_NAMING) > 512:
-        _NAMING.clear()
-    _NAMING[id(nf)] = (nf, found)
-    return found
+    return any(names_within(OpaqueSort(n)) & names for n in nf.opaque_sorts)
 
 
 def sort_shapes(nf: NormalForm) -> dict[Var, Sort]:
