@@ -444,3 +444,19 @@ def test_polynomial_notation_names_its_ring_in_one_spelling():
     """``ℚ[X]`` and ``Rat[X]`` are ``Polynomial ℚ`` (GTED ``exercise_4_6_2`` respelled)."""
     sorts = [parse_lean(f"theorem t (p : {r}[X]) : p = p := sorry").binders[0].var.sort for r in ("ℚ", "Rat")]
     assert sorts[0] == sorts[1] == parse_lean("theorem t (p : Polynomial ℚ) : p = p := sorry").binders[0].var.sort
+
+
+@pytest.mark.parametrize("hom", ["ℝ →+* ℝ", "RingHom ℝ ℝ", "ℝ →* ℝ", "ℝ →+ ℝ", "ℝ ≃+* ℝ", "ℝ ≃* ℝ"])
+def test_a_bundled_maps_coercion_takes_arguments_of_its_domain(hom):
+    """``f x`` for ``f : ℝ →+* ℝ`` read x with no sort, so ``∀ x, f x = x - 8`` bound x over ℕ,
+    where ``x - 8`` and ``max (x - 8) 0`` are one function: the two statements were called
+    equivalent (the same misreading stop 58 fixed for ``Equiv``). Over ℝ they differ below 8."""
+    from provers import check_equivalence, parse
+    from provers.ir import REAL, Quant
+
+    a = f"theorem t (f : {hom}) (h : ∀ x, f x = x - 8) : f 10 = 2 := sorry"
+    b = a.replace("x - 8", "max (x - 8) 0")
+    (h,) = parse(a).hypotheses
+    assert isinstance(h.formula, Quant) and h.formula.vars[0].sort == REAL
+    for relation in ("sae", "symbolic"):
+        assert check_equivalence(a, b, relation=relation, timeout=1.0, language="lean4").status != "equivalent"

@@ -78,7 +78,13 @@ from provers.lean4.sorts import (
 )
 from provers.lean4.specials import Specials
 from provers.lean4.syntax import Syn
-from provers.lean4.types import AUTO_BOUND, CANONICAL_TYPE_NAMES, TYPE_NAMES, TypeExpressions
+from provers.lean4.types import (
+    AUTO_BOUND,
+    CANONICAL_TYPE_NAMES,
+    EQUIVALENCES,
+    TYPE_NAMES,
+    TypeExpressions,
+)
 
 MAX_STEPS = 300_000
 
@@ -123,8 +129,8 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         self.type_variables: set[str] = set()
         #: names mentioned in the statement's instance binders (``[Field k]``)
         self.with_instances: set[str] = set()
-        #: the two types of each ``Equiv α β`` / ``α ≃ β`` read (its opaque sort's name ↦ (α, β)):
-        #: the domains of its functions σ.1 and σ.2 (``equiv_sorts``)
+        #: the two types of each bundled map read (``Equiv α β`` / ``α ≃ β``, ``α →+* β``, …; its
+        #: opaque sort's name ↦ (α, β)): the domain of its coercion, of σ.1 and σ.2 (``equiv_sorts``)
         self.equiv_ends: dict[str, tuple[Sort, Sort]] = {}
         #: auto-bound names used as types (``(x : R)``, ``β → α``), in order: type variables,
         #: bound as such by the second pass (``{R : Type*}`` or ``{R : Sort*}``)
@@ -411,7 +417,8 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
             return out, False
         ends = self.equiv_sorts(fs)
         if ends is not None and len(args) == 1:
-            # `σ x` for σ : α ≃ β is `σ.toFun x` (the coercion to a function)
+            # `σ x` for σ : α ≃ β (or f : α →+* β, …) is `σ.toFun x`, the coercion to a function
+            # α → β: x is read in α (with no sort, `∀ x, f x = x - 8` bound x over ℕ)
             arg = self.coerce(self.elab(args[0], ends[0])[0], ends[0], args[0])
             return Uninterpreted("Prod.fst", (f, arg), ends[1]), False
         targs = tuple(self.elab(a, None)[0] for a in args)
@@ -539,6 +546,8 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
         else:
             spaces = NAMESPACES_BY_SORT.get(s, ())  # type: ignore[arg-type]
         ends = self.equiv_sorts(s)
+        if ends is not None and not (isinstance(s, OpaqueSort) and s.name.split(" ")[0] in EQUIVALENCES):
+            ends = None  # a bundled hom's fields are not σ.1 / σ.2 (its coercion is read in apply_fn)
         if ends is not None and field in EQUIV_FUNCTIONS and len(args) == 1:
             # `σ.1 x`, `σ.symm y` for σ : α ≃ β: the function from α to β or back, applied at
             # an argument of its domain (read with no sort, `∀ x, σ.1 x = x ^ 3 - 8` bound x
@@ -548,7 +557,7 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
             arg = self.coerce(self.elab(args[0], domain)[0], domain, args[0])
             name = "Prod.fst" if forward else "Prod.snd"
             return Uninterpreted(name, (recv, arg), codomain), False
-        if ends is not None and args and (field.isdigit() or field in EQUIV_PROOFS):
+        if ends is not None and args and s.name.startswith("Equiv ") and (field.isdigit() or field in EQUIV_PROOFS):
             # Equiv has four fields: σ.3 / σ.4 are proofs (left_inv, right_inv), σ.5 … none
             why = "a proof is no value" if field in ("3", "4") or field in EQUIV_PROOFS else f"it has no field .{field}"
             raise self.err(syn, f"ill-typed {self.src(syn)!r}: the fields of {recv.sort} are "

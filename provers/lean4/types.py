@@ -45,6 +45,11 @@ CANONICAL_TYPE_NAMES = {"Nat": "ℕ", "Int": "ℤ", "Rat": "ℚ", "Real": "ℝ",
 NOTATION_TYPES = {"ℝ≥0∞": "ENNReal", "ℕ∞": "ENat", "ℕ+": "PNat"}
 #: One spelling per token in ``canonical_text``.
 _CANONICAL_TOKENS = {**CANONICAL_TYPE_NAMES, "->": "→", "<->": "↔", "!=": "≠", "<=": "≤", ">=": "≥", "fun": "λ", "=>": "↦"}
+#: Mathlib's bundled maps ``C α β`` (a structure coerced to a function α → β): their
+#: coercion ``f x`` takes an argument of α (``Elaborator.equiv_ends``); the equivalences
+#: among them also have an inverse (``σ.symm``, ``σ.2``).
+BUNDLED_MAPS = frozenset({"Equiv", "RingHom", "MonoidHom", "AddMonoidHom", "MulEquiv", "RingEquiv", "AddEquiv"})
+EQUIVALENCES = frozenset({"Equiv", "MulEquiv", "RingEquiv", "AddEquiv"})
 #: Infix type formers kept as infixes (one spelling each).
 _TYPE_INFIXES = {"×": "×", "→": "→", "->": "→"}
 #: Mathlib's infix notations for type constructors, by the constructor they denote.
@@ -132,7 +137,7 @@ class TypeExpressions:
             b = self.elab_type(syn.args[1])
             if a is None or b is None:
                 return None, True
-            if syn.val == "≃":
+            if syn.val in TYPE_NOTATIONS:  # a bundled map α → β: its coercion takes α
                 self.equiv_ends[self.type_name(syn)] = (a, b)
             return OpaqueSort(self.type_name(syn)), True
         if k == "prefix" and syn.val == "↥":
@@ -214,7 +219,7 @@ class TypeExpressions:
             return _sort_level(syn.args[1]), True
         if len(syn.args) == 2 and syn.args[1].kind == "list" and hname not in NAMES and self.elab_type(head) is not None:
             return self.polynomials(syn), True  # R[X]: polynomials over R
-        if hname == "Equiv" and len(syn.args) == 3:
+        if hname in BUNDLED_MAPS and len(syn.args) == 3:
             a, b = self.elab_type(syn.args[1]), self.elab_type(syn.args[2])
             if a is not None and b is not None:
                 self.equiv_ends[self.type_name(syn)] = (a, b)
