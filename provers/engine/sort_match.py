@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from provers.engine.normal import NormalForm, sort_mentions
@@ -94,20 +95,8 @@ def rename_types(nf: NormalForm, mapping: dict[str, str]) -> NormalForm:
     if not mapping or all(k == v for k, v in mapping.items()):
         return nf
 
-    def fix(t: Term) -> Term | None:
-        if isinstance(t, Var) and is_universe(t.sort) and t.name in mapping:
-            return Var(mapping[t.name], t.sort)  # the carrier itself, as in `[Group G]`
-        if isinstance(t, Uninterpreted) and is_universe(t.sort) and not t.args:
-            named = renamed_within(t.symbol, mapping)  # a type as a term: `(Fin m) → ℝ`
-            return replace(t, symbol=named) if named != t.symbol else None
-        if hasattr(t, "sort") and "sort" in getattr(t, "__dataclass_fields__", {}):
-            ns = rename_sort(t.sort, mapping)
-            if ns != t.sort:
-                return replace(t, sort=ns)  # type: ignore[call-arg]
-        return None
-
     def tm(t: Term) -> Term:
-        return map_term(t, fix)
+        return map_term(t, _renamer(mapping, objects=False))
 
     def tv(v: Var) -> Var:
         return Var(v.name, rename_sort(v.sort, mapping))
@@ -154,20 +143,27 @@ def match_types(a: NormalForm, b: NormalForm) -> tuple[list[NormalForm], str | N
 
 def objects_renamed(t: Term, names: dict[str, str]) -> Term:
     """``t`` with the object variables ``names`` renames (and the names inside type symbols)."""
+    return map_term(t, _renamer(names, objects=True))
+
+
+def _renamer(mapping: dict[str, str], objects: bool) -> Callable[[Term], Term | None]:
+    """The ``map_term`` step renaming ``mapping``'s names: in every sort and type symbol, and as
+    variables — the object variables (``objects``; bound ones too, their sorts may name the
+    renamed ones: ``∀ a : Fin n``) or the carriers (``[Group G]``)."""
     def fix(u: Term) -> Term | None:
-        if isinstance(u, Var):  # bound ones too: their sorts may name the variables (`∀ a : Fin n`)
-            name = names.get(u.name, u.name) if not is_universe(u.sort) else u.name
-            out = Var(name, rename_sort(u.sort, names))
+        if isinstance(u, Var):
+            name = mapping[u.name] if u.name in mapping and is_universe(u.sort) != objects else u.name
+            out = Var(name, rename_sort(u.sort, mapping))
             return out if out != u else None
         if isinstance(u, Uninterpreted) and is_universe(u.sort) and not u.args:
-            named = renamed_within(u.symbol, names)
+            named = renamed_within(u.symbol, mapping)  # a type as a term: `(Fin m) → ℝ`
             return replace(u, symbol=named) if named != u.symbol else None
         if "sort" in getattr(u, "__dataclass_fields__", {}):
-            ns = rename_sort(u.sort, names)
+            ns = rename_sort(u.sort, mapping)
             return replace(u, sort=ns) if ns != u.sort else None  # type: ignore[call-arg]
         return None
 
-    return map_term(t, fix)
+    return fix
 
 
 def instance_shapes(nf: NormalForm) -> list[str]:

@@ -744,7 +744,7 @@ def _witness_relation(t: App, vals: list[Any], env: Env) -> bool:
     """A relation with an argument whose value is known as a closed term (a ``Witness`` a
     function returned): decided by the certified sign of the two closed terms (the other
     argument closed under ``env`` when its value is inexact: ``1 / √6``)."""
-    closed = [_closed_value(v, a.sort) or _closed_side(a, env) for v, a in zip(vals, t.args, strict=True)]
+    closed = [_value_term(v, a.sort) or _closed_side(a, env) for v, a in zip(vals, t.args, strict=True)]
     if any(c is None for c in closed):
         raise Undecided("a value known only as its closed term compared with an inexact one")
     if t.op in ("eq", "ne") and closed[0] == closed[1]:
@@ -755,29 +755,37 @@ def _witness_relation(t: App, vals: list[Any], env: Env) -> bool:
     return _SIGN_RELATION[t.op](sign)
 
 
-def _closed_value(v: Any, sort: Sort) -> Term | None:
-    """A value as a closed term: a witness's own term, an exact rational as a numeral."""
-    if isinstance(v, Witness):
-        return v.term
-    if isinstance(v, (int, Fraction)) and not isinstance(v, bool) and is_numeric(sort):
-        return Num(v, sort)
+def _value_term(x: Any, sort: Sort) -> Term | None:
+    """A value of ``sort`` as a closed term: a witness's own term, an exact number of the
+    sort as a numeral; None for anything else."""
+    if isinstance(x, Witness):
+        return x.term if x.term.sort == sort else None
+    if isinstance(x, (int, Fraction)) and not isinstance(x, bool) and is_numeric(sort) and sort != COMPLEX:
+        if sort in (NAT, INT) and not isinstance(x, int) or sort == NAT and x < 0:
+            return None
+        return Num(x, sort)
     return None
 
 
 def _closed_side(t: Term, env: Env) -> Term | None:
     """``t`` as a closed term: each application of a recurrence at an index replaced by that
     element's closed term (``a 1 + 2 · a 2``), the rest closed under ``env`` (``closed_term``)."""
+    return closed_term(_elements_closed(t, env), env)
+
+
+def _elements_closed(t: Term, env: Env) -> Term:
+    """``t`` with each application ``u k`` of a recurrence (``env[u]`` a ``Sequence``) at an
+    index it evaluates replaced by that element as a closed term, where it has one."""
     def element(s: Term) -> Term | None:
         if isinstance(s, App) and s.op == "apply" and len(s.args) == 2 and isinstance(s.args[0], Var) \
                 and isinstance(env.get(s.args[0].name), Sequence):
             try:
-                k = _ev(s.args[1], env)
-                return _closed_value(_sequence_at(env[s.args[0].name], k), s.sort)
+                return _value_term(_sequence_at(env[s.args[0].name], _ev(s.args[1], env)), s.sort)
             except Undecided:
                 return None
         return None
 
-    return closed_term(map_term(t, element), env)
+    return map_term(t, element)
 
 
 #: Largest closed term a recurrence's element is kept as (``_sequence_at``).
@@ -787,19 +795,9 @@ MAX_WITNESS_TERM = 400
 def _element_term(f: Sequence, m: int) -> Term:
     """Element m of a recurrence as a closed term: the rule at m with each earlier element
     it applies replaced by that element's value as a term (its witness's, or a numeral)."""
-    inner = {**f.env, f.name: f, f.var.name: m}
-
-    def earlier(s: Term) -> Term | None:
-        if isinstance(s, App) and s.op == "apply" and len(s.args) == 2 and isinstance(s.args[0], Var) \
-                and s.args[0].name == f.name:
-            k = _ev(s.args[1], inner)
-            closed = _closed_value(_sequence_at(f, k), s.sort)
-            if closed is None:
-                raise Undecided(f"{f.name} {k} has no closed term")
-            return closed
-        return None
-
-    term = map_term(substitute(f.rule, {f.var: Num(m, f.var.sort)}), earlier)
+    term = _elements_closed(substitute(f.rule, {f.var: Num(m, f.var.sort)}), {**f.env, f.name: f})
+    if any(isinstance(s, Var) and s.name == f.name for s in subterms(term)):
+        raise Undecided(f"{f.name} {m}: an earlier element has no closed term")
     form = form_of(term, lambda u: _ev(u, {})) if term.sort == REAL else None
     compact = form_term(form, REAL) if form is not None else None
     term = compact if compact is not None else term  # ℚ(√3) stays a + b·√3: no blow-up
@@ -847,12 +845,9 @@ def closed_term(t: Term, env: Env, closure_depth: int = 0) -> Term | None:
     mapping: dict[Var, Term] = {}
     for v in free_vars(t):
         x = env.get(v.name, _MISSING)
-        if isinstance(x, Witness) and x.term.sort == v.sort:
-            mapping[v] = x.term
-        elif isinstance(x, (int, Fraction)) and not isinstance(x, bool) and is_numeric(v.sort) and v.sort != COMPLEX:
-            if v.sort in (NAT, INT) and not isinstance(x, int) or v.sort == NAT and x < 0:
-                return None
-            mapping[v] = Num(x, v.sort)
+        as_term = _value_term(x, v.sort)
+        if as_term is not None:
+            mapping[v] = as_term
         elif isinstance(x, Closure) and closure_depth > 0:
             body = closed_term(Lam(x.vars, x.body), x.env, closure_depth - 1)
             if body is None or body.sort != v.sort:
