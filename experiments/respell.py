@@ -141,9 +141,14 @@ def lean_respellings(text: str) -> dict[str, str]:
     binders = _binders_parenthesized(text, tokens)
     if binders != text:
         out["binders parenthesized"] = binders
-    flipped = _relations_flipped(text, tokens, groups)
-    if flipped != text:
-        out["relations flipped"] = flipped
+    for kind, table in (("relations flipped", _CONVERSES), ("symmetric operands swapped", _SYMMETRIC)):
+        rewritten = _rewritten(text, tokens, groups, table)
+        if rewritten != text:
+            out[kind] = rewritten
+    if _numeric_only(text):
+        commuted = _rewritten(text, tokens, groups, _COMMUTED)
+        if commuted != text:
+            out["+ and * commuted"] = commuted
     adjacent = [(g, h) for g, h in itertools.pairwise(groups) if tokens[g[0] + 1].text in hyps and tokens[h[0] + 1].text in hyps]
     if adjacent:  # two hypotheses with no binder between them: neither can mention what the other binds
         (i1, j1), (i2, j2) = adjacent[0]
@@ -157,10 +162,20 @@ def lean_respellings(text: str) -> dict[str, str]:
 #: ``a ≥ b`` is ``b ≤ a``, ``a ≠ b`` is ``¬(a = b)`` (``Ne``).
 _CONVERSES = {">": "{b} < {a}", "≥": "{b} ≤ {a}", ">=": "{b} ≤ {a}", "≠": "¬({a} = {b})"}
 
+#: Symmetric relations and connectives, read with their operands swapped: ``Eq`` is symmetric,
+#: ``∧`` / ``∨`` / ``↔`` commute as propositions.
+_SYMMETRIC = {"=": "{b} = {a}", "∧": "{b} ∧ {a}", "∨": "{b} ∨ {a}", "↔": "{b} ↔ {a}"}
 
-def _relations_flipped(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
-    """Every outermost ``a > b``, ``a ≥ b``, ``a ≠ b`` of the hypotheses' types and the
-    conclusion written by its definition (operands parenthesized)."""
+#: ``+`` and ``*`` with their operands swapped: commutative on ℕ, ℤ, ℚ, ℝ, ℂ and functions to
+#: them (pointwise), not on groups or matrices (``_numeric_only`` decides where it applies);
+#: Lean's ``binop%`` elaborator types the whole tree at once, so the order of the operands
+#: changes no coercion.
+_COMMUTED = {"+": "{b} + {a}", "*": "{b} * {a}"}
+
+
+def _rewritten(text: str, tokens: list[Token], groups: list[tuple[int, int]], table: dict[str, str]) -> str:
+    """Every outermost binary operation of ``table`` in the hypotheses' types and the
+    conclusion written by its template (operands parenthesized)."""
     full = tokenize(text)
     starts = [i + 3 for i, j in groups if tokens[i].text == "(" and j > i + 3 and tokens[i + 2].text == ":"]
     colon = next((k for k, t in enumerate(tokens) if t.text == ":" and all(not (i <= k <= j) for i, j in groups)), None)
@@ -177,12 +192,32 @@ def _relations_flipped(text: str, tokens: list[Token], groups: list[tuple[int, i
             node = stack.pop()
             if "·" in text[node.pos:node.end]:
                 continue  # `(· ≠ ·)` is a λ: parentheses would change which one
-            if node.kind == "binop" and node.val in _CONVERSES and len(node.args) == 2:
+            if node.kind == "binop" and node.val in table and len(node.args) == 2:
                 a, b = (f"({text[x.pos:x.end]})" for x in node.args)
-                spans.append((node.pos, node.end, "(" + _CONVERSES[node.val].format(a=a, b=b) + ")"))
+                spans.append((node.pos, node.end, "(" + table[node.val].format(a=a, b=b) + ")"))
                 continue  # outermost only: spans never overlap
             stack.extend(node.args)
     return _replaced(text, spans)
+
+
+def _numeric_only(text: str) -> bool:
+    """Whether every variable and every subterm of the parsed statement is a number of ℕ, ℤ,
+    ℚ, ℝ, ℂ, a proposition or a function between them: where ``+`` and ``*`` commute."""
+    from provers.ir import FunSort, subterms
+
+    try:
+        st = parse(text, "lean4")
+    except ParseError:
+        return False
+    numeric = {"Nat", "Int", "Rat", "Real", "Complex", "Bool"}
+
+    def ok(sort: object) -> bool:
+        if isinstance(sort, FunSort):
+            return all(ok(s) for s in (*sort.args, sort.result))
+        return str(sort) in numeric
+
+    formulas = [h.formula for h in st.hypotheses] + [st.conclusion]
+    return all(ok(v.sort) for v in st.variables) and all(ok(t.sort) for f in formulas for t in subterms(f))
 
 
 def _binders_parenthesized(text: str, tokens: list[Token]) -> str:
@@ -266,7 +301,75 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     if len(quoted) >= 2:
         (a0, a1), (b0, b1) = quoted[:2]
         out["assumptions swapped"] = text[:a0] + text[b0:b1] + text[a1:b0] + text[a0:a1] + text[b1:]
+    conjunctions = [(span, parts) for span in quoted if len(parts := _top_conjuncts(text[span[0] + 1:span[1] - 1])) > 1]
+    conclusion = re.search(r'\bshows\s+(?:[A-Za-z_]\w*\s*:(?!:)\s*)?("[^"]*")', text)
+    shown = [] if conclusion is None else [(conclusion.span(1), parts) for parts in
+                                           [_top_conjuncts(conclusion.group(1)[1:-1])] if len(parts) > 1]
+    if conjunctions or shown:
+        swapped = [(a, b, '"' + " \\<and> ".join([f"({p})" for p in (parts[1], parts[0], *parts[2:])]) + '"')
+                   for (a, b), parts in conjunctions + shown]
+        out["conjuncts swapped"] = _replaced(text, swapped)
+    equations = [((a, b), sides) for (a, b) in quoted + ([conclusion.span(1)] if conclusion else [])
+                 if (sides := _equation_sides(text[a + 1:b - 1])) is not None]
+    if equations:
+        out["equations reversed"] = _replaced(text, [(a, b, f'"({rhs}) = ({lhs})"') for (a, b), (lhs, rhs) in equations])
+    if conjunctions:
+        split = [(a, b, " and ".join(f'{"" if k == 0 else f"conj_{n}_{k}: "}"{p}"' for k, p in enumerate(parts)))
+                 for n, ((a, b), parts) in enumerate(conjunctions)]
+        out["conjunction split"] = _replaced(text, split)
     return out
+
+
+#: Tokens at the top of an assumption under which a ``\<and>`` is not a top-level conjunction
+#: (a binder's body runs to the end; ``⟶``, ``∨``, ``↔`` bind looser than ``∧``).
+_LOOSER = re.compile(r"\\<(?:longrightarrow|Longrightarrow|or|longleftrightarrow|forall|exists|lambda)>|-->|\||"
+                     r"\b(?:ALL|EX|if|let|case|THE|SOME|LEAST|GREATEST)\b|[%.]")
+
+
+#: Relations and connectives that, at the top of an assumption, leave an ``=`` there no
+#: equation of the whole (``a = b ∧ c``, ``a = b < c``, ``x ∈ A = B``).
+_NOT_ONE_EQUATION = re.compile(r"\\<(?:and|noteq|le|ge|in|notin|subseteq|subset|equiv)>|[<>&~:]|\bdvd\b|\bmod\b")
+
+
+def _equation_sides(term: str) -> tuple[str, str] | None:
+    """The two sides of an Isabelle term whose top level is one ``l = r``, else None."""
+    depth, top, cut = 0, [], []
+    for k, c in enumerate(term):
+        depth += (c in "([{") - (c in ")]}")
+        if depth == 0:
+            top.append(c)
+            if c == "=":
+                cut.append(k)
+    flat = "".join(top)
+    symbols = re.sub(r"\\<(?!and>|noteq>|le>|ge>|in>|notin>|subseteq>|subset>|equiv>)[\w^]+>", " ", flat)
+    if depth != 0 or len(cut) != 1 or _LOOSER.search(flat) or _NOT_ONE_EQUATION.search(symbols):
+        return None
+    left, right = term[:cut[0]].strip(), term[cut[0] + 1:].strip()
+    return (left, right) if left and right else None
+
+
+def _top_conjuncts(term: str) -> list[str]:
+    """The conjuncts of an Isabelle term whose top level is a ``\\<and>`` chain (else [term])."""
+    depth, cuts, top = 0, [], []
+    k = 0
+    while k < len(term):
+        c = term[k]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and term.startswith("\\<and>", k):
+            cuts.append(k)
+            k += len("\\<and>")
+            continue
+        if depth == 0:
+            top.append(c)
+        k += 1
+    if not cuts or depth != 0 or _LOOSER.search("".join(top)) or "&" in "".join(top):
+        return [term]
+    bounds = [0, *cuts, len(term)]
+    parts = [term[bounds[i] + (len("\\<and>") if i else 0):bounds[i + 1]].strip() for i in range(len(bounds) - 1)]
+    return parts if all(parts) else [term]
 
 
 RESPELLINGS: dict[str, Callable[[str], dict[str, str]]] = {"lean4": lean_respellings, "isabelle": isabelle_respellings}

@@ -72,7 +72,8 @@ LEAN = [
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(LEAN), st.lists(st.sampled_from(["ascii operators", "type names", "hypothesis names",
-                                                        "binder groups split", "hypotheses swapped"]),
+                                                        "binder groups split", "hypotheses swapped",
+                                                        "symmetric operands swapped", "+ and * commuted"]),
                                        min_size=1, max_size=3))
 def test_respellings_composed_never_change_a_verdict(text, kinds):
     respelled = text
@@ -107,3 +108,39 @@ def test_isabelle_ascii_membership_is_membership():
     ascii_text = isabelle_respellings(text)["ascii symbols"]
     assert "~:" in ascii_text and "\\<in>" not in ascii_text
     assert provers.check_equivalence(text, ascii_text, relation="sae", language="isabelle", timeout=1.0).status == "equivalent"
+
+
+def test_symmetric_operands_and_commuted_sums_keep_the_meaning():
+    """``a = b`` read as ``b = a``, ``P ∧ Q`` as ``Q ∧ P``; ``+`` and ``*`` commuted where every
+    term is a number (ℕ to ℝ: Lean's ``binop%`` types the tree at once, so the order of the
+    operands changes no coercion)."""
+    text = "theorem t (x y : ℝ) (n : ℕ) (h₀ : x + 2 * y = 7 ∧ y > 0) (h₁ : n * x = 3) : y + x * n = 3 + y := by sorry"
+    out = lean_respellings(text)
+    assert "((3 + y) = (y + x * n))" in out["symmetric operands swapped"]
+    assert "((2 * y) + (x))" in out["+ and * commuted"]
+    for kind in ("symmetric operands swapped", "+ and * commuted"):
+        for relation in ("sae", "symbolic"):
+            v = provers.check_equivalence(text, out[kind], relation=relation, language="lean4", timeout=1.0)
+            assert v.status == "equivalent", (kind, relation, v.reason)
+
+
+def test_products_in_a_group_are_never_commuted():
+    """``a * b`` in a group is not ``b * a``: the respelling only applies where every term is a number."""
+    text = "theorem t {G : Type*} [Group G] (a b : G) (h : a * b = b * a) : a * b * a = a * a * b := by sorry"
+    assert "+ and * commuted" not in lean_respellings(text)
+
+
+def test_isabelle_conjunctions_and_equations_respelled():
+    """A top-level ``A ∧ B`` assumption split in two or its conjuncts swapped, ``l = r`` as
+    ``r = l``; a ``∧`` under a binder or an implication is left alone."""
+    text = ('theorem fixes x y :: real assumes h0 : "x > 0 \\<and> y = 2 * x" and h1 : "x + y = 3" '
+            'shows "x = 1 \\<and> y = 2"')
+    out = isabelle_respellings(text)
+    assert 'h0 : "x > 0" and conj_0_1: "y = 2 * x"' in out["conjunction split"]
+    assert '"(y = 2) \\<and> (x = 1)"' in out["conjuncts swapped"]
+    assert '"(3) = (x + y)"' in out["equations reversed"]
+    for kind in ("conjunction split", "conjuncts swapped", "equations reversed"):
+        v = provers.check_equivalence(text, out[kind], relation="sae", language="isabelle", timeout=1.0)
+        assert v.status == "equivalent", (kind, v.reason)
+    bound = 'theorem fixes f :: "real \\<Rightarrow> real" assumes "\\<forall>x. f x > 0 \\<and> f x < 1" shows "f 0 < 2"'
+    assert "conjunction split" not in isabelle_respellings(bound)

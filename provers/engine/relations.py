@@ -77,6 +77,7 @@ from provers.ir import (
     Quant,
     SetSort,
     Term,
+    Uninterpreted,
     Var,
     and_,
     app,
@@ -212,11 +213,18 @@ def check_sae(a: NormalForm, b: NormalForm, prove: ProveFn, cheap: bool = False)
     return _match(a.conclusion, b.conclusion, prove, order, cheap, "C")
 
 
+#: Relations a frontend kept uninterpreted because it could not type their operands (``x = y``
+#: with x : ℝ≥0 and y : ℝ): still relations in the text, whose structure is not known.
+UNREAD_RELATIONS = frozenset({"Eq", "Ne", "LT.lt", "LE.le", "GT.gt", "GE.ge"})
+
+
 def _kind(t: Term) -> str:
     if isinstance(t, App) and t.op in CONNECTIVES:
         return t.op
     if isinstance(t, App) and t.op in RELATION_OPS:
         return "rel"
+    if isinstance(t, Uninterpreted) and t.symbol in UNREAD_RELATIONS:
+        return "unread rel"
     return "atom"
 
 
@@ -258,7 +266,9 @@ def _match(p: Term, q: Term, prove: ProveFn, order: tuple[Var, ...], cheap: bool
             if outs[-1].status == PROVED:
                 return outs[-1]
         return _any(outs, f"{path}: no orientation matches")
-    if kp == "atom" and kq == "atom":
+    if {kp, kq} == {"rel", "unread rel"}:  # no structural difference can be read off
+        return Outcome(UNKNOWN, [], f"{path}: a relation whose operands the frontend could not type")
+    if kp in ("atom", "unread rel") and kp == kq:
         if p.sort != q.sort:
             return Outcome(STRUCTURAL, [], f"{path}: sorts differ")
         return _combine(_run(prove, [(f"{path} atom L ↔ L'", iff(p, q))], order, cheap))

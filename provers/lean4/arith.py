@@ -100,7 +100,11 @@ class ArithTrees:
     def max_sort(first: list[Res], expected: Sort | None) -> tuple[Sort | None, bool]:
         mx = expected if expected is not None and expected != BOOL else None
         uncomparable = False
-        for t, f in first:
+        # leaves of sorts the IR models first: an opaque leaf (x : NNReal) never decides the
+        # tree's sort before a modelled one does, whichever side it stands on (Lean's binop%
+        # takes the maximal type of all leaves: ``36 * x * Real.sqrt y`` and
+        # ``Real.sqrt y * (36 * x)`` are both real)
+        for t, f in sorted(first, key=lambda r: not modelled(r[0].sort)):
             if f or unfixed(t.sort) or (not modelled(t.sort) and mx is not None and is_numeric(mx)):
                 continue
             s = t.sort
@@ -236,7 +240,10 @@ class ArithTrees:
             return Uninterpreted("HMod.hMod", (a, b), sort)
         if a.sort == b.sort and not is_numeric(sort):
             return Uninterpreted(LEAN_SYMBOL[op], (a, b), sort)
-        return self.mk(op, (a, b), s)
+        # an opaque operand beside a number (x : NNReal in ``x + y``, y : ℝ): the result has
+        # the number's sort on either side, as the tree's sort (binop%) would give it
+        known = [x.sort for x in (a, b) if modelled(x.sort) and is_numeric(x.sort)]
+        return self.mk(op, (a, b), s, known[0] if len(known) == 1 else None)
 
     def power(self, s: Syn, base: Term, e: Term) -> Term:
         self.no_instance(s, base.sort, e.sort)

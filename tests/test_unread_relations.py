@@ -1,0 +1,45 @@
+"""A relation the Lean frontend could not type is no structural difference.
+
+``mathd_algebra_293`` (x : NNReal) with its equation's sides swapped was ``inequivalent`` to
+itself under ``sae``: the tree's sort was taken from its first leaf, so ``36 * x * √(35x)``
+(x first) read as an ℝ≥0 product, the equation became an uninterpreted ``Eq`` between two
+sorts, and "relation vs atom" counted as a structural failure. Lean's ``binop%`` types a tree
+by all its leaves, whatever their order."""
+
+from __future__ import annotations
+
+import provers
+from provers.engine.relations import UNKNOWN, _match
+from provers.ir import BOOL, REAL, Uninterpreted, Var, app
+
+STATEMENT = ("theorem mathd_algebra_293 (x : NNReal) :\n    Real.sqrt (60 * x) * Real.sqrt (12 * x) * Real.sqrt (63 * x)"
+             " = 36 * x * Real.sqrt (35 * x) := by")
+SWAPPED = ("theorem mathd_algebra_293 (x : NNReal) :\n    36 * x * Real.sqrt (35 * x)"
+           " = Real.sqrt (60 * x) * Real.sqrt (12 * x) * Real.sqrt (63 * x) := by")
+
+
+def test_swapped_sides_of_an_equation_are_the_same_statement():
+    for relation in ("sae", "symbolic"):
+        v = provers.check_equivalence(STATEMENT, SWAPPED, relation=relation, language="lean4", timeout=1.0)
+        assert v.status == "equivalent", (relation, v.reason)
+
+
+def test_an_opaque_leaf_never_decides_the_sort_of_a_tree():
+    for text in ("theorem t (x : NNReal) (y : ℝ) : x + y = 2 := by", "theorem t (x : NNReal) (y : ℝ) : y + x = 2 := by",
+                 "theorem t (x : NNReal) : 36 * x = Real.sqrt (35 * x) := by"):
+        c = provers.parse(text, "lean4").conclusion
+        assert c.op == "eq" and c.args[0].sort == REAL == c.args[1].sort, (text, c)
+
+
+def test_an_untyped_relation_against_a_relation_is_undecided_not_structural():
+    a, b = Var("a", REAL), Var("b", REAL)
+    typed, untyped = app("eq", a, b), Uninterpreted("Eq", (a, b), BOOL)
+
+    def prove(*args, **kwargs):
+        raise AssertionError("no obligation is asked")
+
+    out = _match(typed, untyped, prove, (a, b), False, "C")
+    assert out.status == UNKNOWN and not out.ruled_out, out
+    # a genuine atom (a predicate variable applied) is still a different structure from a relation
+    p = Uninterpreted("P", (a,), BOOL)
+    assert _match(typed, p, prove, (a, b), False, "C").ruled_out
