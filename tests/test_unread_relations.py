@@ -43,3 +43,21 @@ def test_an_untyped_relation_against_a_relation_is_undecided_not_structural():
     # a genuine atom (a predicate variable applied) is still a different structure from a relation
     p = Uninterpreted("P", (a,), BOOL)
     assert _match(typed, p, prove, (a, b), False, "C").ruled_out
+
+
+def test_an_untyped_equation_reads_the_same_either_way_round():
+    """``(⋂ i, (u i).carrier) = ↑U`` (ProofNet ``exercise_1_8``) is kept uninterpreted, its
+    sides' sorts unmodelled; with its sides swapped it is the same formula (Eq is symmetric),
+    and ``a > b`` is ``b < a`` (``GT.gt``)."""
+    text = ("theorem exercise_1_8 {F V : Type*} [AddCommGroup V] [Field F] [Module F V] {ι : Type*} "
+            "(u : ι → Submodule F V) : ∃ U : Submodule F V, (⋂ (i : ι), (u i).carrier) = ↑U := by")
+    swapped = text.replace("(⋂ (i : ι), (u i).carrier) = ↑U", "↑U = (⋂ (i : ι), (u i).carrier)")
+    for relation in ("sae", "symbolic"):
+        assert provers.check_equivalence(text, swapped, relation=relation, language="lean4",
+                                         timeout=1.0).status == "equivalent"
+    group = "theorem t {G : Type*} [Group G] (a b : G) (h : a * b = b * a) : a * b * a = a * a * b := by"
+    other = group.replace("a * b * a = a * a * b", "a * a * b = a * b * a")
+    assert provers.check_equivalence(group, other, relation="sae", language="lean4", timeout=1.0).status == "equivalent"
+    # a different equation is still told apart
+    wrong = group.replace("a * b * a = a * a * b", "a * b * b = a * a * b")
+    assert provers.check_equivalence(group, wrong, relation="sae", language="lean4", timeout=1.0).status != "equivalent"

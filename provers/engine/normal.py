@@ -217,6 +217,8 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
     operator a membership is inside one leaf, so unfolding it changes no leaf."""
 
     def rw(s: Term) -> Term | None:
+        if isinstance(s, Uninterpreted):
+            return unread_relation(s)
         if not isinstance(s, App):
             return None
         if s.op in ("powr", "root"):
@@ -240,6 +242,30 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
 
     t = set_memberships(t) if memberships_at_top else _under_binders(t, set_memberships)
     return map_term(t, rw)
+
+
+#: Lean's relations by their converses (``GT.gt a b`` is ``LT.lt b a``) and its symmetric ones.
+_CONVERSE_RELATIONS = {"GT.gt": "LT.lt", "GE.ge": "LE.le"}
+_SYMMETRIC_RELATIONS = frozenset({"Eq", "Ne"})
+
+
+def unread_relation(s: Uninterpreted) -> Term | None:
+    """A relation the Lean frontend kept uninterpreted (its operands' sorts are not modelled
+    or disagree) in one spelling: ``>`` / ``≥`` as ``<`` / ``≤`` with the operands swapped,
+    the operands of ``=`` / ``≠`` in a fixed order, so that ``a = b`` and ``b = a`` are one
+    formula (Eq is symmetric whatever the sort)."""
+    if len(s.args) != 2:
+        return None
+    a, b = s.args
+    if s.symbol in _CONVERSE_RELATIONS:
+        return Uninterpreted(_CONVERSE_RELATIONS[s.symbol], (b, a), s.sort)
+    if s.symbol in _SYMMETRIC_RELATIONS and _operand_key(b) < _operand_key(a):
+        return Uninterpreted(s.symbol, (b, a), s.sort)
+    return None
+
+
+def _operand_key(t: Term) -> tuple[str, str]:
+    return str(t.sort), repr(t)
 
 
 def set_memberships(t: Term) -> Term:
