@@ -149,6 +149,9 @@ def lean_respellings(text: str) -> dict[str, str]:
         commuted = _rewritten(text, tokens, groups, _COMMUTED)
         if commuted != text:
             out["+ and * commuted"] = commuted
+    squares = _squares_multiplied(text, tokens)
+    if squares != text:
+        out["x ^ 2 as x * x"] = squares
     adjacent = [(g, h) for g, h in itertools.pairwise(groups) if tokens[g[0] + 1].text in hyps and tokens[h[0] + 1].text in hyps]
     if adjacent:  # two hypotheses with no binder between them: neither can mention what the other binds
         (i1, j1), (i2, j2) = adjacent[0]
@@ -218,6 +221,29 @@ def _numeric_only(text: str) -> bool:
 
     formulas = [h.formula for h in st.hypotheses] + [st.conclusion]
     return all(ok(v.sort) for v in st.variables) and all(ok(t.sort) for f in formulas for t in subterms(f))
+
+
+#: Tokens after which ``x ^ 2`` stands alone: openers, separators and binary operators looser
+#: than ``^`` (not ``-``, which may be the prefix negation, nor ``√``, ``↑``, ``¬``).
+_BEFORE_A_SQUARE = frozenset({"(", "[", ",", ":", "+", "*", "/", "=", "≠", "<", "≤", ">", "≥", "<=", ">=",
+                              "∧", "∨", "→", "↔", "=>", "↦", "∣"})
+
+
+def _squares_multiplied(text: str, tokens: list[Token]) -> str:
+    """``x ^ 2`` as ``(x * x)`` (``sq``: true in every monoid) for a variable standing alone:
+    not an argument (``f x ^ 2`` is ``(f x) ^ 2``), not a field's owner (``x.1 ^ 2``)."""
+    spans = []
+    for k in range(1, len(tokens) - 2):
+        x, hat, two = tokens[k], tokens[k + 1], tokens[k + 2]
+        before, after = tokens[k - 1], tokens[k + 3] if k + 3 < len(tokens) else None
+        if x.kind != "ident" or "." in x.text or hat.text != "^" or two.text != "2":
+            continue
+        if before.text not in _BEFORE_A_SQUARE:
+            continue  # an argument (``f x ^ 2``), a prefix's operand (``-x ^ 2``, ``√x ^ 2``)
+        if after is not None and (after.text in (".", "^") or after.kind in ("ident", "num") or after.text == "("):
+            continue  # ``x ^ 2 ^ n``, ``x ^ 2.5``
+        spans.append((x.pos, two.end, f"({x.text} * {x.text})"))
+    return _replaced(text, spans)
 
 
 def _binders_parenthesized(text: str, tokens: list[Token]) -> str:

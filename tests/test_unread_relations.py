@@ -61,3 +61,13 @@ def test_an_untyped_equation_reads_the_same_either_way_round():
     # a different equation is still told apart
     wrong = group.replace("a * b * a = a * a * b", "a * b * b = a * a * b")
     assert provers.check_equivalence(group, wrong, relation="sae", language="lean4", timeout=1.0).status != "equivalent"
+
+
+def test_an_untyped_disequation_is_the_negated_equation():
+    """``a ≠ b`` on a group is ``¬(a = b)`` (``Ne``), whichever way round."""
+    a = "theorem t {G : Type*} [Group G] (a b : G) (h : a * b ≠ b * a) : a ≠ 1 := by"
+    b = "theorem t {G : Type*} [Group G] (a b : G) (h : ¬ (b * a = a * b)) : ¬ (1 = a) := by"
+    for relation in ("sae", "symbolic"):
+        assert provers.check_equivalence(a, b, relation=relation, language="lean4", timeout=1.0).status == "equivalent"
+    c = "theorem t {G : Type*} [Group G] (a b : G) (h : a * b ≠ b * a) : a = 1 := by"
+    assert provers.check_equivalence(a, c, relation="sae", language="lean4", timeout=1.0).status != "equivalent"

@@ -246,21 +246,23 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
 
 #: Lean's relations by their converses (``GT.gt a b`` is ``LT.lt b a``) and its symmetric ones.
 _CONVERSE_RELATIONS = {"GT.gt": "LT.lt", "GE.ge": "LE.le"}
-_SYMMETRIC_RELATIONS = frozenset({"Eq", "Ne"})
 
 
 def unread_relation(s: Uninterpreted) -> Term | None:
     """A relation the Lean frontend kept uninterpreted (its operands' sorts are not modelled
     or disagree) in one spelling: ``>`` / ``≥`` as ``<`` / ``≤`` with the operands swapped,
-    the operands of ``=`` / ``≠`` in a fixed order, so that ``a = b`` and ``b = a`` are one
-    formula (Eq is symmetric whatever the sort)."""
+    ``a ≠ b`` as ``¬(a = b)`` (``Ne``), the operands of ``=`` in a fixed order, so that
+    ``a = b`` and ``b = a`` are one formula (Eq is symmetric whatever the sort)."""
     if len(s.args) != 2:
         return None
     a, b = s.args
     if s.symbol in _CONVERSE_RELATIONS:
         return Uninterpreted(_CONVERSE_RELATIONS[s.symbol], (b, a), s.sort)
-    if s.symbol in _SYMMETRIC_RELATIONS and _operand_key(b) < _operand_key(a):
-        return Uninterpreted(s.symbol, (b, a), s.sort)
+    ordered = (b, a) if _operand_key(b) < _operand_key(a) else (a, b)
+    if s.symbol == "Ne":  # ``Ne a b`` is ``¬(a = b)`` by definition
+        return app("not", Uninterpreted("Eq", ordered, s.sort))
+    if s.symbol == "Eq" and ordered != (a, b):
+        return Uninterpreted("Eq", ordered, s.sort)
     return None
 
 
