@@ -12,10 +12,13 @@ Lean (on the statement's tokens, up to its ``:=``): ASCII operators (``<=``, ``-
 hypothesis names replaced, binder groups split or their first two variables swapped, two
 adjacent hypotheses swapped, a variable renamed, ``∑ x ∈ s`` for ``∑ x in s``, ``√x`` for
 ``Real.sqrt x``, ``∀ (x : ℝ), P`` for ``∀ x : ℝ, P``, relations by their definitions
-(``a > b`` as ``b < a``, ``a ≠ b`` as ``¬(a = b)``). Isabelle: ASCII symbols (``<=``, ``-->``,
-``ALL``, ``EX!``, ``~=``, ``:``), ``x\\<^sup>2`` for a variable's ``x^2``, ``fixes x y`` split or
+(``a > b`` as ``b < a``, ``a ≠ b`` as ``¬(a = b)``), ``=`` / ``∧`` / ``∨`` / ``↔`` with their
+operands swapped, ``+`` and ``*`` commuted and ``a ∣ b`` as ``∃ c, b = a * c`` where every
+term is a number, ``x ^ 2`` as ``x * x``. Isabelle: ASCII symbols (``<=``, ``-->``, ``ALL``,
+``EX!``, ``~=``, ``:``), ``x\\<^sup>2`` for a variable's ``x^2``, ``fixes x y`` split or
 reordered, a fixed variable renamed, assumption labels renamed, the first two assumptions
-swapped.
+swapped, a top-level conjunction split into two assumptions or its conjuncts swapped, an
+equation's sides swapped.
 
     .venv/bin/python experiments/respell.py ../shared/data/minif2f_lean4.jsonl ../shared/data/proofnet_lean4.jsonl \\
         ../shared/data/lean_pairs_gted.jsonl ../shared/data/isabelle_math_400.jsonl \\
@@ -149,6 +152,9 @@ def lean_respellings(text: str) -> dict[str, str]:
         commuted = _rewritten(text, tokens, groups, _COMMUTED)
         if commuted != text:
             out["+ and * commuted"] = commuted
+        divides = _rewritten(text, tokens, groups, _DIVIDES)
+        if divides != text:
+            out["∣ by its definition"] = divides
     squares = _squares_multiplied(text, tokens)
     if squares != text:
         out["x ^ 2 as x * x"] = squares
@@ -174,6 +180,10 @@ _SYMMETRIC = {"=": "{b} = {a}", "∧": "{b} ∧ {a}", "∨": "{b} ∨ {a}", "↔
 #: Lean's ``binop%`` elaborator types the whole tree at once, so the order of the operands
 #: changes no coercion.
 _COMMUTED = {"+": "{b} + {a}", "*": "{b} * {a}"}
+
+
+#: ``a ∣ b`` by its definition in a semigroup (``Dvd.dvd a b := ∃ c, b = a * c``).
+_DIVIDES = {"∣": "∃ c_dvd, {b} = {a} * c_dvd"}
 
 
 def _rewritten(text: str, tokens: list[Token], groups: list[tuple[int, int]], table: dict[str, str]) -> str:
@@ -335,10 +345,15 @@ def isabelle_respellings(text: str) -> dict[str, str]:
         swapped = [(a, b, '"' + " \\<and> ".join([f"({p})" for p in (parts[1], parts[0], *parts[2:])]) + '"')
                    for (a, b), parts in conjunctions + shown]
         out["conjuncts swapped"] = _replaced(text, swapped)
-    equations = [((a, b), sides) for (a, b) in quoted + ([conclusion.span(1)] if conclusion else [])
-                 if (sides := _equation_sides(text[a + 1:b - 1])) is not None]
+    relations = [((a, b), sides) for (a, b) in quoted + ([conclusion.span(1)] if conclusion else [])
+                 if (sides := _relation_sides(text[a + 1:b - 1])) is not None]
+    equations = [(span, (lhs, rhs)) for span, (lhs, rel, rhs) in relations if rel == "="]
     if equations:
         out["equations reversed"] = _replaced(text, [(a, b, f'"({rhs}) = ({lhs})"') for (a, b), (lhs, rhs) in equations])
+    others = [(span, sides) for span, sides in relations if sides[1] != "="]
+    if others:
+        out["relations flipped"] = _replaced(text, [(a, b, '"' + _ISABELLE_FLIPPED[rel].format(l=lhs, r=rhs) + '"')
+                                                    for (a, b), (lhs, rel, rhs) in others])
     if conjunctions:
         split = [(a, b, " and ".join(f'{"" if k == 0 else f"conj_{n}_{k}: "}"{p}"' for k, p in enumerate(parts)))
                  for n, ((a, b), parts) in enumerate(conjunctions)]
@@ -352,26 +367,46 @@ _LOOSER = re.compile(r"\\<(?:longrightarrow|Longrightarrow|or|longleftrightarrow
                      r"\b(?:ALL|EX|if|let|case|THE|SOME|LEAST|GREATEST)\b|[%.]")
 
 
-#: Relations and connectives that, at the top of an assumption, leave an ``=`` there no
-#: equation of the whole (``a = b ∧ c``, ``a = b < c``, ``x ∈ A = B``).
-_NOT_ONE_EQUATION = re.compile(r"\\<(?:and|noteq|le|ge|in|notin|subseteq|subset|equiv)>|[<>&~:]|\bdvd\b|\bmod\b")
+#: Isabelle's relations, by the spellings a term's top level may use.
+_RELATIONS = {"\\<noteq>": "≠", "\\<le>": "≤", "\\<ge>": "≥", "~=": "≠", "<=": "≤", ">=": "≥", "=": "=", "<": "<", ">": ">"}
+#: At the top of a term, what makes a relation there no relation of the whole (``a = b ∧ c``,
+#: ``x ∈ A = B``, ``a dvd b = c``).
+_NOT_ONE_RELATION = re.compile(r"\\<(?:and|in|notin|subseteq|subset|equiv|Rightarrow)>|[&~:]|\bdvd\b|==|<-|->")
+#: The converse (or the definition) of each relation: ``a > b`` is ``b < a``, ``a ≠ b`` is ``¬ a = b``.
+_ISABELLE_FLIPPED = {"=": "({r}) = ({l})", "<": "({r}) > ({l})", ">": "({r}) < ({l})", "≤": "({r}) \\<ge> ({l})",
+                     "≥": "({r}) \\<le> ({l})", "≠": "\\<not> (({l}) = ({r}))"}
 
 
-def _equation_sides(term: str) -> tuple[str, str] | None:
-    """The two sides of an Isabelle term whose top level is one ``l = r``, else None."""
-    depth, top, cut = 0, [], []
-    for k, c in enumerate(term):
-        depth += (c in "([{") - (c in ")]}")
+def _relation_sides(term: str) -> tuple[str, str, str] | None:
+    """``(l, relation, r)`` of an Isabelle term whose top level is one relation, else None."""
+    depth, k, found, top = 0, 0, [], []
+    while k < len(term):
+        c = term[k]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0:
+            spelled = next((sp for sp in _RELATIONS if term.startswith(sp, k)), None)
+            if spelled is not None and not (spelled in "<>" and term.startswith(("\\<", "<-", "->", "=>", "==", "<>"), k - (c == ">"))):
+                found.append((k, spelled))
+                top.append(" ")
+                k += len(spelled)
+                continue
+            if term.startswith("\\<", k):  # another symbol: kept whole
+                close = term.find(">", k)
+                top.append(term[k:close + 1] if close > 0 else c)
+                k = close + 1 if close > 0 else k + 1
+                continue
         if depth == 0:
             top.append(c)
-            if c == "=":
-                cut.append(k)
+        k += 1
     flat = "".join(top)
-    symbols = re.sub(r"\\<(?!and>|noteq>|le>|ge>|in>|notin>|subseteq>|subset>|equiv>)[\w^]+>", " ", flat)
-    if depth != 0 or len(cut) != 1 or _LOOSER.search(flat) or _NOT_ONE_EQUATION.search(symbols):
+    if depth != 0 or len(found) != 1 or _LOOSER.search(flat) or _NOT_ONE_RELATION.search(flat):
         return None
-    left, right = term[:cut[0]].strip(), term[cut[0] + 1:].strip()
-    return (left, right) if left and right else None
+    (at, spelled), = found
+    left, right = term[:at].strip(), term[at + len(spelled):].strip()
+    return (left, _RELATIONS[spelled], right) if left and right else None
 
 
 def _top_conjuncts(term: str) -> list[str]:
@@ -411,6 +446,12 @@ def statements(path: Path) -> Iterator[tuple[str, str, str]]:
             yield f"{row.get('id', '?')}#{i}", language, t
 
 
+#: Rewrites that keep the meaning but change the formula's structure (a relation becomes a
+#: quantified one): ``sae`` compares structure by design, so only the other relations must
+#: agree on them.
+RESTRUCTURING = frozenset({"∣ by its definition"})
+
+
 def check(text: str, language: str, relations: tuple[str, ...], timeout: float) -> list[dict]:
     """Each respelling of ``text`` against it, under each relation (statements that do not parse
     are skipped: their respellings have nothing to agree with)."""
@@ -426,6 +467,8 @@ def check(text: str, language: str, relations: tuple[str, ...], timeout: float) 
             rows.append({"respelling": kind, "status": "parse error", "reason": str(e)[:200]})
             continue
         for relation in relations:
+            if relation == "sae" and kind in RESTRUCTURING:
+                continue
             v = check_equivalence(original, other, relation=relation, timeout=timeout, language=language)
             rows.append({"respelling": kind, "relation": relation, "status": v.status, "reason": v.reason[:300]})
     return rows

@@ -144,3 +144,16 @@ def test_isabelle_conjunctions_and_equations_respelled():
         assert v.status == "equivalent", (kind, v.reason)
     bound = 'theorem fixes f :: "real \\<Rightarrow> real" assumes "\\<forall>x. f x > 0 \\<and> f x < 1" shows "f 0 < 2"'
     assert "conjunction split" not in isabelle_respellings(bound)
+
+
+def test_isabelle_relations_by_their_converses():
+    """``a > b`` is Isabelle's syntax for ``b < a``, ``a ≥ b`` for ``b ≤ a``, ``a ≠ b`` for
+    ``¬ a = b``; a relation inside a conjunction or an implication is left alone."""
+    text = ('theorem fixes x y :: real assumes h0 : "x > 2 * y" and h1 : "y \\<ge> 1" and h2 : "x \\<noteq> 5" '
+            'and h3 : "x > 0 \\<longrightarrow> y > 0" shows "x < 7"')
+    flipped = isabelle_respellings(text)["relations flipped"]
+    assert '"(2 * y) < (x)"' in flipped and '"(1) \\<le> (y)"' in flipped and '"\\<not> ((x) = (5))"' in flipped
+    assert '"x > 0 \\<longrightarrow> y > 0"' in flipped and '"(7) > (x)"' in flipped
+    for relation in ("sae", "symbolic"):
+        v = provers.check_equivalence(text, flipped, relation=relation, language="isabelle", timeout=1.0)
+        assert v.status == "equivalent", (relation, v.reason)

@@ -71,3 +71,19 @@ def test_an_untyped_disequation_is_the_negated_equation():
         assert provers.check_equivalence(a, b, relation=relation, language="lean4", timeout=1.0).status == "equivalent"
     c = "theorem t {G : Type*} [Group G] (a b : G) (h : a * b ≠ b * a) : a = 1 := by"
     assert provers.check_equivalence(a, c, relation="sae", language="lean4", timeout=1.0).status != "equivalent"
+
+
+def test_a_conclusion_bound_variable_is_no_structural_difference_under_symbolic():
+    """``¬ 7 ∣ 2ⁿ + 1`` against ``¬∃c, 2ⁿ + 1 = 7c``: the ∃ read as a ∀ of the statement gave
+    1 variable against 2, "inequivalent" by structure, though ∣ is defined so (``Dvd``).
+    With the surplus variable bound in its conclusion again they align: proved; with 5 for 7
+    refuted at a point (n = 2: 5 = 5 · 1)."""
+    a = "theorem t (n : ℕ) : ¬7 ∣ 2 ^ n + 1 := by"
+    b = "theorem t (n : ℕ) : ¬(∃ c, (2 ^ n + 1) = 7 * c) := by"
+    v = provers.check_equivalence(a, b, relation="symbolic", language="lean4", timeout=1.0)
+    assert v.status == "equivalent", v.reason
+    wrong = b.replace("7 * c", "5 * c")
+    v = provers.check_equivalence(a, wrong, relation="symbolic", language="lean4", timeout=1.0)
+    assert v.status == "inequivalent" and v.countermodel is not None, v.reason
+    n = v.countermodel["A"]["n"]
+    assert (2 ** n + 1) % 7 != 0 and (2 ** n + 1) % 5 == 0

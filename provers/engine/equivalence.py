@@ -53,7 +53,7 @@ from provers.engine.answers import AnswerPin, holds_by_definitions, holds_by_pin
 from provers.engine.definitions import definitions
 from provers.engine.every_alignment import diagonal_refutation, pinned_refutation
 from provers.engine.formulas import VACUITY_NAME, iff, trivial_obligation, vacuous_obligation
-from provers.engine.normal import NormalForm, premise_exists_lifted
+from provers.engine.normal import NormalForm, conclusion_binders_kept, premise_exists_lifted
 from provers.engine.profile import Profile, Separation, unmodelled_meaning
 from provers.engine.prover import (
     FINGERPRINT_POINTS,
@@ -343,6 +343,16 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
                 return v
             return Verdict(INCONCLUSIVE, relation, reason=f"{v.reason}; yet with the functions and variables the premises "
                            f"define unfolded they align, and there: {unfolded.reason}", route=v.route)
+    if not als.items and relation == "symbolic" and (na.peeled or nb.peeled):
+        kept = _with_conclusion_binders_kept(na, nb, relation, prover, budget)
+        if kept is not None and (kept.status == EQUIVALENT or kept.countermodel is not None):
+            return kept  # proved, or refuted at a validated point
+        if kept is not None and kept.status == INCONCLUSIVE:
+            v = _without_alignment(na, nb, relation, als, route)
+            if v.status != INEQUIVALENT:
+                return v
+            return Verdict(INCONCLUSIVE, relation, reason=f"{v.reason}; yet with the variables a conclusion binds "
+                           f"kept there they align, and there: {kept.reason}", route=v.route)
     if not als.items:
         return _without_alignment(na, nb, relation, als, route)
     if not als.exhaustive and relation in ("sae", "symbolic") and (route is None or route.outcome.ruled_out):
@@ -488,6 +498,27 @@ def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, pr
     note = "with the functions and variables the premises define unfolded"
     v.reason = f"{v.reason} ({note})".strip() if v.status == EQUIVALENT else v.reason
     v.route = "definitions unfolded"
+    return v
+
+
+def _with_conclusion_binders_kept(na: NormalForm, nb: NormalForm, relation: str, prover: Prover,
+                                  budget: int) -> Verdict | None:
+    """The pair compared with the surplus variables of one side bound in its conclusion
+    again (``normal.conclusion_binders_kept``), when that aligns them; None otherwise. Why:
+    how many variables a conclusion's ∀ (or ¬∃) adds depends on how it is written, so a
+    different count alone is no structural difference there."""
+    d = len(na.variables) - len(nb.variables)
+    ua, ub = (conclusion_binders_kept(na, d), nb) if d > 0 else (na, conclusion_binders_kept(nb, -d))
+    if d == 0 or ua is None or ub is None:
+        return None
+    als = alignments(ua, ub, budget, prover.deadline)
+    if not als.items:
+        return None
+    search = _Search(ua, ub, relation, prover, als, None)
+    v = search.cheap_pass() or search.backend_pass() or search.verdict()
+    if v.status == EQUIVALENT:
+        v.reason = f"{v.reason} (with the variables a conclusion binds kept there)".strip()
+    v.route = "conclusion binders kept"
     return v
 
 

@@ -97,6 +97,9 @@ class NormalForm:
     instances: tuple[Term, ...] = ()
     deps: tuple[tuple[Var, frozenset[Var]], ...] = ()
     source: Statement | None = field(default=None, compare=False, repr=False)
+    #: names of the prefix variables the conclusion bound (its leading ∀, a ¬∃): how many
+    #: there are depends on how the conclusion is written (``¬ 7 ∣ n`` / ``∀c, n ≠ 7c``)
+    peeled: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def variables(self) -> tuple[Var, ...]:
@@ -465,6 +468,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     premises: list[Term] = []
     instances: list[Term] = []
     _read_binders(statement, prefix, premises, instances)
+    written = {v.name for v in prefix.variables()}
     concl = _peel_conclusion(simplify_logic(statement.conclusion, memberships_at_top=False), prefix, premises,
                              instances)
     # `∃ c, f = λx. c` as `∃ c, ∀x. f x = c`, in the conclusion only: a premise `f = λx. e` is a
@@ -505,11 +509,43 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
         instances=tuple(instances),
         deps=tuple((v, frozenset(prefix.deps.get(v, ()))) for _, v in prefix.binders),
         source=statement,
+        peeled=frozenset(v.name for v in prefix.variables()) - written,
     ))
     # a pair split under a ∀ is a conjunction there (`∀t. v t = (a·t + b, c·t + d)`): one
     # premise per component, each a definition of its function (`∀t. v₁ t = a·t + b`)
     split = tuple(s for p in nf.premises for s in forall_conjuncts(p))
     return nf if split == nf.premises else replace(nf, premises=split)
+
+
+def conclusion_binders_kept(nf: NormalForm, k: int) -> NormalForm | None:
+    """``nf`` with ``k`` of the variables its conclusion bound (``peeled``; the last ones no
+    premise mentions and no variable depends on) bound there again by one ∀, or None when
+    there are fewer. Why: ``symbolic`` aligns the statements' variables, and
+    ``∀n, ¬ 7 ∣ 2ⁿ + 1`` against ``∀n, ¬∃c, 2ⁿ + 1 = 7c`` had 1 variable against 2 (the ∃
+    read as a ∀ of the statement): "inequivalent" by structure, though one is the other by
+    the definition of ∣."""
+    used = _occurring(nf.variables, list(nf.premises))
+    needed = {u for _, ds in nf.deps for u in ds}
+    free = [v for _, v in nf.prefix if v.name in nf.peeled and v not in used and v not in needed]
+    if k <= 0 or len(free) < k:
+        return None
+    kept = tuple(free[-k:])
+    return replace(nf, prefix=tuple((q, v) for q, v in nf.prefix if v not in kept),
+                   conclusion=Quant(FORALL, kept, nf.conclusion),
+                   deps=tuple((v, ds) for v, ds in nf.deps if v not in kept),
+                   peeled=nf.peeled - {v.name for v in kept})
+
+
+def binders_kept_could_align(a: NormalForm, b: NormalForm) -> bool:
+    """Whether binding the surplus variables of one side in its conclusion again
+    (``conclusion_binders_kept``) leaves both with the same sorts of variables: then a
+    different count is no structural difference (the screen must let the engine look)."""
+    d = len(a.variables) - len(b.variables)
+    if d == 0:
+        return False
+    big, small = (a, b) if d > 0 else (b, a)
+    kept = conclusion_binders_kept(big, abs(d))
+    return kept is not None and sorted(str(v.sort) for v in kept.variables) == sorted(str(v.sort) for v in small.variables)
 
 
 def _read_binders(statement: Statement, prefix: _Prefix, premises: list[Term], instances: list[Term]) -> None:

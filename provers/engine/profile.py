@@ -37,7 +37,13 @@ from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.align import drop_unused
 from provers.engine.answers import AnswerPin, ProveFn, pin_answer, vacuity_by_definitions
 from provers.engine.formulas import VACUITY_NAME, standardize, vacuous_obligation
-from provers.engine.normal import NormalForm, normalize, sort_mentions, statement_symbols
+from provers.engine.normal import (
+    NormalForm,
+    binders_kept_could_align,
+    normalize,
+    sort_mentions,
+    statement_symbols,
+)
 from provers.engine.verdict import FULL, Obligation
 from provers.ir import (
     FLOAT,
@@ -192,6 +198,8 @@ class Profile:
             return Separation("signature", "type variables or instance binders differ")
         fa, fb = self.fingerprint, other.fingerprint
         point = None if fa is None or fb is None else _first_difference(fa.diagonal, fb.diagonal)
+        if self.relation == "symbolic" and sa.aligned != sb.aligned and binders_kept_could_align(self.form, other.form):
+            return None  # a conclusion's ∀ may account for the different variables (equivalence.py)
         aligned_open = sa.aligned == sb.aligned and point is None
         answer = None if fa is None or fb is None else _answer_difference(fa.answers, fb.answers)
         route_open = _comparable_routes(sa.route, sb.route) and answer is None
