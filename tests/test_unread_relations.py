@@ -87,3 +87,13 @@ def test_a_conclusion_bound_variable_is_no_structural_difference_under_symbolic(
     assert v.status == "inequivalent" and v.countermodel is not None, v.reason
     n = v.countermodel["A"]["n"]
     assert (2 ** n + 1) % 7 != 0 and (2 ** n + 1) % 5 == 0
+
+
+def test_a_square_in_a_monoid_is_a_product():
+    """``g ^ 2`` in a group is ``g * g`` (``pow_two``, every monoid); ``g ^ 3`` is not."""
+    a = "theorem t {G : Type*} [Group G] (g : G) (h : g ^ 2 = 1) : g = g⁻¹ := by"
+    b = "theorem t {G : Type*} [Group G] (g : G) (h : g * g = 1) : g = g⁻¹ := by"
+    c = "theorem t {G : Type*} [Group G] (g : G) (h : g ^ 3 = 1) : g = g⁻¹ := by"
+    for relation in ("sae", "symbolic"):
+        assert provers.check_equivalence(a, b, relation=relation, language="lean4", timeout=1.0).status == "equivalent"
+        assert provers.check_equivalence(a, c, relation=relation, language="lean4", timeout=1.0).status != "equivalent"

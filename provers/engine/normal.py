@@ -221,7 +221,7 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
 
     def rw(s: Term) -> Term | None:
         if isinstance(s, Uninterpreted):
-            return unread_relation(s)
+            return unread_relation(s) or monoid_square(s)
         if not isinstance(s, App):
             return None
         if s.op in ("powr", "root"):
@@ -267,6 +267,18 @@ def unread_relation(s: Uninterpreted) -> Term | None:
     if s.symbol == "Eq" and ordered != (a, b):
         return Uninterpreted("Eq", ordered, s.sort)
     return None
+
+
+def monoid_square(s: Uninterpreted) -> Term | None:
+    """``x ^ 2`` on a sort the IR does not model (a group, a ring, matrices) as ``x * x``:
+    Lean's ``^`` with a ℕ exponent there is ``Monoid.npow``, and ``pow_two`` holds in every
+    monoid; so ``g ^ 2 = 1`` and ``g * g = 1`` are one formula."""
+    if s.symbol != "HPow.hPow" or len(s.args) != 2:
+        return None
+    x, e = s.args
+    if not (isinstance(e, Num) and e.sort == NAT and e.value == 2) or x.sort != s.sort:
+        return None
+    return Uninterpreted("HMul.hMul", (x, x), s.sort)
 
 
 def _operand_key(t: Term) -> tuple[str, str]:
