@@ -17,8 +17,9 @@ operands swapped, ``+`` and ``*`` commuted and ``a ∣ b`` as ``∃ c, b = a * c
 term is a number, ``x ^ 2`` as ``x * x``. Isabelle: ASCII symbols (``<=``, ``-->``, ``ALL``,
 ``EX!``, ``~=``, ``:``), ``x\\<^sup>2`` for a variable's ``x^2``, ``fixes x y`` split or
 reordered, a fixed variable renamed, assumption labels renamed, the first two assumptions
-swapped, a top-level conjunction split into two assumptions or its conjuncts swapped, an
-equation's sides swapped.
+swapped, a top-level conjunction split into two assumptions or its conjuncts swapped, a
+relation's sides swapped (``=`` with ``=``, ``<`` with ``>``, ``≠`` as ``¬ =``), a top-level
+sum's summands reversed.
 
     .venv/bin/python experiments/respell.py ../shared/data/minif2f_lean4.jsonl ../shared/data/proofnet_lean4.jsonl \\
         ../shared/data/lean_pairs_gted.jsonl ../shared/data/isabelle_math_400.jsonl \\
@@ -350,6 +351,12 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     equations = [(span, (lhs, rhs)) for span, (lhs, rel, rhs) in relations if rel == "="]
     if equations:
         out["equations reversed"] = _replaced(text, [(a, b, f'"({rhs}) = ({lhs})"') for (a, b), (lhs, rhs) in equations])
+    summed = [(span, (lhs, rel, rhs), (_top_summands(lhs), _top_summands(rhs))) for span, (lhs, rel, rhs) in relations]
+    commuted = [(span, sides, sums) for span, sides, sums in summed if any(len(p) > 1 for p in sums)]
+    if commuted:
+        out["sums commuted"] = _replaced(text, [
+            (a, b, '"' + f" {_SPELLED[rel]} ".join(" + ".join(f"({p})" for p in reversed(ps)) for ps in sums) + '"')
+            for (a, b), (lhs, rel, rhs), sums in commuted])
     others = [(span, sides) for span, sides in relations if sides[1] != "="]
     if others:
         out["relations flipped"] = _replaced(text, [(a, b, '"' + _ISABELLE_FLIPPED[rel].format(l=lhs, r=rhs) + '"')
@@ -375,6 +382,28 @@ _NOT_ONE_RELATION = re.compile(r"\\<(?:and|in|notin|subseteq|subset|equiv|Righta
 #: The converse (or the definition) of each relation: ``a > b`` is ``b < a``, ``a ≠ b`` is ``¬ a = b``.
 _ISABELLE_FLIPPED = {"=": "({r}) = ({l})", "<": "({r}) > ({l})", ">": "({r}) < ({l})", "≤": "({r}) \\<ge> ({l})",
                      "≥": "({r}) \\<le> ({l})", "≠": "\\<not> (({l}) = ({r}))"}
+
+
+#: One Isabelle spelling of each relation.
+_SPELLED = {"=": "=", "≠": "\\<noteq>", "≤": "\\<le>", "≥": "\\<ge>", "<": "<", ">": ">"}
+
+
+def _top_summands(term: str) -> list[str]:
+    """The summands of a term that is a sum at its top level and nothing else there (no ``-``,
+    ``*``, ``/``, ``^``, binder or other operator beside the ``+``), else [term]."""
+    depth, cuts, top = 0, [], []
+    for k, c in enumerate(term):
+        depth += (c in "([{") - (c in ")]}")
+        if depth == 0:
+            top.append(c)
+            if c == "+":
+                cuts.append(k)
+    flat = "".join(top)
+    if not cuts or depth != 0 or re.search(r"[-*/^<>=&|~:%.,]|\\<|\b(?:div|mod|powr|dvd|of|if|let|case)\b", flat):
+        return [term]
+    bounds = [-1, *cuts, len(term)]
+    parts = [term[bounds[i] + 1:bounds[i + 1]].strip() for i in range(len(bounds) - 1)]
+    return parts if all(parts) else [term]
 
 
 def _relation_sides(term: str) -> tuple[str, str, str] | None:

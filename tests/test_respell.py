@@ -157,3 +157,15 @@ def test_isabelle_relations_by_their_converses():
     for relation in ("sae", "symbolic"):
         v = provers.check_equivalence(text, flipped, relation=relation, language="isabelle", timeout=1.0)
         assert v.status == "equivalent", (relation, v.reason)
+
+
+def test_isabelle_sums_commuted_at_the_top_of_a_relation():
+    """``x + y + real n = 3`` as ``real n + y + x = 3``; a side mixing ``+`` with another
+    operator at its top (``x + 2 * (y + 1)``) is left alone (precedence)."""
+    text = ('theorem fixes x y :: real and n :: nat assumes h0 : "x + 2 * (y + 1) = 7" '
+            'and h1 : "real n + x \\<le> 3" shows "x + y + real n = 3"')
+    out = isabelle_respellings(text)["sums commuted"]
+    assert '"(x) + (real n) \\<le> (3)"' in out and '"(real n) + (y) + (x) = (3)"' in out
+    assert '"x + 2 * (y + 1) = 7"' in out
+    for relation in ("sae", "symbolic"):
+        assert provers.check_equivalence(text, out, relation=relation, language="isabelle", timeout=1.0).status == "equivalent"
