@@ -156,6 +156,13 @@ def lean_respellings(text: str) -> dict[str, str]:
         divides = _rewritten(text, tokens, groups, _DIVIDES)
         if divides != text:
             out["∣ by its definition"] = divides
+    split_hyps = _conjunction_hypotheses_split(text, tokens, groups, hyps)
+    if split_hyps != text:
+        out["hypothesis conjunction split"] = split_hyps
+    if _numeric_only(text) and "Complex" not in text and "ℂ" not in text:
+        negated = _negated_orders(text, tokens, groups)
+        if negated != text:
+            out["negated orders"] = negated
     squares = _squares_multiplied(text, tokens)
     if squares != text:
         out["x ^ 2 as x * x"] = squares
@@ -238,6 +245,61 @@ def _numeric_only(text: str) -> bool:
 #: than ``^`` (not ``-``, which may be the prefix negation, nor ``√``, ``↑``, ``¬``).
 _BEFORE_A_SQUARE = frozenset({"(", "[", ",", ":", "+", "*", "/", "=", "≠", "<", "≤", ">", "≥", "<=", ">=",
                               "∧", "∨", "→", "↔", "=>", "↦", "∣"})
+
+
+def _conjunction_hypotheses_split(text: str, tokens: list[Token], groups: list[tuple[int, int]],
+                                  hyps: set[str]) -> str:
+    """``(h : A ∧ B)`` as ``(h : A) (h_2 : B)`` (each conjunct its own hypothesis), for a
+    hypothesis no later binder names (``h.1``)."""
+    full = tokenize(text)
+    spans = []
+    for i, j in groups:
+        if tokens[i].text != "(" or j <= i + 3 or tokens[i + 2].text != ":" or tokens[i + 1].text not in hyps:
+            continue
+        name = tokens[i + 1].text
+        if sum(1 for t in tokens if t.text == name or t.text.startswith(name + ".")) > 1:
+            continue  # named again (`h.1`, `h.2`): splitting would break the reference
+        try:
+            tree = TermParser(full, text, i + 3).expr(0)
+        except ParseError:
+            continue
+        if tree.kind != "binop" or tree.val != "∧" or tree.end != tokens[j - 1].end:
+            continue
+        a, b = (text[x.pos:x.end] for x in tree.args)
+        spans.append((tokens[i].pos, tokens[j].end, f"({name} : {a}) ({name}_2 : {b})"))
+    return _replaced(text, spans)
+
+
+#: ``¬(a < b)`` is ``b ≤ a`` and ``¬(a ≤ b)`` is ``b < a`` in a linear order (ℕ, ℤ, ℚ, ℝ).
+_NEGATED = {"<": "({b}) ≤ ({a})", "≤": "({b}) < ({a})", "<=": "({b}) < ({a})"}
+
+
+def _negated_orders(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
+    """Every outermost ``¬(a < b)`` / ``¬(a ≤ b)`` of the hypotheses and the conclusion by
+    its linear-order equivalent."""
+    full = tokenize(text)
+    starts = [i + 3 for i, j in groups if tokens[i].text == "(" and j > i + 3 and tokens[i + 2].text == ":"]
+    colon = next((k for k, t in enumerate(tokens) if t.text == ":" and all(not (i <= k <= j) for i, j in groups)), None)
+    if colon is not None:
+        starts.append(colon + 1)
+    spans: list[tuple[int, int, str]] = []
+    for k in starts:
+        try:
+            tree = TermParser(full, text, k).expr(0)
+        except ParseError:
+            continue
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            inner = node.args[0] if node.kind == "prefix" and node.val == "¬" and node.args else None
+            while inner is not None and inner.kind == "paren":
+                inner = inner.args[0]
+            if inner is not None and inner.kind == "binop" and inner.val in _NEGATED and len(inner.args) == 2:
+                a, b = (text[x.pos:x.end] for x in inner.args)
+                spans.append((node.pos, node.end, "(" + _NEGATED[inner.val].format(a=a, b=b) + ")"))
+                continue
+            stack.extend(node.args)
+    return _replaced(text, spans)
 
 
 def _squares_multiplied(text: str, tokens: list[Token]) -> str:

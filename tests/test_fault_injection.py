@@ -170,3 +170,22 @@ def test_a_solver_worker_whose_caller_was_killed_exits_quietly():
     # the worker shares the caller's stderr: it reaches EOF only once the worker has exited
     _, err = caller.communicate(timeout=45)
     assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode(errors="replace")
+
+
+LONG_SOLVER_CALLER = SOLVER_CALLER.replace('("z3", hard, 3.0)', '("z3", hard, 120.0)')
+
+
+@pytest.mark.timeout(60)
+def test_a_solver_worker_ends_soon_after_its_caller_dies_mid_check():
+    """A caller killed while its worker is in a 120 s check: the worker notices its parent is
+    gone (``pool._exit_with_parent``) and ends within seconds, not when the check does."""
+    caller = subprocess.Popen([sys.executable, "-c", LONG_SOLVER_CALLER], cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert caller.stdout.readline().strip() == b"solving"
+    time.sleep(1.0)  # the worker is inside z3 now
+    started = time.monotonic()
+    caller.kill()
+    # the worker shares the caller's stderr: it reaches EOF only once the worker has exited
+    _, err = caller.communicate(timeout=30)
+    assert time.monotonic() - started < 15
+    assert b"Traceback" not in err, err.decode(errors="replace")

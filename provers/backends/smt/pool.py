@@ -164,6 +164,21 @@ def worker_entry(fd: int, memory_mb: int) -> None:
     _worker_main(Connection(fd), memory_mb)
 
 
+#: How often a worker looks whether its caller is still alive (``_exit_with_parent``).
+PARENT_POLL = 1.0
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End the worker once its caller has died. Why: a caller killed while its worker was in a
+    check the solver does not bound (z3's nlsat, cvc5's coverings ignore their limits) left the
+    worker solving on, orphaned: two such ran 10 minutes at full CPU after their caller was
+    killed. z3 releases the GIL inside its check, so this thread runs beside it."""
+    while True:
+        time.sleep(PARENT_POLL)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
 def _worker_main(conn: Connection, memory_mb: int) -> None:
     """Loop: receive (job id, solver, obligation, timeout, stops sent before it), answer
     (job id, result)."""
@@ -178,6 +193,7 @@ def _worker_main(conn: Connection, memory_mb: int) -> None:
     from provers.backends.smt.solve import CANCEL, solve
     from provers.backends.smt.solve import PHASE as SOLVE_PHASE
 
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     try:
         conn.send(READY)
     except OSError:
