@@ -108,6 +108,8 @@ def arith(op: str, sort: Sort, vals: list[Any]) -> Any:
     if sort == COMPLEX:
         return _COMPLEX_ARITH[op](*vals)
     xs = [exact_real(v) for v in vals]
+    if op == "mul" and sum(_bits(x) for x in xs) > MAX_POWER_BITS:
+        raise Undecided(f"product of {' and '.join(f'{_bits(x)}-bit' for x in xs)} numbers too large to evaluate exactly")
     if op == "sub" and sort == NAT:
         return max(xs[0] - xs[1], 0)
     if op == "div" and sort == NAT:
@@ -179,8 +181,12 @@ def _sign(t: App, vals: list[Any]) -> Any:
 # --------------------------------------------------------------------------------------
 
 
-#: Largest exact power computed, in bits of the result (one C-level ``**``: not interruptible).
-MAX_POWER_BITS = 1 << 22
+#: Largest exact power or product computed, in bits of the result (one C-level ``**`` or
+#: ``*``: not interruptible). 2¹⁸ bits (79,000 digits) is far past any number a statement
+#: names (3⁴⁰⁹⁶ has 6,500 bits); at 2²² a sampled point of ``b = a⁹ + 4a + 6`` (FormalAlign
+#: ``mathd_algebra_421``) made numbers of millions of bits whose sums alone overran the
+#: check's 4 s budget by 6 s.
+MAX_POWER_BITS = 1 << 18
 
 
 def _bits(q: int | Fraction) -> int:

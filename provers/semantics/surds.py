@@ -32,6 +32,12 @@ MAX_TERMS = 64
 TRIAL_BOUND = 10**4
 #: Largest integer exponent of a form.
 MAX_FORM_EXPONENT = 64
+#: Largest size (bits of numerator and denominator) of a form's coefficient, and of a power's
+#: estimate: past it a form is not computed (None), as a term past ``MAX_TERMS`` is not. Why:
+#: a sampled point of ``b = a⁹ + 4a + 6 ∧ b = a²/2 + a + 6`` gave b a coefficient of
+#: thousands of digits, and ``b⁹`` in the next comparison ran for minutes, past every deadline
+#: (the deadline is looked at between evaluation steps, not inside one product).
+MAX_COEFFICIENT_BITS = 20_000
 
 #: The transcendental part L of a basis element √m·L: 1, π, or log p for a prime p (> 1).
 ONE, PI = 0, -1
@@ -115,7 +121,7 @@ class Form:
         return numerator.scaled(1 / d)
 
     def power(self, n: int) -> Form | None:
-        if abs(n) > MAX_FORM_EXPONENT:
+        if abs(n) > MAX_FORM_EXPONENT or _bits(self) * abs(n) > MAX_COEFFICIENT_BITS:
             return None
         base = self if n >= 0 else self.inverse()
         out: Form | None = Form.rational(1)
@@ -173,7 +179,12 @@ def algebraic_of_surds(f: Form) -> Any:
 
 
 def _bounded(f: Form) -> Form | None:
-    return f if len(f.terms) <= MAX_TERMS else None
+    return f if len(f.terms) <= MAX_TERMS and _bits(f) <= MAX_COEFFICIENT_BITS else None
+
+
+def _bits(f: Form) -> int:
+    """The size of ``f``'s largest coefficient (bits of its numerator and denominator)."""
+    return max((c.numerator.bit_length() + c.denominator.bit_length() for c in f.terms.values()), default=0)
 
 
 def _some_prime_factor(n: int) -> int | None:
