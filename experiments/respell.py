@@ -36,6 +36,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -194,20 +195,25 @@ _COMMUTED = {"+": "{b} + {a}", "*": "{b} * {a}"}
 _DIVIDES = {"∣": "∃ c_dvd, {b} = {a} * c_dvd"}
 
 
-def _rewritten(text: str, tokens: list[Token], groups: list[tuple[int, int]], table: dict[str, str]) -> str:
-    """Every outermost binary operation of ``table`` in the hypotheses' types and the
-    conclusion written by its template (operands parenthesized)."""
+def _proposition_trees(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> Iterator[Any]:
+    """The parse trees of the hypotheses' types and of the conclusion."""
     full = tokenize(text)
     starts = [i + 3 for i, j in groups if tokens[i].text == "(" and j > i + 3 and tokens[i + 2].text == ":"]
     colon = next((k for k, t in enumerate(tokens) if t.text == ":" and all(not (i <= k <= j) for i, j in groups)), None)
     if colon is not None:
         starts.append(colon + 1)
-    spans: list[tuple[int, int, str]] = []
     for k in starts:
         try:
-            tree = TermParser(full, text, k).expr(0)
+            yield TermParser(full, text, k).expr(0)
         except ParseError:
             continue
+
+
+def _rewritten(text: str, tokens: list[Token], groups: list[tuple[int, int]], table: dict[str, str]) -> str:
+    """Every outermost binary operation of ``table`` in the hypotheses' types and the
+    conclusion written by its template (operands parenthesized)."""
+    spans: list[tuple[int, int, str]] = []
+    for tree in _proposition_trees(text, tokens, groups):
         stack = [tree]
         while stack:
             node = stack.pop()
@@ -277,17 +283,8 @@ _NEGATED = {"<": "({b}) ≤ ({a})", "≤": "({b}) < ({a})", "<=": "({b}) < ({a})
 def _negated_orders(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
     """Every outermost ``¬(a < b)`` / ``¬(a ≤ b)`` of the hypotheses and the conclusion by
     its linear-order equivalent."""
-    full = tokenize(text)
-    starts = [i + 3 for i, j in groups if tokens[i].text == "(" and j > i + 3 and tokens[i + 2].text == ":"]
-    colon = next((k for k, t in enumerate(tokens) if t.text == ":" and all(not (i <= k <= j) for i, j in groups)), None)
-    if colon is not None:
-        starts.append(colon + 1)
     spans: list[tuple[int, int, str]] = []
-    for k in starts:
-        try:
-            tree = TermParser(full, text, k).expr(0)
-        except ParseError:
-            continue
+    for tree in _proposition_trees(text, tokens, groups):
         stack = [tree]
         while stack:
             node = stack.pop()

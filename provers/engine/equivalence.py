@@ -337,22 +337,14 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
         if unfolded is not None and unfolded.status == EQUIVALENT:
             return unfolded
         if unfolded is not None and unfolded.status == INCONCLUSIVE:
-            # they align once the definitions are unfolded: no structural inequivalence
-            v = _without_alignment(na, nb, relation, als, route)
-            if v.status != INEQUIVALENT:
-                return v
-            return Verdict(INCONCLUSIVE, relation, reason=f"{v.reason}; yet with the functions and variables the premises "
-                           f"define unfolded they align, and there: {unfolded.reason}", route=v.route)
+            return _aligned_elsewhere(na, nb, relation, als, route, unfolded,
+                                      "with the functions and variables the premises define unfolded")
     if not als.items and relation == "symbolic" and (na.peeled or nb.peeled):
         kept = _with_conclusion_binders_kept(na, nb, relation, prover, budget)
         if kept is not None and (kept.status == EQUIVALENT or kept.countermodel is not None):
             return kept  # proved, or refuted at a validated point
         if kept is not None and kept.status == INCONCLUSIVE:
-            v = _without_alignment(na, nb, relation, als, route)
-            if v.status != INEQUIVALENT:
-                return v
-            return Verdict(INCONCLUSIVE, relation, reason=f"{v.reason}; yet with the variables a conclusion binds "
-                           f"kept there they align, and there: {kept.reason}", route=v.route)
+            return _aligned_elsewhere(na, nb, relation, als, route, kept, "with the variables a conclusion binds kept there")
     if not als.items:
         return _without_alignment(na, nb, relation, als, route)
     if not als.exhaustive and relation in ("sae", "symbolic") and (route is None or route.outcome.ruled_out):
@@ -499,6 +491,18 @@ def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, pr
     v.reason = f"{v.reason} ({note})".strip() if v.status == EQUIVALENT else v.reason
     v.route = "definitions unfolded"
     return v
+
+
+def _aligned_elsewhere(na: NormalForm, nb: NormalForm, relation: str, als: Alignments, route: _Route | None,
+                       there: Verdict, how: str) -> Verdict:
+    """No alignment as written, but one once the statements are rewritten (``how``), where the
+    check was undecided (``there``): no structural inequivalence, at most what the value route
+    says."""
+    v = _without_alignment(na, nb, relation, als, route)
+    if v.status != INEQUIVALENT:
+        return v
+    return Verdict(INCONCLUSIVE, relation, reason=f"{v.reason}; yet {how} they align, and there: {there.reason}",
+                   route=v.route)
 
 
 def _with_conclusion_binders_kept(na: NormalForm, nb: NormalForm, relation: str, prover: Prover,
