@@ -447,26 +447,11 @@ _ISABELLE_FLIPPED = {"=": "({r}) = ({l})", "<": "({r}) > ({l})", ">": "({r}) < (
 _SPELLED = {"=": "=", "≠": "\\<noteq>", "≤": "\\<le>", "≥": "\\<ge>", "<": "<", ">": ">"}
 
 
-def _top_summands(term: str) -> list[str]:
-    """The summands of a term that is a sum at its top level and nothing else there (no ``-``,
-    ``*``, ``/``, ``^``, binder or other operator beside the ``+``), else [term]."""
-    depth, cuts, top = 0, [], []
-    for k, c in enumerate(term):
-        depth += (c in "([{") - (c in ")]}")
-        if depth == 0:
-            top.append(c)
-            if c == "+":
-                cuts.append(k)
-    flat = "".join(top)
-    if not cuts or depth != 0 or re.search(r"[-*/^<>=&|~:%.,]|\\<|\b(?:div|mod|powr|dvd|of|if|let|case)\b", flat):
-        return [term]
-    bounds = [-1, *cuts, len(term)]
-    parts = [term[bounds[i] + 1:bounds[i + 1]].strip() for i in range(len(bounds) - 1)]
-    return parts if all(parts) else [term]
-
-
-def _relation_sides(term: str) -> tuple[str, str, str] | None:
-    """``(l, relation, r)`` of an Isabelle term whose top level is one relation, else None."""
+def _top_level(term: str, spellings: tuple[str, ...]) -> tuple[str, list[tuple[int, str]]] | None:
+    """The top level of an Isabelle term: its text outside brackets (each of ``spellings``
+    found there blanked, every other ``\\<symbol>`` kept whole) and where each spelling was
+    found; None when the brackets do not balance. A ``<`` or ``>`` in an arrow (``-->``,
+    ``<-``, ``=>``) or a symbol is not the relation."""
     depth, k, found, top = 0, 0, [], []
     while k < len(term):
         c = term[k]
@@ -475,8 +460,9 @@ def _relation_sides(term: str) -> tuple[str, str, str] | None:
         elif c in ")]}":
             depth -= 1
         elif depth == 0:
-            spelled = next((sp for sp in _RELATIONS if term.startswith(sp, k)), None)
-            if spelled is not None and not (spelled in "<>" and term.startswith(("\\<", "<-", "->", "=>", "==", "<>"), k - (c == ">"))):
+            spelled = next((sp for sp in spellings if term.startswith(sp, k)), None)
+            if spelled is not None and not (spelled in "<>" and term.startswith(("\\<", "<-", "->", "=>", "==", "<>"),
+                                                                               k - (c == ">"))):
                 found.append((k, spelled))
                 top.append(" ")
                 k += len(spelled)
@@ -489,35 +475,41 @@ def _relation_sides(term: str) -> tuple[str, str, str] | None:
         if depth == 0:
             top.append(c)
         k += 1
-    flat = "".join(top)
-    if depth != 0 or len(found) != 1 or _LOOSER.search(flat) or _NOT_ONE_RELATION.search(flat):
+    return None if depth != 0 else ("".join(top), found)
+
+
+def _pieces(term: str, found: list[tuple[int, str]]) -> list[str]:
+    """``term`` cut at the places ``found`` (the cuts themselves left out), each piece stripped."""
+    bounds = [(0, 0), *((k, len(sp)) for k, sp in found), (len(term), 0)]
+    return [term[bounds[i][0] + bounds[i][1]:bounds[i + 1][0]].strip() for i in range(len(bounds) - 1)]
+
+
+def _top_summands(term: str) -> list[str]:
+    """The summands of a term that is a sum at its top level and nothing else there (no ``-``,
+    ``*``, ``/``, ``^``, binder, symbol or other operator beside the ``+``), else [term]."""
+    scanned = _top_level(term, ("+",))
+    if scanned is None or not scanned[1] or re.search(
+            r"[-*/^<>=&|~:%.,]|\\<|\b(?:div|mod|powr|dvd|of|if|let|case)\b", scanned[0]):
+        return [term]
+    parts = _pieces(term, scanned[1])
+    return parts if all(parts) else [term]
+
+
+def _relation_sides(term: str) -> tuple[str, str, str] | None:
+    """``(l, relation, r)`` of an Isabelle term whose top level is one relation, else None."""
+    scanned = _top_level(term, tuple(_RELATIONS))
+    if scanned is None or len(scanned[1]) != 1 or _LOOSER.search(scanned[0]) or _NOT_ONE_RELATION.search(scanned[0]):
         return None
-    (at, spelled), = found
-    left, right = term[:at].strip(), term[at + len(spelled):].strip()
-    return (left, _RELATIONS[spelled], right) if left and right else None
+    left, right = _pieces(term, scanned[1])
+    return (left, _RELATIONS[scanned[1][0][1]], right) if left and right else None
 
 
 def _top_conjuncts(term: str) -> list[str]:
     """The conjuncts of an Isabelle term whose top level is a ``\\<and>`` chain (else [term])."""
-    depth, cuts, top = 0, [], []
-    k = 0
-    while k < len(term):
-        c = term[k]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif depth == 0 and term.startswith("\\<and>", k):
-            cuts.append(k)
-            k += len("\\<and>")
-            continue
-        if depth == 0:
-            top.append(c)
-        k += 1
-    if not cuts or depth != 0 or _LOOSER.search("".join(top)) or "&" in "".join(top):
+    scanned = _top_level(term, ("\\<and>",))
+    if scanned is None or not scanned[1] or _LOOSER.search(scanned[0]) or "&" in scanned[0]:
         return [term]
-    bounds = [0, *cuts, len(term)]
-    parts = [term[bounds[i] + (len("\\<and>") if i else 0):bounds[i + 1]].strip() for i in range(len(bounds) - 1)]
+    parts = _pieces(term, scanned[1])
     return parts if all(parts) else [term]
 
 
