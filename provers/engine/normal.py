@@ -536,6 +536,8 @@ def conclusion_binders_kept(nf: NormalForm, k: int) -> NormalForm | None:
     ``∀n, ¬ 7 ∣ 2ⁿ + 1`` against ``∀n, ¬∃c, 2ⁿ + 1 = 7c`` had 1 variable against 2 (the ∃
     read as a ∀ of the statement): "inequivalent" by structure, though one is the other by
     the definition of ∣."""
+    if k <= 0 or len(nf.peeled) < k:
+        return None  # most statements: nothing their conclusion bound, nothing to walk
     used = _occurring(nf.variables, list(nf.premises))
     needed = {u for _, ds in nf.deps for u in ds}
     free = [v for _, v in nf.prefix if v.name in nf.peeled and v not in used and v not in needed]
