@@ -181,9 +181,11 @@ OTHER_ANSWER = EXISTING_COEFFICIENTS.replace("-27", "-26")
 def test_witnesses_of_an_exists_premise_align_with_fixed_variables():
     """``algebra/problem_2111``: ``(∃c p. Φ c p q) → q = −27`` is ``∀c p. Φ c p q → q = −27``;
     1 variable against 3 had no alignment, and ``g powr 4`` at negative g pins no answer."""
+    # 2 s per solver call (an 8 s check): each check takes about 3.5 s of a 4 s budget alone,
+    # and ran out of it under a loaded machine; what is tested is the route, not the speed
     for a, b in ((FIXED_COEFFICIENTS, EXISTING_COEFFICIENTS), (EXISTING_COEFFICIENTS, FIXED_COEFFICIENTS)):
         v = provers.check_equivalence(provers.parse(a, "isabelle"), provers.parse(b, "isabelle"),
-                                      relation="symbolic", timeout=1.0)
+                                      relation="symbolic", timeout=2.0)
         assert v.status.value == "equivalent", v.reason
         assert v.route == "definitions unfolded"
 
