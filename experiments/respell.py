@@ -44,7 +44,7 @@ from tqdm import tqdm  # noqa: E402
 
 from provers import ParseError, parse  # noqa: E402
 from provers.engine.equivalence import check_equivalence  # noqa: E402
-from provers.ir import Hypothesis  # noqa: E402
+from provers.ir import FunSort, Hypothesis, subterms  # noqa: E402
 from provers.lean4.lexer import Token, tokenize  # noqa: E402
 from provers.lean4.pratt import TermParser  # noqa: E402
 
@@ -230,8 +230,6 @@ def _rewritten(text: str, tokens: list[Token], groups: list[tuple[int, int]], ta
 def _numeric_only(text: str) -> bool:
     """Whether every variable and every subterm of the parsed statement is a number of ℕ, ℤ,
     ℚ, ℝ, ℂ, a proposition or a function between them: where ``+`` and ``*`` commute."""
-    from provers.ir import FunSort, subterms
-
     try:
         st = parse(text, "lean4")
     except ParseError:

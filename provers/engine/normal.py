@@ -60,6 +60,7 @@ from provers.ir import (
     VarBinder,
     and_,
     app,
+    canon_key,
     children,
     conjuncts,
     free_vars,
@@ -282,7 +283,7 @@ def monoid_square(s: Uninterpreted) -> Term | None:
 
 
 def _operand_key(t: Term) -> tuple[str, str]:
-    return str(t.sort), repr(t)
+    return str(t.sort), canon_key(t)  # alpha-canonical: a bound variable's name orders nothing
 
 
 def set_memberships(t: Term) -> Term:
@@ -541,7 +542,7 @@ def conclusion_binders_kept(nf: NormalForm, k: int) -> NormalForm | None:
     used = _occurring(nf.variables, list(nf.premises))
     needed = {u for _, ds in nf.deps for u in ds}
     free = [v for _, v in nf.prefix if v.name in nf.peeled and v not in used and v not in needed]
-    if k <= 0 or len(free) < k:
+    if len(free) < k:
         return None
     kept = tuple(free[-k:])
     return replace(nf, prefix=tuple((q, v) for q, v in nf.prefix if v not in kept),

@@ -190,7 +190,8 @@ MAX_POWER_BITS = 1 << 18
 
 
 def _bits(q: int | Fraction) -> int:
-    q = Fraction(q)
+    if isinstance(q, int):  # every exact product asks: no Fraction built for an integer
+        return q.bit_length()
     return max(q.numerator.bit_length(), q.denominator.bit_length())
 
 
