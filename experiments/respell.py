@@ -167,6 +167,21 @@ def lean_respellings(text: str) -> dict[str, str]:
     squares = _squares_multiplied(text, tokens)
     if squares != text:
         out["x ^ 2 as x * x"] = squares
+    into_goal = _hypothesis_into_goal(text, tokens, groups, hyps)
+    if into_goal != text:
+        out["hypothesis into the goal"] = into_goal
+    predicates = _binder_predicates_expanded(text, tokens)
+    if predicates != text:
+        out["binder predicates expanded"] = predicates
+    iff = _rewritten(text, tokens, groups, _IFF)
+    if iff != text:
+        out["↔ by its definition"] = iff
+    negations = _negations_unfolded(text, tokens, groups)
+    if negations != text:
+        out["¬ and ≠ by their definitions"] = negations
+    numerals = _numerals_as_sums(text, tokens, groups, hyps)
+    if numerals != text:
+        out["numerals as sums"] = numerals
     adjacent = [(g, h) for g, h in itertools.pairwise(groups) if tokens[g[0] + 1].text in hyps and tokens[h[0] + 1].text in hyps]
     if adjacent:  # two hypotheses with no binder between them: neither can mention what the other binds
         (i1, j1), (i2, j2) = adjacent[0]
@@ -193,6 +208,127 @@ _COMMUTED = {"+": "{b} + {a}", "*": "{b} * {a}"}
 
 #: ``a ∣ b`` by its definition in a semigroup (``Dvd.dvd a b := ∃ c, b = a * c``).
 _DIVIDES = {"∣": "∃ c_dvd, {b} = {a} * c_dvd"}
+
+
+#: ``a ↔ b`` as the two implications (``iff_iff_implies_and_implies``).
+_IFF = {"↔": "({a} → {b}) ∧ ({b} → {a})"}
+
+#: Openers: a token after which a binder's body may end (its scope closes).
+_OPEN = ("(", "{", "⦃", "⟨")
+_CLOSE = (")", "}", "]", "⦄", "⟩")
+
+
+def _depth_change(t: Token) -> int:
+    return (t.text in _OPEN or t.text.startswith("[")) - (t.text in _CLOSE)
+
+
+def _scope_end(tokens: list[Token], start: int) -> int:
+    """The index of the last token of the term starting at ``start`` that runs as far as it
+    can (a binder's body): to the closing bracket of its scope, or the statement's end."""
+    depth = 0
+    for j in range(start, len(tokens)):
+        depth += _depth_change(tokens[j])
+        if depth < 0:
+            return j - 1
+    return len(tokens) - 1
+
+
+def _hypothesis_into_goal(text: str, tokens: list[Token], groups: list[tuple[int, int]], hyps: set[str]) -> str:
+    """The last hypothesis ``(h : A)`` moved into the goal as ``A → C`` (a theorem's binders
+    are the leading arrows of its type), when nothing else names ``h``."""
+    if not groups:
+        return text
+    i, j = groups[-1]
+    if tokens[i].text != "(" or j <= i + 3 or tokens[i + 2].text != ":" or tokens[i + 1].text not in hyps:
+        return text
+    name = tokens[i + 1].text
+    if sum(1 for t in tokens if t.text == name or t.text.startswith(name + ".")) > 1:
+        return text
+    if j + 2 >= len(tokens) or tokens[j + 1].text != ":":
+        return text
+    hypothesis = text[tokens[i + 3].pos:tokens[j - 1].end]
+    goal = text[tokens[j + 2].pos:tokens[-1].end]
+    return _replaced(text, [(tokens[i].pos, tokens[j].end, ""),
+                            (tokens[j + 2].pos, tokens[-1].end, f"({hypothesis}) → ({goal})")])
+
+
+#: Mathlib's binder predicates: ``∀ x > a, p`` is ``∀ x, x > a → p`` and ``∃ x > a, p`` is
+#: ``∃ x, x > a ∧ p`` (``binderPred``, a macro).
+_BINDER_PREDICATES = frozenset({">", "≥", "<", "≤", "≠", "∈", "∉", "⊆", "⊂", "⊇", "⊃"})
+
+
+def _binder_predicates_expanded(text: str, tokens: list[Token]) -> str:
+    """The outermost ``∀ x ⋈ a, p`` / ``∃ x ⋈ a, p`` written as the macro expands them."""
+    spans: list[tuple[int, int, str]] = []
+    last = -1
+    for k, t in enumerate(tokens):
+        if t.text not in ("∀", "∃") or k + 3 >= len(tokens) or tokens[k].pos < last:
+            continue
+        x, rel = tokens[k + 1], tokens[k + 2]
+        if x.kind != "ident" or "." in x.text or rel.text not in _BINDER_PREDICATES:
+            continue
+        depth, comma = 0, None
+        for j in range(k + 3, len(tokens)):
+            depth += _depth_change(tokens[j])
+            if depth < 0:
+                break
+            if depth == 0 and tokens[j].text == ",":
+                comma = j
+                break
+        if comma is None or comma == k + 3 or comma + 1 >= len(tokens):
+            continue
+        end = _scope_end(tokens, comma + 1)
+        bound = text[tokens[k + 3].pos:tokens[comma - 1].end]
+        body = text[tokens[comma + 1].pos:tokens[end].end]
+        joint = "→" if t.text == "∀" else "∧"
+        spans.append((t.pos, tokens[end].end, f"{t.text} {x.text}, {x.text} {rel.text} ({bound}) {joint} ({body})"))
+        last = tokens[end].end
+    return _replaced(text, spans)
+
+
+def _negations_unfolded(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
+    """Every outermost ``¬p`` as ``p → False`` (``Not``'s definition) and ``a ≠ b`` as
+    ``a = b → False`` (``Ne``'s)."""
+    spans: list[tuple[int, int, str]] = []
+    for tree in _proposition_trees(text, tokens, groups):
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if "·" in text[node.pos:node.end]:
+                continue
+            if node.kind == "prefix" and node.val == "¬" and node.args:
+                inner = node.args[0]
+                spans.append((node.pos, node.end, f"(({text[inner.pos:inner.end]}) → False)"))
+                continue
+            if node.kind == "binop" and node.val == "≠" and len(node.args) == 2:
+                a, b = (text[x.pos:x.end] for x in node.args)
+                spans.append((node.pos, node.end, f"(({a}) = ({b}) → False)"))
+                continue
+            stack.extend(node.args)
+    return _replaced(text, spans)
+
+
+def _numerals_as_sums(text: str, tokens: list[Token], groups: list[tuple[int, int]], hyps: set[str]) -> str:
+    """Every natural numeral n ≥ 2 of the hypotheses and the goal as ``(1 + (n - 1))``:
+    ``OfNat`` numerals add up in every semiring, and in ``Fin`` / ``ZMod`` alike. Numerals in a
+    type (``Fin 5``, ``ZMod 7``: an argument of a capitalized name) stay."""
+    regions = [(i + 3, j) for i, j in groups if tokens[i].text == "(" and j > i + 3 and tokens[i + 1].text in hyps
+               and tokens[i + 2].text == ":"]
+    colon = next((k for k, t in enumerate(tokens) if t.text == ":" and all(not (i <= k <= j) for i, j in groups)), None)
+    if colon is not None:
+        regions.append((colon + 1, len(tokens)))
+    spans = []
+    for a, b in regions:
+        for k in range(a, b):
+            t, before = tokens[k], tokens[k - 1]
+            if t.kind != "num" or not t.text.isdigit() or int(t.text) < 2 or len(t.text) > 12:
+                continue
+            if before.kind == "ident" and before.text.split(".")[-1][:1].isupper() or before.text == ".":
+                continue  # `Fin 5`, `ZMod 7`, `x.2`
+            if k + 1 < len(tokens) and tokens[k + 1].text == ".":
+                continue
+            spans.append((t.pos, t.end, f"(1 + {int(t.text) - 1})"))
+    return _replaced(text, spans)
 
 
 def _proposition_trees(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> Iterator[Any]:
@@ -418,11 +554,95 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     if others:
         out["relations flipped"] = _replaced(text, [(a, b, '"' + _ISABELLE_FLIPPED[rel].format(l=lhs, r=rhs) + '"')
                                                     for (a, b), (lhs, rel, rhs) in others])
+    into = _assumption_into_conclusion(text)
+    if into != text:
+        out["assumption into the conclusion"] = into
+    bounded = _bounded_quantifiers_expanded(text)
+    if bounded != text:
+        out["bounded quantifiers expanded"] = bounded
+    numerals = _isabelle_numerals_as_sums(text)
+    if numerals != text:
+        out["numerals as sums"] = numerals
     if conjunctions:
         split = [(a, b, " and ".join(f'{"" if k == 0 else f"conj_{n}_{k}: "}"{p}"' for k, p in enumerate(parts)))
                  for n, ((a, b), parts) in enumerate(conjunctions)]
         out["conjunction split"] = _replaced(text, split)
     return out
+
+
+_ASSUMPTION_WHOLE = re.compile(r'\b(assumes|and)\s+(?:[A-Za-z_]\w*\s*:(?!:)\s*)?("[^"]*")')
+
+
+def _assumption_into_conclusion(text: str) -> str:
+    """The last assumption ``A`` moved into the one conclusion ``C`` as ``A ⟶ C`` (a theorem's
+    assumptions are the premises of its meta-implication)."""
+    if re.search(r"\b(?:defines|obtains)\b", text):
+        return text
+    shows = list(re.finditer(r'\bshows\s+(?:[A-Za-z_]\w*\s*:(?!:)\s*)?("[^"]*")', text))
+    if len(shows) != 1 or re.match(r'\s*and\s+"', text[shows[0].end():]):
+        return text
+    found = [m for m in _ASSUMPTION_WHOLE.finditer(text) if m.end() <= shows[0].start()]
+    if not found:
+        return text
+    last = found[-1]
+    if last.group(1) == "assumes" and len(found) > 1:
+        return text
+    a0, a1 = shows[0].span(1)
+    moved = f'"({last.group(2)[1:-1]}) \\<longrightarrow> ({text[a0 + 1:a1 - 1]})"'
+    return _replaced(text, [(last.start(), last.end(), ""), (a0, a1, moved)])
+
+
+#: ``∀x∈A. P`` is ``∀x. x ∈ A ⟶ P`` and ``∃x∈A. P`` is ``∃x. x ∈ A ∧ P`` (``Ball``, ``Bex``).
+_BOUNDED = re.compile(r"\\<(forall|exists)>\s*([A-Za-z_]\w*)\s*\\<in>")
+
+
+def _bounded_quantifiers_expanded(text: str) -> str:
+    """Every outermost bounded quantifier of the quoted terms written by its definition."""
+    spans: list[tuple[int, int, str]] = []
+    last = -1
+    for m in _BOUNDED.finditer(text):
+        if m.start() < last:
+            continue
+        quote_end = text.find('"', m.end())
+        if quote_end < 0:
+            continue
+        depth, dot = 0, None
+        for k in range(m.end(), quote_end):
+            c = text[k]
+            depth += (c in "([{") - (c in ")]}")
+            if depth < 0:
+                break
+            if depth == 0 and c == "." and text[k + 1:k + 2] != "." and text[k - 1:k] != ".":
+                dot = k
+                break
+        if dot is None:
+            continue
+        depth, end = 0, quote_end
+        for k in range(dot + 1, quote_end):
+            depth += (text[k] in "([{") - (text[k] in ")]}")
+            if depth < 0:
+                end = k
+                break
+        bound, body, x = text[m.end():dot].strip(), text[dot + 1:end].strip(), m.group(2)
+        if not bound or not body:
+            continue
+        joint = "\\<longrightarrow>" if m.group(1) == "forall" else "\\<and>"
+        spans.append((m.start(), end, f"\\<{m.group(1)}>{x}. {x} \\<in> ({bound}) {joint} ({body})"))
+        last = end
+    return _replaced(text, spans)
+
+
+def _isabelle_numerals_as_sums(text: str) -> str:
+    """Every numeral n ≥ 2 of the assumptions and conclusions as ``(1 + (n - 1))``: a numeral of
+    any type is its sum of ones. Not a superscript (``x\\<^sup>2``), a decimal or part of a name."""
+    body = min((m.start() for m in re.finditer(r"\b(?:assumes|shows)\b", text)), default=len(text))
+    spans = []
+    for q in re.finditer(r'"[^"]*"', text[body:]):
+        for m in re.finditer(r"(?<![\w.'>\\])\d+(?![\w.'])", q.group()):
+            if int(m.group()) >= 2 and len(m.group()) <= 12:
+                start = body + q.start() + m.start()
+                spans.append((start, start + len(m.group()), f"(1 + {int(m.group()) - 1})"))
+    return _replaced(text, spans)
 
 
 #: Tokens at the top of an assumption under which a ``\<and>`` is not a top-level conjunction
@@ -527,10 +747,11 @@ def statements(path: Path) -> Iterator[tuple[str, str, str]]:
 #: Rewrites that keep the meaning but change the formula's structure (a relation becomes a
 #: quantified one): ``sae`` compares structure by design, so only the other relations must
 #: agree on them.
-RESTRUCTURING = frozenset({"∣ by its definition"})
+RESTRUCTURING = frozenset({"∣ by its definition", "↔ by its definition"})
 
 
-def check(text: str, language: str, relations: tuple[str, ...], timeout: float) -> list[dict]:
+def check(text: str, language: str, relations: tuple[str, ...], timeout: float,
+          kinds: frozenset[str] | None = None) -> list[dict]:
     """Each respelling of ``text`` against it, under each relation (statements that do not parse
     are skipped: their respellings have nothing to agree with)."""
     try:
@@ -539,6 +760,8 @@ def check(text: str, language: str, relations: tuple[str, ...], timeout: float) 
         return []
     rows = []
     for kind, respelled in RESPELLINGS[language](text).items():
+        if kinds is not None and kind not in kinds:
+            continue
         try:
             other = parse(respelled, language)
         except ParseError as e:
@@ -559,14 +782,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=1.0, help="seconds per solver call")
     ap.add_argument("--limit", type=int, default=0, help="at most this many statements per file (0: all)")
     ap.add_argument("--out", type=Path, help="one JSON line per respelling checked")
+    ap.add_argument("--kinds", help="only these respellings (comma-separated names, as in the table); default all")
     args = ap.parse_args(argv)
     relations = tuple(args.relations.split(","))
+    kinds = frozenset(args.kinds.split(",")) if args.kinds else None
     todo = [s for path in args.data for k, s in enumerate(statements(path)) if not args.limit or k < args.limit]
     counts: collections.Counter = collections.Counter()
     unsound = []
     out = args.out.open("w") if args.out else None
     for sid, language, text in tqdm(todo, desc="respellings", unit="statement"):
-        for row in check(text, language, relations, args.timeout):
+        for row in check(text, language, relations, args.timeout, kinds):
             row = {"id": sid, **row}
             counts[(row["respelling"], row.get("relation", "-"), row["status"])] += 1
             if row["status"] == "inequivalent":

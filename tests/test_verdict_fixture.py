@@ -149,6 +149,14 @@ NEWLY_DECIDED = {
 #: Decided verdicts withdrawn by a frontend fix, each with the reason: the fixture's verdict was
 #: computed from a wrong reading of the text.
 WITHDRAWN = {
+    # closed numeral arithmetic folded to its value in the normal form (stop 61): `2 / 5 * 60`
+    # is 24 in mathd_algebra_459's candidate (then the reference's premises up to order and
+    # orientation), and the right side `4 % 10` of `2 ^ 2010 ≡ 4 [MOD 10]` is 4, as the
+    # reference writes it (numbertheory_517 likewise): the same canonical forms (human label:
+    # equivalent for all three)
+    ("gted", "gted/minif2f/mathd_algebra_459/0", "syntactic"): "equivalent",
+    ("gted", "gted/minif2f/mathd_numbertheory_175/0", "syntactic"): "equivalent",
+    ("gted", "gted/minif2f/mathd_numbertheory_517/0", "syntactic"): "equivalent",
     # a premise-free `sae` leaf compares numbers of different sorts as values, both embedded
     # into the wider sort (stop 41): `5 ^ 30 % 7 = 1` over ℕ against `5 ^ 30 ≡ 1 [ZMOD 7]`
     # (229; 212 likewise), and one numeral expression over ℝ against ℚ (amc12b_2020_p2): the

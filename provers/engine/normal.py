@@ -75,6 +75,7 @@ from provers.ir import (
     subterms,
     symbol_names,
 )
+from provers.semantics.evaluate import evaluate
 
 FORALL = "forall"
 EXISTS = "exists"
@@ -225,8 +226,11 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
             return unread_relation(s) or monoid_square(s)
         if not isinstance(s, App):
             return None
+        if s.op in FOLDED_OPS:
+            return folded_numerals(s)
         if s.op in ("powr", "root"):
-            return radical(s)
+            r = radical(s)  # `3 powr 2` is `3 ^ 2`, which is 9
+            return (folded_numerals(r) or r) if isinstance(r, App) and r.op in FOLDED_OPS else r
         if s.op == "implies" and s.args[1] == FALSE:
             return _not(s.args[0])
         if s.op == "not":
@@ -239,13 +243,57 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
                 else:
                     flat.append(a)
             if s.op == "and":
-                return and_(*flat)
+                return and_(*_implications_as_iffs(flat))
             if len(flat) != len(s.args):
                 return app("or", *flat)
         return None
 
     t = set_memberships(t) if memberships_at_top else _under_binders(t, set_memberships)
     return map_term(t, rw)
+
+
+#: Arithmetic that a closed numeral expression is folded through (``folded_numerals``).
+FOLDED_OPS = frozenset({"add", "mul", "sub", "neg", "div", "inv", "pow", "zpow", "mod", "ediv", "emod", "fdiv",
+                        "fmod", "abs", "min", "max", "cast", "floor", "ceil", "nat_floor", "nat_ceil", "round",
+                        "to_nat", "nat_abs", "sign", "frac"})
+
+#: Folded values larger than this many bits stay as written (a numeral nobody writes).
+_FOLDED_BITS = 128
+
+
+def folded_numerals(s: App) -> Term | None:
+    """A closed arithmetic expression of numerals (``2 * 3``, ``10 ^ 2``, ``(1 : ℝ) / 2``,
+    ``7 - 9`` on ℕ) as the numeral it denotes, computed by the exact evaluator under the
+    operation's own semantics (truncated ℕ subtraction, floor or Euclidean division, x / 0 = 0):
+    ``6`` and ``2 * 3`` are then one term, compared without a solver."""
+    if not all(isinstance(a, Num) for a in s.args):
+        return None
+    value = evaluate(s)
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        return None
+    value = Fraction(value)
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > _FOLDED_BITS:
+        return None
+    try:
+        return Num(value, s.sort)
+    except IRError:
+        return None
+
+
+def _implications_as_iffs(conjuncts_: list[Term]) -> list[Term]:
+    """``(a → b) ∧ (b → a)`` as ``a ↔ b`` (``iff_iff_implies_and_implies``), for each such pair
+    of conjuncts: the two spellings of one biconditional are then one formula."""
+    out = list(conjuncts_)
+    for i, c in enumerate(out):
+        if not (isinstance(c, App) and c.op == "implies"):
+            continue
+        for j in range(i + 1, len(out)):
+            d = out[j]
+            if isinstance(d, App) and d.op == "implies" and d.args == (c.args[1], c.args[0]):
+                out[i] = app("iff", *c.args)
+                del out[j]
+                break
+    return out
 
 
 #: Lean's relations by their converses (``GT.gt a b`` is ``LT.lt b a``) and its symmetric ones.

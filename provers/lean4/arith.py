@@ -25,6 +25,7 @@ from provers.ir import (
     REAL,
     FunSort,
     Num,
+    SetSort,
     Sort,
     SortVar,
     Term,
@@ -49,6 +50,12 @@ LEAN_SYMBOL = {
     "union": "Union.union", "inter": "Inter.inter", "setdiff": "SDiff.sdiff",
 }
 _ARITH_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
+
+
+def _untyped_binder(s: Syn) -> bool:
+    """A set-builder ``{x | P}`` whose binder has neither a type nor a domain (``{x ∈ S | P}``)."""
+    group = s.binders[0] if s.binders else None
+    return group is not None and group.type is None and not group.pred
 
 
 def _tuple(s: Syn) -> Syn | None:
@@ -144,6 +151,14 @@ class ArithTrees:
             for lam, other in (tree.leaves, tree.leaves[::-1]):
                 if lam.kind == "binder" and lam.val == "fun" and isinstance(first[id(other)][0].sort, FunSort):
                     first[id(lam)] = self.elab(lam, first[id(other)][0].sort)
+            # `S = {x | 0 < x}` with `S : Set ℝ`: the set-builder's untyped binder is ℝ (Lean
+            # unifies both sides first; elaborated alone it would default to ℕ)
+            for built, other in (tree.leaves, tree.leaves[::-1]):
+                if built.kind == "setbuilder" and _untyped_binder(built) \
+                        and isinstance(first[id(other)][0].sort, SetSort) \
+                        and first[id(built)][0].sort != first[id(other)][0].sort \
+                        and not (other.kind == "setbuilder" and _untyped_binder(other)):
+                    first[id(built)] = self.elab(built, first[id(other)][0].sort)
         mx, uncomparable, flex = self._tree_sort(syn, list(first.values()), tree, expected)
         final = {id(lf): self.at_sort(lf, *first[id(lf)], mx, flex, uncomparable) for lf in tree.leaves}
         if rel is None:
