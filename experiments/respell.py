@@ -579,14 +579,15 @@ def _assumption_into_conclusion(text: str) -> str:
     if re.search(r"\b(?:defines|obtains)\b", text):
         return text
     shows = list(re.finditer(r'\bshows\s+(?:[A-Za-z_]\w*\s*:(?!:)\s*)?("[^"]*")', text))
-    if len(shows) != 1 or re.match(r'\s*and\s+"', text[shows[0].end():]):
+    if len(shows) != 1 or '"' in text[shows[0].end():] \
+            or re.search(r"\\<Longrightarrow>|==>|⟹", shows[0].group(1)):  # several conclusions, or a `⟹`
         return text
     found = [m for m in _ASSUMPTION_WHOLE.finditer(text) if m.end() <= shows[0].start()]
     if not found:
         return text
     last = found[-1]
-    if last.group(1) == "assumes" and len(found) > 1:
-        return text
+    if last.group(1) == "assumes" and len(found) > 1 or re.search(r"\\<Longrightarrow>|==>|⟹", last.group(2)):
+        return text  # a meta-implication `⟹` has no place inside HOL's `⟶`
     a0, a1 = shows[0].span(1)
     moved = f'"({last.group(2)[1:-1]}) \\<longrightarrow> ({text[a0 + 1:a1 - 1]})"'
     return _replaced(text, [(last.start(), last.end(), ""), (a0, a1, moved)])

@@ -76,6 +76,7 @@ from provers.ir import (
     symbol_names,
 )
 from provers.semantics.evaluate import evaluate
+from provers.semantics.values import ExactComplex
 
 FORALL = "forall"
 EXISTS = "exists"
@@ -269,6 +270,8 @@ def folded_numerals(s: App) -> Term | None:
     if not all(isinstance(a, Num) for a in s.args):
         return None
     value = evaluate(s)
+    if isinstance(value, ExactComplex) and value.im == 0:
+        value = value.re  # a complex numeral with no imaginary part (`(1 + 1 : ℂ)`)
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
         return None
     value = Fraction(value)
