@@ -73,7 +73,9 @@ LEAN = [
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(LEAN), st.lists(st.sampled_from(["ascii operators", "type names", "hypothesis names",
                                                         "binder groups split", "hypotheses swapped",
-                                                        "symmetric operands swapped", "+ and * commuted"]),
+                                                        "symmetric operands swapped", "+ and * commuted",
+                                                        "hypothesis into the goal", "binder predicates expanded",
+                                                        "numerals as sums", "¬ and ≠ by their definitions"]),
                                        min_size=1, max_size=3))
 def test_respellings_composed_never_change_a_verdict(text, kinds):
     respelled = text
@@ -169,3 +171,40 @@ def test_isabelle_sums_commuted_at_the_top_of_a_relation():
     assert '"x + 2 * (y + 1) = 7"' in out
     for relation in ("sae", "symbolic"):
         assert provers.check_equivalence(text, out, relation=relation, language="isabelle", timeout=1.0).status == "equivalent"
+
+
+def test_lean_binders_and_definitions_respelled():
+    """Stop 61's respellings: the last hypothesis moved into the goal (a theorem's binders are
+    its type's leading arrows), ``∀ x > 0, p`` / ``∃ n ∈ s, p`` as Mathlib's ``binderPred``
+    macro expands them, ``¬p`` as ``p → False``, ``a ≠ b`` as ``a = b → False`` (their
+    definitions), numerals as sums of ones (``12`` as ``(1 + 11)``; not in ``Fin 5``)."""
+    text = ("theorem t (x : ℝ) (a : Fin 5) (h₀ : ∀ y > 0, y ≠ x) (h₁ : ∃ n ∈ Finset.range 10, (n : ℝ) = x) : "
+            "¬ (x = 12) := by sorry")
+    out = lean_respellings(text)
+    assert ": (∃ n ∈ Finset.range 10, (n : ℝ) = x) → (¬ (x = 12))" in out["hypothesis into the goal"]
+    assert "∀ y, y > (0) → (y ≠ x)" in out["binder predicates expanded"]
+    assert "∃ n, n ∈ (Finset.range 10) ∧ ((n : ℝ) = x)" in out["binder predicates expanded"]
+    assert "((y) = (x) → False)" in out["¬ and ≠ by their definitions"]
+    assert "Fin 5" in out["numerals as sums"] and "(1 + 11)" in out["numerals as sums"]
+    for kind in ("hypothesis into the goal", "binder predicates expanded", "¬ and ≠ by their definitions",
+                 "numerals as sums"):
+        for relation in ("sae", "symbolic"):
+            v = provers.check_equivalence(text, out[kind], relation=relation, language="lean4", timeout=1.0)
+            assert v.status == "equivalent", (kind, relation, v.reason)
+
+
+def test_isabelle_assumption_into_the_conclusion_and_bounded_quantifiers():
+    """``assumes "A" shows "C"`` as ``shows "A ⟶ C"``; ``∀k∈{1..10}. P`` as ``∀k. k ∈ {1..10} ⟶ P``
+    (``Ball``); numerals as sums (a superscript, a decimal and ``{1..10}``'s bound stay)."""
+    text = ('theorem fixes x :: real and f :: "nat \\<Rightarrow> nat" '
+            'assumes h0 : "\\<forall>k\\<in>{1..10}. f k = 2 * k" and h1 : "x > 2.5" shows "x\\<^sup>2 + 12 > f 3"')
+    out = isabelle_respellings(text)
+    assert '"(x > 2.5) \\<longrightarrow> (x\\<^sup>2 + 12 > f 3)"' in out["assumption into the conclusion"]
+    assert "\\<forall>k. k \\<in> ({1..10}) \\<longrightarrow> (f k = 2 * k)" in out["bounded quantifiers expanded"]
+    assert "(1 + 11)" in out["numerals as sums"] and "2.5" in out["numerals as sums"] and "{1..10}" in out["numerals as sums"]
+    for kind in ("assumption into the conclusion", "bounded quantifiers expanded", "numerals as sums"):
+        for relation in ("sae", "symbolic"):
+            v = provers.check_equivalence(text, out[kind], relation=relation, language="isabelle", timeout=1.0)
+            assert v.status == "equivalent", (kind, relation, v.reason)
+    several = 'theorem fixes p :: real assumes h : "p > 0" shows "p = 6" "p > 1"'
+    assert "assumption into the conclusion" not in isabelle_respellings(several)

@@ -35,6 +35,7 @@ from provers.engine.exponents import exponent_equations, numeral_value
 from provers.engine.products import split_normal_form
 from provers.ir import (
     BOOL,
+    COMPLEX,
     FALSE,
     NAT,
     ORDER_OPS,
@@ -75,8 +76,7 @@ from provers.ir import (
     subterms,
     symbol_names,
 )
-from provers.semantics.evaluate import evaluate
-from provers.semantics.values import ExactComplex
+from provers.semantics.folding import fold_numerals
 
 FORALL = "forall"
 EXISTS = "exists"
@@ -227,11 +227,8 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
             return unread_relation(s) or monoid_square(s)
         if not isinstance(s, App):
             return None
-        if s.op in FOLDED_OPS:
-            return folded_numerals(s)
         if s.op in ("powr", "root"):
-            r = radical(s)  # `3 powr 2` is `3 ^ 2`, which is 9
-            return (folded_numerals(r) or r) if isinstance(r, App) and r.op in FOLDED_OPS else r
+            return radical(s)
         if s.op == "implies" and s.args[1] == FALSE:
             return _not(s.args[0])
         if s.op == "not":
@@ -251,36 +248,6 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
 
     t = set_memberships(t) if memberships_at_top else _under_binders(t, set_memberships)
     return map_term(t, rw)
-
-
-#: Arithmetic that a closed numeral expression is folded through (``folded_numerals``).
-FOLDED_OPS = frozenset({"add", "mul", "sub", "neg", "div", "inv", "pow", "zpow", "mod", "ediv", "emod", "fdiv",
-                        "fmod", "abs", "min", "max", "cast", "floor", "ceil", "nat_floor", "nat_ceil", "round",
-                        "to_nat", "nat_abs", "sign", "frac"})
-
-#: Folded values larger than this many bits stay as written (a numeral nobody writes).
-_FOLDED_BITS = 128
-
-
-def folded_numerals(s: App) -> Term | None:
-    """A closed arithmetic expression of numerals (``2 * 3``, ``10 ^ 2``, ``(1 : ℝ) / 2``,
-    ``7 - 9`` on ℕ) as the numeral it denotes, computed by the exact evaluator under the
-    operation's own semantics (truncated ℕ subtraction, floor or Euclidean division, x / 0 = 0):
-    ``6`` and ``2 * 3`` are then one term, compared without a solver."""
-    if not all(isinstance(a, Num) for a in s.args):
-        return None
-    value = evaluate(s)
-    if isinstance(value, ExactComplex) and value.im == 0:
-        value = value.re  # a complex numeral with no imaginary part (`(1 + 1 : ℂ)`)
-    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
-        return None
-    value = Fraction(value)
-    if max(value.numerator.bit_length(), value.denominator.bit_length()) > _FOLDED_BITS:
-        return None
-    try:
-        return Num(value, s.sort)
-    except IRError:
-        return None
 
 
 def _implications_as_iffs(conjuncts_: list[Term]) -> list[Term]:
@@ -331,6 +298,25 @@ def monoid_square(s: Uninterpreted) -> Term | None:
     if not (isinstance(e, Num) and e.sort == NAT and e.value == 2) or x.sort != s.sort:
         return None
     return Uninterpreted("HMul.hMul", (x, x), s.sort)
+
+
+def folded(t: Term) -> Term:
+    """``t`` with its closed numeral arithmetic folded (``semantics.folding``) and Isabelle's
+    complex ``z powr n`` at a folded natural ``n`` read as ``z ^ n`` (``complex_power``)."""
+    t = fold_numerals(t)
+    return map_term(t, lambda s: complex_power(s) if isinstance(s, Uninterpreted) else None)
+
+
+def complex_power(s: Uninterpreted) -> Term | None:
+    """Isabelle's complex ``z powr n`` at a natural numeral ``n ≥ 1`` (one folded from ``1 + 1``)
+    as ``z ^ n``, which the frontend reads a written numeral as: ``exp (n · Ln z) = zⁿ`` for
+    z ≠ 0 and ``0 powr n = 0 = 0ⁿ``."""
+    if s.symbol != "powr" or len(s.args) != 2 or s.sort != COMPLEX:
+        return None
+    z, e = s.args
+    if not (isinstance(e, Num) and isinstance(e.value, int) and e.value >= 1) or z.sort != COMPLEX:
+        return None
+    return app("pow", z, Num(e.value, NAT))
 
 
 def _operand_key(t: Term) -> tuple[str, str]:
@@ -522,11 +508,13 @@ class _Prefix:
         return {v for _, v in self.binders}
 
 
-def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> NormalForm:
+def normalize(statement: Statement, reserved: frozenset[str] = frozenset(), fold: bool = True) -> NormalForm:
     """The restricted prenex normal form of ``statement`` (see the module docstring).
 
     ``reserved``: symbol names no variable may carry (``apart_from_symbols``); by default the
-    statement's own uninterpreted symbols. Pass the symbols of both statements of a pair."""
+    statement's own uninterpreted symbols. Pass the symbols of both statements of a pair.
+    ``fold=False`` keeps closed numeral arithmetic as written (``3 + 4 = 7`` is no comparison
+    of a term with itself: ``Profile.degenerate`` asks the statement as written)."""
     statement = apart_from_symbols(statement, reserved | statement_symbols(statement))
     prefix = _Prefix({s.name for t in statement.terms() for s in subterms(t) if isinstance(s, Var)})
     premises: list[Term] = []
@@ -541,6 +529,9 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     pointwise = map_term(concl, lambda s: function_extensionality(s) if isinstance(s, App) and s.op == "eq" else None)
     if pointwise != concl:  # its new leading ∀ joins the prefix, as a written one does
         concl = _peel_conclusion(pointwise, prefix, premises, instances)
+    if fold:  # `2 * 3` is 6, `10 / 3` on ℕ is 3: one term, compared without a solver
+        premises = [q for p in premises for q in conjuncts(folded(p))]
+        concl = folded(concl)
     # `2 ^ x = 8` as `x = 3` (exponents.py), in the premises, and in the conclusion of a statement
     # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
     # `2 ^ x = 8` and `x = 3` are different expressions

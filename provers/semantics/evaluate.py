@@ -1784,6 +1784,14 @@ def _members_of_predsets(v: Var, body: Term, env: Env) -> list[Any]:
     return out
 
 
+def _folded(t: Term) -> Term:
+    """``t`` with its closed numeral arithmetic folded, as the normal form a recurrence's
+    definition was read from folds it (``(3 / 5) * a n`` is ``3/5 * a n``)."""
+    from provers.semantics.folding import fold_numerals  # folding evaluates: imported when asked
+
+    return fold_numerals(t)
+
+
 def _meets_definitions(t: Quant, env: Env) -> bool:
     """∀ȳ. [g →] f ȳ = e holds everywhere when ``env`` gives ``f`` the closure λȳ. e of that
     very definition (every term denotes in Lean and Isabelle, so e = e for every ȳ): with
@@ -1793,7 +1801,7 @@ def _meets_definitions(t: Quant, env: Env) -> bool:
         f = env.get(v.name)
         if isinstance(f, PredSet) and f.definition is not None and f.definition == t:
             return True  # the set built from this very premise (its predicate closed)
-        if isinstance(f, Sequence) and f.definition == t:
+        if isinstance(f, Sequence) and f.definition in (t, _folded(t)):
             others = {u.name for u in free_vars(t)} - {f.name}
             if all(n in env and n in f.env and f.env[n] == env[n] for n in others):
                 return True  # the recurrence it was computed by

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from provers.engine.normal import is_type_var, simplify_logic
+from provers.engine.normal import folded, is_type_var, simplify_logic
 from provers.errors import ParseError
 from provers.ir import (
     App,
@@ -117,11 +117,11 @@ class SourceIndex:
                         if isinstance(b.var.sort, OpaqueSort):
                             self.type_texts.setdefault(b.var.sort.name, f"({b.source})")
             elif isinstance(b, Hypothesis) and b.style != "instance" and b.source:
-                parts = tuple(conjuncts(simplify_logic(b.formula)))
+                parts = tuple(c for p in conjuncts(simplify_logic(b.formula)) for c in conjuncts(folded(p)))
                 if parts:
                     self.components.append(Component("hypothesis", b.source, parts, i))
         if st.conclusion_source:
-            concl = simplify_logic(st.conclusion)
+            concl = folded(simplify_logic(st.conclusion))
             self.components.append(Component("conclusion", st.conclusion_source, (concl,), i))
             self._lifted(i, st.conclusion_source, concl)
 

@@ -1,0 +1,51 @@
+"""Closed numeral arithmetic as the numeral it denotes: ``2 * 3`` is ``6``, ``10 / 3`` on ℕ is
+``3``, ``(1 : ℝ) / 2`` is ``1/2``.
+
+Why: the normal form (``engine.normal``) folds them so that two spellings of one number are
+one term, compared without a solver; the evaluator folds a premise before comparing it with
+the definition a recurrence was read from. The value is the exact evaluator's, under each
+operation's own semantics (truncated ℕ subtraction, Lean's Euclidean and Isabelle's floor
+division, x / 0 = 0), so folding is as sound as the evaluator the verdicts already rest on.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from provers.ir import App, IRError, Num, Term, map_term
+from provers.semantics.evaluate import evaluate
+from provers.semantics.values import ExactComplex
+
+#: Arithmetic that a closed numeral expression is folded through (``folded_numerals``).
+FOLDED_OPS = frozenset({"add", "mul", "sub", "neg", "div", "inv", "pow", "zpow", "mod", "ediv", "emod", "fdiv",
+                        "fmod", "abs", "min", "max", "cast", "floor", "ceil", "nat_floor", "nat_ceil", "round",
+                        "to_nat", "nat_abs", "sign", "frac"})
+
+#: Folded values larger than this many bits stay as written (a numeral nobody writes).
+_FOLDED_BITS = 128
+
+
+def fold_numerals(t: Term) -> Term:
+    """``t`` with every closed arithmetic expression of numerals folded (``folded_numerals``)."""
+    return map_term(t, lambda s: folded_numerals(s) if isinstance(s, App) and s.op in FOLDED_OPS else None)
+
+
+def folded_numerals(s: App) -> Term | None:
+    """A closed arithmetic expression of numerals (``2 * 3``, ``10 ^ 2``, ``(1 : ℝ) / 2``,
+    ``7 - 9`` on ℕ) as the numeral it denotes, computed by the exact evaluator under the
+    operation's own semantics (truncated ℕ subtraction, floor or Euclidean division, x / 0 = 0):
+    ``6`` and ``2 * 3`` are then one term, compared without a solver."""
+    if not all(isinstance(a, Num) for a in s.args):
+        return None
+    value = evaluate(s)
+    if isinstance(value, ExactComplex) and value.im == 0:
+        value = value.re  # a complex numeral with no imaginary part (`(1 + 1 : ℂ)`)
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        return None
+    value = Fraction(value)
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > _FOLDED_BITS:
+        return None
+    try:
+        return Num(value, s.sort)
+    except IRError:
+        return None
