@@ -44,7 +44,7 @@ from tqdm import tqdm  # noqa: E402
 
 from provers import ParseError, parse  # noqa: E402
 from provers.engine.equivalence import check_equivalence  # noqa: E402
-from provers.ir import FunSort, Hypothesis, subterms  # noqa: E402
+from provers.ir import App, FunSort, Hypothesis, subterms  # noqa: E402
 from provers.lean4.lexer import Token, tokenize  # noqa: E402
 from provers.lean4.pratt import TermParser  # noqa: E402
 
@@ -164,6 +164,18 @@ def lean_respellings(text: str) -> dict[str, str]:
         negated = _negated_orders(text, tokens, groups)
         if negated != text:
             out["negated orders"] = negated
+    if _only_field_arithmetic(text, "sub", frozenset({"Int", "Rat", "Real", "Complex"})):
+        signed = _rewritten(text, tokens, groups, _SIGNED)
+        if signed != text:
+            out["subtraction as adding the negation"] = signed
+    if _only_field_arithmetic(text, "div", frozenset({"Rat", "Real", "Complex"})):
+        inverted = _rewritten(text, tokens, groups, _INVERTED)
+        if inverted != text:
+            out["division as multiplying by the inverse"] = inverted
+    if _numeric_only(text):
+        doubled = _doubled(text, tokens, groups)
+        if doubled != text:
+            out["2 * x as x + x"] = doubled
     squares = _squares_multiplied(text, tokens)
     if squares != text:
         out["x ^ 2 as x * x"] = squares
@@ -212,6 +224,42 @@ _DIVIDES = {"∣": "∃ c_dvd, {b} = {a} * c_dvd"}
 
 #: ``a ↔ b`` as the two implications (``iff_iff_implies_and_implies``).
 _IFF = {"↔": "({a} → {b}) ∧ ({b} → {a})"}
+
+#: ``a - b`` as ``a + -b`` (``sub_eq_add_neg``: in a ring; not on ℕ, whose ``-`` truncates).
+_SIGNED = {"-": "{a} + -{b}"}
+
+#: ``a / b`` as ``a * b⁻¹`` (``div_eq_mul_inv``: in a field; not ℕ / ℤ division).
+_INVERTED = {"/": "{a} * {b}⁻¹"}
+
+
+def _only_field_arithmetic(text: str, op: str, sorts: frozenset[str]) -> bool:
+    """Whether the parsed statement has the operation ``op`` and only at ``sorts`` (every
+    variable and subterm a number, where the rewrite of ``op`` holds)."""
+    if not _numeric_only(text):
+        return False
+    st = parse(text, "lean4")
+    formulas = [h.formula for h in st.hypotheses] + [st.conclusion]
+    found = [t for f in formulas for t in subterms(f) if isinstance(t, App) and t.op in (op, "ediv", "fdiv")]
+    return bool(found) and all(t.op == op and str(t.sort) in sorts for t in found)
+
+
+def _doubled(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
+    """Every outermost ``2 * e`` as ``(e + e)`` (``two_mul``: in every semiring)."""
+    spans: list[tuple[int, int, str]] = []
+    for tree in _proposition_trees(text, tokens, groups):
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if "·" in text[node.pos:node.end]:
+                continue
+            if node.kind == "binop" and node.val == "*" and len(node.args) == 2 \
+                    and text[node.args[0].pos:node.args[0].end] == "2":
+                e = text[node.args[1].pos:node.args[1].end]
+                spans.append((node.pos, node.end, f"(({e}) + ({e}))"))
+                continue
+            stack.extend(node.args)
+    return _replaced(text, spans)
+
 
 #: Openers: a token after which a binder's body may end (its scope closes).
 _OPEN = ("(", "{", "⦃", "⟨")
@@ -554,6 +602,9 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     if others:
         out["relations flipped"] = _replaced(text, [(a, b, '"' + _ISABELLE_FLIPPED[rel].format(l=lhs, r=rhs) + '"')
                                                     for (a, b), (lhs, rel, rhs) in others])
+    parity = _parity_by_definition(text)
+    if parity != text:
+        out["even / odd by their definitions"] = parity
     into = _assumption_into_conclusion(text)
     if into != text:
         out["assumption into the conclusion"] = into
@@ -568,6 +619,20 @@ def isabelle_respellings(text: str) -> dict[str, str]:
                  for n, ((a, b), parts) in enumerate(conjunctions)]
         out["conjunction split"] = _replaced(text, split)
     return out
+
+
+def _parity_by_definition(text: str) -> str:
+    """``even t`` as ``2 dvd t`` and ``odd t`` as ``\\<not> 2 dvd t`` (HOL's definitions) for an
+    argument that is a name or a parenthesized term, in the quoted terms."""
+    body = min((m.start() for m in re.finditer(r"\b(?:assumes|shows)\b", text)), default=len(text))
+
+    def one(m: re.Match) -> str:
+        arg = m.group(2)
+        return f"(2 dvd {arg})" if m.group(1) == "even" else f"(\\<not> 2 dvd {arg})"
+
+    arg = r"([A-Za-z_]\w*|\((?:[^()]|\([^()]*\))*\))"
+    rewritten = re.sub(rf"\b(even|odd)\s+{arg}(?![\w(])", one, text[body:])
+    return text[:body] + rewritten
 
 
 _ASSUMPTION_WHOLE = re.compile(r'\b(assumes|and)\s+(?:[A-Za-z_]\w*\s*:(?!:)\s*)?("[^"]*")')

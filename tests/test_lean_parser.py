@@ -424,3 +424,21 @@ def test_dist_is_real_valued():
     v = provers.check_equivalence("theorem t (z w : ℂ) : dist z w = 2 := by sorry",
                                   "theorem t (z w : ℂ) : Complex.abs (z - w) = 2 := by sorry", relation="sae")
     assert str(v.status) == "equivalent", v.reason
+
+
+def test_a_shadowing_binder_is_another_variable():
+    """miniF2F ``mathd_algebra_247`` binds ``n`` twice (``(n : ℤ) … (n) (_ : n = 3)``): the later
+    ``n`` shadows the first, which stays a variable of the theorem. One IR name for both made
+    ``n = 2`` and ``n = 3`` premises about one n, and a statement whose conclusion is about the
+    second n "equivalent" to one about the first (found by ``experiments/respell.py``, stop 61)."""
+    import provers
+
+    a = "theorem t (n : ℤ) (h : n = 2) (n : ℤ) (h2 : n = 3) : n = 3 := by sorry"
+    st = provers.parse(a, "lean4")
+    first, second = (b.var for b in st.binders if isinstance(b, provers.ir.VarBinder))
+    assert first != second and st.conclusion.args[0] == second
+    about_second = "theorem t (n : ℤ) (h : n = 2) (m : ℤ) (h2 : m = 3) : m = 3 := by sorry"
+    about_first = "theorem t (n : ℤ) (h : n = 2) (m : ℤ) (h2 : m = 3) : n = 3 := by sorry"
+    for relation in ("sae", "symbolic"):
+        assert provers.check_equivalence(a, about_second, relation=relation, timeout=1.0).status == "equivalent"
+        assert provers.check_equivalence(a, about_first, relation=relation, timeout=1.0).status == "inequivalent"

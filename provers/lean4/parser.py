@@ -299,6 +299,18 @@ class _StatementParser:
             return TYPE
         return SORT
 
+    def _unshadowed(self, el: Elaborator, name: str) -> str:
+        """The IR name of a theorem binder: its own, or — when an earlier binder has that name
+        (``(n : ℤ) (h : n = 2) (n) (_ : n = 3)``: Lean's later ``n`` shadows the first, which
+        is still a variable of the theorem) — a fresh one, so that the two stay two variables
+        (one name for both made ``n = 2`` and ``n = 3`` premises about one n)."""
+        if not isinstance(el.scope.get(name), Var):
+            return name
+        fresh = name + "'"
+        while isinstance(el.scope.get(fresh), Var) or re.search(rf"(?<![\w.']){re.escape(fresh)}(?![\w'])", self.text):
+            fresh += "'"
+        return fresh
+
     def _binder(self, el: Elaborator, g: BinderGroup, untyped: dict[str, Sort] | None = None) -> list[VarBinder | Hypothesis]:
         out: list[VarBinder | Hypothesis] = []
         if g.style == "instance":
@@ -311,7 +323,7 @@ class _StatementParser:
             if g.pred is not None:
                 raise el.err(Syn("other", g.pos, g.pos), "binder predicates are not allowed in theorem binders")
             for n in g.names:
-                v = Var(n, (untyped or {}).get(n) or OpaqueSort(f"α_{n}"))
+                v = Var(self._unshadowed(el, n), (untyped or {}).get(n) or OpaqueSort(f"α_{n}"))
                 el.scope[n] = v
                 out.append(VarBinder(v, g.style))
             return out
@@ -319,7 +331,7 @@ class _StatementParser:
         hyp_like = all(HYP_NAME.match(n) for n in g.names)
         if sort is not None and (certain or not hyp_like):
             for n in g.names:
-                v = Var(n, sort)
+                v = Var(self._unshadowed(el, n), sort)
                 el.scope[n] = v
                 out.append(VarBinder(v, g.style, source=self.span(g.type)))
             return out
