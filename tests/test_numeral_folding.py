@@ -143,3 +143,18 @@ def test_a_folded_complex_exponent_is_a_power():
     assert provers.check_equivalence(a, b, relation="sae", language="isabelle", timeout=1.0).status == "equivalent"
     zero = a.replace("powr 2", "powr (1 - 1)")  # 0 powr 0 = 0 but 0 ^ 0 = 1: no power
     assert "powr" in str(normalize(provers.parse(zero, "isabelle")).premises)
+
+
+def test_a_quotient_has_one_spelling():
+    """In a field ``b⁻¹`` is ``1 / b`` and ``a * b⁻¹`` is ``a / b`` (both zero at b = 0 in Lean
+    and Isabelle): one term, decided without a solver (the respelling "division as multiplying
+    by the inverse" timed out on nonlinear inequalities, stop 61). Not on ℕ / ℤ, whose ``/``
+    rounds."""
+    a = "theorem t (a b : ℝ) (h : 0 < b) : a / b ≤ a * b⁻¹ + b⁻¹ := by sorry"
+    b = "theorem t (a b : ℝ) (h : 0 < b) : a * b⁻¹ ≤ a / b + 1 / b := by sorry"
+    v = provers.check_equivalence(a, b, relation="sae", timeout=1.0)
+    assert v.status == "equivalent" and v.route == "syntactic"
+    nat = normalize(provers.parse("theorem t (a b : ℕ) : a / b * b ≤ a := by sorry", "lean4")).conclusion
+    assert nat.args[0].args[0].op == "div"  # ℕ division stays as written
+    other = "theorem t (a b : ℝ) (h : 0 < b) : a * b⁻¹ ≤ a / b + 2 / b := by sorry"
+    assert provers.check_equivalence(a, other, relation="sae", timeout=1.0).status != "equivalent"

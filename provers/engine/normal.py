@@ -37,6 +37,7 @@ from provers.ir import (
     BOOL,
     COMPLEX,
     FALSE,
+    FIELDS,
     NAT,
     ORDER_OPS,
     TRUE,
@@ -229,6 +230,8 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
             return None
         if s.op in ("powr", "root"):
             return radical(s)
+        if s.op in ("inv", "mul") and s.sort in FIELDS:
+            return quotient(s)
         if s.op == "implies" and s.args[1] == FALSE:
             return _not(s.args[0])
         if s.op == "not":
@@ -305,6 +308,18 @@ def folded(t: Term) -> Term:
     complex ``z powr n`` at a folded natural ``n`` read as ``z ^ n`` (``complex_power``)."""
     t = fold_numerals(t)
     return map_term(t, lambda s: complex_power(s) if isinstance(s, Uninterpreted) else None)
+
+
+def quotient(s: App) -> Term | None:
+    """In a field, ``b⁻¹`` as ``1 / b`` (``one_div``) and ``a * (1 / b)`` as ``a / b``
+    (``div_eq_mul_inv``): Lean and Isabelle both make ``0⁻¹`` and ``a / 0`` zero, so the
+    spellings of one quotient are one term."""
+    if s.op == "inv":
+        return app("div", Num(1, s.sort), s.args[0])
+    for a, b in (s.args, s.args[::-1]):
+        if isinstance(b, App) and b.op == "div" and b.args[0] == Num(1, s.sort):
+            return app("div", a, b.args[1])
+    return None
 
 
 def complex_power(s: Uninterpreted) -> Term | None:
