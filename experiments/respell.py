@@ -14,12 +14,19 @@ adjacent hypotheses swapped, a variable renamed, ``∑ x ∈ s`` for ``∑ x in 
 ``Real.sqrt x``, ``∀ (x : ℝ), P`` for ``∀ x : ℝ, P``, relations by their definitions
 (``a > b`` as ``b < a``, ``a ≠ b`` as ``¬(a = b)``), ``=`` / ``∧`` / ``∨`` / ``↔`` with their
 operands swapped, ``+`` and ``*`` commuted and ``a ∣ b`` as ``∃ c, b = a * c`` where every
-term is a number, ``x ^ 2`` as ``x * x``. Isabelle: ASCII symbols (``<=``, ``-->``, ``ALL``,
+term is a number, ``x ^ 2`` as ``x * x``; since stop 61 the last hypothesis moved into the
+goal, binder predicates expanded (``∀ x > 0, p`` as ``∀ x, x > 0 → p``), ``↔`` / ``¬`` / ``≠``
+by their definitions, numerals as sums of ones, ``a - b`` as ``a + -b`` and ``a / b`` as
+``a * b⁻¹`` where the operation is a ring's or a field's, ``2 * x`` as ``x + x``, dot notation
+(``Real.sqrt x`` as ``x.sqrt``), interval memberships by their bounds, ``a ∣ b`` as
+``b % a = 0`` on ℕ / ℤ, implicit and explicit binders swapped. Isabelle: ASCII symbols (``<=``, ``-->``, ``ALL``,
 ``EX!``, ``~=``, ``:``), ``x\\<^sup>2`` for a variable's ``x^2``, ``fixes x y`` split or
 reordered, a fixed variable renamed, assumption labels renamed, the first two assumptions
 swapped, a top-level conjunction split into two assumptions or its conjuncts swapped, a
 relation's sides swapped (``=`` with ``=``, ``<`` with ``>``, ``≠`` as ``¬ =``), a top-level
-sum's summands reversed.
+sum's summands reversed; since stop 61 the last assumption moved into the conclusion
+(``A ⟶ C``), bounded quantifiers by their definitions, numerals as sums, ``even`` / ``odd`` as
+``2 dvd``, interval memberships by their bounds. ``--kinds`` runs some of them only.
 
     .venv/bin/python experiments/respell.py ../shared/data/minif2f_lean4.jsonl ../shared/data/proofnet_lean4.jsonl \\
         ../shared/data/lean_pairs_gted.jsonl ../shared/data/isabelle_math_400.jsonl \\
@@ -176,6 +183,19 @@ def lean_respellings(text: str) -> dict[str, str]:
         doubled = _doubled(text, tokens, groups)
         if doubled != text:
             out["2 * x as x + x"] = doubled
+    dotted = _dot_notation(text, tokens, groups)
+    if dotted != text:
+        out["dot notation"] = dotted
+    intervals = _intervals_by_bounds(text, tokens)
+    if intervals != text:
+        out["intervals by their bounds"] = intervals
+    if _only_field_arithmetic(text, "dvd", frozenset({"Nat", "Int"})):
+        remainders = _rewritten(text, tokens, groups, _DIVIDES_BY_REMAINDER)
+        if remainders != text:
+            out["∣ as a zero remainder"] = remainders
+    styles = _binder_styles_swapped(text, tokens, groups)
+    if styles != text:
+        out["binder styles swapped"] = styles
     squares = _squares_multiplied(text, tokens)
     if squares != text:
         out["x ^ 2 as x * x"] = squares
@@ -240,7 +260,7 @@ def _only_field_arithmetic(text: str, op: str, sorts: frozenset[str]) -> bool:
     st = parse(text, "lean4")
     formulas = [h.formula for h in st.hypotheses] + [st.conclusion]
     found = [t for f in formulas for t in subterms(f) if isinstance(t, App) and t.op in (op, "ediv", "fdiv")]
-    return bool(found) and all(t.op == op and str(t.sort) in sorts for t in found)
+    return bool(found) and all(t.op == op and str(t.args[0].sort if op == "dvd" else t.sort) in sorts for t in found)
 
 
 def _doubled(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
@@ -259,6 +279,87 @@ def _doubled(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> s
                 continue
             stack.extend(node.args)
     return _replaced(text, spans)
+
+
+#: ``a ∣ b`` as ``b % a = 0`` on ℕ and ℤ (``Nat.dvd_iff_mod_eq_zero``, ``Int.dvd_iff_emod_eq_zero``;
+#: at a = 0 both say b = 0, since b % 0 = b).
+_DIVIDES_BY_REMAINDER = {"∣": "{b} % {a} = 0"}
+
+#: The namespaces whose functions a variable of that type reaches by dot notation.
+_DOT_NAMESPACES = {"Real": "Real", "Nat": "Nat", "Int": "Int"}
+#: Tokens that bind a name (a bound variable may shadow a theorem's).
+_BINDING = frozenset({"∀", "∃", "∃!", "fun", "λ", "∑", "∏", "⋃", "⋂", "{"})
+
+
+def _dot_notation(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
+    """``Real.sqrt x`` as ``x.sqrt`` (``Nat.gcd a b`` as ``a.gcd b``): a theorem variable of type
+    ``Real`` / ``Nat`` / ``Int`` given first to a function of that namespace, and bound nowhere
+    else in the statement (a bound ``x : ℕ`` would make ``x.sqrt`` ``Nat.sqrt``)."""
+    try:
+        st = parse(text, "lean4")
+    except ParseError:
+        return text
+    sorts = {b.var.name: str(b.var.sort) for b in st.binders if hasattr(b, "var")}
+    starts = {i for i, _ in groups}
+    rebound = {tokens[k + 1].text for k in range(len(tokens) - 1) if tokens[k].text in _BINDING and k not in starts}
+    spans = []
+    for k in range(len(tokens) - 1):
+        fn, v = tokens[k], tokens[k + 1]
+        if fn.kind != "ident" or fn.text.count(".") != 1 or v.kind != "ident" or "." in v.text:
+            continue
+        ns, name = fn.text.split(".")
+        if ns not in _DOT_NAMESPACES or _DOT_NAMESPACES[ns] != sorts.get(v.text) or v.text in rebound or not name:
+            continue
+        if k > 0 and tokens[k - 1].text == "@":
+            continue
+        spans.append((fn.pos, v.end, f"{v.text}.{name}"))
+    return _replaced(text, spans)
+
+
+#: Membership in an interval by its bounds (``Set.mem_Icc`` …, ``Finset.mem_range``).
+_INTERVALS = {"Set.Icc": "{a} ≤ {x} ∧ {x} ≤ {b}", "Set.Ico": "{a} ≤ {x} ∧ {x} < {b}",
+              "Set.Ioc": "{a} < {x} ∧ {x} ≤ {b}", "Set.Ioo": "{a} < {x} ∧ {x} < {b}",
+              "Finset.Icc": "{a} ≤ {x} ∧ {x} ≤ {b}", "Finset.Ico": "{a} ≤ {x} ∧ {x} < {b}",
+              "Finset.Ioc": "{a} < {x} ∧ {x} ≤ {b}", "Finset.Ioo": "{a} < {x} ∧ {x} < {b}"}
+_SIMPLE = ("ident", "num")
+
+
+def _intervals_by_bounds(text: str, tokens: list[Token]) -> str:
+    """``x ∈ Set.Icc a b`` as ``(a ≤ x ∧ x ≤ b)`` (and the other intervals, ``Finset.range n`` as
+    ``x < n``) where x, a and b are single names or numerals and x is no function's argument."""
+    spans = []
+    for k in range(1, len(tokens) - 3):
+        x, mem, iv = tokens[k], tokens[k + 1], tokens[k + 2]
+        if mem.text != "∈" or x.kind not in _SIMPLE or tokens[k - 1].text not in _BEFORE_A_SQUARE:
+            continue
+        if iv.text == "Finset.range" and tokens[k + 3].kind in _SIMPLE:
+            end = k + 3
+            new = f"({x.text} < {tokens[end].text})"
+        elif iv.text in _INTERVALS and k + 4 < len(tokens) and tokens[k + 3].kind in _SIMPLE \
+                and tokens[k + 4].kind in _SIMPLE:
+            end = k + 4
+            new = "(" + _INTERVALS[iv.text].format(x=x.text, a=tokens[k + 3].text, b=tokens[k + 4].text) + ")"
+        else:
+            continue
+        after = tokens[end + 1] if end + 1 < len(tokens) else None
+        if after is not None and (after.kind in _SIMPLE or after.text in ("(", ".", "^")):
+            continue  # `Set.Icc a b c`: not the whole interval
+        spans.append((x.pos, tokens[end].end, new))
+    return _replaced(text, spans)
+
+
+def _binder_styles_swapped(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
+    """Implicit theorem binders ``{x : ℝ}`` made explicit, or (with none) the first explicit
+    variable binder made implicit: a binder's style changes how it is applied, not what the
+    theorem says."""
+    implicit = [(i, j) for i, j in groups if tokens[i].text == "{" and any(tokens[k].text == ":" for k in range(i, j))]
+    if implicit:
+        return _replaced(text, [s for i, j in implicit for s in ((tokens[i].pos, tokens[i].end, "("),
+                                                                  (tokens[j].pos, tokens[j].end, ")"))])
+    for i, j in groups:
+        if tokens[i].text == "(" and j > i + 3 and tokens[i + 2].text == ":":
+            return _replaced(text, [(tokens[i].pos, tokens[i].end, "{"), (tokens[j].pos, tokens[j].end, "}")])
+    return text
 
 
 #: Openers: a token after which a binder's body may end (its scope closes).
@@ -602,6 +703,9 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     if others:
         out["relations flipped"] = _replaced(text, [(a, b, '"' + _ISABELLE_FLIPPED[rel].format(l=lhs, r=rhs) + '"')
                                                     for (a, b), (lhs, rel, rhs) in others])
+    bounds = _isabelle_intervals_by_bounds(text)
+    if bounds != text:
+        out["intervals by their bounds"] = bounds
     parity = _parity_by_definition(text)
     if parity != text:
         out["even / odd by their definitions"] = parity
@@ -619,6 +723,29 @@ def isabelle_respellings(text: str) -> dict[str, str]:
                  for n, ((a, b), parts) in enumerate(conjunctions)]
         out["conjunction split"] = _replaced(text, split)
     return out
+
+
+_ISABELLE_INTERVAL = re.compile(r"(?<=[\s(\"])([A-Za-z_]\w*|\d+)\s*\\<in>\s*\{([A-Za-z_]\w*|\d+)(<?)\.\.(<?)([A-Za-z_]\w*|\d+)\}")
+
+
+def _isabelle_intervals_by_bounds(text: str) -> str:
+    """``x ∈ {a..b}`` as ``(a ≤ x ∧ x ≤ b)`` (``{a<..<b}``, ``{a..<b}``, ``{a<..b}`` alike:
+    ``atLeastAtMost_iff`` …) for single names or numerals, in the quoted terms."""
+    body = min((m.start() for m in re.finditer(r"\b(?:assumes|shows)\b", text)), default=len(text))
+
+    def one(m: re.Match) -> str:
+        before = m.string[:m.start()].rstrip()
+        if re.search(r"(\\<(?:forall|exists|Sum|Prod|Union|Inter|lambda)>!?|\b(?:ALL|EX|SOME|THE|LEAST|GREATEST)|[{%])$",
+                     before):
+            return m.group()  # `∀x ∈ {1..9}. P`, `{x ∈ {1..9}. P}`: a binder's range, no membership
+        if re.search(r"[\w')]$", before):
+            return m.group()  # `f x ∈ {1..9}`: x is an argument
+        x, a, lo, hi, b = m.groups()
+        left = "<" if lo else "\\<le>"
+        right = "<" if hi else "\\<le>"
+        return f"({a} {left} {x} \\<and> {x} {right} {b})"
+
+    return text[:body] + _ISABELLE_INTERVAL.sub(one, text[body:])
 
 
 def _parity_by_definition(text: str) -> str:
@@ -811,9 +938,10 @@ def statements(path: Path) -> Iterator[tuple[str, str, str]]:
 
 
 #: Rewrites that keep the meaning but change the formula's structure (a relation becomes a
-#: quantified one): ``sae`` compares structure by design, so only the other relations must
-#: agree on them.
-RESTRUCTURING = frozenset({"∣ by its definition", "↔ by its definition"})
+#: quantified one, ``↔`` two implications, ``∣`` an equation): ``sae`` compares a premise-free
+#: statement's structure by design (the same relation at each leaf), so only the other
+#: relations must agree on them.
+RESTRUCTURING = frozenset({"∣ by its definition", "↔ by its definition", "∣ as a zero remainder"})
 
 
 def check(text: str, language: str, relations: tuple[str, ...], timeout: float,

@@ -208,3 +208,48 @@ def test_isabelle_assumption_into_the_conclusion_and_bounded_quantifiers():
             assert v.status == "equivalent", (kind, relation, v.reason)
     several = 'theorem fixes p :: real assumes h : "p > 0" shows "p = 6" "p > 1"'
     assert "assumption into the conclusion" not in isabelle_respellings(several)
+
+
+def test_lean_arithmetic_and_notation_respelled():
+    """Stop 61: ``a - b`` as ``a + -b`` and ``a / b`` as ``a * b⁻¹`` only where the operation is
+    a ring's / a field's (never ℕ's truncated ``-`` or its rounding ``/``), ``2 * x`` as
+    ``x + x``, ``Real.sqrt x`` as ``x.sqrt`` for a theorem variable no binder rebinds,
+    ``x ∈ Set.Icc a b`` by its bounds, implicit binders made explicit."""
+    text = ("theorem t {x y : ℝ} (h₀ : 0 ≤ x ∧ x ≤ 1) (h₁ : 2 * y - x / 3 = 1) : "
+            "Real.sqrt x ≤ 1 + y ∧ ∀ z : ℝ, Real.sqrt z ≥ 0 := by sorry")
+    out = lean_respellings(text)
+    icc = text.replace("0 ≤ x ∧ x ≤ 1", "x ∈ Set.Icc 0 1")
+    bounds = lean_respellings(icc)["intervals by their bounds"]
+    assert "(0 ≤ x ∧ x ≤ 1)" in bounds
+    assert provers.check_equivalence(icc, bounds, relation="sae", language="lean4", timeout=1.0).status == "equivalent"
+    assert "((2 * y) + -(x / 3))" in out["subtraction as adding the negation"]
+    assert "((x) * (3)⁻¹)" in out["division as multiplying by the inverse"]
+    assert "((y) + (y))" in out["2 * x as x + x"]
+    assert "x.sqrt ≤ 1 + y" in out["dot notation"] and "Real.sqrt z" in out["dot notation"]
+    assert out["binder styles swapped"].startswith("theorem t (x y : ℝ)")
+    for kind in ("subtraction as adding the negation", "division as multiplying by the inverse", "2 * x as x + x",
+                 "dot notation", "binder styles swapped"):
+        for relation in ("sae", "symbolic"):
+            v = provers.check_equivalence(text, out[kind], relation=relation, language="lean4", timeout=1.0)
+            assert v.status == "equivalent", (kind, relation, v.reason)
+    nat = "theorem t (n : ℕ) (h : n - 1 = 7) (h' : 3 ∣ n) : n / 2 = 4 := by sorry"
+    out = lean_respellings(nat)
+    assert "subtraction as adding the negation" not in out and "division as multiplying by the inverse" not in out
+    assert "((n) % (3) = 0)" in out["∣ as a zero remainder"]
+    v = provers.check_equivalence(nat, out["∣ as a zero remainder"], relation="symbolic", language="lean4", timeout=1.0)
+    assert v.status == "equivalent", v.reason
+
+
+def test_isabelle_parity_and_intervals_by_their_definitions():
+    """``even n`` as ``2 dvd n``, ``x ∈ {a..<b}`` as ``a ≤ x ∧ x < b``; a binder's range
+    (``∀k∈{1..9}``) and a function's argument (``f x ∈ {0..1}``) are no membership to respell."""
+    text = ('theorem fixes n :: nat and f :: "nat \\<Rightarrow> nat" assumes "even n" and "n \\<in> {1..<10}" '
+            'and "\\<forall>k\\<in>{1..9}. f k \\<in> {0..1}" shows "odd (n + 1)"')
+    out = isabelle_respellings(text)
+    assert '"(2 dvd n)"' in out["even / odd by their definitions"] and "(\\<not> 2 dvd (n + 1))" in out["even / odd by their definitions"]
+    bounds = out["intervals by their bounds"]
+    assert '"(1 \\<le> n \\<and> n < 10)"' in bounds and "\\<forall>k\\<in>{1..9}. f k \\<in> {0..1}" in bounds
+    for kind in ("even / odd by their definitions", "intervals by their bounds"):
+        for relation in ("sae", "symbolic"):
+            v = provers.check_equivalence(text, out[kind], relation=relation, language="isabelle", timeout=1.0)
+            assert v.status == "equivalent", (kind, relation, v.reason)
