@@ -193,6 +193,9 @@ def lean_respellings(text: str) -> dict[str, str]:
         remainders = _rewritten(text, tokens, groups, _DIVIDES_BY_REMAINDER)
         if remainders != text:
             out["∣ as a zero remainder"] = remainders
+    bound = _bound_variables_renamed(text, tokens, groups, hyps)
+    if bound != text:
+        out["bound variables renamed"] = bound
     styles = _binder_styles_swapped(text, tokens, groups)
     if styles != text:
         out["binder styles swapped"] = styles
@@ -346,6 +349,42 @@ def _intervals_by_bounds(text: str, tokens: list[Token]) -> str:
             continue  # `Set.Icc a b c`: not the whole interval
         spans.append((x.pos, tokens[end].end, new))
     return _replaced(text, spans)
+
+
+#: Tokens whose bound names scope over a body that runs as far as it can (not ``∑`` / ``∏``:
+#: Mathlib parses their body at precedence 67, so in ``∏ k in s, 1 + f k`` the k of ``f k``
+#: is another, auto-bound, variable — miniF2F ``induction_pord1p1on2powklt5on2``).
+_BINDERS = frozenset({"∀", "∃", "∃!", "fun", "λ"})
+
+
+def _bound_variables_renamed(text: str, tokens: list[Token], groups: list[tuple[int, int]], hyps: set[str]) -> str:
+    """Every variable a ``∀`` / ``∃`` / ``fun`` / ``∑`` … binds renamed (``x`` as ``x_b``):
+    alpha-renaming changes nothing. Only a name bound once, no theorem variable or hypothesis,
+    every occurrence of it inside its binder's scope (up to the bracket that closes it)."""
+    top = {tokens[k].text for i, j in groups
+           for k in range(i + 1, next((c for c in range(i + 1, j) if tokens[c].text == ":"), j))}
+    names = [t.text for t in tokens if t.kind == "ident"]
+    spans = []
+    for k, t in enumerate(tokens[:-1]):
+        if t.text not in _BINDERS:
+            continue
+        first = k + 1 + (tokens[k + 1].text == "(")
+        bound = []
+        while first < len(tokens) and tokens[first].kind == "ident" and "." not in tokens[first].text:
+            bound.append(first)
+            first += 1
+        end = _scope_end(tokens, k)
+        for b in bound:
+            v = tokens[b].text
+            if v in top or v in hyps or v == "_" or f"{v}_b" in names:
+                continue
+            uses = [m for m, u in enumerate(tokens) if u.kind == "ident" and (u.text == v or u.text.startswith(v + "."))]
+            binds = [m for m in uses if m - 1 >= 0 and (tokens[m - 1].text in _BINDERS or tokens[m - 1].text == "("
+                                                        and m - 2 >= 0 and tokens[m - 2].text in _BINDERS)]
+            if len(binds) != 1 or any(not (b <= m <= end) or tokens[m].text != v for m in uses):
+                continue
+            spans.extend((tokens[m].pos, tokens[m].end, f"{v}_b") for m in uses)
+    return _replaced(text, sorted(set(spans)))
 
 
 def _binder_styles_swapped(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
@@ -703,6 +742,9 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     if others:
         out["relations flipped"] = _replaced(text, [(a, b, '"' + _ISABELLE_FLIPPED[rel].format(l=lhs, r=rhs) + '"')
                                                     for (a, b), (lhs, rel, rhs) in others])
+    renamed_bound = _isabelle_bound_variables_renamed(text)
+    if renamed_bound != text:
+        out["bound variables renamed"] = renamed_bound
     bounds = _isabelle_intervals_by_bounds(text)
     if bounds != text:
         out["intervals by their bounds"] = bounds
@@ -723,6 +765,35 @@ def isabelle_respellings(text: str) -> dict[str, str]:
                  for n, ((a, b), parts) in enumerate(conjunctions)]
         out["conjunction split"] = _replaced(text, split)
     return out
+
+
+_ISABELLE_BINDER = re.compile(r"(\\<(?:forall|exists|lambda|Sum|Prod)>!?|\b(?:ALL|EX)\b|%)\s*((?:[A-Za-z]\w*\s*)+)(?=\.|\\<in>|::)")
+
+
+def _isabelle_bound_variables_renamed(text: str) -> str:
+    """Every variable a ``∀`` / ``∃`` / ``λ`` / ``∑`` … binds renamed (``x`` as ``x_b``) inside
+    its quoted term, for a name no ``fixes`` declares, bound once in the statement, and not
+    written before its binder or in another quoted term."""
+    fixed = set()
+    for m in _FIXES.finditer(text):
+        fixed.update(m.group(2).split())
+    fixed.update(re.findall(r"\bfixes\s+([A-Za-z_]\w*)", text))
+    spans = []
+    quotes = [(q.start(), q.end()) for q in re.finditer(r'"[^"]*"', text)]
+    for m in _ISABELLE_BINDER.finditer(text):
+        quote = next(((a, b) for a, b in quotes if a < m.start() < b), None)
+        if quote is None:
+            continue
+        for v in m.group(2).split():
+            word = rf"(?<![\w'\\<])(?<!\w\.){re.escape(v)}(?![\w'>])"  # `{1..n}` reads n, `p.n` does not
+            uses = [u.start() for u in re.finditer(word, text)]
+            binds = [b for b in _ISABELLE_BINDER.finditer(text) if v in b.group(2).split()]
+            if v in fixed or len(binds) != 1 or re.search(rf"\b{re.escape(v)}_b\b", text):
+                continue
+            if any(not (m.start() <= u < quote[1]) for u in uses):
+                continue
+            spans.extend((u, u + len(v), f"{v}_b") for u in uses)
+    return _replaced(text, sorted(set(spans)))
 
 
 _ISABELLE_INTERVAL = re.compile(r"(?<=[\s(\"])([A-Za-z_]\w*|\d+)\s*\\<in>\s*\{([A-Za-z_]\w*|\d+)(<?)\.\.(<?)([A-Za-z_]\w*|\d+)\}")

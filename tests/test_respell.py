@@ -253,3 +253,27 @@ def test_isabelle_parity_and_intervals_by_their_definitions():
         for relation in ("sae", "symbolic"):
             v = provers.check_equivalence(text, out[kind], relation=relation, language="isabelle", timeout=1.0)
             assert v.status == "equivalent", (kind, relation, v.reason)
+
+
+def test_bound_variables_renamed_keep_the_verdict():
+    """Alpha-renaming (stop 61). An untyped bound ``y`` whose type the frontend cannot infer gets
+    the invented sort ``α_y``, "the type of y": renamed ``y_b`` it was ``α_y_b``, and ProofNet
+    ``exercise_1_19a`` was "inequivalent" to itself for its variable sorts; now the invented
+    sort is renamed with its variable. And an obligation ``p ↔ p'`` identical up to renaming is
+    proved before any function definition is unfolded (Isabelle ``∀ x_b. P x_b = …`` against
+    ``∀ x. P x = …`` was sent to the solvers, which refuse complex big operators)."""
+    lean = ("theorem t (z : ℂ) (hz : abs z = 1) (s : ℕ → ℂ) (h : s = (λ n => ∑ i in (range n), i * z ^ i)) : "
+            "¬ ∃ y, Tendsto s atTop (𝓝 y) := by sorry")
+    renamed = lean_respellings(lean)["bound variables renamed"]
+    assert "∃ y_b, Tendsto s atTop (𝓝 y_b)" in renamed and "λ n_b =>" in renamed
+    isabelle = ('theorem fixes K :: complex and ri :: "int \\<Rightarrow> complex" and P :: "complex \\<Rightarrow> complex" '
+                'assumes h0 : "\\<forall> x. P x = x powr 7 - 7" and h1 : "K = (\\<Prod>i = 1..6. ri i)" shows "K * K = 1"')
+    renamed_isabelle = isabelle_respellings(isabelle)["bound variables renamed"]
+    assert "\\<forall> x_b. P x_b = x_b powr 7 - 7" in renamed_isabelle
+    for relation in ("sae", "symbolic"):
+        for text, other, language in ((lean, renamed, "lean4"), (isabelle, renamed_isabelle, "isabelle")):
+            v = provers.check_equivalence(text, other, relation=relation, language=language, timeout=1.0)
+            assert v.status == "equivalent", (language, relation, v.reason)
+    # a ∏'s body is parsed at precedence 67: the k of `2 ^ k` is not the bound one, never renamed
+    prod = "theorem t (n : ℕ) : (∏ k in Finset.Icc 1 n, 1 + (1 : ℝ) / 2 ^ k) < 5 / 2 := by sorry"
+    assert "bound variables renamed" not in lean_respellings(prod)

@@ -34,6 +34,12 @@ from provers.ir import (
     subterms,
 )
 
+#: The prefix of the opaque sort the Lean frontend invents for a binder whose type it cannot
+#: infer (``∃ y, Tendsto s atTop (𝓝 y)``): ``α_y`` is "the type of y", so it is renamed with y
+#: (stop 61: ``y`` renamed ``y_b`` made the sorts ``α_y`` and ``α_y_b`` differ, and the
+#: statement "inequivalent" to itself).
+INVENTED = "α_"
+
 #: orders of the type variables tried when matching instance binders (5! = 120)
 MAX_TYPE_ORDERS = 120
 
@@ -57,6 +63,8 @@ def renamed_within(name: str, mapping: dict[str, str]) -> str:
     """The names ``mapping`` renames where they occur as words in an opaque sort's name: a
     dependent type names the variables it depends on (``Fin n``, ``Sylow p G``,
     ``MulEquiv G G``), so renaming those variables renames it."""
+    if name.startswith(INVENTED) and name[len(INVENTED):] in mapping:
+        return INVENTED + mapping[name[len(INVENTED):]]  # the invented type of a renamed variable
     keys = [k for k in mapping if k in name]
     if not keys:
         return name
@@ -65,8 +73,10 @@ def renamed_within(name: str, mapping: dict[str, str]) -> str:
 
 
 def names_within(s: Sort) -> set[str]:
-    """The words of the opaque sort names in ``s`` (the variables a dependent sort names)."""
-    return {w for n in sort_mentions(s) for w in re.findall(r"(?<![\w'.])[^\W\d][\w']*", n)}
+    """The words of the opaque sort names in ``s`` (the variables a dependent sort names; the
+    variable an invented ``α_x`` is the type of)."""
+    return {w for n in sort_mentions(s) for w in re.findall(r"(?<![\w'.])[^\W\d][\w']*", n)} \
+        | {n[len(INVENTED):] for n in sort_mentions(s) if n.startswith(INVENTED)}
 
 
 def dependent_sorts(nf: NormalForm) -> bool:
