@@ -101,6 +101,10 @@ class NormalForm:
     instances: tuple[Term, ...] = ()
     deps: tuple[tuple[Var, frozenset[Var]], ...] = ()
     source: Statement | None = field(default=None, compare=False, repr=False)
+    #: ``(premises, conclusion)`` before closed numeral arithmetic was folded: the statement
+    #: as written, where ``3 + 4 = 7`` is a computation, not a term compared with itself
+    #: (``Profile.degenerate``)
+    before_folding: tuple[tuple[Term, ...], Term] | None = field(default=None, compare=False, repr=False)
     #: names of the prefix variables the conclusion bound (its leading ∀, a ¬∃): how many
     #: there are depends on how the conclusion is written (``¬ 7 ∣ n`` / ``∀c, n ≠ 7c``)
     peeled: frozenset[str] = field(default=frozenset(), compare=False)
@@ -528,8 +532,9 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset(), fold
 
     ``reserved``: symbol names no variable may carry (``apart_from_symbols``); by default the
     statement's own uninterpreted symbols. Pass the symbols of both statements of a pair.
-    ``fold=False`` keeps closed numeral arithmetic as written (``3 + 4 = 7`` is no comparison
-    of a term with itself: ``Profile.degenerate`` asks the statement as written)."""
+    ``fold=False`` keeps closed numeral arithmetic as written; folded, the form keeps what it
+    was before in ``before_folding`` (``3 + 4 = 7`` is no comparison of a term with itself:
+    ``Profile.degenerate`` reads that)."""
     statement = apart_from_symbols(statement, reserved | statement_symbols(statement))
     prefix = _Prefix({s.name for t in statement.terms() for s in subterms(t) if isinstance(s, Var)})
     premises: list[Term] = []
@@ -544,9 +549,6 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset(), fold
     pointwise = map_term(concl, lambda s: function_extensionality(s) if isinstance(s, App) and s.op == "eq" else None)
     if pointwise != concl:  # its new leading ∀ joins the prefix, as a written one does
         concl = _peel_conclusion(pointwise, prefix, premises, instances)
-    if fold:  # `2 * 3` is 6, `10 / 3` on ℕ is 3: one term, compared without a solver
-        premises = [q for p in premises for q in conjuncts(folded(p))]
-        concl = folded(concl)
     # `2 ^ x = 8` as `x = 3` (exponents.py), in the premises, and in the conclusion of a statement
     # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
     # `2 ^ x = 8` and `x = 3` are different expressions
@@ -571,6 +573,10 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset(), fold
     if instances:  # `[Group G]`: products on G left-nested, `IsConj` unfolded (algebra.py)
         premises = [q for p in premises for q in conjuncts(algebra_normal(p, instances))]
         concl = algebra_normal(concl, instances)
+    before_folding = (tuple(premises), concl)
+    if fold:  # `2 * 3` is 6, `10 / 3` on ℕ is 3: one term, compared without a solver
+        premises = [q for p in premises for q in conjuncts(folded(p))]
+        concl = folded(concl)
     nf = split_normal_form(NormalForm(
         prefix=tuple(prefix.binders),
         premises=tuple(premises),
@@ -580,6 +586,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset(), fold
         deps=tuple((v, frozenset(prefix.deps.get(v, ()))) for _, v in prefix.binders),
         source=statement,
         peeled=frozenset(v.name for v in prefix.variables()) - written,
+        before_folding=before_folding,
     ))
     # a pair split under a ∀ is a conjunction there (`∀t. v t = (a·t + b, c·t + d)`): one
     # premise per component, each a definition of its function (`∀t. v₁ t = a·t + b`)

@@ -237,14 +237,13 @@ class Profile:
     def degenerate(self) -> bool:
         """The statement says nothing about its problem: its conclusion is ``True``, a
         comparison of a term with itself, or one of its own premises."""
-        form = self.normal_form if self.normal_form.source is None else normalize(self.normal_form.source, fold=False)
-        c = form.conclusion
+        premises, c = self.normal_form.before_folding or (self.normal_form.premises, self.normal_form.conclusion)
         if c == app("true"):
             return True
         args = getattr(c, "args", ())
         if getattr(c, "op", None) in ("eq", "le", "ge", "iff") and len(args) == 2 and args[0] == args[1]:
             return True
-        return any(c == p for p in form.premises)
+        return any(c == p for p in premises)
 
     def decide_vacuity(self, prove: ProveFn, effort: float = FULL) -> Obligation:
         """The vacuity obligation ∀x̄. ¬⋀Γ, decided by the premises' definitions where they

@@ -27,6 +27,9 @@ class VarBinder:
     #: the binder's type as written (``ℝ`` for ``(x y : ℝ)``) when it came from Lean text,
     #: else ""; not part of equality (the Lean backend renders obligations from it)
     source: str = field(default="", compare=False)
+    #: the name as written when the IR renamed the variable (a Lean binder that shadows an
+    #: earlier one, ``(n) (_ : n = 3)`` after ``(n : ℤ)``, is ``n'``), else ""
+    written: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)

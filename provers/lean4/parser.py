@@ -325,7 +325,7 @@ class _StatementParser:
             for n in g.names:
                 v = Var(self._unshadowed(el, n), (untyped or {}).get(n) or OpaqueSort(f"α_{n}"))
                 el.scope[n] = v
-                out.append(VarBinder(v, g.style))
+                out.append(VarBinder(v, g.style, written=n if v.name != n else ""))
             return out
         sort, certain = el.type_or_prop(g.type)
         hyp_like = all(HYP_NAME.match(n) for n in g.names)
@@ -333,7 +333,7 @@ class _StatementParser:
             for n in g.names:
                 v = Var(self._unshadowed(el, n), sort)
                 el.scope[n] = v
-                out.append(VarBinder(v, g.style, source=self.span(g.type)))
+                out.append(VarBinder(v, g.style, source=self.span(g.type), written=n if v.name != n else ""))
             return out
         formula = el.prop(g.type)
         if formula.sort != BOOL:

@@ -107,7 +107,8 @@ def statement_text(statement: Statement) -> str:
     for b in statement.binders:
         o, c = _BRACKETS.get(b.style, "()")
         if isinstance(b, VarBinder):
-            parts.append(f"{o}{b.var.name} : {b.source}{c}" if b.source else f"{o}{b.var.name}{c}")
+            name = b.written or b.var.name  # a shadowing binder as written: the texts after it read it
+            parts.append(f"{o}{name} : {b.source}{c}" if b.source else f"{o}{name}{c}")
         elif b.style == "instance":
             parts.append(f"[{b.name} : {b.source}]" if b.name else f"[{b.source}]")
         else:

@@ -87,7 +87,9 @@ class SourceIndex:
             line.strip() for st in statements for line in st.header.splitlines()
             if line.strip().startswith("open ") and not line.strip().endswith(" in")))
         for i, st in enumerate(statements):
-            if st.language != "lean4":
+            if st.language != "lean4" or any(isinstance(b, VarBinder) and b.written for b in st.binders):
+                # a shadowing binder (IR `n'`, written `n`): its texts read a name the IR does
+                # not, so the obligation is printed from the IR, never from those texts
                 self.sources.append(_Source(frozenset(), frozenset()))
                 continue
             self._add(i, st)
