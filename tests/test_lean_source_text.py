@@ -122,3 +122,16 @@ def test_lifted_conclusion_parts_are_components() -> None:
     # a binder predicate or an arrow that is not an implication stops the walk
     s = parse_lean("theorem t : ∀ x > 0, x + 1 > (1:ℝ) := sorry")
     assert [c.text for c in SourceIndex((s,)).components] == ["∀ x > 0, x + 1 > (1:ℝ)"]
+
+
+def test_a_statement_with_a_shadowing_binder_lends_no_texts() -> None:
+    """``(n : ℤ) … (n) (_ : n = 3)``: the IR calls the second n ``n'`` while the text says
+    ``n``, so a component text would read the other variable; the obligation is printed from
+    the IR instead (and the sort check's rebuilt text writes the binder as written)."""
+    from provers.backends.lean.sortcheck import statement_text
+
+    s = parse_lean("theorem t (n : ℤ) (h : n = 2) (n) (_ : n = 3) : n = 3 := by sorry")
+    assert SourceIndex((s,)).components == []
+    assert "(n) (_ : n = 3)" in statement_text(s)
+    back = parse_lean(statement_text(s))
+    assert (back.binders, back.conclusion) == (s.binders, s.conclusion)
