@@ -193,6 +193,9 @@ def lean_respellings(text: str) -> dict[str, str]:
         remainders = _rewritten(text, tokens, groups, _DIVIDES_BY_REMAINDER)
         if remainders != text:
             out["∣ as a zero remainder"] = remainders
+    swapped_binders = _quantified_variables_swapped(text, tokens)
+    if swapped_binders != text:
+        out["quantified variables swapped"] = swapped_binders
     bound = _bound_variables_renamed(text, tokens, groups, hyps)
     if bound != text:
         out["bound variables renamed"] = bound
@@ -348,6 +351,21 @@ def _intervals_by_bounds(text: str, tokens: list[Token]) -> str:
         if after is not None and (after.kind in _SIMPLE or after.text in ("(", ".", "^")):
             continue  # `Set.Icc a b c`: not the whole interval
         spans.append((x.pos, tokens[end].end, new))
+    return _replaced(text, spans)
+
+
+def _quantified_variables_swapped(text: str, tokens: list[Token]) -> str:
+    """``∀ x y, P`` as ``∀ y x, P`` (and ``∃``, ``∀ (x y : ℝ)``): two quantifiers of one kind
+    commute. Only two plain names side by side, the first two of the block."""
+    spans = []
+    for k in range(len(tokens) - 3):
+        if tokens[k].text not in ("∀", "∃"):
+            continue
+        first = k + 1 + (tokens[k + 1].text == "(")
+        a, b = tokens[first], tokens[first + 1] if first + 1 < len(tokens) else tokens[first]
+        if first + 1 >= len(tokens) or a.kind != "ident" or b.kind != "ident" or "." in a.text + b.text:
+            continue
+        spans.extend([(a.pos, a.end, b.text), (b.pos, b.end, a.text)])
     return _replaced(text, spans)
 
 
@@ -742,6 +760,9 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     if others:
         out["relations flipped"] = _replaced(text, [(a, b, '"' + _ISABELLE_FLIPPED[rel].format(l=lhs, r=rhs) + '"')
                                                     for (a, b), (lhs, rel, rhs) in others])
+    swapped_quantifiers = _ISABELLE_TWO_BOUND.sub(lambda m: f"{m.group(1)}{m.group(3)} {m.group(2)}{m.group(4)}", text)
+    if swapped_quantifiers != text:
+        out["quantified variables swapped"] = swapped_quantifiers
     renamed_bound = _isabelle_bound_variables_renamed(text)
     if renamed_bound != text:
         out["bound variables renamed"] = renamed_bound
@@ -766,6 +787,9 @@ def isabelle_respellings(text: str) -> dict[str, str]:
         out["conjunction split"] = _replaced(text, split)
     return out
 
+
+#: ``∀x y. P`` / ``∃x y. P`` with exactly two names (swapped, they are the same formula).
+_ISABELLE_TWO_BOUND = re.compile(r"(\\<(?:forall|exists)>\s*)([A-Za-z]\w*) ([A-Za-z]\w*)(\s*\.)")
 
 _ISABELLE_BINDER = re.compile(r"(\\<(?:forall|exists|lambda|Sum|Prod)>!?|\b(?:ALL|EX)\b|%)\s*((?:[A-Za-z]\w*\s*)+)(?=\.|\\<in>|::)")
 

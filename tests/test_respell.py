@@ -277,3 +277,24 @@ def test_bound_variables_renamed_keep_the_verdict():
     # a ∏'s body is parsed at precedence 67: the k of `2 ^ k` is not the bound one, never renamed
     prod = "theorem t (n : ℕ) : (∏ k in Finset.Icc 1 n, 1 + (1 : ℝ) / 2 ^ k) < 5 / 2 := by sorry"
     assert "bound variables renamed" not in lean_respellings(prod)
+
+
+def test_quantified_variables_swapped_are_one_formula():
+    """``∀ x y, P`` and ``∀ y x, P`` (one kind of quantifier commutes): the canonical form orders a
+    block's variables by their first occurrence, so the two are identical up to renaming — the
+    respelling was inconclusive for 23 of 98 Lean statements and 24 of 173 Isabelle ones
+    (stop 61), sent to solvers that time out. A block whose sort names another of its variables
+    (``∀ n (x : Fin n)``) keeps its order."""
+    from provers.ir import INT, Quant, Var, app, canon_key, num
+
+    text = ("theorem t (f : ℝ → ℝ → ℝ) (h₀ : ∀ x y, f x y = x + 2 * y) (h₁ : ∃ (a b : ℝ), f a b = 0) : "
+            "f 1 1 = 3 := by sorry")
+    swapped = lean_respellings(text)["quantified variables swapped"]
+    assert "∀ y x, f x y" in swapped and "∃ (b a : ℝ)" in swapped
+    for relation in ("sae", "symbolic"):
+        v = provers.check_equivalence(text, swapped, relation=relation, language="lean4", timeout=1.0)
+        assert v.status == "equivalent" and v.route == "syntactic", (relation, v.reason)
+    x, y = Var("x", INT), Var("y", INT)
+    body = app("lt", x, app("add", y, num(1, INT)))
+    assert canon_key(Quant("forall", (x, y), body)) == canon_key(Quant("forall", (y, x), body))
+    assert canon_key(Quant("forall", (x, y), body)) != canon_key(Quant("exists", (y, x), body))

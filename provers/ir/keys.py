@@ -15,6 +15,7 @@ def canonical(t: Term, free_prefix: str | None = None) -> Term:
     With ``free_prefix`` the free variables are renamed too (``_v0, …`` in order of first
     occurrence), which makes the hash invariant under renaming a whole statement.
     """
+    t = map_term(t, _block_in_occurrence_order)
     free_map: dict[Var, Term] = {}
     if free_prefix is not None:
         fv = free_vars(t)
@@ -22,6 +23,23 @@ def canonical(t: Term, free_prefix: str | None = None) -> Term:
             if isinstance(s, Var) and s in fv and s not in free_map:
                 free_map[s] = Var(f"{free_prefix}{len(free_map)}", s.sort)
     return _canon(t, free_map, 0)
+
+
+def _block_in_occurrence_order(s: Term) -> Term | None:
+    """A ``∀x y. P`` / ``∃x y. P`` block with its variables in the order they first occur in
+    P: two quantifiers of one kind commute, so ``∀x y`` and ``∀y x`` get one canonical form.
+    Not where a variable's sort names another of the block (``∀n (x : Fin n)``)."""
+    if not isinstance(s, Quant) or len(s.vars) < 2:
+        return None
+    names = {v.name for v in s.vars}
+    if any(n in str(v.sort) for v in s.vars for n in names):
+        return None
+    first: dict[Var, int] = {}
+    for i, sub in enumerate(subterms(s.body)):
+        if isinstance(sub, Var) and sub in s.vars and sub not in first:
+            first[sub] = i
+    ordered = tuple(sorted(s.vars, key=lambda v: first.get(v, len(first) + s.vars.index(v))))
+    return None if ordered == s.vars else Quant(s.kind, ordered, s.body)
 
 
 def _canon(t: Term, env: dict[Var, Term], depth: int) -> Term:
