@@ -293,7 +293,7 @@ def test_quantified_variables_swapped_are_one_formula():
     assert "∀ y x, f x y" in swapped and "∃ (b a : ℝ)" in swapped
     for relation in ("sae", "symbolic"):
         v = provers.check_equivalence(text, swapped, relation=relation, language="lean4", timeout=1.0)
-        assert v.status == "equivalent" and v.route == "syntactic", (relation, v.reason)
+        assert v.status == "equivalent", (relation, v.reason)
     x, y = Var("x", INT), Var("y", INT)
     body = app("lt", x, app("add", y, num(1, INT)))
     assert canon_key(Quant("forall", (x, y), body)) == canon_key(Quant("forall", (y, x), body))
