@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from provers.ir.ops import COMMUTATIVE, FLIPPED, and_, app
 from provers.ir.terms import App, Quant, Term, Var
 from provers.ir.traverse import conjuncts, free_vars, map_term, rebind, subterms
@@ -15,7 +17,8 @@ def canonical(t: Term, free_prefix: str | None = None) -> Term:
     With ``free_prefix`` the free variables are renamed too (``_v0, …`` in order of first
     occurrence), which makes the hash invariant under renaming a whole statement.
     """
-    t = map_term(t, _block_in_occurrence_order)
+    if any(isinstance(s, Quant) and len(s.vars) > 1 for s in subterms(t)):
+        t = map_term(t, _block_in_occurrence_order)
     free_map: dict[Var, Term] = {}
     if free_prefix is not None:
         fv = free_vars(t)
@@ -48,7 +51,13 @@ def _canon(t: Term, env: dict[Var, Term], depth: int) -> Term:
 
 def canon_key(t: Term) -> str:
     """Alpha-canonical rendering with commutative arguments ordered and > / ≥ flipped: equal
-    keys, equivalent formulas (the key of syntactic equivalence and of shared premises)."""
+    keys, equivalent formulas (the key of syntactic equivalence and of shared premises).
+    Remembered per term: a check asks the key of one premise again and again."""
+    return _canon_key(t)
+
+
+@functools.lru_cache(maxsize=8192)
+def _canon_key(t: Term) -> str:
 
     def rw(s: Term) -> Term | None:
         if isinstance(s, App):
