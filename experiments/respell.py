@@ -183,43 +183,25 @@ def lean_respellings(text: str) -> dict[str, str]:
         doubled = _doubled(text, tokens, groups)
         if doubled != text:
             out["2 * x as x + x"] = doubled
-    dotted = _dot_notation(text, tokens, groups)
-    if dotted != text:
-        out["dot notation"] = dotted
-    intervals = _intervals_by_bounds(text, tokens)
-    if intervals != text:
-        out["intervals by their bounds"] = intervals
-    if _only_field_arithmetic(text, "dvd", frozenset({"Nat", "Int"})):
-        remainders = _rewritten(text, tokens, groups, _DIVIDES_BY_REMAINDER)
-        if remainders != text:
-            out["∣ as a zero remainder"] = remainders
-    swapped_binders = _quantified_variables_swapped(text, tokens)
-    if swapped_binders != text:
-        out["quantified variables swapped"] = swapped_binders
-    bound = _bound_variables_renamed(text, tokens, groups, hyps)
-    if bound != text:
-        out["bound variables renamed"] = bound
-    styles = _binder_styles_swapped(text, tokens, groups)
-    if styles != text:
-        out["binder styles swapped"] = styles
-    squares = _squares_multiplied(text, tokens)
-    if squares != text:
-        out["x ^ 2 as x * x"] = squares
-    into_goal = _hypothesis_into_goal(text, tokens, groups, hyps)
-    if into_goal != text:
-        out["hypothesis into the goal"] = into_goal
-    predicates = _binder_predicates_expanded(text, tokens)
-    if predicates != text:
-        out["binder predicates expanded"] = predicates
-    iff = _rewritten(text, tokens, groups, _IFF)
-    if iff != text:
-        out["↔ by its definition"] = iff
-    negations = _negations_unfolded(text, tokens, groups)
-    if negations != text:
-        out["¬ and ≠ by their definitions"] = negations
-    numerals = _numerals_as_sums(text, tokens, groups, hyps)
-    if numerals != text:
-        out["numerals as sums"] = numerals
+    rewrites: dict[str, Callable[[], str]] = {
+        "dot notation": lambda: _dot_notation(text, tokens, groups),
+        "intervals by their bounds": lambda: _intervals_by_bounds(text, tokens),
+        "∣ as a zero remainder": lambda: _rewritten(text, tokens, groups, _DIVIDES_BY_REMAINDER)
+        if _only_field_arithmetic(text, "dvd", frozenset({"Nat", "Int"})) else text,
+        "quantified variables swapped": lambda: _quantified_variables_swapped(text, tokens),
+        "bound variables renamed": lambda: _bound_variables_renamed(text, tokens, groups, hyps),
+        "binder styles swapped": lambda: _binder_styles_swapped(text, tokens, groups),
+        "x ^ 2 as x * x": lambda: _squares_multiplied(text, tokens),
+        "hypothesis into the goal": lambda: _hypothesis_into_goal(text, tokens, groups, hyps),
+        "binder predicates expanded": lambda: _binder_predicates_expanded(text, tokens),
+        "↔ by its definition": lambda: _rewritten(text, tokens, groups, _IFF),
+        "¬ and ≠ by their definitions": lambda: _negations_unfolded(text, tokens, groups),
+        "numerals as sums": lambda: _numerals_as_sums(text, tokens, groups, hyps),
+    }
+    for kind, rewrite in rewrites.items():
+        rewritten = rewrite()
+        if rewritten != text:
+            out[kind] = rewritten
     adjacent = [(g, h) for g, h in itertools.pairwise(groups) if tokens[g[0] + 1].text in hyps and tokens[h[0] + 1].text in hyps]
     if adjacent:  # two hypotheses with no binder between them: neither can mention what the other binds
         (i1, j1), (i2, j2) = adjacent[0]
@@ -271,20 +253,15 @@ def _only_field_arithmetic(text: str, op: str, sorts: frozenset[str]) -> bool:
 
 def _doubled(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
     """Every outermost ``2 * e`` as ``(e + e)`` (``two_mul``: in every semiring)."""
-    spans: list[tuple[int, int, str]] = []
-    for tree in _proposition_trees(text, tokens, groups):
-        stack = [tree]
-        while stack:
-            node = stack.pop()
-            if "·" in text[node.pos:node.end]:
-                continue
-            if node.kind == "binop" and node.val == "*" and len(node.args) == 2 \
-                    and text[node.args[0].pos:node.args[0].end] == "2":
-                e = text[node.args[1].pos:node.args[1].end]
-                spans.append((node.pos, node.end, f"(({e}) + ({e}))"))
-                continue
-            stack.extend(node.args)
-    return _replaced(text, spans)
+
+    def respell(node: Any) -> str | None:
+        if node.kind == "binop" and node.val == "*" and len(node.args) == 2 \
+                and text[node.args[0].pos:node.args[0].end] == "2":
+            e = text[node.args[1].pos:node.args[1].end]
+            return f"(({e}) + ({e}))"
+        return None
+
+    return _outermost(text, tokens, groups, respell)
 
 
 #: ``a ∣ b`` as ``b % a = 0`` on ℕ and ℤ (``Nat.dvd_iff_mod_eq_zero``, ``Int.dvd_iff_emod_eq_zero``;
@@ -495,23 +472,17 @@ def _binder_predicates_expanded(text: str, tokens: list[Token]) -> str:
 def _negations_unfolded(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
     """Every outermost ``¬p`` as ``p → False`` (``Not``'s definition) and ``a ≠ b`` as
     ``a = b → False`` (``Ne``'s)."""
-    spans: list[tuple[int, int, str]] = []
-    for tree in _proposition_trees(text, tokens, groups):
-        stack = [tree]
-        while stack:
-            node = stack.pop()
-            if "·" in text[node.pos:node.end]:
-                continue
-            if node.kind == "prefix" and node.val == "¬" and node.args:
-                inner = node.args[0]
-                spans.append((node.pos, node.end, f"(({text[inner.pos:inner.end]}) → False)"))
-                continue
-            if node.kind == "binop" and node.val == "≠" and len(node.args) == 2:
-                a, b = (text[x.pos:x.end] for x in node.args)
-                spans.append((node.pos, node.end, f"(({a}) = ({b}) → False)"))
-                continue
-            stack.extend(node.args)
-    return _replaced(text, spans)
+
+    def respell(node: Any) -> str | None:
+        if node.kind == "prefix" and node.val == "¬" and node.args:
+            inner = node.args[0]
+            return f"(({text[inner.pos:inner.end]}) → False)"
+        if node.kind == "binop" and node.val == "≠" and len(node.args) == 2:
+            a, b = (text[x.pos:x.end] for x in node.args)
+            return f"(({a}) = ({b}) → False)"
+        return None
+
+    return _outermost(text, tokens, groups, respell)
 
 
 def _numerals_as_sums(text: str, tokens: list[Token], groups: list[tuple[int, int]], hyps: set[str]) -> str:
@@ -551,22 +522,38 @@ def _proposition_trees(text: str, tokens: list[Token], groups: list[tuple[int, i
             continue
 
 
-def _rewritten(text: str, tokens: list[Token], groups: list[tuple[int, int]], table: dict[str, str]) -> str:
-    """Every outermost binary operation of ``table`` in the hypotheses' types and the
-    conclusion written by its template (operands parenthesized)."""
+def _outermost(text: str, tokens: list[Token], groups: list[tuple[int, int]],
+               respell: Callable[[Any], str | None]) -> str:
+    """``text`` with every outermost node of the hypotheses' types and the conclusion that
+    ``respell`` rewrites (it returns the node's new text, or None to look inside it)
+    replaced; a node inside a ``(· ≠ ·)`` λ is left alone (parentheses would change which
+    argument each ``·`` is)."""
     spans: list[tuple[int, int, str]] = []
     for tree in _proposition_trees(text, tokens, groups):
         stack = [tree]
         while stack:
             node = stack.pop()
             if "·" in text[node.pos:node.end]:
-                continue  # `(· ≠ ·)` is a λ: parentheses would change which one
-            if node.kind == "binop" and node.val in table and len(node.args) == 2:
-                a, b = (f"({text[x.pos:x.end]})" for x in node.args)
-                spans.append((node.pos, node.end, "(" + table[node.val].format(a=a, b=b) + ")"))
+                continue
+            new = respell(node)
+            if new is not None:
+                spans.append((node.pos, node.end, new))
                 continue  # outermost only: spans never overlap
             stack.extend(node.args)
     return _replaced(text, spans)
+
+
+def _rewritten(text: str, tokens: list[Token], groups: list[tuple[int, int]], table: dict[str, str]) -> str:
+    """Every outermost binary operation of ``table`` in the hypotheses' types and the
+    conclusion written by its template (operands parenthesized)."""
+
+    def respell(node: Any) -> str | None:
+        if node.kind == "binop" and node.val in table and len(node.args) == 2:
+            a, b = (f"({text[x.pos:x.end]})" for x in node.args)
+            return "(" + table[node.val].format(a=a, b=b) + ")"
+        return None
+
+    return _outermost(text, tokens, groups, respell)
 
 
 def _numeric_only(text: str) -> bool:
@@ -623,20 +610,17 @@ _NEGATED = {"<": "({b}) ≤ ({a})", "≤": "({b}) < ({a})", "<=": "({b}) < ({a})
 def _negated_orders(text: str, tokens: list[Token], groups: list[tuple[int, int]]) -> str:
     """Every outermost ``¬(a < b)`` / ``¬(a ≤ b)`` of the hypotheses and the conclusion by
     its linear-order equivalent."""
-    spans: list[tuple[int, int, str]] = []
-    for tree in _proposition_trees(text, tokens, groups):
-        stack = [tree]
-        while stack:
-            node = stack.pop()
-            inner = node.args[0] if node.kind == "prefix" and node.val == "¬" and node.args else None
-            while inner is not None and inner.kind == "paren":
-                inner = inner.args[0]
-            if inner is not None and inner.kind == "binop" and inner.val in _NEGATED and len(inner.args) == 2:
-                a, b = (text[x.pos:x.end] for x in inner.args)
-                spans.append((node.pos, node.end, "(" + _NEGATED[inner.val].format(a=a, b=b) + ")"))
-                continue
-            stack.extend(node.args)
-    return _replaced(text, spans)
+
+    def respell(node: Any) -> str | None:
+        inner = node.args[0] if node.kind == "prefix" and node.val == "¬" and node.args else None
+        while inner is not None and inner.kind == "paren":
+            inner = inner.args[0]
+        if inner is not None and inner.kind == "binop" and inner.val in _NEGATED and len(inner.args) == 2:
+            a, b = (text[x.pos:x.end] for x in inner.args)
+            return "(" + _NEGATED[inner.val].format(a=a, b=b) + ")"
+        return None
+
+    return _outermost(text, tokens, groups, respell)
 
 
 def _squares_multiplied(text: str, tokens: list[Token]) -> str:
@@ -760,27 +744,10 @@ def isabelle_respellings(text: str) -> dict[str, str]:
     if others:
         out["relations flipped"] = _replaced(text, [(a, b, '"' + _ISABELLE_FLIPPED[rel].format(l=lhs, r=rhs) + '"')
                                                     for (a, b), (lhs, rel, rhs) in others])
-    swapped_quantifiers = _ISABELLE_TWO_BOUND.sub(lambda m: f"{m.group(1)}{m.group(3)} {m.group(2)}{m.group(4)}", text)
-    if swapped_quantifiers != text:
-        out["quantified variables swapped"] = swapped_quantifiers
-    renamed_bound = _isabelle_bound_variables_renamed(text)
-    if renamed_bound != text:
-        out["bound variables renamed"] = renamed_bound
-    bounds = _isabelle_intervals_by_bounds(text)
-    if bounds != text:
-        out["intervals by their bounds"] = bounds
-    parity = _parity_by_definition(text)
-    if parity != text:
-        out["even / odd by their definitions"] = parity
-    into = _assumption_into_conclusion(text)
-    if into != text:
-        out["assumption into the conclusion"] = into
-    bounded = _bounded_quantifiers_expanded(text)
-    if bounded != text:
-        out["bounded quantifiers expanded"] = bounded
-    numerals = _isabelle_numerals_as_sums(text)
-    if numerals != text:
-        out["numerals as sums"] = numerals
+    for kind, rewrite in _ISABELLE_REWRITES.items():
+        rewritten = rewrite(text)
+        if rewritten != text:
+            out[kind] = rewritten
     if conjunctions:
         split = [(a, b, " and ".join(f'{"" if k == 0 else f"conj_{n}_{k}: "}"{p}"' for k, p in enumerate(parts)))
                  for n, ((a, b), parts) in enumerate(conjunctions)]
@@ -1018,6 +985,21 @@ def _top_conjuncts(term: str) -> list[str]:
     parts = _pieces(term, scanned[1])
     return parts if all(parts) else [term]
 
+
+def _quantifiers_swapped(text: str) -> str:
+    return _ISABELLE_TWO_BOUND.sub(lambda m: f"{m.group(1)}{m.group(3)} {m.group(2)}{m.group(4)}", text)
+
+
+#: Isabelle respellings that each rewrite the whole text (stop 61), by name.
+_ISABELLE_REWRITES: dict[str, Callable[[str], str]] = {
+    "quantified variables swapped": _quantifiers_swapped,
+    "bound variables renamed": _isabelle_bound_variables_renamed,
+    "intervals by their bounds": _isabelle_intervals_by_bounds,
+    "even / odd by their definitions": _parity_by_definition,
+    "assumption into the conclusion": _assumption_into_conclusion,
+    "bounded quantifiers expanded": _bounded_quantifiers_expanded,
+    "numerals as sums": _isabelle_numerals_as_sums,
+}
 
 RESPELLINGS: dict[str, Callable[[str], dict[str, str]]] = {"lean4": lean_respellings, "isabelle": isabelle_respellings}
 
