@@ -77,7 +77,7 @@ from provers.ir import (
     subterms,
     symbol_names,
 )
-from provers.semantics.folding import fold_numerals
+from provers.semantics.folding import FOLDED_OPS, folded_numerals
 
 FORALL = "forall"
 EXISTS = "exists"
@@ -310,8 +310,12 @@ def monoid_square(s: Uninterpreted) -> Term | None:
 def folded(t: Term) -> Term:
     """``t`` with its closed numeral arithmetic folded (``semantics.folding``) and Isabelle's
     complex ``z powr n`` at a folded natural ``n`` read as ``z ^ n`` (``complex_power``)."""
-    t = fold_numerals(t)
-    return map_term(t, lambda s: complex_power(s) if isinstance(s, Uninterpreted) else None)
+    def rw(s: Term) -> Term | None:  # one bottom-up pass: a power's exponent is folded first
+        if isinstance(s, App) and s.op in FOLDED_OPS:
+            return folded_numerals(s)
+        return complex_power(s) if isinstance(s, Uninterpreted) else None
+
+    return map_term(t, rw)
 
 
 def quotient(s: App) -> Term | None:
@@ -527,14 +531,13 @@ class _Prefix:
         return {v for _, v in self.binders}
 
 
-def normalize(statement: Statement, reserved: frozenset[str] = frozenset(), fold: bool = True) -> NormalForm:
+def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> NormalForm:
     """The restricted prenex normal form of ``statement`` (see the module docstring).
 
     ``reserved``: symbol names no variable may carry (``apart_from_symbols``); by default the
     statement's own uninterpreted symbols. Pass the symbols of both statements of a pair.
-    ``fold=False`` keeps closed numeral arithmetic as written; folded, the form keeps what it
-    was before in ``before_folding`` (``3 + 4 = 7`` is no comparison of a term with itself:
-    ``Profile.degenerate`` reads that)."""
+    Closed numeral arithmetic is folded last; ``before_folding`` keeps the form as it was
+    (``3 + 4 = 7`` is no comparison of a term with itself: ``Profile.degenerate`` reads that)."""
     statement = apart_from_symbols(statement, reserved | statement_symbols(statement))
     prefix = _Prefix({s.name for t in statement.terms() for s in subterms(t) if isinstance(s, Var)})
     premises: list[Term] = []
@@ -574,9 +577,9 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset(), fold
         premises = [q for p in premises for q in conjuncts(algebra_normal(p, instances))]
         concl = algebra_normal(concl, instances)
     before_folding = (tuple(premises), concl)
-    if fold:  # `2 * 3` is 6, `10 / 3` on ℕ is 3: one term, compared without a solver
-        premises = [q for p in premises for q in conjuncts(folded(p))]
-        concl = folded(concl)
+    # `2 * 3` is 6, `10 / 3` on ℕ is 3: one term, compared without a solver
+    premises = [q for p in premises for q in conjuncts(folded(p))]
+    concl = folded(concl)
     nf = split_normal_form(NormalForm(
         prefix=tuple(prefix.binders),
         premises=tuple(premises),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from provers.ir import App, IRError, Num, Term, map_term
+from provers.ir import App, IRError, Num, Sort, Term, map_term
 from provers.semantics.evaluate import evaluate
 from provers.semantics.values import ExactComplex
 
@@ -40,12 +40,19 @@ def folded_numerals(s: App) -> Term | None:
     value = evaluate(s)
     if isinstance(value, ExactComplex) and value.im == 0:
         value = value.re  # a complex numeral with no imaginary part (`(1 + 1 : ℂ)`)
+    return numeral(value, s.sort, _FOLDED_BITS)
+
+
+def numeral(value: object, sort: Sort, max_bits: int) -> Num | None:
+    """The numeral of an exact value at ``sort``: None for a value that is not an exact number
+    (a truth value, an approximation, undecided), has more than ``max_bits`` bits in its
+    numerator or denominator, or that ``sort`` does not hold (a negative ℕ, a fraction in ℤ)."""
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
         return None
-    value = Fraction(value)
-    if max(value.numerator.bit_length(), value.denominator.bit_length()) > _FOLDED_BITS:
+    q = Fraction(value)
+    if max(q.numerator.bit_length(), q.denominator.bit_length()) > max_bits:
         return None
     try:
-        return Num(value, s.sort)
+        return Num(value, sort)
     except IRError:
         return None

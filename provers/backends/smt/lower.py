@@ -95,6 +95,7 @@ from provers.ir import (
 )
 from provers.semantics import Approx, Undetermined, evaluate, pairs
 from provers.semantics.algebraic import algebraic_value
+from provers.semantics.folding import numeral
 from provers.semantics.identities import polynomial_identity
 from provers.semantics.library import LIST_CONSTRUCTORS
 
@@ -534,13 +535,7 @@ def fold_ground(t: Term) -> Term:
         v = evaluate(s, {})
         if isinstance(v, bool):
             return TRUE if v else FALSE
-        if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
-            if Fraction(v).numerator.bit_length() > _MAX_FOLD_BITS or Fraction(v).denominator.bit_length() > _MAX_FOLD_BITS:
-                return None
-            if s.sort == NAT and v < 0 or s.sort in (NAT, INT) and Fraction(v).denominator != 1:
-                return None
-            return Num(v, s.sort)
-        return None
+        return numeral(v, s.sort, _MAX_FOLD_BITS)
 
     return map_term(t, fn)
 
