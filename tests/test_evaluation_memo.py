@@ -11,7 +11,7 @@ from ir_vocab import Z, i, j
 
 from provers.ir import INT, FunSort, Quant, Var, app, implies
 from provers.semantics import Closure, FunTable, truth
-from provers.semantics.evaluate import QUANTIFIER_VALUES
+from provers.semantics.evaluate import IFF_SIDES, QUANTIFIER_VALUES
 from provers.semantics.memo import Memo, Unkeyable, value_key
 from provers.semantics.values import Undecided
 
@@ -27,8 +27,10 @@ def _bounded(body):
 @pytest.fixture(autouse=True)
 def _fresh_memo():
     QUANTIFIER_VALUES.clear()
+    IFF_SIDES.clear()
     yield
     QUANTIFIER_VALUES.clear()
+    IFF_SIDES.clear()
 
 
 @settings(max_examples=60, deadline=None)
@@ -137,3 +139,33 @@ def test_a_table_still_reading_its_model_is_never_a_memo_key():
     assert truth(body, {"f": lazy}) is True
     assert truth(body, {"f": eager}) is False
     assert value_key(lazy.settle()) != value_key(eager)  # settled: keyed by all it read
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-30, 30), st.integers(-30, 30)), min_size=2, max_size=12))
+def test_remembered_iff_sides_equal_fresh_evaluations(points):
+    """``Γ ↔ Γ'`` evaluated once per alignment at the same points: Γ's truth at a point is
+    remembered (stop 62), and never differs from a fresh evaluation — the other side, renamed
+    (a ↔ b), is a different formula with its own entries."""
+    gamma = app("and", app("le", app("mul", a, b), Z(10)), app("ge", app("add", a, b), Z(0)))
+    renamed = app("and", app("le", app("mul", b, a), Z(10)), app("ge", app("sub", b, a), Z(0)))
+    formula = app("iff", gamma, renamed)
+    hits = IFF_SIDES.hits
+    remembered = [truth(formula, {"a": p, "b": q}) for p, q in points + points]
+    assert IFF_SIDES.hits - hits >= 2 * len(points)
+    for (p, q), got in zip(points + points, remembered, strict=True):
+        IFF_SIDES.clear()
+        QUANTIFIER_VALUES.clear()
+        assert truth(formula, {"a": p, "b": q}) is got
+        assert got is ((p * q <= 10 and p + q >= 0) == (q * p <= 10 and q - p >= 0))
+
+
+def test_an_iff_side_that_ran_out_of_steps_is_decided_again_with_its_budget(monkeypatch):
+    ev = importlib.import_module("provers.semantics.evaluate")
+
+    side = app("and", _bounded(app("ne", app("mul", a, i), Z(15))), app("ge", a, Z(0)))
+    formula = app("iff", side, app("ge", a, Z(0)))
+    monkeypatch.setattr(ev, "STEP_BUDGET", 5)
+    assert truth(formula, {"a": 1}) is None
+    monkeypatch.setattr(ev, "STEP_BUDGET", 200_000)
+    assert truth(formula, {"a": 1}) is False  # the side is false at i = 15, the other true

@@ -285,7 +285,7 @@ def test_quantified_variables_swapped_are_one_formula():
     respelling was inconclusive for 23 of 98 Lean statements and 24 of 173 Isabelle ones
     (stop 61), sent to solvers that time out. A block whose sort names another of its variables
     (``∀ n (x : Fin n)``) keeps its order."""
-    from provers.ir import INT, Quant, Var, app, canon_key, num
+    from provers.ir import INT, NAT, REAL, OpaqueSort, Quant, Var, app, canon_key, num
 
     text = ("theorem t (f : ℝ → ℝ → ℝ) (h₀ : ∀ x y, f x y = x + 2 * y) (h₁ : ∃ (a b : ℝ), f a b = 0) : "
             "f 1 1 = 3 := by sorry")
@@ -298,3 +298,12 @@ def test_quantified_variables_swapped_are_one_formula():
     body = app("lt", x, app("add", y, num(1, INT)))
     assert canon_key(Quant("forall", (x, y), body)) == canon_key(Quant("forall", (y, x), body))
     assert canon_key(Quant("forall", (x, y), body)) != canon_key(Quant("exists", (y, x), body))
+    # a sort is read by its words: `a` is not named by `Real` (before stop 62 a substring test
+    # kept every `∀ a b : ℝ` in its written order)
+    a, b = Var("a", REAL), Var("b", REAL)
+    real_body = app("lt", a, app("add", b, num(1, REAL)))
+    assert canon_key(Quant("forall", (a, b), real_body)) == canon_key(Quant("forall", (b, a), real_body))
+    # …while `x : Fin n` names n: the block keeps its order
+    n, k = Var("n", NAT), Var("k", OpaqueSort("Fin n"))
+    fin_body = app("eq", n, n)
+    assert canon_key(Quant("forall", (n, k), fin_body)) != canon_key(Quant("forall", (k, n), fin_body))
