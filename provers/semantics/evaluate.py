@@ -677,7 +677,7 @@ def _implies(t: App, env: Env) -> Any:
 
 #: The sides of an iff by the values they read: an obligation ``Γ ↔ Γ'`` is evaluated at the
 #: same sampled points once per alignment, and Γ (one side's premises) is the same formula
-#: each time (intermediate_algebra/problem_1403: 120 alignments of five roots).
+#: each time (intermediate_algebra/problem_1403: the alignments of five interchangeable roots).
 IFF_SIDES = Memo()
 
 
