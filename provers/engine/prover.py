@@ -184,12 +184,9 @@ class Prover:
         if directions is not None:
             self._both_directions(ob, directions, cheap, effort)
             return self._remember(ob, formula, cheap, effort, t0)
-        trivial = _trivially_valid(body)
-        closed = not trivial and not vs and not has_uninterpreted(body)
+        closed = not vs and not has_uninterpreted(body)  # (a trivially valid body returned above)
         closed_truth = exact_truth(body, {}, self.deadline) if closed else None
-        if trivial:
-            ob.status, ob.by = Status.PROVED, "syntactic"
-        elif _dense_bounds(body):
+        if _dense_bounds(body):
             ob.status, ob.by = Status.PROVED, "syntactic"
             ob.detail = ("one formula once the ∀s are pulled outward and the bounds on a positive ℝ / ℚ "
                          "quantifier made strict (a dense order: δ / 2 or 2δ is the other side's witness)")

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from provers.engine.normal import NormalForm, sort_mentions
 from provers.ir import (
+    INVENTED,
     FunSort,
     ListSort,
     OpaqueSort,
@@ -31,14 +32,9 @@ from provers.ir import (
     is_universe,
     map_term,
     product_sort,
+    sort_words,
     subterms,
 )
-
-#: The prefix of the opaque sort the Lean frontend invents for a binder whose type it cannot
-#: infer (``∃ y, Tendsto s atTop (𝓝 y)``): ``α_y`` is "the type of y", so it is renamed with y
-#: (stop 61: ``y`` renamed ``y_b`` made the sorts ``α_y`` and ``α_y_b`` differ, and the
-#: statement "inequivalent" to itself).
-INVENTED = "α_"
 
 #: orders of the type variables tried when matching instance binders (5! = 120)
 MAX_TYPE_ORDERS = 120
@@ -75,8 +71,7 @@ def renamed_within(name: str, mapping: dict[str, str]) -> str:
 def names_within(s: Sort) -> set[str]:
     """The words of the opaque sort names in ``s`` (the variables a dependent sort names; the
     variable an invented ``α_x`` is the type of)."""
-    return {w for n in sort_mentions(s) for w in re.findall(r"(?<![\w'.])[^\W\d][\w']*", n)} \
-        | {n[len(INVENTED):] for n in sort_mentions(s) if n.startswith(INVENTED)}
+    return {w for n in sort_mentions(s) for w in sort_words(n)}
 
 
 def dependent_sorts(nf: NormalForm) -> bool:

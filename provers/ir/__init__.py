@@ -73,6 +73,7 @@ from provers.ir.sorts import (
     FIELDS,
     FLOAT,
     INT,
+    INVENTED,
     MANY,
     NAT,
     NUMERIC_ORDER,
@@ -93,6 +94,7 @@ from provers.ir.sorts import (
     known_elements,
     product_sort,
     provably_inhabited,
+    sort_words,
     widest,
 )
 from provers.ir.statement import (
@@ -221,6 +223,8 @@ __all__ = [
     "implies",
     "is_numeric",
     "is_universe",
+    "sort_words",
+    "INVENTED",
     "known_elements",
     "map_term",
     "beta_reduced",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import functools
-import re
 
 from provers.ir.ops import COMMUTATIVE, FLIPPED, and_, app
+from provers.ir.sorts import sort_words
 from provers.ir.terms import App, Quant, Term, Var
 from provers.ir.traverse import conjuncts, free_vars, map_term, rebind, subterms
 
@@ -36,7 +36,7 @@ def _block_in_occurrence_order(s: Term) -> Term | None:
     if not isinstance(s, Quant) or len(s.vars) < 2:
         return None
     names = {v.name for v in s.vars}
-    if any(_words(str(v.sort)) & names for v in s.vars):
+    if any(sort_words(str(v.sort)) & names for v in s.vars):
         return None
     first: dict[Var, int] = {}
     for i, sub in enumerate(subterms(s.body)):
@@ -44,13 +44,6 @@ def _block_in_occurrence_order(s: Term) -> Term | None:
             first[sub] = i
     ordered = tuple(sorted(s.vars, key=lambda v: first.get(v, len(first) + s.vars.index(v))))
     return None if ordered == s.vars else Quant(s.kind, ordered, s.body)
-
-
-def _words(sort_text: str) -> set[str]:
-    """The names a sort's text mentions as words (``Fin n`` names n, ``Real`` names no ``a``);
-    an invented ``α_x`` ("the type of x") names x too."""
-    words = set(re.findall(r"(?<![\w'.])[^\W\d][\w']*", sort_text))
-    return words | {w[2:] for w in words if w.startswith("α_")}
 
 
 def _canon(t: Term, env: dict[Var, Term], depth: int) -> Term:

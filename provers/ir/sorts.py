@@ -115,6 +115,20 @@ FIELDS = frozenset({RAT, REAL, COMPLEX})
 ORDERED = frozenset({NAT, INT, RAT, REAL})
 
 
+#: The prefix of the opaque sort the Lean frontend invents for a binder whose type it cannot
+#: infer (``∃ y, Tendsto s atTop (𝓝 y)``): ``α_y`` is "the type of y", so it is renamed with y
+#: (stop 61: ``y`` renamed ``y_b`` made the sorts ``α_y`` and ``α_y_b`` differ, and the
+#: statement "inequivalent" to itself).
+INVENTED = "α_"
+
+
+def sort_words(name: str) -> set[str]:
+    """The names a sort's text mentions as words (``Fin n`` names n, ``Real`` names no ``a``;
+    not ``succ`` of ``n.succ``); an invented ``α_x`` ("the type of x") names x too."""
+    words = set(re.findall(r"(?<![\w'.])[^\W\d][\w']*", name))
+    return words | {w[len(INVENTED):] for w in words if w.startswith(INVENTED)}
+
+
 def is_universe(s: Sort) -> bool:
     """The sort of a type variable: ``Type*`` / ``Type u`` (TYPE) or ``Sort u`` (SORT)."""
     return s == TYPE or s == SORT

@@ -119,7 +119,7 @@ from provers.semantics.interval import PRECISIONS, Enclosing, enclose, exact_poi
 from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value
 from provers.semantics.linear import decide_linear
-from provers.semantics.memo import NESTED_PROBES_REASON, STEP_BUDGET_REASON, Memo
+from provers.semantics.memo import NESTED_PROBES_REASON, STEP_BUDGET_REASON, Memo, rememberable
 from provers.semantics.pairs import components
 from provers.semantics.rational_identities import rational_identity
 from provers.semantics.sets import finite_elements
@@ -682,14 +682,13 @@ IFF_SIDES = Memo()
 
 
 def _iff_side(t: Term, env: Env) -> tuple[bool | None, bool, str]:
-    if not isinstance(t, (App, Quant)):
+    if not isinstance(t, App):  # a quantifier has its own memo (QUANTIFIER_VALUES)
         return _tri(t, env)
     key, got = IFF_SIDES.lookup(t, env)
     if got is not Memo.MISSING:
         return got
     out = _tri(t, env)
-    if key is not None and (out[0] is not None or (STEP_BUDGET_REASON not in out[2]
-                                                    and NESTED_PROBES_REASON not in out[2])):
+    if key is not None and (out[0] is not None or rememberable(out[2])):
         IFF_SIDES.put(key, out)
     return out
 

@@ -108,6 +108,12 @@ class _Key:
                 and (self.term is other.term or self.term == other.term))
 
 
+def rememberable(reason: str) -> bool:
+    """Whether an evaluation undecided for ``reason`` is undecided at any budget: not when it
+    ran out of steps, nor when it was probed with the smaller budget inside another probe."""
+    return STEP_BUDGET_REASON not in reason and NESTED_PROBES_REASON not in reason
+
+
 @by_identity()
 def _scope(t: Term) -> tuple[int, tuple[str, ...]]:
     """The hash of ``t`` and the names whose values it reads (free variables, symbols)."""
@@ -156,7 +162,7 @@ class Memo:
         self._values[key] = value
 
     def put_undecided(self, key: _Key, e: Undecided) -> None:
-        if STEP_BUDGET_REASON not in e.reason and NESTED_PROBES_REASON not in e.reason:
+        if rememberable(e.reason):
             self.put(key, _Raised(e.reason))
 
     def clear(self) -> None:
