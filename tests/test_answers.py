@@ -258,6 +258,36 @@ def test_contradictory_premises_are_vacuous():
     assert pin.vacuity is not None and pin.vacuity.status == "proved"
 
 
+def test_the_pins_own_vacuity_test_gets_the_vacuity_share_of_the_limit():
+    """A pin that must ask its premises' vacuity itself asks it at ``PIN_VACUITY`` of the
+    per-call limit, as a clusterer asks its own: at the whole limit, the calls that did not
+    decide within 0.033 s ran to it and decided nothing (docs/benchmarks.md, stop 63)."""
+    from provers.engine.verdict import PIN_VACUITY
+
+    asked: list[tuple[str, float]] = []
+
+    class Recording(Backend):
+        name = "recording"
+
+        def prove(self, obligation, timeout=5.0):
+            asked.append((str(obligation), timeout))
+            return default_backend().prove(obligation, timeout)
+
+    nf = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 4 := by sorry")
+    p = prover(Recording(), timeout=2.0, points=0)
+    calls = []
+
+    def prove(name, formula, cheap=False, effort=None, **kw):
+        calls.append((name, effort))
+        return p(name, formula, cheap, **({} if effort is None else {"effort": effort}))
+
+    pin = pin_answer(nf, prove, "A")
+    assert pin.status == "pinned" and pin.value == 4
+    assert (answers.VACUITY_NAME, PIN_VACUITY) in calls, calls
+    vacuity_formula = str(vacuous_obligation(nf))
+    assert any(f == vacuity_formula and t == pytest.approx(2.0 * PIN_VACUITY) for f, t in asked), asked
+
+
 def test_empty_binder_is_never_pinned():
     """``(x : Fin 0)``: the premises (none) have no model, so ``1 = 2`` pins nothing."""
     nf = nf_of("theorem t (x : Fin 0) : (1 : ℕ) = 2 := by sorry")

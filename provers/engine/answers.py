@@ -66,7 +66,7 @@ from provers.engine.formulas import (
     vacuous_obligation,
 )
 from provers.engine.normal import NormalForm, premise_exists_lifted
-from provers.engine.verdict import FULL, Obligation, jsonable
+from provers.engine.verdict import PIN_VACUITY, Obligation, jsonable
 from provers.ir import (
     BOOL,
     INT,
@@ -634,7 +634,7 @@ def _vacuity(nf: NormalForm, formula: Term, decided: Obligation | None, prove: P
     names) and its model, if any, is in ``nf``'s names; else asked of ``prove``."""
     ob = decided if decided is not None and _same_formula(decided.formula, formula) else None
     if ob is None:
-        ob = prove(VACUITY_NAME, formula, cheap=cheap, effort=FULL)
+        ob = prove(VACUITY_NAME, formula, cheap=cheap, effort=PIN_VACUITY)
     return Obligation(VACUITY_NAME, ob.formula, ob.status, ob.by, ob.detail, ob.model, ob.time)
 
 

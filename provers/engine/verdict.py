@@ -34,6 +34,12 @@ FULL = 1.0
 #: v36 and 40 drawn at random) 5 of its 312 quick calls decided, all within 0.01 s, while 178
 #: ran to their limit (40 s, a sixth of those problems' time; docs/benchmarks.md, stop 42).
 BRIEF = 0.05
+#: The vacuity test an answer pin asks itself (``answers._vacuity``: the check had not decided
+#: that side's vacuity in the form the pin states it) gets the share a clusterer gives its own
+#: vacuity test (``rerank.cluster.VACUITY_SHARE``). At the whole limit, such calls on all of
+#: isabelle_math_400 decided within 0.033 s when they decided at all (15 of 31), and the 7
+#: that ran to the 1 s limit cost 7.3 s of 330 (docs/benchmarks.md, stop 63).
+PIN_VACUITY = 0.3
 
 
 @dataclass
