@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import provers.engine.normal as normal_module
 from provers import check_equivalence
+from provers.backends.base import Backend
 from provers.engine.profile import Profile
 from provers.ir import NAT, REAL, Hypothesis, Statement, Var, VarBinder, app, cast, free_vars, num
 from rerank.cluster import Clusterer, describe, separated
@@ -204,7 +205,7 @@ def test_profile_under_another_relation_reuses_the_normal_form():
 def test_answer_pinning_takes_a_whole_undecided_vacuity_test_but_not_a_quick_one():
     """A vacuity test left undecided at its whole (possibly shortened) limit is not asked
     again by a later check's answer pinning; one asked only quickly (the vacuity route of an
-    undecided check) is, at the whole limit."""
+    undecided check) is, at the pin's larger share (``PIN_VACUITY`` of the limit)."""
     import re
 
     from oracles import AbstainingBackend
@@ -213,7 +214,7 @@ def test_answer_pinning_takes_a_whole_undecided_vacuity_test_but_not_a_quick_one
     from provers.deadline import Deadline
     from provers.engine.equivalence import check_equivalence, vacuous
     from provers.engine.prover import Prover
-    from provers.engine.verdict import QUICK
+    from provers.engine.verdict import PIN_VACUITY, QUICK
 
     a = "theorem t (f : ℕ → ℕ) (x : ℕ) (h : ∀ n, f (f n) = n + 1987) (h2 : x = f 0) : x = 5 := by sorry"
     b = ("theorem t (g : ℕ → ℕ) (y : ℕ) (h : ∀ n, g (g n) = n + 1987) (h2 : y = g 0) (h3 : y < 10000) : "
@@ -232,7 +233,8 @@ def test_answer_pinning_takes_a_whole_undecided_vacuity_test_but_not_a_quick_one
         return [t for text, t in backend.asked if re.match(r"\(∀ \(\w+ : Nat → Nat\) \(\w+ : Nat\), ¬\(", text)]
 
     assert vacuity_limits(quick=False) == [0.3, 0.3]
-    assert vacuity_limits(quick=True) == [0.15, 0.15, 1.0, 1.0]
+    assert QUICK < PIN_VACUITY
+    assert vacuity_limits(quick=True) == [0.15, 0.15, PIN_VACUITY, PIN_VACUITY]
 
 
 CEILING = 'theorem\nfixes x :: real\nassumes h0 : "x = sqrt 20"\nand h1 : "ceiling x = 5"\nshows  "ceiling x ^ 2 = {}"'
@@ -254,3 +256,48 @@ def test_answers_of_different_number_sorts_are_compared_as_values(answer):
         assert a.separation(b) is None
     v = check_equivalence(a, b, relation="symbolic", timeout=1.0)
     assert v.status == ("equivalent" if answer == 25 else "inequivalent"), v.reason
+
+
+class _Recording(Backend):
+    """The default backend, recording every obligation asked of it."""
+
+    def __init__(self) -> None:
+        from provers.engine.prover import default_backend
+
+        self.inner, self.asked = default_backend(), []
+        self.name = self.inner.name
+
+    def bind(self, a, b=None):
+        return self
+
+    def prove(self, obligation, timeout=5.0):
+        self.asked.append(obligation)
+        return self.inner.prove(obligation, timeout)
+
+
+def _vacuous_profile(text: str) -> Profile:
+    import provers
+    from provers.engine.equivalence import vacuous
+
+    p = Profile.of(provers.parse(text, "isabelle"))
+    assert vacuous(p, timeout=1.0).status == "proved"
+    return p
+
+
+def test_two_statements_whose_premises_are_proved_contradictory_leave_the_conclusions_to_decide():
+    """Both vacuity tests proved (MATH precalculus/problem_515, #0 and #8): ⋀Γ ↔ ⋀Γ' holds under
+    every alignment, so no solver is asked it — it had timed out — and the conclusions decide:
+    the same conclusion proves the pair equivalent, a different one still separates it."""
+    tan = 'theorem fixes x :: real assumes h0 : "x = 22.5" and h1 : "x = tan x" shows "tan x = sqrt 2 - 1"'
+    arctan = ('theorem fixes x :: real assumes h0 : "x = 22.5" and h1 : "x = arctan (sqrt 2 - 1)" '
+              'shows "tan x = sqrt 2 - 1"')
+    other = ('theorem fixes x :: real assumes h0 : "x = 22.5" and h1 : "x = arctan (sqrt 2 - 1)" '
+             'shows "tan x = sqrt 2 + 1"')
+    backend = _Recording()
+    v = check_equivalence(_vacuous_profile(tan), _vacuous_profile(arctan), relation="symbolic", timeout=1.0,
+                          backend=backend)
+    assert v.status == "equivalent", v.reason
+    premises = [ob for ob in backend.asked if "arctan" in str(ob) and "22.5" in str(ob)]
+    assert not premises, premises  # ⋀Γ ↔ ⋀Γ' was never sent to a solver
+    w = check_equivalence(_vacuous_profile(tan), _vacuous_profile(other), relation="symbolic", timeout=1.0)
+    assert w.status != "equivalent", w.reason
