@@ -158,3 +158,41 @@ def test_a_quotient_has_one_spelling():
     assert nat.args[0].args[0].op == "div"  # ℕ division stays as written
     other = "theorem t (a b : ℝ) (h : 0 < b) : a * b⁻¹ ≤ a / b + 1 / b - 1 := by sorry"  # false at b = 2
     assert provers.check_equivalence(a, other, relation="sae", timeout=1.0).status == "inequivalent"
+
+
+OPAQUE_SORTS = ("ZMod 7", "NNReal", "Polynomial ℝ", "Fin 5", "ℕ+")
+
+
+@given(st.sampled_from(OPAQUE_SORTS), st.integers(1, 10 ** 6), st.integers(1, 10 ** 6), st.sampled_from("+*"))
+@settings(max_examples=40, deadline=None)
+def test_numerals_on_a_sort_the_ir_does_not_model_add_and_multiply_as_naturals(sort, a, b, op):
+    """``Nat.cast_add`` / ``Nat.cast_mul``: ``a + b`` on ``ZMod 7`` or ``NNReal`` is the numeral
+    of the natural sum (each sort wraps or not alike on both sides); a numeral one off is not."""
+    from provers.ir import Uninterpreted, canon_key
+
+    folded = _lean_answer(f"{a} {op} {b}", sort)
+    value = a + b if op == "+" else a * b
+    assert isinstance(folded, Uninterpreted) and folded.symbol == str(value) and not folded.args
+    assert canon_key(folded) == canon_key(_lean_answer(str(value), sort))
+    assert canon_key(folded) != canon_key(_lean_answer(str(value + 1), sort))
+
+
+def test_only_sums_and_products_of_opaque_numerals_fold():
+    """Subtraction is truncated on ``NNReal`` and wraps on ``ZMod``: it stays as written; so do
+    a sum with a variable in it and numerals past 2⁵³ (Lean's ``Float`` rounds there)."""
+    from provers.ir import Uninterpreted
+
+    for expr, sort in (("7 - 2", "NNReal"), ("2 - 3", "ZMod 7"), ("x + 1", "ZMod 7"),
+                       (f"{2 ** 53} + 1", "NNReal"), ("(2 : NNReal) / 3", "NNReal")):
+        t = _lean_answer(expr, sort)
+        assert not (isinstance(t, Uninterpreted) and not t.args), (expr, t)
+
+
+def test_a_numeral_respelled_as_a_sum_on_zmod_is_the_same_statement():
+    """The respelling ``numerals as sums`` (``experiments/respell.py``) left these inconclusive:
+    ``(3 : ZMod 7)`` written ``1 + 2`` is the same element, and the same statement."""
+    a = "theorem t (x : ZMod 7) (h : x * 3 = 2) : x ^ 5 = 4 := by sorry"
+    b = "theorem t (x : ZMod 7) (h : x * (1 + 2) = 2) : x ^ (1 + 4) = (1 + 3) := by sorry"
+    c = "theorem t (x : ZMod 7) (h : x * (1 + 3) = 2) : x ^ 5 = 4 := by sorry"
+    assert provers.check_equivalence(a, b, relation="sae", timeout=1.0).status == "equivalent"
+    assert provers.check_equivalence(a, c, relation="sae", timeout=1.0).status != "equivalent"

@@ -25,6 +25,7 @@ variable) or range premise (``∀ x ∈ S``, ``∀ x < n``) mentions.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -313,9 +314,40 @@ def folded(t: Term) -> Term:
     def rw(s: Term) -> Term | None:  # one bottom-up pass: a power's exponent is folded first
         if isinstance(s, App) and s.op in FOLDED_OPS:
             return folded_numerals(s)
-        return complex_power(s) if isinstance(s, Uninterpreted) else None
+        return (complex_power(s) or opaque_numerals(s)) if isinstance(s, Uninterpreted) else None
 
     return map_term(t, rw)
+
+
+#: Lean's addition and multiplication on a sort the IR does not model, by the natural
+#: arithmetic its numerals follow (``opaque_numerals``).
+_NUMERAL_ARITHMETIC: dict[str, Callable[[int, int], int]] = {"HAdd.hAdd": operator.add, "HMul.hMul": operator.mul}
+#: Numerals folded on such a sort stay below this (Lean's ``Float`` adds and multiplies its
+#: numerals exactly only up to 2⁵³).
+_OPAQUE_NUMERAL_LIMIT = 2 ** 53
+
+
+def opaque_numerals(s: Uninterpreted) -> Term | None:
+    """``2 + 3`` (or ``2 * 3``) on a sort the IR does not model (``ZMod 7``, ``NNReal``,
+    ``Polynomial ℝ``, ``Fin 5``, ``ℕ+``) as the numeral ``5`` (``6``): a Lean numeral there is
+    the cast of a natural (``Nat.cast_ofNat``), and the cast adds and multiplies
+    (``Nat.cast_add``, ``Nat.cast_mul``: every semiring; ``Fin`` and ``ZMod`` wrap their numerals
+    and their sums alike). So ``1 + 4`` and ``5`` are one term, as they are on ℕ or ℝ."""
+    fn = _NUMERAL_ARITHMETIC.get(s.symbol)
+    if fn is None or len(s.args) != 2 or not isinstance(s.sort, OpaqueSort):
+        return None
+    values = [_opaque_numeral(a, s.sort) for a in s.args]
+    if None in values:
+        return None
+    value = fn(*values)
+    return Uninterpreted(str(value), (), s.sort) if value < _OPAQUE_NUMERAL_LIMIT else None
+
+
+def _opaque_numeral(t: Term, sort: Sort) -> int | None:
+    if isinstance(t, Uninterpreted) and not t.args and t.sort == sort and t.symbol.isdigit() \
+            and t.symbol == str(int(t.symbol)) and int(t.symbol) < _OPAQUE_NUMERAL_LIMIT:
+        return int(t.symbol)
+    return None
 
 
 def quotient(s: App) -> Term | None:
