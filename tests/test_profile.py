@@ -297,6 +297,8 @@ def test_two_statements_whose_premises_are_proved_contradictory_leave_the_conclu
     v = check_equivalence(_vacuous_profile(tan), _vacuous_profile(arctan), relation="symbolic", timeout=1.0,
                           backend=backend)
     assert v.status == "equivalent", v.reason
+    assert "both premise sets are contradictory" in v.reason
+    assert [ob.status for ob in v.obligations[:2]] == ["proved", "proved"]  # the two vacuity tests, cited
     premises = [ob for ob in backend.asked if "arctan" in str(ob) and "22.5" in str(ob)]
     assert not premises, premises  # ⋀Γ ↔ ⋀Γ' was never sent to a solver
     w = check_equivalence(_vacuous_profile(tan), _vacuous_profile(other), relation="symbolic", timeout=1.0)

@@ -355,7 +355,8 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
         early = _asked_vacuity_differs(pa, pb, relation, prover)
         if early is not None:
             return early
-    if relation in ("sae", "symbolic") and _both_vacuous(pa, pb):
+    both_vacuous = relation in ("sae", "symbolic") and _both_vacuous(pa, pb)
+    if both_vacuous:
         # ⋀Γ ↔ ⋀Γ' holds under every alignment: no solver is asked it (they timed out on it,
         # intermediate_algebra/problem_1403); the conclusions decide
         na, nb = replace(na, premises=(FALSE,)), replace(nb, premises=(FALSE,))
@@ -363,6 +364,11 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
     if v.budget_exhausted and not search.survivors and relation != "syntactic" and als.total <= MAX_CHEAP_ALIGNMENTS:
         v = _all_alignments_cheaply(na, nb, relation, prover, als.total, route) or v
+    if both_vacuous and v.status == EQUIVALENT:  # the certificate says why the premises stand as FALSE
+        v.obligations = [replace(p.vacuity, name=f"{VACUITY_NAME} ({side})")  # type: ignore[arg-type]
+                         for side, p in (("A", pa), ("B", pb))] + v.obligations
+        why = "both premise sets are contradictory (their vacuity tests), so ⋀Γ ↔ ⋀Γ' holds as false ↔ false"
+        v.reason = f"{why}; {v.reason}" if v.reason else why
     if v.status == INCONCLUSIVE:
         return _asked_vacuity_differs(pa, pb, relation, prover) or v
     return v
