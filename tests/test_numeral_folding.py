@@ -196,3 +196,33 @@ def test_a_numeral_respelled_as_a_sum_on_zmod_is_the_same_statement():
     c = "theorem t (x : ZMod 7) (h : x * (1 + 3) = 2) : x ^ 5 = 4 := by sorry"
     assert provers.check_equivalence(a, b, relation="sae", timeout=1.0).status == "equivalent"
     assert provers.check_equivalence(a, c, relation="sae", timeout=1.0).status != "equivalent"
+
+
+def _hypothesis(text: str):
+    return normalize(provers.parse(text, "lean4")).premises[0]
+
+
+@given(st.integers(-30, 30), st.integers(-60, 60), st.sampled_from(["b = a * c", "b = c * a", "a * c = b"]))
+@settings(max_examples=60, deadline=None)
+def test_an_existential_product_is_divisibility(a, b, spelling):
+    """``∃ c, b = a * c`` over ℤ is ``a ∣ b`` (the definition of ``Dvd.dvd``): the normal form
+    writes it so, and at every point the exact evaluator gives the rewritten formula the truth
+    of the ∃ as written (``0 ∣ b`` only for b = 0)."""
+    from provers.ir import canon_key
+    from provers.semantics.evaluate import truth
+
+    rewritten = _hypothesis(f"theorem t (a b : ℤ) (h : ∃ c, {spelling}) : True := by sorry")
+    assert canon_key(rewritten) == canon_key(_hypothesis("theorem t (a b : ℤ) (h : a ∣ b) : True := by sorry"))
+    witness = (a == 0 and b == 0) or (a != 0 and b % a == 0)  # the ∃ decided by hand
+    assert truth(rewritten, {"a": a, "b": b}) is witness
+
+
+def test_only_a_product_with_the_bound_factor_alone_is_divisibility():
+    """``∃ c, b = a * c + 1``, ``∃ c, b = c * c`` and ``∃ c, b = (a + c) * c`` stay ∃s; over ℝ,
+    where every a ≠ 0 divides, the ∃ is no ``∣`` of the IR (ℕ / ℤ) either."""
+    from provers.ir import App, Quant, subterms
+
+    for h in ("∃ c, b = a * c + 1", "∃ c, b = c * c", "∃ c, b = (a + c) * c"):
+        assert isinstance(_hypothesis(f"theorem t (a b : ℤ) (h : {h}) : True := by sorry"), Quant), h
+    real = _hypothesis("theorem t (a b : ℝ) (h : ∃ c, b = a * c) : True := by sorry")
+    assert not any(isinstance(s, App) and s.op == "dvd" for s in subterms(real))

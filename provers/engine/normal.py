@@ -39,6 +39,7 @@ from provers.ir import (
     COMPLEX,
     FALSE,
     FIELDS,
+    INT,
     NAT,
     ORDER_OPS,
     TRUE,
@@ -231,6 +232,8 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
     def rw(s: Term) -> Term | None:
         if isinstance(s, Uninterpreted):
             return unread_relation(s) or monoid_square(s)
+        if isinstance(s, Quant):
+            return divisibility(s)
         if not isinstance(s, App):
             return None
         if s.op in ("powr", "root"):
@@ -293,6 +296,24 @@ def unread_relation(s: Uninterpreted) -> Term | None:
         return app("not", Uninterpreted("Eq", ordered, s.sort))
     if s.symbol == "Eq" and ordered != (a, b):
         return Uninterpreted("Eq", ordered, s.sort)
+    return None
+
+
+def divisibility(q: Quant) -> Term | None:
+    """``∃ c, b = a * c`` over ℕ or ℤ (c in neither a nor b) as ``a ∣ b``: that is the
+    definition of divisibility (Lean's ``Dvd.dvd`` on a monoid, Isabelle's ``dvd_def``), so
+    the two spellings are one term, compared without a solver (which times out on the ∃)."""
+    if q.kind != "exists" or len(q.vars) != 1 or not (isinstance(q.body, App) and q.body.op == "eq"):
+        return None
+    c = q.vars[0]
+    if c.sort not in (NAT, INT):
+        return None
+    for product, other in (q.body.args, q.body.args[::-1]):
+        if not (isinstance(product, App) and product.op == "mul" and len(product.args) == 2 and c in product.args):
+            continue
+        a = product.args[1] if product.args[0] == c else product.args[0]
+        if a.sort == c.sort == other.sort and c not in free_vars(a) and c not in free_vars(other):
+            return app("dvd", a, other)
     return None
 
 
