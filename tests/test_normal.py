@@ -63,7 +63,8 @@ def test_not_and_implies_false_agree_and_are_not_lifted():
 
 
 def test_existential_conclusion_stays_inside():
-    e = Quant("exists", (Var("k", NAT),), app("eq", n, app("mul", num(2, NAT), Var("k", NAT))))
+    # (∃ k, n = 2 * k alone is 2 ∣ n: ``normal.divisibility``)
+    e = Quant("exists", (Var("k", NAT),), app("eq", n, app("add", app("mul", num(2, NAT), Var("k", NAT)), num(1, NAT))))
     nf = normalize(st([n], [], e))
     assert nf.conclusion == e and nf.variables == (n,)
 
@@ -86,10 +87,11 @@ def test_simplify_logic_keeps_meaning_of_double_negation_and_flattening():
 
 def test_leading_not_exists_is_read_as_forall_not():
     k = Var("k", NAT)
-    body = app("eq", app("mul", num(2, NAT), k), num(7, NAT))
+    twice = app("add", app("mul", num(2, NAT), k), num(1, NAT))  # (∃ k, 2 * k = 7 alone is 2 ∣ 7)
+    body = app("eq", twice, num(8, NAT))
     nf = normalize(st([], [], not_(Quant("exists", (k,), body))))
     assert nf.variables == (k,)
-    assert nf.conclusion == app("ne", app("mul", num(2, NAT), k), num(7, NAT))
+    assert nf.conclusion == app("ne", twice, num(8, NAT))
 
 
 def test_isabelle_defines_is_one_premise():
