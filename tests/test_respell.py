@@ -279,6 +279,32 @@ def test_bound_variables_renamed_keep_the_verdict():
     assert "bound variables renamed" not in lean_respellings(prod)
 
 
+def test_a_sort_naming_a_bound_variable_is_renamed_with_it():
+    """``∀ X : Type, ∀ s : Set (Set X), …`` renamed ``X_b`` (ProofNet ``exercise_13_3b``): the
+    sorts inside the binder name it, and the canonical key names them by the binder, as it
+    names the variable — the respelling was inconclusive (symbols at two sorts for the
+    solvers). A sort naming another binder is another key; a free variable's sort that names an
+    outer variable keeps naming it inside a binder of the same name."""
+    from provers.engine.normal import normalize
+    from provers.ir import canon_key
+
+    def key(text: str) -> str:
+        return canon_key(normalize(provers.parse(text, "lean4")).conclusion)
+
+    text = ("theorem t : ¬ ∀ X : Type, ∀ s : Set (Set X), (∀ t : Set X, t ∈ s → Set.Infinite tᶜ) → "
+            "Set.Infinite (⋃₀ s)ᶜ := by sorry")
+    renamed = lean_respellings(text)["bound variables renamed"]
+    assert "∀ X_b : Type" in renamed and "Set (Set X_b)" in renamed
+    assert key(text) == key(renamed)
+    for relation in ("sae", "symbolic"):
+        assert provers.check_equivalence(text, renamed, relation=relation, timeout=1.0).status == "equivalent"
+    two = "theorem t : ∀ X : Type, ∀ Y : Type, ∀ s : Set {Z}, s = s := by sorry"
+    assert key(two.format(Z="X")) != key(two.format(Z="Y"))  # which binder the sort names matters
+    # m's type names the outer n: a bound n shadowing it does not capture it
+    free = "theorem t (n : ℕ) (m : Fin n) : ¬ ∀ {k} : ℕ, (m : ℕ) < {k} + 1 := by sorry"
+    assert key(free.format(k="n")) == key(free.format(k="k"))
+
+
 def test_quantified_variables_swapped_are_one_formula():
     """``∀ x y, P`` and ``∀ y x, P`` (one kind of quantifier commutes): the canonical form orders a
     block's variables by their first occurrence, so the two are identical up to renaming — the

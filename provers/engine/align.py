@@ -37,7 +37,6 @@ from provers.engine.sort_match import (
     instance_shapes,
     instances_agree,
     names_within,
-    rename_sort,
     sort_shapes,
 )
 from provers.ir import (
@@ -48,6 +47,7 @@ from provers.ir import (
     Var,
     children,
     provably_inhabited,
+    rename_sort,
 )
 
 _BIG = 1e6

@@ -63,7 +63,7 @@ from provers.engine.formulas import (
     standardize,
 )
 from provers.engine.normal import NormalForm
-from provers.engine.sort_match import rename_sort, rename_types, sorts_name_variables
+from provers.engine.sort_match import rename_types, sorts_name_variables
 from provers.engine.verdict import BRIEF, Obligation
 from provers.ir import (
     BOOL,
@@ -86,6 +86,7 @@ from provers.ir import (
     free_vars,
     fresh_name,
     provably_inhabited,
+    rename_sort,
     show,
     substitute,
     subterms,

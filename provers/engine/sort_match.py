@@ -13,59 +13,26 @@ names blanked (``sort_shapes``, ``instance_shapes``) and renamed with the variab
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable
 from dataclasses import replace
 
 from provers.engine.normal import NormalForm, sort_mentions
 from provers.ir import (
-    INVENTED,
-    FunSort,
-    ListSort,
     OpaqueSort,
-    ProdSort,
-    SetSort,
     Sort,
     Term,
     Uninterpreted,
     Var,
     is_universe,
     map_term,
-    product_sort,
+    rename_sort,
+    renamed_within,
     sort_words,
     subterms,
 )
 
 #: orders of the type variables tried when matching instance binders (5! = 120)
 MAX_TYPE_ORDERS = 120
-
-
-def rename_sort(s: Sort, mapping: dict[str, str]) -> Sort:
-    if isinstance(s, ProdSort):
-        parts = tuple(rename_sort(p, mapping) for p in s.parts)
-        return s if parts == s.parts else product_sort(*parts)
-    if isinstance(s, OpaqueSort):
-        return OpaqueSort(mapping[s.name] if s.name in mapping else renamed_within(s.name, mapping))
-    if isinstance(s, FunSort):
-        return FunSort(tuple(rename_sort(a, mapping) for a in s.args), rename_sort(s.result, mapping))
-    if isinstance(s, SetSort):
-        return SetSort(rename_sort(s.elem, mapping))
-    if isinstance(s, ListSort):
-        return ListSort(rename_sort(s.elem, mapping))
-    return s
-
-
-def renamed_within(name: str, mapping: dict[str, str]) -> str:
-    """The names ``mapping`` renames where they occur as words in an opaque sort's name: a
-    dependent type names the variables it depends on (``Fin n``, ``Sylow p G``,
-    ``MulEquiv G G``), so renaming those variables renames it."""
-    if name.startswith(INVENTED) and name[len(INVENTED):] in mapping:
-        return INVENTED + mapping[name[len(INVENTED):]]  # the invented type of a renamed variable
-    keys = [k for k in mapping if k in name]
-    if not keys:
-        return name
-    words = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-    return re.sub(rf"(?<![\w'.])({words})(?![\w'])", lambda m: mapping[m.group(1)], name)
 
 
 def names_within(s: Sort) -> set[str]:

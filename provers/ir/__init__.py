@@ -94,6 +94,8 @@ from provers.ir.sorts import (
     known_elements,
     product_sort,
     provably_inhabited,
+    rename_sort,
+    renamed_within,
     sort_words,
     widest,
 )
@@ -224,6 +226,8 @@ __all__ = [
     "is_numeric",
     "is_universe",
     "sort_words",
+    "rename_sort",
+    "renamed_within",
     "INVENTED",
     "known_elements",
     "map_term",

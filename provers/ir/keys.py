@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 from provers.ir.ops import COMMUTATIVE, FLIPPED, and_, app
-from provers.ir.sorts import sort_words
-from provers.ir.terms import App, Quant, Term, Var
-from provers.ir.traverse import conjuncts, free_vars, map_term, rebind, subterms
+from provers.ir.sorts import rename_sort, sort_words
+from provers.ir.terms import App, BigOp, Num, Quant, SetBuilder, Term, Uninterpreted, Var
+from provers.ir.traverse import (
+    bound_variables,
+    children,
+    conjuncts,
+    free_vars,
+    map_term,
+    rebind,
+    rebuild,
+    subterms,
+)
 
 
 def canonical(t: Term, free_prefix: str | None = None) -> Term:
@@ -20,6 +30,7 @@ def canonical(t: Term, free_prefix: str | None = None) -> Term:
     """
     if any(isinstance(s, Quant) and len(s.vars) > 1 for s in subterms(t)):
         t = map_term(t, _block_in_occurrence_order)
+    t = _bound_names_in_sorts(t)
     free_map: dict[Var, Term] = {}
     if free_prefix is not None:
         fv = free_vars(t)
@@ -27,6 +38,75 @@ def canonical(t: Term, free_prefix: str | None = None) -> Term:
             if isinstance(s, Var) and s in fv and s not in free_map:
                 free_map[s] = Var(f"{free_prefix}{len(free_map)}", s.sort)
     return _canon(t, free_map, 0)
+
+
+def _bound_names_in_sorts(t: Term) -> Term:
+    """``t`` with the names of its bound variables, where sorts in their scope mention them as
+    words, renamed as ``canonical`` renames the variables themselves (``_b<depth>.<i>``): a
+    bound type (``∀ X : Type, ∀ s : Set X``) and the invented type ``α_y`` of a bound ``y`` are
+    named by their binder, so ``∀ X_b : Type, ∀ s : Set X_b`` has the same key (a sort that
+    names a bound variable means that variable: Lean's and Isabelle's scoping). A name that a
+    variable declared outside its binder mentions (``m : Fin n`` used under ``∀ n``: m's n is the
+    outer one) is left alone, so nothing is captured: such keys only differ where they could
+    have been equal."""
+    bound = {v.name for sub in subterms(t) for v in bound_variables(sub)}
+    if not bound:
+        return t
+    sorts = {sub.sort for sub in subterms(t)}
+    if not any(sort_words(str(x)) & bound for x in sorts):
+        return t
+    renamable = bound - _named_from_outside(t, frozenset()) - {v.name for v in free_vars(t)}
+    return _renamed_sorts(t, {}, 0, frozenset(renamable)) if renamable else t
+
+
+def _named_from_outside(t: Term, scope: frozenset[str]) -> set[str]:
+    """The names that sorts of variables declared outside a binder of that name mention: a
+    free variable's sort, a bound variable's sort at its binder, by the names not bound there."""
+    if isinstance(t, Var):
+        return set() if t.name in scope else sort_words(str(t.sort))
+    out: set[str] = set()
+    bound = bound_variables(t)
+    if bound:
+        inner = set(scope)
+        for v in bound:
+            out |= sort_words(str(v.sort)) - inner
+            inner.add(v.name)
+        if isinstance(t, BigOp):
+            out |= _named_from_outside(t.domain, scope)
+        out |= _named_from_outside(t.body, frozenset(inner))  # type: ignore[attr-defined]
+        return out
+    for c in children(t):
+        out |= _named_from_outside(c, scope)
+    return out
+
+
+def _renamed_sorts(t: Term, names: dict[str, str], depth: int, renamable: frozenset[str]) -> Term:
+    """``_bound_names_in_sorts``' walk (binder depths as ``rebind`` counts them)."""
+    if isinstance(t, Var):
+        return Var(t.name, rename_sort(t.sort, names)) if names else t
+    if isinstance(t, Num):
+        return Num(t.value, rename_sort(t.sort, names)) if names else t
+    if isinstance(t, (App, Uninterpreted)):
+        args = tuple(_renamed_sorts(a, names, depth, renamable) for a in t.args)
+        return replace(t, args=args, sort=rename_sort(t.sort, names) if names else t.sort)
+    bound = bound_variables(t)
+    if not bound:
+        return rebuild(t, tuple(_renamed_sorts(c, names, depth, renamable) for c in children(t)))
+    inner = dict(names)
+    fresh = []
+    for i, b in enumerate(bound):  # a later variable's sort may name an earlier one (∀ (n) (x : Fin n))
+        fresh.append(Var(b.name, rename_sort(b.sort, inner) if inner else b.sort))
+        if b.name in renamable:
+            inner[b.name] = f"_b{depth}.{i}"
+        else:
+            inner.pop(b.name, None)  # shadowed: the sorts inside mean this binder, not an outer one
+    if isinstance(t, BigOp):
+        return replace(t, var=fresh[0], domain=_renamed_sorts(t.domain, names, depth, renamable),
+                       body=_renamed_sorts(t.body, inner, depth + 1, renamable))
+    body = _renamed_sorts(t.body, inner, depth + 1, renamable)  # type: ignore[attr-defined]
+    if isinstance(t, SetBuilder):
+        return replace(t, var=fresh[0], body=body)
+    return replace(t, vars=tuple(fresh), body=body)  # type: ignore[arg-type]
 
 
 def _block_in_occurrence_order(s: Term) -> Term | None:
