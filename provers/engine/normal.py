@@ -365,7 +365,7 @@ def opaque_numerals(s: Uninterpreted) -> Term | None:
 
 
 def _opaque_numeral(t: Term, sort: Sort) -> int | None:
-    if isinstance(t, Uninterpreted) and not t.args and t.sort == sort and t.symbol.isdigit() \
+    if isinstance(t, Uninterpreted) and not t.args and t.sort == sort and t.symbol.isascii() and t.symbol.isdigit() \
             and t.symbol == str(int(t.symbol)) and int(t.symbol) < _OPAQUE_NUMERAL_LIMIT:
         return int(t.symbol)
     return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import replace
 
 from provers.ir.ops import COMMUTATIVE, FLIPPED, and_, app
@@ -47,15 +48,18 @@ def _bound_names_in_sorts(t: Term) -> Term:
     named by their binder, so ``∀ X_b : Type, ∀ s : Set X_b`` has the same key (a sort that
     names a bound variable means that variable: Lean's and Isabelle's scoping). A name that a
     variable declared outside its binder mentions (``m : Fin n`` used under ``∀ n``: m's n is the
-    outer one) is left alone, so nothing is captured: such keys only differ where they could
-    have been equal."""
-    bound = {v.name for sub in subterms(t) for v in bound_variables(sub)}
-    if not bound:
+    outer one) is left alone, and so is a name two binders bind (which one a sort means would
+    depend on the scope of the term that carries it): nothing is captured, and such keys only
+    differ where they could have been equal."""
+    names = [v.name for sub in subterms(t) for v in bound_variables(sub)]
+    if not names:
         return t
+    bound = set(names)
     sorts = {sub.sort for sub in subterms(t)}
     if not any(sort_words(str(x)) & bound for x in sorts):
         return t
-    renamable = bound - _named_from_outside(t, frozenset()) - {v.name for v in free_vars(t)}
+    twice = {n for n, k in Counter(names).items() if k > 1}
+    renamable = bound - twice - _named_from_outside(t, frozenset()) - {v.name for v in free_vars(t)}
     return _renamed_sorts(t, {}, 0, frozenset(renamable)) if renamable else t
 
 
@@ -98,8 +102,6 @@ def _renamed_sorts(t: Term, names: dict[str, str], depth: int, renamable: frozen
         fresh.append(Var(b.name, rename_sort(b.sort, inner) if inner else b.sort))
         if b.name in renamable:
             inner[b.name] = f"_b{depth}.{i}"
-        else:
-            inner.pop(b.name, None)  # shadowed: the sorts inside mean this binder, not an outer one
     if isinstance(t, BigOp):
         return replace(t, var=fresh[0], domain=_renamed_sorts(t.domain, names, depth, renamable),
                        body=_renamed_sorts(t.body, inner, depth + 1, renamable))
