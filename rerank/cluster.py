@@ -51,6 +51,7 @@ from provers.engine.answers import AnswerPin
 from provers.engine.profile import Fingerprint, Profile, Signature
 from provers.engine.prover import default_backend as engine_default_backend
 from provers.engine.relations import RELATIONS
+from provers.engine.verdict import VACUITY_SHARE
 from provers.errors import ParseError
 from provers.ir import IRError, Statement
 from provers.status import Status, VerdictStatus
@@ -71,12 +72,9 @@ __all__ = [
 #: refute, and these checks run once per candidate, so they get a shorter budget.
 VACUITY_TIMEOUT = 2.0
 
-#: Share of ``VACUITY_TIMEOUT`` (or the solver limit, the smaller) for the vacuity test. Of 68
-#: vacuity tests decided on 60 MATH problems at the whole 1 s limit, 66 were decided within
-#: 0.3 s, while the 42 that ran out cost as much as the rest of those problems' solver calls
-#: (docs/benchmarks.md, stop 43). A test left undecided is not asked again by the pair
-#: checks' answer pinning (``Profile.vacuity_undecided``).
-VACUITY_SHARE = 0.3
+#: ``VACUITY_SHARE`` (``provers.engine.verdict``: one share for every vacuity test) of
+#: ``VACUITY_TIMEOUT`` (or the solver limit, the smaller) for the vacuity test. A test left
+#: undecided is not asked again by the pair checks' answer pinning (``Profile.vacuity_undecided``).
 
 #: Share of the check's budget (``VACUITY_TIMEOUT`` at most) for the truth check of a candidate
 #: whose vacuity test was left undecided: the solvers that could not decide the premises alone

@@ -39,3 +39,19 @@ class AbstainingBackend(Backend):
     def prove(self, obligation, timeout=5.0):
         self.asked.append((str(obligation), timeout))
         return Unknown("abstains", self.name)
+
+
+class RecordingBackend(Backend):
+    """The engine's default backend, recording what it is asked (obligation text, timeout)."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        from provers.engine.prover import default_backend
+
+        self.inner = default_backend()
+        self.asked: list[tuple[str, float]] = []
+
+    def prove(self, obligation, timeout=5.0):
+        self.asked.append((str(obligation), timeout))
+        return self.inner.prove(obligation, timeout)

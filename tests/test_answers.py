@@ -262,19 +262,14 @@ def test_the_pins_own_vacuity_test_gets_the_vacuity_share_of_the_limit():
     """A pin that must ask its premises' vacuity itself asks it at ``PIN_VACUITY`` of the
     per-call limit, as a clusterer asks its own: at the whole limit, the calls that did not
     decide within 0.033 s ran to it and decided nothing (docs/benchmarks.md, stop 63)."""
+    from oracles import RecordingBackend
+
     from provers.engine.verdict import PIN_VACUITY
 
-    asked: list[tuple[str, float]] = []
-
-    class Recording(Backend):
-        name = "recording"
-
-        def prove(self, obligation, timeout=5.0):
-            asked.append((str(obligation), timeout))
-            return default_backend().prove(obligation, timeout)
-
+    recording = RecordingBackend()
+    asked = recording.asked
     nf = nf_of("theorem t (x : ℝ) (h₀ : x ^ 2 = 2) (h₁ : 0 < x) : x ^ 4 = 4 := by sorry")
-    p = prover(Recording(), timeout=2.0, points=0)
+    p = prover(recording, timeout=2.0, points=0)
     calls = []
 
     def prove(name, formula, cheap=False, effort=None, **kw):

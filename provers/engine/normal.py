@@ -71,6 +71,7 @@ from provers.ir import (
     fresh_name,
     is_universe,
     map_term,
+    opaque_numeral,
     provably_inhabited,
     rebuild,
     rename_apart,
@@ -357,18 +358,11 @@ def opaque_numerals(s: Uninterpreted) -> Term | None:
     fn = _NUMERAL_ARITHMETIC.get(s.symbol)
     if fn is None or len(s.args) != 2 or not isinstance(s.sort, OpaqueSort):
         return None
-    values = [_opaque_numeral(a, s.sort) for a in s.args]
-    if None in values:
+    values = [opaque_numeral(a) if a.sort == s.sort else None for a in s.args]
+    if any(v is None or v >= _OPAQUE_NUMERAL_LIMIT for v in values):
         return None
     value = fn(*values)
     return Uninterpreted(str(value), (), s.sort) if value < _OPAQUE_NUMERAL_LIMIT else None
-
-
-def _opaque_numeral(t: Term, sort: Sort) -> int | None:
-    if isinstance(t, Uninterpreted) and not t.args and t.sort == sort and t.symbol.isascii() and t.symbol.isdigit() \
-            and t.symbol == str(int(t.symbol)) and int(t.symbol) < _OPAQUE_NUMERAL_LIMIT:
-        return int(t.symbol)
-    return None
 
 
 def quotient(s: App) -> Term | None:

@@ -23,7 +23,7 @@ from provers.status import Status, VerdictStatus
 #: decided solver calls answered within 0.1 s and all but five vacuity tests within 0.3 s;
 #: the rest of the limit was spent on calls that ended unknown. So obligations are asked at
 #: ``QUICK`` effort, and the vacuity test (which decides the vacuous tier) at ``FULL`` of the
-#: limit its caller gives it (a clusterer: ``rerank.cluster.VACUITY_SHARE`` of its own).
+#: limit its caller gives it (a clusterer: ``VACUITY_SHARE`` of its own).
 #: ``QUICK`` is the smallest share that kept 99 % of the decided quick portfolio calls on all
 #: of ``isabelle_math_400`` (1177 of 1186 within 0.15 s, a loaded machine); the quick calls that
 #: time out were a third of the engine's time (docs/benchmarks.md, stop 32).
@@ -34,12 +34,17 @@ FULL = 1.0
 #: v36 and 40 drawn at random) 5 of its 312 quick calls decided, all within 0.01 s, while 178
 #: ran to their limit (40 s, a sixth of those problems' time; docs/benchmarks.md, stop 42).
 BRIEF = 0.05
+#: Share of the solver limit for a candidate's vacuity test (``rerank.cluster``, of its
+#: ``VACUITY_TIMEOUT`` or the limit, the smaller). Of 68 vacuity tests decided on 60 MATH
+#: problems at the whole 1 s limit, 66 were decided within 0.3 s, while the 42 that ran out
+#: cost as much as the rest of those problems' solver calls (docs/benchmarks.md, stop 43).
+VACUITY_SHARE = 0.3
 #: The vacuity test an answer pin asks itself (``answers._vacuity``: the check had not decided
-#: that side's vacuity in the form the pin states it) gets the share a clusterer gives its own
-#: vacuity test (``rerank.cluster.VACUITY_SHARE``). At the whole limit, such calls on all of
-#: isabelle_math_400 decided within 0.033 s when they decided at all (15 of 31), and the 7
-#: that ran to the 1 s limit cost 7.3 s of 330 (docs/benchmarks.md, stop 63).
-PIN_VACUITY = 0.3
+#: that side's vacuity in the form the pin states it) gets the same share of the check's limit.
+#: At the whole limit, such calls on all of isabelle_math_400 decided within 0.033 s when they
+#: decided at all (15 of 31), and the 7 that ran to the 1 s limit cost 7.3 s of 330
+#: (docs/benchmarks.md, stop 63).
+PIN_VACUITY = VACUITY_SHARE
 
 
 @dataclass

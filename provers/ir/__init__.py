@@ -118,6 +118,7 @@ from provers.ir.terms import (
     Term,
     Uninterpreted,
     Var,
+    opaque_numeral,
 )
 from provers.ir.traverse import (
     beta_reduced,
@@ -201,6 +202,7 @@ __all__ = [
     "TYPE",
     "Term",
     "Uninterpreted",
+    "opaque_numeral",
     "Var",
     "VarBinder",
     "and_",

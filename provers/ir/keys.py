@@ -51,12 +51,13 @@ def _bound_names_in_sorts(t: Term) -> Term:
     outer one) is left alone, and so is a name two binders bind (which one a sort means would
     depend on the scope of the term that carries it): nothing is captured, and such keys only
     differ where they could have been equal."""
-    names = [v.name for sub in subterms(t) for v in bound_variables(sub)]
-    if not names:
-        return t
+    names: list[str] = []
+    sorts = set()
+    for sub in subterms(t):
+        names.extend(v.name for v in bound_variables(sub))
+        sorts.add(sub.sort)
     bound = set(names)
-    sorts = {sub.sort for sub in subterms(t)}
-    if not any(sort_words(str(x)) & bound for x in sorts):
+    if not bound or not any(sort_words(str(x)) & bound for x in sorts):
         return t
     twice = {n for n, k in Counter(names).items() if k > 1}
     renamable = bound - twice - _named_from_outside(t, frozenset()) - {v.name for v in free_vars(t)}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from provers.errors import IRError
-from provers.ir.sorts import BOOL, INT, NAT, FunSort, SetSort, Sort, is_numeric
+from provers.ir.sorts import BOOL, INT, NAT, FunSort, OpaqueSort, SetSort, Sort, is_numeric
 
 # --------------------------------------------------------------------------------------
 # Terms
@@ -69,6 +69,15 @@ class Uninterpreted(Term):
     symbol: str
     args: tuple[Term, ...]
     sort: Sort  # type: ignore[assignment]
+
+
+def opaque_numeral(t: Term) -> int | None:
+    """The natural a numeral of a sort the IR does not model stands for (``(5 : ZMod 7)`` is
+    the symbol ``5`` of sort ``ZMod 7``: Lean's ``OfNat`` literal), or None."""
+    if isinstance(t, Uninterpreted) and not t.args and isinstance(t.sort, OpaqueSort) \
+            and t.symbol.isascii() and t.symbol.isdigit() and t.symbol == str(int(t.symbol)):
+        return int(t.symbol)
+    return None
 
 
 QUANTIFIERS = ("forall", "exists", "exists1")

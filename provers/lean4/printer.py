@@ -59,6 +59,7 @@ from provers.ir import (
     cast,
     display_symbol,
     is_universe,
+    opaque_numeral,
 )
 
 
@@ -318,7 +319,7 @@ class LeanPrinter:
             if (isinstance(t.sort, OpaqueSort) and t.sort.name.startswith("?")) or _inferred(t.sort):
                 return f"({text})"
             return f"({text} : {render_sort(t.sort)})"
-        if t.symbol.isdigit() and not t.args and isinstance(t.sort, OpaqueSort):
+        if opaque_numeral(t) is not None:
             return f"({t.symbol} : {self.sort(t.sort)})"  # a numeral of a carrier (OfNat)
         if not (self.lean_symbols and _LEAN_CONST.fullmatch(t.symbol)):
             raise PrintError(f"uninterpreted symbol {t.symbol!r} (needs the original Lean text)")
