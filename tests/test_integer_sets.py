@@ -15,6 +15,7 @@ import provers
 from provers.engine.normal import normalize
 from provers.ir import INT, REAL, SetBuilder, Var, and_, app, cast, num
 from provers.semantics.evaluate import evaluate
+from provers.semantics.values import PredSet
 
 N_NAT, N_INT = Var("n", provers.ir.NAT), Var("n", INT)
 
@@ -126,3 +127,46 @@ def test_the_power_of_fifteen_in_942_factorial():
         nf = normalize(provers.parse(
             f"theorem t : IsGreatest {{n : ℕ | 15^n ∣ {m}! }} 233 := sorry", "lean4"))
         assert evaluate(nf.conclusion, {}) is answer
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([None, -30, 0, 7]), st.sampled_from([None, -5, 40]), st.integers(1, 12), st.integers(-3, 3),
+       st.integers(0, 11), st.booleans(), st.sampled_from(["mod", "dvd"]))
+def test_periodic_sets_unbounded_on_a_side_are_infinite_or_empty(lo, hi, c, a, r, over_int, kind):
+    """``{n. lo ≤ n ∧ (a·n² + n) mod c = r}`` with a side unbounded: infinite (a
+    ``PredSet``; Isabelle's card is then 0) exactly when some residue of one period holds it,
+    else empty — counted against Python over a window of 2c numbers at the open end."""
+    v = N_INT if over_int else N_NAT
+    sort = v.sort
+    if not over_int:
+        lo, a = None if lo is None else max(lo, 0), abs(a)
+    if lo is not None and hi is not None:
+        hi = None  # a bounded interval is the other test's
+    floor = lo if lo is not None else (0 if not over_int else None)
+    if hi is not None and floor is not None:  # ℕ below hi: a finite interval, the other test's
+        return
+    poly = app("add", app("mul", num(a, sort), app("pow", v, num(2, provers.ir.NAT))), v)
+    cond = app("dvd", num(c, sort), poly) if kind == "dvd" else \
+        app("eq", app("fmod" if over_int else "mod", poly, num(c, sort)), num(r, sort))
+    orders = ([app("le", num(lo, sort), v)] if lo is not None else []) + \
+        ([app("le", v, num(hi, sort))] if hi is not None else [])
+    got = evaluate(provers.ir.SetBuilder(v, and_(*orders, cond)), {})
+
+    def holds(x: int) -> bool:
+        p = a * x * x + x
+        return p % c == 0 if kind == "dvd" else p % c == r
+
+    window = range(hi - 2 * c + 1, hi + 1) if hi is not None and floor is None else \
+        range(floor if floor is not None else -c, (floor if floor is not None else -c) + 2 * c)
+    if any(holds(x) for x in window):
+        assert isinstance(got, PredSet) and got.infinite is True
+        assert evaluate(app("card", provers.ir.SetBuilder(v, and_(*orders, cond))), {}) == 0
+    else:
+        assert got == frozenset()
+
+
+def test_days_with_a_given_last_digit_are_infinitely_many_integers():
+    """``card {d :: int. d mod 10 = 3}`` (``number_theory/problem_827``) is Isabelle's card
+    of an infinite set, 0: it was "not a known finite set", and its pair undecided."""
+    s = provers.parse('theorem shows "card {d :: int. d mod 10 = 3} = 0"', "isabelle")
+    assert evaluate(s.conclusion, {}) is True

@@ -1,13 +1,19 @@
 """Normal form: presentation choices that do not change meaning are erased."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+
+import provers
 from provers.engine.normal import normalize, simplify_logic
 from provers.ir import (
     BOOL,
     FALSE,
+    INT,
     NAT,
     REAL,
     TYPE,
     Hypothesis,
+    Num,
     OpaqueSort,
     Quant,
     Statement,
@@ -20,6 +26,7 @@ from provers.ir import (
     not_,
     num,
 )
+from provers.semantics.evaluate import evaluate
 
 x, y, n = Var("x", REAL), Var("y", REAL), Var("n", NAT)
 P = app("lt", num(0, REAL), x)
@@ -173,3 +180,23 @@ def test_a_universal_premise_over_a_conjunction_is_one_premise_per_fact():
                                                for f in (Q, P)]
     free = normalize(st([x], [Quant("forall", (y,), and_(P, Q))], R)).premises
     assert [canon_key(p) for p in free] == [canon_key(P), canon_key(Quant("forall", (y,), Q))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(hst.integers(-50, 50), hst.sampled_from([("mod", NAT), ("emod", INT), ("fmod", INT)]))
+def test_a_remainder_by_itself_is_zero_as_the_evaluator_computes_it(a, op_sort):
+    """``a mod a`` is written 0 (``mod_self``, ``Nat.mod_self``, ``Int.emod_self``): the
+    evaluator computes the unrewritten remainder as 0 at every a, 0 included (x mod 0 = x)."""
+    op, sort = op_sort
+    a = abs(a) if sort == NAT else a
+    x = Var("x", sort)
+    t = app(op, x, x)
+    assert simplify_logic(t) == Num(0, sort)
+    assert evaluate(t, {"x": a}) == 0
+
+
+def test_a_remainder_by_itself_decides_a_set_of_the_real_data():
+    """``card {n. 60 + n mod n = 0}`` (``prealgebra/problem_862``: ``mod`` binds tighter than
+    ``+``) is the card of the empty set: it was "not a known finite set"."""
+    s = provers.parse('theorem fixes n :: int shows "card {n. 60 + n mod n = 0} = 0"', "isabelle")
+    assert evaluate(normalize(s).conclusion, {}) is True

@@ -221,7 +221,7 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
     ``¬¬P`` ⇒ ``P`` (classical, as Lean and Isabelle/HOL are), ``¬(a = b)`` ⇒ ``a ≠ b``,
     ``¬(a ≠ b)`` ⇒ ``a = b``, nested ``∧``/``∨`` flattened, ``True`` conjuncts dropped;
     Isabelle's radicals of a positive numeral written one way (``radical``); membership in a
-    set-builder ``t ∈ {y | P y}`` ⇒ ``P t`` (``set_memberships``).
+    set-builder ``t ∈ {y | P y}`` ⇒ ``P t`` (``set_memberships``); ``a mod a`` ⇒ ``0``.
 
     ``memberships_at_top=False`` (a conclusion): memberships only inside a term binder. ``sae``
     compares a premise-free conclusion leaf by leaf through its connectives, and ``18 ∈ S``
@@ -239,6 +239,8 @@ def simplify_logic(t: Term, memberships_at_top: bool = True) -> Term:
             return None
         if s.op in ("powr", "root"):
             return radical(s)
+        if s.op in ("mod", "emod", "fmod") and s.args[0] == s.args[1]:
+            return Num(0, s.sort)  # a mod a = 0, at a = 0 too (x mod 0 = x): mod_self, Nat.mod_self, Int.emod_self
         if s.op in ("inv", "mul") and s.sort in FIELDS:
             return quotient(s)
         if s.op == "implies" and s.args[1] == FALSE:

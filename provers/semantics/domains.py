@@ -1047,9 +1047,10 @@ _INTEGER_RING = {NAT: frozenset({"add", "mul", "pow"}), INT: frozenset({"add", "
 
 
 def periodic_interval(v: Var, body: Term, value_of: Callable[[Term], Any]
-                      ) -> tuple[int, int, frozenset, list[Term], int] | None:
+                      ) -> tuple[int | None, int | None, frozenset, list[Term], int] | None:
     """``(lo, hi, removed, rest, period)`` when ``{v | body}`` over ℕ or ℤ is an interval
-    [lo, hi] (order atoms with exact bounds, ``v ≠ c`` removing points) cut by conjuncts
+    [lo, hi] (order atoms with exact bounds, a side None when unbounded, ``v ≠ c`` removing
+    points) cut by conjuncts
     ``rest`` that read v only through remainders and divisibility by nonzero divisors of
     exact integer value (``v mod 11 = 0``, ``3 ∣ v² + 1``): those are periodic with the
     least common multiple of the divisors as period, since p(v + c) ≡ p(v) (mod c) for a
@@ -1064,7 +1065,7 @@ def periodic_interval(v: Var, body: Term, value_of: Callable[[Term], Any]
     if not rest:
         return None
     bounds = _integer_bounds(v, and_(*orders), value_of)
-    if bounds is None or bounds[0] is None or bounds[1] is None:
+    if bounds is None:
         return None
     period = 1
     for g in rest:

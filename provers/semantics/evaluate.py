@@ -2134,27 +2134,35 @@ def _remembered_setbuilder(t: SetBuilder, env: Env) -> Any:
     return value
 
 
-def _periodic_set(v: Var, body: Term, env: Env) -> frozenset | None:
+def _periodic_set(v: Var, body: Term, env: Env) -> frozenset | PredSet | None:
     """``{v | body}`` over an integer interval cut by periodic conditions
     (``domains.periodic_interval``): the conditions evaluated over one period, the members
-    written out (up to ``MAX_INTERVAL``), or None."""
+    written out (up to ``MAX_INTERVAL``), or None. Over an interval unbounded on a side, a
+    residue where they hold recurs forever: an infinite set (``{d :: int. d mod 10 = 3}``,
+    whose card Isabelle takes as 0); none, the empty set."""
     found = periodic_interval(v, body, _exact_value(env))
     if found is None:
         return None
     lo, hi, removed, rest, period = found
-    if hi < lo:
+    if lo is not None and hi is not None and hi < lo:
         return frozenset()
-    if hi - lo + 1 > MAX_INTERVAL:
+    if lo is not None and hi is not None and hi - lo + 1 > MAX_INTERVAL:
         return None
     condition = and_(*rest)
+    start = lo if lo is not None else hi - period + 1 if hi is not None else 0
+    end = min(hi, start + period - 1) if hi is not None else start + period - 1
     residues = []
-    for x in range(lo, min(hi, lo + period - 1) + 1):
+    for x in range(start, end + 1):
         _tick()
         r, exact, why = _tri(condition, {**env, v.name: x})
         if r is None or not exact:
             raise Undecided(why or "a periodic condition decided only approximately")
         if r:
             residues.append(x)
+    if lo is None or hi is None:
+        if not residues:
+            return frozenset()
+        return PredSet(v.sort, lambda x: _ev(body, {**env, v.name: x}), True)
     return frozenset(y for x in residues for y in range(x, hi + 1, period)) - removed
 
 
