@@ -33,6 +33,7 @@ import collections
 import json
 import re
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +137,10 @@ def by_label(rows: list[dict[str, Any]], data: Path) -> collections.Counter:
 #: How the two sides of a pair read in Isabelle, worst first (``pair_sides``).
 SIDES = ("a side the prover's checker would reject (ill-formed)",
          "a side with an invented function (an undefined name Isabelle reads as a free function variable)",
-         "both well-formed, every function defined")
+         "a side reading powr / ln at a base not known positive (Isabelle's ln is unspecified at x ≤ 0)",
+         "both well-formed, every function defined, ln read only where positive")
+#: The index of the last group: what the engine itself leaves undecided.
+MEANINGFUL = len(SIDES) - 1
 
 
 def side_kind(candidate: dict[str, Any], flags: dict[str, Any], language: str) -> int:
@@ -151,11 +155,56 @@ def side_kind(candidate: dict[str, Any], flags: dict[str, Any], language: str) -
     from provers.isabelle.checker import IMPLICIT_NOTE
 
     try:
-        notes = parse(candidate["formal"], language).notes
+        statement = parse(candidate["formal"], language)
     except Exception:  # noqa: BLE001 - a text that does not parse has no verdicts to classify
-        return 2
-    invented = any(IMPLICIT_NOTE in n and "⇒" in n.split(" of type ", 1)[-1] for n in notes)
-    return 1 if invented else 2
+        return MEANINGFUL
+    invented = any(IMPLICIT_NOTE in n and "⇒" in n.split(" of type ", 1)[-1] for n in statement.notes)
+    if invented:
+        return 1
+    return 2 if language == "isabelle" and _ln_where_unspecified(statement) else MEANINGFUL
+
+
+#: Isabelle's operations that read ``ln`` at an argument (``powr`` and ``ln`` at the first).
+_LN_READERS = frozenset({"powr", "ln", "isa_log"})
+
+
+def _ln_where_unspecified(statement: Any) -> bool:
+    """Whether the statement applies ``powr`` / ``ln`` / ``log`` to a base that is neither a
+    positive closed number nor a variable a premise keeps ≥ 0 (``0 powr a`` is 0): there the
+    value is Isabelle's ``THE u. exp u = x`` of nothing, the same unknown number in every
+    statement, so a verdict may depend on it (``x powr 2`` over ℤ, ``algebra/problem_442``).
+    A reading for the report, not for verdicts: a base kept positive only through other
+    premises counts as unknown."""
+    from provers.engine.normal import normalize
+    from provers.ir import App, Var, subterms
+    from provers.semantics.evaluate import evaluate
+
+    try:
+        nf = normalize(statement)
+    except Exception:  # noqa: BLE001 - no normal form, nothing to read
+        return False
+    kept: set[Var] = set()
+    for p in nf.premises:
+        if isinstance(p, App) and p.op in ("lt", "le") and isinstance(p.args[1], Var) \
+                and evaluate(p.args[0], {}) == 0:
+            kept.add(p.args[1])
+        if isinstance(p, App) and p.op in ("gt", "ge") and isinstance(p.args[0], Var) \
+                and evaluate(p.args[1], {}) == 0:
+            kept.add(p.args[0])
+    for t in (*nf.premises, nf.conclusion):
+        for u in subterms(t):
+            if not (isinstance(u, App) and u.op in _LN_READERS and u.args):
+                continue
+            for base in u.args if u.op == "isa_log" else u.args[:1]:  # log b x = ln x / ln b
+                while isinstance(base, App) and base.op == "cast" and base.args:
+                    base = base.args[0]
+                if isinstance(base, Var) and base in kept:
+                    continue
+                value = evaluate(base, {}) if not isinstance(base, Var) else None
+                if isinstance(value, (int, Fraction)) and not isinstance(value, bool) and value > 0:
+                    continue
+                return True
+    return False
 
 
 def pair_sides(rows: list[dict[str, Any]], data: Path) -> tuple[collections.Counter, collections.Counter]:
@@ -180,7 +229,7 @@ def pair_sides(rows: list[dict[str, Any]], data: Path) -> tuple[collections.Coun
                     kinds[i] = side_kind(cands[i], flags[i] if i < len(flags) else {}, problem.get("language", "isabelle"))
             worst = min(kinds[d["a"]], kinds[d["b"]])
             sides[SIDES[worst]] += 1
-            if worst == 2:
+            if worst == MEANINGFUL:
                 causes[pair_cause(d, flags)] += 1
     return sides, causes
 
@@ -204,7 +253,8 @@ def report(rows: list[dict[str, Any]], source: str, data: Path | None = None) ->
             lines += ["", "| sides of the pair (the worse one) | pairs | per problem |", "|---|---:|---:|"]
             for kind in SIDES:
                 lines.append(f"| {kind} | {sides[kind]} | {sides[kind] / max(1, len(rows)):.2f} |")
-            lines += ["", f"Causes between two well-formed sides with every function defined ({sides[SIDES[2]]} pairs):",
+            lines += ["", f"Causes between two well-formed sides with every function defined and ln read only "
+                      f"where positive ({sides[SIDES[MEANINGFUL]]} pairs):",
                       "", "| cause | pairs |", "|---|---:|"]
             lines += [f"| {c} | {n} |" for c, n in causes.most_common()]
     return "\n".join(lines) + "\n"

@@ -170,3 +170,40 @@ def test_days_with_a_given_last_digit_are_infinitely_many_integers():
     of an infinite set, 0: it was "not a known finite set", and its pair undecided."""
     s = provers.parse('theorem shows "card {d :: int. d mod 10 = 3} = 0"', "isabelle")
     assert evaluate(s.conclusion, {}) is True
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([None, -20, 0, 1001]), st.sampled_from([None, -3, 121]), st.integers(1, 12), st.integers(-3, 3),
+       st.integers(0, 11), st.booleans(), st.booleans(), st.booleans())
+def test_quantifiers_over_a_periodic_condition_agree_with_one_period(lo, hi, c, a, r, over_int, universal, equal):
+    """``∀z. lo < z ∧ z < hi → (a·z + z²) mod c ≠ r`` (``∃z. … ∧ … = r``), unbounded on a side
+    or both: decided by one period of c, which Python counts over a window of 2c at the open
+    end (or the whole interval) — ``∀z. z > x → z mod 11 ≠ 0`` is false at every x."""
+    v = N_INT if over_int else N_NAT
+    sort = v.sort
+    if not over_int:
+        lo, hi, a = None if lo is None else max(lo, 0), None if hi is None else max(hi, 0), abs(a)
+    poly = app("add", app("mul", num(a, sort), v), app("pow", v, num(2, provers.ir.NAT)))
+    rem = app("fmod" if over_int else "mod", poly, num(c, sort))
+    atom = app("eq" if equal else "ne", rem, num(r, sort))
+    guards = ([app("lt", num(lo, sort), v)] if lo is not None else []) + \
+        ([app("lt", v, num(hi, sort))] if hi is not None else [])
+    if universal:
+        q = provers.ir.Quant("forall", (v,), app("implies", and_(*guards), atom) if guards else atom)
+    else:
+        q = provers.ir.Quant("exists", (v,), and_(*guards, atom))
+
+    def holds(x: int) -> bool:
+        return ((a * x + x * x) % c == r) == equal
+
+    start = lo + 1 if lo is not None else (0 if not over_int else None)
+    if start is not None and hi is not None:
+        xs = range(start, hi)
+    elif start is not None:
+        xs = range(start, start + 2 * c)
+    elif hi is not None:
+        xs = range(hi - 2 * c, hi)
+    else:
+        xs = range(-c, c)
+    expected = all(holds(x) for x in xs) if universal else any(holds(x) for x in xs)
+    assert evaluate(q, {}) is expected

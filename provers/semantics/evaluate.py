@@ -1399,6 +1399,10 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
             r, ex, _ = _tri(identity, env)
             if r is not None and ex:
                 return not r
+    if len(vars_) == 1 and vars_[0].sort in (NAT, INT):
+        periodic = _periodic_quantifier(vars_[0], t.body, want, env)
+        if periodic is not None:
+            return periodic
     nested = getattr(_steps, "probing", 0)
     hints = dict(env.get(PROBES, ()))
     values = [[*hints.get(v.name, ()), *probe_values(v.sort)] for v in vars_]
@@ -1445,6 +1449,50 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
     names = ", ".join(f"{v.name} : {v.sort}" for v in vars_)
     fewer = f"; {NESTED_PROBES_REASON}" if nested else ""
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names}{fewer})")
+
+
+#: The negation of each order / equality atom.
+_NEGATED_ATOM = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
+
+
+def _negated_conjuncts(body: Term) -> list[Term] | None:
+    """The conjuncts of ``¬body`` with the negation pushed onto atoms (``¬(A → B)`` is ``A ∧
+    ¬B``, ``¬(A ∨ B)`` is ``¬A ∧ ¬B``), or None when some part does not negate that way."""
+    if isinstance(body, App) and body.op == "implies":
+        rest = _negated_conjuncts(body.args[1])
+        return None if rest is None else [*conjuncts(body.args[0]), *rest]
+    if isinstance(body, App) and body.op == "or":
+        out: list[Term] = []
+        for a in body.args:
+            part = _negated_conjuncts(a)
+            if part is None:
+                return None
+            out += part
+        return out
+    if isinstance(body, App) and body.op == "not":
+        return conjuncts(body.args[0])
+    if isinstance(body, App) and body.op in _NEGATED_ATOM and len(body.args) == 2:
+        return [app(_NEGATED_ATOM[body.op], *body.args)]
+    return None
+
+
+def _periodic_quantifier(v: Var, body: Term, want: bool, env: Env) -> bool | None:
+    """``∃v. φ`` as ``{v | φ} ≠ ∅`` and ``∀v. φ`` as ``{v | ¬φ} = ∅`` over ℕ / ℤ, when that set
+    is an interval (bounded or not) cut by periodic conditions (``_periodic_set``: one period
+    decides it); None otherwise. Why: ``∀z. z > x → z mod 11 ≠ 0`` has no counterexample among
+    the small probes when x = 1001, yet one period past x holds one
+    (``prealgebra/problem_1054``)."""
+    parts = conjuncts(body) if want else _negated_conjuncts(body)
+    if not parts:
+        return None
+    try:
+        found = _periodic_set(v, and_(*parts), env)
+    except Undecided:
+        return None
+    if found is None:
+        return None
+    nonempty = bool(found) if isinstance(found, frozenset) else True  # a PredSet only when infinite
+    return nonempty if want else not nonempty
 
 
 #: Most points ``_guard_points`` adds to a variable's probe values.
