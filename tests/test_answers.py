@@ -1232,3 +1232,20 @@ def test_a_pinned_answer_written_through_a_lambda_is_compared_by_its_value():
     assert provers.check_equivalence(a, b, relation="symbolic", timeout=1.0).status.value == "equivalent"
     wrong = provers.parse(THROUGH_A_LAMBDA.replace("-9, -2)", "9, -2)"), "isabelle")
     assert provers.check_equivalence(a, wrong, relation="symbolic", timeout=1.0).status.value != "equivalent"
+
+
+def test_an_answer_reading_only_truth_values_is_pinned_by_all_their_assignments():
+    """``card {n. n < 3 ∧ (p ⟶ n < 5) ∧ (q ⟶ n < 7)}`` reads only p and q and is 3 at all
+    four of their assignments: pinned without a solver (one that never decides here), while
+    ``… ∧ (p ⟶ n < 2)`` is 2 at p and is not pinned."""
+    same = '''theorem
+fixes p q :: bool and x :: real
+assumes h0 : "x > 0"
+shows "card {n::nat. n < 3 \\<and> (p \\<longrightarrow> n < 5) \\<and> (q \\<longrightarrow> n < 7)} = 3"'''
+    pin = pin_answer(nf_of(same, "isabelle"), prover(AbstainingBackend()))
+    assert pin.status == "pinned" and pin.value == 3, pin.reason
+    unique = next(o for o in pin.obligations if o.name.startswith("answer L = 3"))
+    assert unique.status == "proved" and unique.by == "evaluator" and "4 assignments" in unique.detail
+    differs = same.replace("(q \\<longrightarrow> n < 7)", "(q \\<longrightarrow> n < 2)")
+    assert pin_answer(nf_of(differs, "isabelle"), prover(AbstainingBackend())).status != "pinned"
+

@@ -19,6 +19,7 @@ from provers.ir import (
     BigOp,
     FunSort,
     Lam,
+    OpaqueSort,
     Quant,
     SetBuilder,
     SetSort,
@@ -1582,3 +1583,19 @@ def test_divisors_of_large_numbers_come_from_their_factorization(primes, other):
             assert sympy.divisor_count(number) > MAX_DIVISORS or number == other
             continue
         assert got == frozenset(sympy.divisors(number))
+
+
+
+def test_a_set_builder_conjunct_without_its_variable_is_decided_first():
+    """``{n | n. h0 ∧ h1 ∧ h2}`` over a type variable, with h0, h1, h2 hypothesis names read as
+    free truth values (``counting_and_probability/problem_997``): one false, the set is
+    empty whatever the type; all true, it is the type's whole universe, whose size is
+    unknown. It was "not a known finite set" either way."""
+    t, p, q = Var("t", OpaqueSort("'t9")), Var("p", BOOL), Var("q", BOOL)
+    s = SetBuilder(t, app("and", p, q))
+    assert evaluate(s, {"p": True, "q": False}) == frozenset()
+    assert evaluate(app("card", s), {"p": False, "q": True}) == 0
+    assert isinstance(evaluate(app("card", s), {"p": True, "q": True}), Undetermined)
+    n = Var("n", NAT)
+    bounded = SetBuilder(n, app("and", p, app("lt", n, num(3, NAT))))
+    assert evaluate(bounded, {"p": True}) == frozenset({0, 1, 2})

@@ -476,6 +476,10 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
     claim = value_claim(nf, lhs, v)
     if claim is None:
         return pin(UNKNOWN, f"value {v} has no literal of sort {lhs.sort}", witnesses=witnesses)
+    by_truth_values = _over_truth_values(nf, lhs, v, claim, deadline)
+    if by_truth_values is not None:
+        obs.append(by_truth_values)
+        return pin(PINNED, value=v, witnesses=witnesses, closed_form=lit)
     ob = prove(f"answer L = {v} under Γ{_SIDE}", claim, cheap=cheap)
     obs.append(ob)
     if ob.status == Status.PROVED:
@@ -498,6 +502,29 @@ def _from_witness(nf: NormalForm, lhs: Term, witness: tuple[Model, Value], sat: 
             return pin(FREE, f"L takes the values {v} and {other[1]} under Γ{_SIDE} (models among small integers)",
                        witnesses=[*witnesses, other])
     return pin(UNKNOWN, f"uniqueness of the answer {v}{_SIDE}: {ob.detail or 'not proved'}", witnesses=witnesses)
+
+
+#: Most truth values an answer may read for ``_over_truth_values`` to try all their assignments.
+MAX_TRUTH_VALUES = 6
+
+
+def _over_truth_values(nf: NormalForm, lhs: Term, v: Value, claim: Term,
+                       deadline: Deadline | None) -> Obligation | None:
+    """Γ ⊢ L = v proved by L's value at every assignment of the truth values it reads, when
+    those are all it reads (at most ``MAX_TRUTH_VALUES``) and each gives exactly v: whatever Γ
+    says, L = v. Why: a candidate that names its hypotheses inside a term (``card {n | n. h0 ∧
+    h1 ∧ h2}``) reads free truth values, whose answer a solver is asked to prove unique in
+    vain (``counting_and_probability/problem_997``). None when that does not settle it."""
+    free = sorted(free_vars(lhs), key=lambda u: u.name)
+    if not free or len(free) > MAX_TRUTH_VALUES or any(u.sort != BOOL for u in free):
+        return None
+    for bits in itertools.product((False, True), repeat=len(free)):
+        if value_of(lhs, {u.name: b for u, b in zip(free, bits, strict=True)}, deadline) != v:
+            return None
+    names = ", ".join(u.name for u in free)
+    return Obligation(f"answer L = {v} under Γ{_SIDE}", claim, Status.PROVED, "evaluator",
+                      f"L reads only the truth values {names} and is {v} at each of their "
+                      f"{2 ** len(free)} assignments (exact evaluator)")
 
 
 def _without_model(nf: NormalForm, std: tuple[Term, str, Term], closed: Term | None, closed_value: Value | None,

@@ -2216,6 +2216,14 @@ def _periodic_set(v: Var, body: Term, env: Env) -> frozenset | PredSet | None:
 
 def _setbuilder(t: SetBuilder, env: Env) -> Any:
     v = t.var
+    parts = conjuncts(t.body)
+    fixed = [g for g in parts if v not in free_vars(g)]
+    if fixed:  # conjuncts v does not occur in: exactly false, the set is empty; true, they go
+        r, exact, _ = _tri(and_(*fixed), env)
+        if r is False and exact:
+            return frozenset()
+        if r is True and exact:  # ``{n | n. h0 ∧ h1}`` with h0, h1 hypothesis names (free truth values)
+            return _setbuilder(SetBuilder(v, and_(*(g for g in parts if v in free_vars(g)))), env)
     dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env), _enclosure_bounds(env))
     if dom is None and (interval := integer_interval(v, t.body, _exact_value(env))) is not None:
         return interval
