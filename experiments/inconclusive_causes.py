@@ -170,13 +170,13 @@ _LN_READERS = frozenset({"powr", "ln", "isa_log"})
 
 def _ln_where_unspecified(statement: Any) -> bool:
     """Whether the statement applies ``powr`` / ``ln`` / ``log`` to a base that is neither a
-    positive closed number nor a variable a premise keeps ≥ 0 (``0 powr a`` is 0): there the
+    positive closed number, a natural, nor a variable a premise keeps ≥ 0 (``0 powr a`` is 0): there the
     value is Isabelle's ``THE u. exp u = x`` of nothing, the same unknown number in every
     statement, so a verdict may depend on it (``x powr 2`` over ℤ, ``algebra/problem_442``).
     A reading for the report, not for verdicts: a base kept positive only through other
     premises counts as unknown."""
     from provers.engine.normal import normalize
-    from provers.ir import App, Var, subterms
+    from provers.ir import NAT, App, Var, subterms
     from provers.semantics.evaluate import evaluate
 
     try:
@@ -198,8 +198,8 @@ def _ln_where_unspecified(statement: Any) -> bool:
             for base in u.args if u.op == "isa_log" else u.args[:1]:  # log b x = ln x / ln b
                 while isinstance(base, App) and base.op == "cast" and base.args:
                     base = base.args[0]
-                if isinstance(base, Var) and base in kept:
-                    continue
+                if base.sort == NAT or (isinstance(base, Var) and base in kept):
+                    continue  # a natural is ≥ 0, and 0 powr a is 0
                 value = evaluate(base, {}) if not isinstance(base, Var) else None
                 if isinstance(value, (int, Fraction)) and not isinstance(value, bool) and value > 0:
                     continue

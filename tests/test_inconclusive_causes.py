@@ -64,6 +64,7 @@ def test_pairs_are_counted_by_how_their_sides_read_in_isabelle(tmp_path):
         'theorem\nfixes y :: real\nshows "y mod 2 = 0"',
         'theorem\nfixes x :: int\nassumes h0 : "x powr 2 = 4"\nshows "x = 2"',
         'theorem\nfixes x :: real\nassumes h0 : "x > 0" and h1 : "x powr 2 = 4 powr (1/2)"\nshows "x = 2"',
+        'theorem\nfixes k :: nat\nassumes h0 : "k powr 2 = 4"\nshows "k = 2"',
     ]
     rows = [_row("data/MATH/algebra/problem_9.json", [
         {"a": 0, "b": 2, "status": "inconclusive", "reason": "z3: timeout after 0.15s (timeout)"},
@@ -71,13 +72,14 @@ def test_pairs_are_counted_by_how_their_sides_read_in_isabelle(tmp_path):
         {"a": 1, "b": 3, "status": "inconclusive", "reason": "anything"},
         {"a": 4, "b": 5, "status": "inconclusive", "reason": "z3: timeout after 0.15s (timeout)"},
         {"a": 2, "b": 5, "status": "inconclusive", "reason": "z3: timeout after 0.15s (timeout)"},
+        {"a": 5, "b": 6, "status": "inconclusive", "reason": "z3: timeout after 0.15s (timeout)"},
         {"a": 0, "b": 1, "status": "equivalent", "reason": ""},
     ], ill=(3,))]
     data = tmp_path / "data.jsonl"
     data.write_text(json.dumps({"id": rows[0]["id"], "language": "isabelle",
                                 "candidates": [{"formal": t, "label": 0, "paper_syntax_ok": 1} for t in texts]}) + "\n")
     sides, causes = ic.pair_sides(rows, data)
-    # x powr 2 over ℤ reads ln at negative x; with 0 < x kept (and 4 powr ½) it does not
-    assert sides == {ic.SIDES[ic.MEANINGFUL]: 2, ic.SIDES[2]: 1, ic.SIDES[1]: 1, ic.SIDES[0]: 1}
-    assert causes == {"solver timeout": 2}
-    assert f"| {ic.SIDES[ic.MEANINGFUL]} | 2 | 2.00 |" in ic.report(rows, "cache.jsonl", data)
+    # x powr 2 over ℤ reads ln at negative x; with 0 < x kept (and 4 powr ½), or over ℕ, it does not
+    assert sides == {ic.SIDES[ic.MEANINGFUL]: 3, ic.SIDES[2]: 1, ic.SIDES[1]: 1, ic.SIDES[0]: 1}
+    assert causes == {"solver timeout": 3}
+    assert f"| {ic.SIDES[ic.MEANINGFUL]} | 3 | 3.00 |" in ic.report(rows, "cache.jsonl", data)
