@@ -52,9 +52,10 @@ def _evaluator_reasons() -> dict[str, str]:
         "LEAST over all of ℤ": app("eq", uninterpreted("LEAST", (Lam((k,), app("eq", app("emod", k, num(3, INT)),
                                                                              num(1, INT))),), INT), num(1, INT)),
         "ln at x ≤ 0": app("eq", app("ln", x), num(0, REAL)),
-        # (a one-sided ray {k. 0 < k} is known infinite, card 0: an infinite set the evaluator cannot tell)
-        "card of an infinite set": app("eq", app("card", SetBuilder(k, app("and", app("lt", num(0, INT), k), app(
-            "eq", app("emod", k, num(2, INT)), num(0, INT))))), num(0, NAT)),
+        # (a one-sided ray {k. 0 < k} is known infinite, card 0, and so is one cut by remainders,
+        # {k. 0 < k ∧ k mod 2 = 0}: the squares are an infinite set the evaluator cannot tell)
+        "card of an infinite set": app("eq", app("card", SetBuilder(k, app("and", app("lt", num(0, INT), k), Quant(
+            "exists", (Var("j", INT),), app("eq", k, app("mul", Var("j", INT), Var("j", INT))))))), num(0, NAT)),
         "lambdas compared": app("eq", Lam((y,), app("add", y, x)), Lam((y,), app("add", x, y))),
         "∀ over ℝ": forall_([y], app("le", app("mul", y, y), app("add", app("mul", y, y), app("exp", y)))),
         "table at an irrational point": app("eq", app("apply", f, app("sqrt", num(2, REAL))), num(0, REAL)),
