@@ -34,6 +34,7 @@ from provers.ir import (
     FALSE,
     INT,
     NAT,
+    NEGATED,
     RAT,
     REAL,
     TRUE,
@@ -769,9 +770,9 @@ def _earlier(rhs: Term, u: Var, n: Var, k: int, c: int) -> bool:
 def _lower_bound_where_false(g: Term, n: Var) -> int | None:
     """c when the guard's failing says n ≥ c (``n = 0``, ``n ≤ c - 1``, ``n < c``), else None:
     the lower bound of its negated atom."""
-    if not (isinstance(g, App) and g.op in _NEGATED and len(g.args) == 2):
+    if not (isinstance(g, App) and g.op in NEGATED and len(g.args) == 2):
         return None
-    return numeral_lower_bound(app(_NEGATED[g.op], *g.args), n)
+    return numeral_lower_bound(app(NEGATED[g.op], *g.args), n)
 
 
 def _indices_below(rhs: Term, n: Var) -> dict[Var, int]:
@@ -809,18 +810,14 @@ def _membership_definition(params: list[Var], body: Term, defs: Definitions,
     return None
 
 
-#: the relation whose atom on the same arguments is the negation of another's
-_NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le"}
-
-
 def complementary(g: Term, h: Term) -> bool:
     """``h`` is the negation of ``g`` up to the canonical key (bound names, the order of
     commutative arguments, ``>`` read as ``<``): ``¬g``, or the opposite relation."""
     negations = [app("not", g)]
     if isinstance(g, App) and g.op == "not":
         negations.append(g.args[0])
-    elif isinstance(g, App) and g.op in _NEGATED and len(g.args) == 2:
-        negations.append(app(_NEGATED[g.op], *g.args))
+    elif isinstance(g, App) and g.op in NEGATED and len(g.args) == 2:
+        negations.append(app(NEGATED[g.op], *g.args))
     key = canon_key(h)
     return any(canon_key(n) == key for n in negations)
 

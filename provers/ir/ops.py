@@ -306,6 +306,9 @@ ORDER_OPS = frozenset({"lt", "le", "gt", "ge"})
 DUAL = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
 #: ``>``/``≥`` read as ``<``/``≤`` with the operands swapped.
 FLIPPED = {"gt": "lt", "ge": "le"}
+#: The relation whose atom on the same operands is the other's negation (a linear order:
+#: ``¬(a < b)`` is ``a ≥ b``).
+NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le"}
 #: The order relation of the same direction with the other strictness: ``<`` ↔ ``≤``.
 STRICTNESS = {"lt": "le", "le": "lt", "gt": "ge", "ge": "gt"}
 #: Operations whose arguments commute (``and``/``or`` are n-ary: any order).

@@ -45,6 +45,7 @@ from provers.ir import (
     COMPLEX,
     INT,
     NAT,
+    NEGATED,
     RAT,
     REAL,
     TRUE,
@@ -1451,10 +1452,6 @@ def _probe(t: Quant, want: bool, env: Env) -> Any:
     raise Undecided(f"{'∃' if want else '∀'} over an unbounded domain ({names}{fewer})")
 
 
-#: The negation of each order / equality atom.
-_NEGATED_ATOM = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
-
-
 def _negated_conjuncts(body: Term) -> list[Term] | None:
     """The conjuncts of ``¬body`` with the negation pushed onto atoms (``¬(A → B)`` is ``A ∧
     ¬B``, ``¬(A ∨ B)`` is ``¬A ∧ ¬B``), or None when some part does not negate that way."""
@@ -1471,8 +1468,8 @@ def _negated_conjuncts(body: Term) -> list[Term] | None:
         return out
     if isinstance(body, App) and body.op == "not":
         return conjuncts(body.args[0])
-    if isinstance(body, App) and body.op in _NEGATED_ATOM and len(body.args) == 2:
-        return [app(_NEGATED_ATOM[body.op], *body.args)]
+    if isinstance(body, App) and body.op in NEGATED and len(body.args) == 2:
+        return [app(NEGATED[body.op], *body.args)]
     return None
 
 
@@ -2224,7 +2221,7 @@ def _setbuilder(t: SetBuilder, env: Env) -> Any:
             return frozenset()
         if r is True and exact:  # ``{n | n. h0 ∧ h1}`` with h0, h1 hypothesis names (free truth values)
             return _setbuilder(SetBuilder(v, and_(*(g for g in parts if v in free_vars(g)))), env)
-    dom = bound_domain(v, conjuncts(t.body), frozenset(), _exact_value(env), _enclosure_bounds(env))
+    dom = bound_domain(v, parts, frozenset(), _exact_value(env), _enclosure_bounds(env))
     if dom is None and (interval := integer_interval(v, t.body, _exact_value(env))) is not None:
         return interval
     if dom is None and (periodic := _periodic_set(v, t.body, env)) is not None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from provers.ir import (
     FALSE,
+    NEGATED,
     TRUE,
     App,
     Num,
@@ -51,7 +52,6 @@ MAX_CONSTRAINTS = 400
 #: ``≠`` literals of one disjunct split into ``<`` or ``>`` (2ⁿ systems).
 MAX_DISEQUALITIES = 6
 
-_NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
 _NUMBERS = (NAT, INT, RAT, REAL)
 #: Comparisons of a term with itself: every term denotes one value, so their truth is fixed.
 _REFLEXIVE = {"eq": True, "le": True, "ge": True, "ne": False, "lt": False, "gt": False}
@@ -94,7 +94,7 @@ def _may_apply(t: Quant, want: bool) -> bool:
     if any(isinstance(a, App) and a.op == ("eq" if positive else "ne") for a, positive in atoms):
         return True
     return len(t.vars) > 1 and all(v.sort in (RAT, REAL) for v in t.vars) and all(
-        isinstance(a, App) and a.op in _NEGATED and len(a.args) == 2 and a.args[0].sort in (RAT, REAL)
+        isinstance(a, App) and a.op in NEGATED and len(a.args) == 2 and a.args[0].sort in (RAT, REAL)
         for a, _ in atoms)
 
 
@@ -195,9 +195,9 @@ def _nnf(t: Term, positive: bool) -> Term:
             same = app("and", _nnf(a, True), _nnf(b, positive))
             other = app("and", _nnf(a, False), _nnf(b, not positive))
             return app("or", same, other)
-        if t.op in _NEGATED and not positive and len(t.args) == 2 \
+        if t.op in NEGATED and not positive and len(t.args) == 2 \
                 and (t.op in ("eq", "ne") or t.args[0].sort in ORDERED):
-            return app(_NEGATED[t.op], *t.args)  # a linear order: ¬(a < b) is a ≥ b
+            return app(NEGATED[t.op], *t.args)  # a linear order: ¬(a < b) is a ≥ b
     return t if positive else app("not", t)
 
 
@@ -235,7 +235,7 @@ Constraint = tuple[Linear, str]
 
 
 def _constraint(lit: Term, binders: list[Var], value_of: ValueOf) -> Constraint | None:
-    if not (isinstance(lit, App) and lit.op in _NEGATED and len(lit.args) == 2
+    if not (isinstance(lit, App) and lit.op in NEGATED and len(lit.args) == 2
             and lit.args[0].sort in (RAT, REAL)):
         return None
     a, b = (_linear(s, binders, value_of) for s in lit.args)
