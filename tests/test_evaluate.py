@@ -9,6 +9,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from ir_vocab import N, R, Z, i, j, m, n, x, y  # noqa: E402
 
+import provers
 from provers.ir import (
     BOOL,
     COMPLEX,
@@ -46,6 +47,7 @@ from provers.semantics import (
     sample_assignments,
     truth,
 )
+from provers.semantics.values import PredSet
 
 
 @pytest.mark.parametrize(
@@ -1601,3 +1603,52 @@ def test_a_set_builder_conjunct_without_its_variable_is_decided_first():
     n = Var("n", NAT)
     bounded = SetBuilder(n, app("and", p, app("lt", n, num(3, NAT))))
     assert evaluate(bounded, {"p": True}) == frozenset({0, 1, 2})
+
+
+def _rank_and_consistent(rows: list[list[int]]) -> tuple[int, bool]:
+    """Rank of the coefficient matrix of ``rows`` (each ``[c₁, …, cₙ, s]`` for Σcᵢxᵢ = s) and
+    whether the system has a solution, by Gaussian elimination over ℚ."""
+    m = [[Fraction(v) for v in r] for r in rows]
+    n, rank = len(m[0]) - 1, 0
+    for col in range(n):
+        pivot = next((r for r in range(rank, len(m)) if m[r][col] != 0), None)
+        if pivot is None:
+            continue
+        m[rank], m[pivot] = m[pivot], m[rank]
+        for r in range(len(m)):
+            if r != rank and m[r][col] != 0:
+                f = m[r][col] / m[rank][col]
+                m[r] = [a - f * b for a, b in zip(m[r], m[rank], strict=True)]
+        rank += 1
+    return rank, all(any(v != 0 for v in r[:-1]) or r[-1] == 0 for r in m)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(-2, 2), min_size=4, max_size=4), min_size=1, max_size=3))
+def test_a_set_of_real_triples_cut_by_linear_equations_is_infinite_only_when_it_is(rows):
+    """The components the equations determine are eliminated (``domains.eliminate_components``):
+    what is said infinite must be a consistent system of rank below 3."""
+    names = ("a", "b", "c")
+    eqs = " \\<and> ".join(" + ".join(f"({c}) * {v}" for c, v in zip(r[:3], names, strict=True)) + f" = ({r[3]}::real)"
+                           for r in rows)
+    body = parse_isabelle(f'theorem shows "S = {{(a, b, c). {eqs}}}"').conclusion.args[1]
+    value = evaluate(body, {})
+    rank, consistent = _rank_and_consistent(rows)
+    if isinstance(value, PredSet) and value.infinite:
+        assert consistent and rank < 3, (rows, rank, consistent)
+
+
+def test_a_sum_over_a_plane_of_real_quadruples_is_zero_in_isabelle():
+    """``counting_and_probability/problem_964`` #1: ``∑`` over ``{(r₁, w₁, r₂, w₂). r₁ + w₁ = 3 ∧
+    r₂ + w₂ = 3}`` (an infinite set of reals) is 0, so its probability is 0, not 1/2."""
+    plane = "{(r1, w1, r2, w2). r1 + w1 = 3 \\<and> r2 + w2 = (3::real)}"
+    total = parse_isabelle(f'theorem shows "(\\<Sum>(r1, w1, r2, w2) \\<in> {plane}. 1) = (0::real)"').conclusion
+    assert evaluate(total, {}) is True
+    point = parse_isabelle('theorem shows "S = {(a, b). a + b = (3::real) \\<and> a - b = 1}"').conclusion.args[1]
+    value = evaluate(point, {})  # one point, (2, 1): never said infinite
+    assert not (isinstance(value, PredSet) and value.infinite)
+    v = provers.check_equivalence(
+        f'theorem fixes P :: real assumes h0 : "P = (\\<Sum>(r1, w1, r2, w2) \\<in> {plane}. 1) / 36" shows "P = 1 / 2"',
+        'theorem fixes p :: real assumes h0 : "p = (3/6) * (3/6) + (3/6) * (3/6)" shows "p = 1/2"',
+        relation="symbolic", language="isabelle")
+    assert v.status == "inequivalent", v.reason

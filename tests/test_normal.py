@@ -4,24 +4,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 import provers
-from provers.engine.normal import normalize, simplify_logic
+from provers.engine.normal import known_extremum, normalize, simplify_logic
 from provers.ir import (
     BOOL,
     FALSE,
     INT,
     NAT,
+    RAT,
     REAL,
     TYPE,
     Hypothesis,
+    Lam,
     Num,
     OpaqueSort,
     Quant,
+    SetSort,
     Statement,
     Uninterpreted,
     Var,
     VarBinder,
     and_,
     app,
+    app_sorted,
     implies,
     not_,
     num,
@@ -200,3 +204,54 @@ def test_a_remainder_by_itself_decides_a_set_of_the_real_data():
     ``+``) is the card of the empty set: it was "not a known finite set"."""
     s = provers.parse('theorem fixes n :: int shows "card {n. 60 + n mod n = 0} = 0"', "isabelle")
     assert evaluate(normalize(s).conclusion, {}) is True
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(hst.lists(hst.fractions(min_value=-20, max_value=20, max_denominator=7), min_size=1, max_size=5),
+       hst.sampled_from(["Min", "Max"]))
+def test_the_extremum_of_a_literal_set_is_the_one_the_evaluator_computes(values, symbol):
+    literal = app_sorted("set_of", SetSort(RAT), *[num(v, RAT) for v in values])
+    written = Uninterpreted(symbol, (literal,), RAT)
+    read = known_extremum(written)
+    assert read is not None and not isinstance(read, Uninterpreted)
+    assert evaluate(read, {}) == evaluate(written, {}) == (min if symbol == "Min" else max)(values)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hst.fractions(min_value=-20, max_value=20, max_denominator=7),
+       hst.sampled_from([("LEAST", "ge", 0), ("LEAST", "le", 1), ("GREATEST", "le", 0), ("GREATEST", "ge", 1),
+                         ("LEAST", "eq", 0), ("GREATEST", "eq", 1)]))
+def test_least_and_greatest_of_a_closed_ray_are_its_end_as_the_evaluator_computes(value, case):
+    symbol, op, position = case
+    v = Var("v", REAL)
+    args = [num(value, REAL)] * 2
+    args[position] = v
+    written = Uninterpreted(symbol, (Lam((v,), app(op, *args)),), REAL)
+    read = known_extremum(written)
+    assert read == num(value, REAL)
+    assert evaluate(written, {}) == value
+
+
+def test_an_open_ray_or_the_wrong_end_has_no_extremum_to_read():
+    v = Var("v", REAL)
+    for symbol, body in (("LEAST", app("gt", v, num(2, REAL))),  # (2, ∞) has no least element
+                         ("GREATEST", app("ge", v, num(2, REAL))),  # [2, ∞) has no greatest
+                         ("LEAST", app("le", v, num(2, REAL)))):
+        assert known_extremum(Uninterpreted(symbol, (Lam((v,), body),), REAL)) is None
+
+
+def test_min_of_a_singleton_and_least_of_its_equation_are_the_value_itself():
+    """``intermediate_algebra/problem_1838``: ``Min {E} = c``, ``Least (λx. E = x) = c`` and
+    ``E = c`` say the same; ``problem_363``: ``2 = (LEAST x. x ≥ E)`` is ``E = 2``."""
+    head = 'theorem fixes a b :: real assumes h0 : "a > 0" and h1 : "b > 0" shows '
+    e = "(1 + a) * (1 + b) * (1 / a + 1 / b)"
+    spellings = [f'"Min {{ {e} }} = 16"', f'"Least (\\<lambda>x. {e} = x) = 16"', f'"{e} = 16"']
+    for other in spellings[:2]:
+        v = provers.check_equivalence(head + other, head + spellings[2], relation="symbolic", language="isabelle")
+        assert v.status == "equivalent", (other, v.reason)
+    least = head + f'"2 = (LEAST x. x \\<ge> {e})"'
+    assert provers.check_equivalence(least, head + f'"{e} = 2"', relation="symbolic",
+                                     language="isabelle").status == "equivalent"
+    wrong = provers.check_equivalence(least, head + f'"{e} = 3"', relation="symbolic", language="isabelle")
+    assert wrong.status == "inequivalent"

@@ -42,6 +42,8 @@ from provers.ir import (
     INT,
     NAT,
     ORDER_OPS,
+    RAT,
+    REAL,
     TRUE,
     App,
     BigOp,
@@ -333,12 +335,15 @@ def monoid_square(s: Uninterpreted) -> Term | None:
 
 
 def folded(t: Term) -> Term:
-    """``t`` with its closed numeral arithmetic folded (``semantics.folding``) and Isabelle's
-    complex ``z powr n`` at a folded natural ``n`` read as ``z ^ n`` (``complex_power``)."""
+    """``t`` with its closed numeral arithmetic folded (``semantics.folding``), Isabelle's
+    complex ``z powr n`` at a folded natural ``n`` read as ``z ^ n`` (``complex_power``) and
+    its extrema of a set that names its extreme element as that element (``known_extremum``)."""
     def rw(s: Term) -> Term | None:  # one bottom-up pass: a power's exponent is folded first
         if isinstance(s, App) and s.op in FOLDED_OPS:
             return folded_numerals(s)
-        return (complex_power(s) or opaque_numerals(s)) if isinstance(s, Uninterpreted) else None
+        if not isinstance(s, Uninterpreted):
+            return None
+        return complex_power(s) or opaque_numerals(s) or known_extremum(s)
 
     return map_term(t, rw)
 
@@ -389,6 +394,43 @@ def complex_power(s: Uninterpreted) -> Term | None:
     if not (isinstance(e, Num) and isinstance(e.value, int) and e.value >= 1) or z.sort != COMPLEX:
         return None
     return app("pow", z, Num(e.value, NAT))
+
+
+#: Isabelle's extrema of a finite set (``Lattices_Big``) by the binary operation they fold.
+_SET_EXTREMA = {"Min": "min", "Max": "max"}
+#: ``LEAST`` / ``GREATEST``: the relation ``x ⋈ e`` whose solutions have e as their extreme
+#: element (``LEAST x. e ≤ x`` is e; ``x = e`` is one for either).
+_BOUND_OF_EXTREMUM = {"LEAST": {"ge": 0, "le": 1, "eq": None}, "GREATEST": {"le": 0, "ge": 1, "eq": None}}
+_ORDERED = (NAT, INT, RAT, REAL)
+
+
+def known_extremum(s: Uninterpreted) -> Term | None:
+    """Isabelle's ``Min {a, b, c}`` as ``min a (min b c)`` (``Min_insert``, ``Min_singleton``:
+    a literal set is finite and nonempty), ``Max`` likewise, and ``LEAST x. e ≤ x`` /
+    ``LEAST x. x = e`` (x not in e) as ``e``, ``GREATEST x. x ≤ e`` too (``Least_equality``:
+    e is a solution below every solution). Why: the solvers read these constants as unknown
+    functions, so ``Min {E} = c``, ``Least (λx. E = x) = c`` and ``E = c`` stayed apart
+    (``intermediate_algebra/problem_1838``), as did ``2 = (LEAST x. x ≥ E)`` and ``E = 2``
+    (``intermediate_algebra/problem_363``). Only on ℕ, ℤ, ℚ, ℝ (linear orders)."""
+    if s.sort not in _ORDERED or len(s.args) != 1:
+        return None
+    (arg,) = s.args
+    if s.symbol in _SET_EXTREMA and isinstance(arg, App) and arg.op == "set_of" and arg.args \
+            and all(a.sort == s.sort for a in arg.args):
+        return functools.reduce(lambda acc, a: app(_SET_EXTREMA[s.symbol], a, acc), reversed(arg.args[:-1]),
+                                arg.args[-1])
+    sides = _BOUND_OF_EXTREMUM.get(s.symbol)
+    if sides is None or not (isinstance(arg, Lam) and len(arg.vars) == 1) or arg.vars[0].sort != s.sort:
+        return None
+    x, body = arg.vars[0], arg.body
+    if not (isinstance(body, App) and body.op in sides and len(body.args) == 2):
+        return None
+    where = sides[body.op]
+    for i in ((0, 1) if where is None else (where,)):  # the position x takes
+        e = body.args[1 - i]
+        if body.args[i] == x and x not in free_vars(e) and e.sort == x.sort:
+            return e
+    return None
 
 
 def _operand_key(t: Term) -> tuple[str, str]:

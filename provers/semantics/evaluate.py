@@ -101,6 +101,7 @@ from provers.semantics.domains import (
     bound_domain,
     dense_interval_infinite,
     disjuncts,
+    eliminate_components,
     guards,
     image_lower_bound,
     instance_solution,
@@ -2287,6 +2288,9 @@ def _infinite_slice(t: SetBuilder, env: Env) -> bool:
     components, phi = split
     if t.var in free_vars(phi):
         return False  # still read as a whole tuple somewhere
+    components, phi = eliminate_components(components, phi)
+    if phi == TRUE and components:
+        return True  # a component left free: a copy of ℕ, ℤ, ℚ or ℝ
     tops = conjuncts(phi)
     for free in components:
         if any(pins_finitely(free, g) for g in tops):
