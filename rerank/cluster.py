@@ -7,7 +7,8 @@ time (the same code serves one-shot calls and generation loops) and, for each ne
 2. joins at once the class of an earlier candidate with its canonical key (the same
    statement up to renaming); else compares it only with class *representatives* (a
    union-find holds the classes, so a pair that is already connected is never checked),
-   largest class first, and stops at the first class it provably joins;
+   those with its fingerprint, then its signature, first, each tier largest class first,
+   and stops at the first class it provably joins;
 3. skips, without a solver, every representative that the engine's own screen separates
    (``Profile.separation``: structural *signature* or diagonal *fingerprint*; the engine
    answers ``inequivalent`` on every such pair, so the clusterer's cheap screens are never
@@ -373,7 +374,7 @@ class Clusterer:
             return i
         if self._join_twin(c):
             return i
-        for root in self._roots_by_size(exclude=i):
+        for root in self._roots_in_order(c, exclude=i):
             rep = self.candidates[self._representative(root)]
             if not rep.parsed:
                 self.stats.unparsed_skips += 1
@@ -543,6 +544,24 @@ class Clusterer:
         """Class roots, largest class first, ties by lowest member."""
         roots = [r for r in self._members if r != exclude]
         return sorted(roots, key=lambda r: (-len(self._members[r]), self._members[r][0]))
+
+    def _roots_in_order(self, c: Candidate, exclude: int) -> list[int]:
+        """The classes ``c`` is compared with: those whose representative has ``c``'s exact
+        fingerprint first (same truth values at every diagonal point and the same answers),
+        then those with its signature (same quantifier blocks and sorts), each tier largest
+        class first. Why: ``c`` joins the first class it is proved equivalent to, so every
+        check before that one is spent on a class it does not join — 61 of stage 1's 1,067
+        inconclusive checks were (v145); on those 31 problems this order leaves 215 of 239
+        inconclusive checks and 431 of 461 solver calls, with the same classes."""
+        roots = self._roots_by_size(exclude)
+        fp, sig = c.fingerprint, c.signature
+
+        def likeness(r: int) -> tuple[bool, bool]:
+            rep = self.candidates[self._representative(r)]
+            return (not (fp is not None and fp.diagonal is not None and rep.fingerprint == fp),
+                    not (sig is not None and rep.signature == sig))
+
+        return sorted(roots, key=likeness)  # stable: by size within each tier
 
     def _representative(self, root: int) -> int:
         """The lowest-index member of ``root``'s class (a parsed one if any)."""

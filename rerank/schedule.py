@@ -202,7 +202,7 @@ class AnytimeClusterer(Clusterer):
                 continue
             if self._join_twin(c):
                 continue
-            for root in self._roots_by_size(exclude=i):
+            for root in self._roots_in_order(c, exclude=i):
                 rep = self.candidates[self._representative(root)]
                 if not rep.parsed:
                     self.stats.unparsed_skips += 1

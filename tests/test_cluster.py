@@ -7,6 +7,7 @@ real engine is needed the test says so.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -114,6 +115,19 @@ def test_clusters_recover_the_true_partition_checking_only_representatives(truth
         assert any(g[0] == rep for g in classes_then)
         # ... and the new one was not connected to it yet
         assert not any(rep in g and new in g for g in classes_then)
+
+
+def test_a_new_candidate_meets_the_class_with_its_fingerprint_before_a_larger_one():
+    """It joins the first class it is proved equivalent to: a check against a larger class
+    it does not join would be spent for nothing (and, with the real engine, often end
+    inconclusive)."""
+    oracle = RecordingOracle([0, 0, 1, 1])
+    c = Clusterer("sae", checker=oracle, check_vacuous=False)
+    for i, (a, b) in enumerate(((0, 5), (1, 6), (0, 3))):  # x = 5 twice, then x = 3
+        c.add(replace(lin("x", a, b), name=i))
+    new = c._prepare(3, replace(lin("x", 2, 5), name=3))  # x + 2 = 5: x = 3, the smaller class's fingerprint
+    assert [c.class_of(r) for r in c._roots_by_size(exclude=3)] == [[0, 1], [2]]
+    assert [c.class_of(r) for r in c._roots_in_order(new, exclude=3)] == [[2], [0, 1]]
 
 
 def test_inconclusive_keeps_candidates_apart():
