@@ -165,7 +165,7 @@ def _alarm(signum: int, frame: Any) -> None:
 
 
 def _init_worker(timeout: float, relation: str, budget: float = 0.0,
-                 language: str = "isabelle", naive: bool = True) -> None:
+                 language: str = "isabelle", naive: bool = True, compare_ill_formed: bool = True) -> None:
     if budget > 0 and hasattr(signal, "SIGALRM"):
         signal.signal(signal.SIGALRM, _alarm)
     try:
@@ -184,7 +184,7 @@ def _init_worker(timeout: float, relation: str, budget: float = 0.0,
     _WORKER["reranker"] = Reranker(language=language, relation=relation, timeout=timeout,
                                    informalizer="given", embedder=emb,
                                    problem_timeout=ENGINE_SHARE * budget if budget > 0 else None,
-                                   **PAPER_SELECTION)
+                                   compare_ill_formed=compare_ill_formed, **PAPER_SELECTION)
     _WORKER["timeout"] = timeout
     _WORKER["budget"] = budget
     _WORKER["language"] = language
@@ -329,11 +329,14 @@ def run_clustering(
     budget: float = 0.0,
     language: str = "isabelle",
     naive: bool = True,
+    compare_ill_formed: bool = True,
 ) -> dict[str, dict[str, Any]]:
     """Stage 1 over every problem not yet in ``cache_path``; returns id -> record.
 
     ``language``: the candidates' frontend; ``naive``: also try to prove every candidate
     outright (the "naive" baseline; one prover call per candidate, skipped when False).
+    ``compare_ill_formed``: the ``Reranker`` option (False: candidates Isabelle rejects are
+    compared with nothing).
 
     ``budget`` > 0: wall-clock seconds per problem (a problem over it is an error record;
     its candidates then rank in sample order for every method)."""
@@ -358,7 +361,7 @@ def run_clustering(
             if bar is not None:
                 bar.update(1)
 
-        args = (timeout, relation, budget, language, naive)
+        args = (timeout, relation, budget, language, naive, compare_ill_formed)
         if workers <= 1:
             _init_worker(*args)
             for p in todo:
@@ -840,6 +843,7 @@ def build(
     bootstrap: int = 2000,
     cached_only: bool = False,
     budget: float = 0.0,
+    compare_ill_formed: bool = True,
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """Both stages: (tables, diagnostics, per-problem cache entries in input order).
 
@@ -852,7 +856,8 @@ def build(
         if not problems:
             raise DataError(f"{cache}: no cached problem of {data}")
     else:
-        done = run_clustering(problems, cache, timeout, relation, workers, progress, budget)
+        done = run_clustering(problems, cache, timeout, relation, workers, progress, budget,
+                              compare_ill_formed=compare_ill_formed)
     entries = [done[p["id"]] for p in problems]
     records = {p["id"]: p for p in problems}
     res = compute_tables(entries, records, bootstrap=bootstrap)
@@ -887,6 +892,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--problem-budget", type=float, default=0.0,
                     help="wall-clock seconds per problem (0 = none); over it: an error record")
+    ap.add_argument("--skip-ill-formed", action="store_true",
+                    help="compare no candidate Isabelle's checker rejects (Reranker(compare_ill_formed=False))")
     ap.add_argument("--cached-only", action="store_true",
                     help="no clustering: tables over the problems already in the cache")
     args = ap.parse_args(argv)
@@ -894,7 +901,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cache = Path(args.cache) if args.cache else None
     res, diag, _ = build(args.data, cache, args.timeout, args.relation, args.workers,
                          args.limit, not args.no_progress, args.bootstrap, args.cached_only,
-                         args.problem_budget)
+                         args.problem_budget, compare_ill_formed=not args.skip_ill_formed)
     out = Path(args.out)
     plots(res, out / "img")
     cmd = "python experiments/paper_tables.py " + " ".join(

@@ -83,6 +83,11 @@ class Reranker:
     imports: (Isabelle) theories beyond ``Complex_Main`` the candidates are checked with
         (``("HOL-Analysis.Analysis",)``): text they make valid (``real^2``, ``dist`` on pairs)
         is not flagged ``ill_formed`` nor demoted.
+    compare_ill_formed: compare candidates the prover's own checker rejects (default). False
+        leaves them apart like unparsed ones (a singleton class each, flagged, no engine work):
+        for callers that count only well-formed candidates correct (the ``label+syntax`` rule,
+        training-data filters); on ``isabelle_math_400`` it removes the 236 inconclusive
+        checks that involve one (docs/benchmarks.md, stop 65).
     timeout: seconds of the longest solver call: the obligations of a check get 0.15 ×
         timeout (``provers.engine.verdict.QUICK``: measured, solvers that answer do so early),
         a candidate's vacuity test 0.3 × timeout (``rerank.cluster.VACUITY_SHARE``); a whole
@@ -168,6 +173,7 @@ class Reranker:
         problem_timeout: float | None = None,
         budget: float | None = None,
         imports: tuple[str, ...] = (),
+        compare_ill_formed: bool = True,
     ) -> None:
         self.n = n
         self.rule = rule
@@ -197,6 +203,7 @@ class Reranker:
         self.problem_timeout = problem_timeout
         self.budget = budget
         self.imports = imports
+        self.compare_ill_formed = compare_ill_formed
         self._validate()
         self._cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self._informalizer_obj: Any = None
@@ -398,6 +405,7 @@ class RerankSession:
             cache=reranker.cache_ if cache is None else cache,
             problem_timeout=reranker.problem_timeout,
             imports=reranker.imports,
+            compare_ill_formed=reranker.compare_ill_formed,
             **anytime,
         )
         self.priors: list[float | None] = []

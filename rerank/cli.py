@@ -85,6 +85,11 @@ IMPORTS_OPT = typer.Option(
     help="Isabelle: a theory beyond Complex_Main the candidates are checked with (e.g. HOL-Analysis.Analysis); "
          "what it provides is not flagged ill-formed. Repeatable.",
 )
+SKIP_ILL_OPT = typer.Option(
+    False, "--skip-ill-formed/--compare-ill-formed",
+    help="Compare no candidate the prover's own checker rejects (a class of its own, flagged, no engine work); "
+         "by default its meaning still counts for its class.",
+)
 MAX_SECONDS = 7 * 24 * 3600.0  # a week: rejects inf (NaN fails the minimum)
 TIMEOUT_OPT = typer.Option(
     5.0, min=0.01, max=MAX_SECONDS,
@@ -152,13 +157,14 @@ def _params(
     language: Language, timeout: float, informalizer: InformalizerName, model: str,
     problem_timeout: float | None = None, prior_weight: float = 0.0, budget: float | None = None,
     precision: Precision = Precision("float32"), imports: list[str] | None = None,
+    skip_ill_formed: bool = False,
 ) -> dict[str, Any]:
     return {
         "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
         "relation": relation.value, "language": language.value, "timeout": timeout,
         "informalizer": informalizer.value, "embedder": model, "problem_timeout": problem_timeout,
         "prior_weight": prior_weight, "budget": budget, "embed_precision": precision.value,
-        "imports": tuple(imports or ()),
+        "imports": tuple(imports or ()), "compare_ill_formed": not skip_ill_formed,
     }
 
 
@@ -283,7 +289,7 @@ def select(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
-    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT,
+    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT, skip_ill_formed: bool = SKIP_ILL_OPT,
     as_json: bool = typer.Option(False, "--json/--no-json", help="Print the full ranking as JSON instead of a table."),
     progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
@@ -295,7 +301,7 @@ def select(
     from rerank.batch import record_prior
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight, budget, precision, imports)
+                     problem_timeout, prior_weight, budget, precision, imports, skip_ill_formed)
     _check_model(model, informalizer, precision)
     session = Reranker(**params).start(rec["informal"])
     infs = rec.get("informalizations") or [None] * len(rec["candidates"])
@@ -329,7 +335,7 @@ def batch(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
-    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT,
+    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT, skip_ill_formed: bool = SKIP_ILL_OPT,
     workers: int = typer.Option(1, min=1, help="Local worker processes."),
     scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
     retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
@@ -343,7 +349,7 @@ def batch(
     from rerank.batch import CorruptOutputWarning, check_paths, run_batch
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight, budget, precision, imports)
+                     problem_timeout, prior_weight, budget, precision, imports, skip_ill_formed)
     try:
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:
@@ -512,7 +518,7 @@ def filter_(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, imports: list[str] = IMPORTS_OPT,
-    progress: bool | None = PROGRESS_AUTO_OPT,
+    skip_ill_formed: bool = SKIP_ILL_OPT, progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
     """Training-data filter: keep (informal, formal) pairs that are consistent."""
     from rerank.batch import check_paths, filter_file
@@ -522,7 +528,7 @@ def filter_(
     except (FileNotFoundError, ValueError) as e:
         _fail(str(e))
     params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model, problem_timeout,
-                     precision=precision, imports=imports)
+                     precision=precision, imports=imports, skip_ill_formed=skip_ill_formed)
     _check_model(model, informalizer, precision)
     show = sys.stderr.isatty() if progress is None else progress
     s = filter_file(in_path, out_path, params, keep=keep.value, tau=tau, dedup=dedup, progress=show)

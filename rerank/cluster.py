@@ -97,6 +97,8 @@ REFUTE_TRUTH_SHARE = 0.075
 BUDGET_FLAG = "unchecked: problem time budget spent"
 #: prefix of the flags that say why the prover's own checker would reject a parsed candidate
 ILL_FORMED_FLAG = "ill_formed"
+#: Flag of an ill-formed candidate a clusterer with ``compare_ill_formed=False`` leaves apart.
+SET_ASIDE_FLAG = "not compared: the prover's checker rejects it"
 
 #: ``checker(a, b, relation, timeout) -> verdict`` with ``.status`` in
 #: equivalent / inequivalent / inconclusive (``provers.check_equivalence`` by default).
@@ -159,10 +161,17 @@ class Candidate:
     vacuous: bool | None = None
     holds: bool | None = None
     flags: list[str] = field(default_factory=list)
+    #: why it is compared with nothing although it parsed ("" when it is compared)
+    set_aside: str = ""
 
     @property
     def parsed(self) -> bool:
         return self.statement is not None
+
+    @property
+    def compared(self) -> bool:
+        """Parsed and not set aside: what enters the checks and the per-candidate tests."""
+        return self.statement is not None and not self.set_aside
 
     @property
     def ill_formed(self) -> bool:
@@ -187,6 +196,7 @@ class ClusterStats:
     ``vacuity_checks``/``vacuity_solver_calls``: the separate per-candidate vacuity test.
     ``budget_skips``: pairs left unchecked because the problem's time budget was spent.
     ``truth_skips``: pairs of a proved and a refuted statement (``check_truth``).
+    ``set_aside_skips``: pairs with an ill-formed candidate left apart (``compare_ill_formed``).
     The other counters are pairs settled without the engine.
     """
 
@@ -200,6 +210,7 @@ class ClusterStats:
     fingerprint_skips: int = 0
     truth_skips: int = 0
     unparsed_skips: int = 0
+    set_aside_skips: int = 0
     equivalent: int = 0
     inequivalent: int = 0
     inconclusive: int = 0
@@ -310,8 +321,14 @@ class Clusterer:
         backend: Any = None,
         problem_timeout: float | None = None,
         imports: tuple[str, ...] = (),
+        compare_ill_formed: bool = True,
     ) -> None:
-        """``imports`` (Isabelle): theories beyond ``Complex_Main`` the candidates are checked
+        """``compare_ill_formed=False``: a candidate the prover's own checker rejects
+        (``Statement.checker_errors``) is compared with nothing, like one that does not parse —
+        a singleton class, flagged ``SET_ASIDE_FLAG``, without vacuity or truth test. Where
+        only well-formed candidates can be correct (training-data filters, the ``label+syntax``
+        rule) its comparisons are time spent on a pick that is demoted anyway.
+        ``imports`` (Isabelle): theories beyond ``Complex_Main`` the candidates are checked
         with (``"HOL-Analysis.Analysis"``), so text they make valid is not flagged ill-formed
         (candidates given as ``Statement`` keep the checker errors they were parsed with).
         ``backend``: the prover backend (default: the process-wide SMT portfolio, whose
@@ -335,6 +352,7 @@ class Clusterer:
         self.fingerprints = fingerprints
         self.check_vacuous = check_vacuous
         self.check_truth = check_truth
+        self.compare_ill_formed = compare_ill_formed
         self.cache: MutableMapping[Hashable, str] = {} if cache is None else cache
         self._reasons: dict[Hashable, str] = {}  # why, for pairs this clusterer checked (the cache keeps statuses)
         self.checker = checker
@@ -369,15 +387,15 @@ class Clusterer:
         k = len(self.candidates)
         self.stats.k = k
         self.stats.naive_pairs = k * (k - 1) // 2
-        if not c.parsed:
-            self.stats.unparsed_skips += i  # pairs with every earlier candidate
+        if not c.compared:
+            self._skipped(c, i)  # pairs with every earlier candidate
             return i
         if self._join_twin(c):
             return i
         for root in self._roots_in_order(c, exclude=i):
             rep = self.candidates[self._representative(root)]
-            if not rep.parsed:
-                self.stats.unparsed_skips += 1
+            if not rep.compared:
+                self._skipped(rep, 1)
                 continue
             identical = rep.key is not None and rep.key == c.key  # merges without the engine
             if deadline is not None and deadline.expired() and not identical:
@@ -389,6 +407,13 @@ class Clusterer:
                 self._merge(root, i)
                 break
         return i
+
+    def _skipped(self, c: Candidate, pairs: int) -> None:
+        """Count ``pairs`` left unchecked because ``c`` is not compared."""
+        if c.parsed:
+            self.stats.set_aside_skips += pairs
+        else:
+            self.stats.unparsed_skips += pairs
 
     def extend(self, candidates: list[str | Statement]) -> list[int]:
         return [self.add(c) for c in candidates]
@@ -427,6 +452,10 @@ class Clusterer:
         if c.statement is None:
             return c
         c.flags.extend(f"{ILL_FORMED_FLAG}: {e}" for e in c.statement.checker_errors)
+        if c.statement.checker_errors and not self.compare_ill_formed:
+            c.set_aside = SET_ASIDE_FLAG
+            c.flags.append(SET_ASIDE_FLAG)
+            return c  # no profile, no test: compared with nothing
         if c.key is None:
             # the fingerprint is bounded by the evaluator's step budget and the problem's
             # deadline, not by a wall-clock of its own: classes must not depend on the load

@@ -157,11 +157,11 @@ class AnytimeClusterer(Clusterer):
         by_key: dict[str, int] = {}
         for c in cands:
             uf.add()
-            if c.parsed and c.key is not None:
+            if c.compared and c.key is not None:
                 uf.union(by_key.setdefault(c.key, c.index), c.index)
         tried: set[tuple[int, int]] = set()
         while not self._expired():
-            groups = [g for g in uf.groups() if cands[g[0]].parsed]
+            groups = [g for g in uf.groups() if cands[g[0]].compared]
             size = {g[0]: len(g) for g in groups}
             open_pairs = []
             for a, b in combinations(sorted(size), 2):
@@ -197,15 +197,15 @@ class AnytimeClusterer(Clusterer):
                 c.flags.remove(UNDECIDED_FLAG)
             i = self._uf.add()
             self._members[i] = [i]
-            if not c.parsed:
-                self.stats.unparsed_skips += i
+            if not c.compared:
+                self._skipped(c, i)
                 continue
             if self._join_twin(c):
                 continue
             for root in self._roots_in_order(c, exclude=i):
                 rep = self.candidates[self._representative(root)]
-                if not rep.parsed:
-                    self.stats.unparsed_skips += 1
+                if not rep.compared:
+                    self._skipped(rep, 1)
                     continue
                 free = (rep.key is not None and rep.key == c.key) or separated(rep, c) is not None \
                     or self._cached(rep, c) is not None
@@ -230,7 +230,7 @@ class AnytimeClusterer(Clusterer):
         order = [i for g in sorted(self._members.values(), key=lambda g: (-len(g), g[0])) for i in g]
         for i in order:
             c = self.candidates[i]
-            if i in self._tested or not c.parsed:
+            if i in self._tested or not c.compared:
                 continue
             if self._expired():
                 self.tests_skipped += 1

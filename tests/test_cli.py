@@ -236,3 +236,14 @@ def test_select_with_bfloat16_embeddings():
     assert shared_embedder(precision="bfloat16").precision == "bfloat16"
     r = runner.invoke(app, ["select", "-", "--precision", "float16", *FAST], input=json.dumps(rec))
     assert r.exit_code != 0
+
+
+def test_select_can_leave_ill_formed_candidates_apart():
+    ascii_ = 'theorem fixes x :: real assumes h0 : "x \\<noteq> 1" shows "x + 1 \\<noteq> 2"'
+    raw = 'theorem fixes x :: real assumes h0 : "x ≠ 1" shows "x + 1 ≠ 2"'  # Isabelle rejects raw ≠
+    rec = json.dumps({"informal": INFORMAL, "candidates": [ascii_, raw]})
+    base = ("select", "-", "--json", "--language", "isabelle", "--informalizer", "none", "--timeout", "1")
+    together = json.loads(invoke(*base, input=rec).output)
+    apart = json.loads(invoke(*base, "--skip-ill-formed", input=rec).output)
+    assert together["classes"] == [[0, 1]] and apart["classes"] == [[0], [1]]
+    assert any("not compared" in f for f in apart["flags"][1])

@@ -383,3 +383,36 @@ def test_the_vacuity_test_gets_its_share_of_the_limit_and_is_not_asked_again_by_
     assert c.stats.inconclusive == 1 and "value projections" in c.decisions[-1].reason  # answers were pinned
     vacuity = [t for text, t in backend.asked if re.match(r"\(∀ \(\w+ : Nat → Nat\) \(\w+ : Nat\), ¬\(", text)]
     assert vacuity == [pytest.approx(VACUITY_SHARE)] * 2, backend.asked
+
+
+# --------------------------------------------------------------------------- ill-formed candidates
+
+WELL_FORMED = 'theorem fixes x :: real assumes h0 : "x \\<noteq> 1" shows "x + 1 \\<noteq> 2"'
+RAW_UNICODE = 'theorem fixes x :: real assumes h0 : "x ≠ 1" shows "x + 1 ≠ 2"'  # Isabelle rejects raw ≠
+OTHER = 'theorem fixes x :: real assumes h0 : "x \\<noteq> 1" shows "x + 2 \\<noteq> 4"'  # x ≠ 2: another class
+
+
+@pytest.mark.parametrize("anytime", [False, True])
+def test_an_ill_formed_candidate_is_compared_by_default_and_set_aside_on_request(anytime):
+    """Real engine. The raw-Unicode spelling means what the ASCII one means (their class by
+    default); with ``compare_ill_formed=False`` it is compared with nothing, like a parse
+    error: a singleton, flagged, no decision and no vacuity test involves it."""
+    from rerank.cluster import SET_ASIDE_FLAG
+    from rerank.schedule import AnytimeClusterer
+
+    def run(**kw):
+        make = (lambda **o: AnytimeClusterer(budget=60.0, **o)) if anytime else (lambda **o: Clusterer(**o))
+        c = make(relation="symbolic", language="isabelle", timeout=1.0, **kw)
+        for text in (WELL_FORMED, RAW_UNICODE, OTHER):
+            c.add(text)
+        if anytime:
+            c.resolve()
+        return c
+
+    default = run()
+    assert default.candidates[1].ill_formed and default.classes == [[0, 1], [2]]
+    apart = run(compare_ill_formed=False)
+    assert apart.classes == [[0], [1], [2]]
+    assert SET_ASIDE_FLAG in apart.candidates[1].flags and apart.candidates[1].vacuous is None
+    assert all(1 not in (d.a, d.b) for d in apart.decisions)
+    assert apart.stats.set_aside_skips == 2 and apart.stats.unparsed_skips == 0

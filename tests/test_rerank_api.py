@@ -251,3 +251,15 @@ def test_the_live_ranking_sees_statement_similarity():
     c.extend(cands)
     sim = PoolEvidence.from_clusterer(c).similarity
     assert sim[0, 1] == 1.0 and 0 < sim[0, 2] < 0.7
+
+
+def test_a_reranker_can_leave_ill_formed_candidates_apart():
+    """``compare_ill_formed=False`` reaches the clusterer: the raw-Unicode spelling Isabelle
+    rejects is a class of its own and flagged; by default it joins the ASCII spelling's class."""
+    ascii_ = 'theorem fixes x :: real assumes h0 : "x \\<noteq> 1" shows "x + 1 \\<noteq> 2"'
+    raw = 'theorem fixes x :: real assumes h0 : "x ≠ 1" shows "x + 1 ≠ 2"'
+    kw = dict(relation="symbolic", language="isabelle", informalizer="none", timeout=1.0)
+    together = Reranker(**kw).rerank(INFORMAL, [ascii_, raw])
+    apart = Reranker(**kw, compare_ill_formed=False).rerank(INFORMAL, [ascii_, raw])
+    assert together.classes == [[0, 1]] and apart.classes == [[0], [1]]
+    assert any("not compared" in f for f in apart.flags[1])
