@@ -9,6 +9,7 @@ from fractions import Fraction
 from unittest.mock import patch
 
 import pytest
+from exact import rank
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from oracles import AbstainingBackend
@@ -528,23 +529,6 @@ def test_wrong_pinned_value_is_refuted_by_the_uniqueness_obligation(monkeypatch)
 BACKENDS = {"z3": Z3Backend(use_cache=False), "cvc5": Cvc5Backend(use_cache=False)}
 
 
-def _rank(rows: list[list[Fraction]]) -> int:
-    m = [r[:] for r in rows]
-    rank, col, n = 0, 0, len(m[0]) if m else 0
-    while rank < len(m) and col < n:
-        piv = next((i for i in range(rank, len(m)) if m[i][col] != 0), None)
-        if piv is None:
-            col += 1
-            continue
-        m[rank], m[piv] = m[piv], m[rank]
-        for i in range(len(m)):
-            if i != rank and m[i][col] != 0:
-                f = m[i][col] / m[rank][col]
-                m[i] = [a - f * b for a, b in zip(m[i], m[rank], strict=True)]
-        rank, col = rank + 1, col + 1
-    return rank
-
-
 def _linear(coeffs: list[int], xs: list[Var], sort) -> object:
     terms = [app("mul", num(c, sort), x) for c, x in zip(coeffs, xs, strict=True) if c != 0]
     acc = terms[0]
@@ -576,7 +560,7 @@ def _system(data, n: int, m: int, sort):
 def test_unique_solution_is_pinned_to_the_exact_value(data, n, sort, solver, points):
     nf, rows, rhs, c, answer = _system(data, n, n, sort)
     rows_f = [[Fraction(a) for a in r] for r in rows]
-    assume(_rank(rows_f) == n)  # singular: pinned only when c lies in the row space
+    assume(rank(rows_f) == n)  # singular: pinned only when c lies in the row space
     pin = pin_answer(nf, prover(BACKENDS[solver], points=points))
     assert pin.status == "pinned", pin
     assert pin.value == answer and type(pin.value) in (int, Fraction)
@@ -591,7 +575,7 @@ def test_unique_solution_is_pinned_to_the_exact_value(data, n, sort, solver, poi
 def test_underdetermined_answer_is_free_with_two_witnesses(data, n, sort, solver, points):
     nf, rows, rhs, c, _ = _system(data, n, n - 1, sort)
     rows_f = [[Fraction(a) for a in r] for r in rows]
-    assume(_rank([*rows_f, [Fraction(a) for a in c]]) > _rank(rows_f))  # else c is determined
+    assume(rank([*rows_f, [Fraction(a) for a in c]]) > rank(rows_f))  # else c is determined
     pin = pin_answer(nf, prover(BACKENDS[solver], points=points))
     assert pin.status == "free", pin
     assert len(pin.witnesses) == 2 and pin.witnesses[0][1] != pin.witnesses[1][1]
@@ -622,7 +606,7 @@ def test_pinned_pairs_equivalent_iff_exact_answers_agree(data, sort, delta):
     """Two systems over different variables with the same stated answer: equivalent exactly
     when their exact solutions give the same value (a perturbed system never is)."""
     nf, rows, rhs, c, answer = _system(data, 2, 2, sort)
-    assume(_rank([[Fraction(a) for a in r] for r in rows]) == 2)
+    assume(rank([[Fraction(a) for a in r] for r in rows]) == 2)
     xs = [v for _, v in nf.prefix]
     stated = app("eq", nf.conclusion.args[0], num(answer, sort))
     a_st = Statement(tuple(VarBinder(x, "explicit") for x in xs)

@@ -5,6 +5,7 @@ import math
 from fractions import Fraction
 
 import pytest
+from exact import rank
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from ir_vocab import N, R, Z, i, j, m, n, x, y  # noqa: E402
@@ -1605,24 +1606,6 @@ def test_a_set_builder_conjunct_without_its_variable_is_decided_first():
     assert evaluate(bounded, {"p": True}) == frozenset({0, 1, 2})
 
 
-def _rank_and_consistent(rows: list[list[int]]) -> tuple[int, bool]:
-    """Rank of the coefficient matrix of ``rows`` (each ``[c₁, …, cₙ, s]`` for Σcᵢxᵢ = s) and
-    whether the system has a solution, by Gaussian elimination over ℚ."""
-    m = [[Fraction(v) for v in r] for r in rows]
-    n, rank = len(m[0]) - 1, 0
-    for col in range(n):
-        pivot = next((r for r in range(rank, len(m)) if m[r][col] != 0), None)
-        if pivot is None:
-            continue
-        m[rank], m[pivot] = m[pivot], m[rank]
-        for r in range(len(m)):
-            if r != rank and m[r][col] != 0:
-                f = m[r][col] / m[rank][col]
-                m[r] = [a - f * b for a, b in zip(m[r], m[rank], strict=True)]
-        rank += 1
-    return rank, all(any(v != 0 for v in r[:-1]) or r[-1] == 0 for r in m)
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.lists(st.integers(-2, 2), min_size=4, max_size=4), min_size=1, max_size=3))
 def test_a_set_of_real_triples_cut_by_linear_equations_is_infinite_only_when_it_is(rows):
@@ -1633,9 +1616,10 @@ def test_a_set_of_real_triples_cut_by_linear_equations_is_infinite_only_when_it_
                            for r in rows)
     body = parse_isabelle(f'theorem shows "S = {{(a, b, c). {eqs}}}"').conclusion.args[1]
     value = evaluate(body, {})
-    rank, consistent = _rank_and_consistent(rows)
+    coefficients = rank([[Fraction(v) for v in r[:3]] for r in rows])
+    consistent = rank([[Fraction(v) for v in r] for r in rows]) == coefficients
     if isinstance(value, PredSet) and value.infinite:
-        assert consistent and rank < 3, (rows, rank, consistent)
+        assert consistent and coefficients < 3, (rows, coefficients, consistent)
 
 
 def test_a_sum_over_a_plane_of_real_quadruples_is_zero_in_isabelle():

@@ -42,8 +42,7 @@ from provers.ir import (
     INT,
     NAT,
     ORDER_OPS,
-    RAT,
-    REAL,
+    ORDERED,
     TRUE,
     App,
     BigOp,
@@ -401,7 +400,6 @@ _SET_EXTREMA = {"Min": "min", "Max": "max"}
 #: ``LEAST`` / ``GREATEST``: the relation ``x ⋈ e`` whose solutions have e as their extreme
 #: element (``LEAST x. e ≤ x`` is e; ``x = e`` is one for either).
 _BOUND_OF_EXTREMUM = {"LEAST": {"ge": 0, "le": 1, "eq": None}, "GREATEST": {"le": 0, "ge": 1, "eq": None}}
-_ORDERED = (NAT, INT, RAT, REAL)
 
 
 def known_extremum(s: Uninterpreted) -> Term | None:
@@ -412,7 +410,7 @@ def known_extremum(s: Uninterpreted) -> Term | None:
     functions, so ``Min {E} = c``, ``Least (λx. E = x) = c`` and ``E = c`` stayed apart
     (``intermediate_algebra/problem_1838``), as did ``2 = (LEAST x. x ≥ E)`` and ``E = 2``
     (``intermediate_algebra/problem_363``). Only on ℕ, ℤ, ℚ, ℝ (linear orders)."""
-    if s.sort not in _ORDERED or len(s.args) != 1:
+    if s.sort not in ORDERED or len(s.args) != 1:
         return None
     (arg,) = s.args
     if s.symbol in _SET_EXTREMA and isinstance(arg, App) and arg.op == "set_of" and arg.args \

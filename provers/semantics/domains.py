@@ -46,6 +46,7 @@ from provers.ir import (
 )
 from provers.semantics.approx import is_rational
 from provers.semantics.closed_forms import PolynomialReader, affine_terms, closed_form
+from provers.semantics.linear import solved_for
 from provers.semantics.pairs import pair, simplify
 from provers.semantics.values import FunTable
 
@@ -164,40 +165,18 @@ def split_tuple(v: Var, t: Term) -> tuple[tuple[Var, ...], Term] | None:
 
 def eliminate_components(components: tuple[Var, ...], phi: Term) -> tuple[tuple[Var, ...], Term]:
     """The components of a tuple set ``{(x₁, …, xₙ). φ}`` that φ does not determine, and φ
-    over them: each conjunct ``c₁·xᵢ + c₀ = 0`` with c₁ a nonzero numeral and xᵢ over ℝ or ℚ
-    gives ``xᵢ = −c₀/c₁``, substituted into the rest and dropped (the set's tuples are in one-to-
-    one correspondence with the solutions of what is left, so one is infinite exactly when the
-    other is). Why: ``{(r₁, w₁, r₂, w₂). r₁ + w₁ = 3 ∧ r₂ + w₂ = 3}`` over ℝ⁴ has no infinite
-    slice through one component (each equation fixes it given the others), yet it is a plane:
-    ``∑`` over it is 0 in Isabelle (``counting_and_probability/problem_964``)."""
-    left, rest = list(components), conjuncts(phi)
-    changed = True
-    while changed:
-        changed = False
-        for g in rest:
-            solved = next(((c, t) for c in left if c.sort in (RAT, REAL)
-                           and (t := _solved_for(c, g)) is not None), None)
-            if solved is None:
-                continue
-            c, value = solved
-            left.remove(c)
-            rest = [h for r in rest if r is not g for h in conjuncts(simplify(substitute(r, {c: value})))]
-            changed = True
-            break
-    rest = [r for r in rest if r != TRUE]
-    return tuple(left), (app("and", *rest) if len(rest) > 1 else rest[0] if rest else TRUE)
-
-
-def _solved_for(c: Var, g: Term) -> Term | None:
-    """``e`` when the equation ``g`` is exactly ``c = e`` with e free of c (a nonzero numeral
-    coefficient of c: ``c + w = 3`` is ``c = 3 − w``)."""
-    affine = affine_terms(c, g)
-    if affine is None:
-        return None
-    c1, c0 = affine
-    if not (isinstance(c1, Num) and c1.value != 0):
-        return None
-    return app("div", app("neg", c0), c1) if c1.value != 1 else app("neg", c0)
+    over them: the one-point rule on φ's equations for the components over ℝ or ℚ
+    (``linear.solved_for``: ``c₁·xᵢ + c₀ = 0`` with c₁ a nonzero numeral gives ``xᵢ = −c₀/c₁``;
+    the set's tuples are in one-to-one correspondence with the solutions of what is left, so
+    one is infinite exactly when the other is). Why: ``{(r₁, w₁, r₂, w₂). r₁ + w₁ = 3 ∧ r₂ +
+    w₂ = 3}`` over ℝ⁴ has no infinite slice through one component (each equation fixes it
+    given the others), yet it is a plane: ``∑`` over it is 0 in Isabelle
+    (``counting_and_probability/problem_964``)."""
+    dense = [c for c in components if c.sort in (RAT, REAL)]
+    solved, facts, _ = one_point(dense, conjuncts(phi), solve=solved_for)
+    left = tuple(c for c in components if c not in dense or c in solved)
+    rest = [h for f in facts for h in conjuncts(simplify(f)) if h != TRUE]
+    return left, (app("and", *rest) if len(rest) > 1 else rest[0] if rest else TRUE)
 
 
 def pins_finitely(v: Var, g: Term) -> bool:

@@ -148,12 +148,14 @@ def _disjunct(binders: list[Var], literals: list[Term], truth: Truth, value_of: 
 def _one_point(binders: list[Var], literals: list[Term]) -> tuple[list[Var], list[Term], bool]:
     """Binders an equation among the literals solves, substituted away (module docstring);
     whether any was."""
-    left, literals, _ = one_point(binders, literals, solve=_solved_for)
+    left, literals, _ = one_point(binders, literals, solve=solved_for)
     return left, literals, len(left) < len(binders)
 
 
-def _solved_for(v: Var, eq: App) -> Term | None:
-    """e with ``eq`` exactly ``v = e`` (e free of v) over v's sort, or None."""
+def solved_for(v: Var, eq: App) -> Term | None:
+    """e with ``eq`` exactly ``v = e`` (e free of v) over v's sort, or None: the equation
+    itself, or ``c₁·v + c₀ = 0`` with c₁ a nonzero numeral (±1 over ℤ; never over ℕ). The
+    solver of ``one_point`` here and in ``domains.eliminate_components``."""
     if (e := equated(v, eq)) is not None:
         return e
     if v.sort == NAT or v not in free_vars(eq):
