@@ -527,3 +527,19 @@ def test_scalar_definitions_settle_chains_and_respect_sorts():
     q = with_scalar_definitions({"x": Fraction(3, 2), "t": 0, "s": 0, "n": 7}, defs)
     assert q == {"x": Fraction(3, 2), "t": 3, "s": 4, "n": 0}  # ℕ subtraction truncates
     assert with_scalar_definitions(q, defs) is None  # already met: nothing changes
+
+
+def test_counting_with_dvd_over_an_untyped_variable_counts_integers():
+    """``counting_and_probability/problem_997`` #0 and #3 (both labelled correct): the set of
+    #3 has an untyped ``n`` under ``11 dvd n``, read on int as div/mod make it; on ℝ it was an
+    infinite interval (card 0), so #3 sat with the wrong ``{n. 100 ≤ 11 n ≤ 999}`` over ℝ."""
+    nat = ('theorem fixes count :: nat assumes h0 : "count = card {n :: nat. 100 \\<le> n \\<and> n \\<le> 999 '
+           '\\<and> n mod 11 = 0}" shows "count = 81"')
+    untyped = ('theorem fixes n :: nat assumes h0 : "n \\<ge> 100" and h1 : "n \\<le> 999" and h2 : "11 dvd n" '
+               'shows "card {n. n \\<ge> 100 \\<and> n \\<le> 999 \\<and> 11 dvd n} = 81"')
+    real_interval = ('theorem fixes n :: nat assumes h0 : "11 * n \\<ge> 100" and h1 : "11 * n \\<le> 999" '
+                     'shows "card {n. 11 * n \\<ge> 100 \\<and> 11 * n \\<le> 999} = 81"')
+    v = check_equivalence(nat, untyped, relation="symbolic", language="isabelle", timeout=2.0)
+    assert v.status == "equivalent", v.reason
+    v = check_equivalence(untyped, real_interval, relation="symbolic", language="isabelle", timeout=2.0)
+    assert v.status == "inequivalent", v.reason

@@ -117,6 +117,25 @@ def test_polymorphic_numerals_default_to_real_and_say_so():
     assert not parse('theorem fixes x :: real shows "x + 1 = 2"').notes
 
 
+@pytest.mark.parametrize("text", [
+    'theorem shows "card {n. 100 \\<le> n \\<and> n \\<le> 999 \\<and> 11 dvd n} = 81"',
+    'theorem shows "\\<forall> n. odd n \\<longrightarrow> even (n + 1)"',
+    'theorem shows "\\<exists> p. prime p \\<and> p > 100"',
+])
+def test_dvd_prime_even_odd_make_an_unfixed_type_int(text):
+    """As div and mod do: on ℝ these would read `a ≠ 0 ∨ b = 0` or stay uninterpreted, which is
+    not what `11 dvd n` over untyped n means (counting_and_probability/problem_997)."""
+    st = parse(text)
+    sorts = {v.sort for s in subterms(st.conclusion) if isinstance(s, Quant) for v in s.vars} | \
+            {s.var.sort for s in subterms(st.conclusion) if isinstance(s, SetBuilder)}
+    assert sorts == {INT}
+    assert not any(isinstance(s, Uninterpreted) for s in subterms(st.conclusion))
+    # a fixed type is kept: nat stays nat, real stays real (dvd on a field: a ≠ 0 ∨ b = 0)
+    assert parse('theorem fixes n :: nat shows "3 dvd n"').conclusion == app("dvd", Num(3, NAT), Var("n", NAT))
+    real = parse('theorem fixes x :: real shows "3 dvd x"').conclusion
+    assert real == app("or", app("ne", Num(3, REAL), Num(0, REAL)), app("eq", Var("x", REAL), Num(0, REAL)))
+
+
 def test_nat_div_and_polymorphic_fact():
     st = fixture("nat_div.thy")
     b, n_ = Var("b", NAT), Var("n", NAT)

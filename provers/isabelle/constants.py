@@ -66,10 +66,10 @@ def _logic(op: str) -> BinHandler:
     return h
 
 
-def _rel(op: str, cls: str | None) -> BinHandler:
+def _rel(op: str, *classes: str) -> BinHandler:
     def h(e: Inference, a: PreTerm, b: PreTerm, pos: int) -> PreTerm:
         a, b = e.join(a, b, pos, f"the two sides of {_OPTEXT.get(op, op)}")
-        if cls:
+        for cls in classes:
             a2 = e.lift(a, cls, pos, _OPTEXT.get(op, op))
             if a2 is not a:
                 a, b = a2, PreApp("cast", (b,), a2.sort)
@@ -218,12 +218,14 @@ _OPTEXT = {"isa:eq": "=", "isa:minus": "-", "eq": "=", "ne": "≠", "lt": "<", "
 
 BINARY: dict[str, BinHandler] = {
     "implies": _logic("implies"), "iff": _logic("iff"), "or": _logic("or"), "and": _logic("and"),
-    "eq": _rel("isa:eq", None), "ne": _rel("ne", None),
+    "eq": _rel("isa:eq"), "ne": _rel("ne"),
     "lt": _rel("lt", "ord"), "le": _rel("le", "ord"), "gt": _rel("gt", "ord"), "ge": _rel("ge", "ord"),
     "mem": _mem(False), "notmem": _mem(True),
     "subset": _subset(False, False), "psubset": _subset(False, True),
     "supset": _subset(True, False), "psupset": _subset(True, True),
-    "dvd": _rel("isa:dvd", "num"),
+    # like div/mod: where nothing fixes the type, dvd is read on int (its meaning on a field,
+    # a ≠ 0 ∨ b = 0, is almost never what `11 dvd n` in a set of untyped n means)
+    "dvd": _rel("isa:dvd", "num", "intlike"),
     "add": _arith("add", "num"), "minus": _minus, "mul": _arith("mul", "num"),
     "divide": _arith("isa:divide", "num", "field"), "div": _arith("isa:div", "num", "intlike"),
     "mod": _arith("isa:mod", "num", "intlike"),
@@ -307,9 +309,11 @@ _poly_unary("cos", "isa:cos", "num", "field")
 _poly_unary("floor", "floor", "num", "ord", result=INT)
 _poly_unary("ceiling", "ceil", "num", "ord", result=INT)
 _poly_unary("round", "round", "num", "field", "ord", result=INT)
-_poly_unary("prime", "isa:prime", "num", result=BOOL)
-_poly_unary("even", "isa:even", "num", result=BOOL)
-_poly_unary("odd", "isa:odd", "num", result=BOOL)
+# prime / even / odd have their meaning on nat and int: where nothing fixes the type, int
+# (like dvd, div and mod; on ℝ they would stay uninterpreted)
+_poly_unary("prime", "isa:prime", "num", "intlike", result=BOOL)
+_poly_unary("even", "isa:even", "num", "intlike", result=BOOL)
+_poly_unary("odd", "isa:odd", "num", "intlike", result=BOOL)
 
 
 def _cast_from(name: str, src: Sort, *classes: str) -> None:
