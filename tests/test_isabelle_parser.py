@@ -136,6 +136,19 @@ def test_dvd_prime_even_odd_make_an_unfixed_type_int(text):
     assert real == app("or", app("ne", Num(3, REAL), Num(0, REAL)), app("eq", Var("x", REAL), Num(0, REAL)))
 
 
+def test_prime_factors_of_an_untyped_numeral_is_read_on_int():
+    """prealgebra/problem_878 #9 (labelled correct): on ℝ ``prime_factors 78`` had no value, so
+    the premise ``prime_factors 78 = {2, 3, 13}`` was undecided; on int it holds."""
+    from provers.engine.equivalence import vacuous
+
+    text = ('theorem assumes h0 : "prime_factors 78 = {2, 3, 13}" '
+            'shows "Max (prime_factors 78) = (13::nat)"')
+    st = parse(text)
+    (pf,) = [s for s in subterms(st.hypotheses[0].formula) if isinstance(s, Uninterpreted) and s.symbol == "prime_factors"]
+    assert pf.args[0].sort == INT
+    assert vacuous(text, timeout=2.0, language="isabelle").status == "refuted"
+
+
 def test_nat_div_and_polymorphic_fact():
     st = fixture("nat_div.thy")
     b, n_ = Var("b", NAT), Var("n", NAT)

@@ -138,7 +138,8 @@ def test_facts_are_hypotheses_by_default_and_conjoined_when_asked():
     default, constrained = lower_obligation(ob), lower_obligation(ob, constrain_facts=True)
     assert default.constrainable and constrained.constrainable
     assert default.formula != constrained.formula
-    inner = lambda lo: lo.formula.args[0].body  # noqa: E731 - ¬(∀x. body)
+    # ¬(∀x. body), beside the ∀'s instances at the obligation's ground terms (0, 1, 1/2)
+    inner = lambda lo: next(s for s in subterms(lo.formula) if isinstance(s, Quant)).body  # noqa: E731
     assert inner(default).op == "implies"  # facts → body
     assert inner(constrained).op == "and"  # facts ∧ body (no guards over ℝ)
     # a ∀ the obligation asserts itself keeps its facts as hypotheses either way
@@ -217,9 +218,14 @@ def test_an_asserted_exists_outside_binders_becomes_constants_when_asked():
     a = Var("a", REAL)
     concluded = implies(app("lt", num(0, REAL), x), exists_([a], app("lt", x, a)))
     nested = implies(forall_([y], exists_([a], app("lt", y, a))), app("lt", num(0, REAL), x))
-    for ob in (concluded, nested):
-        lo = lower_obligation(ob, witness_existentials=True)
-        assert not lo.witnessable and not lo.witnesses
+    lo = lower_obligation(concluded, witness_existentials=True)
+    assert not lo.witnessable and not lo.witnesses
+    # the ∃ under the asserted ∀ stays quantified there (only the ∀'s instances at the
+    # obligation's ground terms, ∃a. x < a …, stand outside every binder)
+    lo = lower_obligation(nested, witness_existentials=True)
+    assert any(isinstance(s, Quant) and s.kind == "forall" and any(isinstance(t, Quant) and t.kind == "exists"
+                                                                   for t in subterms(s.body))
+               for s in subterms(lo.formula))
 
 
 def test_the_evaluator_probes_the_values_it_is_given_first():

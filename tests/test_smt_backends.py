@@ -9,7 +9,7 @@ import pytest
 from provers.backends.base import Proved, Refuted, Unknown
 from provers.backends.cache import VerdictCache
 from provers.backends.smt import Cvc5Backend, Portfolio, WorkerPool, Z3Backend
-from provers.ir import INT, NAT, REAL, FunSort, Quant, Var, app, cast, forall_, implies, num
+from provers.ir import INT, NAT, REAL, BigOp, FunSort, Quant, Var, app, cast, forall_, implies, num
 from provers.semantics import truth
 
 x, y = Var("x", REAL), Var("y", REAL)
@@ -182,3 +182,34 @@ def test_a_z3_context_made_ahead_serves_exactly_one_obligation():
     assert z3.main_ctx() is made
     assert isinstance(solve("z3", ob, 5.0), Proved)
     assert z3.main_ctx() is not made
+
+
+def test_a_sum_of_an_unknown_nat_function_has_a_model_with_nat_values(pool):
+    """``∑ i ∈ {490..751}, f i = 516`` over f : ℕ → ℕ (intermediate_algebra/problem_687 #7):
+    the global ``∀a ≥ 0, f a ≥ 0`` made z3 time out on this satisfiable question; without a
+    binder each application's own fact suffices, and the model's table is ℕ-valued."""
+    f = Var("f", FunSort((NAT,), NAT))
+    i = Var("i", NAT)
+    total = BigOp("sum", i, app("Icc", num(490, NAT), num(751, NAT)), app("apply", f, i))
+    claim = forall_([f], app("ne", total, num(516, NAT)))
+    r = Z3Backend(pool=pool).prove(claim, 5.0)
+    assert isinstance(r, Refuted), r
+    table = r.model["f"]
+    assert sum(table(k) for k in range(490, 752)) == 516
+    assert all(v >= 0 for v in [*table.entries.values(), table.default])
+    assert truth(_body(claim), r.model) is False
+
+
+def test_an_assumed_forall_is_also_stated_at_the_obligations_ground_terms(pool):
+    """``∀x. x · f x = k`` beside ``f 1500 = 15`` is contradictory at x = 0, a point no term of the
+    formula applies f to (algebra/problem_1332 #4: its vacuity test timed out); stated at the
+    obligation's numerals and variables as well, the premise is refuted at once. An assumed ∀
+    implies its instances: where the premises are consistent nothing changes."""
+    f = Var("f", FunSort((REAL,), REAL))
+    k = Var("k", REAL)
+    xr = Var("x", REAL)
+    law = Quant("forall", (xr,), app("eq", app("mul", xr, app("apply", f, xr)), k))
+    contradictory = forall_([f, k], app("not", app("and", app("eq", app("apply", f, num(1500, REAL)), num(15, REAL)), law)))
+    assert isinstance(Z3Backend(pool=pool).prove(contradictory, 5.0), Proved)
+    consistent = forall_([f, k], app("not", app("and", app("eq", app("apply", f, num(1500, REAL)), num(0, REAL)), law)))
+    assert not isinstance(Z3Backend(pool=pool).prove(consistent, 5.0), Proved)  # k = 0, f = 0 is a model

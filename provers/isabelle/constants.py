@@ -565,8 +565,15 @@ _unint_const("distinct", 1, _list_fn(lambda x: BOOL))
 _unint_const("sorted", 1, _list_fn(lambda x: BOOL))
 _unint_const("hd", 1, _list_fn(lambda x: x))
 _unint_const("last", 1, _list_fn(lambda x: x))
-# HOL-Computational_Algebra: prime_factors :: 'a ⇒ 'a set (computed exactly: semantics/library)
-_unint_const("prime_factors", 1, lambda e, xs, pos: SetSort(xs[0].sort))
+def _prime_factors_sort(e: Inference, xs: list[PreTerm], pos: int) -> Sort:
+    """HOL-Computational_Algebra: ``prime_factors :: 'a ⇒ 'a set`` on a factorial semiring —
+    an unfixed type defaults to int, as for ``prime`` (computed exactly: semantics/library)."""
+    for c in ("num", "intlike"):
+        e.require(xs[0].sort, c, pos, "prime_factors")
+    return SetSort(xs[0].sort)
+
+
+_unint_const("prime_factors", 1, _prime_factors_sort)
 
 
 @_const("length", 1)

@@ -167,6 +167,10 @@ class Lowerer:
         self.witnessable = False  # an ∃ ``witness_existentials`` would turn into constants
         self.set_functions: dict[Var, str] = {}  # f : σ̄ → Set τ -> its membership predicate
         self.opaque_heads: list[tuple[Var, str, Term, tuple[Var, ...]]] = []  # (f, symbol, f x̄, its variables)
+        #: sort -> the obligation's ground terms of it that an assumed ∀ is instantiated at
+        #: (``ground_instances``); empty: no instances
+        self.grounds: dict[Sort, list[Term]] = {}
+        self.grounds_used = False
 
     def fact(self, f: Term) -> None:
         """Record a TRUE fact at the innermost scope binding one of its variables."""
@@ -280,6 +284,15 @@ class Lowerer:
         identity = polynomial_identity(t)
         if identity is not None:  # its coefficient equations: no quantifier for the solver
             return self.lower(identity, pol)
+        if t.kind == "forall" and pol == -1 and not self.scopes and self.grounds:
+            instances = ground_instances(t, self.grounds)
+            if instances:
+                self.grounds_used = True  # each instance once: lowered without this branch
+                grounds, self.grounds = self.grounds, {}
+                try:
+                    return c_and(self.quantifier(t, pol), *(self.lower(i, pol) for i in instances))
+                finally:
+                    self.grounds = grounds
         if t.kind == "exists1":
             v = t.vars[0]
             w = Var(fresh_name(v.name, t), v.sort)
@@ -540,6 +553,46 @@ def fold_ground(t: Term) -> Term:
     return map_term(t, fn)
 
 
+#: Instantiate each assumed top-level ∀ (a premise ``∀x. P x``) at the obligation's ground
+#: terms of x's sort as well (``ground_instances``).
+GROUND_INSTANCES = True
+#: At most this many ground terms per sort, and instances per quantifier.
+MAX_GROUND_TERMS = 8
+#: Numerals larger than this are no instance points (a sum's bound, a year).
+_MAX_GROUND_NUMERAL = 10 ** 6
+
+
+def ground_terms(body: Term, consts: list[Var]) -> dict[Sort, list[Term]]:
+    """The obligation's variables and numerals by sort (ℕ / ℤ / ℚ / ℝ), with 0 and 1: the
+    points where an assumed ∀ is worth stating outright."""
+    out: dict[Sort, list[Term]] = {}
+    for v in consts:
+        if v.sort in (NAT, INT, RAT, REAL):
+            out.setdefault(v.sort, []).append(v)
+    numerals = sorted({s for s in subterms(body) if isinstance(s, Num) and s.sort in (NAT, INT, RAT, REAL)
+                       and abs(s.value) <= _MAX_GROUND_NUMERAL}, key=lambda n: (abs(n.value), n.value, str(n.sort)))
+    for s in (NAT, INT, RAT, REAL):
+        for n in [Num(0, s), Num(1, s), *(n for n in numerals if n.sort == s)]:
+            terms = out.setdefault(s, [])
+            if n not in terms:
+                terms.append(n)
+    return {s: ts[:MAX_GROUND_TERMS] for s, ts in out.items() if ts}
+
+
+def ground_instances(t: Quant, grounds: dict[Sort, list[Term]]) -> list[Term]:
+    """``P g`` for the ground terms g of a one-variable ∀'s sort that occur in the obligation.
+
+    Why: a premise ``∀x. x · f x = k`` beside ``f 1500 = 15`` is contradictory at x = 0, and
+    ``∀m ∈ {2..n−1}. n mod m ≠ 0`` beside ``n = p₁ p₂`` at m = p₁, but the solvers' trigger-based
+    instantiation never tries a point no term of the formula applies ``f`` or ``mod`` to
+    (algebra/problem_1332, prealgebra/problem_1441: their vacuity tests timed out). An assumed
+    ∀ implies each instance, so stating them beside it changes no model and no proof."""
+    if len(t.vars) != 1:
+        return []
+    (v,) = t.vars
+    return [substitute(t.body, {v: g}) for g in grounds.get(v.sort, []) if g != v]
+
+
 def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...]]]) -> list[Term]:
     """∀ args ∈ ℕ, f args ≥ 0 for ℕ-valued function variables and user symbols: true, and
     stated once globally (a per-application fact under a ∀ only guards that ∀)."""
@@ -595,6 +648,8 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     if fold:
         body = fold_ground(body)
     body = split_surd_equations(body)
+    if GROUND_INSTANCES:
+        lw.grounds = ground_terms(body, consts)
     facts: list[Term] = []
     for v in consts:
         if v.sort != COMPLEX and not is_complex_fun(v.sort) and not representable(v.sort) and not (
@@ -608,7 +663,14 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     formula = lw.lower(body, 1)
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())
-    facts.extend(_nat_range_axioms(consts, lw.nat_valued))
+    facts.extend(_nat_range_axioms([], lw.nat_valued))
+    if any(isinstance(s, (Quant, Lam)) for t in (formula, *facts) for s in subterms(t)):
+        # ℕ-valued function variables: ∀ args ∈ ℕ, f args ≥ 0. Without a binder every
+        # application already has its fact (Lowerer.fact), and the ∀ only slowed z3 down (an
+        # array's range under MBQI: `∑ i ∈ {490..751}, f i = 516` timed out at 5 s, and is
+        # satisfiable in 0.1 s without it); a model's table is then made ℕ-valued where no
+        # application reads it (``solve._variable_value``)
+        facts.extend(_nat_range_axioms(consts, set()))
     return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable,
                    defined, summarized, tuple(lw.set_functions.items()), tuple(lw.opaque_heads),
                    lw.real_exponents)

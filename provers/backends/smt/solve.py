@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from provers.backends.base import ProofResult, Proved, Refuted, Unknown
@@ -473,11 +474,11 @@ def _variable_value(em: Emitter, model: Any, v: Var) -> Any:
         cs = core_sort(s)
         if c is None:
             return FunTable({}, _default(s.result))
-        return em.array_table(model, c, cs.args[0], cs.result)  # type: ignore[attr-defined]
+        return _in_range(em.array_table(model, c, cs.args[0], cs.result), s)  # type: ignore[attr-defined]
     if isinstance(s, FunSort):
         key = (VARIABLE, v.name, tuple(core_sort(a) for a in s.args), core_sort(s.result))
         decl = em.funcs.get(key)
-        return FunTable({}, _default(s.result)) if decl is None else em.table(model, decl, key[2], key[3])
+        return FunTable({}, _default(s.result)) if decl is None else _in_range(em.table(model, decl, key[2], key[3]), s)
     if isinstance(s, SetSort):
         c = em.consts.get((v.name, core_sort(s)))
         return frozenset() if c is None else _read_set(em, model, c, core_sort(s.elem))
@@ -489,6 +490,22 @@ def _variable_value(em: Emitter, model: Any, v: Var) -> Any:
         return ExactComplex(parts[0], parts[1])
     c = em.consts.get((v.name, core_sort(s)))
     return _default(s) if c is None else em.scalar_value(model.eval(c, model_completion=True), core_sort(s))
+
+
+def _in_range(table: FunTable, s: FunSort) -> FunTable:
+    """An ℕ-valued function's table with 0 wherever the model gave a negative value: the
+    solvers see ℤ, and ``∀ args, f args ≥ 0`` is stated only where a binder needs it
+    (``lower.lower_obligation``); every point an application reads has its fact ``f t ≥ 0``,
+    so the values changed are at points the formula never reads."""
+    if s.result != NAT:
+        return table
+
+    def nat(v: Any) -> Any:
+        return 0 if isinstance(v, (int, Fraction)) and not isinstance(v, bool) and v < 0 else v
+
+    fill = table.fill
+    return FunTable({k: nat(v) for k, v in table.entries.items()}, nat(table.default),
+                    None if fill is None else (lambda key: nat(fill(key))))
 
 
 def _complex_table(em: Emitter, model: Any, f: Var) -> FunTable:
