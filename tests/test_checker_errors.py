@@ -247,3 +247,40 @@ def test_strict_parsing_rejects_such_text_where_it_is(text, line, column):
         provers.parse(text, "isabelle", strict=True)
     assert (e.value.line, e.value.column) == (line, column), str(e.value)
     assert provers.parse(ASCII, "isabelle", strict=True) == parse_isabelle(ASCII)
+
+
+@pytest.mark.parametrize("text, says", [
+    # intermediate_algebra/problem_835 #0: Complex_Main's measure is Wellfounded.measure
+    ('theorem\nfixes S :: "complex set"\nshows "measure S = 2 * pi + 4"', "measure takes a function"),
+    # …/problem_1930 #5: the measure of a set needs HOL-Analysis
+    ('theorem\nfixes S :: "(real * real) set"\nshows "measure lborel S = 1 / 4"', "needs HOL-Analysis"),
+    # number_theory/problem_981 #2: `a powr 2` with a :: nat is `real a powr 2`, so the mod is on real
+    ('theorem\nfixes a b :: nat\nshows "((a powr 2 + b powr 2) mod 3) = 2"', "mod on real"),
+    # number_theory/problem_818 #3 and problem_1260 #0: GCD is the binder `GCD x∈A. f x`
+    ('theorem\nfixes m n :: nat\nshows "GCD (2*m) (3*n) = 102"', "binder GCD"),
+    # number_theory/problem_373 #6: `next` starts an Isar command in `fixes`
+    ('theorem\nfixes next :: "real \\<Rightarrow> real"\nshows "next 0 = 0"', "Isar command"),
+    # precalculus/problem_892 #3: real_inner is HOL-Analysis's class
+    ('theorem\nfixes a b :: "\'a::real_inner"\nshows "a = b"', "real_inner needs HOL-Analysis"),
+    # precalculus/problem_357 #3: a vector type over a type variable
+    ('theorem\nfixes a b :: "\'a^3"\nshows "a = b"', "needs HOL-Analysis"),
+])
+def test_what_the_papers_isabelle_rejected_and_this_checker_now_sees(text, says):
+    """Each a candidate of isabelle_math_400 the paper's Isabelle rejected (``paper_syntax_ok``
+    0) that the checker read as well-formed before stop 66."""
+    errors = parse_isabelle(text).checker_errors
+    assert any(says in e for e in errors), errors
+
+
+@pytest.mark.parametrize("text", [
+    # counting_and_probability/problem_940 #6 (accepted): x untyped, polymorphic in ln and modulo
+    'theorem\nshows "card {x. x > 9 powr 4 \\<and> x mod 9 powr 3 = 0} = 71"',
+    # a `next` or `show` only used, not fixed, is a free variable (problem_1054 #9, problem_771 #2)
+    'theorem\nfixes x :: int\nassumes h0 : "next (x mod 11) > 0"\nshows "x > 0"',
+    # emeasure: a free variable in Complex_Main (the paper's Isabelle accepted it)
+    'theorem\nfixes S :: "real set"\nshows "emeasure lborel S = 2"',
+    # a binary gcd, and Gcd of a set, are fine
+    'theorem\nfixes m n :: nat\nshows "gcd m n = Gcd {m, n}"',
+])
+def test_what_the_papers_isabelle_accepted_stays_well_formed(text):
+    assert parse_isabelle(text).checker_errors == ()

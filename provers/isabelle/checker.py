@@ -15,21 +15,26 @@ Each rule is a fact about Isabelle, not about one dataset (one function per rule
 * ``types``: a type ``Complex_Main`` does not have: the vector type ``real^2`` and ``dist``,
   ``norm``, ``*\\<^sub>R`` on pairs (HOL-Analysis: ``Finite_Cartesian_Product``,
   ``Product_Vector``), ``int poly`` (HOL-Computational_Algebra), or a name no theory defines
-  (``point``, ``real2``).
+  (``point``, ``real2``); a type variable of a HOL-Analysis class (``'a::real_inner``).
 * ``polynomial_literal``: ``[:c₀, …, cₙ:]`` is HOL-Computational_Algebra's notation for a
   polynomial (``pCons``); Complex_Main has no such syntax, so the text does not parse there
   (the paper's Isabelle rejected every candidate that wrote one, and accepted ``poly`` applied
   to a list, where ``poly`` is a free variable).
-* ``reserved_names``: ``o`` and ``O`` are HOL's infix compositions (``f o g``, ``r O s``), not
-  names a statement can fix or bind.
+* ``reserved_names``: ``o`` and ``O`` are HOL's infix compositions (``f o g``, ``r O s``), and
+  ``GCD`` / ``LCM`` binders (``GCD x∈A. f x``), not names a statement can fix or bind; an Isar
+  command (``next``) cannot be named in ``fixes``.
 * ``constant_arguments``: ``Gcd``, ``Lcm``, ``Max``, ``Min``, ``Sup``, ``Inf`` take one set
   (``'a set ⇒ 'a``); ``Gcd a b`` is a type error (``gcd a b`` is the binary one); and
-  ``continuous`` takes a filter first (``continuous (at x) f``), so ``continuous f`` is one too.
+  ``continuous`` takes a filter first (``continuous (at x) f``), so ``continuous f`` is one too;
+  ``measure`` is ``Wellfounded.measure :: ('a ⇒ nat) ⇒ ('a × 'a) set`` in Complex_Main (and
+  takes a measure first in HOL-Analysis), so ``measure S`` of a set is a type error.
 * ``class_instances``: ``mod``, ``gcd``, ``lcm`` on a variable the statement fixes as real or
   complex (or a function to them): ``real`` is in neither class ``modulo`` nor
   ``semiring_gcd`` (``div`` is fine: it is a field's ``/``). Only fixed variables count: a
   free one Isabelle may type ``int`` there and coerce elsewhere (``gcd A C = 1`` with ``A``,
-  ``C`` free is accepted), and a ``nat`` coerced to real is not one.
+  ``C`` free is accepted), and a ``nat`` coerced to real is not one — unless Isabelle had to
+  place that coercion (under ``powr``, ``exp``, ``ln`` …) or the operand is made of a
+  real-valued constant (``sqrt``, ``pi``).
 
 A rule's message names the library that would provide the construct, so that a theory
 header importing it drops the message (``IMPORTS``).
@@ -42,7 +47,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from provers.ir.sorts import COMPLEX, REAL, FunSort, ListSort, OpaqueSort, ProdSort, SetSort, Sort
 from provers.ir.statement import Statement
-from provers.ir.terms import Lam, Quant, Term, Uninterpreted, Var
+from provers.ir.terms import App, Lam, Quant, Term, Uninterpreted, Var
 from provers.ir.traverse import free_vars, subterms
 from provers.isabelle.symbols import ESCAPES
 
@@ -54,7 +59,15 @@ TYPE_THEORIES = {"poly": "HOL-Computational_Algebra", "multiset": "HOL-Library",
 #: operations whose instance on pairs is HOL-Analysis's ``Product_Vector``
 PAIR_INSTANCES = {"dist": "dist", "norm": "norm", "scaleR": "*\\<^sub>R"}
 #: names HOL's inner syntax reserves (infix constants)
-RESERVED_NAMES = {"o": "function composition f o g", "O": "relation composition r O s"}
+RESERVED_NAMES = {"o": "function composition f o g", "O": "relation composition r O s",
+                  "GCD": "binder GCD x∈A. f x (Gcd of an image; gcd a b is the binary one)",
+                  "LCM": "binder LCM x∈A. f x (Lcm of an image; lcm a b is the binary one)"}
+#: Isar commands: in ``fixes`` (outer syntax) such a word starts a command, not a name
+ISAR_COMMANDS = frozenset({"next", "show", "have", "fix", "assume", "obtain", "note", "then", "hence", "thus",
+                           "from", "with", "using", "proof", "qed", "done", "apply", "by", "sorry", "oops"})
+#: type classes HOL-Analysis defines (a type variable constrained to one, ``'a::real_inner``)
+ANALYSIS_CLASSES = frozenset({"real_inner", "euclidean_space", "ordered_euclidean_space"})
+_CLASS_CONSTRAINT = re.compile(r"'\w+\s*::\s*\"?\s*(\w+)")
 #: what a theory's imports provide beyond Complex_Main: a substring of an import -> the
 #: library names (``TYPE_THEORIES`` values, ``Product_Vector``) it makes available
 IMPORTS = {"Analysis": ("HOL-Analysis", "HOL-Library"), "Computational_Algebra": ("HOL-Computational_Algebra",),
@@ -127,6 +140,8 @@ def types(source: str, statement: Statement) -> list[str]:
             out.append(f"{PAIR_INSTANCES[t.symbol]} on pairs needs HOL-Analysis (Product_Vector), "
                        "which Complex_Main does not import")
             break
+    classes = sorted({m.group(1) for m in _CLASS_CONSTRAINT.finditer(source)} & ANALYSIS_CLASSES)
+    out += [f"the type class {c} needs HOL-Analysis, which Complex_Main does not import" for c in classes]
     return out
 
 
@@ -147,8 +162,11 @@ def reserved_names(source: str, statement: Statement) -> list[str]:
             names += [v.name for v in t.vars]
         elif isinstance(t, Var):
             names.append(t.name)
-    return [f"{n} names a variable, but it is HOL's {RESERVED_NAMES[n]}"
-            for n in dict.fromkeys(names) if n in RESERVED_NAMES]
+    out = [f"{n} names a variable, but it is HOL's {RESERVED_NAMES[n]}"
+           for n in dict.fromkeys(names) if n in RESERVED_NAMES]
+    implicit = {m.group(1) for n in statement.notes if (m := _IMPLICIT.match(n))}  # used, not fixed
+    return out + [f"{v.name} is an Isar command: fixes cannot name a variable {v.name}"
+                  for v in statement.variables if v.name in ISAR_COMMANDS and v.name not in implicit]
 
 
 #: constants of type ``'a set ⇒ 'a`` and the binary function a candidate usually meant
@@ -164,6 +182,12 @@ def constant_arguments(source: str, statement: Statement) -> list[str]:
         if t.symbol == "continuous" and t.args and isinstance(t.args[0].sort, FunSort):
             return ["continuous takes a filter first (continuous (at x) f); for a function on a set, "
                     "continuous_on S f"]
+        if t.symbol == "measure" and t.args and isinstance(t.args[0].sort, SetSort):
+            return ["measure takes a function in Complex_Main (Wellfounded.measure :: ('a ⇒ nat) ⇒ "
+                    "('a × 'a) set) and a measure first in HOL-Analysis (measure lborel S), not a set"]
+        if t.symbol == "measure" and len(t.args) >= 2:
+            return ["measure M S (the measure of a set) needs HOL-Analysis, which Complex_Main does not "
+                    "import: there measure is Wellfounded.measure :: ('a ⇒ nat) ⇒ ('a × 'a) set"]
     return []
 
 
@@ -180,10 +204,42 @@ def class_instances(source: str, statement: Statement) -> list[str]:
     declared = {v for v in statement.variables if v.name not in implicit and _real_valued(v.sort)}
     for t in _terms(statement):
         if isinstance(t, Uninterpreted) and t.symbol in NO_FIELD_INSTANCE and t.args and \
-                t.args[0].sort in (REAL, COMPLEX) and any(v in declared for a in t.args for v in free_vars(a)):
+                t.args[0].sort in (REAL, COMPLEX) and (any(v in declared for a in t.args for v in free_vars(a))
+                                                      or any(_field_only(a) for a in t.args)):
             return [f"{t.symbol} on {str(t.args[0].sort).lower()}: Isabelle's {str(t.args[0].sort).lower()} "
                     f"is not in class {NO_FIELD_INSTANCE[t.symbol]}"]
     return []
+
+
+#: operations whose value is ``real`` itself, not a type variable of some class (``sqrt ::
+#: real ⇒ real``, ``pi :: real``, ``log``, ``root``, ``arctan``, ``arcsin``, ``arccos``)
+_REAL_VALUED = frozenset({"signed_sqrt", "pi", "root", "isa_log", "arctan", "isa_arcsin", "isa_arccos"})
+#: operations whose value has their arguments' type (``+``, ``abs`` …), and among them those of a
+#: class nat and int are not in (``powr :: 'a::ln ⇒ 'a ⇒ 'a``, ``exp``, ``ln``, ``sin`` …):
+#: Isabelle must coerce a nat or int argument of these, so such a coercion fixes the type
+_SAME_TYPE = frozenset({"add", "sub", "mul", "neg", "div", "abs", "min", "max"})
+_NOT_ON_INTEGERS = frozenset({"powr", "exp", "ln", "sin", "cos", "tan"})
+
+
+def _field_only(t: Term, forced: bool = False) -> bool:
+    """Whether ``t`` has the concrete type real or complex: a real-valued constant (``sqrt``,
+    ``pi``), or a coercion Isabelle had to place (``a powr 2`` with a :: nat is ``real a powr 2``),
+    through operations that keep their argument's type. A coercion the frontend placed where
+    Isabelle could have typed the other side instead is no witness (``x mod n`` with n :: nat and
+    x untyped: Isabelle types x nat; counting_and_probability/problem_940 #6), nor is a
+    variable nothing fixes (``x mod 9 powr 3`` is polymorphic in a type of classes ``ln`` and
+    ``modulo``, which Isabelle accepts)."""
+    if not isinstance(t, App):
+        return False
+    if t.op == "cast":
+        return forced and t.sort in (REAL, COMPLEX) and t.args[0].sort not in (REAL, COMPLEX)
+    if t.op in _REAL_VALUED:
+        return True
+    if t.op == "pow":
+        return _field_only(t.args[0], forced)
+    if t.op in _NOT_ON_INTEGERS:
+        return any(_field_only(a, True) for a in t.args)
+    return t.op in _SAME_TYPE and any(_field_only(a) for a in t.args)
 
 
 def _real_valued(s: Sort) -> bool:
@@ -226,10 +282,10 @@ def _first_outside_comments(source: str, pattern: re.Pattern) -> int | None:
 
 def _foreign_type(name: str) -> str:
     """Why the opaque type ``name`` (as the parser wrote it) is not Complex_Main's, or ""."""
+    if "^" in name:  # real^2, 'a^3
+        return "needs HOL-Analysis (Finite_Cartesian_Product), which Complex_Main does not import"
     if name.startswith("'"):
         return ""  # a type variable
-    if "^" in name:
-        return "needs HOL-Analysis (Finite_Cartesian_Product), which Complex_Main does not import"
     constructor = name.split()[-1]
     if constructor in COMPLEX_MAIN_TYPES:
         return ""
