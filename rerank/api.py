@@ -86,8 +86,9 @@ class Reranker:
     compare_ill_formed: compare candidates the prover's own checker rejects (default). False
         leaves them apart like unparsed ones (a singleton class each, flagged, no engine work):
         for callers that count only well-formed candidates correct (the ``label+syntax`` rule,
-        training-data filters); on ``isabelle_math_400``: inconclusive checks 2.60 → 2.05 per
-        problem, 1@k +0.4 under ``label+syntax``, −1.7 under ``label`` (docs/benchmarks.md, stop 65).
+        training-data filters); on ``isabelle_math_400``: inconclusive checks 2.56 → 1.94 per
+        problem, 1@k +0.4 under ``label+syntax``, −1.6 under ``label`` (the default's procedure;
+        docs/benchmarks.md, stop 66).
     timeout: seconds of the longest solver call: the obligations of a check get 0.15 ×
         timeout (``provers.engine.verdict.QUICK``: measured, solvers that answer do so early),
         a candidate's vacuity test 0.3 × timeout (``rerank.cluster.VACUITY_SHARE``); a whole

@@ -164,7 +164,7 @@ def reserved_names(source: str, statement: Statement) -> list[str]:
             names.append(t.name)
     out = [f"{n} names a variable, but it is HOL's {RESERVED_NAMES[n]}"
            for n in dict.fromkeys(names) if n in RESERVED_NAMES]
-    implicit = {m.group(1) for n in statement.notes if (m := _IMPLICIT.match(n))}  # used, not fixed
+    implicit = _implicit(statement)  # used, not fixed
     return out + [f"{v.name} is an Isar command: fixes cannot name a variable {v.name}"
                   for v in statement.variables if v.name in ISAR_COMMANDS and v.name not in implicit]
 
@@ -199,8 +199,13 @@ IMPLICIT_NOTE = "is not in `fixes`: read as an implicitly fixed variable"
 _IMPLICIT = re.compile(rf"^(\S+) {re.escape(IMPLICIT_NOTE)}")
 
 
+def _implicit(statement: Statement) -> set[str]:
+    """The variables the statement uses without fixing them (the parser's notes say which)."""
+    return {m.group(1) for n in statement.notes if (m := _IMPLICIT.match(n))}
+
+
 def class_instances(source: str, statement: Statement) -> list[str]:
-    implicit = {m.group(1) for n in statement.notes if (m := _IMPLICIT.match(n))}
+    implicit = _implicit(statement)
     declared = {v for v in statement.variables if v.name not in implicit and _real_valued(v.sort)}
     for t in _terms(statement):
         if isinstance(t, Uninterpreted) and t.symbol in NO_FIELD_INSTANCE and t.args and \

@@ -167,10 +167,17 @@ class Lowerer:
         self.witnessable = False  # an ∃ ``witness_existentials`` would turn into constants
         self.set_functions: dict[Var, str] = {}  # f : σ̄ → Set τ -> its membership predicate
         self.opaque_heads: list[tuple[Var, str, Term, tuple[Var, ...]]] = []  # (f, symbol, f x̄, its variables)
-        #: sort -> the obligation's ground terms of it that an assumed ∀ is instantiated at
-        #: (``ground_instances``); empty: no instances
-        self.grounds: dict[Sort, list[Term]] = {}
-        self.grounds_used = False
+        #: (body, its constants) whose ground terms an assumed ∀ is instantiated at
+        #: (``ground_instances``; read on the first such ∀ only); None: no instances
+        self.ground_source: tuple[Term, list[Var]] | None = None
+        self._grounds: dict[Sort, list[Term]] | None = None
+        self._instantiating = False
+
+    def grounds(self) -> dict[Sort, list[Term]]:
+        """``ground_terms`` of ``ground_source``, computed once per obligation when needed."""
+        if self._grounds is None:
+            self._grounds = ground_terms(*self.ground_source) if self.ground_source is not None else {}
+        return self._grounds
 
     def fact(self, f: Term) -> None:
         """Record a TRUE fact at the innermost scope binding one of its variables."""
@@ -284,15 +291,15 @@ class Lowerer:
         identity = polynomial_identity(t)
         if identity is not None:  # its coefficient equations: no quantifier for the solver
             return self.lower(identity, pol)
-        if t.kind == "forall" and pol == -1 and not self.scopes and self.grounds:
-            instances = ground_instances(t, self.grounds)
+        if t.kind == "forall" and pol == -1 and not self.scopes and len(t.vars) == 1 \
+                and self.ground_source is not None and not self._instantiating:
+            instances = ground_instances(t, self.grounds())
             if instances:
-                self.grounds_used = True  # each instance once: lowered without this branch
-                grounds, self.grounds = self.grounds, {}
+                self._instantiating = True  # the ∀ and its instances are lowered without this branch
                 try:
                     return c_and(self.quantifier(t, pol), *(self.lower(i, pol) for i in instances))
                 finally:
-                    self.grounds = grounds
+                    self._instantiating = False
         if t.kind == "exists1":
             v = t.vars[0]
             w = Var(fresh_name(v.name, t), v.sort)
@@ -580,15 +587,14 @@ def ground_terms(body: Term, consts: list[Var]) -> dict[Sort, list[Term]]:
 
 
 def ground_instances(t: Quant, grounds: dict[Sort, list[Term]]) -> list[Term]:
-    """``P g`` for the ground terms g of a one-variable ∀'s sort that occur in the obligation.
+    """``P g`` for the ground terms g of a one-variable ∀'s sort that occur in the obligation
+    (``Lowerer.quantifier`` asks only for one-variable ∀s).
 
     Why: a premise ``∀x. x · f x = k`` beside ``f 1500 = 15`` is contradictory at x = 0, and
     ``∀m ∈ {2..n−1}. n mod m ≠ 0`` beside ``n = p₁ p₂`` at m = p₁, but the solvers' trigger-based
     instantiation never tries a point no term of the formula applies ``f`` or ``mod`` to
     (algebra/problem_1332, prealgebra/problem_1441: their vacuity tests timed out). An assumed
     ∀ implies each instance, so stating them beside it changes no model and no proof."""
-    if len(t.vars) != 1:
-        return []
     (v,) = t.vars
     return [substitute(t.body, {v: g}) for g in grounds.get(v.sort, []) if g != v]
 
@@ -649,7 +655,7 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
         body = fold_ground(body)
     body = split_surd_equations(body)
     if GROUND_INSTANCES:
-        lw.grounds = ground_terms(body, consts)
+        lw.ground_source = (body, consts)
     facts: list[Term] = []
     for v in consts:
         if v.sort != COMPLEX and not is_complex_fun(v.sort) and not representable(v.sort) and not (
@@ -664,13 +670,14 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms([], lw.nat_valued))
-    if any(isinstance(s, (Quant, Lam)) for t in (formula, *facts) for s in subterms(t)):
-        # ℕ-valued function variables: ∀ args ∈ ℕ, f args ≥ 0. Without a binder every
-        # application already has its fact (Lowerer.fact), and the ∀ only slowed z3 down (an
-        # array's range under MBQI: `∑ i ∈ {490..751}, f i = 516` timed out at 5 s, and is
-        # satisfiable in 0.1 s without it); a model's table is then made ℕ-valued where no
-        # application reads it (``solve._variable_value``)
-        facts.extend(_nat_range_axioms(consts, set()))
+    # ℕ-valued function variables: ∀ args ∈ ℕ, f args ≥ 0. Without a binder every application
+    # already has its fact (Lowerer.fact), and the ∀ only slowed z3 down (an array's range
+    # under MBQI: `∑ i ∈ {490..751}, f i = 516` timed out at 5 s, and is satisfiable in 0.1 s
+    # without it); a model's table is then made ℕ-valued where no application reads it
+    # (``solve._in_range``)
+    ranges = _nat_range_axioms(consts, set())
+    if ranges and any(isinstance(s, (Quant, Lam)) for t in (formula, *facts) for s in subterms(t)):
+        facts.extend(ranges)
     return Lowered(formula, facts, consts, original_body, lw.constrainable, tuple(lw.witnesses), lw.witnessable,
                    defined, summarized, tuple(lw.set_functions.items()), tuple(lw.opaque_heads),
                    lw.real_exponents)
