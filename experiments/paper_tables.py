@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from rerank.cluster import ILL_FORMED_NAMES  # noqa: E402
 from rerank.combine import combine  # noqa: E402
 from rerank.metrics import (  # noqa: E402
     bootstrap_ci,
@@ -165,7 +166,7 @@ def _alarm(signum: int, frame: Any) -> None:
 
 
 def _init_worker(timeout: float, relation: str, budget: float = 0.0,
-                 language: str = "isabelle", naive: bool = True, compare_ill_formed: bool = True) -> None:
+                 language: str = "isabelle", naive: bool = True, compare_ill_formed: bool | str = "identical") -> None:
     if budget > 0 and hasattr(signal, "SIGALRM"):
         signal.signal(signal.SIGALRM, _alarm)
     try:
@@ -329,14 +330,14 @@ def run_clustering(
     budget: float = 0.0,
     language: str = "isabelle",
     naive: bool = True,
-    compare_ill_formed: bool = True,
+    compare_ill_formed: bool | str = "identical",
 ) -> dict[str, dict[str, Any]]:
     """Stage 1 over every problem not yet in ``cache_path``; returns id -> record.
 
     ``language``: the candidates' frontend; ``naive``: also try to prove every candidate
     outright (the "naive" baseline; one prover call per candidate, skipped when False).
-    ``compare_ill_formed``: the ``Reranker`` option (False: candidates Isabelle rejects are
-    compared with nothing).
+    ``compare_ill_formed``: the ``Reranker`` option ("identical", the default: candidates
+    Isabelle rejects join only identical statements; True: compared; False: set aside).
 
     ``budget`` > 0: wall-clock seconds per problem (a problem over it is an error record;
     its candidates then rank in sample order for every method)."""
@@ -843,7 +844,7 @@ def build(
     bootstrap: int = 2000,
     cached_only: bool = False,
     budget: float = 0.0,
-    compare_ill_formed: bool = True,
+    compare_ill_formed: bool | str = "identical",
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """Both stages: (tables, diagnostics, per-problem cache entries in input order).
 
@@ -892,8 +893,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--problem-budget", type=float, default=0.0,
                     help="wall-clock seconds per problem (0 = none); over it: an error record")
-    ap.add_argument("--skip-ill-formed", action="store_true",
-                    help="compare no candidate Isabelle's checker rejects (Reranker(compare_ill_formed=False))")
+    ap.add_argument("--ill-formed", choices=tuple(ILL_FORMED_NAMES), default="identical",
+                    help="candidates Isabelle's checker rejects: Reranker(compare_ill_formed=...) by its CLI name "
+                         "(identical: the default; compare: True; skip: False)")
+    ap.add_argument("--skip-ill-formed", action="store_true", help="same as --ill-formed skip")
     ap.add_argument("--cached-only", action="store_true",
                     help="no clustering: tables over the problems already in the cache")
     args = ap.parse_args(argv)
@@ -901,7 +904,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cache = Path(args.cache) if args.cache else None
     res, diag, _ = build(args.data, cache, args.timeout, args.relation, args.workers,
                          args.limit, not args.no_progress, args.bootstrap, args.cached_only,
-                         args.problem_budget, compare_ill_formed=not args.skip_ill_formed)
+                         args.problem_budget,
+                         compare_ill_formed=ILL_FORMED_NAMES["skip" if args.skip_ill_formed else args.ill_formed])
     out = Path(args.out)
     plots(res, out / "img")
     cmd = "python experiments/paper_tables.py " + " ".join(

@@ -10,6 +10,7 @@ from provers import LANGUAGES
 from provers.engine.relations import RELATIONS
 from rerank.api import INFORMALIZERS
 from rerank.batch import KEEP_MODES
+from rerank.cluster import ILL_FORMED_NAMES
 from rerank.combine import NORMALIZERS, RULES
 
 
@@ -25,5 +26,6 @@ Normalize = choices("Normalize", NORMALIZERS)
 InformalizerName = choices("InformalizerName", INFORMALIZERS)
 KeepMode = choices("KeepMode", KEEP_MODES)
 Precision = choices("Precision", PRECISIONS)
+IllFormed = choices("IllFormed", tuple(ILL_FORMED_NAMES))
 
-__all__ = ["InformalizerName", "KeepMode", "Language", "Normalize", "Precision", "Relation", "Rule", "choices"]
+__all__ = ["IllFormed", "InformalizerName", "KeepMode", "Language", "Normalize", "Precision", "Relation", "Rule", "choices"]

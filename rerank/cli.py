@@ -22,6 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 from embeddings.embed import DEFAULT_MODEL
 from provers.status import VerdictStatus
 from rerank.choices import (
+    IllFormed,
     InformalizerName,
     KeepMode,
     Language,
@@ -30,6 +31,7 @@ from rerank.choices import (
     Relation,
     Rule,
 )
+from rerank.cluster import ILL_FORMED_NAMES
 from rerank.defaults import DEFAULT_ALPHA
 from rerank.perturb_cli import perturb
 from rerank.textfile import read_text
@@ -85,11 +87,13 @@ IMPORTS_OPT = typer.Option(
     help="Isabelle: a theory beyond Complex_Main the candidates are checked with (e.g. HOL-Analysis.Analysis); "
          "what it provides is not flagged ill-formed. Repeatable.",
 )
-SKIP_ILL_OPT = typer.Option(
-    False, "--skip-ill-formed/--compare-ill-formed",
-    help="Compare no candidate the prover's own checker rejects (a class of its own, flagged, no engine work); "
-         "by default its meaning still counts for its class.",
+ILL_OPT = typer.Option(
+    IllFormed("identical"), "--ill-formed",
+    help="A candidate the prover's own checker rejects: 'identical' joins only the class of the same statement "
+         "(the solvers are not asked about it); 'compare' compares it like any other (its meaning as read counts "
+         "for its class); 'skip' compares it with nothing (a class of its own, flagged, no engine work).",
 )
+SKIP_ILL_OPT = typer.Option(False, "--skip-ill-formed", hidden=True, help="Same as --ill-formed skip.")
 MAX_SECONDS = 7 * 24 * 3600.0  # a week: rejects inf (NaN fails the minimum)
 TIMEOUT_OPT = typer.Option(
     5.0, min=0.01, max=MAX_SECONDS,
@@ -157,14 +161,15 @@ def _params(
     language: Language, timeout: float, informalizer: InformalizerName, model: str,
     problem_timeout: float | None = None, prior_weight: float = 0.0, budget: float | None = None,
     precision: Precision = Precision("float32"), imports: list[str] | None = None,
-    skip_ill_formed: bool = False,
+    ill_formed: IllFormed = IllFormed("identical"), skip_ill_formed: bool = False,
 ) -> dict[str, Any]:
     return {
         "n": n, "rule": rule.value, "alpha": alpha, "normalize": normalize.value,
         "relation": relation.value, "language": language.value, "timeout": timeout,
         "informalizer": informalizer.value, "embedder": model, "problem_timeout": problem_timeout,
         "prior_weight": prior_weight, "budget": budget, "embed_precision": precision.value,
-        "imports": tuple(imports or ()), "compare_ill_formed": not skip_ill_formed,
+        "imports": tuple(imports or ()),
+        "compare_ill_formed": ILL_FORMED_NAMES["skip" if skip_ill_formed else ill_formed.value],
     }
 
 
@@ -289,7 +294,8 @@ def select(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
-    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT, skip_ill_formed: bool = SKIP_ILL_OPT,
+    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT, ill_formed: IllFormed = ILL_OPT,
+    skip_ill_formed: bool = SKIP_ILL_OPT,
     as_json: bool = typer.Option(False, "--json/--no-json", help="Print the full ranking as JSON instead of a table."),
     progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
@@ -301,7 +307,7 @@ def select(
     from rerank.batch import record_prior
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight, budget, precision, imports, skip_ill_formed)
+                     problem_timeout, prior_weight, budget, precision, imports, ill_formed, skip_ill_formed)
     _check_model(model, informalizer, precision)
     session = Reranker(**params).start(rec["informal"])
     infs = rec.get("informalizations") or [None] * len(rec["candidates"])
@@ -335,7 +341,8 @@ def batch(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, prior_weight: float = PRIOR_OPT,
-    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT, skip_ill_formed: bool = SKIP_ILL_OPT,
+    budget: float | None = BUDGET_OPT, imports: list[str] = IMPORTS_OPT, ill_formed: IllFormed = ILL_OPT,
+    skip_ill_formed: bool = SKIP_ILL_OPT,
     workers: int = typer.Option(1, min=1, help="Local worker processes."),
     scheduler: str | None = typer.Option(None, help="Dask distributed scheduler address (tcp://host:port); runs the batch on that cluster."),
     retry_errors: bool = typer.Option(False, help="Recompute records whose earlier result was an error."),
@@ -349,7 +356,7 @@ def batch(
     from rerank.batch import CorruptOutputWarning, check_paths, run_batch
 
     params = _params(n, rule, alpha, normalize, relation, language, timeout, informalizer, model,
-                     problem_timeout, prior_weight, budget, precision, imports, skip_ill_formed)
+                     problem_timeout, prior_weight, budget, precision, imports, ill_formed, skip_ill_formed)
     try:
         check_paths(in_path, out_path)
     except (FileNotFoundError, ValueError) as e:
@@ -518,7 +525,7 @@ def filter_(
     relation: Relation = REL_OPT, language: Language = LANG_OPT, timeout: float = TIMEOUT_OPT,
     informalizer: InformalizerName = INF_OPT, model: str = MODEL_OPT, precision: Precision = PRECISION_OPT,
     problem_timeout: float | None = PROBLEM_TIMEOUT_OPT, imports: list[str] = IMPORTS_OPT,
-    skip_ill_formed: bool = SKIP_ILL_OPT, progress: bool | None = PROGRESS_AUTO_OPT,
+    ill_formed: IllFormed = ILL_OPT, skip_ill_formed: bool = SKIP_ILL_OPT, progress: bool | None = PROGRESS_AUTO_OPT,
 ) -> None:
     """Training-data filter: keep (informal, formal) pairs that are consistent."""
     from rerank.batch import check_paths, filter_file
@@ -528,7 +535,8 @@ def filter_(
     except (FileNotFoundError, ValueError) as e:
         _fail(str(e))
     params = _params(1, Rule.log, 0.5, Normalize.sum, relation, language, timeout, informalizer, model, problem_timeout,
-                     precision=precision, imports=imports, skip_ill_formed=skip_ill_formed)
+                     precision=precision, imports=imports, ill_formed=ill_formed,
+                     skip_ill_formed=skip_ill_formed)
     _check_model(model, informalizer, precision)
     show = sys.stderr.isatty() if progress is None else progress
     s = filter_file(in_path, out_path, params, keep=keep.value, tau=tau, dedup=dedup, progress=show)

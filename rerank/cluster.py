@@ -99,6 +99,12 @@ BUDGET_FLAG = "unchecked: problem time budget spent"
 ILL_FORMED_FLAG = "ill_formed"
 #: Flag of an ill-formed candidate a clusterer with ``compare_ill_formed=False`` leaves apart.
 SET_ASIDE_FLAG = "not compared: the prover's checker rejects it"
+#: Flag of an ill-formed candidate a clusterer with ``compare_ill_formed="identical"`` (the
+#: default) compares by identity and the solver-free screens only.
+IDENTITY_FLAG = "compared by identity only: the prover's checker rejects it"
+#: The values of ``compare_ill_formed`` (``Clusterer``, ``Reranker``) by their command-line names.
+ILL_FORMED_NAMES: dict[str, bool | str] = {"identical": "identical", "compare": True, "skip": False}
+ILL_FORMED_MODES = tuple(ILL_FORMED_NAMES.values())
 
 #: ``checker(a, b, relation, timeout) -> verdict`` with ``.status`` in
 #: equivalent / inequivalent / inconclusive (``provers.check_equivalence`` by default).
@@ -196,7 +202,8 @@ class ClusterStats:
     ``vacuity_checks``/``vacuity_solver_calls``: the separate per-candidate vacuity test.
     ``budget_skips``: pairs left unchecked because the problem's time budget was spent.
     ``truth_skips``: pairs of a proved and a refuted statement (``check_truth``).
-    ``set_aside_skips``: pairs with an ill-formed candidate left apart (``compare_ill_formed``).
+    ``set_aside_skips``: pairs with an ill-formed candidate left apart or, with
+    ``compare_ill_formed="identical"``, left to the solver-free routes only.
     The other counters are pairs settled without the engine.
     """
 
@@ -321,13 +328,17 @@ class Clusterer:
         backend: Any = None,
         problem_timeout: float | None = None,
         imports: tuple[str, ...] = (),
-        compare_ill_formed: bool = True,
+        compare_ill_formed: bool | str = "identical",
     ) -> None:
-        """``compare_ill_formed=False``: a candidate the prover's own checker rejects
-        (``Statement.checker_errors``) is compared with nothing, like one that does not parse —
-        a singleton class, flagged ``SET_ASIDE_FLAG``, without vacuity or truth test. Where
-        only well-formed candidates can be correct (training-data filters, the ``label+syntax``
-        rule) its comparisons are time spent on a pick that is demoted anyway.
+        """``compare_ill_formed``: what is done with a candidate the prover's own checker
+        rejects (``Statement.checker_errors``). ``"identical"`` (default): it joins only a class
+        holding the same statement (its canonical key: a sampled pool repeats itself, rejected
+        text included) and is separated by the solver-free screens, flagged ``IDENTITY_FLAG``;
+        the engine is never asked about it, since what it would prove is our reading of a text
+        the prover gives no meaning. ``True``: compared like any other (its meaning, as we read
+        it, counts for its class). ``False``: compared with nothing, like one that does not
+        parse — a singleton class, flagged ``SET_ASIDE_FLAG``, without vacuity or truth test
+        (training-data filters, where only well-formed text can be kept).
         ``imports`` (Isabelle): theories beyond ``Complex_Main`` the candidates are checked
         with (``"HOL-Analysis.Analysis"``), so text they make valid is not flagged ill-formed
         (candidates given as ``Statement`` keep the checker errors they were parsed with).
@@ -339,6 +350,8 @@ class Clusterer:
         undecided); a false statement is never a faithful formalization of a true problem.
         ``check_truth="refute"``: the same check on ``REFUTE_TRUTH_SHARE`` of its budget, for
         callers that use only refutations (a proof found within it is still reported)."""
+        if compare_ill_formed not in ILL_FORMED_MODES:
+            raise ValueError(f"compare_ill_formed must be True, False or 'identical', got {compare_ill_formed!r}")
         if check_truth not in (True, False, "refute"):
             raise ValueError(f"check_truth must be True, False or 'refute', got {check_truth!r}")
         if relation not in RELATIONS:
@@ -456,6 +469,8 @@ class Clusterer:
             c.set_aside = SET_ASIDE_FLAG
             c.flags.append(SET_ASIDE_FLAG)
             return c  # no profile, no test: compared with nothing
+        if c.statement.checker_errors and self.compare_ill_formed == "identical":
+            c.flags.append(IDENTITY_FLAG)
         if c.key is None:
             # the fingerprint is bounded by the evaluator's step budget and the problem's
             # deadline, not by a wall-clock of its own: classes must not depend on the load
@@ -612,6 +627,9 @@ class Clusterer:
             setattr(s, f"{why}_skips", getattr(s, f"{why}_skips") + 1)
             self.decisions.append(PairDecision(a.index, b.index, why, VerdictStatus.INEQUIVALENT,
                                                truth_reason(a, b) if why == "truth" else ""))
+            return False
+        if self.compare_ill_formed == "identical" and (a.statement.checker_errors or b.statement.checker_errors):
+            s.set_aside_skips += 1  # neither identical nor screened apart: the engine is not asked
             return False
         ck = (self.relation, self.timeout, *sorted((a.key or f"#{a.index}", b.key or f"#{b.index}")))
         status = self.cache.get(ck)

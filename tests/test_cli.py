@@ -247,3 +247,14 @@ def test_select_can_leave_ill_formed_candidates_apart():
     apart = json.loads(invoke(*base, "--skip-ill-formed", input=rec).output)
     assert together["classes"] == [[0, 1]] and apart["classes"] == [[0], [1]]
     assert any("not compared" in f for f in apart["flags"][1])
+    assert json.loads(invoke(*base, "--ill-formed", "skip", input=rec).output)["classes"] == [[0], [1]]
+
+
+def test_select_asks_the_engine_about_ill_formed_candidates_only_with_ill_formed_compare():
+    ascii_ = 'theorem fixes x :: real assumes h0 : "x \\<noteq> 1" shows "x + 1 \\<noteq> 2"'
+    shifted = 'theorem fixes x :: real assumes h0 : "x ≠ 1" shows "x + 2 ≠ 3"'  # the same meaning, raw ≠
+    rec = json.dumps({"informal": INFORMAL, "candidates": [ascii_, shifted]})
+    base = ("select", "-", "--json", "--language", "isabelle", "--informalizer", "none", "--timeout", "1")
+    assert json.loads(invoke(*base, input=rec).output)["classes"] == [[0], [1]]
+    assert json.loads(invoke(*base, "--ill-formed", "compare", input=rec).output)["classes"] == [[0, 1]]
+    assert invoke(*base, "--ill-formed", "sometimes", input=rec).exit_code != 0

@@ -393,9 +393,9 @@ OTHER = 'theorem fixes x :: real assumes h0 : "x \\<noteq> 1" shows "x + 2 \\<no
 
 
 @pytest.mark.parametrize("anytime", [False, True])
-def test_an_ill_formed_candidate_is_compared_by_default_and_set_aside_on_request(anytime):
-    """Real engine. The raw-Unicode spelling means what the ASCII one means (their class by
-    default); with ``compare_ill_formed=False`` it is compared with nothing, like a parse
+def test_an_ill_formed_candidate_is_compared_or_set_aside_on_request(anytime):
+    """Real engine. The raw-Unicode spelling means what the ASCII one means (their class when
+    compared); with ``compare_ill_formed=False`` it is compared with nothing, like a parse
     error: a singleton, flagged, no decision and no vacuity test involves it."""
     from rerank.cluster import SET_ASIDE_FLAG
     from rerank.schedule import AnytimeClusterer
@@ -409,10 +409,45 @@ def test_an_ill_formed_candidate_is_compared_by_default_and_set_aside_on_request
             c.resolve()
         return c
 
-    default = run()
-    assert default.candidates[1].ill_formed and default.classes == [[0, 1], [2]]
+    compared = run(compare_ill_formed=True)
+    assert compared.candidates[1].ill_formed and compared.classes == [[0, 1], [2]]
     apart = run(compare_ill_formed=False)
     assert apart.classes == [[0], [1], [2]]
     assert SET_ASIDE_FLAG in apart.candidates[1].flags and apart.candidates[1].vacuous is None
     assert all(1 not in (d.a, d.b) for d in apart.decisions)
     assert apart.stats.set_aside_skips == 2 and apart.stats.unparsed_skips == 0
+
+
+RAW_SHIFTED = 'theorem fixes x :: real assumes h0 : "x ≠ 1" shows "x + 2 ≠ 3"'  # WELL_FORMED's meaning, raw ≠
+
+
+@pytest.mark.parametrize("anytime", [False, True])
+def test_an_ill_formed_candidate_joins_only_an_identical_statement_by_default(anytime):
+    """Real engine. By default (``compare_ill_formed="identical"``) a rejected text joins the
+    class of the same statement (RAW_UNICODE is WELL_FORMED up to spelling) but the engine is
+    never asked about it: RAW_SHIFTED, which it proves equivalent when asked, stays apart,
+    flagged, with its vacuity still tested."""
+    from rerank.cluster import IDENTITY_FLAG
+    from rerank.schedule import AnytimeClusterer
+
+    def run(**kw):
+        make = (lambda **o: AnytimeClusterer(budget=60.0, **o)) if anytime else (lambda **o: Clusterer(**o))
+        c = make(relation="symbolic", language="isabelle", timeout=1.0, **kw)
+        for text in (WELL_FORMED, RAW_UNICODE, RAW_SHIFTED, OTHER):
+            c.add(text)
+        if anytime:
+            c.resolve()
+        return c
+
+    assert run(compare_ill_formed=True).classes == [[0, 1, 2], [3]]
+    identical = run()
+    assert identical.classes == [[0, 1], [2], [3]]
+    assert identical.candidates[2].ill_formed and identical.candidates[2].vacuous is False
+    assert IDENTITY_FLAG in identical.candidates[2].flags and IDENTITY_FLAG not in identical.candidates[0].flags
+    assert all(d.how != "engine" for d in identical.decisions if 2 in (d.a, d.b))
+    assert identical.stats.set_aside_skips >= 1
+
+
+def test_compare_ill_formed_takes_three_values():
+    with pytest.raises(ValueError, match="compare_ill_formed"):
+        Clusterer("symbolic", "isabelle", 1.0, compare_ill_formed="skip")

@@ -263,3 +263,18 @@ def test_a_reranker_can_leave_ill_formed_candidates_apart():
     apart = Reranker(**kw, compare_ill_formed=False).rerank(INFORMAL, [ascii_, raw])
     assert together.classes == [[0, 1]] and apart.classes == [[0], [1]]
     assert any("not compared" in f for f in apart.flags[1])
+
+
+def test_a_reranker_asks_the_engine_about_an_ill_formed_candidate_only_on_request():
+    """By default a rejected text joins only the class of the same statement; ``x + 2 ≠ 3``
+    (raw ≠, which Isabelle rejects) means the ASCII candidate's ``x + 1 ≠ 2`` under ``x ≠ 1``
+    and is proved so only with ``compare_ill_formed=True``."""
+    ascii_ = 'theorem fixes x :: real assumes h0 : "x \\<noteq> 1" shows "x + 1 \\<noteq> 2"'
+    shifted = 'theorem fixes x :: real assumes h0 : "x ≠ 1" shows "x + 2 ≠ 3"'
+    kw = dict(relation="symbolic", language="isabelle", informalizer="none", timeout=1.0)
+    default = Reranker(**kw).rerank(INFORMAL, [ascii_, shifted])
+    compared = Reranker(**kw, compare_ill_formed=True).rerank(INFORMAL, [ascii_, shifted])
+    assert default.classes == [[0], [1]] and compared.classes == [[0, 1]]
+    assert any("identity only" in f for f in default.flags[1])
+    with pytest.raises(ValueError, match="compare_ill_formed"):
+        Reranker(**kw, compare_ill_formed="skip")
