@@ -673,7 +673,8 @@ def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - thin C
     ap.add_argument("--mpnet-subset", type=int, default=100)
     ap.add_argument("--model", default=None,
                     help="embedding model (name or directory) behind the `minilm:` variants, for "
-                    "measuring another one in the library's place (default: the packaged MiniLM)")
+                    "measuring another one in the library's place, on the Isabelle and the Lean pools "
+                    "(default: the packaged MiniLM)")
     ap.add_argument("--precision", default="float32", choices=["float32", "bfloat16"],
                     help="arithmetic of the embedding model (its vectors are cached under their own key)")
     ap.add_argument("--lean-relation", default="syntactic",
@@ -710,7 +711,7 @@ def run(args: argparse.Namespace) -> int:
                                          args.problem_budget, None, args.cached_only, naive=True,
                                          relation=args.lean_relation,
                                          subset=seeded_subset(pt_ids(args.lean), args.lean_subset))
-        semantic_features(lpools, lrecords, MODELS, args.embeddings, bm25=False, precision=args.precision)
+        semantic_features(lpools, lrecords, models, args.embeddings, bm25=False, precision=args.precision)
         lean = lpools
     cmd = "python experiments/selection_eval.py " + " ".join(
         a if not os.path.isabs(a) else os.path.relpath(a, ROOT) for a in (sys.argv[1:]))

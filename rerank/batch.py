@@ -731,6 +731,18 @@ def _group_pairs(records: list[tuple[str, dict[str, Any] | None, str | None]]) -
     return out
 
 
+def _dedup_encoder(rr: Any) -> Any:
+    """The embedder that finds near-duplicate problems: the reranker's own, except MiniLM's
+    static distillation (the default): a mean of token vectors, it finds "Find x with 2x + 3 = 7"
+    and "Show that x = 3 when 2x + 3 = 9" near-duplicates (cosine ≥ 0.98); MiniLM itself reads
+    the words in order."""
+    from embeddings import DEFAULT_MODEL, STATIC_MODEL, shared_embedder
+
+    if isinstance(rr.embedder, str) and rr.embedder == STATIC_MODEL:
+        return shared_embedder(DEFAULT_MODEL, rr.embed_precision)
+    return rr.embedder_
+
+
 def filter_file(
     in_path: str | Path,
     out_path: str | Path,
@@ -754,8 +766,9 @@ def filter_file(
     (faiss index; ``dedup=1`` disables this).  When every class is a singleton there is no
     majority; vacuous candidates are never the majority.  A statement the prover's own
     checker would reject (flag ``ill_formed``: raw Unicode in Isabelle source, a type
-    ``Complex_Main`` lacks, …) is never kept, whatever its class: it still counts for its
-    class's size.  ``progress``: a progress bar over the problems on stderr.
+    ``Complex_Main`` lacks, …) is never kept, whatever its class: it still counts for the
+    size of its class (by default, that of the same statement only: ``compare_ill_formed``).
+    ``progress``: a progress bar over the problems on stderr.
     """
     if keep not in KEEP_MODES:
         raise ValueError(f"keep must be one of {KEEP_MODES}, got {keep!r}")
@@ -772,7 +785,7 @@ def filter_file(
              "pairs": 0, "kept": 0, "ill_formed": 0}
     if usable and dedup < 1.0:
         dup = near_duplicates([rec["informal"] for _, rec in usable], dedup,
-                              encoder=rr.embedder_, backend="faiss")
+                              encoder=_dedup_encoder(rr), backend="faiss")
         stats["duplicates"] = len(dup.drop)
         usable = [usable[i] for i in dup.keep]
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
