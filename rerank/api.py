@@ -90,8 +90,8 @@ class Reranker:
         ``True``: compared like any other, its meaning as we read it counting for its class;
         ``False``: left apart like an unparsed one (a class of its own, flagged, no engine
         work, no vacuity test). On ``isabelle_math_400`` (docs/benchmarks.md, stop 67; True →
-        "identical" → False): inconclusive checks 2.57 → 1.93 → 1.94 per problem; 1@k of the
-        default's procedure 53.5 → 53.6 → 53.9 under ``label+syntax``, 56.2 → 55.6 → 54.6
+        "identical" → False): inconclusive checks 2.565 → 1.935 → 1.9375 per problem; 1@k of
+        the default's procedure 53.5 → 53.6 → 53.9 under ``label+syntax``, 56.2 → 55.5 → 54.6
         under ``label``.
     timeout: seconds of the longest solver call: the obligations of a check get 0.15 ×
         timeout (``provers.engine.verdict.QUICK``: measured, solvers that answer do so early),

@@ -7,6 +7,7 @@ real engine is needed the test says so.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import replace
 
 import pytest
@@ -446,6 +447,24 @@ def test_an_ill_formed_candidate_joins_only_an_identical_statement_by_default(an
     assert IDENTITY_FLAG in identical.candidates[2].flags and IDENTITY_FLAG not in identical.candidates[0].flags
     assert all(d.how != "engine" for d in identical.decisions if 2 in (d.a, d.b))
     assert identical.stats.set_aside_skips >= 1
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["y", "t", "u", "w", "z1", "alpha"]), st.integers(-3, 9))
+def test_an_ill_formed_candidate_joins_its_statement_under_any_renaming_and_no_other(name, shift):
+    """Default clustering (real engine). A rejected spelling (raw ≠) of WELL_FORMED with its
+    variable renamed is still the same statement: it joins that class without the engine;
+    with a numeral perturbed it is another statement, and stays apart — the engine is never
+    asked, so no decision but the screens' involves it."""
+    renamed = re.sub(r"\bx\b", name, RAW_UNICODE)
+    c = Clusterer("symbolic", "isabelle", 1.0)
+    c.extend([WELL_FORMED, renamed])
+    assert c.classes == [[0, 1]] and c.decisions[-1].how == "syntactic"
+    perturbed = renamed.replace("+ 1 ≠ 2", f"+ 1 ≠ {2 + shift}") if shift else renamed.replace("≠ 1\"", "≠ 5\"")
+    c = Clusterer("symbolic", "isabelle", 1.0)
+    c.extend([WELL_FORMED, perturbed])
+    assert c.classes == [[0], [1]]
+    assert all(d.how != "engine" for d in c.decisions)
 
 
 def test_compare_ill_formed_takes_three_values():
