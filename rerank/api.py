@@ -42,7 +42,7 @@ from embeddings.embed import PRECISIONS
 from embeddings.rule_informalizer import RuleInformalizer
 from provers.deadline import check_seconds
 from provers.ir import Statement
-from rerank.cluster import ILL_FORMED_MODES, RELATIONS, Clusterer
+from rerank.cluster import RELATIONS, Clusterer, check_ill_formed_mode
 from rerank.combine import NORMALIZERS, RULES, ScoreCombiner
 from rerank.defaults import (
     DEFAULT_ALPHA,
@@ -219,8 +219,7 @@ class Reranker:
             raise ValueError(f"n must be a positive integer, got {self.n!r}")
         if self.relation not in RELATIONS:
             raise ValueError(f"relation must be one of {RELATIONS}, got {self.relation!r}")
-        if self.compare_ill_formed not in ILL_FORMED_MODES:
-            raise ValueError(f"compare_ill_formed must be True, False or 'identical', got {self.compare_ill_formed!r}")
+        check_ill_formed_mode(self.compare_ill_formed)
         if self.rule not in RULES:
             raise ValueError(f"rule must be one of {RULES}, got {self.rule!r}")
         if self.normalize not in NORMALIZERS:

@@ -733,9 +733,9 @@ def _group_pairs(records: list[tuple[str, dict[str, Any] | None, str | None]]) -
 
 def _dedup_encoder(rr: Any) -> Any:
     """The embedder that finds near-duplicate problems: the reranker's own, except MiniLM's
-    static distillation (the default): a mean of token vectors, it finds "Find x with 2x + 3 = 7"
-    and "Show that x = 3 when 2x + 3 = 9" near-duplicates (cosine ≥ 0.98); MiniLM itself reads
-    the words in order."""
+    static distillation (``STATIC_MODEL``, an option): a mean of token vectors, it finds "Find x
+    with 2x + 3 = 7" and "Show that x = 3 when 2x + 3 = 9" near-duplicates (cosine ≥ 0.98);
+    MiniLM itself reads the words in order."""
     from embeddings import DEFAULT_MODEL, STATIC_MODEL, shared_embedder
 
     if isinstance(rr.embedder, str) and rr.embedder == STATIC_MODEL:

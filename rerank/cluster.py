@@ -106,6 +106,13 @@ IDENTITY_FLAG = "compared by identity only: the prover's checker rejects it"
 ILL_FORMED_NAMES: dict[str, bool | str] = {"identical": "identical", "compare": True, "skip": False}
 ILL_FORMED_MODES = tuple(ILL_FORMED_NAMES.values())
 
+
+def check_ill_formed_mode(value: object) -> bool | str:
+    """``value`` if it is a ``compare_ill_formed`` mode, else a ValueError naming them."""
+    if value not in ILL_FORMED_MODES:
+        raise ValueError(f"compare_ill_formed must be True, False or 'identical', got {value!r}")
+    return value  # type: ignore[return-value]
+
 #: ``checker(a, b, relation, timeout) -> verdict`` with ``.status`` in
 #: equivalent / inequivalent / inconclusive (``provers.check_equivalence`` by default).
 Checker = Callable[[Statement, Statement, str, float], Any]
@@ -350,8 +357,7 @@ class Clusterer:
         undecided); a false statement is never a faithful formalization of a true problem.
         ``check_truth="refute"``: the same check on ``REFUTE_TRUTH_SHARE`` of its budget, for
         callers that use only refutations (a proof found within it is still reported)."""
-        if compare_ill_formed not in ILL_FORMED_MODES:
-            raise ValueError(f"compare_ill_formed must be True, False or 'identical', got {compare_ill_formed!r}")
+        check_ill_formed_mode(compare_ill_formed)
         if check_truth not in (True, False, "refute"):
             raise ValueError(f"check_truth must be True, False or 'refute', got {check_truth!r}")
         if relation not in RELATIONS:

@@ -565,6 +565,8 @@ _unint_const("distinct", 1, _list_fn(lambda x: BOOL))
 _unint_const("sorted", 1, _list_fn(lambda x: BOOL))
 _unint_const("hd", 1, _list_fn(lambda x: x))
 _unint_const("last", 1, _list_fn(lambda x: x))
+
+
 def _prime_factors_sort(e: Inference, xs: list[PreTerm], pos: int) -> Sort:
     """HOL-Computational_Algebra: ``prime_factors :: 'a ⇒ 'a set`` on a factorial semiring —
     an unfixed type defaults to int, as for ``prime`` (computed exactly: semantics/library)."""
