@@ -15,7 +15,7 @@ from provers.engine.align import alignments
 from provers.engine.equivalence import vacuous
 from provers.engine.normal import normalize
 from provers.semantics import truth
-from provers.semantics.evaluate import QUANTIFIER_VALUES
+from provers.semantics.quantifiers import QUANTIFIER_VALUES
 
 PUTNAM_A2 = (
     "theorem dummy (n : ℕ) : ∃ m : ℕ, m > n ∧ ∃ (a b c : ℕ), m = a ^ 2 + b ^ 2 ∧ "

@@ -12,7 +12,8 @@ from provers.engine.points import _pieces
 from provers.ir import NAT, REAL, BigOp, Num, Quant, Uninterpreted, Var, app
 from provers.semantics import truth
 from provers.semantics.certify import certified_sign
-from provers.semantics.evaluate import _guard_points, evaluate
+from provers.semantics.evaluate import evaluate
+from provers.semantics.quantifiers import _guard_points
 from provers.semantics.values import Closure, Witness
 
 AIME_1997_P11 = """theorem aime_1997_p11

@@ -416,7 +416,7 @@ def test_closed_set_builders_are_computed_once_and_open_ones_per_point():
     one with a free variable is evaluated at each point, never served from that cache."""
     import importlib
 
-    ev_module = importlib.import_module("provers.semantics.evaluate")
+    ev_module = importlib.import_module("provers.semantics.comprehensions")
 
     k = Var("k", NAT)
     closed = SetBuilder(k, app("and", app("le", num(100, NAT), k), app("le", k, num(999, NAT)),
@@ -635,7 +635,7 @@ def test_a_counted_integer_range_tests_each_member_only_for_what_its_bounds_do_n
 def test_probe_combinations_cover_every_combination_small_positions_first(lengths):
     import itertools
 
-    from provers.semantics.evaluate import PROBE_COMBINATIONS, _small_first
+    from provers.semantics.quantifiers import PROBE_COMBINATIONS, _small_first
 
     out = list(_small_first(tuple(lengths)))
     every = sorted(itertools.product(*(range(k) for k in lengths)))
@@ -659,7 +659,7 @@ def test_a_witness_needing_a_large_probe_of_the_first_of_three_reals_is_found():
 
 def test_a_quantifier_probed_inside_another_probe_gets_fewer_probes_and_is_not_remembered_so():
     # ∃a b c. a > 9 ∧ … needs the 11th probe of a: beyond the nested budget, within the full one
-    from provers.semantics.evaluate import (
+    from provers.semantics.quantifiers import (
         NESTED_PROBE_COMBINATIONS,
         QUANTIFIER_VALUES,
         _small_first,
@@ -825,10 +825,13 @@ def test_a_forall_over_an_existential_that_probes_can_only_witness_stops_at_once
     from provers.semantics.values import FunTable
 
     ev = importlib.import_module("provers.semantics.evaluate")
+    quantifiers = importlib.import_module("provers.semantics.quantifiers")
+    comprehensions = importlib.import_module("provers.semantics.comprehensions")
     ticks = []
-    real_tick = ev._tick
-    monkeypatch.setattr(ev, "_tick", lambda: (ticks.append(1), real_tick())[1])
-    ev.QUANTIFIER_VALUES.clear()
+    real_tick = ev.count_step
+    for module in (ev, quantifiers, comprehensions):  # every module that counts binder steps
+        monkeypatch.setattr(module, "count_step", lambda: (ticks.append(1), real_tick())[1])
+    quantifiers.QUANTIFIER_VALUES.clear()
     xr, a, b = Var("x", REAL), Var("a", REAL), Var("b", REAL)
     p = Var("p", FunSort((REAL,), REAL))
     hopeless = Quant("forall", (xr,), Quant("exists", (a, b), app("eq", app("apply", p, xr),
@@ -1359,7 +1362,7 @@ def _geometric_premise(r: Fraction, shift: int, base: int) -> str:
 def test_an_exponential_identity_holds_exactly_where_its_bases_agree(base, shift, r, a):
     """``∀n ≥ s. a·r^(n−s) = a / b^(n−s)`` (a geometric sequence's premise) is true exactly when
     r = 1/b or a = 0: decided for every n by the exponential polynomials of its sides
-    (``evaluate._exponential_identity``; undecided before), false by a probe otherwise; brute
+    (``quantifiers._exponential_identity``; undecided before), false by a probe otherwise; brute
     force over n ≤ 40 agrees."""
     formula = parse_isabelle(f'theorem\nfixes a r :: rat\nshows "{_geometric_premise(r, shift, base)}"').conclusion
     env = {"a": a, "r": r}
@@ -1393,7 +1396,7 @@ def _z3_powr_body(terms, op, zx, ze):
        st.integers(-4, 4), st.sampled_from(["eq", "lt", "le", "ne"]), st.booleans(), st.sampled_from([None, 0, 1]),
        st.sampled_from([REAL, INT, NAT]))
 def test_powr_pieces_agree_with_z3(terms, const, op, universal, ln_neg, sort):
-    """∀ / ∃ x. Σ c·x powr k + Σ d·xʲ + c₀ ⋈ 0 (``evaluate._powr_pieces`` where no probe
+    """∀ / ∃ x. Σ c·x powr k + Σ d·xʲ + c₀ ⋈ 0 (``quantifiers._powr_pieces`` where no probe
     decides), over ℝ, ℤ and ℕ: with
     Isabelle's ln fixed at x ≤ 0 (``@ln`` = ln_neg, e = exp ln_neg), whatever we decide z3
     decides the same for that e; with ln unspecified, what we decide holds for every e
@@ -1508,8 +1511,8 @@ def test_a_step_counted_outside_evaluate_leaves_no_budget_behind():
 
     ev = importlib.import_module("provers.semantics.evaluate")
     for _ in range(ev.STEP_BUDGET + 1):
-        ev._tick()
-    assert getattr(ev._steps, "left", None) is None
+        ev.count_step()
+    assert getattr(ev.step_state, "left", None) is None
     k = Var("k", NAT)
     total = BigOp("sum", k, app("range", num(2000, NAT)), app("mul", k, k))
     assert evaluate(total, {}) == sum(i * i for i in range(2000))

@@ -11,8 +11,9 @@ from ir_vocab import Z, i, j
 
 from provers.ir import INT, FunSort, Quant, Var, app, implies
 from provers.semantics import Closure, FunTable, truth
-from provers.semantics.evaluate import IFF_SIDES, QUANTIFIER_VALUES
+from provers.semantics.evaluate import IFF_SIDES
 from provers.semantics.memo import Memo, Unkeyable, value_key
+from provers.semantics.quantifiers import QUANTIFIER_VALUES
 from provers.semantics.values import Undecided
 
 a, b = Var("a", INT), Var("b", INT)
@@ -85,7 +86,8 @@ def test_a_set_builder_reading_a_closure_is_enumerated_once_per_value():
     """``{n ∈ [0, 50]. f n = n}`` with f a closure: remembered by the closure's key, the same
     finite set at another sampled point, another set for another closure."""
     from provers.ir import SetBuilder
-    from provers.semantics.evaluate import SET_VALUES, evaluate
+    from provers.semantics.comprehensions import SET_VALUES
+    from provers.semantics.evaluate import evaluate
 
     n = Var("n", INT)
     k = Var("k", INT)

@@ -73,8 +73,9 @@ from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.cyclotomic import rational_value
 from provers.semantics.domains import numeral_lower_bound
-from provers.semantics.evaluate import closed_term, evaluate, first_members, truth
+from provers.semantics.evaluate import closed_term, evaluate, truth
 from provers.semantics.pairs import pair
+from provers.semantics.quantifiers import first_members
 from provers.semantics.surds import algebraic_of_surds, form_of
 from provers.semantics.values import Closure, ExactPoint, PredSet, Undecided, Undetermined, Witness
 
@@ -481,7 +482,7 @@ def set_definitions(vs: tuple[Var, ...], body: Term,
                     continue
                 if isinstance(value, PredSet) and not needs:
                     # infinite (`0 < n ∧ 14 n % 100 = 46`): known by membership, and it meets
-                    # the very premise it was read from (`evaluate._meets_definitions`)
+                    # the very premise it was read from (`quantifiers._meets_definitions`)
                     value = replace(value, definition=q)
                 # PredSets compare by sort only: keep each (two sides define two sets)
                 if isinstance(value, PredSet) or isinstance(value, frozenset) and (mem.args[1], value) not in out:

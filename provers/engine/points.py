@@ -167,7 +167,7 @@ def scalar_defined_points(vs: tuple[Var, ...], body: Term, points: list[dict],
 def defined_points(vs: tuple[Var, ...], body: Term, points: list[dict]) -> Iterator[dict]:
     """``points`` with each function, set and sequence that ``body`` defines given its
     definition: a closure for ``∀ m > 0, f m = m² + m + 1`` (the evaluator sees such a premise
-    met, ``evaluate._meets_definitions``), the finite set of ``∀x. x ∈ S ↔ P x``, the sequence
+    met, ``quantifiers._meets_definitions``), the finite set of ``∀x. x ∈ S ↔ P x``, the sequence
     computed by a recurrence; random tables and sets almost never meet those premises."""
     functions = _function_points(vs, body, points)
     yield from functions

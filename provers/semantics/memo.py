@@ -38,7 +38,7 @@ from provers.semantics.values import (
 #: Entries kept (the memo is emptied when full).
 MAX_ENTRIES = 20_000
 #: The reasons that are not remembered: they depend on the steps left or on how deeply the
-#: term was nested in probes (``evaluate.NESTED_PROBE_COMBINATIONS``), not on the term.
+#: term was nested in probes (``quantifiers.NESTED_PROBE_COMBINATIONS``), not on the term.
 STEP_BUDGET_REASON = "evaluation step budget exhausted"
 NESTED_PROBES_REASON = "fewer probes inside an outer probe"
 

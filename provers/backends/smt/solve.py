@@ -261,7 +261,7 @@ def _validated_countermodel(em: Emitter, s: Any, lowered: Lowered,
         elif d is not None:
             if d.value is None and _false_once_settled(lowered.body, env):
                 # the tables as read so far (each at its default elsewhere) are a function the
-                # evaluator decides over an infinite domain (`evaluate._through_tables`)
+                # evaluator decides over an infinite domain (`quantifiers._through_tables`)
                 return _settled(env), ""
             if d.value is None:
                 why_spurious = f"evaluator undecided ({d.reason})"
