@@ -83,6 +83,7 @@ from provers.ir import (
     Uninterpreted,
     Var,
     app,
+    app_sorted,
     bound_variables,
     canonical,
     free_vars,
@@ -97,7 +98,7 @@ from provers.semantics import Approx, Undetermined, evaluate, pairs
 from provers.semantics.algebraic import algebraic_value
 from provers.semantics.folding import numeral
 from provers.semantics.identities import polynomial_identity
-from provers.semantics.library import LIST_CONSTRUCTORS
+from provers.semantics.library import LIBRARY, LIST_CONSTRUCTORS, library_value
 
 
 @dataclass
@@ -599,6 +600,67 @@ def ground_instances(t: Quant, grounds: dict[Sort, list[Term]]) -> list[Term]:
     return [substitute(t.body, {v: g}) for g in grounds.get(v.sort, []) if g != v]
 
 
+#: State each library function's value at the obligation's numerals (``library_facts``).
+LIBRARY_FACTS = True
+#: At most this many such facts per obligation, and elements in a set value.
+MAX_LIBRARY_FACTS = 16
+MAX_LIBRARY_SET = 32
+
+
+def library_facts(body: Term, consts: list[Var]) -> list[Term]:
+    """``t = c → f t = v`` (``f c = v`` when t is the numeral c) for each application ``f t``
+    in ``body`` of a library function f (``semantics.library``) of one ℕ / ℤ argument whose
+    free variables are the obligation's constants ``consts``, at each numeral c of that sort
+    in ``body`` (and 0, 1), where f's value v at c is a number, a truth value or a finite set
+    of at most ``MAX_LIBRARY_SET`` numbers.
+
+    Why: the solvers see library functions as uninterpreted, so ``prime_factors n = {p}``
+    beside ``n = 78`` has models (any set for ``prime_factors 78``), each rejected by the
+    evaluator, which knows the one meaning ({2, 3, 13}): the vacuity test and every check of
+    the pair ended "spurious model" (prealgebra/problem_878). A fact true of that meaning
+    rules out only interpretations the semantics already rules out: a proof stays a proof,
+    and every model is still re-checked by the evaluator. The fact names the application as
+    it is written (``f t``, not ``f c``): a set-valued one is lowered as a membership
+    predicate of the term's own free variables, which ``f c`` would not share."""
+    known = set(consts)
+    applied: dict[Uninterpreted, None] = {}
+    for s in subterms(body):
+        if isinstance(s, Uninterpreted) and s.symbol in LIBRARY and len(s.args) == 1 \
+                and s.args[0].sort in (NAT, INT) and free_vars(s.args[0]) <= known:
+            applied[s] = None
+    if not applied:
+        return []
+    numerals = ground_terms(body, [])
+    out: list[Term] = []
+    for f in applied:
+        (arg,) = f.args
+        for c in numerals.get(arg.sort, []):
+            if isinstance(arg, Num) and arg != c:
+                continue
+            value = _library_term(library_value(f.symbol, [c.value], [arg.sort]), f.sort)
+            if value is None:
+                continue
+            claim = app("iff" if f.sort == BOOL else "eq", f, value)
+            out.append(claim if isinstance(arg, Num) else app("implies", app("eq", arg, c), claim))
+    return out[:MAX_LIBRARY_FACTS]
+
+
+def _library_term(v: Any, sort: Sort) -> Term | None:
+    """A library value as a closed term of ``sort``: a numeral, a truth value, or a finite set
+    literal of numerals; None for anything else."""
+    if isinstance(v, bool):
+        return (TRUE if v else FALSE) if sort == BOOL else None
+    if sort in (NAT, INT, RAT, REAL):
+        return numeral(v, sort, _MAX_FOLD_BITS)
+    if isinstance(v, (set, frozenset)) and isinstance(sort, SetSort) and sort.elem in (NAT, INT, RAT, REAL) \
+            and len(v) <= MAX_LIBRARY_SET:
+        elements = [numeral(x, sort.elem, _MAX_FOLD_BITS) for x in v]
+        if any(e is None for e in elements):
+            return None
+        return app_sorted("set_of", sort, *sorted(elements, key=lambda e: e.value))
+    return None
+
+
 def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...]]]) -> list[Term]:
     """∀ args ∈ ℕ, f args ≥ 0 for ℕ-valued function variables and user symbols: true, and
     stated once globally (a per-application fact under a ∀ only guards that ∀)."""
@@ -667,6 +729,12 @@ def lower_obligation(obligation: Term, fold: bool = True, constrain_facts: bool 
         if inhabited(v.sort) != T and inhabited(v.sort) not in facts:
             facts.append(inhabited(v.sort))
     formula = lw.lower(body, 1)
+    if LIBRARY_FACTS:
+        for fact in library_facts(body, consts):
+            try:
+                facts.append(lw.lower(fact, 0))
+            except Unsupported:  # a sort the solvers lack: no fact, no harm
+                continue
     facts.extend(lw.top_facts)
     facts.extend(lw.monotone_facts())
     facts.extend(_nat_range_axioms([], lw.nat_valued))
