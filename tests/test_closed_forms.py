@@ -378,7 +378,7 @@ def _poly_sum(coeffs, lo):
        least=st.booleans())
 def test_extremes_and_quantifiers_over_sums_with_a_symbolic_bound_agree_with_brute_force(coeffs, lo, c, op, least):
     """``LEAST / GREATEST m :: int. ∑ i = lo..m. p(i) ⋈ c`` and ``∀m. ∑ … ⋈ c → m < n`` by sign
-    cells of the sum's closed form (``domains.with_sums_in_closed_form``), against the sums
+    cells of the sum's closed form (``polynomials.with_sums_in_closed_form``), against the sums
     computed at every m of a window (the roots of p's sums stay well inside it): equal
     wherever decided, and decided whenever the extreme element exists."""
     from provers.ir import Lam, Uninterpreted, forall_, implies

@@ -684,7 +684,7 @@ def test_a_quantifier_probed_inside_another_probe_gets_fewer_probes_and_is_not_r
 def test_a_guard_read_again_at_other_values_gives_the_domain_of_those_values(c, c0, ks):
     # `c·v + k = c0` read once per value of k (the polynomial reading is cached by the term
     # objects, the values are not): each value of k gets its own root
-    from provers.semantics.domains import linear_solutions
+    from provers.semantics.polynomials import linear_solutions
 
     v, k = Var("v", INT), Var("k", INT)
     lhs, rhs = app("add", app("mul", num(c, INT), v), k), num(c0, INT)

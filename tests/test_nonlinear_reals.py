@@ -365,7 +365,7 @@ def test_a_quantifier_over_a_polynomials_roots_is_decided_at_irrational_points_a
     agrees with sympy's roots (an independent route); undecided is not allowed here."""
     import sympy
 
-    from provers.semantics.domains import real_roots
+    from provers.semantics.polynomials import real_roots
 
     X = sympy.Symbol("x")
     poly = p[0] * X**2 + p[1] * X + p[2]

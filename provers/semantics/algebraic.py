@@ -46,8 +46,9 @@ from provers.ir import (
     subterms,
     unfold,
 )
-from provers.semantics.domains import MAX_CELL_DEGREE, guards, polynomial_coefficients, real_roots
+from provers.semantics.domains import guards
 from provers.semantics.identities import polynomial_identity
+from provers.semantics.polynomials import MAX_CELL_DEGREE, polynomial_coefficients, real_roots
 from provers.semantics.values import Closure, FunTable, same_closure
 
 #: Bisection rounds before a sign is left undecided (each halves every isolating interval).

@@ -211,7 +211,7 @@ def _without_range_bounds(v: Var, body: Term, dom: range, env: Env) -> Term:
 
 def _polynomial_set(v: Var, body: Term, env: Env) -> Any:
     """``{v | body}`` decided by the sign cells of the polynomials ``body`` compares
-    (``domains.polynomial_cells``): infinite (a ``PredSet``) when ``body`` is exactly true at
+    (``polynomials.polynomial_cells``): infinite (a ``PredSet``) when ``body`` is exactly true at
     a point of an open cell, so on the whole cell; when it is exactly false at every such
     point, the finite set of its members among the candidates left (the rational roots over
     ℝ / ℚ; over ℕ / ℤ the integers between the outer points); None otherwise."""

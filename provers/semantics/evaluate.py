@@ -89,7 +89,6 @@ from provers.semantics.domains import (
     bound_domain,
     image_lower_bound,
     numeral_lower_bound,
-    polynomial_cells,
     probe_values,
 )
 from provers.semantics.interval import PRECISIONS, Enclosing, enclose, exact_point
@@ -97,6 +96,7 @@ from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value
 from provers.semantics.memo import STEP_BUDGET_REASON, Memo, rememberable
 from provers.semantics.pairs import components
+from provers.semantics.polynomials import polynomial_cells
 from provers.semantics.sets import finite_elements
 from provers.semantics.surds import form_of, form_term
 from provers.semantics.values import (
@@ -131,7 +131,7 @@ MAX_CELLS_PER_EVALUATION = 8
 
 
 def cells_of(v: Var, body: Term, env: Env) -> tuple[tuple[Fraction, ...], tuple[Any, ...]] | None:
-    """``domains.polynomial_cells`` of ``body`` in v, within ``MAX_CELLS_PER_EVALUATION``."""
+    """``polynomials.polynomial_cells`` of ``body`` in v, within ``MAX_CELLS_PER_EVALUATION``."""
     used = getattr(step_state, "cells", 0) + 1
     step_state.cells = used
     if used > MAX_CELLS_PER_EVALUATION:
@@ -488,7 +488,7 @@ def integers_near(roots: tuple[Any, ...]) -> set[int] | None:
 def _integer_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
     """``LEAST z :: int. P z`` (``GREATEST`` from the other end; ℕ's ``GREATEST``) when P
     bounds no finite domain, by the sign cells of the polynomials P compares
-    (``domains.polynomial_cells``; sums over ranges that depend on z in closed form): P is
+    (``polynomials.polynomial_cells``; sums over ranges that depend on z in closed form): P is
     false on the outer cell at that end (else no extreme element: undecided), and the first
     integer where P holds, scanning the integers next to each root from there, is the
     extreme one — every cell's first integer is next to the root that opens it."""
@@ -520,7 +520,7 @@ def _integer_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
 
 def _real_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
     """``LEAST x :: real. P x`` (ℚ likewise, ``GREATEST`` from the other end) by the sign cells
-    of the polynomials P compares (``domains.polynomial_cells``): P has one truth value on each
+    of the polynomials P compares (``polynomials.polynomial_cells``): P has one truth value on each
     open cell, so scanning cells and roots upward, the first place P holds is the least
     element when it is a root; when it is an open cell (the unbounded one first, or one whose
     lower root fails P) the set has no least element and Isabelle's value is unspecified

@@ -37,7 +37,7 @@ from provers.ir import (
     map_term,
     symbol_names,
 )
-from provers.semantics.domains import affine_coefficients
+from provers.semantics.polynomials import affine_coefficients
 from provers.semantics.values import Closure
 
 #: symbols ``inv f y``: the x with f x = y (arguments: the function, the point)

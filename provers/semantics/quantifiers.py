@@ -409,7 +409,7 @@ def _guard_points(v: Var, body: Term) -> list[Fraction | int]:
 
 def _by_cells(t: Quant, want: bool, env: Env) -> bool | None:
     """A ∀ / ∃ over one number variable whose body compares polynomials in it, decided on the
-    sign cells of those polynomials (``domains.polynomial_cells``): the body has one truth
+    sign cells of those polynomials (``polynomials.polynomial_cells``): the body has one truth
     value on each open cell, so one rational point per cell and the roots (irrational ones
     by the field evaluator; none over ℚ) are every case; over ℕ / ℤ the integers next to each
     root (the least one above it stands for the cell after it) and the outer points (0 over ℕ). Why: a

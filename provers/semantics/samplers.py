@@ -43,9 +43,9 @@ from provers.ir import (
     subterms,
 )
 from provers.semantics.approx import normalized
-from provers.semantics.domains import linear_solutions
 from provers.semantics.evaluate import evaluate, truth
 from provers.semantics.pairs import components
+from provers.semantics.polynomials import linear_solutions
 from provers.semantics.values import ExactComplex, FunTable, Opaque, Undecided, Value, Witness
 
 _BOUNDARY = (0, 1, -1, 2)
