@@ -265,9 +265,7 @@ class Texts:
     """The texts of one problem that similarity variants compare."""
 
     def __init__(self, rec: dict[str, Any], pool: Pool, with_answer: bool) -> None:
-        informal = rec["informal"]
-        if with_answer and rec.get("answer") is not None:
-            informal = f"{informal} The final answer is ${rec['answer']}$."
+        informal = reference_text(rec, with_answer)
         self.informal = informal
         self.question, self.answer = split_answer(informal)
         given = [c.get("informalization") for c in rec["candidates"]]
@@ -278,12 +276,21 @@ class Texts:
         self.rule = [t if t else None for t in rule]
 
 
-def _cos(emb: Any, ref: str, texts: Sequence[str | None]) -> np.ndarray:
+def reference_text(rec: dict[str, Any], with_answer: bool = True) -> str:
+    """The informal text candidates are compared with, its final answer appended when asked
+    and known."""
+    if with_answer and rec.get("answer") is not None:
+        return f"{rec['informal']} The final answer is ${rec['answer']}$."
+    return rec["informal"]
+
+
+def cosines(encode: Callable[[Sequence[str]], Any], ref: str, texts: Sequence[str | None]) -> np.ndarray:
+    """Cosine of each text to ``ref`` under ``encode`` (texts to vectors); 0 where there is none."""
     out = np.zeros(len(texts))
     idx = [i for i, t in enumerate(texts) if t]
     if not idx:
         return out
-    v = np.asarray(emb.encode([ref] + [texts[i] for i in idx]), dtype=np.float64)
+    v = np.asarray(encode([ref] + [texts[i] for i in idx]), dtype=np.float64)
     v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
     out[idx] = v[1:] @ v[0]
     return out
@@ -362,11 +369,11 @@ def semantic_features(pools: Sequence[Pool], records: Sequence[dict], models: di
             if m in only and pool.id not in only[m]:
                 continue
             for rname, ref in refs.items():
-                feats[f"{m}:{rname}:given"] = _cos(emb, ref, t.given)
-                feats[f"{m}:{rname}:given_q"] = _cos(emb, ref, t.given_q)
+                feats[f"{m}:{rname}:given"] = cosines(emb.encode, ref, t.given)
+                feats[f"{m}:{rname}:given_q"] = cosines(emb.encode, ref, t.given_q)
                 if m in only:  # a comparison model: the given back-translations only
                     continue
-                feats[f"{m}:{rname}:rule"] = _cos(emb, ref, t.rule)
+                feats[f"{m}:{rname}:rule"] = cosines(emb.encode, ref, t.rule)
                 g, r = feats[f"{m}:{rname}:given"], feats[f"{m}:{rname}:rule"]
                 feats[f"{m}:{rname}:both"] = np.where((g != 0) & (r != 0), (g + r) / 2, g + r)
         if bm25:

@@ -39,18 +39,11 @@ sys.path.insert(0, str(ROOT))
 
 from embeddings import DEFAULT_MODEL, STATIC_MODEL, Embedder  # noqa: E402
 from embeddings.rule_informalizer import RuleInformalizer  # noqa: E402
-from experiments.selection_eval import load_records  # noqa: E402
+from experiments.selection_eval import cosines, load_records, reference_text  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
-
-
-def reference_text(rec: dict) -> str:
-    """The informal text as the selector compares it (with the final answer when known)."""
-    if rec.get("answer") is not None:
-        return f"{rec['informal']} The final answer is ${rec['answer']}$."
-    return rec["informal"]
 
 
 def lean_pools(path: Path) -> list[tuple[str, list[str | None], np.ndarray]]:
@@ -76,13 +69,9 @@ def math_pools(path: Path) -> dict[str, list[tuple[str, list[str | None], np.nda
 
 
 def scores(encode: Encoder, ref: str, texts: Sequence[str | None]) -> np.ndarray:
-    """Cosine of each text to ``ref``; ``-inf`` where there is no text."""
-    idx = [i for i, t in enumerate(texts) if t]
-    out = np.full(len(texts), -np.inf)
-    if idx:
-        v = np.asarray(encode([ref] + [texts[i] for i in idx]), dtype=np.float64)
-        v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
-        out[idx] = v[1:] @ v[0]
+    """Cosine of each text to ``ref``; ``-inf`` where there is no text (never the top pick)."""
+    out = cosines(encode, ref, texts)
+    out[[i for i, t in enumerate(texts) if not t]] = -np.inf
     return out
 
 

@@ -54,7 +54,6 @@ from provers.engine.definitions import (
     definitions,
     exact_value,
     value_of,
-    value_term,
 )
 from provers.engine.formulas import (
     SAT_NAME,
@@ -95,6 +94,7 @@ from provers.semantics.algebraic import AlgebraicReal, is_root_of
 from provers.semantics.approx import is_approx, is_rational
 from provers.semantics.domains import probe_values
 from provers.semantics.evaluate import Closure, evaluate, truth
+from provers.semantics.folding import value_term
 from provers.semantics.values import FunTable, Undetermined, renamed_model
 from provers.status import PinStatus, Status
 

@@ -31,19 +31,16 @@ from provers.deadline import Deadline
 from provers.engine.normal import NormalForm
 from provers.ir import (
     BOOL,
-    FALSE,
     INT,
     NAT,
     NEGATED,
     RAT,
     REAL,
-    TRUE,
     App,
     BigOp,
     FunSort,
     Lam,
     Num,
-    ProdSort,
     Quant,
     SetBuilder,
     SetSort,
@@ -74,7 +71,7 @@ from provers.semantics.closed_forms import PolynomialReader, polynomial_term
 from provers.semantics.cyclotomic import rational_value
 from provers.semantics.domains import numeral_lower_bound
 from provers.semantics.evaluate import closed_term, evaluate, truth
-from provers.semantics.pairs import pair
+from provers.semantics.folding import value_term
 from provers.semantics.quantifiers import first_members
 from provers.semantics.surds import algebraic_of_surds, form_of
 from provers.semantics.values import Closure, ExactPoint, PredSet, Undecided, Undetermined, Witness
@@ -135,24 +132,6 @@ def _surd_value(t: Term, env: dict[str, Any]) -> Value | None:
         return None
     q = form.as_rational()
     return exact_value(q) if q is not None else algebraic_of_surds(form)
-
-
-def value_term(v: Value, sort: Any) -> Term | None:
-    """The IR literal of value ``v`` at ``sort`` (None when the sort has no such literal)."""
-    if sort == BOOL:
-        return TRUE if v is True else FALSE if v is False else None
-    if isinstance(v, tuple):
-        if not isinstance(sort, ProdSort) or len(sort.parts) != len(v):
-            return None
-        parts = tuple(value_term(x, s) for x, s in zip(v, sort.parts, strict=True))
-        return None if any(x is None for x in parts) else pair(parts, sort)  # type: ignore[arg-type]
-    if isinstance(v, (bool, AlgebraicReal)) or sort not in (NAT, INT, RAT, REAL):
-        return None
-    if sort in (NAT, INT) and isinstance(v, Fraction):
-        return None
-    if sort == NAT and v < 0:
-        return None
-    return num(v, sort)
 
 
 def answer_is(lhs: Term, v: Value) -> Term | None:
@@ -931,4 +910,4 @@ def definitions(nf: NormalForm, deadline: Deadline | None = None, partial: bool 
 
 __all__ = ["Definitions", "answer_is", "complementary", "definitions", "exact_value", "function_definitions",
            "function_equations", "guarded_definitions", "piecewise_definitions",
-           "scalar_definitions", "value_of", "value_term", "with_scalar_definitions"]
+           "scalar_definitions", "value_of", "with_scalar_definitions"]

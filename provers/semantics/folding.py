@@ -12,9 +12,27 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from provers.ir import App, IRError, Num, Sort, Term, map_term
+from provers.ir import (
+    BOOL,
+    FALSE,
+    INT,
+    NAT,
+    RAT,
+    REAL,
+    TRUE,
+    App,
+    IRError,
+    Num,
+    ProdSort,
+    Sort,
+    Term,
+    map_term,
+    num,
+)
+from provers.semantics.algebraic import AlgebraicReal
 from provers.semantics.evaluate import evaluate
-from provers.semantics.values import ExactComplex
+from provers.semantics.pairs import pair
+from provers.semantics.values import ExactComplex, Value
 
 #: Arithmetic that a closed numeral expression is folded through (``folded_numerals``).
 FOLDED_OPS = frozenset({"add", "mul", "sub", "neg", "div", "inv", "pow", "zpow", "mod", "ediv", "emod", "fdiv",
@@ -56,3 +74,23 @@ def numeral(value: object, sort: Sort, max_bits: int) -> Num | None:
         return Num(value, sort)
     except IRError:
         return None
+
+
+def value_term(v: Value, sort: Sort) -> Term | None:
+    """The IR literal of value ``v`` at ``sort``: a truth value, a number, a pair of them (None
+    when the sort has no such literal). Shared by the engine's answers and definitions and by
+    the SMT lowering's library facts."""
+    if sort == BOOL:
+        return TRUE if v is True else FALSE if v is False else None
+    if isinstance(v, tuple):
+        if not isinstance(sort, ProdSort) or len(sort.parts) != len(v):
+            return None
+        parts = tuple(value_term(x, s) for x, s in zip(v, sort.parts, strict=True))
+        return None if any(x is None for x in parts) else pair(parts, sort)  # type: ignore[arg-type]
+    if isinstance(v, (bool, AlgebraicReal)) or sort not in (NAT, INT, RAT, REAL):
+        return None
+    if sort in (NAT, INT) and isinstance(v, Fraction):
+        return None
+    if sort == NAT and v < 0:
+        return None
+    return num(v, sort)

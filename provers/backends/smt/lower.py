@@ -96,7 +96,7 @@ from provers.ir import (
 )
 from provers.semantics import Approx, Undetermined, evaluate, pairs
 from provers.semantics.algebraic import algebraic_value
-from provers.semantics.folding import numeral
+from provers.semantics.folding import numeral, value_term
 from provers.semantics.identities import polynomial_identity
 from provers.semantics.library import LIBRARY, LIST_CONSTRUCTORS, library_value
 
@@ -646,19 +646,12 @@ def library_facts(body: Term, consts: list[Var]) -> list[Term]:
 
 
 def _library_term(v: Any, sort: Sort) -> Term | None:
-    """A library value as a closed term of ``sort``: a numeral, a truth value, or a finite set
-    literal of numerals; None for anything else."""
-    if isinstance(v, bool):
-        return (TRUE if v else FALSE) if sort == BOOL else None
-    if sort in (NAT, INT, RAT, REAL):
-        return numeral(v, sort, _MAX_FOLD_BITS)
-    if isinstance(v, (set, frozenset)) and isinstance(sort, SetSort) and sort.elem in (NAT, INT, RAT, REAL) \
-            and len(v) <= MAX_LIBRARY_SET:
-        elements = [numeral(x, sort.elem, _MAX_FOLD_BITS) for x in v]
-        if any(e is None for e in elements):
-            return None
-        return app_sorted("set_of", sort, *sorted(elements, key=lambda e: e.value))
-    return None
+    """A library value as a closed term of ``sort``: ``value_term``'s literal, or a finite set
+    of at most ``MAX_LIBRARY_SET`` such literals; None for anything else."""
+    if isinstance(v, (set, frozenset)) and isinstance(sort, SetSort):
+        elements = [value_term(x, sort.elem) for x in sorted(v)] if len(v) <= MAX_LIBRARY_SET else [None]
+        return None if any(e is None for e in elements) else app_sorted("set_of", sort, *elements)
+    return value_term(v, sort)
 
 
 def _nat_range_axioms(consts: list[Var], symbols: set[tuple[str, tuple[Sort, ...]]]) -> list[Term]:
