@@ -42,13 +42,8 @@ from provers.semantics.approx import is_approx, normalized
 from provers.semantics.closed_forms import closed_form
 from provers.semantics.domains import (
     MAX_DOMAIN,
-    MAX_INTERVAL,
     bound_domain,
-    dense_interval_infinite,
     eliminate_components,
-    integer_interval,
-    integer_ray_infinite,
-    periodic_interval,
     pins_finitely,
     probe_values,
     split_pair,
@@ -70,6 +65,13 @@ from provers.semantics.evaluate import (
     term_value,
     truth_triple,
     value_sort_key,
+)
+from provers.semantics.intervals import (
+    MAX_INTERVAL,
+    dense_interval_infinite,
+    integer_interval,
+    integer_ray_infinite,
+    periodic_interval,
 )
 from provers.semantics.memo import STEP_BUDGET_REASON, Memo
 from provers.semantics.sets import finite_elements
@@ -348,7 +350,7 @@ def set_builder_value(t: SetBuilder, env: Env) -> Any:
 
 def periodic_set(v: Var, body: Term, env: Env) -> frozenset | PredSet | None:
     """``{v | body}`` over an integer interval cut by periodic conditions
-    (``domains.periodic_interval``): the conditions evaluated over one period, the members
+    (``intervals.periodic_interval``): the conditions evaluated over one period, the members
     written out (up to ``MAX_INTERVAL``), or None. Over an interval unbounded on a side, a
     residue where they hold recurs forever: an infinite set (``{d :: int. d mod 10 = 3}``,
     whose card Isabelle takes as 0); none, the empty set."""

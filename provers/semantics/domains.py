@@ -43,6 +43,7 @@ from provers.ir import (
 )
 from provers.semantics.approx import is_rational
 from provers.semantics.closed_forms import PolynomialReader, affine_terms
+from provers.semantics.intervals import above, below, enclosed, is_cast_of, order_bound
 from provers.semantics.linear import solved_for
 from provers.semantics.pairs import pair, simplify
 from provers.semantics.polynomials import (
@@ -200,19 +201,6 @@ def pins_finitely(v: Var, g: Term) -> bool:
     return all(not atoms and r == 1 for atoms, r, _ in leading) and sum(c for _, _, c in leading) != 0
 
 
-def _is_cast_of(t: Term, v: Var) -> bool:
-    return isinstance(t, App) and t.op == "cast" and t.args[0] == v
-
-
-def _enclosed(e: Term, end: int, v: Var, others: frozenset[Var],
-              bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None) -> Fraction | None:
-    """The lower (``end`` 0) or upper (1) rational bound of ``e`` from ``bounds_of``."""
-    if bounds_of is None or v in free_vars(e) or free_vars(e) & others:
-        return None
-    got = bounds_of(e)
-    return None if got is None else got[end]
-
-
 def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
                  value_of: Callable[[Term], Any],
                  bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None = None
@@ -236,16 +224,6 @@ def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
         if len(out) > MAX_PAIR_DOMAIN:
             return None
     return out
-
-
-def _below(w: Any, strict: bool) -> int:
-    """The largest integer < w (``strict``) or ≤ w, for a rational w."""
-    return math.ceil(w) - 1 if strict else math.floor(w)
-
-
-def _above(w: Any, strict: bool) -> int:
-    """The smallest integer > w (``strict``) or ≥ w, for a rational w."""
-    return math.floor(w) + 1 if strict else math.ceil(w)
 
 
 def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
@@ -319,15 +297,15 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
         if op in FLIPPED:
             op, a, b = FLIPPED[op], b, a
         if op in ("lt", "le") and v.sort in (NAT, INT):
-            a, b = (v if _is_cast_of(x, v) else x for x in (a, b))  # ↑n < 200 π bounds n like n < 200 π
+            a, b = (v if is_cast_of(x, v) else x for x in (a, b))  # ↑n < 200 π bounds n like n < 200 π
         line = linear_in(v, a, b, value) if op in ("lt", "le") and v.sort in (NAT, INT) and a != v and b != v else None
         if line is not None:  # c₁·v + c₀ < 0 (`x + 4 < 9`, `-9 < x + 4`)
             r = -line[1] / line[0]
             if line[0] > 0:
-                c = _below(r, op == "lt")
+                c = below(r, op == "lt")
                 hi = c if hi is None else min(hi, c)
             else:
-                c = _above(r, op == "lt")
+                c = above(r, op == "lt")
                 lo = c if lo is None else max(lo, c)
             continue
         if op in ("lt", "le") and v.sort in (NAT, INT) and (m := _product_bound(v, a, b, op, value, unfolded)) is not None:
@@ -344,16 +322,16 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
         if a == v:
             w = value(b)
             if not is_rational(w):
-                w = _enclosed(b, 1, v, others, bounds_of)  # v < w ≤ its upper bound
+                w = enclosed(b, 1, v, others, bounds_of)  # v < w ≤ its upper bound
             if is_rational(w):
-                c = _below(w, op == "lt")
+                c = below(w, op == "lt")
                 hi = c if hi is None else min(hi, c)
         elif b == v:
             w = value(a)
             if not is_rational(w):
-                w = _enclosed(a, 0, v, others, bounds_of)  # its lower bound ≤ w < v
+                w = enclosed(a, 0, v, others, bounds_of)  # its lower bound ≤ w < v
             if is_rational(w):
-                c = _above(w, op == "lt")
+                c = above(w, op == "lt")
                 lo = c if lo is None else max(lo, c)
     if finite is not None:
         return finite
@@ -384,9 +362,9 @@ def _integral_points(v: Var, guards: list[Term], value: Callable[[Term], Any]) -
     for g in guards:
         for upper, w, strict in _real_bounds(v, g, value):
             if upper:
-                hi = _below(w, strict) if hi is None else min(hi, _below(w, strict))
+                hi = below(w, strict) if hi is None else min(hi, below(w, strict))
             else:
-                lo = _above(w, strict) if lo is None else max(lo, _above(w, strict))
+                lo = above(w, strict) if lo is None else max(lo, above(w, strict))
     if lo is None or hi is None or hi - lo + 1 > MAX_DOMAIN:
         return None
     return range(lo, hi + 1) if hi >= lo else range(0)
@@ -407,13 +385,13 @@ _OPEN_ENDS = {"Icc": (False, False), "Ico": (False, True), "Ioc": (True, False),
 
 def _real_bounds(v: Var, g: Term, value: Callable[[Term], Any]) -> list[tuple[bool, Any, bool]]:
     """The exact bounds a guard puts on v: (is it an upper bound, its value, strict) — an
-    order atom (``_order_bound``) or membership in an interval with exact ends."""
+    order atom (``order_bound``) or membership in an interval with exact ends."""
     if isinstance(g, App) and g.op == "mem" and len(g.args) == 2 and g.args[0] == v \
             and isinstance(g.args[1], App) and g.args[1].op in _OPEN_ENDS:
         ends = [(upper, value(end), is_open) for upper, end, is_open
                 in zip((False, True), g.args[1].args, _OPEN_ENDS[g.args[1].op], strict=True)]
         return [e for e in ends if is_rational(e[1]) and not isinstance(e[1], bool)]
-    bound = _order_bound(v, g, value)
+    bound = order_bound(v, g, value)
     return [] if bound is None else [bound]
 
 
@@ -587,243 +565,6 @@ def image_lower_bound(v: Var, body: Term) -> int | None:
 
     low = least(image)
     return None if low is None else math.ceil(low)
-
-
-def _removes_a_point(v: Var, g: Term) -> bool:
-    """``v ≠ e`` with e free of v: true everywhere but at one point."""
-    return (isinstance(g, App) and g.op == "ne" and v in g.args
-            and v not in free_vars(g.args[1] if g.args[0] == v else g.args[0]))
-
-
-def dense_interval_infinite(v: Var, body: Term, value_of: Callable[[Term], Any],
-                            bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None = None
-                            ) -> bool | None:
-    """Whether ``{v | body}`` over ℝ or ℚ is infinite, read off its conjuncts: True when they
-    are order atoms between ``v`` and exact rational values bounding a non-degenerate interval,
-    plus atoms ``v ≠ c`` (finitely many points removed) and closed conjuncts that are exactly
-    true; False when the bounds leave no point at all (the set is empty); None otherwise.
-
-    Why: ``card {x :: real. 100 ≤ x ∧ x ≤ 999}`` is 0 in Isabelle and Lean (card of an infinite
-    set), and the evaluator could not count it. A bound with no exact value (``x < 200 π``)
-    counts by its certified enclosure (``bounds_of``), on the inner side: then only True
-    (a non-degenerate interval certainly lies inside) is claimed, never False."""
-    if v.sort not in (REAL, RAT):
-        return None
-    lo: tuple[Fraction, bool] | None = None  # (bound, strict)
-    hi: tuple[Fraction, bool] | None = None
-    enclosed = False
-    for g in conjuncts(body):
-        if v not in free_vars(g):
-            if value_of(g) is not True:
-                return None
-            continue
-        if isinstance(g, App) and g.op == "or" and any(
-                v not in free_vars(d) and value_of(d) is True or _removes_a_point(v, d) for d in g.args):
-            continue  # true everywhere (``11 ≠ 0 ∨ x = 0``: ``11 dvd x`` over ℝ), or off one point
-        if not isinstance(g, App) or len(g.args) != 2:
-            return None
-        op, (a, b) = g.op, g.args
-        if op == "ne" and v in (a, b):
-            if v in free_vars(b if a == v else a):
-                return None
-            continue
-        if op in FLIPPED:
-            op, a, b = FLIPPED[op], b, a
-        if op not in ("lt", "le"):
-            return None
-        upper = a == v
-        w = value_of(b) if a == v else value_of(a) if b == v else None
-        if a != v and b != v and (line := linear_in(v, a, b, value_of)) is not None:  # 11·v ≥ 100
-            w, upper = -line[1] / line[0], line[0] > 0
-        elif not is_rational(w) and v in (a, b):
-            # the inner end: below the true upper bound, above the true lower one
-            inner = _enclosed(b if a == v else a, 0 if upper else 1, v, frozenset(), bounds_of)
-            if inner is not None:
-                w, enclosed = inner, True
-        if not is_rational(w) or isinstance(w, bool):
-            return None
-        bound = (Fraction(w), op == "lt")
-        if upper:  # v < w or v ≤ w
-            hi = bound if hi is None or (bound[0], not bound[1]) < (hi[0], not hi[1]) else hi
-        else:  # w < v or w ≤ v
-            lo = bound if lo is None or bound > lo else lo
-    if lo is None or hi is None or lo[0] < hi[0]:
-        return True
-    if enclosed:
-        return None  # inner ends that meet say nothing about the true bounds
-    if lo[0] > hi[0] or lo[1] or hi[1]:
-        return False
-    return None  # a single point, which the ≠ atoms may remove
-
-
-def _integer_bounds(v: Var, body: Term, value_of: Callable[[Term], Any]
-                    ) -> tuple[int | None, int | None, frozenset] | None:
-    """``(lo, hi, removed)`` when the conjuncts of ``body`` are order atoms between the ℕ/ℤ
-    variable v and exact values (``lo ≤ v ≤ hi``, a side None when unbounded; 0 below for ℕ)
-    and atoms ``v ≠ c`` (``removed``: the c of exact value); None otherwise."""
-    if v.sort not in (NAT, INT):
-        return None
-    lo: int | None = 0 if v.sort == NAT else None
-    hi: int | None = None
-    removed: set = set()
-    for g in conjuncts(body):
-        if _removes_a_point(v, g):
-            c = value_of(g.args[1] if g.args[0] == v else g.args[0])  # type: ignore[attr-defined]
-            if is_rational(c) and not isinstance(c, bool):
-                removed.add(c)
-            continue
-        bound = _order_bound(v, g, value_of)
-        if bound is None:
-            return None
-        upper, w, strict = bound
-        if upper:  # v < w, v ≤ w
-            c = _below(w, strict)
-            hi = c if hi is None else min(hi, c)
-        else:  # w < v, w ≤ v
-            c = _above(w, strict)
-            lo = c if lo is None else max(lo, c)
-    return lo, hi, frozenset(removed)
-
-
-def _order_bound(v: Var, g: Term, value_of: Callable[[Term], Any]) -> tuple[bool, Any, bool] | None:
-    """(is it an upper bound, its exact rational value, strict) when ``g`` is an order atom
-    between v (or ``↑v``: it bounds v as v does) and a term free of v of exact value; else None."""
-    if not (isinstance(g, App) and len(g.args) == 2 and g.op in ("lt", "le", "gt", "ge")):
-        return None
-    op, (a, b) = (FLIPPED[g.op], g.args[::-1]) if g.op in ("gt", "ge") else (g.op, g.args)
-    a, b = (v if _is_cast_of(x, v) else x for x in (a, b))
-    if v not in (a, b):
-        return None
-    other = b if a == v else a
-    w = value_of(other) if v not in free_vars(other) else None
-    if not is_rational(w) or isinstance(w, bool):
-        return None
-    return a == v, w, op == "lt"
-
-
-def integer_ray_infinite(v: Var, body: Term, value_of: Callable[[Term], Any]) -> bool:
-    """Whether ``{v | body}`` over ℕ or ℤ is certainly infinite because its conjuncts are
-    order atoms between v and exact values bounding it on one side only (``{n. 1 ≤ n}``,
-    Isabelle's ``{1..}``), plus ``v ≠ c`` atoms (finitely many points removed); with ``prime v``
-    conjuncts, bounding it below only (there are primes beyond any bound), where ``v ∣ e`` at
-    e = 0 holds of every v (``{p. prime p ∧ p dvd n}`` at n = 0: every prime)."""
-    parts = conjuncts(body)
-    primes = [g for g in parts if isinstance(g, App) and g.op == "prime" and (g.args[0] == v or _is_cast_of(g.args[0], v))]
-    rest = [g for g in parts if g not in primes and not _divides_zero(v, g, value_of)]
-    bounds = _integer_bounds(v, and_(*rest), value_of)
-    if bounds is None:
-        return False
-    return bounds[1] is None if primes else (bounds[0] is None or bounds[1] is None)
-
-
-def _divides_zero(v: Var, g: Term, value_of: Callable[[Term], Any]) -> bool:
-    """``g`` reads ``v ∣ e`` with e exactly 0 (true of every v)."""
-    if not (isinstance(g, App) and g.op == "dvd" and len(g.args) == 2):
-        return False
-    a, e = g.args
-    if not (a == v or _is_cast_of(a, v)) or v in free_vars(e):
-        return False
-    x = value_of(e)
-    return is_rational(x) and not isinstance(x, bool) and x == 0
-
-
-#: Largest integer interval written out as a finite set without testing its elements.
-MAX_INTERVAL = 1_000_000
-
-
-def integer_interval(v: Var, body: Term, value_of: Callable[[Term], Any]) -> frozenset | None:
-    """``{v | body}`` over ℕ or ℤ as a finite set when its conjuncts are only order atoms
-    bounding v on both sides by exact values (and ``v ≠ c`` atoms), up to ``MAX_INTERVAL``
-    elements; None otherwise. Why: ``card {n. 9^4 < n ∧ n < 9^5}`` has 52 487 elements, more
-    than ``MAX_DOMAIN`` elements to test one by one, and none of them needs a test."""
-    bounds = _integer_bounds(v, body, value_of)
-    if bounds is None or bounds[0] is None or bounds[1] is None:
-        return None
-    lo, hi, removed = bounds
-    if hi - lo + 1 > MAX_INTERVAL:
-        return None
-    return frozenset(range(lo, hi + 1)) - removed if hi >= lo else frozenset()
-
-
-#: Longest period ``periodic_interval`` evaluates a body over (one evaluation per residue).
-MAX_PERIOD = MAX_DOMAIN
-#: Remainders, divisibility and gcd with a fixed nonzero c: periodic in their first (``dvd``:
-#: second; ``gcd``: either, None) argument with |c| as period, for every rounding the IR has
-#: (ℕ's %, Lean's emod, Isabelle's floor mod; gcd x c is gcd (x mod c) c); quotients and lcm
-#: are not.
-_PERIODIC_OPS: dict[str, int | None] = {"mod": 0, "emod": 0, "fmod": 0, "dvd": 1, "gcd": None}
-#: Ring operations under which a polynomial with integer coefficients stays one (ℕ's
-#: truncated subtraction is not among them).
-_INTEGER_RING = {NAT: frozenset({"add", "mul", "pow"}), INT: frozenset({"add", "mul", "pow", "sub", "neg"})}
-
-
-def periodic_interval(v: Var, body: Term, value_of: Callable[[Term], Any]
-                      ) -> tuple[int | None, int | None, frozenset, list[Term], int] | None:
-    """``(lo, hi, removed, rest, period)`` when ``{v | body}`` over ℕ or ℤ is an interval
-    [lo, hi] (order atoms with exact bounds, a side None when unbounded, ``v ≠ c`` removing
-    points) cut by conjuncts
-    ``rest`` that read v only through remainders and divisibility by nonzero divisors of
-    exact integer value (``v mod 11 = 0``, ``3 ∣ v² + 1``): those are periodic with the
-    least common multiple of the divisors as period, since p(v + c) ≡ p(v) (mod c) for a
-    polynomial p with integer coefficients. None otherwise. Why: ``card {x. 9⁴ < x ∧ x <
-    9⁵ ∧ x mod 729 = 0}`` ranges over 52 487 numbers, more than ``MAX_DOMAIN`` to test,
-    though one period of 729 decides them all."""
-    if v.sort not in (NAT, INT):
-        return None
-    orders, rest = [], []
-    for g in conjuncts(body):
-        (rest if v in free_vars(g) and _periodic_only(v, g) is not None else orders).append(g)
-    if not rest:
-        return None
-    bounds = _integer_bounds(v, and_(*orders), value_of)
-    if bounds is None:
-        return None
-    period = 1
-    for g in rest:
-        for divisor in _periodic_only(v, g) or ():
-            c = value_of(divisor)
-            if not isinstance(c, int) or isinstance(c, bool) or c == 0:
-                return None
-            period = math.lcm(period, abs(c))
-            if period > MAX_PERIOD:
-                return None
-    lo, hi, removed = bounds
-    return lo, hi, removed, rest, period
-
-
-def _periodic_only(v: Var, g: Term) -> list[Term] | None:
-    """The divisors through which alone ``g`` reads v (each under a remainder or a
-    divisibility whose argument is an integer polynomial in v), or None."""
-    divisors: list[Term] = []
-
-    def walk(t: Term) -> bool:
-        if v not in free_vars(t):
-            return True
-        if isinstance(t, App) and t.op in _PERIODIC_OPS and len(t.args) == 2:
-            at = _PERIODIC_OPS[t.op]
-            if at is None:  # gcd: either argument may be the fixed one
-                at = 0 if v not in free_vars(t.args[1]) else 1
-            argument, divisor = t.args[at], t.args[1 - at]
-            if v in free_vars(divisor) or not _integer_polynomial(v, argument):
-                return False
-            divisors.append(divisor)
-            return True
-        if isinstance(t, App):
-            return all(walk(a) for a in t.args)
-        return False  # v itself outside a remainder, or under a binder
-
-    return divisors if walk(g) and divisors else None
-
-
-def _integer_polynomial(v: Var, t: Term) -> bool:
-    """``t`` is a polynomial in v with integer coefficients, of v's own sort throughout."""
-    if t == v or (v not in free_vars(t) and t.sort == v.sort):
-        return True
-    if isinstance(t, App) and t.sort == v.sort and t.op in _INTEGER_RING[v.sort]:
-        if t.op == "pow":
-            return isinstance(t.args[1], Num) and _integer_polynomial(v, t.args[0])
-        return all(_integer_polynomial(v, a) for a in t.args)
-    return False
 
 
 #: Operations under which nonnegative nondecreasing terms of a ℕ variable stay so.
