@@ -24,6 +24,10 @@ token count rounded up to a multiple of :data:`PAD_MULTIPLE`, and texts are batc
 texts of the same padded length; all of a problem's texts still go through the model in one
 ``encode`` call (a few forward passes, one per length bucket).
 
+Symbols: the packaged tokenizer reads ``≠`` as ``=`` and ``⌊`` as ``[UNK]``, so every text is
+first passed through :func:`embeddings.spelling.spell_symbols` (those symbols written as words;
+``spell_symbols=False`` turns it off). Caches are keyed by the text actually encoded.
+
 Precision: ``precision="bfloat16"`` runs the model in bfloat16 (weights and activations),
 about 2x faster on one thread of a CPU with native bfloat16 arithmetic (AMX or
 AVX512-BF16), and slower than float32 on one without it. Its vectors differ from float32's
@@ -41,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from . import spelling
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -185,6 +191,10 @@ class Embedder:
         ``"float32"`` (default) or ``"bfloat16"``: the arithmetic of the forward pass (see the
         module docstring; bfloat16 pays off only on CPUs with native bfloat16 arithmetic,
         :func:`native_bfloat16` says whether this one has it).
+    spell_symbols:
+        write the mathematical symbols the packaged tokenizer loses as words before encoding
+        (``x ≠ 3`` would reach MiniLM as ``x = 3``; ``embeddings.spelling``). On by default;
+        vectors are cached under the text actually encoded.
     """
 
     def __init__(
@@ -200,6 +210,7 @@ class Embedder:
         model_instance: Any | None = None,
         threads: int | None = 1,
         precision: str = "float32",
+        spell_symbols: bool = True,
     ) -> None:
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -209,6 +220,7 @@ class Embedder:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
         self.threads = threads
         self.precision = precision
+        self.spell_symbols = bool(spell_symbols)
         self.model_name = str(model)
         self.device = device
         self.batch_size = batch_size
@@ -296,6 +308,8 @@ class Embedder:
         for t in items:
             if not isinstance(t, str):
                 raise TypeError(f"texts must be strings, got {type(t).__name__}")
+        if self.spell_symbols:
+            items = [spelling.spell_symbols(t) for t in items]
         if not items:
             return np.zeros((0, self.dimension), dtype=np.float32)
         key = self.cache_key
