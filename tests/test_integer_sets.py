@@ -1,6 +1,6 @@
 """Sets of integers the evaluator writes out without testing every candidate: an integer
 interval cut by remainders, divisibility and gcd counted over one period
-(``intervals.periodic_interval``), and the integers among the reals between two bounds
+(``order_bounds.periodic_interval``), and the integers among the reals between two bounds
 (``domains._integral_points``). Differential-tested against counting one by one."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_five_digit_multiples_of_seven_are_counted():
 
 def test_a_divisor_that_depends_on_the_variable_is_not_periodic():
     """``(60 + n) mod n`` reads n outside the argument: no period, left to the rest."""
-    from provers.semantics.intervals import periodic_interval
+    from provers.semantics.order_bounds import periodic_interval
 
     body = and_(app("le", num(1, INT), N_INT), app("le", N_INT, num(90_000, INT)),
                 app("eq", app("fmod", app("add", num(60, INT), N_INT), N_INT), num(0, INT)))

@@ -1,5 +1,5 @@
 """An ∃ over ℚ/ℝ decided by one linear equation is eliminated (``engine/elimination.py``), and an
-integer set given by its bounds alone is written out (``semantics.intervals.integer_interval``):
+integer set given by its bounds alone is written out (``semantics.order_bounds.integer_interval``):
 MATH's "n divides 60 + n" written over the reals and "multiples of 9³ between 9⁴ and 9⁵" with a
 real multiplier. Differential-tested against the exact evaluator."""
 

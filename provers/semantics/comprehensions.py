@@ -66,14 +66,14 @@ from provers.semantics.evaluate import (
     truth_triple,
     value_sort_key,
 )
-from provers.semantics.intervals import (
+from provers.semantics.memo import STEP_BUDGET_REASON, Memo
+from provers.semantics.order_bounds import (
     MAX_INTERVAL,
     dense_interval_infinite,
     integer_interval,
     integer_ray_infinite,
     periodic_interval,
 )
-from provers.semantics.memo import STEP_BUDGET_REASON, Memo
 from provers.semantics.sets import finite_elements
 from provers.semantics.values import PredSet, Undecided, Undetermined
 
@@ -350,7 +350,7 @@ def set_builder_value(t: SetBuilder, env: Env) -> Any:
 
 def periodic_set(v: Var, body: Term, env: Env) -> frozenset | PredSet | None:
     """``{v | body}`` over an integer interval cut by periodic conditions
-    (``intervals.periodic_interval``): the conditions evaluated over one period, the members
+    (``order_bounds.periodic_interval``): the conditions evaluated over one period, the members
     written out (up to ``MAX_INTERVAL``), or None. Over an interval unbounded on a side, a
     residue where they hold recurs forever: an infinite set (``{d :: int. d mod 10 = 3}``,
     whose card Isabelle takes as 0); none, the empty set."""

@@ -43,8 +43,8 @@ from provers.ir import (
 )
 from provers.semantics.approx import is_rational
 from provers.semantics.closed_forms import PolynomialReader, affine_terms
-from provers.semantics.intervals import above, below, enclosed, is_cast_of, order_bound
 from provers.semantics.linear import solved_for
+from provers.semantics.order_bounds import above, below, enclosed, is_cast_of, order_bound
 from provers.semantics.pairs import pair, simplify
 from provers.semantics.polynomials import (
     difference_polynomial,
