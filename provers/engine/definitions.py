@@ -68,9 +68,10 @@ from provers.ir import (
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth, algebraic_value, is_root_of
 from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
+from provers.semantics.closed_terms import closed_term
 from provers.semantics.cyclotomic import rational_value
 from provers.semantics.domains import numeral_lower_bound
-from provers.semantics.evaluate import closed_term, evaluate, truth
+from provers.semantics.evaluate import evaluate, truth
 from provers.semantics.folding import value_term
 from provers.semantics.quantifiers import first_members
 from provers.semantics.surds import algebraic_of_surds, form_of

@@ -59,15 +59,10 @@ from provers.ir import (
     Term,
     Uninterpreted,
     Var,
-    beta_reduced,
     bound_variables,
     by_identity,
     conjuncts,
-    equated,
     free_vars,
-    is_numeric,
-    map_term,
-    size,
     substitute,
     subterms,
 )
@@ -86,8 +81,6 @@ from provers.semantics.approx import (
 from provers.semantics.certify import certified_sign
 from provers.semantics.closed_forms import PolynomialReader
 from provers.semantics.domains import (
-    bound_domain,
-    image_lower_bound,
     numeral_lower_bound,
     probe_values,
 )
@@ -98,7 +91,6 @@ from provers.semantics.memo import STEP_BUDGET_REASON, Memo, rememberable
 from provers.semantics.pairs import components
 from provers.semantics.polynomials import polynomial_cells
 from provers.semantics.sets import finite_elements
-from provers.semantics.surds import form_of, form_term
 from provers.semantics.values import (
     Approx,
     ApproxBool,
@@ -370,7 +362,7 @@ def _coerce_complex(v: Any, name: str) -> ExactComplex:
 def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
     table = env.get(t.symbol)
     if table is None and t.symbol in ("LEAST", "GREATEST") and len(t.args) == 1 and isinstance(t.args[0], Lam):
-        return _least_or_greatest(t.args[0], t.symbol == "LEAST", env)
+        return least_or_greatest(t.args[0], t.symbol == "LEAST", env)
     if table is None and t.symbol == "UNIV" and not t.args and isinstance(t.sort, SetSort) \
             and t.sort.elem in (NAT, INT, RAT, REAL, COMPLEX):  # Isabelle's UNIV: the whole (infinite) type
         return PredSet(t.sort.elem, lambda x: True, True)
@@ -438,151 +430,9 @@ def _gcd_of_polynomial_image(t: SetBuilder, env: Env) -> int | None:
     return gcd
 
 
-#: Largest ℕ value ``LEAST n. P n`` is searched up to when P bounds no finite domain.
-MAX_LEAST_SEARCH = 100_000
-
-
-def _least_or_greatest(lam: Lam, least: bool, env: Env) -> Any:
-    """Isabelle's ``LEAST x. P x`` / ``GREATEST x. P x`` over ℕ or ℤ: the extreme x where P
-    holds exactly — over the finite domain P's conjuncts bound, or (LEAST over ℕ) the first n
-    from 0 up. Where no such x exists the value is unspecified (THE of nothing): undecided."""
-    if len(lam.vars) == 1 and isinstance(lam.body, App) and lam.body.op == "eq" \
-            and (only := equated(lam.vars[0], lam.body)) is not None:
-        # LEAST x. x = e: the one element of {e} (``Least (λx. E = x)``, ``intermediate_algebra/
-        # problem_1838``, was the sign cells of E − x at every sampled point, 4 ms each)
-        return term_value(only, env)
-    if len(lam.vars) == 1 and lam.vars[0].sort in (REAL, RAT):
-        return _real_extremum(lam.vars[0], lam.body, least, env)
-    if len(lam.vars) != 1 or lam.vars[0].sort not in (NAT, INT):
-        raise Undecided("LEAST/GREATEST over a sort other than ℕ, ℤ, ℚ or ℝ")
-    v = lam.vars[0]
-    dom = bound_domain(v, conjuncts(lam.body), frozenset(), exact_value(env))
-    start = 0
-    if dom is None and least and v.sort == INT:
-        # an image of bounded terms (``∃a b. n = a·b ∧ a, b > 1``) is searched from its least value
-        start = image_lower_bound(v, lam.body)  # type: ignore[assignment]
-        if start is None:
-            return _integer_extremum(v, lam.body, least, env)
-    elif dom is None and not (least and v.sort == NAT):
-        return _integer_extremum(v, lam.body, least, env)
-    candidates = sorted(dom, reverse=not least) if dom is not None else range(start, start + MAX_LEAST_SEARCH)
-    for x in candidates:
-        count_step()
-        r, exact, why = truth_triple(lam.body, {**env, v.name: x})
-        if r is None or not exact:  # an approximate False could hide the extreme x
-            raise Undecided(why or "approximate")
-        if r:
-            return x
-    raise Undecided(f"{'LEAST' if least else 'GREATEST'} of a predicate with no witness found")
-
-
-def integers_near(roots: tuple[Any, ...]) -> set[int] | None:
-    """The integers next to each root (floor − 1 … floor + 2), or None when a root is too
-    large to place: the least integer above a root is in the cell after it when that cell
-    holds one, so every cell's integers are represented (floats err by far less than 1)."""
-    if any(abs(float(r)) > 2.0**50 for r in roots):
-        return None
-    return {m + d for r in roots for m in (math.floor(float(r)),) for d in (-1, 0, 1, 2)}
-
-
-def _integer_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
-    """``LEAST z :: int. P z`` (``GREATEST`` from the other end; ℕ's ``GREATEST``) when P
-    bounds no finite domain, by the sign cells of the polynomials P compares
-    (``polynomials.polynomial_cells``; sums over ranges that depend on z in closed form): P is
-    false on the outer cell at that end (else no extreme element: undecided), and the first
-    integer where P holds, scanning the integers next to each root from there, is the
-    extreme one — every cell's first integer is next to the root that opens it."""
-    what = "LEAST" if least else "GREATEST"
-    cells = cells_of(v, body, env)
-    if cells is None:
-        raise Undecided(f"{what} over an unbounded domain of {v.sort}")
-    samples, roots = cells
-    near = integers_near(roots)
-    if near is None:
-        raise Undecided(f"{what} over {v.sort}: a root too large to scan from")
-    # a point of the outer cell (ℕ's GREATEST: the top one, above 0 too)
-    outer = int(samples[0]) if least else max(int(samples[-1]), 0 if v.sort == NAT else int(samples[-1]))
-    r, exact, _ = truth_triple(body, {**env, v.name: outer})
-    if r is None or not exact:
-        raise Undecided(f"{what} over {v.sort}: the predicate is undecided at {outer}")
-    if r:
-        raise Undecided(f"{what} over {v.sort} of a set with no {'least' if least else 'greatest'} element")
-    points = sorted(z for z in near | ({0} if v.sort == NAT else set()) if v.sort == INT or z >= 0)
-    for z in points if least else reversed(points):
-        count_step()
-        r, exact, why = truth_triple(body, {**env, v.name: z})
-        if r is None or not exact:
-            raise Undecided(why or f"{what} over {v.sort}: the predicate is undecided at {z}")
-        if r:
-            return z
-    raise Undecided(f"{what} of a predicate that holds nowhere")
-
-
-def _real_extremum(v: Var, body: Term, least: bool, env: Env) -> Any:
-    """``LEAST x :: real. P x`` (ℚ likewise, ``GREATEST`` from the other end) by the sign cells
-    of the polynomials P compares (``polynomials.polynomial_cells``): P has one truth value on each
-    open cell, so scanning cells and roots upward, the first place P holds is the least
-    element when it is a root; when it is an open cell (the unbounded one first, or one whose
-    lower root fails P) the set has no least element and Isabelle's value is unspecified
-    (THE of nothing): undecided, as for an empty set or an irrational least element."""
-    what = "LEAST" if least else "GREATEST"
-    cells = cells_of(v, body, env)
-    if cells is None:
-        raise Undecided(f"{what} over {v.sort} of a predicate that is not polynomial in {v.name}")
-    samples, roots = cells
-    # samples[i] < roots[i] < samples[i + 1]: cells and roots alternate, from the lowest cell
-    order = [("cell", samples[0])] + [item for r, q in zip(roots, samples[1:], strict=True)
-                                      for item in (("root", r), ("cell", q))]
-    for kind, x in order if least else reversed(order):
-        count_step()
-        if kind == "root" and not isinstance(x, Fraction):
-            r = at_irrational(body, env, v, x)
-        else:
-            r, exact, _ = truth_triple(body, {**env, v.name: as_number(x)})
-            r = r if exact else None
-        if r is None:
-            raise Undecided(f"{what} over {v.sort}: the predicate is undecided at {x}")
-        if r and kind == "cell":
-            raise Undecided(f"{what} over {v.sort} of a set with no {'least' if least else 'greatest'} element")
-        if r:
-            if not isinstance(x, Fraction):
-                raise Undecided(f"{what} over {v.sort} is irrational")
-            return as_number(x)
-    raise Undecided(f"{what} of a predicate that holds nowhere")
-
-
-#: Largest index a recurrence is computed up to.
-MAX_SEQUENCE_INDEX = 20_000
-
-
-def _sequence_at(f: Sequence, m: Any) -> Any:
-    if not isinstance(m, int) or isinstance(m, bool) or (m < 0 and f.var.sort == NAT):
-        raise Undecided(f"{f.name} applied at {m!r}, not an index of the sequence")
-    if m < f.start:
-        return f.initial.get(m, 0)
-    if m in f.memo:
-        return f.memo[m]
-    if m > MAX_SEQUENCE_INDEX:
-        raise Undecided(f"{f.name} {m}: beyond the recurrence's computed range")
-    first = f.start + len(f.memo)  # filled bottom-up from start: no gaps
-    inner = dict(f.env)
-    inner[f.name] = f
-    deadline = getattr(step_state, "deadline", None)
-    for i in range(first, m + 1):  # bounded by MAX_SEQUENCE_INDEX and memoized: no step budget
-        if deadline is not None and i % DEADLINE_EVERY == 0:
-            deadline.check("exact evaluation")
-        if f.closed_terms:  # an initial value is a witness (`a 2 = 1/√3`): elements as closed terms
-            term = _element_term(f, i)
-            value = term_value(term, {})
-            f.memo[i] = Witness(term) if is_approx(value) else value
-        else:
-            f.memo[i] = term_value(f.rule, {**inner, f.var.name: i})
-    return f.memo[m]
-
-
 def _call(f: Any, args: list[Any], what: str) -> Any:
     if isinstance(f, Sequence) and len(args) == 1:
-        return _sequence_at(f, args[0])
+        return sequence_at(f, args[0])
     if any(is_approx(a) for a in args) and not isinstance(f, Closure):
         raise Undecided(f"table of {what} looked up at an approximate point")
     if isinstance(f, Closure):
@@ -723,13 +573,13 @@ def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
             return t.op == "eq"  # one term, one value, whatever it is (x = e at x = Witness(e))
         vals, undecided = _argument_values(t, env)
         if any(isinstance(v, Witness) for v in vals):  # `a 2 = 1/√6` at a sequence with a 2 = 1/√3
-            return _witness_relation(t, vals, env)
+            return witness_relation(t, vals, env)
         if undecided is not None or any(isinstance(v, Approx) for v in vals):
             s = certified_sign(t.args[0], t.args[1], lambda u: term_value(u, env))
-            if s is None and (closed := _closed_arguments(t, env)) is not None:
+            if s is None and (closed := closed_arguments(t, env)) is not None:
                 s = certified_sign(*closed, lambda u: term_value(u, {}))
             if s is not None:
-                return _SIGN_RELATION[t.op](s)
+                return SIGN_RELATION[t.op](s)
             if undecided is not None:
                 raise undecided
         return decide_exactly(t, vals, env)
@@ -737,126 +587,8 @@ def _relation(decide_exactly: Callable[[App, list[Any], Env], Any]) -> Handler:
     return handler
 
 
-def _witness_relation(t: App, vals: list[Any], env: Env) -> bool:
-    """A relation with an argument whose value is known as a closed term (a ``Witness`` a
-    function returned): decided by the certified sign of the two closed terms (the other
-    argument closed under ``env`` when its value is inexact: ``1 / √6``)."""
-    closed = [_value_term(v, a.sort) or _closed_side(a, env) for v, a in zip(vals, t.args, strict=True)]
-    if any(c is None for c in closed):
-        raise Undecided("a value known only as its closed term compared with an inexact one")
-    if t.op in ("eq", "ne") and closed[0] == closed[1]:
-        return t.op == "eq"
-    sign = certified_sign(closed[0], closed[1], lambda u: term_value(u, {}))  # type: ignore[arg-type]
-    if sign is None:
-        raise Undecided("the sign of a difference of closed terms is not certified")
-    return _SIGN_RELATION[t.op](sign)
-
-
-def _value_term(x: Any, sort: Sort) -> Term | None:
-    """A value of ``sort`` as a closed term: a witness's own term, an exact number of the
-    sort as a numeral; None for anything else."""
-    if isinstance(x, Witness):
-        return x.term if x.term.sort == sort else None
-    if isinstance(x, (int, Fraction)) and not isinstance(x, bool) and is_numeric(sort) and sort != COMPLEX:
-        if sort in (NAT, INT) and not isinstance(x, int) or sort == NAT and x < 0:
-            return None
-        return Num(x, sort)
-    return None
-
-
-def _closed_side(t: Term, env: Env) -> Term | None:
-    """``t`` as a closed term: each application of a recurrence at an index replaced by that
-    element's closed term (``a 1 + 2 · a 2``), the rest closed under ``env`` (``closed_term``)."""
-    return closed_term(_elements_closed(t, env), env)
-
-
-def _elements_closed(t: Term, env: Env) -> Term:
-    """``t`` with each application ``u k`` of a recurrence (``env[u]`` a ``Sequence``) at an
-    index it evaluates replaced by that element as a closed term, where it has one."""
-    def element(s: Term) -> Term | None:
-        if isinstance(s, App) and s.op == "apply" and len(s.args) == 2 and isinstance(s.args[0], Var) \
-                and isinstance(env.get(s.args[0].name), Sequence):
-            try:
-                return _value_term(_sequence_at(env[s.args[0].name], term_value(s.args[1], env)), s.sort)
-            except Undecided:
-                return None
-        return None
-
-    return map_term(t, element)
-
-
-#: Largest closed term a recurrence's element is kept as (``_sequence_at``).
-MAX_WITNESS_TERM = 400
-
-
-def _element_term(f: Sequence, m: int) -> Term:
-    """Element m of a recurrence as a closed term: the rule at m with each earlier element
-    it applies replaced by that element's value as a term (its witness's, or a numeral)."""
-    term = _elements_closed(substitute(f.rule, {f.var: Num(m, f.var.sort)}), {**f.env, f.name: f})
-    if any(isinstance(s, Var) and s.name == f.name for s in subterms(term)):
-        raise Undecided(f"{f.name} {m}: an earlier element has no closed term")
-    form = form_of(term, lambda u: term_value(u, {})) if term.sort == REAL else None
-    compact = form_term(form, REAL) if form is not None else None
-    term = compact if compact is not None else term  # ℚ(√3) stays a + b·√3: no blow-up
-    if size(term) > MAX_WITNESS_TERM:
-        raise Undecided(f"{f.name} {m}: its closed term grows past {MAX_WITNESS_TERM} nodes")
-    return term
-
-
-def _closed_arguments(t: App, env: Env) -> tuple[Term, Term] | None:
-    """``t``'s two sides as closed terms: each variable replaced by its exact rational value,
-    its ``Witness`` term or its λ (``Closure``), applications of a λ reduced. The closed forms
-    (``surds``) see through what a value hides: p (3 + √7) = 0 at p = λx. x² − 6x + 2 is a
-    certified zero, where p's value at the point is only an approximation."""
-    if not any(isinstance(env.get(v.name), Closure) for v in free_vars_by_identity(t)):
-        return None  # rationals and witnesses the closed forms read already: nothing to gain
-    closed = [closed_term(a, env, CLOSURE_DEPTH) for a in t.args]
-    if any(c is None for c in closed):
-        return None
-    return tuple(map_term(beta_reduced(c), _branch_taken) for c in closed)  # type: ignore[return-value,arg-type]
-
-
-def _branch_taken(t: Term) -> Term | None:
-    """A closed ``if c then a else b`` as the branch c's exact truth value selects (a
-    piecewise function at a point: the closed forms have no ``if``)."""
-    if isinstance(t, App) and t.op == "ite" and not free_vars(t.args[0]):
-        try:
-            c = term_value(t.args[0], {})
-        except Undecided:
-            return None
-        if isinstance(c, bool):
-            return t.args[1] if c else t.args[2]
-    return None
-
-
-#: How deep closures referring to closures are unfolded by ``closed_term``.
-CLOSURE_DEPTH = 3
-_MISSING = object()
-
-
-def closed_term(t: Term, env: Env, closure_depth: int = 0) -> Term | None:
-    """``t`` with each free variable replaced by its value in ``env`` as a term: an exact
-    rational as a numeral, a ``Witness`` as its term, and — ``closure_depth`` levels deep — a
-    closure as its λ (over its own captured values); None where a variable has another value.
-    The closed forms then read what a value hides (√7 behind a witness, the λ behind p)."""
-    mapping: dict[Var, Term] = {}
-    for v in free_vars(t):
-        x = env.get(v.name, _MISSING)
-        as_term = _value_term(x, v.sort)
-        if as_term is not None:
-            mapping[v] = as_term
-        elif isinstance(x, Closure) and closure_depth > 0:
-            body = closed_term(Lam(x.vars, x.body), x.env, closure_depth - 1)
-            if body is None or body.sort != v.sort:
-                return None
-            mapping[v] = body
-        else:
-            return None
-    return substitute(t, mapping) if mapping else t
-
-
 #: Each relation as a function of the sign of a − b.
-_SIGN_RELATION: dict[str, Callable[[int], bool]] = {
+SIGN_RELATION: dict[str, Callable[[int], bool]] = {
     "eq": lambda s: s == 0, "ne": lambda s: s != 0,
     "lt": lambda s: s < 0, "le": lambda s: s <= 0, "gt": lambda s: s > 0, "ge": lambda s: s >= 0,
 }
@@ -899,7 +631,7 @@ def _equality(t: App, vals: list[Any], env: Env) -> Any:
 
 def _order(t: App, vals: list[Any], env: Env) -> Any:
     s, approx = compare(vals[0], vals[1])
-    return truth_value(_SIGN_RELATION[t.op](s), not approx)
+    return truth_value(SIGN_RELATION[t.op](s), not approx)
 
 
 for _op, _decide in (("eq", _equality), ("ne", _equality), ("lt", _order), ("le", _order),
@@ -1173,7 +905,10 @@ def as_number(q: Fraction) -> int | Fraction:
     return int(q) if q.denominator == 1 else q
 
 
-# Every quantifier, big operator and set-builder is decided in its own module, which reads
-# the helpers above: imported last, once everything they take from here is defined.
+# Every quantifier, big operator and set-builder, every LEAST / GREATEST and every value known
+# only as a closed term is decided in its own module, which reads the helpers above: imported
+# last, once everything they take from here is defined.
+from provers.semantics.closed_terms import closed_arguments, sequence_at, witness_relation  # noqa: E402
 from provers.semantics.comprehensions import big_operator_value, closed_cached, set_builder_value  # noqa: E402
+from provers.semantics.extrema import least_or_greatest  # noqa: E402
 from provers.semantics.quantifiers import quantifier_value  # noqa: E402

@@ -71,13 +71,13 @@ from provers.semantics.evaluate import (
     exact_truth,
     exact_value,
     free_vars_by_identity,
-    integers_near,
     past_points,
     step_state,
     tabled_points,
     truth_triple,
     value_sort_key,
 )
+from provers.semantics.extrema import integers_near
 from provers.semantics.identities import polynomial_identity
 from provers.semantics.linear import decide_linear
 from provers.semantics.memo import NESTED_PROBES_REASON, Memo

@@ -240,7 +240,7 @@ class Sequence:
     @property
     def closed_terms(self) -> bool:
         """Whether an initial value is a ``Witness``: elements are then computed as closed
-        terms (``evaluate._element_term``), the arithmetic of witnesses being undefined."""
+        terms (``closed_terms._element_term``), the arithmetic of witnesses being undefined."""
         return any(isinstance(v, Witness) for v in self.initial.values())
 
     def __str__(self) -> str:
