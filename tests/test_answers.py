@@ -18,7 +18,7 @@ import provers
 from provers.backends.base import Backend
 from provers.backends.smt import Cvc5Backend, Z3Backend
 from provers.deadline import Deadline
-from provers.engine import answers
+from provers.engine import answers, premise_models
 from provers.engine import definitions as definitions_module
 from provers.engine.answers import AnswerPin, pin_answer, pin_key
 from provers.engine.definitions import definitions
@@ -242,14 +242,14 @@ fixes f :: "real \\<Rightarrow> real"
 assumes h0 : "\\<forall>x. f x = 2 * x"
 shows "f 3 = 6"'''
     nf = nf_of(defined, "isabelle")
-    assert answers.unconstrained_functions(nf, nf.conclusion.args[0]) == ()
+    assert premise_models.unconstrained_functions(nf, nf.conclusion.args[0]) == ()
     assert pin_answer(nf, prover()).status == "pinned"
     constrained = '''theorem
 fixes g :: "real \\<Rightarrow> real"
 assumes h0 : "g 1 = 5"
 shows "g 1 = 5"'''
     nf = nf_of(constrained, "isabelle")
-    assert answers.unconstrained_functions(nf, nf.conclusion.args[0]) == ()
+    assert premise_models.unconstrained_functions(nf, nf.conclusion.args[0]) == ()
 
 
 def test_contradictory_premises_are_vacuous():
@@ -791,7 +791,7 @@ def test_gcd_lcm_premises_get_a_model_by_enumeration():
     text = ('theorem fixes a b :: int assumes h0 : "lcm a b = fact 7" and h1 : "gcd a b = 9" '
             'and h2 : "a = 315" shows "b = 144"')
     nf = normalize(provers.parse(text, "isabelle"))
-    model = answers.enumerated_model(nf, definitions(nf))
+    model = premise_models.enumerated_model(nf, definitions(nf))
     assert model == {"a": 315, "b": 144} and premises_hold(nf, model)
     pin = pin_answer(nf, prover(timeout=1.0), "A")
     assert (model, 144) in pin.witnesses
@@ -808,9 +808,9 @@ def test_enumerated_models_are_models_and_found_when_small(p, q, r, c):
     text = f"theorem t (x y : ℤ) (h : {p} * x + {q} = {r}) (hy : y = x + {c}) : y = 0 := by sorry"
     nf = nf_of(text)
     # the search's wall-clock cap is not what is tested: on a loaded machine it cut x = 47 short
-    with patch.object(answers, "ENUMERATION_SECONDS", 600.0):
-        model = answers.enumerated_model(nf, definitions(nf))
-    solvable = (r - q) % abs(p) == 0 and abs((r - q) // p) <= answers.ENUMERATION_BOUND[1]
+    with patch.object(premise_models, "ENUMERATION_SECONDS", 600.0):
+        model = premise_models.enumerated_model(nf, definitions(nf))
+    solvable = (r - q) % abs(p) == 0 and abs((r - q) // p) <= premise_models.ENUMERATION_BOUND[1]
     if not solvable:
         assert model is None
     else:

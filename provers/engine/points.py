@@ -16,7 +16,6 @@ from fractions import Fraction
 from typing import Any
 
 from provers.deadline import Deadline, DeadlineExceeded
-from provers.engine.answers import complete_model
 from provers.engine.definitions import (
     function_definitions,
     guarded_definitions,
@@ -29,6 +28,7 @@ from provers.engine.definitions import (
     with_scalar_definitions,
 )
 from provers.engine.normal import sort_mentions
+from provers.engine.premise_models import complete_model
 from provers.ir import (
     INT,
     NAT,
