@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import provers
 from provers.engine import equivalence
-from provers.engine.definitions import initial_values, recurrences
 from provers.engine.normal import normalize
+from provers.engine.recurrences import initial_values, recurrences
 from provers.ir import NAT, REAL, Num, app, num
 from provers.semantics import Sequence, truth
 

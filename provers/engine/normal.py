@@ -645,7 +645,7 @@ def normalize(statement: Statement, reserved: frozenset[str] = frozenset()) -> N
     # with premises: a premise-free conclusion is compared leaf by leaf under `sae`, where
     # `2 ^ x = 8` and `x = 3` are different expressions
     # a recursive `f = λn. if n = 0 then 1 else n * f (n - 1)` is no definition to substitute:
-    # pointwise, it is the recurrence `∀n. f n = …` that `definitions.recurrences` reads
+    # pointwise, it is the recurrence `∀n. f n = …` that `recurrences.recurrences` reads
     premises = [pointwise if (pointwise := _recursive_definition(p)) is not None else p for p in premises]
     premises = [s for p in premises for c in conjuncts(exponent_equations(p)) for s in forall_conjuncts(c)]
     if premises:

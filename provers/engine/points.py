@@ -19,16 +19,18 @@ from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.definitions import (
     function_definitions,
     guarded_definitions,
-    initial_indices,
-    initial_values,
     least_points,
-    recurrences,
     scalar_definitions,
     set_definitions,
     with_scalar_definitions,
 )
 from provers.engine.normal import sort_mentions
 from provers.engine.premise_models import complete_model
+from provers.engine.recurrences import (
+    initial_indices,
+    initial_values,
+    recurrences,
+)
 from provers.ir import (
     INT,
     NAT,

@@ -21,17 +21,19 @@ from provers.backends.smt import Portfolio
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.congruence import differences
 from provers.engine.definitions import (
-    RELAXED_INSTANCES,
-    Recurrence,
     definition_choices,
-    initial_indices,
-    instantiate_recurrences,
-    recurrences,
 )
 from provers.engine.density import same_up_to_bounds
 from provers.engine.formulas import close, dropped_guard_lemma
 from provers.engine.normal import sort_mentions
 from provers.engine.points import exact_truth, falsifying_point, sampled_counterexample
+from provers.engine.recurrences import (
+    RELAXED_INSTANCES,
+    Recurrence,
+    initial_indices,
+    instantiate_recurrences,
+    recurrences,
+)
 from provers.engine.unfolding import Unfolded, definitional_directions, unfold_function_definitions
 from provers.engine.verdict import FULL, QUICK, Obligation
 from provers.engine.witnesses import (
