@@ -15,7 +15,8 @@ gives each ``inconclusive`` pair the first cause that applies, in this order:
 With ``--data`` it also counts the pairs by the human labels of their sides and by how the
 sides read in Isabelle (``pair_sides``: a side the checker rejects, a side that applies a name
 no theory defines, or neither), with the causes of the last group: what the engine itself
-leaves undecided between two meaningful statements.
+leaves undecided between two meaningful statements, and the problems that hold most of those
+(``meaningful_by_problem``, with how many have a side the annotators judged correct).
 
 It also says how concentrated the pairs are (how many problems hold half of them) and, with
 ``--plot``, draws the causes as a bar chart. It is how stop 45 read the 4.3 inconclusive
@@ -33,6 +34,7 @@ import collections
 import json
 import re
 import sys
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -207,13 +209,10 @@ def _ln_where_unspecified(statement: Any) -> bool:
     return False
 
 
-def pair_sides(rows: list[dict[str, Any]], data: Path) -> tuple[collections.Counter, collections.Counter]:
-    """Inconclusive pairs by the worse of their two sides (``SIDES``), and the causes of those
-    between two well-formed sides with every function defined: what the engine itself leaves
-    undecided, apart from statements Isabelle rejects or that quantify over invented functions."""
+def _sided_pairs(rows: list[dict[str, Any]], data: Path) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
+    """Each inconclusive pair as (its problem's cache row, the decision, the ``SIDES`` index of
+    its worse side); each candidate is read once."""
     problems = {r["id"]: r for r in map(json.loads, data.open())}
-    sides: collections.Counter = collections.Counter()
-    causes: collections.Counter = collections.Counter()
     for r in rows:
         problem = problems.get(r["id"], {})
         cands = problem.get("candidates") or []
@@ -227,11 +226,40 @@ def pair_sides(rows: list[dict[str, Any]], data: Path) -> tuple[collections.Coun
             for i in (d["a"], d["b"]):
                 if i not in kinds:
                     kinds[i] = side_kind(cands[i], flags[i] if i < len(flags) else {}, problem.get("language", "isabelle"))
-            worst = min(kinds[d["a"]], kinds[d["b"]])
-            sides[SIDES[worst]] += 1
-            if worst == MEANINGFUL:
-                causes[pair_cause(d, flags)] += 1
+            yield r, d, min(kinds[d["a"]], kinds[d["b"]])
+
+
+def pair_sides(rows: list[dict[str, Any]], data: Path) -> tuple[collections.Counter, collections.Counter]:
+    """Inconclusive pairs by the worse of their two sides (``SIDES``), and the causes of those
+    between two well-formed sides with every function defined: what the engine itself leaves
+    undecided, apart from statements Isabelle rejects or that quantify over invented functions."""
+    sides: collections.Counter = collections.Counter()
+    causes: collections.Counter = collections.Counter()
+    for r, d, worst in _sided_pairs(rows, data):
+        sides[SIDES[worst]] += 1
+        if worst == MEANINGFUL:
+            causes[pair_cause(d, r.get("evidence", {}).get("candidates", []))] += 1
     return sides, causes
+
+
+def meaningful_by_problem(rows: list[dict[str, Any]], data: Path) -> list[tuple[str, int, int, collections.Counter]]:
+    """The problems holding inconclusive pairs between two meaningful sides, most first: (problem,
+    pairs, pairs with a side the annotators judged correct — the ones a decision could move
+    1@k for —, their causes). Where the next decisiveness work would pay."""
+    out: dict[str, tuple[int, int, collections.Counter]] = {}
+    for r, d, worst in _sided_pairs(rows, data):
+        if worst != MEANINGFUL:
+            continue
+        n, with_correct, causes = out.get(r["id"], (0, 0, collections.Counter()))
+        correct = r.get("correct") or []
+        hit = any(i < len(correct) and correct[i] for i in (d["a"], d["b"]))
+        causes[pair_cause(d, r.get("evidence", {}).get("candidates", []))] += 1
+        out[r["id"]] = (n + 1, with_correct + hit, causes)
+    return sorted(((_short(pid), n, c, causes) for pid, (n, c, causes) in out.items()), key=lambda x: (-x[1], x[0]))
+
+
+#: Problems listed by ``report`` with the most inconclusive pairs between meaningful sides.
+TOP_PROBLEMS = 12
 
 
 def report(rows: list[dict[str, Any]], source: str, data: Path | None = None) -> str:
@@ -257,6 +285,11 @@ def report(rows: list[dict[str, Any]], source: str, data: Path | None = None) ->
                       f"where positive ({sides[SIDES[MEANINGFUL]]} pairs):",
                       "", "| cause | pairs |", "|---|---:|"]
             lines += [f"| {c} | {n} |" for c, n in causes.most_common()]
+            lines += ["", f"The {TOP_PROBLEMS} problems with the most of those pairs:", "",
+                      "| problem | pairs | with a correct side | causes (most first) |", "|---|---:|---:|---|"]
+            for pid, n, with_correct, by in meaningful_by_problem(rows, data)[:TOP_PROBLEMS]:
+                lines.append(f"| {pid} | {n} | {with_correct} | "
+                             + "; ".join(f"{c} ({k})" for c, k in by.most_common(3)) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -83,3 +83,33 @@ def test_pairs_are_counted_by_how_their_sides_read_in_isabelle(tmp_path):
     assert sides == {ic.SIDES[ic.MEANINGFUL]: 3, ic.SIDES[2]: 1, ic.SIDES[1]: 1, ic.SIDES[0]: 1}
     assert causes == {"solver timeout": 3}
     assert f"| {ic.SIDES[ic.MEANINGFUL]} | 3 | 3.00 |" in ic.report(rows, "cache.jsonl", data)
+
+
+def test_problems_are_ranked_by_their_pairs_between_meaningful_sides(tmp_path):
+    """The per-problem table: only pairs between two meaningful sides count, and a pair counts as
+    having a correct side when either candidate is labelled correct in the cache."""
+    texts = [
+        'theorem\nfixes n :: nat\nassumes h0 : "n = 3"\nshows "n + 1 = 4"',
+        'theorem\nfixes x :: real\nassumes h0 : "x > 2"\nshows "x * x > 4"',
+        'theorem\nfixes n :: nat\nassumes h0 : "composite n"\nshows "n > 3"',
+        'theorem\nfixes m :: nat\nassumes h0 : "m = 4"\nshows "m * 2 = 8"',
+    ]
+    timeout = "z3: timeout after 0.15s (timeout)"
+    one = _row("data/MATH/algebra/problem_1.json", [
+        {"a": 0, "b": 1, "status": "inconclusive", "reason": timeout},
+        {"a": 1, "b": 3, "status": "inconclusive", "reason": timeout},
+        {"a": 0, "b": 2, "status": "inconclusive", "reason": timeout},  # 2 invents `composite`
+    ])
+    two = _row("data/MATH/algebra/problem_2.json", [
+        {"a": 0, "b": 3, "status": "inconclusive", "reason": "anything"},
+    ])
+    one["correct"], two["correct"] = [False, False, True, True], [False, False, False, False]
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"id": r["id"], "language": "isabelle",
+                                        "candidates": [{"formal": t, "label": 0, "paper_syntax_ok": 1} for t in texts]})
+                            + "\n" for r in (one, two)))
+    ranked = ic.meaningful_by_problem([two, one], data)
+    assert [(pid, n, with_correct) for pid, n, with_correct, _ in ranked] == [
+        ("algebra/problem_1", 2, 1), ("algebra/problem_2", 1, 0)]
+    assert ranked[0][3] == {"solver timeout": 2}
+    assert "| algebra/problem_1 | 2 | 1 | solver timeout (2) |" in ic.report([one, two], "cache.jsonl", data)
