@@ -229,25 +229,30 @@ def _sided_pairs(rows: list[dict[str, Any]], data: Path) -> Iterator[tuple[dict[
             yield r, d, min(kinds[d["a"]], kinds[d["b"]])
 
 
-def pair_sides(rows: list[dict[str, Any]], data: Path) -> tuple[collections.Counter, collections.Counter]:
+def pair_sides(rows: list[dict[str, Any]], data: Path,
+               sided: list[tuple[dict[str, Any], dict[str, Any], int]] | None = None
+               ) -> tuple[collections.Counter, collections.Counter]:
     """Inconclusive pairs by the worse of their two sides (``SIDES``), and the causes of those
     between two well-formed sides with every function defined: what the engine itself leaves
-    undecided, apart from statements Isabelle rejects or that quantify over invented functions."""
+    undecided, apart from statements Isabelle rejects or that quantify over invented functions.
+    ``sided``: ``_sided_pairs``' output when the caller has it (each candidate is parsed there)."""
     sides: collections.Counter = collections.Counter()
     causes: collections.Counter = collections.Counter()
-    for r, d, worst in _sided_pairs(rows, data):
+    for r, d, worst in sided if sided is not None else _sided_pairs(rows, data):
         sides[SIDES[worst]] += 1
         if worst == MEANINGFUL:
             causes[pair_cause(d, r.get("evidence", {}).get("candidates", []))] += 1
     return sides, causes
 
 
-def meaningful_by_problem(rows: list[dict[str, Any]], data: Path) -> list[tuple[str, int, int, collections.Counter]]:
+def meaningful_by_problem(rows: list[dict[str, Any]], data: Path,
+                          sided: list[tuple[dict[str, Any], dict[str, Any], int]] | None = None
+                          ) -> list[tuple[str, int, int, collections.Counter]]:
     """The problems holding inconclusive pairs between two meaningful sides, most first: (problem,
     pairs, pairs with a side the annotators judged correct — the ones a decision could move
     1@k for —, their causes). Where the next decisiveness work would pay."""
     out: dict[str, tuple[int, int, collections.Counter]] = {}
-    for r, d, worst in _sided_pairs(rows, data):
+    for r, d, worst in sided if sided is not None else _sided_pairs(rows, data):
         if worst != MEANINGFUL:
             continue
         n, with_correct, causes = out.get(r["id"], (0, 0, collections.Counter()))
@@ -276,7 +281,8 @@ def report(rows: list[dict[str, Any]], source: str, data: Path | None = None) ->
         labels = by_label(rows, data)
         for correct in ("both correct", "one correct", "neither correct"):
             lines.append(f"| {correct} | {labels[(correct, 'both syntax ok')]} | {labels[(correct, 'a syntax error')]} |")
-        sides, causes = pair_sides(rows, data)
+        sided = list(_sided_pairs(rows, data))  # every candidate parsed once for both tables
+        sides, causes = pair_sides(rows, data, sided)
         if sides:
             lines += ["", "| sides of the pair (the worse one) | pairs | per problem |", "|---|---:|---:|"]
             for kind in SIDES:
@@ -287,7 +293,7 @@ def report(rows: list[dict[str, Any]], source: str, data: Path | None = None) ->
             lines += [f"| {c} | {n} |" for c, n in causes.most_common()]
             lines += ["", f"The {TOP_PROBLEMS} problems with the most of those pairs:", "",
                       "| problem | pairs | with a correct side | causes (most first) |", "|---|---:|---:|---|"]
-            for pid, n, with_correct, by in meaningful_by_problem(rows, data)[:TOP_PROBLEMS]:
+            for pid, n, with_correct, by in meaningful_by_problem(rows, data, sided)[:TOP_PROBLEMS]:
                 lines.append(f"| {pid} | {n} | {with_correct} | "
                              + "; ".join(f"{c} ({k})" for c, k in by.most_common(3)) + " |")
     return "\n".join(lines) + "\n"

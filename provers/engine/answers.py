@@ -47,6 +47,7 @@ from typing import Any
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.definitions import (
     Definitions,
+    Value,
     answer_is,
     definitions,
     exact_value,
@@ -64,7 +65,6 @@ from provers.engine.formulas import (
 from provers.engine.normal import NormalForm, premise_exists_lifted
 from provers.engine.premise_models import (
     Model,
-    Value,
     constant_helpers,
     enumerated_model,
     mentioned_variables,

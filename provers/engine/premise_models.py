@@ -15,11 +15,10 @@ from __future__ import annotations
 import collections
 import itertools
 import time
-from fractions import Fraction
 from typing import Any
 
 from provers.deadline import Deadline
-from provers.engine.definitions import value_of
+from provers.engine.definitions import Value, value_of
 from provers.engine.normal import NormalForm
 from provers.ir import (
     BOOL,
@@ -38,7 +37,6 @@ from provers.ir import (
     provably_inhabited,
     subterms,
 )
-from provers.semantics.algebraic import AlgebraicReal
 from provers.semantics.approx import is_rational
 from provers.semantics.domains import probe_values
 from provers.semantics.evaluate import Closure, truth
@@ -47,7 +45,6 @@ from provers.semantics.values import FunTable
 #: A value of a base sort that every such sort has (for variables Γ does not mention).
 _DEFAULT = {NAT: 0, INT: 0, RAT: 0, REAL: 0, BOOL: False}
 
-Value = int | Fraction | bool | AlgebraicReal
 Model = dict[str, Any]
 
 
@@ -283,7 +280,6 @@ __all__ = [
     "ENUMERATION_BOUND",
     "ENUMERATION_SECONDS",
     "Model",
-    "Value",
     "complete_model",
     "constant_helpers",
     "enumerated_model",
