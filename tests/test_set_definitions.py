@@ -2,7 +2,7 @@
 congruence bound n, the evaluator decides such a premise exactly, and the premises of two
 statements are compared at each side's set (FormalAlign's mathd_numbertheory_303 mutants)."""
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import provers
@@ -205,6 +205,21 @@ fixes B :: "nat set"
 assumes h0 : "B = {2, 3, 5}"
 and h1 : "finite B"
 shows  "card (Pow B - {{}}) = 15\""""
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(-300, 6000), st.sampled_from(["+", "-"]))
+@example(-91, "+")
+@example(5000, "+")
+def test_the_witnesses_of_an_image_are_enumerated_one_after_another(n, op):
+    """{m | ∃ r₁ r₂ > 0, r₁ r₂ = n ∧ m = r₁ ± r₂}: once r₁ is chosen, r₁ r₂ = n pins r₂, and a
+    choice that breaks a guard (r₂ > 0 at n < 0) gives no image; the count is the brute-force
+    one, also where the two divisor ranges alone would be too many pairs (n = 5000)."""
+    card = _isabelle_conclusion(
+        rf"card {{m::int. \<exists> r1 r2. r1 > 0 \<and> r2 > 0 \<and> r1 * r2 = n \<and> r1 {op} r2 = m}} = 0").args[0]
+    sign = 1 if op == "+" else -1
+    want = {a + sign * (n // a) for a in range(1, n + 1) if n % a == 0}
+    assert evaluate(card, {"n": n}) == len(want)
 
 
 def test_a_set_of_images_of_a_finite_set_is_enumerated():

@@ -47,6 +47,7 @@ from provers.ir import (
     Term,
     Var,
     app,
+    free_vars,
     known_elements,
     substitute,
     subterms,
@@ -59,9 +60,10 @@ from provers.semantics import (
     sample_assignments,
     truth,
 )
+from provers.semantics.algebraic import AlgebraicReal
 from provers.semantics.approx import is_approx
 from provers.semantics.domains import bound_domain, guards
-from provers.semantics.values import Undetermined
+from provers.semantics.values import FunTable, Undetermined
 
 log = logging.getLogger(__name__)
 
@@ -82,17 +84,30 @@ SINGLE_DEFINITION_POINTS = 3
 
 def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
                            carriers: frozenset[str] = frozenset(), deadline: Deadline | None = None,
-                           probes: list[dict] | None = None) -> dict | None:
+                           probes: list[dict] | None = None,
+                           seen: dict[tuple[Term, frozenset], bool | None] | None = None) -> dict | None:
     """A sampled assignment where ``body`` is exactly False, or None (``DeadlineExceeded``
     once ``deadline`` passes): a validated countermodel, since the evaluator is exact.
     ``probes``: points to try first (models of the premises, say), completed with default
-    values where they lack a variable and skipped where they cannot be.
+    values where they lack a variable and skipped where they cannot be. ``seen``: truth values
+    already computed, by body and point (``point_key``), read and filled: a check asks an
+    obligation cheaply, then with the backend, and under other probes, at the same points.
 
     Order: the probes; points where the functions, sets and recurrences the premises define
     take their definitions; points where the scalars they define do (within ``DEFINED_SHARE``
     of the time left); the statement's numerals; the sampled points."""
     if not vs or not all(samplable(v.sort, carriers) for v in vs):
         return None
+
+    def truth_at(env: dict, within: Deadline | None) -> bool | None:
+        key = point_key(env) if seen is not None else None
+        if key is not None and (body, key) in seen:  # type: ignore[operator]
+            return seen[(body, key)]  # type: ignore[index]
+        value = exact_truth(body, env, within)  # the step budget bounds it, not the clock: exact
+        if key is not None:
+            seen[(body, key)] = value  # type: ignore[index]
+        return value
+
     try:
         points = sample_assignments(list(vs), n, seed)
     except ValueError:  # a sort the sampler has no values for
@@ -101,27 +116,27 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
     first = [p for p in (complete_model({k: x for k, x in pr.items() if k in names}, vs) for pr in probes or [])
              if p is not None]
     for env in first:
-        if exact_truth(body, env, deadline) is False:
+        if truth_at(env, deadline) is False:
             return _named(env)
     # lazily: a probe (a countermodel of an earlier alignment) often decides before the
     # defined points, which cost an evaluation of each definition, are computed. Where a
     # premise defines a scalar the evaluator walks the rest of the formula (nested
     # quantifiers over ℝ, probed at ~1 s a point): those points get a share of the time left
     for env in defined_points(vs, body, first + points[:DEFINED_POINTS]):
-        if exact_truth(body, env, deadline) is False:
+        if truth_at(env, deadline) is False:
             return _named(env)
     share = Deadline.after(max(deadline.left(), 0.0) * DEFINED_SHARE) if deadline is not None else None
     within = share.sooner(deadline) if share is not None else None
     try:
         for env in scalar_defined_points(vs, body, first + points, within):
-            if exact_truth(body, env, within) is False:
+            if truth_at(env, within) is False:
                 return _named(env)
     except DeadlineExceeded:
         if deadline is not None and deadline.expired():
             raise
     tried, decided = 0, False
     for env in itertools.chain(numeral_probes(vs, [body], points[0] if points else {}), points):
-        value = exact_truth(body, env, deadline)
+        value = truth_at(env, deadline)
         if value is False:
             return _named(env)
         tried += 1
@@ -129,6 +144,49 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
         if not decided and tried >= UNDECIDED_POINTS:
             break  # the evaluator decides nothing here: the rest would cost as much, for nothing
     return None
+
+
+def point_key(env: dict) -> frozenset | None:
+    """A hashable key equal only for points that give every name the same value (numbers and
+    sets with their types, a sampled table by its entries, a closure by its body and the values
+    it reads), or None for a point with a sequence or a table still reading a solver's model: those are evaluated afresh."""
+    items = []
+    for name, x in env.items():
+        k = _value_key(x, ())
+        if k is None:
+            return None
+        items.append((name, k))
+    return frozenset(items)
+
+
+def _value_key(x: Any, enclosing: tuple[int, ...]) -> Any:
+    if type(x) in _PLAIN_VALUES:
+        return (type(x), x) if _plain(x) else None
+    if isinstance(x, FunTable):
+        return (FunTable, repr(x)) if x.fill is None and _plain((tuple(x.entries.items()), x.default)) else None
+    if isinstance(x, Closure):
+        if id(x) in enclosing:  # a recursive definition reads itself: where in the chain
+            return ("cycle", enclosing.index(id(x)))
+        env = x.env if isinstance(x.env, dict) else {}
+        read = []
+        for name in sorted({v.name for v in free_vars(x.body)} - {v.name for v in x.vars}):
+            k = _value_key(env[name], (*enclosing, id(x))) if name in env else ("unbound",)
+            if k is None:
+                return None
+            read.append((name, k))
+        return (Closure, x.vars, x.body, tuple(read))
+    return None
+
+
+#: value types keyed by themselves, when every part of them is one (numbers, exact algebraic
+#: ones included, strings, sets and tuples of them: equal only when they are the same value)
+_PLAIN_VALUES = frozenset({int, bool, Fraction, AlgebraicReal, str, frozenset, tuple})
+
+
+def _plain(x: Any) -> bool:
+    if type(x) in (frozenset, tuple):
+        return all(_plain(y) for y in x)
+    return type(x) in _PLAIN_VALUES
 
 
 def _named(env: dict) -> dict:

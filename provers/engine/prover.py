@@ -154,6 +154,9 @@ class Prover:
         self._effort: dict[Term, float] = {}  # the effort an unknown in ``cache`` was asked at
         self.cheap_cache: dict[tuple[Term, str], Obligation] = {}
         self.solver_calls = 0
+        #: truth values at sampled points, by body and point (``points.point_key``): the cheap
+        #: pass, the backend pass and each set of probes ask the same points again
+        self.point_truths: dict[tuple[Term, frozenset], bool | None] = {}
         self.probes: list[dict] = []
         self._probe_tag = ""
 
@@ -200,7 +203,7 @@ class Prover:
             ob.status, ob.by, ob.detail = Status.PROVED, "evaluator", witnessed
         else:
             model = sampled_counterexample(vs, body, self.points, self.seed, self.carriers, self.deadline,
-                                           self.probes)
+                                           self.probes, self.point_truths)
             if model is not None:
                 ob.status, ob.by, ob.model = Status.REFUTED, "fingerprint", model
                 ob.detail = "false at a sampled point (exact evaluation)"

@@ -8,7 +8,6 @@ conjuncts of ∃) say which. Unbounded binders are only probed at a few small va
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
@@ -620,29 +619,18 @@ def _image_domain(v: Var, q: Quant, others: frozenset[Var], value: Callable[[Ter
     ys = frozenset(q.vars)
     if any(free_vars(e) & (others - ys) for e in (*eqs, *(line or ()))):
         return None
-    domains = []
-    size = max(len(eqs), 1)
-    for y in q.vars:
-        d = bound_domain(y, guards_, others | (ys - {y}) | {v}, value)
-        if d is None:
-            return None
-        d = list(d)
-        size *= max(len(d), 1)
-        if size > MAX_DOMAIN:
-            return None
-        domains.append(d)
+    combos = _witnesses(list(q.vars), guards_, others | {v}, value)
+    if combos is None:
+        return None
     out = set()
-    for combo in itertools.product(*domains):
-        lits = {y: _literal(x, y.sort) for y, x in zip(q.vars, combo, strict=True)}
-        if any(n is None for n in lits.values()):
-            return None
+    for lits in combos:
         for e in eqs:
-            w = value(substitute(e, lits))  # type: ignore[arg-type]
+            w = value(substitute(e, lits))
             if w is None:
                 return None
             out.add(w)
         if line is not None:
-            c1, c0 = (value(substitute(c, lits)) for c in line)  # type: ignore[arg-type]
+            c1, c0 = (value(substitute(c, lits)) for c in line)
             if not (is_rational(c1) and is_rational(c0)) or isinstance(c1, bool) or isinstance(c0, bool):
                 return None
             if c1 == 0:
@@ -656,6 +644,74 @@ def _image_domain(v: Var, q: Quant, others: frozenset[Var], value: Callable[[Ter
                 root = int(root)
             out.add(root)
     return frozenset(out)
+
+
+def _witnesses(ys: list[Var], guards_: list[Term], others: frozenset[Var],
+               value: Callable[[Term], Any]) -> list[dict[Var, Term]] | None:
+    """The values of ``ys`` (as numerals) outside of which a guard fails, one variable at a
+    time: each y's domain is read with the ys before it fixed (``r₁ · r₂ = n`` pins r₂ once r₁
+    is chosen, where alone each only divides n), and a combination at which a guard is exactly
+    false is dropped (no witness there). None when some y has no finite domain, a value is
+    not a rational, or more than ``MAX_DOMAIN`` combinations would be visited."""
+    out: list[dict[Var, Term]] = []
+    visited = 0
+
+    def extend(rest: list[Var], gs: list[Term], lits: dict[Var, Term]) -> bool:
+        nonlocal visited
+        if not rest:
+            out.append(lits)
+            return True
+        for i, y in enumerate(rest):
+            remaining = rest[:i] + rest[i + 1:]
+            d = bound_domain(y, gs, others | frozenset(remaining), value)
+            if d is not None:
+                break
+        else:
+            return False
+        open_ = frozenset(remaining)
+        for x in d:
+            visited += 1
+            n = _literal(x, y.sort)
+            if n is None or visited > MAX_DOMAIN:
+                return False
+            fixed = [substitute(g, {y: n}) if y in free_vars(g) else g for g in gs]
+            closed = (g for g, g0 in zip(fixed, gs, strict=True) if g is not g0 and not free_vars(g) & open_)
+            if any(value(g) is False for g in closed):
+                continue  # a guard false at these values: none of them is a witness
+            if not extend(remaining, fixed, {**lits, y: n}):
+                return False
+        return True
+
+    if not _few_enough(ys, guards_, others, value):
+        return None
+    return out if extend(ys, guards_, {}) else None
+
+
+def _few_enough(ys: list[Var], guards_: list[Term], others: frozenset[Var], value: Callable[[Term], Any]) -> bool:
+    """Whether ``_witnesses`` looks able to finish: the first variable's domain times the
+    others' read with it fixed at its first value stays within ``MAX_DOMAIN`` (10³ values of
+    each of three independent digits: given up at once, not after ``MAX_DOMAIN`` visits)."""
+    for i, y in enumerate(ys):
+        rest = ys[:i] + ys[i + 1:]
+        d = bound_domain(y, guards_, others | frozenset(rest), value)
+        if d is not None:
+            break
+    else:
+        return False
+    first = next(iter(d), None)
+    n = _literal(first, y.sort) if first is not None else None
+    if n is None:
+        return first is None  # no value at all: nothing to enumerate
+    size = len(d) if hasattr(d, "__len__") else MAX_DOMAIN + 1
+    fixed = [substitute(g, {y: n}) for g in guards_]
+    for z in rest:
+        dz = bound_domain(z, fixed, others | (frozenset(rest) - {z}), value)
+        if dz is None or not hasattr(dz, "__len__"):
+            return True  # no estimate: the visits stay bounded by MAX_DOMAIN
+        size *= max(len(dz), 1)
+        if size > MAX_DOMAIN:
+            return False
+    return True
 
 
 @by_identity()  # the same ∃ȳ. B is a guard at every value of an outer binder
