@@ -85,12 +85,12 @@ SINGLE_DEFINITION_POINTS = 3
 def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
                            carriers: frozenset[str] = frozenset(), deadline: Deadline | None = None,
                            probes: list[dict] | None = None,
-                           seen: dict[tuple[Term, frozenset], bool | None] | None = None) -> dict | None:
+                           seen: dict[Term, dict[frozenset, bool | None]] | None = None) -> dict | None:
     """A sampled assignment where ``body`` is exactly False, or None (``DeadlineExceeded``
     once ``deadline`` passes): a validated countermodel, since the evaluator is exact.
     ``probes``: points to try first (models of the premises, say), completed with default
     values where they lack a variable and skipped where they cannot be. ``seen``: truth values
-    already computed, by body and point (``point_key``), read and filled: a check asks an
+    already computed, by body, then by point (``point_key``), read and filled: a check asks an
     obligation cheaply, then with the backend, and under other probes, at the same points.
 
     Order: the probes; points where the functions, sets and recurrences the premises define
@@ -99,13 +99,15 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
     if not vs or not all(samplable(v.sort, carriers) for v in vs):
         return None
 
+    known = seen.setdefault(body, {}) if seen is not None else None  # the body hashed once
+
     def truth_at(env: dict, within: Deadline | None) -> bool | None:
-        key = point_key(env) if seen is not None else None
-        if key is not None and (body, key) in seen:  # type: ignore[operator]
-            return seen[(body, key)]  # type: ignore[index]
+        key = point_key(env) if known is not None else None
+        if key is not None and key in known:  # type: ignore[operator]
+            return known[key]  # type: ignore[index]
         value = exact_truth(body, env, within)  # the step budget bounds it, not the clock: exact
         if key is not None:
-            seen[(body, key)] = value  # type: ignore[index]
+            known[key] = value  # type: ignore[index]
         return value
 
     try:

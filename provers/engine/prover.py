@@ -154,9 +154,9 @@ class Prover:
         self._effort: dict[Term, float] = {}  # the effort an unknown in ``cache`` was asked at
         self.cheap_cache: dict[tuple[Term, str], Obligation] = {}
         self.solver_calls = 0
-        #: truth values at sampled points, by body and point (``points.point_key``): the cheap
+        #: truth values at sampled points, by body, then by point (``points.point_key``): the cheap
         #: pass, the backend pass and each set of probes ask the same points again
-        self.point_truths: dict[tuple[Term, frozenset], bool | None] = {}
+        self.point_truths: dict[Term, dict[frozenset, bool | None]] = {}
         self.probes: list[dict] = []
         self._probe_tag = ""
 
