@@ -40,8 +40,8 @@ from provers.ir import (
 )
 from provers.semantics.approx import is_approx
 from provers.semantics.closed_forms import PolynomialReader, polynomial_term
-from provers.semantics.domains import numeral_lower_bound
 from provers.semantics.evaluate import evaluate
+from provers.semantics.integer_bounds import numeral_lower_bound
 from provers.semantics.values import Undetermined
 
 #: (u, m, start, rule, premise): u m = rule for m ≥ start, read off the premise

@@ -80,10 +80,8 @@ from provers.semantics.approx import (
 )
 from provers.semantics.certify import certified_sign
 from provers.semantics.closed_forms import PolynomialReader
-from provers.semantics.domains import (
-    numeral_lower_bound,
-    probe_values,
-)
+from provers.semantics.domains import probe_values
+from provers.semantics.integer_bounds import numeral_lower_bound
 from provers.semantics.interval import PRECISIONS, Enclosing, enclose, exact_point
 from provers.semantics.interval import bounds as interval_bounds
 from provers.semantics.library import LIBRARY, library_value

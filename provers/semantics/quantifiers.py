@@ -57,7 +57,6 @@ from provers.semantics.domains import (
     disjuncts,
     guards,
     instance_solution,
-    numeral_lower_bound,
     probe_values,
     pull_equated_binder,
 )
@@ -79,6 +78,7 @@ from provers.semantics.evaluate import (
 )
 from provers.semantics.extrema import integers_near
 from provers.semantics.identities import polynomial_identity
+from provers.semantics.integer_bounds import numeral_lower_bound
 from provers.semantics.linear import decide_linear
 from provers.semantics.memo import NESTED_PROBES_REASON, Memo
 from provers.semantics.rational_identities import rational_identity
