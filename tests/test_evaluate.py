@@ -1639,3 +1639,16 @@ def test_a_sum_over_a_plane_of_real_quadruples_is_zero_in_isabelle():
         'theorem fixes p :: real assumes h0 : "p = (3/6) * (3/6) + (3/6) * (3/6)" shows "p = 1/2"',
         relation="symbolic", language="isabelle")
     assert v.status == "inequivalent", v.reason
+
+
+def test_an_integer_interval_is_built_once_however_often_it_is_evaluated():
+    """``n ∈ {1..800}`` asked at each of 800 points reads one set, not 800 copies to build and
+    hash (``sets.integers_between``); the ends and ``range`` stay exact."""
+    whole = app("Icc", N(1), N(800))
+    assert evaluate(whole) is evaluate(whole) and evaluate(whole) == frozenset(range(1, 801))
+    assert evaluate(app("Ico", Z(-2), Z(3))) == frozenset({-2, -1, 0, 1, 2})
+    assert evaluate(app("Ioc", Z(-2), Z(3))) == frozenset({-1, 0, 1, 2, 3})
+    assert evaluate(app("Ioo", N(4), N(5))) == frozenset()
+    assert evaluate(app("range", N(4))) == frozenset({0, 1, 2, 3})
+    tail = Quant("forall", (n,), app("implies", app("mem", n, whole), app("le", n, N(800))))
+    assert truth(tail, {}) is True
