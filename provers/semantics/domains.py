@@ -652,13 +652,10 @@ def _witnesses(ys: list[Var], guards_: list[Term], others: frozenset[Var],
         if not rest:
             out.append(lits)
             return True
-        for i, y in enumerate(rest):
-            remaining = rest[:i] + rest[i + 1:]
-            d = bound_domain(y, gs, others | frozenset(remaining), value)
-            if d is not None:
-                break
-        else:
+        found = _first_bounded(rest, gs, others, value)
+        if found is None:
             return False
+        y, remaining, d = found
         open_ = frozenset(remaining)
         for x in d:
             visited += 1
@@ -682,13 +679,10 @@ def _few_enough(ys: list[Var], guards_: list[Term], others: frozenset[Var], valu
     """Whether ``_witnesses`` looks able to finish: the first variable's domain times the
     others' read with it fixed at its first value stays within ``MAX_DOMAIN`` (10³ values of
     each of three independent digits: given up at once, not after ``MAX_DOMAIN`` visits)."""
-    for i, y in enumerate(ys):
-        rest = ys[:i] + ys[i + 1:]
-        d = bound_domain(y, guards_, others | frozenset(rest), value)
-        if d is not None:
-            break
-    else:
+    found = _first_bounded(ys, guards_, others, value)
+    if found is None:
         return False
+    y, rest, d = found
     first = next(iter(d), None)
     n = _literal(first, y.sort) if first is not None else None
     if n is None:
@@ -703,6 +697,18 @@ def _few_enough(ys: list[Var], guards_: list[Term], others: frozenset[Var], valu
         if size > MAX_DOMAIN:
             return False
     return True
+
+
+def _first_bounded(ys: list[Var], guards_: list[Term], others: frozenset[Var],
+                   value: Callable[[Term], Any]) -> tuple[Var, list[Var], Iterable[Any]] | None:
+    """The first of ``ys`` the guards give a finite domain with the others unknown, the ys
+    left, and that domain; None when none has one."""
+    for i, y in enumerate(ys):
+        rest = ys[:i] + ys[i + 1:]
+        d = bound_domain(y, guards_, others | frozenset(rest), value)
+        if d is not None:
+            return y, rest, d
+    return None
 
 
 @by_identity()  # the same ∃ȳ. B is a guard at every value of an outer binder
