@@ -151,7 +151,8 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
 def point_key(env: dict) -> frozenset | None:
     """A hashable key equal only for points that give every name the same value (numbers and
     sets with their types, a sampled table by its entries, a closure by its body and the values
-    it reads), or None for a point with a sequence or a table still reading a solver's model: those are evaluated afresh."""
+    it reads), or None for a point with a sequence or a table still reading a solver's model:
+    those are evaluated afresh."""
     items = []
     for name, x in env.items():
         k = _value_key(x, ())
