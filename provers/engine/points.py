@@ -47,7 +47,6 @@ from provers.ir import (
     Term,
     Var,
     app,
-    free_vars,
     known_elements,
     substitute,
     subterms,
@@ -60,10 +59,10 @@ from provers.semantics import (
     sample_assignments,
     truth,
 )
-from provers.semantics.algebraic import AlgebraicReal
 from provers.semantics.approx import is_approx
 from provers.semantics.domains import bound_domain, guards
-from provers.semantics.values import FunTable, Undetermined
+from provers.semantics.memo import Unkeyable, value_key
+from provers.semantics.values import Undetermined
 
 log = logging.getLogger(__name__)
 
@@ -149,47 +148,14 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
 
 
 def point_key(env: dict) -> frozenset | None:
-    """A hashable key equal only for points that give every name the same value (numbers and
-    sets with their types, a sampled table by its entries, a closure by its body and the values
-    it reads), or None for a point with a sequence or a table still reading a solver's model:
-    those are evaluated afresh."""
-    items = []
-    for name, x in env.items():
-        k = _value_key(x, ())
-        if k is None:
-            return None
-        items.append((name, k))
-    return frozenset(items)
-
-
-def _value_key(x: Any, enclosing: tuple[int, ...]) -> Any:
-    if type(x) in _PLAIN_VALUES:
-        return (type(x), x) if _plain(x) else None
-    if isinstance(x, FunTable):
-        return (FunTable, repr(x)) if x.fill is None and _plain((tuple(x.entries.items()), x.default)) else None
-    if isinstance(x, Closure):
-        if id(x) in enclosing:  # a recursive definition reads itself: where in the chain
-            return ("cycle", enclosing.index(id(x)))
-        env = x.env if isinstance(x.env, dict) else {}
-        read = []
-        for name in sorted({v.name for v in free_vars(x.body)} - {v.name for v in x.vars}):
-            k = _value_key(env[name], (*enclosing, id(x))) if name in env else ("unbound",)
-            if k is None:
-                return None
-            read.append((name, k))
-        return (Closure, x.vars, x.body, tuple(read))
-    return None
-
-
-#: value types keyed by themselves, when every part of them is one (numbers, exact algebraic
-#: ones included, strings, sets and tuples of them: equal only when they are the same value)
-_PLAIN_VALUES = frozenset({int, bool, Fraction, AlgebraicReal, str, frozenset, tuple})
-
-
-def _plain(x: Any) -> bool:
-    if type(x) in (frozenset, tuple):
-        return all(_plain(y) for y in x)
-    return type(x) in _PLAIN_VALUES
+    """A hashable key equal only for points that give every name the same value (the
+    evaluator's memo's ``value_key``: a closure by its body and the values it reads, a table
+    by its points), or None for a point with a value that has no such key (a sequence, a table
+    still reading a solver's model): those are evaluated afresh."""
+    try:
+        return frozenset((name, value_key(x)) for name, x in env.items())
+    except Unkeyable:
+        return None
 
 
 def _named(env: dict) -> dict:

@@ -647,12 +647,13 @@ def _witnesses(ys: list[Var], guards_: list[Term], others: frozenset[Var],
     out: list[dict[Var, Term]] = []
     visited = 0
 
-    def extend(rest: list[Var], gs: list[Term], lits: dict[Var, Term]) -> bool:
+    def extend(rest: list[Var], gs: list[Term], lits: dict[Var, Term],
+               found: tuple[Var, list[Var], Iterable[Any]] | None = None) -> bool:
         nonlocal visited
         if not rest:
             out.append(lits)
             return True
-        found = _first_bounded(rest, gs, others, value)
+        found = found or _first_bounded(rest, gs, others, value)
         if found is None:
             return False
         y, remaining, d = found
@@ -670,19 +671,19 @@ def _witnesses(ys: list[Var], guards_: list[Term], others: frozenset[Var],
                 return False
         return True
 
-    if not _few_enough(ys, guards_, others, value):
+    first = _first_bounded(ys, guards_, others, value)
+    if first is None or not _few_enough(first, guards_, others, value):
         return None
-    return out if extend(ys, guards_, {}) else None
+    return out if extend(ys, guards_, {}, first) else None
 
 
-def _few_enough(ys: list[Var], guards_: list[Term], others: frozenset[Var], value: Callable[[Term], Any]) -> bool:
-    """Whether ``_witnesses`` looks able to finish: the first variable's domain times the
-    others' read with it fixed at its first value stays within ``MAX_DOMAIN`` (10³ values of
-    each of three independent digits: given up at once, not after ``MAX_DOMAIN`` visits)."""
-    found = _first_bounded(ys, guards_, others, value)
-    if found is None:
-        return False
-    y, rest, d = found
+def _few_enough(first: tuple[Var, list[Var], Iterable[Any]], guards_: list[Term], others: frozenset[Var],
+                value: Callable[[Term], Any]) -> bool:
+    """Whether ``_witnesses`` looks able to finish from ``first`` (``_first_bounded``): that
+    variable's domain times the others' read with it fixed at its first value stays within
+    ``MAX_DOMAIN`` (10³ values of each of three independent digits: given up at once, not
+    after ``MAX_DOMAIN`` visits)."""
+    y, rest, d = first
     first = next(iter(d), None)
     n = _literal(first, y.sort) if first is not None else None
     if n is None:
