@@ -109,3 +109,50 @@ def test_a_cache_by_identity_of_several_terms_needs_every_argument_to_be_the_sam
     both(s, app("lt", Var("y", REAL), num(2, REAL)))  # the second one a copy: asked again
     both(t, s)  # another order: asked again
     assert len(calls) == 3
+
+
+def test_the_node_classes_have_no_subclasses():
+    """The walks and the evaluator dispatch on a node's exact class (``type(t) is App``): a
+    subclass of a node class would be walked as a leaf."""
+    from provers.ir import BigOp, Lam, SetBuilder, Uninterpreted
+
+    for cls in (Var, Num, App, Uninterpreted, Quant, Lam, BigOp, SetBuilder):
+        assert cls.__subclasses__() == [], cls
+
+
+_PICKLED_IN = """
+import pickle, sys
+from provers.ir import INT, REAL, Quant, SetBuilder, Var, app, free_vars, num
+x, n = Var("x", REAL), Var("n", INT)
+t = Quant("forall", (x,), app("and", app("lt", x, num(1, REAL)), app("mem", n, SetBuilder(n, app("eq", n, n)))))
+hash(t), free_vars(t)  # both remembered on the nodes
+sys.stdout.buffer.write(pickle.dumps(t))
+"""
+
+_READ_IN = """
+import pickle, sys
+from provers.ir import INT, REAL, Quant, SetBuilder, Var, app, num
+x, n = Var("x", REAL), Var("n", INT)
+fresh = Quant("forall", (x,), app("and", app("lt", x, num(1, REAL)), app("mem", n, SetBuilder(n, app("eq", n, n)))))
+read = pickle.loads(sys.stdin.buffer.read())
+assert "_hash" not in read.__dict__ and "_free_vars" not in read.__dict__, read.__dict__
+assert hash(read) == hash(fresh) and read == fresh and {fresh: 1}[read] == 1
+print("ok")
+"""
+
+
+def test_a_term_pickled_in_one_process_is_found_by_hash_in_another():
+    """A node keeps its hash once computed; a solver worker reads pickled terms with another
+    string-hash seed, so the kept hash must not travel (a term would not be found in a dict)."""
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def run(code: str, seed: str, data: bytes | None = None) -> bytes:
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": root}
+        return subprocess.run([sys.executable, "-c", code], input=data, env=env, capture_output=True,
+                              check=True, timeout=120).stdout
+
+    assert run(_READ_IN, "2", run(_PICKLED_IN, "1")).strip() == b"ok"

@@ -338,6 +338,12 @@ ISABELLE_ONLY = frozenset({"powr", "signed_sqrt", "root", "ln", "isa_log", "isa_
 # --------------------------------------------------------------------------------------
 
 
+def with_arguments(t: App, args: tuple[Term, ...]) -> App:
+    """``t`` with its arguments replaced by terms of the same sorts, unchecked: for the walks
+    that rebuild a term around substituted or renamed children (``traverse.rebuild``)."""
+    return App(t.op, args, t.sort)
+
+
 def app(op: str, *args: Term) -> App:
     """Build an application, checking arity and computing the result sort."""
     info = _known(op, args)

@@ -22,6 +22,11 @@ class Term:
 
         return show(self)
 
+    def __getstate__(self) -> dict:
+        # what a node remembers about itself (its hash, ``traverse.free_vars``) stays out of
+        # pickles: a solver worker is another process, with another string-hash seed
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
 
 @dataclass(frozen=True)
 class Var(Term):
@@ -133,3 +138,22 @@ class SetBuilder(Term):
     @property
     def sort(self) -> Sort:
         return SetSort(self.var.sort)
+
+
+def _hash_kept(cls: type) -> None:
+    """Compute a node's hash once: the dataclass hash hashes the fields, and so the whole
+    subtree, at every dict or set lookup of a term. Kept out of pickles (``__getstate__``):
+    a solver worker hashes strings with another seed."""
+    fields_hash = cls.__hash__
+
+    def __hash__(self: Term) -> int:
+        kept = self.__dict__.get("_hash")
+        if kept is None:
+            kept = self.__dict__["_hash"] = fields_hash(self)
+        return kept
+
+    cls.__hash__ = __hash__  # type: ignore[method-assign]
+
+
+for _cls in (Var, Num, App, Uninterpreted, Quant, Lam, BigOp, SetBuilder):
+    _hash_kept(_cls)

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from provers.ir.ops import TRUE
-from provers.ir.terms import App, BigOp, Lam, Quant, SetBuilder, Term, Uninterpreted, Var
+from provers.ir.ops import TRUE, with_arguments
+from provers.ir.terms import App, BigOp, Lam, Num, Quant, SetBuilder, Term, Uninterpreted, Var
 
 # --------------------------------------------------------------------------------------
 # Traversal, substitution, alpha-canonical form
@@ -45,8 +45,11 @@ def by_identity(maxsize: int = 4096) -> Callable[[Callable[..., _R]], Callable[.
 
 
 def children(t: Term) -> tuple[Term, ...]:
-    if isinstance(t, (App, Uninterpreted)):
+    kind = type(t)  # the hottest walk of all: the leaf and application cases without isinstance
+    if kind is App or kind is Uninterpreted:
         return t.args
+    if kind is Var or kind is Num:
+        return ()
     if isinstance(t, (Quant, Lam)):
         return (*t.vars, t.body)
     if isinstance(t, BigOp):
@@ -88,32 +91,43 @@ def bound_variables(t: Term) -> tuple[Var, ...]:
 
 
 def free_vars(t: Term) -> frozenset[Var]:
+    """Kept on the node once computed (terms are immutable): the evaluator's domain search
+    asks it of the same guards at every value of an outer binder."""
+    kept = t.__dict__.get("_free_vars")
+    if kept is not None:
+        return kept
     if isinstance(t, Var):
-        return frozenset({t})
-    if isinstance(t, (Quant, Lam)):
-        return free_vars(t.body) - frozenset(t.vars)
-    if isinstance(t, BigOp):
-        return free_vars(t.domain) | (free_vars(t.body) - {t.var})
-    if isinstance(t, SetBuilder):
-        return free_vars(t.body) - {t.var}
-    out: frozenset[Var] = frozenset()
-    for c in children(t):
-        out |= free_vars(c)
+        out = frozenset({t})
+    elif isinstance(t, (Quant, Lam)):
+        out = free_vars(t.body) - frozenset(t.vars)
+    elif isinstance(t, BigOp):
+        out = free_vars(t.domain) | (free_vars(t.body) - {t.var})
+    elif isinstance(t, SetBuilder):
+        out = free_vars(t.body) - {t.var}
+    else:
+        out = frozenset()
+        for c in children(t):
+            out |= free_vars(c)
+    t.__dict__["_free_vars"] = out
     return out
 
 
 def rebuild(t: Term, kids: tuple[Term, ...]) -> Term:
-    """``t`` with its children replaced (same shape as ``children(t)``)."""
-    if isinstance(t, App):
-        return replace(t, args=kids)
-    if isinstance(t, Uninterpreted):
-        return replace(t, args=kids)
-    if isinstance(t, (Quant, Lam)):
-        return replace(t, vars=tuple(kids[:-1]), body=kids[-1])  # type: ignore[arg-type]
-    if isinstance(t, BigOp):
-        return replace(t, var=kids[0], domain=kids[1], body=kids[2])  # type: ignore[arg-type]
-    if isinstance(t, SetBuilder):
-        return replace(t, var=kids[0], body=kids[1])  # type: ignore[arg-type]
+    """``t`` with its children replaced (same shape as ``children(t)``). Built by the class
+    itself, not ``dataclasses.replace`` (which reads the fields anew at every node)."""
+    kind = type(t)
+    if kind is App:
+        return with_arguments(t, kids)
+    if kind is Uninterpreted:
+        return Uninterpreted(t.symbol, kids, t.sort)
+    if kind is Quant:
+        return Quant(t.kind, tuple(kids[:-1]), kids[-1])  # type: ignore[arg-type]
+    if kind is Lam:
+        return Lam(tuple(kids[:-1]), kids[-1])  # type: ignore[arg-type]
+    if kind is BigOp:
+        return BigOp(t.kind, kids[0], kids[1], kids[2])  # type: ignore[arg-type]
+    if kind is SetBuilder:
+        return SetBuilder(kids[0], kids[1])  # type: ignore[arg-type]
     return t
 
 

@@ -270,19 +270,20 @@ _CONNECTIVES: dict[str, Callable[[list[bool | None]], bool | None]] = {
 def term_value(t: Term, env: Env) -> Any:
     """The value of ``t`` under ``env``, raising ``Undecided``: the recursion every handler and
     binder module goes through (``evaluate`` is its public entry, with the budget set)."""
-    if isinstance(t, Var):
-        if t.name not in env:
-            raise Undecided(f"no value for variable {t.name}")
-        return _coerce(env[t.name], t.sort, t.name)
-    if isinstance(t, Num):
-        if t.sort is not REAL and t.sort is not INT and t.sort is not NAT and t.sort == COMPLEX:
-            return ExactComplex(Fraction(t.value), Fraction(0))
-        return t.value
-    if isinstance(t, App):
+    kind = type(t)  # applications and variables first, by identity: most of the nodes evaluated
+    if kind is App:
         handler = OPERATIONS.get(t.op)
         if handler is None:
             raise Undecided(f"unsupported operation {t.op}")
         return handler(t, env)
+    if kind is Var:
+        if t.name not in env:
+            raise Undecided(f"no value for variable {t.name}")
+        return _coerce(env[t.name], t.sort, t.name)
+    if kind is Num:
+        if t.sort is not REAL and t.sort is not INT and t.sort is not NAT and t.sort == COMPLEX:
+            return ExactComplex(Fraction(t.value), Fraction(0))
+        return t.value
     if isinstance(t, Quant):
         return quantifier_value(t, env)
     if isinstance(t, Lam):
@@ -318,6 +319,8 @@ def _coerce(v: Any, sort: Sort, name: str) -> Any:
         return v
     if (type(v) is Fraction and (sort is REAL or sort is RAT)) or (type(v) is bool and sort is BOOL):
         return v
+    if isinstance(sort, FunSort):  # a function variable: its table, closure or sampled values
+        return FunTable(dict(v), 0) if isinstance(v, dict) else v
     if isinstance(v, (Approx, ApproxBool, Undetermined)):
         return v
     if sort == BOOL:
@@ -340,8 +343,6 @@ def _coerce(v: Any, sort: Sort, name: str) -> Any:
         return _coerce_complex(v, name)
     if isinstance(sort, SetSort) and isinstance(v, (set, frozenset, list, tuple)):
         return frozenset(_coerce(e, sort.elem, name) for e in v)
-    if isinstance(sort, FunSort) and isinstance(v, dict):
-        return FunTable(dict(v), 0)
     return v
 
 
