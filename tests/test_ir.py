@@ -156,3 +156,63 @@ def test_a_term_pickled_in_one_process_is_found_by_hash_in_another():
                               check=True, timeout=120).stdout
 
     assert run(_READ_IN, "2", run(_PICKLED_IN, "1")).strip() == b"ok"
+
+
+def _reference_free_vars(t, bound=frozenset()):
+    """Free variables by a plain walk, nothing remembered (applications, ∀ / ∃): what
+    ``free_vars`` must agree with."""
+    from provers.ir import children
+    from provers.ir.traverse import bound_variables
+
+    if isinstance(t, Var):
+        return frozenset() if t in bound else frozenset({t})
+    inner = bound | frozenset(bound_variables(t))
+    out = frozenset()
+    for c in children(t):
+        if c in bound_variables(t):
+            continue
+        out |= _reference_free_vars(c, inner)
+    return out
+
+
+_X, _Y, _Z = Var("x", REAL), Var("y", REAL), Var("z", REAL)
+
+
+def _real_terms():
+    from hypothesis import strategies as st
+
+    leaf = st.one_of(st.sampled_from([_X, _Y, _Z]), st.integers(-3, 3).map(lambda v: num(v, REAL)))
+    return st.recursive(leaf, lambda sub: st.tuples(st.sampled_from(["add", "mul", "sub"]), sub, sub)
+                        .map(lambda t: app(t[0], t[1], t[2])), max_leaves=8)
+
+
+def _formulas():
+    from hypothesis import strategies as st
+
+    atom = st.tuples(st.sampled_from(["eq", "lt"]), _real_terms(), _real_terms()).map(lambda t: app(t[0], t[1], t[2]))
+    return st.recursive(atom, lambda sub: st.one_of(
+        st.tuples(sub, sub).map(lambda t: app("and", t[0], t[1])),
+        st.tuples(st.sampled_from(["forall", "exists"]), st.sampled_from([_X, _Y]), sub)
+        .map(lambda t: Quant(t[0], (t[1],), t[2]))), max_leaves=6)
+
+
+def test_remembered_free_variables_and_hashes_agree_with_fresh_ones():
+    """A node keeps its free variables and hash once computed; a term built from it by
+    substitution (shared subterms, new nodes above them) still agrees with a plain walk, and
+    with a copy whose nodes were never asked."""
+    import pickle
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None)
+    @given(_formulas(), st.sampled_from([_X, _Y, _Z]), _real_terms())
+    def check(f, v, e):
+        assert free_vars(f) == _reference_free_vars(f)
+        hash(f)
+        g = substitute(f, {v: e})
+        assert free_vars(g) == _reference_free_vars(g) == free_vars(g)
+        fresh = pickle.loads(pickle.dumps(g))
+        assert fresh == g and hash(fresh) == hash(g) and free_vars(fresh) == free_vars(g)
+
+    check()
