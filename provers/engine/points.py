@@ -98,7 +98,7 @@ def sampled_counterexample(vs: tuple[Var, ...], body: Term, n: int, seed: int,
     if not vs or not all(samplable(v.sort, carriers) for v in vs):
         return None
 
-    known = seen.setdefault(body, {}) if seen is not None else None  # the body hashed once
+    known = seen.setdefault(body, {}) if seen is not None else None  # the body looked up once per search
 
     def truth_at(env: dict, within: Deadline | None) -> bool | None:
         key = point_key(env) if known is not None else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection
 from fractions import Fraction
 from typing import Any
 
@@ -234,7 +234,7 @@ def _pair_domain(v: Var, guards: list[Term], others: frozenset[Var],
 
 def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
                  value_of: Callable[[Term], Any],
-                 bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None = None) -> Iterable[Any] | None:
+                 bounds_of: Callable[[Term], tuple[Fraction, Fraction] | None] | None = None) -> Collection[Any] | None:
     """A finite set of values outside of which the guards fail, or None.
 
     ``value_of(e)`` is the exact value of a term ``e`` that mentions neither ``v`` nor the
@@ -648,7 +648,7 @@ def _witnesses(ys: list[Var], guards_: list[Term], others: frozenset[Var],
     visited = 0
 
     def extend(rest: list[Var], gs: list[Term], lits: dict[Var, Term],
-               found: tuple[Var, list[Var], Iterable[Any]] | None = None) -> bool:
+               found: tuple[Var, list[Var], Collection[Any]] | None = None) -> bool:
         nonlocal visited
         if not rest:
             out.append(lits)
@@ -677,22 +677,23 @@ def _witnesses(ys: list[Var], guards_: list[Term], others: frozenset[Var],
     return out if extend(ys, guards_, {}, first) else None
 
 
-def _few_enough(first: tuple[Var, list[Var], Iterable[Any]], guards_: list[Term], others: frozenset[Var],
+def _few_enough(first: tuple[Var, list[Var], Collection[Any]], guards_: list[Term], others: frozenset[Var],
                 value: Callable[[Term], Any]) -> bool:
     """Whether ``_witnesses`` looks able to finish from ``first`` (``_first_bounded``): that
     variable's domain times the others' read with it fixed at its first value stays within
     ``MAX_DOMAIN`` (10³ values of each of three independent digits: given up at once, not
     after ``MAX_DOMAIN`` visits)."""
     y, rest, d = first
-    first = next(iter(d), None)
-    n = _literal(first, y.sort) if first is not None else None
+    if not d:
+        return True  # no value at all: nothing to enumerate
+    n = _literal(next(iter(d)), y.sort)
     if n is None:
-        return first is None  # no value at all: nothing to enumerate
-    size = len(d) if hasattr(d, "__len__") else MAX_DOMAIN + 1
+        return False
+    size = len(d)
     fixed = [substitute(g, {y: n}) for g in guards_]
     for z in rest:
         dz = bound_domain(z, fixed, others | (frozenset(rest) - {z}), value)
-        if dz is None or not hasattr(dz, "__len__"):
+        if dz is None:
             return True  # no estimate: the visits stay bounded by MAX_DOMAIN
         size *= max(len(dz), 1)
         if size > MAX_DOMAIN:
@@ -701,7 +702,7 @@ def _few_enough(first: tuple[Var, list[Var], Iterable[Any]], guards_: list[Term]
 
 
 def _first_bounded(ys: list[Var], guards_: list[Term], others: frozenset[Var],
-                   value: Callable[[Term], Any]) -> tuple[Var, list[Var], Iterable[Any]] | None:
+                   value: Callable[[Term], Any]) -> tuple[Var, list[Var], Collection[Any]] | None:
     """The first of ``ys`` the guards give a finite domain with the others unknown, the ys
     left, and that domain; None when none has one."""
     for i, y in enumerate(ys):

@@ -61,7 +61,7 @@ def value_key(v: Any, depth: int = 0) -> Any:
     if isinstance(v, Closure):  # λx̄. e is determined by x̄, e and the values e reads besides x̄
         if depth >= MAX_CLOSURE_DEPTH:
             raise Unkeyable("closure nested too deeply")
-        _, names = _scope(v.body)
+        names = _scope(v.body)
         params = {p.name for p in v.vars}
         env = v.env if isinstance(v.env, dict) else {}
         read = tuple((n, value_key(env[n], depth + 1)) if n in env else (n,) for n in names if n not in params)
@@ -92,13 +92,14 @@ class _Raised:
 
 
 class _Key:
-    """A term (hashed once) and the keys of the values it reads."""
+    """A term and the keys of the values it reads, hashed once for the lookup and the store
+    (a term keeps its own hash: ``ir.terms``)."""
 
     __slots__ = ("term", "values", "_hash")
 
-    def __init__(self, term: Term, term_hash: int, values: tuple):
+    def __init__(self, term: Term, values: tuple):
         self.term, self.values = term, values
-        self._hash = hash((term_hash, values))
+        self._hash = hash((term, values))
 
     def __hash__(self) -> int:
         return self._hash
@@ -115,9 +116,9 @@ def rememberable(reason: str) -> bool:
 
 
 @by_identity()
-def _scope(t: Term) -> tuple[int, tuple[str, ...]]:
-    """The hash of ``t`` and the names whose values it reads (free variables, symbols)."""
-    return hash(t), tuple(sorted({v.name for v in free_vars(t)} | symbol_names(t)))
+def _scope(t: Term) -> tuple[str, ...]:
+    """The names whose values ``t`` reads (free variables, symbols)."""
+    return tuple(sorted({v.name for v in free_vars(t)} | symbol_names(t)))
 
 
 class Memo:
@@ -132,13 +133,13 @@ class Memo:
 
     def key(self, t: Term, env: dict[str, Any]) -> _Key | None:
         """The key of ``t`` under ``env``, or None when a value it reads has no key."""
-        term_hash, names = _scope(t)
+        names = _scope(t)
         try:
             values = tuple((n, value_key(env[n])) if n in env else (n,) for n in names)
             fixed = tuple((n, value_key(x)) for n, x in env.items() if n.startswith("@"))
         except Unkeyable:
             return None
-        return _Key(t, term_hash, values + fixed)
+        return _Key(t, values + fixed)
 
     def lookup(self, t: Term, env: dict[str, Any]) -> tuple[_Key | None, Any]:
         """``t``'s key under ``env`` and its remembered value (``MISSING`` when there is none,
