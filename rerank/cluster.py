@@ -47,7 +47,7 @@ from typing import Any
 import provers
 from provers.backends.base import Backend
 from provers.deadline import Deadline, check_seconds
-from provers.engine import equivalence  # called through the module: experiments wrap its functions
+from provers.engine import equivalence, one_statement  # through the modules: experiments wrap them
 from provers.engine.answers import AnswerPin
 from provers.engine.profile import Fingerprint, Profile, Signature
 from provers.engine.prover import default_backend as engine_default_backend
@@ -559,7 +559,7 @@ class Clusterer:
             return False
         if deadline is not None and deadline.expired():
             return None
-        return self._single(c, equivalence.vacuous, "vacuity", deadline, VACUITY_SHARE)
+        return self._single(c, one_statement.vacuous, "vacuity", deadline, VACUITY_SHARE)
 
     def _holds(self, c: Candidate, deadline: Deadline | None = None) -> bool | None:
         """True: the whole statement ⊢ ∀x̄. ⋀Γ → C was proved; False: refuted by a validated
@@ -570,7 +570,7 @@ class Clusterer:
         share = UNDECIDED_PREMISES_TRUTH_SHARE if self.check_vacuous and c.vacuous is None else 1.0
         if self.check_truth == "refute":
             share = min(share, REFUTE_TRUTH_SHARE)
-        return self._single(c, equivalence.provable, "truth", deadline, share)
+        return self._single(c, one_statement.provable, "truth", deadline, share)
 
     def _join_twin(self, c: Candidate) -> bool:
         """Merge ``c`` into the class of the first earlier candidate with its canonical key

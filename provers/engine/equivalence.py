@@ -18,6 +18,8 @@ The path of one pair, cheapest first:
 5. **alignments** (``align.alignments``), ranked; when there are none, the verdict follows
    from the structure and the value route; when too many to enumerate, a diagonal point may
    still refute them all;
+Steps 6–8 are the alignment search (``provers.engine.search.AlignmentSearch``):
+
 6. **cheap pass** over every alignment: syntactic identity proves, exact evaluation at
    sampled points refutes (a validated countermodel: the evaluator is exact);
 7. **backend pass** over the survivors, best first (``provers.backends.smt.Portfolio`` by
@@ -34,53 +36,50 @@ The path of one pair, cheapest first:
 
 Every stage runs against one ``provers.deadline.Deadline`` (the check's total budget, or the
 caller's if sooner); when it passes, the check stops where it is and answers
-``inconclusive`` with a reason starting ``deadline``.
+``inconclusive`` with a reason starting ``deadline``. Questions about one statement
+(``vacuous``, ``trivial``, ``provable``) are in ``provers.engine.one_statement``.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from collections.abc import MutableMapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from provers.backends.base import Backend
 from provers.deadline import Deadline, DeadlineExceeded, check_seconds
-from provers.engine.align import Alignment, Alignments, alignments, drop_unused
-from provers.engine.answers import AnswerPin, holds_by_definitions, holds_by_pin, pin_answer
-from provers.engine.definitions import definitions
+from provers.engine.align import Alignments, alignments, drop_unused
+from provers.engine.answers import AnswerPin
 from provers.engine.every_alignment import diagonal_refutation, pinned_refutation
-from provers.engine.formulas import VACUITY_NAME, iff, trivial_obligation, vacuous_obligation
+from provers.engine.formulas import VACUITY_NAME, iff
 from provers.engine.normal import NormalForm, conclusion_binders_kept, premise_exists_lifted
-from provers.engine.profile import Profile, Separation, unmodelled_meaning
-from provers.engine.prover import (
-    FINGERPRINT_POINTS,
-    Prover,
-    carriers_of,
-    default_backend,
-)
+from provers.engine.one_statement import provable, trivial, vacuous
+from provers.engine.profile import Profile, Separation, as_statement, unmodelled_meaning
+from provers.engine.prover import FINGERPRINT_POINTS, Prover, carriers_of, default_backend
 from provers.engine.relations import (
     PROVED,
     REFUTED,
     RELATIONS,
-    STRUCTURAL,
-    Outcome,
     check_logical_pointwise,
-    check_sae,
     check_symbolic,
-    check_syntactic,
     rename_onto,
     value_route,
 )
+from provers.engine.search import (
+    AlignmentSearch,
+    ValueRoute,
+    proof_route,
+    route_countermodel,
+    route_ruled_out,
+    two_sided,
+    verdict_at,
+)
 from provers.engine.sort_match import match_types
 from provers.engine.unfolding import without_defined_functions, without_defined_scalars
-from provers.engine.verdict import FULL, QUICK, Obligation, Verdict
-from provers.errors import ParseError
+from provers.engine.verdict import QUICK, Obligation, Verdict
 from provers.ir import FALSE, IRError, Statement, free_vars, has_uninterpreted
-from provers.semantics.samplers import solution_points
-from provers.semantics.values import renamed_model
 from provers.status import Status, VerdictStatus
 
 EQUIVALENT, INEQUIVALENT, INCONCLUSIVE = VerdictStatus
@@ -91,36 +90,11 @@ DEFAULT_MAX_ALIGNMENTS = 24
 #: When every alignment within the budget was refuted by the cheap checks, the rest are
 #: enumerated too (cheap checks only), up to this many admissible alignments in all (6!).
 MAX_CHEAP_ALIGNMENTS = 720
-#: Countermodels of ruled-out alignments tried first on the next ones.
-FOUND_PROBES = 3
-#: The backend pass stops at this many alignments it left undecided: the verdict can then
-#: no longer be "inequivalent" (that needs every alignment ruled out), and on all 400 MATH
-#: problems every proof came from the first alignment the backend tried (923 passes, none
-#: after an undecided one; docs/benchmarks.md, "(stop 29)"), while the rest cost 8 % of the time.
-BACKEND_UNDECIDED_ALIGNMENTS = 1
-
-_CHECKS = {"syntactic": check_syntactic, "sae": check_sae, "symbolic": check_symbolic}
 
 
 # --------------------------------------------------------------------------------------
 # inputs
 # --------------------------------------------------------------------------------------
-
-
-def as_statement(x: Any, language: str, side: str) -> Statement:
-    """A ``Statement`` from a ``Statement``, a ``Profile`` or text; a ParseError names the side."""
-    if isinstance(x, Profile):
-        return x.statement
-    if isinstance(x, Statement):
-        return x
-    if not isinstance(x, str):
-        raise TypeError(f"statement {side}: expected a Statement, a Profile or text, got {type(x).__name__}")
-    from provers import parse
-
-    try:
-        return parse(x, language)
-    except ParseError as e:
-        raise ParseError(f"statement {side}: {e.reason}", e.line, e.column, e.text) from e
 
 
 def as_profile(x: Any, relation: str, language: str, side: str, deadline: Deadline | None = None) -> Profile:
@@ -144,30 +118,6 @@ def bound_backend(backend: Any, relation: str, a: Statement, b: Statement) -> Ba
         raise TypeError(f"backend: {type(backend).__name__} is not a provers.backends.base.Backend "
                         "(subclass it and implement prove(obligation, timeout))")
     return backend.bind(a, b)
-
-
-# --------------------------------------------------------------------------------------
-# countermodels in both statements' own names
-# --------------------------------------------------------------------------------------
-
-
-def _two_sided(model: dict | None, a: NormalForm, b: NormalForm, al: Alignment | None, b_names: dict[str, str] | None = None) -> dict | None:
-    if model is None:
-        return None
-    a_names = {v.name for v in a.variables}
-    A = {k: v for k, v in model.items() if k in a_names}
-    onto_b: dict[str, str] = {}  # the model's name of a variable of B → B's own name
-    if al is not None:
-        onto_b.update((va.name, vb.name) for va, vb in al.pairs if va.name in model)
-    if b_names:
-        onto_b.update((new, old) for new, old in b_names.items() if new in model)
-    B: dict[str, Any] = renamed_model({k: model[k] for k in onto_b}, onto_b)
-    known = a_names | {va.name for va, _ in (al.pairs if al else ())} | set(b_names or ())
-    for k, v in model.items():  # e.g. the answer value α of the standardized comparison
-        if k not in known:
-            A.setdefault(k, v)
-            B.setdefault(k, v)
-    return {"A": A, "B": B}
 
 
 # --------------------------------------------------------------------------------------
@@ -320,7 +270,7 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
              answer_cache: MutableMapping[Any, AnswerPin] | None, own: dict[str, bool],
              pa: Profile, pb: Profile) -> Verdict:
     """Steps 4–8: the symbolic shortcuts, the alignments and their search."""
-    route: _Route | None = None
+    route: ValueRoute | None = None
     known = _vacuity_differs(pa, pb, relation, None)  # the clusterer's tests, when it ran them
     if known is not None:
         return known
@@ -360,7 +310,7 @@ def _aligned(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, budg
         # ⋀Γ ↔ ⋀Γ' holds under every alignment: no solver is asked it (they timed out on it,
         # intermediate_algebra/problem_1403); the conclusions decide
         na, nb = replace(na, premises=(FALSE,)), replace(nb, premises=(FALSE,))
-    search = _Search(na, nb, relation, prover, als, route)
+    search = AlignmentSearch(na, nb, relation, prover, als, route)
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
     if v.budget_exhausted and not search.survivors and relation != "syntactic" and als.total <= MAX_CHEAP_ALIGNMENTS:
         v = _all_alignments_cheaply(na, nb, relation, prover, als.total, route) or v
@@ -410,7 +360,7 @@ def _vacuity_differs(pa: Profile, pb: Profile, relation: str, prover: Prover | N
 
 
 def _all_alignments_cheaply(na: NormalForm, nb: NormalForm, relation: str, prover: Prover, total: int,
-                            route: _Route | None) -> Verdict | None:
+                            route: ValueRoute | None) -> Verdict | None:
     """Every admissible alignment through the cheap checks (identity, sampled exact
     evaluation), when the budgeted ones were all refuted that way: five same-sort variables
     have 120 alignments, each refuted in milliseconds at a sampled point. The verdict when
@@ -418,7 +368,7 @@ def _all_alignments_cheaply(na: NormalForm, nb: NormalForm, relation: str, prove
     prover); None when one survives or the deadline passes (the caller keeps its own)."""
     try:
         every = alignments(na, nb, total, prover.deadline)
-        search = _Search(na, nb, relation, prover, every, route)
+        search = AlignmentSearch(na, nb, relation, prover, every, route)
         proved = search.cheap_pass(until_survivor=True)
     except DeadlineExceeded:
         return None
@@ -427,21 +377,9 @@ def _all_alignments_cheaply(na: NormalForm, nb: NormalForm, relation: str, prove
     return None if search.survivors else search.verdict()
 
 
-@dataclass
-class _Route:
-    """The value route's outcome and B's renaming (new name → B's own name)."""
-
-    outcome: Outcome
-    names: dict[str, str]
-
-    @property
-    def undecided(self) -> bool:
-        return not self.outcome.ruled_out
-
-
 def _symbolic_shortcuts(na: NormalForm, nb: NormalForm, prover: Prover, budget: int,
                         answer_cache: MutableMapping[Any, AnswerPin] | None,
-                        vacuity: dict[str, Obligation]) -> tuple[Verdict | None, _Route | None]:
+                        vacuity: dict[str, Obligation]) -> tuple[Verdict | None, ValueRoute | None]:
     """A renaming that proves it by cheap checks; else the standardized comparison, which
     needs no alignment. Returns the verdict if one of them proves the pair, and the value
     route's outcome (None when the conclusions are not ``L ⋈ c``)."""
@@ -449,13 +387,13 @@ def _symbolic_shortcuts(na: NormalForm, nb: NormalForm, prover: Prover, budget: 
     for al in early.items:
         out = check_symbolic(na, rename_onto(nb, al), prover, cheap=True)
         if out.status == PROVED:
-            return _verdict(EQUIVALENT, "symbolic", al, out.obligations, tried=1, als=early, route=_proof_route(out)), None
+            return verdict_at(EQUIVALENT, "symbolic", al, out.obligations, tried=1, als=early, route=proof_route(out)), None
     r = value_route(na, nb, prover, pins=answer_cache, vacuity=vacuity)
     if r is None:
         return None, None
-    route = _Route(*r)
+    route = ValueRoute(*r)
     if route.outcome.status == PROVED:
-        return _verdict(EQUIVALENT, "symbolic", None, route.outcome.obligations,
+        return verdict_at(EQUIVALENT, "symbolic", None, route.outcome.obligations,
                         reason="numeric-conclusion standardization: same answer values",
                         route=route.outcome.route), route
     return None, route
@@ -495,7 +433,7 @@ def _with_definitions_unfolded(na: NormalForm, nb: NormalForm, relation: str, pr
     if _both_vacuous(*profiles):
         # both premise sets proved contradictory (the vacuity tests): so are the unfolded ones
         ua, ub = replace(ua, premises=(FALSE,)), replace(ub, premises=(FALSE,))
-    search = _Search(ua, ub, relation, prover, als, None)
+    search = AlignmentSearch(ua, ub, relation, prover, als, None)
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
     note = "with the functions and variables the premises define unfolded"
     v.reason = f"{v.reason} ({note})".strip() if v.status == EQUIVALENT else v.reason
@@ -511,7 +449,7 @@ def _both_vacuous(pa: Profile, pb: Profile) -> bool:
     return all(p.vacuity is not None and p.vacuity.status == Status.PROVED for p in (pa, pb))
 
 
-def _aligned_elsewhere(na: NormalForm, nb: NormalForm, relation: str, als: Alignments, route: _Route | None,
+def _aligned_elsewhere(na: NormalForm, nb: NormalForm, relation: str, als: Alignments, route: ValueRoute | None,
                        there: Verdict, how: str) -> Verdict:
     """No alignment as written, but one once the statements are rewritten (``how``), where the
     check was undecided (``there``): no structural inequivalence, at most what the value route
@@ -536,7 +474,7 @@ def _with_conclusion_binders_kept(na: NormalForm, nb: NormalForm, relation: str,
     als = alignments(ua, ub, budget, prover.deadline)
     if not als.items:
         return None
-    search = _Search(ua, ub, relation, prover, als, None)
+    search = AlignmentSearch(ua, ub, relation, prover, als, None)
     v = search.cheap_pass() or search.backend_pass() or search.verdict()
     if v.status == EQUIVALENT:
         v.reason = f"{v.reason} (with the variables a conclusion binds kept there)".strip()
@@ -545,38 +483,25 @@ def _with_conclusion_binders_kept(na: NormalForm, nb: NormalForm, relation: str,
 
 
 def _without_alignment(na: NormalForm, nb: NormalForm, relation: str, als: Alignments,
-                       route: _Route | None) -> Verdict:
+                       route: ValueRoute | None) -> Verdict:
     """No admissible alignment was enumerated: the structure and the value route decide."""
     reason = als.failure or "no admissible alignment"
     if route is not None and route.undecided:
-        return _verdict(INCONCLUSIVE, relation, None, route.outcome.obligations,
+        return verdict_at(INCONCLUSIVE, relation, None, route.outcome.obligations,
                         reason=f"{reason}; standardized comparison undecided: {route.outcome.reason}")
     if als.failure is None:  # there are alignments but none enumerated
         return Verdict(INCONCLUSIVE, relation, reason="alignment budget exhausted", budget_exhausted=True,
                        alignments_total=als.total)
     ob = route.outcome.obligations if route is not None else []
-    model = _route_countermodel(route)
-    cm = _two_sided(model, na, nb, None, route.names) if route is not None and model is not None else None
+    model = route_countermodel(route)
+    cm = two_sided(model, na, nb, None, route.names) if route is not None and model is not None else None
     how = "; ".join(x for x in ("structure", route.outcome.route if route is not None else "") if x)
-    return _verdict(INEQUIVALENT, relation, None, ob, reason=reason + _route_ruled_out(route), structural=cm is None,
+    return verdict_at(INEQUIVALENT, relation, None, ob, reason=reason + route_ruled_out(route), structural=cm is None,
                     countermodel=cm, route=how)
 
 
-def _route_countermodel(route: _Route | None) -> dict | None:
-    """The value route's countermodel: only a refuted route has one (a structural outcome may
-    carry models that prove a fact about one side, e.g. two different answers)."""
-    return route.outcome.model if route is not None and route.outcome.status == Status.REFUTED else None
-
-
-def _route_ruled_out(route: _Route | None) -> str:
-    """Why the value route is ruled out, for the reason of an inequivalence."""
-    if route is None or not route.outcome.reason:
-        return ""
-    return f"; standardized comparison ruled out: {route.outcome.reason}"
-
-
 def _diagonal_verdict(na: NormalForm, nb: NormalForm, relation: str, als: Alignments, prover: Prover,
-                      route: _Route | None) -> Verdict | None:
+                      route: ValueRoute | None) -> Verdict | None:
     """Too many alignments to enumerate: one point that every alignment fixes (a diagonal
     point) or cannot move into agreement (a model the definitions fix) may refute them all
     (``every_alignment``)."""
@@ -588,182 +513,13 @@ def _diagonal_verdict(na: NormalForm, nb: NormalForm, relation: str, als: Alignm
         where = "at the model one side's definitions fix (the other side's premises fail wherever an alignment puts its variables)"
     if ob is None:
         return None
-    cm = _two_sided(ob.model, na, nb, als.items[0])
+    cm = two_sided(ob.model, na, nb, als.items[0])
     how = "fingerprint" if ob.by == "fingerprint" else "countermodel"
-    v = _verdict(INEQUIVALENT, relation, als.items[0], [ob], countermodel=cm, tried=0, als=als,
+    v = verdict_at(INEQUIVALENT, relation, als.items[0], [ob], countermodel=cm, tried=0, als=als,
                  route="; ".join(x for x in (how, route.outcome.route if route is not None else "") if x))
     v.budget_exhausted = False
     v.reason = f"{ob.name} false {where}: every one of the {als.total} admissible alignments is refuted there"
     return v
-
-
-@dataclass
-class _Search:
-    """Steps 6–8: the alignments, cheaply then with the backend, and what they add up to."""
-
-    na: NormalForm
-    nb: NormalForm
-    relation: str
-    prover: Prover
-    als: Alignments
-    route: _Route | None
-    ruled: list[str] = field(default_factory=list)
-    kinds: set[str] = field(default_factory=set)
-    outcomes: dict[int, Outcome] = field(default_factory=dict)
-    last_model: tuple[dict, Alignment] | None = None
-    survivors: list[tuple[Alignment, NormalForm]] = field(default_factory=list)
-    unknown_reasons: list[str] = field(default_factory=list)
-    best_unknown: tuple[Alignment, Outcome] | None = None
-    found: list[dict] = field(default_factory=list)
-    untried: int = 0  # alignments the backend pass left (``BACKEND_UNDECIDED_ALIGNMENTS``)
-
-    @functools.cached_property
-    def answer_points(self) -> list[dict]:
-        """Where A's conclusion equations hold (``samplers.solution_points``): the same for
-        every alignment, since alignments rename B onto A."""
-        return solution_points(self.na.conclusion)
-
-    def cheap_pass(self, until_survivor: bool = False) -> Verdict | None:
-        """Syntactic identity and sampled exact evaluation on every enumerated alignment
-        (``until_survivor``: stop at the first one they leave open)."""
-        for al in self.als.items:
-            if until_survivor and self.survivors:
-                return None
-            nbr = rename_onto(self.nb, al)
-            self._probe(al, nbr)
-            out = _CHECKS[self.relation](self.na, nbr, self.prover, cheap=True)
-            if out.status == PROVED:
-                return _verdict(EQUIVALENT, self.relation, al, out.obligations, tried=len(self.ruled) + 1,
-                                als=self.als, route=_proof_route(out))
-            if out.ruled_out:
-                self._rule_out(al, out)
-            else:
-                self.survivors.append((al, nbr))
-        return None
-
-    def backend_pass(self) -> Verdict | None:
-        """The backend on the alignments the cheap pass left open, best first."""
-        if self.relation == "syntactic":
-            return None
-        for i, (al, nbr) in enumerate(self.survivors):
-            self._probe(al, nbr)
-            out = _CHECKS[self.relation](self.na, nbr, self.prover, cheap=False)
-            if out.status == PROVED:
-                return _verdict(EQUIVALENT, self.relation, al, out.obligations,
-                                tried=len(self.ruled) + len(self.unknown_reasons) + 1, als=self.als,
-                                route=_proof_route(out))
-            if out.ruled_out:
-                self._rule_out(al, out)
-            else:
-                self.unknown_reasons.append(out.reason)
-                self.best_unknown = self.best_unknown or (al, out)
-                if len(self.unknown_reasons) >= BACKEND_UNDECIDED_ALIGNMENTS:
-                    self.untried = len(self.survivors) - i - 1
-                    break
-        return None
-
-    def verdict(self) -> Verdict:
-        """Inequivalent when every alignment and the value route are ruled out and the
-        enumeration was exhaustive; else inconclusive with the reasons."""
-        tried = len(self.als.items)
-        all_ruled = not self.survivors or (self.relation != "syntactic" and not self.unknown_reasons)
-        route = self.route
-        if all_ruled and (route is None or not route.undecided) and self.als.exhaustive:
-            return self._refuted(tried)
-        if self.relation == "syntactic" and all_ruled:
-            reason = "alignment budget exhausted before a syntactic match"
-        elif all_ruled and not self.als.exhaustive:
-            reason = f"alignment budget exhausted: {tried} of {self.als.total} alignments ruled out"
-        else:
-            reason = "; ".join(dict.fromkeys(r for r in self.unknown_reasons if r)) or "not decided"
-            if self.untried:
-                reason += f" ({self.untried} more alignment(s) not sent to the backend after an undecided one)"
-            if route is not None and route.undecided:
-                reason += f"; standardized comparison: {route.outcome.reason or 'undecided'}"
-        al0, out0 = self.best_unknown if self.best_unknown else (self.als.items[0], None)
-        v = _verdict(INCONCLUSIVE, self.relation, al0, out0.obligations if out0 else [], tried=tried, als=self.als)
-        v.reason = reason
-        v.ruled_out = self.ruled
-        return v
-
-    def _refuted(self, tried: int) -> Verdict:
-        cm = None
-        obs: list[Obligation] = []
-        route = self.route
-        if self.last_model is not None:
-            cm = _two_sided(self.last_model[0], self.na, self.nb, self.last_model[1])
-            obs = list(self.outcomes.get(id(self.last_model[1]), Outcome(REFUTED)).obligations)
-        elif (model := _route_countermodel(route)) is not None:
-            assert route is not None
-            cm = _two_sided(model, self.na, self.nb, None, route.names)
-        order = ("structure", "fingerprint", "countermodel")
-        how = [k for k in order if k in self.kinds] + ([route.outcome.route] if route is not None and route.outcome.route else [])
-        v = _verdict(INEQUIVALENT, self.relation, self.als.items[0], obs, tried=tried, als=self.als, countermodel=cm,
-                     structural=cm is None, route="; ".join(dict.fromkeys(how)))
-        v.reason = f"all {tried} admissible alignment(s) ruled out" + _route_ruled_out(route)
-        v.ruled_out = self.ruled
-        return v
-
-    def _rule_out(self, al: Alignment, out: Outcome) -> None:
-        self.ruled.append(_ruled_line(al, out, self.na, self.nb))
-        self.kinds.add(_refutation_route(out))
-        self.outcomes[id(al)] = out
-        if out.model is not None:
-            self.last_model = (out.model, al)
-            if out.model not in self.found:
-                self.found = [out.model, *self.found][:FOUND_PROBES]
-
-    def _probe(self, al: Alignment, nbr: NormalForm) -> None:
-        """Models of each side's premises found by the value route are the points where two
-        premise sets and conclusions are worth comparing (B's through the alignment); so are
-        the points where a conclusion's equations hold (its answer: ``⌊100 r⌋ = 743``); the
-        countermodels of alignments already ruled out (over A's variables) often refute the
-        next alignment too (a permutation of variables that share a value changes nothing)."""
-        probes: list[dict] = self.answer_points + solution_points(nbr.conclusion)
-        if self.route is not None:
-            probes_a = self.route.outcome.witnesses.get("A", [])
-            probes_b = self.route.outcome.witnesses.get("B", [])
-            onto = {vb.name: va.name for va, vb in al.pairs}
-            names = self.route.names
-            probes += probes_a + [renamed_model(m, {k: onto.get(names.get(k, k), k) for k in m}) for m in probes_b]
-        if probes or self.found:
-            self.prover.use_probes(self.found + probes)
-
-
-def _ruled_line(al: Alignment, out: Outcome, na: NormalForm, nb: NormalForm) -> str:
-    names = ", ".join(f"{a}↔{b}" for a, b in al.names()) or "(no variables)"
-    if out.status == STRUCTURAL:
-        return f"[{names}] structure: {out.reason}"
-    cm = _two_sided(out.model, na, nb, al)
-    return f"[{names}] {out.reason}; countermodel {cm}"
-
-
-def _proof_route(out: Outcome) -> str:
-    """``syntactic`` when identity up to renaming proved every obligation, else ``alignment``."""
-    return "syntactic" if all(o.by == "syntactic" for o in out.obligations) else "alignment"
-
-
-def _refutation_route(out: Outcome) -> str:
-    if out.status == STRUCTURAL:
-        return "structure"
-    bad = next((o for o in out.obligations if o.status == REFUTED), None)
-    return "fingerprint" if bad is not None and bad.by == "fingerprint" else "countermodel"
-
-
-def _verdict(status: VerdictStatus, relation: str, al: Alignment | None, obs: list[Obligation], reason: str = "", tried: int = 0, als: Any = None, countermodel: dict | None = None, structural: bool = False, route: str = "") -> Verdict:
-    return Verdict(
-        status=status,
-        relation=relation,
-        alignment=al.names() if al is not None else [],
-        obligations=list(obs),
-        countermodel=countermodel,
-        reason=reason,
-        alignments_tried=tried,
-        alignments_total=als.total if als is not None else 0,
-        budget_exhausted=bool(als is not None and not als.exhaustive),
-        structural=structural,
-        route=route if status != INCONCLUSIVE else "",
-    )
 
 
 def _logical(na: NormalForm, nb: NormalForm, prover: Prover, budget: int) -> Verdict:
@@ -775,115 +531,22 @@ def _logical(na: NormalForm, nb: NormalForm, prover: Prover, budget: int) -> Ver
         out = check_logical_pointwise(da, rename_onto(db, al), prover)
         obs.extend(out.obligations)
         if out.status == PROVED:
-            return _verdict(EQUIVALENT, rel, al, out.obligations, reason="pointwise equivalent under an alignment", als=als, tried=1,
+            return verdict_at(EQUIVALENT, rel, al, out.obligations, reason="pointwise equivalent under an alignment", als=als, tried=1,
                             route="logical (pointwise, one alignment)")
     ta, tb = na.closed(), nb.closed()
     whole = prover("T ↔ T'", iff(ta, tb))
     if whole.status == PROVED:
-        return _verdict(EQUIVALENT, rel, None, [whole], reason="T ↔ T' proved", route="logical (whole statements)")
+        return verdict_at(EQUIVALENT, rel, None, [whole], reason="T ↔ T' proved", route="logical (whole statements)")
     pa = prover("T (statement A)", ta)
     pb = prover("T' (statement B)", tb)
     for proved, refuted, side in ((pa, pb, "B"), (pb, pa, "A")):
         if proved.status == PROVED and refuted.status == REFUTED:
             cm = {"A": {}, "B": {}}
             cm[side] = dict(refuted.model or {})
-            return _verdict(INEQUIVALENT, rel, None, [whole, pa, pb], reason=f"statement {'A' if side == 'B' else 'B'} is provable, statement {side} is refuted", countermodel=cm,
+            return verdict_at(INEQUIVALENT, rel, None, [whole, pa, pb], reason=f"statement {'A' if side == 'B' else 'B'} is provable, statement {side} is refuted", countermodel=cm,
                             route="logical (one statement proved, the other refuted)")
-    return _verdict(INCONCLUSIVE, rel, None, [whole, pa, pb], reason=whole.detail or "T ↔ T' not decided")
+    return verdict_at(INCONCLUSIVE, rel, None, [whole, pa, pb], reason=whole.detail or "T ↔ T' not decided")
 
 
-# --------------------------------------------------------------------------------------
-# one statement: vacuity, triviality, truth
-# --------------------------------------------------------------------------------------
-
-
-def _single(st: Statement | Profile | str, formula_of: Any, timeout: float, language: str,
-            backend: Backend | None, deadline: Deadline | None) -> tuple[Profile, Prover, Any]:
-    timeout = check_seconds("timeout", timeout)
-    profile = st if isinstance(st, Profile) else Profile.of(as_statement(st, language, "A"), fingerprints=False)
-    nf = profile.normal_form
-    prover = Prover(backend if backend is not None else default_backend(), timeout,
-                    Deadline.after(2 * timeout).sooner(deadline))
-    prover.carriers = carriers_of(nf)
-    return profile, prover, formula_of(nf)
-
-
-def _bounded(name: str, formula: Any, ask: Any) -> Obligation:
-    try:
-        return ask()
-    except DeadlineExceeded as e:
-        return Obligation(name, formula, Status.UNKNOWN,
-                          detail=f"deadline: the budget ran out during {e.args[0] if e.args else 'the check'}")
-
-
-def vacuous(statement: Statement | Profile | str, timeout: float = 5.0, language: str = "lean4",
-            backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
-    """Do the premises prove False? ``status``: ``proved`` (vacuous), ``refuted`` (a model of
-    the premises was found: not vacuous), ``unknown``. Bounded by 2 × ``timeout`` and by
-    ``deadline``. Given a ``Profile``, a decided answer is kept there (``Profile.vacuity``)
-    for answer pinning to reuse."""
-    profile, prover, formula = _single(statement, vacuous_obligation, timeout, language, backend, deadline)
-    # the conclusion's answer (`b = 144`) is where a faithful statement's premises hold
-    # (`gcd a b = 9`, `lcm a b = 5040`): a model no sampled point and no solver finds
-    answers = solution_points(profile.normal_form.conclusion)
-    if answers:
-        prover.use_probes(answers)
-    return _bounded(VACUITY_NAME, formula, lambda: profile.decide_vacuity(prover))
-
-
-def trivial(statement: Statement | Profile | str, timeout: float = 5.0, language: str = "lean4",
-            backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
-    """Does the conclusion hold without the premises? ``status``: ``proved`` (trivial),
-    ``refuted`` (countermodel to the bare conclusion), ``unknown``."""
-    name = "conclusion holds without premises"
-    _, prover, formula = _single(statement, trivial_obligation, timeout, language, backend, deadline)
-    return _bounded(name, formula, lambda: prover(name, formula, effort=FULL))
-
-
-def provable(statement: Statement | Profile | str, timeout: float = 5.0, language: str = "lean4",
-             backend: Backend | None = None, deadline: Deadline | None = None) -> Obligation:
-    """Does the whole statement ``∀x̄. ⋀Γ → C`` hold? (the "naive" baseline keeps such
-    candidates; the selection demotes refuted ones). One solver call on the closed statement,
-    then, for a conclusion ``L ⋈ c``, its answer pin without a solver (definitions, sampled
-    points, small integers: ``answers.holds_by_pin``). Given a ``Profile`` whose vacuity test
-    was decided (``vacuous``), no call is made for contradictory premises (over a ∀ prefix)
-    and the premises' model is the first point tried as a countermodel. ``status``:
-    ``proved``, ``refuted`` (the countermodel exactly checked), ``unknown``."""
-    name = "statement holds"
-    profile, prover, formula = _single(statement, lambda nf: nf.closed(), timeout, language, backend, deadline)
-    vacuity = profile.vacuity  # decided before on this profile (a Clusterer's vacuity test)
-    if vacuity is not None and vacuity.status == Status.PROVED and \
-            all(kind == "forall" for kind, _ in profile.normal_form.prefix):
-        # ⊢ ∀x̄. ¬⋀Γ gives ∀x̄. ⋀Γ → C (with an ∃ in the prefix it would also need the sort
-        # inhabited): no second call
-        return Obligation(name, formula, Status.PROVED, vacuity.by,
-                          f"the premises are contradictory ({vacuity.detail or vacuity.by})")
-    if vacuity is not None and vacuity.status == Status.REFUTED and vacuity.model:
-        # a model of the premises: where a wrong answer's conclusion is false (`x + 2 = 5`
-        # with `x = 4`), a point no sampler draws
-        prover.use_probes([vacuity.model])
-
-    def ask() -> Obligation:
-        # cheapest first: a statement whose premises define everything its conclusion
-        # mentions is decided by substitution and exact evaluation, without a solver
-        nf = profile.normal_form
-        defs = definitions(nf, prover.deadline)  # read once: the pin below uses them too
-        ob = holds_by_definitions(nf, name, formula, prover.deadline, defs)
-        if ob is None:
-            ob = prover(name, formula, effort=FULL)
-        if ob.status == Status.UNKNOWN and not profile.unmodelled:
-            # the answer read off the premises, without further solver calls: with them the
-            # pin cost a Reranker 10% more time for 2 more decided truths of 250
-            pin = pin_answer(nf, prover, vacuity=profile.vacuity, cheap=True, deadline=prover.deadline,
-                             defs=defs)
-            ob = holds_by_pin(nf, pin, name, formula, prover.deadline) or ob
-        if ob.status == Status.REFUTED and profile.unmodelled:
-            return Obligation(name, formula, Status.UNKNOWN,
-                              detail=f"countermodel withdrawn: the statement uses {profile.unmodelled}, "
-                              "whose meaning the engine does not model")
-        return ob
-
-    return _bounded(name, formula, ask)
-
-
+# ``vacuous``, ``trivial`` and ``provable`` live in ``one_statement``; named here as before
 __all__ = ["Profile", "as_profile", "check_equivalence", "has_uninterpreted", "provable", "trivial", "vacuous"]

@@ -45,6 +45,7 @@ from provers.engine.normal import (
     statement_symbols,
 )
 from provers.engine.verdict import FULL, Obligation
+from provers.errors import ParseError
 from provers.ir import (
     FLOAT,
     NAT,
@@ -454,5 +455,21 @@ def _answer_difference(a: tuple | None, b: tuple | None) -> Any:
     return next((v for v, t in b if v in da and da[v] is not None and t is not None and da[v] != t), None)
 
 
-__all__ = ["DIAGONAL_POINTS", "Fingerprint", "Profile", "Separation", "Signature", "fingerprint", "signature",
-           "unmodelled_meaning"]
+def as_statement(x: Any, language: str, side: str) -> Statement:
+    """A ``Statement`` from a ``Statement``, a ``Profile`` or text; a ParseError names the side."""
+    if isinstance(x, Profile):
+        return x.statement
+    if isinstance(x, Statement):
+        return x
+    if not isinstance(x, str):
+        raise TypeError(f"statement {side}: expected a Statement, a Profile or text, got {type(x).__name__}")
+    from provers import parse
+
+    try:
+        return parse(x, language)
+    except ParseError as e:
+        raise ParseError(f"statement {side}: {e.reason}", e.line, e.column, e.text) from e
+
+
+__all__ = ["DIAGONAL_POINTS", "Fingerprint", "Profile", "Separation", "Signature", "as_statement", "fingerprint",
+           "signature", "unmodelled_meaning"]
