@@ -95,6 +95,10 @@ NEWLY_DECIDED = {
     ("gted", "gted/minif2f/mathd_algebra_314/0", "logical"),
     ("gted", "gted/proofnet/exercise_4_11/0", "logical"),
     ("gted", "gted/minif2f/mathd_numbertheory_150/0", "logical"),
+    # ZMod n arithmetic computed (stop 73): the reference's n = 160⁻¹ → n = 1058 in ZMod 1399 is
+    # true (160 · 1058 = 121 · 1399 + 1), the candidate's 35 · 40 ≡ 1 [MOD 1399] too; both true,
+    # so T ↔ T' holds (human label: not equivalent — `logical` identifies provable statements)
+    ("gted", "gted/minif2f/mathd_numbertheory_321/0", "logical"),
     # a perturbed numeral refuted: S.card = 11 vs S.card = 22, false at the probe S = {0, …, 10}
     # (finite sets are probed at the statement's cardinalities)
     ("diag", "16:mathd_numbertheory_221:change_numeral", "sae"),

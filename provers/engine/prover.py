@@ -19,6 +19,7 @@ from typing import Any
 from provers.backends.base import Backend, Proved, Refuted, Unknown
 from provers.backends.smt import Portfolio
 from provers.deadline import Deadline, DeadlineExceeded
+from provers.engine import finite_sorts
 from provers.engine.congruence import differences
 from provers.engine.definitions import (
     definition_choices,
@@ -201,6 +202,8 @@ class Prover:
             ob.model = None if closed_truth else {}
         elif closed and (witnessed := self._witness_proof(body)) is not None:
             ob.status, ob.by, ob.detail = Status.PROVED, "evaluator", witnessed
+        elif self._decided_on_finite_sorts(ob, vs, body):
+            pass
         else:
             model = sampled_counterexample(vs, body, self.points, self.seed, self.carriers, self.deadline,
                                            self.probes, self.point_truths)
@@ -212,6 +215,21 @@ class Prover:
             elif not self._proved_by_dropped_guard(ob, effort):
                 self._solve(ob, effort)
         return self._remember(ob, formula, cheap, effort, t0)
+
+    def _decided_on_finite_sorts(self, ob: Obligation, vs: tuple[Var, ...], body: Term) -> bool:
+        """∀ over ``ZMod n`` variables, by exact evaluation at every point where the body can
+        fail (``finite_sorts.decided``). False, and ``ob`` untouched, when that does not apply."""
+        found = finite_sorts.decided(vs, body, self.deadline)
+        if found is None:
+            return False
+        holds, point, visited = found
+        if holds:
+            ob.status, ob.by = Status.PROVED, "evaluator"
+            ob.detail = f"exactly true at each of the {visited} point(s) of ZMod n where it could fail"
+        else:
+            ob.status, ob.by, ob.model = Status.REFUTED, "fingerprint", point
+            ob.detail = "false at a point of ZMod n (exact evaluation)"
+        return True
 
     def _proved_by_dropped_guard(self, ob: Obligation, effort: float) -> bool:
         """``(∀ȳ. G → P) ↔ (∀ȳ. P)`` proved by its quantifier-free lemma ``∀ȳ. ¬G → P``

@@ -39,6 +39,7 @@ from provers.ir import (
     or_,
     substitute,
 )
+from provers.semantics import zmod
 from provers.semantics.approx import is_rational
 from provers.semantics.closed_forms import affine_terms
 from provers.semantics.integer_bounds import (
@@ -243,6 +244,8 @@ def bound_domain(v: Var, guards: list[Term], others: frozenset[Var],
     integer ``v < e``: the domain is then a superset, each member still evaluated exactly."""
     if v.sort == BOOL:
         return (False, True)
+    if (n := zmod.modulus(v.sort)) is not None and n <= MAX_DOMAIN:
+        return zmod.elements(v.sort)  # `∃ a : ZMod 7`: its seven residues
     if isinstance(v.sort, ProdSort):
         return _pair_domain(v, guards, others, value_of, bounds_of)
     lo: Any = 0 if v.sort == NAT else None

@@ -66,7 +66,7 @@ from provers.ir import (
     substitute,
     subterms,
 )
-from provers.semantics import numeric, sets
+from provers.semantics import numeric, sets, zmod
 from provers.semantics.algebraic import AlgebraicReal, algebraic_truth
 from provers.semantics.approx import (
     compare,
@@ -375,6 +375,8 @@ def _uninterpreted(t: Uninterpreted, env: Env) -> Any:
         if value is None:
             raise Undecided(f"{t.symbol} at arguments it is not computed at")
         return value
+    if table is None and zmod.interprets(t):  # `(2 + 3 : ZMod 7)⁻¹`: residues
+        return zmod.value(t, [term_value(a, env) for a in t.args])
     if table is None and t.symbol == "vector" and (parts := components(t)) is not None:
         return tuple(term_value(p, env) for p in parts)  # `vector [1, -3] :: real^2`: the point (1, -3)
     if table is None:
