@@ -204,3 +204,48 @@ def test_mathlib_list_literals_are_lists_too(xs, k):
     assert provable(text, timeout=2.0, language="lean4").status == "proved"
     bad = provable(text.replace(f": n = {sum(xs) + k} :=", f": n = {sum(xs)} :="), timeout=2.0, language="lean4")
     assert bad.status == "refuted" and bad.model["n"] == sum(xs) + k
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 40), st.integers(0, 5000))
+def test_nat_log_and_clog_are_mathlibs(b, n):
+    """``Nat.log b n``: the largest k with b ^ k ≤ n (0 when b ≤ 1 or n < b); ``Nat.clog b n``:
+    the least k with n ≤ b ^ k (0 when b ≤ 1 or n ≤ 1)."""
+    log = library_value("Nat.log", [b, n], [NAT, NAT])
+    clog = library_value("Nat.clog", [b, n], [NAT, NAT])
+    if b <= 1 or n < b:
+        assert log == 0
+    else:
+        assert b ** log <= n < b ** (log + 1)
+    if b <= 1 or n <= 1:
+        assert clog == 0
+    else:
+        assert b ** (clog - 1) < n <= b ** clog
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-1000, 1000), st.integers(-50, 50))
+def test_int_tdiv_and_tmod_round_toward_zero(a, b):
+    q = library_value("Int.tdiv", [a, b], [INT, INT])
+    r = library_value("Int.tmod", [a, b], [INT, INT])
+    if b == 0:
+        assert (q, r) == (0, a)
+        return
+    assert a == b * q + r and abs(r) < abs(b)
+    assert r == 0 or (r > 0) == (a > 0)  # the remainder has the dividend's sign
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 3000))
+def test_min_fac_fib_and_neg_succ(n):
+    m = library_value("Nat.minFac", [n], [NAT])
+    if n <= 1:
+        assert m == (2 if n == 0 else 1)  # Nat.minFac_zero, Nat.minFac_one
+    else:
+        assert n % m == 0 and all(m % d for d in range(2, m)) and all(n % d for d in range(2, m))
+    assert library_value("Int.negSucc", [n], [NAT]) == -(n + 1)
+    if n <= 300:
+        fib = [0, 1]
+        while len(fib) <= n:
+            fib.append(fib[-1] + fib[-2])
+        assert library_value("Nat.fib", [n], [NAT]) == fib[n]

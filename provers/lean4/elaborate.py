@@ -450,6 +450,11 @@ class Elaborator(ArithTrees, SetTerms, Binders, TypeExpressions, Specials):
                 return app("cabs", terms[0]), False
             out = self.mk(op, tuple(terms), syn, BOOL if kind == "pred" else None)
             return out, flex and kind == "poly"
+        if kind == "opaque" and len(spec) > 2:  # argument sorts given: read against them, as Lean does
+            if len(args) != len(spec[2]):
+                return self.generic(syn, name, args, expected)
+            targs = tuple(self.coerce(self.elab(a, p)[0], p, a) for a, p in zip(args, spec[2], strict=True))
+            return Uninterpreted(name, targs, spec[1]), False
         if kind == "opaque":
             return self.sp_opaque(syn, name, spec[1], args, expected)
         if not args and isinstance(expected, FunSort) and spec[1] in ("id", "succ", "pred", "floor", "ceil", "card", "nat_floor", "nat_ceil"):

@@ -11,7 +11,10 @@ A spec is a tuple whose first element says how the elaborator handles it:
 - ``("special", key)``: handled by a dedicated method of the elaborator (sums, intervals,
   filter, floor, ``IsLeast``...).
 - ``("opaque", result)``: a known name kept ``Uninterpreted`` with a known result sort
-  (``"arg0-codomain"`` = the codomain of the first argument's function sort).
+  (``"arg0-codomain"`` = the codomain of the first argument's function sort);
+  ``("opaque", result, (arg sorts...))``: its arguments read against those sorts like
+  ``fixed`` (``Int.tdiv (n - 5) 2`` subtracts in ℤ). Its value at exact arguments, where the
+  evaluator computes it, is in ``semantics.library.LIBRARY``.
 """
 
 from __future__ import annotations
@@ -94,6 +97,16 @@ NAMES: dict[str, tuple] = {
     "Nat.sqrt": ("special", "nat_sqrt"),
     "Int.sqrt": ("opaque", INT),
     "Nat.totient": ("opaque", NAT),
+    "Nat.fib": ("opaque", NAT, (N,)),
+    "Nat.log": ("opaque", NAT, (N, N)),
+    "Nat.clog": ("opaque", NAT, (N, N)),
+    "Nat.minFac": ("opaque", NAT, (N,)),
+    "Int.sign": ("fixed", "sign", (Z,)),
+    "Int.tdiv": ("opaque", INT, (Z, Z)),
+    "Int.tmod": ("opaque", INT, (Z, Z)),
+    "Int.negSucc": ("opaque", INT, (N,)),
+    "Rat.floor": ("special", "floor"),
+    "Rat.ceil": ("special", "ceil"),
     "Nat.ofDigits": ("opaque", NAT),
     "Nat.primeFactors": ("opaque", "set-nat"),
     "Nat.factors": ("opaque", ListSort(NAT)),

@@ -175,6 +175,10 @@ class Specials:
                 self.check_finset_interval(s, args[0])
                 return BigOp(kind, v, s, body), flex
             return Uninterpreted("Finset." + kind, (s, Lam((v,), body)), body.sort), flex
+        if fsyn.kind == "ident" and fsyn.val == "id" and "id" not in self.scope and is_numeric(elem):
+            v = Var(self.fresh("i"), elem)  # `s.sum id`: the identity, Mathlib's `id`
+            self.check_finset_interval(s, args[0])
+            return BigOp(kind, v, s, v), False
         f, _ = self.elab(fsyn, None)
         if isinstance(f.sort, FunSort) and f.sort.args == (elem,) and is_numeric(f.sort.result):
             self.check_finset_interval(s, args[0])

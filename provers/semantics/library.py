@@ -7,7 +7,7 @@ countermodel the solver finds holds only for the interpretation it chose, and is
 the evaluator computes them here and re-checks such countermodels (and sampled points)
 against the one meaning Mathlib gives them, including its conventions at 0
 (``Nat.totient 0 = 0``, ``Int.sqrt z = Nat.sqrt z.toNat``, ``Nat.primeFactors 0 = ∅``,
-``Squarefree 0`` false). Isabelle's ``Pow`` and Mathlib's ``Finset.powerset`` of a finite set
+``Squarefree 0`` false, ``Nat.minFac 0 = 2``, ``Nat.log 1 n = 0``, ``Int.tdiv a 0 = 0``). Isabelle's ``Pow`` and Mathlib's ``Finset.powerset`` of a finite set
 are its subsets; Isabelle's ``Max``/``Min`` of a finite nonempty set its largest / smallest
 element, and ``Gcd`` / ``Lcm`` of a finite set of integers their gcd / lcm. A pair is a Python tuple (``fst``/``snd`` its parts).
 
@@ -152,6 +152,77 @@ LIST_FUNCTIONS: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], An
 LIST_CONSTRUCTORS = frozenset({"list", "List.literal", "upto", "upt"})
 
 
+#: Largest index ``Nat.fib`` is computed at (its value has about 0.69 n bits).
+MAX_FIB_INDEX = 20_000
+
+
+def _fib(args: list[Any], sorts: list[Sort]) -> Any:
+    n = _int(args[0])
+    if n is None or not 0 <= n <= MAX_FIB_INDEX:
+        return None
+    a, b = 0, 1  # Nat.fib 0 = 0, Nat.fib 1 = 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def _nat_log(args: list[Any], sorts: list[Sort]) -> Any:
+    """Mathlib's ``Nat.log b n``: the largest k with b ^ k ≤ n, and 0 when b ≤ 1 or n < b."""
+    b, n = _int(args[0]), _int(args[1])
+    if b is None or n is None or b < 0 or n < 0:
+        return None
+    k = 0
+    while b > 1 and n >= b:
+        n //= b
+        k += 1
+    return k
+
+
+def _nat_clog(args: list[Any], sorts: list[Sort]) -> Any:
+    """Mathlib's ``Nat.clog b n``: the least k with n ≤ b ^ k, and 0 when b ≤ 1 or n ≤ 1."""
+    b, n = _int(args[0]), _int(args[1])
+    if b is None or n is None or b < 0 or n < 0:
+        return None
+    k = 0
+    while b > 1 and n > 1:
+        n = (n + b - 1) // b
+        k += 1
+    return k
+
+
+def _min_fac(args: list[Any], sorts: list[Sort]) -> Any:
+    """Mathlib's ``Nat.minFac``: the least prime factor; ``minFac 0 = 2``, ``minFac 1 = 1``."""
+    n = _int(args[0])
+    if n is None or n < 0:
+        return None
+    if n in (0, 1):
+        return 2 if n == 0 else 1
+    factors = prime_factors(n)
+    return None if factors is None else factors[0]
+
+
+def _tdiv(args: list[Any], sorts: list[Sort]) -> Any:
+    """``Int.tdiv``: the quotient rounded toward zero, 0 for a zero divisor."""
+    a, b = _int(args[0]), _int(args[1])
+    if a is None or b is None:
+        return None
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _tmod(args: list[Any], sorts: list[Sort]) -> Any:
+    """``Int.tmod``: a − b · tdiv a b (the dividend's sign), a for a zero divisor."""
+    q = _tdiv(args, sorts)
+    return None if q is None else args[0] - args[1] * q
+
+
+def _neg_succ(args: list[Any], sorts: list[Sort]) -> Any:
+    n = _int(args[0])
+    return None if n is None or n < 0 else -(n + 1)
+
+
 def _squarefree(args: list[Any], sorts: list[Sort]) -> Any:
     n = _int(args[0])
     if n is None or sorts[0] not in (NAT, INT):
@@ -245,6 +316,13 @@ LIBRARY: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = 
     "Rat.num": (1, _num),
     "Rat.den": (1, _den),
     "Nat.totient": (1, _totient),
+    "Nat.fib": (1, _fib),
+    "Nat.log": (2, _nat_log),
+    "Nat.clog": (2, _nat_clog),
+    "Nat.minFac": (1, _min_fac),
+    "Int.tdiv": (2, _tdiv),
+    "Int.tmod": (2, _tmod),
+    "Int.negSucc": (1, _neg_succ),
     "Int.sqrt": (1, _int_sqrt),
     "Nat.primeFactors": (1, _prime_factors),
     "prime_factors": (1, _isabelle_prime_factors),  # Isabelle (HOL-Computational_Algebra)
