@@ -180,9 +180,10 @@ def _name_end(text: str, i: int, end: int) -> int:
 
 
 def _field_end(text: str, i: int, end: int) -> int:
-    """End of the field name after the ``.`` at ``i`` (``(Nat.digits 10 n).sum``, ``x.1``)."""
+    """End of the field name after the ``.`` at ``i`` (``(Nat.digits 10 n).sum``, ``x.1``):
+    one field; ``(12 : ℕ).divisors.card`` is two projections, ``.divisors`` then ``.card``."""
     j = i + 1
-    while j < end and (_ident_rest(text[j]) or (text[j] == "." and j + 1 < end and _ident_start(text[j + 1]))):
+    while j < end and _ident_rest(text[j]):
         j += 1
     return j
 

@@ -105,6 +105,8 @@ NAMES: dict[str, tuple] = {
     "Int.tdiv": ("opaque", INT, (Z, Z)),
     "Int.tmod": ("opaque", INT, (Z, Z)),
     "Int.negSucc": ("opaque", INT, (N,)),
+    "Nat.descFactorial": ("opaque", NAT, (N, N)),
+    "List.range": ("opaque", ListSort(NAT), (N,)),
     "Rat.floor": ("special", "floor"),
     "Rat.ceil": ("special", "ceil"),
     "Nat.ofDigits": ("opaque", NAT),

@@ -139,6 +139,7 @@ LIST_FUNCTIONS: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], An
     "List.literal": (None, _list),  # Mathlib's [a, b, c]
     "upto": (2, _range_list(False)),  # Isabelle [a..b] over ℤ
     "upt": (2, _range_list(True)),  # Isabelle [a..<b] over ℕ
+    "List.range": (1, lambda args, sorts: _range_list(True)([0, args[0]], sorts)),  # Mathlib: [0, …, n − 1]
     "set": (1, _on_list(frozenset)),
     "distinct": (1, _on_list(lambda xs: len(set(xs)) == len(xs))),
     "sorted": (1, _on_list(_sorted)),
@@ -149,7 +150,7 @@ LIST_FUNCTIONS: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], An
 }
 #: the symbols above that build a list from their arguments (a list of numerals is ground:
 #: ``lower.fold_ground`` folds ``sum_list [17, 10, 9]``)
-LIST_CONSTRUCTORS = frozenset({"list", "List.literal", "upto", "upt"})
+LIST_CONSTRUCTORS = frozenset({"list", "List.literal", "upto", "upt", "List.range"})
 
 
 #: Largest index ``Nat.fib`` is computed at (its value has about 0.69 n bits).
@@ -216,6 +217,14 @@ def _tmod(args: list[Any], sorts: list[Sort]) -> Any:
     """``Int.tmod``: a − b · tdiv a b (the dividend's sign), a for a zero divisor."""
     q = _tdiv(args, sorts)
     return None if q is None else args[0] - args[1] * q
+
+
+def _desc_factorial(args: list[Any], sorts: list[Sort]) -> Any:
+    """``Nat.descFactorial n k`` = n · (n − 1) ⋯ (n − k + 1), 0 when k > n."""
+    n, k = _int(args[0]), _int(args[1])
+    if n is None or k is None or n < 0 or not 0 <= k <= MAX_FIB_INDEX:
+        return None
+    return math.perm(n, k)
 
 
 def _neg_succ(args: list[Any], sorts: list[Sort]) -> Any:
@@ -323,6 +332,7 @@ LIBRARY: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = 
     "Int.tdiv": (2, _tdiv),
     "Int.tmod": (2, _tmod),
     "Int.negSucc": (1, _neg_succ),
+    "Nat.descFactorial": (2, _desc_factorial),
     "Int.sqrt": (1, _int_sqrt),
     "Nat.primeFactors": (1, _prime_factors),
     "prime_factors": (1, _isabelle_prime_factors),  # Isabelle (HOL-Computational_Algebra)
