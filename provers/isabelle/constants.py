@@ -309,6 +309,7 @@ _poly_unary("cos", "isa:cos", "num", "field")
 _poly_unary("floor", "floor", "num", "ord", result=INT)
 _poly_unary("ceiling", "ceil", "num", "ord", result=INT)
 _poly_unary("round", "round", "num", "field", "ord", result=INT)
+_poly_unary("frac", "frac", "num", "field", "ord")  # Archimedean_Field: frac x = x - of_int ⌊x⌋, as Int.fract
 # prime / even / odd have their meaning on nat and int: where nothing fixes the type, int
 # (like dvd, div and mod; on ℝ they would stay uninterpreted)
 _poly_unary("prime", "isa:prime", "num", "intlike", result=BOOL)
@@ -629,7 +630,7 @@ HOL_CONSTANTS = frozenset({
     "map", "filter", "foldl", "foldr", "fold", "zip", "take", "drop", "concat", "replicate", "upt",
     "tl", "butlast", "remdups", "count_list", "prod_list", "sort", "sort_key", "sorted_list_of_set",
     "list_all", "list_ex", "listsum", "None", "Some", "the", "undefined",
-    "Inf", "Sup", "Pow", "vimage", "Gcd", "Lcm", "frac", "arg_min", "arg_max", "is_singleton",
+    "Inf", "Sup", "Pow", "vimage", "Gcd", "Lcm", "arg_min", "arg_max", "is_singleton",
     "the_elem", "enumerate", "nat_of_num", "infinite", "dom", "ran", "product",
     "nth", "Domain",
     # Complex_Main: complex numbers, transcendental functions, limits, series, derivatives

@@ -66,7 +66,7 @@ _FUNCS = {
     "signed_sqrt": "sqrt", "ln": "ln", "exp": "exp", "isa_log": "log", "root": "root",
     "sin": "sin", "cos": "cos", "tan": "tan", "isa_arcsin": "arcsin", "isa_arccos": "arccos",
     "arctan": "arctan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "cabs": "cmod",
-    "sign": "sgn", "inv": "inverse", "min": "min", "max": "max", "round": "round",
+    "sign": "sgn", "inv": "inverse", "min": "min", "max": "max", "round": "round", "frac": "frac",
     "to_nat": "nat", "re": "Re", "im": "Im", "conj": "cnj", "gcd": "gcd", "lcm": "lcm",
     "prime": "prime", "even": "even", "odd": "odd", "card": "card", "finite": "finite",
     "list_sum": "sum_list", "list_length": "length",
@@ -290,7 +290,7 @@ ISABELLE_OPS: OpTable[Handler] = OpTable("Isabelle printer", unsupported={
     "rpow": "Mathlib's Real.rpow; Isabelle's powr differs at 0 and below",
     "arcsin": "Mathlib's clamped Real.arcsin; Isabelle's is unspecified outside [-1, 1]",
     "arccos": "Mathlib's clamped Real.arccos; Isabelle's is unspecified outside [-1, 1]",
-    **dict.fromkeys(("zpow", "nat_floor", "nat_ceil", "frac", "nat_abs", "digits", "filter",
+    **dict.fromkeys(("zpow", "nat_floor", "nat_ceil", "nat_abs", "digits", "filter",
                      "divisors"), _NO_SPELLING),
 })
 
