@@ -18,6 +18,7 @@ Bezout's coefficient, left undecided here; ``a / b = a * b⁻¹`` only for a pri
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -33,9 +34,11 @@ from provers.ir import (
     opaque_numeral,
     subterms,
 )
+from provers.semantics.exact import is_prime
 from provers.semantics.values import Opaque, Undecided
 
 _ZMOD = re.compile(r"^ZMod (\d+)$")
+
 
 def modulus(sort: Sort) -> int | None:
     """n for the sort ``ZMod n`` with a numeral n ≥ 1, else None."""
@@ -65,12 +68,14 @@ def _inverse(a: int, n: int) -> int:
     return pow(a, -1, n)
 
 
-def _is_prime(n: int) -> bool:
-    return n >= 2 and all(n % d for d in range(2, math.isqrt(n) + 1))
+@functools.lru_cache(maxsize=64)
+def _prime_modulus(n: int) -> bool:
+    """``exact.is_prime`` (undecided above its bound), asked once per modulus, not per point."""
+    return is_prime(n)
 
 
 def _divide(a: int, b: int, n: int) -> int:
-    if not _is_prime(n):
+    if not _prime_modulus(n):
         raise Undecided("/ on ZMod n is read only for a prime n (a field)")
     return a * _inverse(b, n) % n
 
