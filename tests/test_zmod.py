@@ -189,3 +189,20 @@ def test_a_binder_over_zmod_ranges_over_its_residues():
     for text, expected in cases.items():
         ob = provable(text, timeout=2.0)
         assert ob.status == expected, (text, ob.detail)
+
+
+def test_a_modulus_written_as_one_operation_on_numerals_is_read():
+    """miniF2F writes ``ZMod (11 ^ 2)``: 121 residues, and 24⁻¹ = 116 there (24 · 116 = 23 · 121 + 1)."""
+    from provers.ir import known_elements, zmod_modulus
+
+    moduli = {"ZMod 7": 7, "ZMod (11 ^ 2)": 121, "ZMod (2 * 5)": 10, "ZMod (3 + 4)": 7, "ZMod 0": 0,
+              "ZMod (2 ^ 100)": None, "ZMod p": None, "ZMod (p ^ 2)": None, "Fin 3": None}
+    for name, n in moduli.items():
+        assert zmod_modulus(OpaqueSort(name)) == n, name
+    assert known_elements(OpaqueSort("ZMod (11 ^ 2)")) == 121
+    text = "theorem mathd_numbertheory_233 (b : ZMod (11 ^ 2)) (h₀ : b = 24⁻¹) : b = 116 := sorry"
+    assert provable(text, timeout=2.0).status == Status.PROVED
+    assert provable(text.replace("116", "115"), timeout=2.0).status == Status.REFUTED
+    v = check_equivalence(text, text.replace("24⁻¹", "25⁻¹"), relation="sae", timeout=2.0)
+    assert v.status.value == "inequivalent", v.reason
+    assert v.countermodel["A"]["b"] == Opaque("ZMod (11 ^ 2)", 116)

@@ -99,6 +99,7 @@ from provers.ir.sorts import (
     renamed_within,
     sort_words,
     widest,
+    zmod_modulus,
 )
 from provers.ir.statement import (
     BINDER_STYLES,
@@ -257,4 +258,5 @@ __all__ = [
     "symbol_names",
     "uninterpreted",
     "widest",
+    "zmod_modulus",
 ]

@@ -175,7 +175,23 @@ _INFINITE_TYPES = frozenset({"NNReal", "ℝ≥0", "ENNReal", "ℝ≥0∞", "ERea
                              "ℕ∞", "Type", "Sort"})
 _FIN = re.compile(r"^Fin (\d+)$")
 _FIN_SUCC = re.compile(r"^Fin \(.+?\s*\+\s*(\d+)\)$")
-_ZMOD = re.compile(r"^ZMod (\d+)$")
+_ZMOD = re.compile(r"^ZMod (?:(\d+)|\((\d+) ([*^+]) (\d+)\))$")
+#: Largest exponent read in a modulus written as a power (``ZMod (11 ^ 2)``).
+_MAX_MODULUS_EXPONENT = 64
+
+
+def zmod_modulus(s: Sort) -> int | None:
+    """n of ``ZMod n`` where n is a numeral or one operation on two numerals (miniF2F writes
+    ``ZMod (11 ^ 2)``): 0 for ``ZMod 0`` (which is ℤ), None for any other sort."""
+    m = _ZMOD.match(s.name) if isinstance(s, OpaqueSort) else None
+    if m is None:
+        return None
+    if m.group(1) is not None:
+        return int(m.group(1))
+    a, op, b = int(m.group(2)), m.group(3), int(m.group(4))
+    if op == "^":
+        return a ** b if b <= _MAX_MODULUS_EXPONENT else None
+    return a * b if op == "*" else a + b
 
 
 def known_elements(s: Sort) -> int:
@@ -205,9 +221,9 @@ def known_elements(s: Sort) -> int:
         m = _FIN.match(name) or _FIN_SUCC.match(name)
         if m:
             return int(m.group(1))
-        m = _ZMOD.match(name)
-        if m:
-            return int(m.group(1)) or MANY
+        n = zmod_modulus(s)
+        if n is not None:
+            return n or MANY
         if name.startswith("ZMod "):
             return 1
     return 0

@@ -20,32 +20,27 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from provers.ir import (
     INT,
     NAT,
-    OpaqueSort,
     Sort,
     Term,
     Uninterpreted,
     opaque_numeral,
     subterms,
+    zmod_modulus,
 )
 from provers.semantics.exact import is_prime
 from provers.semantics.values import Opaque, Undecided
 
-_ZMOD = re.compile(r"^ZMod (\d+)$")
-
 
 def modulus(sort: Sort) -> int | None:
-    """n for the sort ``ZMod n`` with a numeral n ≥ 1, else None."""
-    if not isinstance(sort, OpaqueSort):
-        return None
-    m = _ZMOD.match(sort.name)
-    return (int(m.group(1)) or None) if m else None
+    """n for the sort ``ZMod n`` with n ≥ 1 a numeral (or one operation on two numerals,
+    ``ZMod (11 ^ 2)``: ``ir.zmod_modulus``), else None."""
+    return zmod_modulus(sort) or None
 
 
 def _residue(v: Any, name: str, n: int) -> int:
