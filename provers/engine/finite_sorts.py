@@ -21,7 +21,7 @@ from typing import Any
 
 from provers.deadline import Deadline, DeadlineExceeded
 from provers.engine.points import exact_truth
-from provers.ir import App, Term, Var, conjuncts, free_vars
+from provers.ir import App, Term, Var, conjuncts, equated, free_vars
 from provers.semantics import evaluate, zmod
 from provers.semantics.values import Undetermined
 
@@ -103,15 +103,8 @@ def _solutions(vs: Sequence[Var], side: Term | None, deadline: Deadline | None) 
 
 def _definitions(vs: Sequence[Var], side: Term) -> list[tuple[Var, Term]]:
     """The conjuncts ``v = e`` (or ``e = v``) of ``side`` with v one of ``vs`` not in e."""
-    names = {v.name: v for v in vs}
-    out = []
-    for c in conjuncts(side):
-        if not (isinstance(c, App) and c.op == "eq" and len(c.args) == 2):
-            continue
-        for lhs, rhs in (c.args, c.args[::-1]):
-            if isinstance(lhs, Var) and names.get(lhs.name) == lhs and lhs not in free_vars(rhs):
-                out.append((lhs, rhs))
-    return out
+    equations = [c for c in conjuncts(side) if isinstance(c, App) and c.op == "eq" and len(c.args) == 2]
+    return [(v, e) for c in equations for v in vs if (e := equated(v, c)) is not None]
 
 
 def _points(free: Sequence[Var], defined: dict[str, Any]) -> Iterator[dict[str, Any]]:

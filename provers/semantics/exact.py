@@ -90,6 +90,19 @@ def emod(a: int, b: int) -> int:
     return a if b == 0 else a - b * ediv(a, b)
 
 
+def tdiv(a: int, b: int) -> int:
+    """Lean ``Int.tdiv``: the quotient rounded toward zero, ``tdiv x 0 = 0``."""
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def tmod(a: int, b: int) -> int:
+    """Lean ``Int.tmod``: ``a - b * tdiv a b`` (the dividend's sign), ``tmod x 0 = x``."""
+    return a - b * tdiv(a, b)
+
+
 def is_prime(n: int) -> bool:
     """Whether ``|n|`` is prime; undecided above ``MAX_PRIME_TEST``."""
     n = abs(n)

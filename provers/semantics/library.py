@@ -25,7 +25,7 @@ from typing import Any
 
 from provers.ir import INT, NAT, RAT, Sort
 from provers.semantics.domains import MAX_DOMAIN
-from provers.semantics.exact import MAX_FACTOR, prime_factors
+from provers.semantics.exact import MAX_FACTOR, prime_factors, tdiv, tmod
 from provers.semantics.inverses import LIBRARY_ENTRIES as INVERSES
 from provers.semantics.series import SERIES
 
@@ -202,27 +202,23 @@ def _min_fac(args: list[Any], sorts: list[Sort]) -> Any:
     return None if factors is None else factors[0]
 
 
-def _tdiv(args: list[Any], sorts: list[Sort]) -> Any:
-    """``Int.tdiv``: the quotient rounded toward zero, 0 for a zero divisor."""
-    a, b = _int(args[0]), _int(args[1])
-    if a is None or b is None:
-        return None
-    if b == 0:
-        return 0
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
+def _on_integers(f: Callable[[int, int], int]) -> Callable[[list[Any], list[Sort]], Any]:
+    """A function of two integers (``exact.tdiv``) as a library entry."""
+    def value(args: list[Any], sorts: list[Sort]) -> Any:
+        a, b = _int(args[0]), _int(args[1])
+        return None if a is None or b is None else f(a, b)
+
+    return value
 
 
-def _tmod(args: list[Any], sorts: list[Sort]) -> Any:
-    """``Int.tmod``: a − b · tdiv a b (the dividend's sign), a for a zero divisor."""
-    q = _tdiv(args, sorts)
-    return None if q is None else args[0] - args[1] * q
+#: Largest k ``Nat.descFactorial n k`` is computed at (a product of k factors).
+MAX_DESC_FACTORIAL = 20_000
 
 
 def _desc_factorial(args: list[Any], sorts: list[Sort]) -> Any:
     """``Nat.descFactorial n k`` = n · (n − 1) ⋯ (n − k + 1), 0 when k > n."""
     n, k = _int(args[0]), _int(args[1])
-    if n is None or k is None or n < 0 or not 0 <= k <= MAX_FIB_INDEX:
+    if n is None or k is None or n < 0 or not 0 <= k <= MAX_DESC_FACTORIAL:
         return None
     return math.perm(n, k)
 
@@ -329,8 +325,8 @@ LIBRARY: dict[str, tuple[int | None, Callable[[list[Any], list[Sort]], Any]]] = 
     "Nat.log": (2, _nat_log),
     "Nat.clog": (2, _nat_clog),
     "Nat.minFac": (1, _min_fac),
-    "Int.tdiv": (2, _tdiv),
-    "Int.tmod": (2, _tmod),
+    "Int.tdiv": (2, _on_integers(tdiv)),
+    "Int.tmod": (2, _on_integers(tmod)),
     "Int.negSucc": (1, _neg_succ),
     "Nat.descFactorial": (2, _desc_factorial),
     "Int.sqrt": (1, _int_sqrt),
